@@ -1,0 +1,40 @@
+#pragma once
+
+// Binding glue shared by every area: no exception may cross into JavaScript (embind would hand it
+// over as a bare pointer), so each bound call runs inside guarded(). An error is parked on the
+// module as `pendingError` and the call returns a default value; the JS layer checks the slot after
+// every call and throws a BanditError. Returning normally lets embind free its argument wire types.
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
+#include <type_traits>
+
+#include "sublinear/core/error.hpp"
+
+namespace sublinear::bindings {
+
+void reportError(const char* code, const std::string& message);
+
+template <typename Function>
+auto guarded(Function&& function) -> decltype(function()) {
+  using Result = decltype(function());
+  try {
+    return function();
+  } catch (const Error& error) {
+    reportError(errorCodeName(error.code()), error.what());
+  } catch (const std::bad_alloc&) {
+    reportError("INVALID_ARGUMENT", "out of memory: the request does not fit in the WebAssembly heap (4 GiB at most)");
+  } catch (const std::exception& error) {
+    reportError("INVALID_ARGUMENT", std::string("internal error: ") + error.what());
+  }
+  if constexpr (!std::is_void_v<Result>) return Result{};
+}
+
+// JS passes wasm heap addresses as plain numbers.
+template <typename T>
+T* fromAddress(std::uintptr_t address) {
+  return reinterpret_cast<T*>(address);
+}
+
+}  // namespace sublinear::bindings

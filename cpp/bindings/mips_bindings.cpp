@@ -1,0 +1,79 @@
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+
+#include "guard.hpp"
+#include "sublinear/mips/index_factory.hpp"
+
+namespace sublinear::bindings {
+
+namespace {
+// One JS index object: the index and the buffers of its last search, which JS copies out.
+struct IndexHandle {
+  std::unique_ptr<MipsIndex> index;
+  SearchResult last;
+};
+
+IndexHandle* createIndex(const std::string& specJson) {
+  return guarded([&]() -> IndexHandle* {
+    const Json spec = parseJson(specJson);
+    requireObject(spec, "index options");
+    require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
+    const auto dim = static_cast<std::size_t>(readInteger(spec, "dim", 0, 1, static_cast<long long>(kMaxDimension)));
+    auto index = makeMipsIndex(dim, spec);
+    return new IndexHandle{std::move(index), {}};
+  });
+}
+
+void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength) {
+  guarded([&] { self.index->add(fromAddress<const ItemId>(ids), idCount, fromAddress<const float>(vectors), vectorLength); });
+}
+
+void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
+  guarded([&] { self.index->remove(fromAddress<const ItemId>(ids), idCount); });
+}
+
+std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist) {
+  return guarded([&]() -> std::size_t {
+    require(k >= 1 && k <= 4294967295.0 && shortlist >= 0 && shortlist <= 4294967295.0, ErrorCode::InvalidArgument,
+            "k must be a positive integer and shortlist a non-negative integer");
+    SearchOptions options;
+    options.shortlist = static_cast<std::size_t>(shortlist);
+    self.last = self.index->search(fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options);
+    return self.last.ids.size();
+  });
+}
+
+emscripten::val indexLastIds(IndexHandle& self) {
+  return emscripten::val(emscripten::typed_memory_view(self.last.ids.size(), self.last.ids.data()));
+}
+
+emscripten::val indexLastScores(IndexHandle& self) {
+  return emscripten::val(emscripten::typed_memory_view(self.last.scores.size(), self.last.scores.data()));
+}
+
+std::size_t indexSize(IndexHandle& self) { return self.index->size(); }
+std::size_t indexDim(IndexHandle& self) { return self.index->dim(); }
+bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= 4294967295.0 && self.index->contains(static_cast<ItemId>(id)); }
+std::string indexStats(IndexHandle& self) { return guarded([&] { return self.index->stats().dump(); }); }
+std::string indexType(IndexHandle& self) { return self.index->type(); }
+}  // namespace
+
+}  // namespace sublinear::bindings
+
+EMSCRIPTEN_BINDINGS(sublinear_mips) {
+  using namespace sublinear::bindings;
+  emscripten::class_<IndexHandle>("MipsIndexHandle")
+      .function("add", &indexAdd)
+      .function("remove", &indexRemove)
+      .function("search", &indexSearch)
+      .function("lastIds", &indexLastIds)
+      .function("lastScores", &indexLastScores)
+      .function("size", &indexSize)
+      .function("dim", &indexDim)
+      .function("has", &indexHas)
+      .function("stats", &indexStats)
+      .function("type", &indexType);
+  emscripten::function("createMipsIndex", &createIndex, emscripten::allow_raw_pointers());
+}

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace sublinear {
+
+// The codes of the public contract (API.md). The JavaScript layer turns each into a BanditError
+// whose `code` is the string that errorCodeName() returns.
+enum class ErrorCode {
+  InvalidArgument,
+  DimensionMismatch,
+  NonFinite,
+  UnknownId,
+  DuplicateId,
+  Empty,
+  Disposed,
+  CorruptState,
+};
+
+const char* errorCodeName(ErrorCode code);
+
+// Every error the core reports on purpose. Methods validate before they mutate, so an object that
+// threw one is left exactly as it was.
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  ErrorCode code() const { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+[[noreturn]] void fail(ErrorCode code, const std::string& message);
+
+// Throws `code` with `message` unless `condition` holds.
+inline void require(bool condition, ErrorCode code, const char* message) {
+  if (!condition) fail(code, message);
+}
+
+}  // namespace sublinear

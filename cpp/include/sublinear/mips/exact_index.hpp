@@ -1,0 +1,20 @@
+#pragma once
+
+#include "sublinear/mips/mips_index.hpp"
+
+namespace sublinear {
+
+// The linear scan: every query touches every item once. It is the oracle the approximate indexes
+// are checked against and the baseline the sublinear policies are measured against.
+class ExactIndex final : public MipsIndex {
+ public:
+  explicit ExactIndex(std::size_t dim) : MipsIndex(dim) {}
+  std::string type() const override { return "exact"; }
+
+ protected:
+  void onAdd(const ItemId*, std::size_t) override {}
+  void onRemove(const ItemId*, std::size_t) override {}
+  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+};
+
+}  // namespace sublinear

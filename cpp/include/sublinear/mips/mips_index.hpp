@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sublinear/core/options.hpp"
+#include "sublinear/mips/vector_store.hpp"
+
+namespace sublinear {
+
+constexpr std::size_t kMaxDimension = 1000000;
+
+struct SearchResult {
+  std::vector<ItemId> ids;   // best first
+  std::vector<float> scores; // the exact inner products of those ids
+};
+
+struct SearchOptions {
+  // When larger than k: retrieve this many candidates and rank them exactly (paper 000, section 7).
+  std::size_t shortlist = 0;
+};
+
+// Maximum inner product search over a changing set of items. Every index keeps its items in a
+// VectorStore, so results always carry exact scores and removed items can never come back.
+// The public methods validate and leave the index unchanged on error; subclasses implement the
+// protected hooks and see only valid input.
+class MipsIndex {
+ public:
+  explicit MipsIndex(std::size_t dim);
+  virtual ~MipsIndex() = default;
+  MipsIndex(const MipsIndex&) = delete;
+  MipsIndex& operator=(const MipsIndex&) = delete;
+
+  // Kebab-case name of the method, as in `index: { type }`.
+  virtual std::string type() const = 0;
+
+  std::size_t dim() const { return items_.dim(); }
+  std::size_t size() const { return items_.size(); }
+  bool contains(ItemId id) const { return items_.contains(id); }
+  const VectorStore& items() const { return items_; }
+
+  // vectorLength must equal idCount * dim().
+  void add(const ItemId* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
+  void remove(const ItemId* ids, std::size_t idCount);
+  // The min(k, size()) items of largest inner product with the query, best first, ties by smaller id.
+  SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
+
+  // Work counters since creation: innerProducts counts full-dimension products (partial products of
+  // sampling methods count as their fraction of dim), searches counts queries.
+  virtual Json stats() const;
+  std::uint64_t innerProducts() const { return innerProducts_; }
+
+ protected:
+  // Called after the items are in the store.
+  virtual void onAdd(const ItemId* ids, std::size_t count) = 0;
+  // Called while the items are still in the store.
+  virtual void onRemove(const ItemId* ids, std::size_t count) = 0;
+  // Up to `count` candidate ids for the padded query (stride() floats), any order; the base class
+  // scores them exactly. Returning fewer (even none) is allowed for approximate methods.
+  virtual std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) = 0;
+
+  // Exact top-k of the given ids, counted as inner products.
+  SearchResult rankExactly(const float* paddedQuery, const std::vector<ItemId>& ids, std::size_t k);
+  void countInnerProducts(double count) { innerProducts_ += static_cast<std::uint64_t>(count); }
+
+  VectorStore items_;
+
+ private:
+  std::uint64_t innerProducts_ = 0;
+  std::uint64_t searches_ = 0;
+};
+
+}  // namespace sublinear

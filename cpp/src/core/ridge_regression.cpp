@@ -1,0 +1,69 @@
+#include "sublinear/core/ridge_regression.hpp"
+
+#include <cmath>
+
+#include "sublinear/core/deterministic_math.hpp"
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+RidgeRegression::RidgeRegression(int dim, double lambda) : lambda_(lambda) {
+  require(dim > 0, ErrorCode::InvalidArgument, "dim must be a positive integer");
+  require(std::isfinite(lambda) && lambda > 0.0, ErrorCode::InvalidArgument, "lambda must be positive and finite");
+  gram_ = lambda * Matrix::Identity(dim, dim);
+  inverseGram_ = Matrix::Identity(dim, dim) / lambda;
+  responses_ = Vector::Zero(dim);
+  theta_ = Vector::Zero(dim);
+  cholesky_.compute(gram_);
+}
+
+void RidgeRegression::update(const Eigen::Ref<const Vector>& x, double reward) {
+  require(x.size() == dim(), ErrorCode::DimensionMismatch, "feature vector has the wrong dimension");
+  require(x.allFinite(), ErrorCode::NonFinite, "feature vector has a non-finite entry");
+  require(std::isfinite(reward), ErrorCode::NonFinite, "reward must be finite");
+  gram_.noalias() += x * x.transpose();
+  // Sherman-Morrison: (V + x x^T)^-1 = V^-1 - (V^-1 x)(V^-1 x)^T / (1 + x^T V^-1 x).
+  const Vector inverseTimesX = inverseGram_ * x;
+  const double denominator = 1.0 + x.dot(inverseTimesX);
+  inverseGram_.noalias() -= (inverseTimesX / denominator) * inverseTimesX.transpose();
+  cholesky_.rankUpdate(x, 1.0);
+  responses_ += reward * x;
+  theta_.noalias() = inverseGram_ * responses_;
+  ++observations_;
+}
+
+double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x) const {
+  return std::sqrt(std::max(0.0, x.dot(inverseGram_ * x)));
+}
+
+double RidgeRegression::logDetGram() const {
+  const auto& factor = cholesky_.matrixLLT();
+  double sum = 0.0;
+  for (int i = 0; i < dim(); ++i) sum += deterministic::log(factor(i, i));
+  return 2.0 * sum;
+}
+
+Vector RidgeRegression::sampleTheta(Random& random, double scale) const {
+  Vector xi(dim());
+  random.fillNormal(xi.data(), static_cast<std::size_t>(dim()));
+  // With V = L L^T, L^-T xi has covariance (L L^T)^-1 = V^-1.
+  cholesky_.matrixU().solveInPlace(xi);
+  return theta_ + scale * xi;
+}
+
+void RidgeRegression::refactor() {
+  cholesky_.compute(gram_);
+  inverseGram_ = cholesky_.solve(Matrix::Identity(dim(), dim()));
+  theta_.noalias() = inverseGram_ * responses_;
+}
+
+void RidgeRegression::setState(const Matrix& gram, const Vector& responses, long observations) {
+  require(gram.rows() == dim() && gram.cols() == dim() && responses.size() == dim(), ErrorCode::CorruptState,
+          "ridge state has the wrong dimension");
+  gram_ = gram;
+  responses_ = responses;
+  observations_ = observations;
+  refactor();
+}
+
+}  // namespace sublinear

@@ -1,0 +1,93 @@
+#include "sublinear/mips/mips_index.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/mips/inner_product.hpp"
+#include "sublinear/mips/top_k.hpp"
+
+namespace sublinear {
+
+namespace {
+void requireFinite(const float* values, std::size_t count, const char* what) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!std::isfinite(values[i])) fail(ErrorCode::NonFinite, std::string(what) + " has a non-finite entry at position " + std::to_string(i));
+  }
+}
+
+std::size_t checkedDimension(std::size_t dim) {
+  require(dim >= 1 && dim <= kMaxDimension, ErrorCode::InvalidArgument, "dim must be an integer in [1, 1000000]");
+  return dim;
+}
+}  // namespace
+
+MipsIndex::MipsIndex(std::size_t dim) : items_(checkedDimension(dim)) {}
+
+void MipsIndex::add(const ItemId* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
+  if (vectorLength != idCount * dim()) {
+    fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(idCount) + " x " + std::to_string(dim()) +
+                                           " = " + std::to_string(idCount * dim()) + " vector entries, got " +
+                                           std::to_string(vectorLength));
+  }
+  requireFinite(vectors, vectorLength, "vectors");
+  std::unordered_set<ItemId> batch;
+  batch.reserve(idCount);
+  for (std::size_t i = 0; i < idCount; ++i) {
+    if (items_.contains(ids[i])) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " is already in the index");
+    if (!batch.insert(ids[i]).second) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
+  }
+  items_.reserve(items_.size() + idCount);
+  for (std::size_t i = 0; i < idCount; ++i) items_.add(ids[i], vectors + i * dim());
+  try {
+    onAdd(ids, idCount);
+  } catch (...) {
+    // Keep the store and the structure in step if the structure could not take the items.
+    for (std::size_t i = 0; i < idCount; ++i) items_.remove(ids[i]);
+    throw;
+  }
+}
+
+void MipsIndex::remove(const ItemId* ids, std::size_t idCount) {
+  std::unordered_set<ItemId> batch;
+  batch.reserve(idCount);
+  for (std::size_t i = 0; i < idCount; ++i) {
+    if (!items_.contains(ids[i])) fail(ErrorCode::UnknownId, "id " + std::to_string(ids[i]) + " is not in the index");
+    if (!batch.insert(ids[i]).second) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
+  }
+  onRemove(ids, idCount);
+  for (std::size_t i = 0; i < idCount; ++i) items_.remove(ids[i]);
+}
+
+SearchResult MipsIndex::search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
+  if (queryLength != dim()) {
+    fail(ErrorCode::DimensionMismatch, "query has " + std::to_string(queryLength) + " entries, the index has dim " + std::to_string(dim()));
+  }
+  requireFinite(query, queryLength, "query");
+  require(k >= 1, ErrorCode::InvalidArgument, "k must be a positive integer");
+  ++searches_;
+  if (items_.size() == 0) return {};
+  std::vector<float> padded(items_.stride());
+  items_.pad(query, padded.data());
+  const std::size_t retrieve = std::min(items_.size(), std::max(k, options.shortlist));
+  return rankExactly(padded.data(), candidates(padded.data(), retrieve), k);
+}
+
+SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<ItemId>& ids, std::size_t k) {
+  TopK best(k);
+  for (const ItemId id : ids) best.push(innerProduct(items_.vectorOf(id), paddedQuery, items_.stride()), id);
+  countInnerProducts(static_cast<double>(ids.size()));
+  SearchResult result;
+  for (const auto& [score, id] : best.take()) {
+    result.ids.push_back(id);
+    result.scores.push_back(score);
+  }
+  return result;
+}
+
+Json MipsIndex::stats() const {
+  return Json{{"innerProducts", innerProducts_}, {"searches", searches_}, {"size", items_.size()}, {"type", type()}};
+}
+
+}  // namespace sublinear

@@ -1,0 +1,18 @@
+#include "sublinear/mips/top_k.hpp"
+
+#include <algorithm>
+
+namespace sublinear {
+
+std::vector<std::pair<float, ItemId>> TopK::take() {
+  std::vector<std::pair<float, ItemId>> result;
+  result.reserve(heap_.size());
+  while (!heap_.empty()) {
+    result.push_back(heap_.top());
+    heap_.pop();
+  }
+  std::reverse(result.begin(), result.end());
+  return result;
+}
+
+}  // namespace sublinear

@@ -1,0 +1,45 @@
+#include "sublinear/mips/vector_store.hpp"
+
+#include <algorithm>
+
+#include "sublinear/mips/inner_product.hpp"
+
+namespace sublinear {
+
+VectorStore::VectorStore(std::size_t dim) : dim_(dim), stride_(paddedDimension(dim)) {}
+
+void VectorStore::reserve(std::size_t count) {
+  data_.reserve(count * stride_);
+  ids_.reserve(count);
+  rowOf_.reserve(count);
+}
+
+void VectorStore::add(ItemId id, const float* vector) {
+  const std::size_t row = ids_.size();
+  data_.resize(data_.size() + stride_, 0.0f);
+  std::copy(vector, vector + dim_, data_.begin() + static_cast<std::ptrdiff_t>(row * stride_));
+  ids_.push_back(id);
+  rowOf_.emplace(id, row);
+}
+
+void VectorStore::remove(ItemId id) {
+  const std::size_t row = rowOf_.at(id);
+  const std::size_t last = ids_.size() - 1;
+  if (row != last) {
+    std::copy(data_.begin() + static_cast<std::ptrdiff_t>(last * stride_),
+              data_.begin() + static_cast<std::ptrdiff_t>((last + 1) * stride_),
+              data_.begin() + static_cast<std::ptrdiff_t>(row * stride_));
+    ids_[row] = ids_[last];
+    rowOf_[ids_[row]] = row;
+  }
+  ids_.pop_back();
+  data_.resize(last * stride_);
+  rowOf_.erase(id);
+}
+
+void VectorStore::pad(const float* vector, float* out) const {
+  std::copy(vector, vector + dim_, out);
+  std::fill(out + dim_, out + stride_, 0.0f);
+}
+
+}  // namespace sublinear

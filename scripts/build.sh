@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds what changed: `build.sh wasm` (the npm package in dist/), `build.sh native` (core, tests,
+# native CLI), `build.sh all` (both; the default). CMake and make rebuild only what is out of date.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+jobs=$(nproc)
+# Debian's emcc runs its helper scripts with the machine's Node, which must see Debian's modules.
+export NODE_PATH=/usr/share/nodejs
+
+build_wasm() {
+  if [ ! -f build/wasm/CMakeCache.txt ]; then
+    emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
+  fi
+  cmake --build build/wasm -j "$jobs"
+  mkdir -p dist
+  for file in web/src/*.js web/src/*.d.ts; do
+    cmp -s "$file" "dist/$(basename "$file")" || cp "$file" dist/
+  done
+  local version_file
+  version_file="export const version = '$(node -p "require('./package.json').version")';"
+  [ "$(cat dist/version.js 2>/dev/null)" = "$version_file" ] || echo "$version_file" > dist/version.js
+}
+
+build_native() {
+  if [ ! -f build/native/CMakeCache.txt ]; then
+    cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  fi
+  cmake --build build/native -j "$jobs"
+}
+
+case "$what" in
+  wasm) build_wasm ;;
+  native) build_native ;;
+  all) build_native; build_wasm ;;
+  *) echo "usage: build.sh [wasm|native|all]"; exit 2 ;;
+esac

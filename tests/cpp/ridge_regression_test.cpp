@@ -1,0 +1,103 @@
+#include <gtest/gtest.h>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/ridge_regression.hpp"
+
+using sublinear::Matrix;
+using sublinear::Random;
+using sublinear::RidgeRegression;
+using sublinear::Vector;
+
+namespace {
+Vector randomVector(Random& random, int dim) {
+  Vector x(dim);
+  random.fillNormal(x.data(), dim);
+  return x;
+}
+}  // namespace
+
+TEST(RidgeRegression, MatchesTheDirectSolution) {
+  const int d = 6;
+  Random random(11);
+  RidgeRegression ridge(d, 0.5);
+  Matrix gram = 0.5 * Matrix::Identity(d, d);
+  Vector responses = Vector::Zero(d);
+  for (int t = 0; t < 300; ++t) {
+    const Vector x = randomVector(random, d);
+    const double r = random.normal();
+    ridge.update(x, r);
+    gram += x * x.transpose();
+    responses += r * x;
+  }
+  const Vector theta = gram.ldlt().solve(responses);
+  EXPECT_LT((ridge.theta() - theta).norm(), 1e-9);
+  EXPECT_LT((ridge.inverseGram() - gram.inverse()).norm(), 1e-10);
+  EXPECT_NEAR(ridge.logDetGram(), std::log(gram.determinant()), 1e-9);
+  const Vector x = randomVector(random, d);
+  EXPECT_NEAR(ridge.inverseNorm(x), std::sqrt(x.dot(gram.inverse() * x)), 1e-12);
+  EXPECT_EQ(ridge.observations(), 300);
+}
+
+TEST(RidgeRegression, RecoversTheParameterFromNoisyRewards) {
+  const int d = 5;
+  Random random(12);
+  const Vector thetaStar = randomVector(random, d);
+  RidgeRegression ridge(d, 1.0);
+  for (int t = 0; t < 5000; ++t) {
+    const Vector x = randomVector(random, d);
+    ridge.update(x, x.dot(thetaStar) + 0.1 * random.normal());
+  }
+  EXPECT_LT((ridge.theta() - thetaStar).norm(), 0.02);
+}
+
+TEST(RidgeRegression, SamplesHaveCovarianceScaleSquaredTimesInverseGram) {
+  const int d = 3;
+  Random random(13);
+  RidgeRegression ridge(d, 1.0);
+  for (int t = 0; t < 20; ++t) ridge.update(randomVector(random, d), random.normal());
+  const int n = 100000;
+  const double scale = 2.0;
+  Vector mean = Vector::Zero(d);
+  Matrix second = Matrix::Zero(d, d);
+  for (int i = 0; i < n; ++i) {
+    const Vector sample = ridge.sampleTheta(random, scale);
+    mean += sample;
+    second += (sample - ridge.theta()) * (sample - ridge.theta()).transpose();
+  }
+  mean /= n;
+  second /= n;
+  EXPECT_LT((mean - ridge.theta()).norm(), 0.05);
+  EXPECT_LT((second - scale * scale * ridge.inverseGram()).norm(), 0.05 * (scale * scale * ridge.inverseGram()).norm());
+}
+
+TEST(RidgeRegression, RejectsBadInputWithoutChangingState) {
+  RidgeRegression ridge(2, 1.0);
+  Vector wrong(3);
+  wrong << 1, 2, 3;
+  EXPECT_THROW(ridge.update(wrong, 1.0), sublinear::Error);
+  Vector x(2);
+  x << 1, std::nan("");
+  try {
+    ridge.update(x, 1.0);
+    FAIL();
+  } catch (const sublinear::Error& error) {
+    EXPECT_EQ(error.code(), sublinear::ErrorCode::NonFinite);
+  }
+  x << 1, 2;
+  EXPECT_THROW(ridge.update(x, std::numeric_limits<double>::infinity()), sublinear::Error);
+  EXPECT_EQ(ridge.observations(), 0);
+  EXPECT_EQ(ridge.theta().norm(), 0.0);
+  EXPECT_THROW(RidgeRegression(0, 1.0), sublinear::Error);
+  EXPECT_THROW(RidgeRegression(2, 0.0), sublinear::Error);
+}
+
+TEST(RidgeRegression, RefactorFromSavedStateAgrees) {
+  const int d = 4;
+  Random random(14);
+  RidgeRegression ridge(d, 1.0);
+  for (int t = 0; t < 50; ++t) ridge.update(randomVector(random, d), random.normal());
+  RidgeRegression restored(d, 1.0);
+  restored.setState(ridge.gram(), ridge.responses(), ridge.observations());
+  EXPECT_LT((restored.theta() - ridge.theta()).norm(), 1e-10);
+  EXPECT_LT((restored.inverseGram() - ridge.inverseGram()).norm(), 1e-10);
+}

@@ -1,0 +1,50 @@
+import init from '../../dist/index.js';
+
+let shared = null;
+// One module instance per test file (each file runs in its own worker).
+export function loadModule() {
+  shared ??= init();
+  return shared;
+}
+
+// Deterministic test data independent of the library's own generator.
+export function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function gaussian(random, count) {
+  const values = new Float32Array(count);
+  for (let i = 0; i < count; i++) values[i] = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  return values;
+}
+
+// The oracle: top-k by inner product in double precision, ties by smaller id.
+export function bruteForce(items, query, k) {
+  const scored = [];
+  for (const [id, vector] of items) {
+    let score = 0;
+    for (let j = 0; j < query.length; j++) score += vector[j] * query[j];
+    scored.push([score, id]);
+  }
+  scored.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  return scored.slice(0, k);
+}
+
+export function expectBanditError(sb, action, code) {
+  let caught = null;
+  try {
+    action();
+  } catch (error) {
+    caught = error;
+  }
+  if (!(caught instanceof sb.BanditError)) throw new Error(`expected a BanditError ${code}, got ${caught}`);
+  if (caught.code !== code) throw new Error(`expected code ${code}, got ${caught.code}: ${caught.message}`);
+  return caught;
+}

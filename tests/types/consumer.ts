@@ -1,0 +1,25 @@
+// Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what API.md shows.
+import init, { BanditError, type SearchResult, type SublinearBandits } from 'sublinear-bandits';
+
+async function main(): Promise<void> {
+  const sb: SublinearBandits = await init();
+  const index = new sb.ExactIndex({ dim: 4, seed: 1 });
+  index.add(new Uint32Array([1, 2]), new Float32Array(8));
+  index.add([3], [1, 2, 3, 4]);
+  const result: SearchResult = index.search(new Float64Array(4), 2, { shortlist: 10 });
+  const first: number = result.ids[0];
+  const score: number = result.scores[0];
+  const work: number = index.stats().innerProducts;
+  try {
+    index.remove([99]);
+  } catch (error) {
+    if (error instanceof BanditError) {
+      const code: 'UNKNOWN_ID' | string = error.code;
+      console.log(code);
+    }
+  }
+  index.dispose();
+  console.log(first, score, work, sb.version, index.disposed, sb.randomChecksum(1, 10));
+}
+
+void main();

@@ -1,0 +1,14 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+// The demo imports the package by name; the alias points it at the local build in dist/, so the
+// page exercises exactly what npm users get (no pre-bundling: dist/ is outside node_modules).
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  resolve: { alias: { 'sublinear-bandits': `${dist}index.js` } },
+  server: { port: 5173, strictPort: true, fs: { allow: [fileURLToPath(new URL('../..', import.meta.url))] } },
+  build: { outDir: fileURLToPath(new URL('../../build/demo', import.meta.url)), emptyOutDir: true, target: 'es2022' },
+  clearScreen: false,
+});

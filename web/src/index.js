@@ -1,0 +1,54 @@
+// Entry point of the npm package: `const sb = await init()` in Node >= 20 and in browsers.
+import createSublinearModule from './sublinear_bandits_wasm.js';
+import { BanditError, ErrorCode } from './errors.js';
+import { createRuntime } from './runtime.js';
+import { defineMipsClasses } from './mips.js';
+import { version } from './version.js';
+
+export { BanditError, ErrorCode, version };
+
+// Written as a literal so that bundlers (Vite, Rollup, webpack) find and emit the .wasm file.
+const wasmUrl = new URL('./sublinear_bandits_wasm.wasm', import.meta.url);
+
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+async function readWasmInNode() {
+  // A computed specifier keeps bundlers from trying to resolve a Node built-in for the browser.
+  const fsModule = 'node:fs/promises';
+  const { readFile } = await import(/* @vite-ignore */ fsModule);
+  return readFile(wasmUrl);
+}
+
+export async function init(options = {}) {
+  if (options === null || typeof options !== 'object') throw new BanditError(ErrorCode.INVALID_ARGUMENT, 'init options must be an object');
+  const moduleOptions = {};
+  if (options.wasmBinary) {
+    moduleOptions.wasmBinary = options.wasmBinary;
+  } else if (isNode && !options.locateFile) {
+    moduleOptions.wasmBinary = await readWasmInNode();
+  }
+  moduleOptions.locateFile = options.locateFile ?? ((path) => (path.endsWith('.wasm') ? wasmUrl.href : path));
+  const Module = await createSublinearModule(moduleOptions);
+  const runtime = createRuntime(Module);
+  const { _MipsIndex, invalidArgument, ...mipsClasses } = defineMipsClasses(runtime);
+  return Object.freeze({
+    version,
+    BanditError,
+    ErrorCode,
+    ...mipsClasses,
+    // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
+    memoryUsage() {
+      return { heapBytes: Module.HEAPU8.buffer.byteLength, allocatedBytes: Module.allocatedBytes() };
+    },
+    // Checksum of the first `count` rounds of the core's random transforms for `seed`: equal in
+    // every build and browser for the same arguments (the native CLI prints the same string).
+    randomChecksum(seed, count) {
+      if (!Number.isInteger(seed) || seed < 0 || !Number.isInteger(count) || count < 0) {
+        throw invalidArgument('seed and count must be non-negative integers');
+      }
+      return runtime.call(() => Module.randomChecksum(seed, count));
+    },
+  });
+}
+
+export default init;
