@@ -1,6 +1,6 @@
 // Entry point of the npm package: `const sb = await init()` in Node >= 20 and in browsers.
 import createSublinearModule from './sublinear_bandits_wasm.js';
-import { BanditError, ErrorCode } from './errors.js';
+import { BanditError, ErrorCode, invalidArgument } from './errors.js';
 import { createRuntime } from './runtime.js';
 import { defineMipsClasses } from './mips.js';
 import { version } from './version.js';
@@ -30,12 +30,12 @@ export async function init(options = {}) {
   moduleOptions.locateFile = options.locateFile ?? ((path) => (path.endsWith('.wasm') ? wasmUrl.href : path));
   const Module = await createSublinearModule(moduleOptions);
   const runtime = createRuntime(Module);
-  const { _MipsIndex, invalidArgument, ...mipsClasses } = defineMipsClasses(runtime);
   return Object.freeze({
     version,
     BanditError,
     ErrorCode,
-    ...mipsClasses,
+    // One line per area: each defines its classes on this module instance.
+    ...defineMipsClasses(runtime),
     // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
     memoryUsage() {
       return { heapBytes: Module.HEAPU8.buffer.byteLength, allocatedBytes: Module.allocatedBytes() };

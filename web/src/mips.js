@@ -1,7 +1,6 @@
 // Maximum inner product search indexes (API.md): one JS class per C++ index type, all sharing the
 // MipsIndex interface of the core.
 import { WasmObject } from './runtime.js';
-import { invalidArgument } from './errors.js';
 import { optionsToJson, requireObject, requirePositiveInteger, toFloat32Array, toIdArray } from './convert.js';
 
 const MAX_K = 0xffffffff;
@@ -66,5 +65,5 @@ export function defineMipsClasses(runtime) {
     }
   }
 
-  return { ExactIndex, _MipsIndex: MipsIndex, invalidArgument };
+  return { ExactIndex };
 }

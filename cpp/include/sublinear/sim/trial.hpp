@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "sublinear/core/options.hpp"
+
+namespace sublinear {
+
+// Wall-clock seconds spent in the policy, split the way the papers report them.
+struct TrialClock {
+  double setup = 0.0;   // preprocessing: building indexes over the initial arms
+  double select = 0.0;  // choosing arms
+  double update = 0.0;  // learning from the feedback
+};
+
+// What one round produced: the reward observed and the (expected) regret against the best choice
+// available in that round.
+struct RoundOutcome {
+  double reward = 0.0;
+  double regret = 0.0;
+};
+
+// One run of one policy on one environment, for one seed: the unit simulate() drives. Each
+// problem family (linear, matroid, combinatorial linear, MAB-BP) implements it; the runner in
+// sim/simulate records, times the whole loop and reports progress.
+class Trial {
+ public:
+  virtual ~Trial() = default;
+  // Builds the environment's initial state and the policy (timed into clock.setup).
+  virtual void setup(TrialClock& clock) = 0;
+  // Plays round t (1-based): select (timed into clock.select), environment feedback, update
+  // (timed into clock.update), and any arm-set change the environment makes at this round.
+  virtual RoundOutcome playRound(std::int64_t t, TrialClock& clock) = 0;
+  // Inner products computed by the policy and its index so far.
+  virtual std::uint64_t innerProducts() const = 0;
+};
+
+}  // namespace sublinear
