@@ -37,3 +37,12 @@ class Trial {
 };
 
 }  // namespace sublinear
+
+namespace sublinear {
+
+// Each problem family provides one of these; simulate() picks the family from the environment's
+// `type` (linear/ratings -> linear, matroid -> matroid, clustered/promotion -> combinatorial linear).
+// `environment` and `policy` are the config objects of API.md's simulate(); `seed` is the run's seed.
+using TrialFactory = std::unique_ptr<Trial> (*)(const Json& environment, const Json& policy, std::uint64_t seed);
+
+}  // namespace sublinear

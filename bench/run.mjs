@@ -1,0 +1,57 @@
+// `npm run bench -- <name> [options]`: runs bench/<name>.mjs, prints its tables, and writes
+// bench/results/<name>.json and bench/results/<name>.md. A benchmark module exports
+//   default async function (args, report) where report.table(title, columns, rows), report.note(text)
+// and report.data(key, value) collect what is printed and saved.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+
+const [name, ...args] = process.argv.slice(2);
+const available = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs').map((f) => f.slice(0, -4));
+if (!name || !available.includes(name)) {
+  console.error(`usage: npm run bench -- <name> [options]\n  names: ${available.join(', ')}`);
+  process.exit(2);
+}
+
+const sections = [];
+const data = {};
+const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+
+function markdownTable(title, columns, rows) {
+  const format = (value) => (typeof value === 'number' ? (Number.isInteger(value) ? String(value) : value.toPrecision(4)) : String(value));
+  return [`### ${title}`, '', `| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.map(format).join(' | ')} |`), ''].join('\n');
+}
+
+const report = {
+  table(title, columns, rows) {
+    const text = markdownTable(title, columns, rows);
+    sections.push(text);
+    console.log(`\n${text}`);
+    (data.tables ??= []).push({ title, columns, rows });
+  },
+  note(text) {
+    sections.push(`${text}\n`);
+    console.log(text);
+  },
+  data(key, value) {
+    data[key] = value;
+  },
+  progress(fraction, label = '') {
+    const width = 30;
+    const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${label}`.padEnd(80));
+    if (fraction >= 1) process.stderr.write('\n');
+  },
+};
+
+const started = Date.now();
+const { default: benchmark } = await import(`./${name}.mjs`);
+report.note(`Benchmark ${name} on ${machine}, ${new Date().toISOString()}, arguments: ${args.join(' ') || '(defaults)'}`);
+await benchmark(args, report);
+report.note(`Finished in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+
+const out = new URL('./results/', import.meta.url);
+mkdirSync(out, { recursive: true });
+writeFileSync(new URL(`${name}.json`, out), JSON.stringify({ name, machine, args, date: new Date().toISOString(), ...data }, null, 2));
+writeFileSync(new URL(`${name}.md`, out), `# Benchmark: ${name}\n\n${sections.join('\n')}\n`);
+console.log(`\nWrote bench/results/${name}.json and bench/results/${name}.md`);
