@@ -1,0 +1,70 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sublinear {
+
+// The saved-state format of every object (toBytes/fromBytes), documented in docs/state-format.md:
+//   magic "SBST" | format version u16 | type name (u32 length + bytes) | payload length u64 |
+//   payload | CRC-32 of everything before it (u32)
+// All integers little-endian and doubles as IEEE-754 bit patterns, whatever the platform.
+// Any damage (magic, version, type, length, checksum, truncation) is reported as CORRUPT_STATE.
+class StateWriter {
+ public:
+  explicit StateWriter(const std::string& type);
+
+  void u8(std::uint8_t value);
+  void u32(std::uint32_t value);
+  void u64(std::uint64_t value);
+  void f64(double value);
+  void f32(float value);
+  void string(const std::string& value);
+  void f64s(const double* values, std::size_t count);
+  void f32s(const float* values, std::size_t count);
+  void u32s(const std::uint32_t* values, std::size_t count);
+
+  // Seals the header and checksum; the writer is spent afterwards.
+  std::vector<std::uint8_t> finish();
+
+ private:
+  std::string type_;
+  std::vector<std::uint8_t> payload_;
+};
+
+class StateReader {
+ public:
+  // Checks the envelope; fails with CORRUPT_STATE unless it is intact and of `expectedType`.
+  StateReader(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType);
+
+  std::uint8_t u8();
+  std::uint32_t u32();
+  std::uint64_t u64();
+  double f64();
+  float f32();
+  std::string string();
+  std::vector<double> f64s();
+  std::vector<float> f32s();
+  std::vector<std::uint32_t> u32s();
+  // A count read from the payload, checked against the bytes that remain (each element taking at
+  // least `elementBytes`), so damaged counts cannot trigger huge allocations.
+  std::size_t count(std::size_t elementBytes);
+  // Fails unless every payload byte was consumed.
+  void finish() const;
+
+  // The type name stored in an envelope, without checking the rest (CORRUPT_STATE if unreadable).
+  static std::string peekType(const std::uint8_t* bytes, std::size_t length);
+
+ private:
+  const std::uint8_t* take(std::size_t size);
+  const std::uint8_t* cursor_;
+  const std::uint8_t* end_;
+};
+
+constexpr std::uint16_t kStateFormatVersion = 1;
+
+std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length);
+
+}  // namespace sublinear

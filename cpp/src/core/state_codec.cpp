@@ -1,0 +1,181 @@
+#include "sublinear/core/state_codec.hpp"
+
+#include <array>
+#include <cstring>
+
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+namespace {
+constexpr std::uint8_t kMagic[4] = {'S', 'B', 'S', 'T'};
+
+void appendLittleEndian(std::vector<std::uint8_t>& out, std::uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+}
+
+std::uint64_t readLittleEndian(const std::uint8_t* in, int bytes) {
+  std::uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) value |= static_cast<std::uint64_t>(in[i]) << (8 * i);
+  return value;
+}
+
+[[noreturn]] void corrupt(const std::string& why) { fail(ErrorCode::CorruptState, "saved state is damaged: " + why); }
+
+const std::array<std::uint32_t, 256>& crcTable() {
+  static const auto table = [] {
+    std::array<std::uint32_t, 256> entries{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1U) ? 0xEDB88320U ^ (c >> 1) : c >> 1;
+      entries[i] = c;
+    }
+    return entries;
+  }();
+  return table;
+}
+
+// Fixed envelope sizes: magic + version + type length, then payload length, then the checksum.
+constexpr std::size_t kHeadBytes = 4 + 2 + 4;
+constexpr std::size_t kLengthBytes = 8;
+constexpr std::size_t kChecksumBytes = 4;
+}  // namespace
+
+std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length) {
+  std::uint32_t c = 0xFFFFFFFFU;
+  for (std::size_t i = 0; i < length; ++i) c = crcTable()[(c ^ bytes[i]) & 0xFFU] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFU;
+}
+
+StateWriter::StateWriter(const std::string& type) : type_(type) {}
+
+void StateWriter::u8(std::uint8_t value) { payload_.push_back(value); }
+void StateWriter::u32(std::uint32_t value) { appendLittleEndian(payload_, value, 4); }
+void StateWriter::u64(std::uint64_t value) { appendLittleEndian(payload_, value, 8); }
+
+void StateWriter::f64(double value) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  u64(bits);
+}
+
+void StateWriter::f32(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  u32(bits);
+}
+
+void StateWriter::string(const std::string& value) {
+  u64(value.size());
+  payload_.insert(payload_.end(), value.begin(), value.end());
+}
+
+void StateWriter::f64s(const double* values, std::size_t count) {
+  u64(count);
+  for (std::size_t i = 0; i < count; ++i) f64(values[i]);
+}
+
+void StateWriter::f32s(const float* values, std::size_t count) {
+  u64(count);
+  for (std::size_t i = 0; i < count; ++i) f32(values[i]);
+}
+
+void StateWriter::u32s(const std::uint32_t* values, std::size_t count) {
+  u64(count);
+  for (std::size_t i = 0; i < count; ++i) u32(values[i]);
+}
+
+std::vector<std::uint8_t> StateWriter::finish() {
+  std::vector<std::uint8_t> out(std::begin(kMagic), std::end(kMagic));
+  appendLittleEndian(out, kStateFormatVersion, 2);
+  appendLittleEndian(out, type_.size(), 4);
+  out.insert(out.end(), type_.begin(), type_.end());
+  appendLittleEndian(out, payload_.size(), 8);
+  out.insert(out.end(), payload_.begin(), payload_.end());
+  appendLittleEndian(out, crc32(out.data(), out.size()), 4);
+  payload_.clear();
+  return out;
+}
+
+std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length) {
+  if (bytes == nullptr || length < kHeadBytes || std::memcmp(bytes, kMagic, 4) != 0) corrupt("not a sublinear-bandits state");
+  const std::size_t typeLength = readLittleEndian(bytes + 6, 4);
+  if (typeLength > length - kHeadBytes) corrupt("truncated header");
+  return std::string(reinterpret_cast<const char*>(bytes + kHeadBytes), typeLength);
+}
+
+StateReader::StateReader(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
+  const std::string type = peekType(bytes, length);
+  const std::uint64_t version = readLittleEndian(bytes + 4, 2);
+  if (version != kStateFormatVersion) corrupt("format version " + std::to_string(version) + " is not supported");
+  if (type != expectedType) corrupt("it holds a " + type + ", not a " + expectedType);
+  const std::size_t payloadStart = kHeadBytes + type.size() + kLengthBytes;
+  if (length < payloadStart + kChecksumBytes) corrupt("truncated");
+  const std::uint64_t payloadLength = readLittleEndian(bytes + payloadStart - kLengthBytes, 8);
+  if (payloadLength != length - payloadStart - kChecksumBytes) corrupt("length does not match");
+  const std::uint32_t stored = static_cast<std::uint32_t>(readLittleEndian(bytes + length - kChecksumBytes, 4));
+  if (stored != crc32(bytes, length - kChecksumBytes)) corrupt("checksum mismatch");
+  cursor_ = bytes + payloadStart;
+  end_ = bytes + length - kChecksumBytes;
+}
+
+const std::uint8_t* StateReader::take(std::size_t size) {
+  if (static_cast<std::size_t>(end_ - cursor_) < size) corrupt("payload ends early");
+  const std::uint8_t* at = cursor_;
+  cursor_ += size;
+  return at;
+}
+
+std::uint8_t StateReader::u8() { return *take(1); }
+std::uint32_t StateReader::u32() { return static_cast<std::uint32_t>(readLittleEndian(take(4), 4)); }
+std::uint64_t StateReader::u64() { return readLittleEndian(take(8), 8); }
+
+double StateReader::f64() {
+  const std::uint64_t bits = u64();
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+float StateReader::f32() {
+  const std::uint32_t bits = u32();
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+std::size_t StateReader::count(std::size_t elementBytes) {
+  const std::uint64_t n = u64();
+  if (elementBytes > 0 && n > static_cast<std::uint64_t>(end_ - cursor_) / elementBytes) corrupt("a count exceeds the data");
+  return static_cast<std::size_t>(n);
+}
+
+std::string StateReader::string() {
+  const std::size_t n = count(1);
+  const auto* at = take(n);
+  return std::string(reinterpret_cast<const char*>(at), n);
+}
+
+std::vector<double> StateReader::f64s() {
+  std::vector<double> values(count(8));
+  for (auto& value : values) value = f64();
+  return values;
+}
+
+std::vector<float> StateReader::f32s() {
+  std::vector<float> values(count(4));
+  for (auto& value : values) value = f32();
+  return values;
+}
+
+std::vector<std::uint32_t> StateReader::u32s() {
+  std::vector<std::uint32_t> values(count(4));
+  for (auto& value : values) value = u32();
+  return values;
+}
+
+void StateReader::finish() const {
+  if (cursor_ != end_) corrupt("unexpected bytes after the state");
+}
+
+}  // namespace sublinear
