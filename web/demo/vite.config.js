@@ -7,7 +7,13 @@ const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 // page exercises exactly what npm users get (no pre-bundling: dist/ is outside node_modules).
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  resolve: { alias: { 'sublinear-bandits': `${dist}index.js` } },
+  resolve: {
+    alias: [
+      { find: /^sublinear-bandits\/worker$/, replacement: `${dist}worker.js` },
+      { find: /^sublinear-bandits$/, replacement: `${dist}index.js` },
+    ],
+  },
+  worker: { format: 'es' },
   server: { port: 5173, strictPort: true, fs: { allow: [fileURLToPath(new URL('../..', import.meta.url))] } },
   build: { outDir: fileURLToPath(new URL('../../build/demo', import.meta.url)), emptyOutDir: true, target: 'es2022' },
   clearScreen: false,

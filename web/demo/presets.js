@@ -1,0 +1,104 @@
+// The papers' experiments at a scale a laptop runs in under a minute, each with its full-scale
+// setting. A preset is a list of labelled (environment, policy) runs sharing a horizon and seeds;
+// `paper` holds the numbers the paper reports for the same rows, shown beside ours.
+
+const linearPolicies = {
+  linearElim: { label: 'Linear Elim', policy: { type: 'linear-elim', index: { type: 'exact' } } },
+  subElim: (shortlist) => ({ label: `Sub-Elim, shortlist ${shortlist}`, policy: { type: 'sub-elim', index: { type: 'hnsw', shortlist } } }),
+  linearTs: { label: 'Linear TS', policy: { type: 'lin-ts', index: { type: 'exact' } } },
+  subTs: (shortlist) => ({ label: `Sub-TS, shortlist ${shortlist}`, policy: { type: 'sub-ts', shortlist, index: { type: 'hnsw' } } }),
+};
+
+// Section 7: K is the final arm count; C_change arms arrive every 20 steps.
+function growingArms(finalArms, horizon, perChange = 2, remove = 0) {
+  const initial = Math.max(100, finalArms - Math.floor(horizon / 20) * (perChange - remove));
+  return { type: 'linear', dim: 16, arms: initial, noise: 1, change: { every: 20, add: perChange, remove } };
+}
+
+function scaled(small, full) {
+  return { small, full };
+}
+
+export const presets = [
+  {
+    id: 'paper000-table1',
+    title: 'Sub-Elim and Sub-TS vs linear-time baselines (paper 000, Table 1)',
+    source: 'Linear bandits in sublinear time, Table 1: d = 16, 2 arms every 20 steps, shortlist 30',
+    metric: 'regret',
+    horizon: scaled(2000, 20000),
+    seeds: scaled(2, 10),
+    runs: ({ full }) => {
+      const K = full ? 100000 : 5000;
+      const horizon = full ? 20000 : 2000;
+      return [linearPolicies.linearElim, linearPolicies.subElim(30), linearPolicies.linearTs, linearPolicies.subTs(30)]
+        .map((run) => ({ ...run, environment: growingArms(K, horizon) }));
+    },
+    paper: {
+      columns: ['K', 'policy', 'regret', 'time (s)'],
+      rows: [
+        [5000, 'Linear Elim', '3866 ± 195', 11.74], [5000, 'Sub-Elim, shortlist 30', '3758 ± 190', '2.22 (1.99)'],
+        [5000, 'Linear TS', '582 ± 54', 30.08], [5000, 'Sub-TS, shortlist 30', '605 ± 59', '19.41 (19.29)'],
+        [100000, 'Linear Elim', '4804 ± 146', 221.19], [100000, 'Sub-Elim, shortlist 30', '4701 ± 150', '59.40 (3.04)'],
+        [100000, 'Linear TS', '721 ± 92', 280.78], [100000, 'Sub-TS, shortlist 30', '734 ± 89', '32.81 (29.10)'],
+      ],
+    },
+  },
+  {
+    id: 'paper000-table2',
+    title: 'Shortlist size p (paper 000, Table 2)',
+    source: 'Linear bandits in sublinear time, Table 2: K = 100,000, p in {10, 30, 100}',
+    metric: 'regret',
+    horizon: scaled(2000, 20000),
+    seeds: scaled(2, 10),
+    runs: ({ full }) => {
+      const K = full ? 100000 : 5000;
+      const horizon = full ? 20000 : 2000;
+      return [linearPolicies.linearTs, linearPolicies.subTs(10), linearPolicies.subTs(30), linearPolicies.subTs(100)]
+        .map((run) => ({ ...run, environment: growingArms(K, horizon) }));
+    },
+    paper: {
+      columns: ['policy', 'regret', 'time (s)'],
+      rows: [['Linear TS', '721 ± 92', 280.78], ['Sub-TS, shortlist 10', '736 ± 89', '31.44 (27.75)'], ['Sub-TS, shortlist 100', '721 ± 92', '36.35 (32.64)'],
+        ['Linear Elim', '4803 ± 146', 221.19], ['Sub-Elim, shortlist 10', '4691 ± 133', '59.07 (2.85)'], ['Sub-Elim, shortlist 100', '4837 ± 143', '59.84 (3.91)']],
+    },
+  },
+  {
+    id: 'paper000-table4',
+    title: 'Arms added and deleted (paper 000, Table 4)',
+    source: 'Linear bandits in sublinear time, Table 4: K = 10,000, every 20 steps 2 arms added and 2 deleted',
+    metric: 'regret',
+    horizon: scaled(2000, 20000),
+    seeds: scaled(2, 10),
+    runs: ({ full }) => {
+      const environment = { type: 'linear', dim: 16, arms: full ? 10000 : 3000, noise: 1, change: { every: 20, add: 2, remove: 2 } };
+      return [linearPolicies.linearTs, linearPolicies.subTs(10), linearPolicies.subTs(30), linearPolicies.subTs(100)]
+        .map((run) => ({ ...run, environment }));
+    },
+    paper: {
+      columns: ['policy', 'regret', 'time (s)'],
+      rows: [['Linear TS', '612 ± 43', 44.8], ['Sub-TS, shortlist 10', '640 ± 42', '25.49 (25.23)'], ['Sub-TS, shortlist 30', '612 ± 43', '26.37 (26.11)'], ['Sub-TS, shortlist 100', '612 ± 43', '29.69 (29.43)']],
+    },
+  },
+  {
+    id: 'paper000-table5',
+    title: 'Rate of arm arrivals C_change (paper 000, Table 5)',
+    source: 'Linear bandits in sublinear time, Table 5: 10,000 initial arms, C_change in {2, 10, 50} every 20 steps',
+    metric: 'regret',
+    horizon: scaled(2000, 20000),
+    seeds: scaled(2, 10),
+    runs: ({ full }) => [2, 10, 50].flatMap((perChange) => {
+      const environment = { type: 'linear', dim: 16, arms: full ? 10000 : 3000, noise: 1, change: { every: 20, add: perChange, remove: 0 } };
+      return [linearPolicies.linearTs, linearPolicies.subTs(30)].map((run) => ({ ...run, label: `${run.label}, C_change ${perChange}`, environment }));
+    }),
+    paper: {
+      columns: ['C_change', 'policy', 'regret', 'time (s)'],
+      rows: [[2, 'Linear TS', '566 ± 52', 45.54], [2, 'Sub-TS, shortlist 30', '566 ± 52', '21.01 (20.76)'],
+        [10, 'Linear TS', '639 ± 54', 55.99], [10, 'Sub-TS, shortlist 30', '638 ± 54', '24.91 (24.65)'],
+        [50, 'Linear TS', '581 ± 45', 106.96], [50, 'Sub-TS, shortlist 30', '619 ± 62', '48.87 (48.62)']],
+    },
+  },
+];
+
+export function findPreset(id) {
+  return presets.find((preset) => preset.id === id) ?? presets[0];
+}
