@@ -2,7 +2,8 @@
 // bench/results/<name>.json and bench/results/<name>.md. A benchmark module exports
 //   default async function (args, report) where report.table(title, columns, rows), report.note(text)
 // and report.data(key, value) collect what is printed and saved.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 
 const [name, ...args] = process.argv.slice(2);
@@ -50,8 +51,11 @@ report.note(`Benchmark ${name} on ${machine}, ${new Date().toISOString()}, argum
 await benchmark(args, report);
 report.note(`Finished in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 
-const out = new URL('./results/', import.meta.url);
+// In a checkout results go to bench/results (committed); from an installed package, to the
+// current directory rather than into node_modules.
+const inCheckout = existsSync(new URL('../CMakeLists.txt', import.meta.url));
+const out = inCheckout ? new URL('./results/', import.meta.url) : pathToFileURL(`${process.cwd()}/sublinear-bandits-bench/`);
 mkdirSync(out, { recursive: true });
 writeFileSync(new URL(`${name}.json`, out), JSON.stringify({ name, machine, args, date: new Date().toISOString(), ...data }, null, 2));
 writeFileSync(new URL(`${name}.md`, out), `# Benchmark: ${name}\n\n${sections.join('\n')}\n`);
-console.log(`\nWrote bench/results/${name}.json and bench/results/${name}.md`);
+console.log(`\nWrote ${new URL(`${name}.json`, out).pathname} and ${name}.md beside it`);
