@@ -2,7 +2,8 @@
 # `npm test`: installs what is missing, builds what changed, and runs every suite:
 #   1. GoogleTest through ctest on the native build of the core,
 #   2. the same GoogleTest suite under AddressSanitizer + UndefinedBehaviorSanitizer,
-#   3. Vitest: the API against the built wasm in Node, the packed tarball, the demo in Chromium.
+#   3. libFuzzer targets for a few seconds each (scripts/fuzz.sh),
+#   4. Vitest: the API against the built wasm in Node, the packed tarball, the demo in Chromium.
 # Ends with one line `N passed, M failed` summing all suites (also written to build/test-summary.txt).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,15 @@ else
   tail -30 build/sanitize.log
   tally 0 1 "GoogleTest (ASan+UBSan) build"
 fi
+
+# libFuzzer targets (tests/fuzz), a short fixed time each; one test per target.
+while read -r line; do
+  echo "$line"
+  case "$line" in
+    "fuzz "*": passed") tally 1 0 "${line%:*}" >/dev/null ;;
+    "fuzz "*": failed") tally 0 1 "${line%:*}" >/dev/null ;;
+  esac
+done < <(bash scripts/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1)
 
 rm -f build/vitest.json
 npx vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for a fixed time:
+#   scripts/fuzz.sh [seconds per target]   (npm test uses a short time; `npm run fuzz` a longer one)
+# Prints one line per target, "fuzz <name>: passed|failed", and exits non-zero if any failed.
+# The corpus of each target lives in tests/fuzz/corpus/<name> (kept small: only what libFuzzer
+# adds there during short runs is discarded; commit a few seeds by hand when they matter).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+if [ ! -f build/fuzz/CMakeCache.txt ]; then
+  cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSUBLINEAR_FUZZ=ON >/dev/null || { echo "fuzz build: failed"; exit 1; }
+fi
+cmake --build build/fuzz -j "$(nproc)" >build/fuzz/build.log 2>&1 || { tail -30 build/fuzz/build.log; echo "fuzz build: failed"; exit 1; }
+status=0
+for target in build/fuzz/fuzz_*; do
+  [ -x "$target" ] || continue
+  name=$(basename "$target")
+  work=build/fuzz/corpus/$name
+  mkdir -p "$work"
+  [ -d "tests/fuzz/corpus/$name" ] && cp -n tests/fuzz/corpus/"$name"/* "$work"/ 2>/dev/null
+  if "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 "$work" >"build/fuzz/$name.log" 2>&1; then
+    echo "fuzz $name: passed"
+  else
+    echo "fuzz $name: failed"
+    tail -40 "build/fuzz/$name.log"
+    status=1
+  fi
+done
+exit $status
