@@ -3,7 +3,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build, preview } from 'vite';
 import { afterAll, describe, expect, test } from 'vitest';
+import { launchChromium, watchErrors } from '../e2e/chromium.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'sublinear-consumer-'));
@@ -47,5 +49,32 @@ describe('the packed tarball in a fresh project', () => {
     expect(listing).toContain('package/dist/sublinear_bandits_wasm.wasm');
     expect(listing).toContain('package/dist/index.d.ts');
     expect(listing.some((name) => name.includes('/cpp/') || name.includes('/tests/'))).toBe(false);
+  }, 180_000);
+
+  test('a page built by Vite imports the installed package and searches in Chromium', async () => {
+    const project = join(scratch, 'app');
+    writeFileSync(join(project, 'index.html'), '<!doctype html><title>consumer</title><link rel="icon" href="data:,"><pre id="out">loading</pre><script type="module" src="./main.js"></script>');
+    writeFileSync(join(project, 'main.js'), `
+      import init from 'sublinear-bandits';
+      const sb = await init();
+      const index = new sb.ExactIndex({ dim: 2 });
+      index.add([5, 6, 7], [1, 0, 0, 1, 1, 1]);
+      document.querySelector('#out').textContent = 'ids ' + Array.from(index.search([2, 1], 3).ids).join(',');
+      index.dispose();
+    `);
+    // The consumer's own Vite configuration is empty: no plugin or option is needed for the .wasm.
+    await build({ root: project, logLevel: 'error', configFile: false, build: { outDir: join(project, 'dist'), target: 'es2022' } });
+    const server = await preview({ root: project, configFile: false, logLevel: 'error', build: { outDir: join(project, 'dist') }, preview: { port: 0, host: '127.0.0.1' } });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = watchErrors(page);
+      await page.goto(server.resolvedUrls.local[0]);
+      await expect.poll(() => page.locator('#out').textContent(), { timeout: 30_000 }).toBe('ids 7,5,6');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await new Promise((resolve) => server.httpServer.close(resolve));
+    }
   }, 180_000);
 });
