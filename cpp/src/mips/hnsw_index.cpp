@@ -127,6 +127,7 @@ void HnswIndex::rebuild() {
   graph_ = std::make_unique<Graph>(graphStride_, euclidean_, capacity, M_, efConstruction_, seed_ + rebuilds_);
   ++rebuilds_;
   compactPending_ = false;
+  reusedSinceBuild_ = 0;
   for (std::size_t row = 0; row < items_.size(); ++row) insert(items_.idAt(row));
 }
 
@@ -149,6 +150,7 @@ void HnswIndex::insert(ItemId id) {
   hnsw.setExternalLabel(slot, id);
   hnsw.unmarkDeletedInternal(slot);
   hnsw.updatePoint(vector, slot, 1.0f);
+  ++reusedSinceBuild_;
 }
 
 void HnswIndex::onAdd(const ItemId* ids, std::size_t count) {
@@ -173,6 +175,9 @@ void HnswIndex::onAdd(const ItemId* ids, std::size_t count) {
       hnsw.resizeIndex(std::max(2 * hnsw.max_elements_, hnsw.cur_element_count + fresh));
     }
     for (std::size_t i = 0; i < count; ++i) insert(ids[i]);
+    // Relinking a reused node can strand nodes that were reachable only through its old links; after
+    // as many reuses as live items, rebuild (cost amortised over those additions).
+    if (reusedSinceBuild_ >= kCompactionFloor && reusedSinceBuild_ > items_.size()) compactPending_ = true;
   } catch (...) {
     // The base class takes the batch back out of the store; the graph is rebuilt from the store
     // when next needed, so graph and store never disagree.
@@ -224,6 +229,7 @@ Json HnswIndex::stats() const {
   result["graphSlots"] = graph_ ? graph_->hnsw.cur_element_count : 0;
   result["capacity"] = graph_ ? graph_->hnsw.max_elements_ : 0;
   result["freeSlots"] = graph_ ? graph_->freeSlots.size() : 0;
+  result["reusedSinceBuild"] = reusedSinceBuild_;
   result["distanceComputations"] = graph_ ? graph_->space.evaluations() : 0;
   if (euclidean_) result["transformNorm"] = transformNorm_;
   return result;

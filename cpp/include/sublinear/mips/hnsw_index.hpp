@@ -23,8 +23,9 @@ namespace sublinear {
 //
 // A changing set: removal marks the node deleted (hnswlib's markDelete) and frees its slot; the next
 // addition takes a freed slot (new label, new vector, hnswlib's updatePoint relinks it), so the graph
-// does not grow under add/remove cycles. When freed slots outnumber live items the graph is rebuilt
-// compactly (cost amortised over those removals). Capacity doubles with resizeIndex when full. In the
+// does not grow under add/remove cycles. When freed slots outnumber live items, or slots have been
+// reused more often than there are live items (relinking can strand a few nodes), the graph is rebuilt
+// before its next use (cost amortised over those removals or additions). Capacity doubles with resizeIndex when full. In the
 // euclidean space R starts at the largest norm of the first batch; an item beyond R triggers a rebuild
 // with R = kNormHeadroom times the new largest norm, so R grows geometrically and rebuilds are rare
 // (at most log_1.25 of the norms' dynamic range). Removals never shrink R.
@@ -66,6 +67,7 @@ class HnswIndex final : public MipsIndex {
   double largestNorm_ = 0.0;
   // Freed slots outnumber live items: rebuild compactly before the next use.
   bool compactPending_ = false;
+  std::size_t reusedSinceBuild_ = 0;
   std::uint64_t rebuilds_ = 0;
   std::vector<float> scratch_;
   std::unique_ptr<Graph> graph_;
