@@ -5,39 +5,12 @@
 #include <algorithm>
 #include <cmath>
 
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-#endif
-
 #include "sublinear/core/error.hpp"
-#include "sublinear/mips/inner_product.hpp"
+#include "sublinear/mips/lane_kernels.hpp"
 
 namespace sublinear {
 
 namespace {
-
-// |a - b|^2 over paddedDim floats with the four-lane accumulation of innerProduct: f32x4 in wasm,
-// the same lanes in scalar form natively, so both builds compute the same distances.
-float squaredDistance(const float* a, const float* b, std::size_t paddedDim) {
-#ifdef __wasm_simd128__
-  v128_t sum = wasm_f32x4_splat(0.0f);
-  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
-    const v128_t difference = wasm_f32x4_sub(wasm_v128_load(a + i), wasm_v128_load(b + i));
-    sum = wasm_f32x4_add(sum, wasm_f32x4_mul(difference, difference));
-  }
-  return (wasm_f32x4_extract_lane(sum, 0) + wasm_f32x4_extract_lane(sum, 1)) +
-         (wasm_f32x4_extract_lane(sum, 2) + wasm_f32x4_extract_lane(sum, 3));
-#else
-  float lane[kLaneWidth] = {0.0f, 0.0f, 0.0f, 0.0f};
-  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
-    for (std::size_t l = 0; l < kLaneWidth; ++l) {
-      const float difference = a[i + l] - b[i + l];
-      lane[l] += difference * difference;
-    }
-  }
-  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
-#endif
-}
 
 struct DistanceParameter {
   std::size_t stride;
@@ -47,13 +20,13 @@ struct DistanceParameter {
 float innerProductDistance(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   ++p->evaluations;
-  return 1.0f - innerProduct(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
+  return 1.0f - lanes::innerProduct(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
 }
 
 float euclideanDistance(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   ++p->evaluations;
-  return squaredDistance(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
+  return lanes::squaredDistance(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
 }
 
 // hnswlib's two spaces (InnerProductSpace: 1 - <a, b>; L2Space: |a - b|^2) over zero-padded rows,

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "sublinear/core/random.hpp"
-#include "sublinear/mips/inner_product.hpp"
+#include "sublinear/mips/lane_kernels.hpp"
 
 namespace sublinear {
 
@@ -33,7 +33,7 @@ std::uint64_t LshIndex::keyOf(const float* lifted, std::size_t table) const {
   std::uint64_t key = 0;
   const float* row = projections_.data() + table * bits_ * liftedStride_;
   for (std::size_t bit = 0; bit < bits_; ++bit, row += liftedStride_) {
-    if (innerProduct(row, lifted, liftedStride_) >= 0.0f) key |= std::uint64_t{1} << bit;
+    if (lanes::innerProduct(row, lifted, liftedStride_) >= 0.0f) key |= std::uint64_t{1} << bit;
   }
   return key;
 }
