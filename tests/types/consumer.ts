@@ -20,6 +20,15 @@ async function main(): Promise<void> {
   }
   index.dispose();
   console.log(first, score, work, sb.version, index.disposed, sb.randomChecksum(1, 10));
+  const graph = new sb.HnswIndex({ dim: 4, M: 16, efConstruction: 200, efSearch: 64, space: 'euclidean', seed: 1 });
+  const hashed = new sb.LshIndex({ dim: 4, bits: 8, tables: 16 });
+  const adaptive = new sb.AdaptiveIndex({ dim: 4, base: { type: 'lsh', bits: 4 }, copies: 3, epsilon: 0.01 });
+  for (const each of [graph, hashed, adaptive]) {
+    each.add([1], [1, 2, 3, 4]);
+    const found: Uint32Array = each.search([1, 0, 0, 0], 1, { shortlist: 5 }).ids;
+    console.log(found, each.stats().innerProducts);
+    each.dispose();
+  }
 }
 
 void main();

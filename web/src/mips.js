@@ -65,5 +65,24 @@ export function defineMipsClasses(runtime) {
     }
   }
 
-  return { ExactIndex };
+  // Graph, hashing and adaptive indexes (issue 3): the options are read and validated in C++.
+  class HnswIndex extends MipsIndex {
+    constructor(options) {
+      super('hnsw', options);
+    }
+  }
+
+  class LshIndex extends MipsIndex {
+    constructor(options) {
+      super('lsh', options);
+    }
+  }
+
+  class AdaptiveIndex extends MipsIndex {
+    constructor(options) {
+      super('adaptive', options);
+    }
+  }
+
+  return { ExactIndex, HnswIndex, LshIndex, AdaptiveIndex };
 }

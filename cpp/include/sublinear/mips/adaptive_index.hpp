@@ -1,0 +1,44 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sublinear/core/options.hpp"
+#include "sublinear/mips/mips_index.hpp"
+
+namespace sublinear {
+
+// Algorithm 1 of paper 000 (the adaptive MIPS solver M(c, r, epsilon, delta)): `copies` (kappa)
+// independent indexes of the `base` type, each built with its own seed, each receiving every addition
+// and removal. A query q is normalised (the arg max does not depend on |q|; the paper's queries lie in
+// the unit ball) and rounded coordinate-wise to the nearest multiple of epsilon / dim, so that
+// adaptively chosen queries can only ever be one of finitely many grid points q^ with |q^ - q / |q|| <=
+// epsilon; every copy answers q^, and the answers of all copies are pooled and ranked by their exact
+// inner product with the original q. The paper returns any answer that passes the sanity check
+// <q, p> >= c r; we return the pooled candidate(s) of largest exact score, which pass that check
+// whenever any copy's answer does, without needing (c, r).
+class AdaptiveIndex final : public MipsIndex {
+ public:
+  // Options: base ({ type, ...options } of another index, default { type: "hnsw" }; its seed is
+  // replaced per copy), copies (kappa, in [1, 64], default 3), epsilon (in (0, 1), default 0.01), seed.
+  AdaptiveIndex(std::size_t dim, const Json& options);
+  std::string type() const override { return "adaptive"; }
+  // innerProducts includes the copies' work; "copyStats" lists each copy's own stats.
+  Json stats() const override;
+
+  // q / |q| rounded to the grid of multiples of epsilon / dim (dim floats).
+  std::vector<float> roundedQuery(const float* query) const;
+
+ protected:
+  void onAdd(const ItemId* ids, std::size_t count) override;
+  void onRemove(const ItemId* ids, std::size_t count) override;
+  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+
+ private:
+  double gridStep_;
+  std::string baseType_;
+  std::vector<std::unique_ptr<MipsIndex>> copies_;
+};
+
+}  // namespace sublinear

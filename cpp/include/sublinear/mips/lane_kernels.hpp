@@ -1,0 +1,91 @@
+#pragma once
+
+// Inline forms of the four-lane kernels for hot loops (the exact scan, graph distances), where a call
+// per row costs as much as the row itself in wasm. Every function here keeps innerProduct's order
+// of operations exactly: lane l accumulates elements l, l+4, l+8, ... in order, and the lanes are
+// combined as (lane0 + lane1) + (lane2 + lane3), so scores are bit-identical to innerProduct() in
+// both builds (f32x4 SIMD in wasm, the same lanes in scalar form natively).
+#include <cstddef>
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
+#include "sublinear/mips/inner_product.hpp"
+
+namespace sublinear::lanes {
+
+#ifdef __wasm_simd128__
+inline float combine(v128_t sum) {
+  return (wasm_f32x4_extract_lane(sum, 0) + wasm_f32x4_extract_lane(sum, 1)) +
+         (wasm_f32x4_extract_lane(sum, 2) + wasm_f32x4_extract_lane(sum, 3));
+}
+#endif
+
+inline float innerProduct(const float* a, const float* b, std::size_t paddedDim) {
+#ifdef __wasm_simd128__
+  v128_t sum = wasm_f32x4_splat(0.0f);
+  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
+    sum = wasm_f32x4_add(sum, wasm_f32x4_mul(wasm_v128_load(a + i), wasm_v128_load(b + i)));
+  }
+  return combine(sum);
+#else
+  float lane[kLaneWidth] = {0.0f, 0.0f, 0.0f, 0.0f};
+  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
+    for (std::size_t l = 0; l < kLaneWidth; ++l) lane[l] += a[i + l] * b[i + l];
+  }
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+#endif
+}
+
+inline float squaredDistance(const float* a, const float* b, std::size_t paddedDim) {
+#ifdef __wasm_simd128__
+  v128_t sum = wasm_f32x4_splat(0.0f);
+  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
+    const v128_t difference = wasm_f32x4_sub(wasm_v128_load(a + i), wasm_v128_load(b + i));
+    sum = wasm_f32x4_add(sum, wasm_f32x4_mul(difference, difference));
+  }
+  return combine(sum);
+#else
+  float lane[kLaneWidth] = {0.0f, 0.0f, 0.0f, 0.0f};
+  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
+    for (std::size_t l = 0; l < kLaneWidth; ++l) {
+      const float difference = a[i + l] - b[i + l];
+      lane[l] += difference * difference;
+    }
+  }
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+#endif
+}
+
+// Four consecutive rows (stride paddedDim) against one query: the query is loaded once per step for
+// four rows, and the four horizontal sums share one transpose. out[r] == innerProduct(row r, query).
+inline void innerProducts4(const float* rows, const float* query, std::size_t paddedDim, float* out) {
+#ifdef __wasm_simd128__
+  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+  const float* r1 = rows + paddedDim;
+  const float* r2 = r1 + paddedDim;
+  const float* r3 = r2 + paddedDim;
+  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
+    const v128_t q = wasm_v128_load(query + i);
+    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(rows + i), q));
+    s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(wasm_v128_load(r1 + i), q));
+    s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(wasm_v128_load(r2 + i), q));
+    s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(wasm_v128_load(r3 + i), q));
+  }
+  // Transpose so that vector l holds lane l of the four rows; then (l0 + l1) + (l2 + l3) per row.
+  const v128_t a01 = wasm_i32x4_shuffle(s0, s1, 0, 4, 1, 5);  // s0.0 s1.0 s0.1 s1.1
+  const v128_t a23 = wasm_i32x4_shuffle(s2, s3, 0, 4, 1, 5);  // s2.0 s3.0 s2.1 s3.1
+  const v128_t b01 = wasm_i32x4_shuffle(s0, s1, 2, 6, 3, 7);  // s0.2 s1.2 s0.3 s1.3
+  const v128_t b23 = wasm_i32x4_shuffle(s2, s3, 2, 6, 3, 7);  // s2.2 s3.2 s2.3 s3.3
+  const v128_t lane0 = wasm_i32x4_shuffle(a01, a23, 0, 1, 4, 5);
+  const v128_t lane1 = wasm_i32x4_shuffle(a01, a23, 2, 3, 6, 7);
+  const v128_t lane2 = wasm_i32x4_shuffle(b01, b23, 0, 1, 4, 5);
+  const v128_t lane3 = wasm_i32x4_shuffle(b01, b23, 2, 3, 6, 7);
+  wasm_v128_store(out, wasm_f32x4_add(wasm_f32x4_add(lane0, lane1), wasm_f32x4_add(lane2, lane3)));
+#else
+  for (std::size_t r = 0; r < 4; ++r) out[r] = innerProduct(rows + r * paddedDim, query, paddedDim);
+#endif
+}
+
+}  // namespace sublinear::lanes

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sublinear/core/options.hpp"
+#include "sublinear/mips/mips_index.hpp"
+
+namespace sublinear {
+
+// Simple-LSH (Neyshabur & Srebro 2015), the LSH-MIPS baseline of paper 001: items are scaled by
+// U >= max |x| and lifted to the unit sphere, x -> (x / U, sqrt(1 - |x / U|^2)); the query is
+// normalised and lifted with a 0, q -> (q / |q|, 0). Then <x', q'> = <x, q> / (U |q|), so sign random
+// projections (SimHash) of the lifted vectors collide more for larger inner products. `tables` (b)
+// hash tables each AND `bits` (a) signs; the candidates are the union (OR) of the query's buckets,
+// every one of them ranked exactly by the base class.
+//
+// When the union has fewer than the requested number of candidates, the buckets at Hamming distance 1
+// from the query's key are probed too (bit by bit, each bit across all tables) until there are enough; if even
+// those are too few, fewer results are returned.
+//
+// A changing set: each item remembers its key and its position in every table's bucket, so removal
+// swaps it out of each bucket in O(tables). U is the largest norm at the first build; an item beyond U
+// rehashes everything with U = kNormHeadroom times the new largest norm (U grows geometrically, so
+// rehashes are rare; a larger U than needed pushes every collision probability towards 1/2).
+class LshIndex final : public MipsIndex {
+ public:
+  static constexpr double kNormHeadroom = 1.1;
+
+  // Options: bits (a, in [1, 64], default 8), tables (b, in [1, 1000], default 16), seed.
+  LshIndex(std::size_t dim, const Json& options);
+  std::string type() const override { return "lsh"; }
+  Json stats() const override;
+
+ protected:
+  void onAdd(const ItemId* ids, std::size_t count) override;
+  void onRemove(const ItemId* ids, std::size_t count) override;
+  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+
+ private:
+  using Slot = std::uint32_t;
+  using Bucket = std::vector<Slot>;
+
+  // The table's key of a lifted vector (liftedStride_ floats).
+  std::uint64_t keyOf(const float* lifted, std::size_t table) const;
+  void rehash(double scale);
+  void insert(ItemId id);
+  void collect(std::size_t table, std::uint64_t key, std::vector<ItemId>& out);
+
+  std::size_t bits_;
+  std::size_t tables_;
+  std::size_t liftedStride_;
+  // tables_ * bits_ Gaussian directions in the lifted space, one padded row each.
+  std::vector<float> projections_;
+  double scale_ = 0.0;  // U
+  double largestNorm_ = 0.0;
+  std::uint64_t rehashes_ = 0;
+
+  std::vector<std::unordered_map<std::uint64_t, Bucket>> buckets_;  // one map per table
+  // Per slot (an item's place in these arrays): its id, and per table its key and bucket position.
+  std::unordered_map<ItemId, Slot> slotOf_;
+  std::vector<ItemId> idOfSlot_;
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> positions_;
+  std::vector<Slot> freeSlots_;
+  // Query-time deduplication: the search number that last collected each slot.
+  std::vector<std::uint64_t> seenAt_;
+  std::uint64_t queries_ = 0;
+  std::vector<float> lifted_;
+};
+
+}  // namespace sublinear

@@ -1,0 +1,91 @@
+#include "sublinear/mips/adaptive_index.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/mips/index_factory.hpp"
+
+namespace sublinear {
+
+AdaptiveIndex::AdaptiveIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
+  const auto copies = static_cast<std::size_t>(readInteger(options, "copies", 3, 1, 64));
+  const double epsilon = readNumber(options, "epsilon", 0.01, 0.0, 1.0, false, false);
+  gridStep_ = epsilon / static_cast<double>(dim);
+  Json base = Json{{"type", "hnsw"}};
+  if (options.is_object() && options.contains("base") && !options.at("base").is_null()) {
+    base = options.at("base");
+    require(base.is_object(), ErrorCode::InvalidArgument, "option 'base' must be an object { type, ...options }");
+    if (!base.contains("type")) base["type"] = "hnsw";
+  }
+  baseType_ = readString(base, "type", "hnsw");
+  // Independent copies: each one's seed is a fresh draw from the index's seed.
+  Random seeds(readSeed(options, 0));
+  for (std::size_t i = 0; i < copies; ++i) {
+    base["seed"] = seeds.nextU64() >> 11;  // 53 bits: a seed JSON (and JavaScript) carries exactly
+    copies_.push_back(makeMipsIndex(dim, base));
+  }
+}
+
+std::vector<float> AdaptiveIndex::roundedQuery(const float* query) const {
+  double squaredNorm = 0.0;
+  for (std::size_t i = 0; i < dim(); ++i) squaredNorm += static_cast<double>(query[i]) * query[i];
+  const double norm = std::sqrt(squaredNorm);
+  std::vector<float> rounded(dim(), 0.0f);
+  if (norm == 0.0) return rounded;
+  for (std::size_t i = 0; i < dim(); ++i) {
+    rounded[i] = static_cast<float>(std::floor(query[i] / norm / gridStep_ + 0.5) * gridStep_);
+  }
+  return rounded;
+}
+
+void AdaptiveIndex::onAdd(const ItemId* ids, std::size_t count) {
+  std::vector<float> vectors(count * dim());
+  for (std::size_t i = 0; i < count; ++i) {
+    const float* vector = items_.vectorOf(ids[i]);
+    std::copy(vector, vector + dim(), vectors.begin() + static_cast<std::ptrdiff_t>(i * dim()));
+  }
+  std::size_t done = 0;
+  try {
+    for (; done < copies_.size(); ++done) copies_[done]->add(ids, count, vectors.data(), vectors.size());
+  } catch (...) {
+    for (std::size_t i = 0; i < done; ++i) copies_[i]->remove(ids, count);
+    throw;
+  }
+}
+
+void AdaptiveIndex::onRemove(const ItemId* ids, std::size_t count) {
+  for (auto& copy : copies_) copy->remove(ids, count);
+}
+
+std::vector<ItemId> AdaptiveIndex::candidates(const float* paddedQuery, std::size_t count) {
+  const std::vector<float> rounded = roundedQuery(paddedQuery);
+  std::vector<ItemId> pooled;
+  for (auto& copy : copies_) {
+    const SearchResult answer = copy->search(rounded.data(), rounded.size(), count);
+    pooled.insert(pooled.end(), answer.ids.begin(), answer.ids.end());
+  }
+  // The copies mostly agree: rank each id once.
+  std::sort(pooled.begin(), pooled.end());
+  pooled.erase(std::unique(pooled.begin(), pooled.end()), pooled.end());
+  return pooled;
+}
+
+Json AdaptiveIndex::stats() const {
+  Json result = MipsIndex::stats();
+  std::uint64_t total = innerProducts();
+  Json copyStats = Json::array();
+  for (const auto& copy : copies_) {
+    total += copy->innerProducts();
+    copyStats.push_back(copy->stats());
+  }
+  result["innerProducts"] = total;
+  result["copies"] = copies_.size();
+  result["gridStep"] = gridStep_;
+  result["base"] = baseType_;
+  result["copyStats"] = copyStats;
+  return result;
+}
+
+}  // namespace sublinear

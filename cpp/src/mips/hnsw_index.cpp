@@ -1,0 +1,211 @@
+#include "sublinear/mips/hnsw_index.hpp"
+
+#include <hnswlib.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/mips/lane_kernels.hpp"
+
+namespace sublinear {
+
+namespace {
+
+struct DistanceParameter {
+  std::size_t stride;
+  std::uint64_t evaluations;  // distance computations, the index's work counter
+};
+
+float innerProductDistance(const void* a, const void* b, const void* parameter) {
+  auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
+  ++p->evaluations;
+  return 1.0f - lanes::innerProduct(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
+}
+
+float euclideanDistance(const void* a, const void* b, const void* parameter) {
+  auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
+  ++p->evaluations;
+  return lanes::squaredDistance(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
+}
+
+// hnswlib's two spaces (InnerProductSpace: 1 - <a, b>; L2Space: |a - b|^2) over zero-padded rows,
+// computed with the project's kernels: hnswlib's own functions are SSE/AVX natively but scalar in
+// wasm, and these give wasm SIMD and the same bits in both builds.
+class PaddedSpace final : public hnswlib::SpaceInterface<float> {
+ public:
+  PaddedSpace(std::size_t stride, bool euclidean) : parameter_{stride, 0}, euclidean_(euclidean) {}
+  std::size_t get_data_size() override { return parameter_.stride * sizeof(float); }
+  hnswlib::DISTFUNC<float> get_dist_func() override { return euclidean_ ? &euclideanDistance : &innerProductDistance; }
+  void* get_dist_func_param() override { return &parameter_; }
+  std::uint64_t evaluations() const { return parameter_.evaluations; }
+
+ private:
+  DistanceParameter parameter_;
+  bool euclidean_;
+};
+
+double squaredNorm(const float* vector, std::size_t dim) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < dim; ++i) sum += static_cast<double>(vector[i]) * vector[i];
+  return sum;
+}
+
+constexpr std::size_t kMinimumCapacity = 16;
+// Below this many freed slots a compacting rebuild is not worth it.
+constexpr std::size_t kCompactionFloor = 64;
+
+}  // namespace
+
+struct HnswIndex::Graph {
+  Graph(std::size_t stride, bool euclidean, std::size_t capacity, std::size_t M, std::size_t efConstruction, std::uint64_t seed)
+      : space(stride, euclidean), hnsw(&space, capacity, M, efConstruction, static_cast<std::size_t>(seed)) {}
+  PaddedSpace space;
+  hnswlib::HierarchicalNSW<float> hnsw;
+  // Internal ids of deleted nodes, reused by later additions (last freed first).
+  std::vector<hnswlib::tableint> freeSlots;
+};
+
+HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
+  M_ = static_cast<std::size_t>(readInteger(options, "M", 16, 2, 1000));
+  efConstruction_ = static_cast<std::size_t>(readInteger(options, "efConstruction", 200, 1, 1000000));
+  efSearch_ = static_cast<std::size_t>(readInteger(options, "efSearch", 64, 1, 1000000));
+  seed_ = readSeed(options, 100);
+  const std::string space = readString(options, "space", "inner-product");
+  if (space != "euclidean" && space != "inner-product") {
+    fail(ErrorCode::InvalidArgument, "option 'space' must be \"euclidean\" or \"inner-product\", got \"" + space + "\"");
+  }
+  euclidean_ = space == "euclidean";
+  // The euclidean reduction appends one coordinate.
+  graphStride_ = euclidean_ ? paddedDimension(dim + 1) : paddedDimension(dim);
+  scratch_.assign(graphStride_, 0.0f);
+}
+
+HnswIndex::~HnswIndex() = default;
+
+const float* HnswIndex::graphVector(const float* paddedItem) {
+  std::copy(paddedItem, paddedItem + dim(), scratch_.begin());
+  std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
+  if (euclidean_) {
+    const double slack = transformNorm_ * transformNorm_ - squaredNorm(paddedItem, dim());
+    scratch_[dim()] = static_cast<float>(std::sqrt(std::max(0.0, slack)));
+  }
+  return scratch_.data();
+}
+
+void HnswIndex::rebuild() {
+  graph_.reset();  // free the old graph before allocating the new one
+  const std::size_t capacity = std::max(kMinimumCapacity, items_.size());
+  // A different hnswlib seed per rebuild, still determined by the index's seed.
+  graph_ = std::make_unique<Graph>(graphStride_, euclidean_, capacity, M_, efConstruction_, seed_ + rebuilds_);
+  ++rebuilds_;
+  compactPending_ = false;
+  reusedSinceBuild_ = 0;
+  for (std::size_t row = 0; row < items_.size(); ++row) insert(items_.idAt(row));
+}
+
+void HnswIndex::ensureGraph() {
+  if (!graph_ || compactPending_) rebuild();
+}
+
+void HnswIndex::insert(ItemId id) {
+  auto& hnsw = graph_->hnsw;
+  const float* vector = graphVector(items_.vectorOf(id));
+  if (graph_->freeSlots.empty()) {
+    hnsw.addPoint(vector, id);
+    return;
+  }
+  // Reuse a deleted node: relabel it, clear the mark, and let updatePoint move it to the new vector
+  // and relink its neighbourhood (what later hnswlib versions call replace_deleted).
+  const hnswlib::tableint slot = graph_->freeSlots.back();
+  graph_->freeSlots.pop_back();
+  hnsw.label_lookup_[id] = slot;
+  hnsw.setExternalLabel(slot, id);
+  hnsw.unmarkDeletedInternal(slot);
+  hnsw.updatePoint(vector, slot, 1.0f);
+  ++reusedSinceBuild_;
+}
+
+void HnswIndex::onAdd(const ItemId* ids, std::size_t count) {
+  try {
+    double batchNorm = 0.0;
+    for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredNorm(items_.vectorOf(ids[i]), dim())));
+    largestNorm_ = std::max(largestNorm_, batchNorm);
+    // The euclidean reduction needs R >= every norm: a larger item means a new R and a new graph.
+    // The first R is the largest norm itself; later ones add headroom so that rebuilds stay rare.
+    if (euclidean_ && (transformNorm_ == 0.0 || batchNorm > transformNorm_)) {
+      transformNorm_ = largestNorm_ == 0.0 ? 1.0 : (transformNorm_ == 0.0 ? 1.0 : kNormHeadroom) * largestNorm_;
+      rebuild();
+      return;
+    }
+    if (!graph_ || compactPending_) {
+      rebuild();
+      return;
+    }
+    auto& hnsw = graph_->hnsw;
+    const std::size_t fresh = count - std::min(count, graph_->freeSlots.size());
+    if (hnsw.cur_element_count + fresh > hnsw.max_elements_) {
+      hnsw.resizeIndex(std::max(2 * hnsw.max_elements_, hnsw.cur_element_count + fresh));
+    }
+    for (std::size_t i = 0; i < count; ++i) insert(ids[i]);
+    // Relinking a reused node can strand nodes that were reachable only through its old links; after
+    // as many reuses as live items, rebuild (cost amortised over those additions).
+    if (reusedSinceBuild_ >= kCompactionFloor && reusedSinceBuild_ > items_.size()) compactPending_ = true;
+  } catch (...) {
+    // The base class takes the batch back out of the store; the graph is rebuilt from the store
+    // when next needed, so graph and store never disagree.
+    graph_.reset();
+    throw;
+  }
+}
+
+void HnswIndex::onRemove(const ItemId* ids, std::size_t count) {
+  if (!graph_) return;
+  auto& hnsw = graph_->hnsw;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto found = hnsw.label_lookup_.find(ids[i]);
+    const hnswlib::tableint slot = found->second;
+    hnsw.markDeletedInternal(slot);
+    hnsw.label_lookup_.erase(found);
+    graph_->freeSlots.push_back(slot);
+  }
+  const std::size_t live = items_.size() - count;
+  if (graph_->freeSlots.size() >= kCompactionFloor && graph_->freeSlots.size() > live) compactPending_ = true;
+}
+
+std::vector<ItemId> HnswIndex::candidates(const float* paddedQuery, std::size_t count) {
+  ensureGraph();
+  auto& hnsw = graph_->hnsw;
+  // The query of the euclidean reduction is (q, 0): the padding is already zero.
+  std::copy(paddedQuery, paddedQuery + dim(), scratch_.begin());
+  std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
+  hnsw.setEf(efSearch_);
+  const std::uint64_t before = graph_->space.evaluations();
+  auto found = hnsw.searchKnn(scratch_.data(), count);
+  countInnerProducts(static_cast<double>(graph_->space.evaluations() - before));
+  std::vector<ItemId> ids;
+  ids.reserve(found.size());
+  while (!found.empty()) {
+    ids.push_back(static_cast<ItemId>(found.top().second));
+    found.pop();
+  }
+  return ids;
+}
+
+Json HnswIndex::stats() const {
+  Json result = MipsIndex::stats();
+  result["space"] = euclidean_ ? "euclidean" : "inner-product";
+  result["M"] = M_;
+  result["efConstruction"] = efConstruction_;
+  result["efSearch"] = efSearch_;
+  result["rebuilds"] = rebuilds_;
+  result["graphSlots"] = graph_ ? graph_->hnsw.cur_element_count : 0;
+  result["capacity"] = graph_ ? graph_->hnsw.max_elements_ : 0;
+  result["freeSlots"] = graph_ ? graph_->freeSlots.size() : 0;
+  result["reusedSinceBuild"] = reusedSinceBuild_;
+  result["distanceComputations"] = graph_ ? graph_->space.evaluations() : 0;
+  if (euclidean_) result["transformNorm"] = transformNorm_;
+  return result;
+}
+
+}  // namespace sublinear

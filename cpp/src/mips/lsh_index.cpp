@@ -1,0 +1,166 @@
+#include "sublinear/mips/lsh_index.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sublinear/core/random.hpp"
+#include "sublinear/mips/lane_kernels.hpp"
+
+namespace sublinear {
+
+namespace {
+double squaredNorm(const float* vector, std::size_t dim) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < dim; ++i) sum += static_cast<double>(vector[i]) * vector[i];
+  return sum;
+}
+}  // namespace
+
+LshIndex::LshIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
+  bits_ = static_cast<std::size_t>(readInteger(options, "bits", 8, 1, 64));
+  tables_ = static_cast<std::size_t>(readInteger(options, "tables", 16, 1, 1000));
+  Random random(readSeed(options, 0));
+  liftedStride_ = paddedDimension(dim + 1);
+  projections_.assign(tables_ * bits_ * liftedStride_, 0.0f);
+  for (std::size_t row = 0; row < tables_ * bits_; ++row) {
+    for (std::size_t i = 0; i <= dim; ++i) projections_[row * liftedStride_ + i] = static_cast<float>(random.normal());
+  }
+  buckets_.resize(tables_);
+  lifted_.assign(liftedStride_, 0.0f);
+}
+
+std::uint64_t LshIndex::keyOf(const float* lifted, std::size_t table) const {
+  std::uint64_t key = 0;
+  const float* row = projections_.data() + table * bits_ * liftedStride_;
+  for (std::size_t bit = 0; bit < bits_; ++bit, row += liftedStride_) {
+    if (lanes::innerProduct(row, lifted, liftedStride_) >= 0.0f) key |= std::uint64_t{1} << bit;
+  }
+  return key;
+}
+
+void LshIndex::insert(ItemId id) {
+  Slot slot;
+  if (freeSlots_.empty()) {
+    slot = static_cast<Slot>(idOfSlot_.size());
+    idOfSlot_.push_back(id);
+    keys_.resize(keys_.size() + tables_);
+    positions_.resize(positions_.size() + tables_);
+    seenAt_.push_back(0);
+  } else {
+    slot = freeSlots_.back();
+    freeSlots_.pop_back();
+    idOfSlot_[slot] = id;
+  }
+  slotOf_[id] = slot;
+  // x -> (x / U, sqrt(1 - |x / U|^2)).
+  const float* vector = items_.vectorOf(id);
+  for (std::size_t i = 0; i < dim(); ++i) lifted_[i] = static_cast<float>(vector[i] / scale_);
+  const double rest = 1.0 - squaredNorm(vector, dim()) / (scale_ * scale_);
+  lifted_[dim()] = static_cast<float>(std::sqrt(std::max(0.0, rest)));
+  for (std::size_t table = 0; table < tables_; ++table) {
+    const std::uint64_t key = keyOf(lifted_.data(), table);
+    Bucket& bucket = buckets_[table][key];
+    keys_[slot * tables_ + table] = key;
+    positions_[slot * tables_ + table] = static_cast<std::uint32_t>(bucket.size());
+    bucket.push_back(slot);
+  }
+}
+
+void LshIndex::rehash(double scale) {
+  scale_ = scale;
+  ++rehashes_;
+  for (auto& table : buckets_) table.clear();
+  slotOf_.clear();
+  idOfSlot_.clear();
+  keys_.clear();
+  positions_.clear();
+  freeSlots_.clear();
+  seenAt_.clear();
+  for (std::size_t row = 0; row < items_.size(); ++row) insert(items_.idAt(row));
+}
+
+void LshIndex::onAdd(const ItemId* ids, std::size_t count) {
+  double batchNorm = 0.0;
+  for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredNorm(items_.vectorOf(ids[i]), dim())));
+  try {
+    largestNorm_ = std::max(largestNorm_, batchNorm);
+    if (scale_ == 0.0 || batchNorm > scale_) {
+      // The first build takes U = the largest norm exactly; growth adds headroom so that rehashes
+      // stay rare when norms creep upwards. (All-zero items so far: any U > 0 will do.)
+      const double scale = largestNorm_ == 0.0 ? 1.0 : (scale_ == 0.0 ? 1.0 : kNormHeadroom) * largestNorm_;
+      rehash(scale);
+      return;
+    }
+    for (std::size_t i = 0; i < count; ++i) insert(ids[i]);
+  } catch (...) {
+    // Out of memory part-way: take the batch back out so the tables match the store again.
+    for (std::size_t i = 0; i < count; ++i) {
+      if (slotOf_.count(ids[i]) != 0) onRemove(ids + i, 1);
+    }
+    throw;
+  }
+}
+
+void LshIndex::onRemove(const ItemId* ids, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto found = slotOf_.find(ids[i]);
+    const Slot slot = found->second;
+    for (std::size_t table = 0; table < tables_; ++table) {
+      const std::uint64_t key = keys_[slot * tables_ + table];
+      const auto bucketEntry = buckets_[table].find(key);
+      Bucket& bucket = bucketEntry->second;
+      const std::uint32_t position = positions_[slot * tables_ + table];
+      const Slot moved = bucket.back();
+      bucket[position] = moved;
+      positions_[moved * tables_ + table] = position;
+      bucket.pop_back();
+      if (bucket.empty()) buckets_[table].erase(bucketEntry);
+    }
+    slotOf_.erase(found);
+    freeSlots_.push_back(slot);
+  }
+}
+
+void LshIndex::collect(std::size_t table, std::uint64_t key, std::vector<ItemId>& out) {
+  const auto found = buckets_[table].find(key);
+  if (found == buckets_[table].end()) return;
+  for (const Slot slot : found->second) {
+    if (seenAt_[slot] == queries_) continue;
+    seenAt_[slot] = queries_;
+    out.push_back(idOfSlot_[slot]);
+  }
+}
+
+std::vector<ItemId> LshIndex::candidates(const float* paddedQuery, std::size_t count) {
+  ++queries_;
+  // q -> (q / |q|, 0): the signs do not depend on the positive factor 1 / |q|, so it is skipped.
+  std::copy(paddedQuery, paddedQuery + dim(), lifted_.begin());
+  std::fill(lifted_.begin() + static_cast<std::ptrdiff_t>(dim()), lifted_.end(), 0.0f);
+  std::vector<std::uint64_t> queryKeys(tables_);
+  for (std::size_t table = 0; table < tables_; ++table) queryKeys[table] = keyOf(lifted_.data(), table);
+  countInnerProducts(static_cast<double>(tables_ * bits_) * static_cast<double>(liftedStride_) / static_cast<double>(dim()));
+  std::vector<ItemId> out;
+  for (std::size_t table = 0; table < tables_; ++table) collect(table, queryKeys[table], out);
+  // Too few collisions: multi-probe the neighbouring buckets (one sign flipped).
+  for (std::size_t bit = 0; bit < bits_ && out.size() < count; ++bit) {
+    for (std::size_t table = 0; table < tables_ && out.size() < count; ++table) {
+      collect(table, queryKeys[table] ^ (std::uint64_t{1} << bit), out);
+    }
+  }
+  return out;
+}
+
+Json LshIndex::stats() const {
+  Json result = MipsIndex::stats();
+  result["bits"] = bits_;
+  result["tables"] = tables_;
+  result["scale"] = scale_;
+  result["rehashes"] = rehashes_;
+  std::size_t buckets = 0;
+  for (const auto& table : buckets_) buckets += table.size();
+  result["buckets"] = buckets;
+  result["slots"] = idOfSlot_.size();
+  return result;
+}
+
+}  // namespace sublinear

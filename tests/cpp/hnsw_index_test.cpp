@@ -1,0 +1,178 @@
+#include "sublinear/mips/hnsw_index.hpp"
+
+#include "mips_oracle.hpp"
+
+using namespace sublinear;
+using namespace mips_oracle;
+
+namespace {
+std::unique_ptr<MipsIndex> hnsw(std::size_t dim, Json options = Json::object()) {
+  options["type"] = "hnsw";
+  return makeMipsIndex(dim, options);
+}
+}  // namespace
+
+TEST(HnswIndex, InterleavedAddsAndRemovesAgreeWithTheExactOracle) {
+  for (const char* space : {"euclidean", "inner-product"}) {
+    for (std::size_t dim : {1u, 7u, 16u}) {
+      auto index = hnsw(dim, Json{{"space", space}, {"seed", 3}});
+      const double recall = interleave(*index, dim, dim * 11);
+      // Small sets: the graph search should find nearly everything.
+      EXPECT_GE(recall, dim == 1 && std::string(space) == "inner-product" ? 0.5 : 0.9) << space << " dim " << dim;
+    }
+  }
+}
+
+TEST(HnswIndex, RecallFloorAtDefaultSettings) {
+  // Issue 3: recall@10 >= 0.95 at 10k x 16 with the default options (inner-product space, M 16,
+  // efConstruction 200, efSearch 64).
+  auto index = hnsw(16, Json{{"seed", 1}});
+  const double recall = recallAt(*index, 10000, 16, 100, 10, 2024);
+  EXPECT_GE(recall, 0.95);
+  RecordProperty("recall", std::to_string(recall));
+}
+
+TEST(HnswIndex, ShortlistRetrievesThatManyCandidates) {
+  auto index = hnsw(8, Json{{"efSearch", 4}, {"seed", 2}});
+  const double before = recallAt(*index, 3000, 8, 30, 10, 5);
+  auto wide = hnsw(8, Json{{"efSearch", 4}, {"seed", 2}});
+  Random random(5);
+  ExactIndex oracle(8);
+  std::vector<ItemId> ids(3000);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, 3000 * 8);
+  wide->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  double sum = 0;
+  SearchOptions options;
+  options.shortlist = 200;
+  for (int q = 0; q < 30; ++q) {
+    const auto query = gaussian(random, 8);
+    sum += checkResult(*wide, oracle, query, 10, wide->search(query.data(), 8, 10, options));
+  }
+  EXPECT_GE(sum / 30, before);
+  EXPECT_GE(sum / 30, 0.97);
+}
+
+TEST(HnswIndex, GrowsBeyondItsInitialCapacityOneItemAtATime) {
+  auto index = hnsw(4, Json{{"seed", 4}});
+  Random random(4);
+  for (ItemId id = 0; id < 300; ++id) {
+    const auto vector = gaussian(random, 4);
+    index->add(&id, 1, vector.data(), vector.size());
+  }
+  const Json stats = index->stats();
+  EXPECT_GE(stats["capacity"].get<std::size_t>(), 300u);
+  // Every item is reachable: asking for all of them returns all of them.
+  const auto query = gaussian(random, 4);
+  EXPECT_EQ(index->search(query.data(), 4, 300).ids.size(), 300u);
+}
+
+TEST(HnswIndex, DeletedSlotsAreReusedSoTheGraphDoesNotGrow) {
+  auto index = hnsw(8, Json{{"seed", 5}, {"efConstruction", 64}});
+  Random random(6);
+  ExactIndex oracle(8);
+  std::vector<ItemId> live(1000);
+  std::iota(live.begin(), live.end(), 0);
+  auto vectors = gaussian(random, live.size() * 8);
+  index->add(live.data(), live.size(), vectors.data(), vectors.size());
+  oracle.add(live.data(), live.size(), vectors.data(), vectors.size());
+  ItemId nextId = 1000;
+  double recall = 0;
+  for (int cycle = 0; cycle < 40; ++cycle) {
+    random.shuffle(live);
+    std::vector<ItemId> out(live.end() - 100, live.end());
+    live.resize(live.size() - 100);
+    index->remove(out.data(), out.size());
+    oracle.remove(out.data(), out.size());
+    std::vector<ItemId> in(100);
+    for (auto& id : in) id = nextId++;
+    vectors = gaussian(random, in.size() * 8);
+    index->add(in.data(), in.size(), vectors.data(), vectors.size());
+    oracle.add(in.data(), in.size(), vectors.data(), vectors.size());
+    live.insert(live.end(), in.begin(), in.end());
+    const auto query = gaussian(random, 8);
+    recall += checkResult(*index, oracle, query, 10, index->search(query.data(), 8, 10));
+  }
+  const Json stats = index->stats();
+  EXPECT_LE(stats["graphSlots"].get<std::size_t>(), 1000u) << "4000 additions after removals must reuse the freed slots";
+  EXPECT_EQ(stats["freeSlots"].get<std::size_t>(), 0u);
+  EXPECT_GE(recall / 40, 0.9);
+}
+
+TEST(HnswIndex, RemovingMostItemsCompactsTheGraph) {
+  auto index = hnsw(6, Json{{"seed", 7}});
+  Random random(7);
+  ExactIndex oracle(6);
+  std::vector<ItemId> ids(600);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, ids.size() * 6);
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  std::vector<ItemId> out(ids.begin(), ids.begin() + 500);
+  index->remove(out.data(), out.size());
+  oracle.remove(out.data(), out.size());
+  const auto query = gaussian(random, 6);
+  EXPECT_EQ(checkResult(*index, oracle, query, 10, index->search(query.data(), 6, 10)), 1.0);
+  EXPECT_EQ(index->stats()["graphSlots"].get<std::size_t>(), 100u);
+  // Removing everything leaves an empty, usable index.
+  std::vector<ItemId> rest(ids.begin() + 500, ids.end());
+  index->remove(rest.data(), rest.size());
+  EXPECT_TRUE(index->search(query.data(), 6, 10).ids.empty());
+  index->add(ids.data(), 1, vectors.data(), 6);
+  EXPECT_EQ(index->search(query.data(), 6, 10).ids, (std::vector<ItemId>{0}));
+}
+
+TEST(HnswIndex, EuclideanReductionRebuildsWhenTheLargestNormGrows) {
+  auto index = hnsw(3, Json{{"seed", 8}, {"space", "euclidean"}});
+  Random random(8);
+  ExactIndex oracle(3);
+  std::vector<ItemId> ids(200);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, ids.size() * 3, 0.1);
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  const double firstNorm = index->stats()["transformNorm"].get<double>();
+  // One far larger item: it must become the answer for queries along it.
+  const ItemId big = 1000;
+  const float far[] = {30, -40, 0};
+  index->add(&big, 1, far, 3);
+  oracle.add(&big, 1, far, 3);
+  const Json stats = index->stats();
+  EXPECT_GE(stats["transformNorm"].get<double>(), 50.0);
+  EXPECT_GT(stats["transformNorm"].get<double>(), firstNorm);
+  EXPECT_EQ(stats["rebuilds"].get<int>(), 2);
+  const std::vector<float> query = {0.6f, -0.8f, 0.1f};
+  const auto result = index->search(query.data(), 3, 10);
+  ASSERT_FALSE(result.ids.empty());
+  EXPECT_EQ(result.ids[0], big);
+  EXPECT_EQ(checkResult(*index, oracle, query, 10, result), 1.0);
+}
+
+TEST(HnswIndex, SameSeedSameResults) {
+  auto a = hnsw(8, Json{{"seed", 9}});
+  auto b = hnsw(8, Json{{"seed", 9}});
+  Random random(9);
+  std::vector<ItemId> ids(2000);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, ids.size() * 8);
+  a->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  b->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  for (int q = 0; q < 10; ++q) {
+    const auto query = gaussian(random, 8);
+    EXPECT_EQ(a->search(query.data(), 8, 10).ids, b->search(query.data(), 8, 10).ids);
+  }
+}
+
+TEST(HnswIndex, InvalidOptionsAndInputs) {
+  EXPECT_EQ(codeOf([] { hnsw(4, Json{{"M", 1}}); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(codeOf([] { hnsw(4, Json{{"efSearch", 0}}); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(codeOf([] { hnsw(4, Json{{"efConstruction", 0}}); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(codeOf([] { hnsw(4, Json{{"space", "cosine"}}); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(codeOf([] { hnsw(4, Json{{"M", 2.5}}); }), ErrorCode::InvalidArgument);
+  for (const char* space : {"euclidean", "inner-product"}) {
+    auto index = hnsw(5, Json{{"space", space}});
+    EXPECT_EQ(index->type(), "hnsw");
+    checkErrorsLeaveStateUnchanged(*index);
+  }
+}

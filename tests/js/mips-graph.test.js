@@ -1,0 +1,166 @@
+// HnswIndex, LshIndex and AdaptiveIndex through the public JS API, against a brute-force oracle.
+import { describe, expect, test } from 'vitest';
+import { bruteForce, expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+
+const sb = await loadModule();
+
+const kinds = [
+  ['HnswIndex', (dim) => new sb.HnswIndex({ dim, seed: 1 }), 0.9],
+  ['HnswIndex euclidean', (dim) => new sb.HnswIndex({ dim, seed: 1, space: 'euclidean' }), 0.8],
+  ['LshIndex', (dim) => new sb.LshIndex({ dim, seed: 1 }), 0.25],
+  ['AdaptiveIndex(hnsw)', (dim) => new sb.AdaptiveIndex({ dim, seed: 1 }), 0.9],
+  ['AdaptiveIndex(lsh)', (dim) => new sb.AdaptiveIndex({ dim, seed: 1, base: { type: 'lsh', bits: 6 }, copies: 2 }), 0.25],
+];
+
+// Checks one result; returns its recall against the exact top-k.
+function check(items, query, k, result) {
+  const expected = bruteForce(items, query, k);
+  expect(result.ids).toBeInstanceOf(Uint32Array);
+  expect(result.scores).toBeInstanceOf(Float32Array);
+  expect(result.ids.length).toBeLessThanOrEqual(expected.length);
+  expect(new Set(result.ids).size).toBe(result.ids.length);
+  result.ids.forEach((id, i) => {
+    const vector = items.get(id);
+    expect(vector, `id ${id} is not in the set`).toBeDefined();
+    let exact = 0;
+    for (let j = 0; j < query.length; j++) exact += vector[j] * query[j];
+    expect(result.scores[i]).toBeCloseTo(exact, 3);
+    if (i > 0) expect(result.scores[i - 1]).toBeGreaterThanOrEqual(result.scores[i]);
+  });
+  if (expected.length === 0) return 1;
+  const found = new Set(result.ids);
+  return expected.filter(([, id]) => found.has(id)).length / expected.length;
+}
+
+describe.each(kinds)('%s', (_name, make, floor) => {
+  test('add/remove interleavings agree with a brute-force scan; removed ids never come back', () => {
+    const random = seededRandom(11);
+    for (const dim of [3, 16]) {
+      const index = make(dim);
+      const items = new Map();
+      const removedIds = [];
+      let nextId = 1;
+      let recall = 0;
+      let searches = 0;
+      for (let round = 0; round < 8; round++) {
+        const n = 150;
+        // Some removed ids come back with new vectors.
+        const ids = Uint32Array.from({ length: n }, () => (removedIds.length && random() < 0.2 ? removedIds.pop() : nextId++ * 5));
+        const vectors = gaussian(random, n * dim);
+        index.add(ids, vectors);
+        ids.forEach((id, i) => items.set(id, vectors.subarray(i * dim, (i + 1) * dim)));
+        const removed = [...items.keys()].filter(() => random() < 0.3);
+        index.remove(removed);
+        removed.forEach((id) => items.delete(id));
+        removedIds.push(...removed);
+        expect(index.size).toBe(items.size);
+        for (const id of removed) expect(index.has(id)).toBe(false);
+        for (let q = 0; q < 3; q++) {
+          const query = gaussian(random, dim);
+          recall += check(items, query, 10, index.search(query, 10));
+          searches++;
+        }
+      }
+      expect(recall / searches).toBeGreaterThanOrEqual(floor);
+      expect(index.stats().innerProducts).toBeGreaterThan(0);
+      index.dispose();
+    }
+  });
+
+  test('bad input throws and leaves the index unchanged', () => {
+    const index = make(2);
+    index.add([1, 2, 3], [1, 0, 0, 1, 0.5, 0.5]);
+    const before = index.search([1, 0.5], 3);
+    expectBanditError(sb, () => index.add([4, 1], [1, 1, 1, 1]), 'DUPLICATE_ID');
+    expectBanditError(sb, () => index.add([4], [1, NaN]), 'NON_FINITE');
+    expectBanditError(sb, () => index.add([4, 5], [1, 1, 1]), 'DIMENSION_MISMATCH');
+    expectBanditError(sb, () => index.remove([1, 99]), 'UNKNOWN_ID');
+    expectBanditError(sb, () => index.search([1, 1], 0), 'INVALID_ARGUMENT');
+    expect(index.size).toBe(3);
+    expect(index.has(4)).toBe(false);
+    const after = index.search([1, 0.5], 3);
+    expect(Array.from(after.ids)).toEqual(Array.from(before.ids));
+    index.dispose();
+    expectBanditError(sb, () => index.size, 'DISPOSED');
+  });
+});
+
+describe('HnswIndex', () => {
+  test('recall@10 >= 0.95 at 10k x 16 with the default options; shortlist widens the search', () => {
+    const random = seededRandom(3);
+    const n = 10000;
+    const dim = 16;
+    const vectors = gaussian(random, n * dim);
+    const ids = Uint32Array.from({ length: n }, (_, i) => i);
+    const index = new sb.HnswIndex({ dim, seed: 2 });
+    index.add(ids, vectors);
+    const items = new Map();
+    ids.forEach((id) => items.set(id, vectors.subarray(id * dim, (id + 1) * dim)));
+    let recall = 0;
+    for (let q = 0; q < 50; q++) {
+      const query = gaussian(random, dim);
+      const expected = bruteForce(items, query, 10).map(([, id]) => id);
+      const found = new Set(index.search(query, 10).ids);
+      recall += expected.filter((id) => found.has(id)).length / 10;
+      expect(index.search(query, 10, { shortlist: 100 }).ids.length).toBe(10);
+    }
+    expect(recall / 50).toBeGreaterThanOrEqual(0.95);
+    expect(index.stats().space).toBe('inner-product');
+    index.dispose();
+  });
+
+  test('grows past its capacity and reuses deleted slots', () => {
+    const random = seededRandom(4);
+    const index = new sb.HnswIndex({ dim: 4, seed: 3, efConstruction: 50 });
+    for (let id = 0; id < 200; id++) index.add([id], gaussian(random, 4));
+    expect(index.stats().capacity).toBeGreaterThanOrEqual(200);
+    expect(index.search([1, 0, 0, 0], 200).ids.length).toBe(200);
+    let next = 200;
+    for (let cycle = 0; cycle < 30; cycle++) {
+      // The 20 oldest items leave, 20 new ones arrive.
+      const out = Array.from({ length: 20 }, (_, i) => cycle * 20 + i);
+      index.remove(out);
+      const fresh = Uint32Array.from({ length: out.length }, () => next++);
+      index.add(fresh, gaussian(random, fresh.length * 4));
+    }
+    expect(index.size).toBe(200);
+    expect(index.stats().graphSlots).toBeLessThanOrEqual(200);
+    // After churn a few relinked nodes may be unreachable until the next rebuild.
+    expect(index.search([1, 0, 0, 0], 200).ids.length).toBeGreaterThanOrEqual(190);
+    index.dispose();
+  });
+
+  test('the same seed gives the same results', () => {
+    const random = seededRandom(5);
+    const vectors = gaussian(random, 1000 * 8);
+    const ids = Uint32Array.from({ length: 1000 }, (_, i) => i);
+    const a = new sb.HnswIndex({ dim: 8, seed: 7 });
+    const b = new sb.HnswIndex({ dim: 8, seed: 7 });
+    a.add(ids, vectors);
+    b.add(ids, vectors);
+    const query = gaussian(random, 8);
+    expect(Array.from(a.search(query, 10).ids)).toEqual(Array.from(b.search(query, 10).ids));
+    a.dispose();
+    b.dispose();
+  });
+});
+
+describe('invalid options throw INVALID_ARGUMENT', () => {
+  test.each([
+    ['HnswIndex M < 2', () => new sb.HnswIndex({ dim: 4, M: 1 })],
+    ['HnswIndex efSearch < 1', () => new sb.HnswIndex({ dim: 4, efSearch: 0 })],
+    ['HnswIndex efConstruction fractional', () => new sb.HnswIndex({ dim: 4, efConstruction: 1.5 })],
+    ['HnswIndex unknown space', () => new sb.HnswIndex({ dim: 4, space: 'cosine' })],
+    ['LshIndex bits 0', () => new sb.LshIndex({ dim: 4, bits: 0 })],
+    ['LshIndex bits 65', () => new sb.LshIndex({ dim: 4, bits: 65 })],
+    ['LshIndex tables 0', () => new sb.LshIndex({ dim: 4, tables: 0 })],
+    ['AdaptiveIndex copies 0', () => new sb.AdaptiveIndex({ dim: 4, copies: 0 })],
+    ['AdaptiveIndex epsilon 0', () => new sb.AdaptiveIndex({ dim: 4, epsilon: 0 })],
+    ['AdaptiveIndex epsilon 1', () => new sb.AdaptiveIndex({ dim: 4, epsilon: 1 })],
+    ['AdaptiveIndex unknown base type', () => new sb.AdaptiveIndex({ dim: 4, base: { type: 'nope' } })],
+    ['AdaptiveIndex bad base option', () => new sb.AdaptiveIndex({ dim: 4, base: { type: 'hnsw', M: 0 } })],
+    ['AdaptiveIndex base not an object', () => new sb.AdaptiveIndex({ dim: 4, base: 'hnsw' })],
+  ])('%s', (_name, action) => {
+    expectBanditError(sb, action, 'INVALID_ARGUMENT');
+  });
+});
