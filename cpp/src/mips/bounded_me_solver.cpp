@@ -128,4 +128,21 @@ BoundedMESolver::Result BoundedMESolver::solveLists(const double* rewards, std::
   });
 }
 
+BoundedMESolver::Result solveBoundedPulls(const double* rewards, std::size_t rewardCount, std::size_t armCount,
+                                          std::size_t listLength, const Json& options) {
+  requireObject(options, "boundedME options");
+  require(armCount >= 1 && listLength >= 1, ErrorCode::InvalidArgument, "K and N must be positive integers");
+  if (rewardCount / listLength != armCount || rewardCount % listLength != 0) {
+    fail(ErrorCode::DimensionMismatch, "expected K x N = " + std::to_string(armCount) + " x " + std::to_string(listLength) +
+                                           " rewards, got " + std::to_string(rewardCount));
+  }
+  const BoundedMESolver solver(readNumber(options, "epsilon", 0.1, 0, 1, false, false), readNumber(options, "delta", 0.1, 0, 1, false, false));
+  const auto k = static_cast<std::size_t>(readInteger(options, "k", 1, 1, static_cast<long long>(armCount)));
+  const double low = readNumber(options, "low", 0.0, -1e300, 1e300);
+  const double high = readNumber(options, "high", 1.0, -1e300, 1e300);
+  const auto order = BoundedMESolver::parseDrawOrder(readString(options, "order", "shared"));
+  Random random(readSeed(options));
+  return solver.solveLists(rewards, armCount, listLength, k, order, low, high, random);
+}
+
 }  // namespace sublinear

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sublinear/core/options.hpp"
 #include "sublinear/core/random.hpp"
 
 namespace sublinear {
@@ -63,5 +64,10 @@ class BoundedMESolver {
   double epsilon_;
   double delta_;
 };
+
+// The generic MAB-BP entry point (sb.boundedME in JavaScript): K lists of N rewards, options
+// { epsilon = 0.1, delta = 0.1, k = 1, seed = 0, low = 0, high = 1, order = "shared" }.
+BoundedMESolver::Result solveBoundedPulls(const double* rewards, std::size_t rewardCount, std::size_t armCount,
+                                          std::size_t listLength, const Json& options);
 
 }  // namespace sublinear
