@@ -19,6 +19,15 @@ async function main(): Promise<void> {
     }
   }
   index.dispose();
+  const bme = new sb.BoundedMEIndex({ dim: 4, epsilon: 0.2, delta: 0.1, seed: 1 });
+  bme.add([1], [1, 2, 3, 4]);
+  const bound: number = bme.stats().suboptimalityBound;
+  const greedy = new sb.GreedyMipsIndex({ dim: 4, budgetFraction: 0.5 });
+  const tree = new sb.PcaTreeIndex({ dim: 4, depth: 3 });
+  const solved = sb.boundedME(new Float64Array(6), 2, 3, { epsilon: 0.1, delta: 0.1, k: 1, order: 'independent' });
+  const best: number = solved.arms[0] + solved.pulls + bound;
+  [bme, greedy, tree].forEach((i) => i.dispose());
+  console.log(best);
   console.log(first, score, work, sb.version, index.disposed, sb.randomChecksum(1, 10));
   const graph = new sb.HnswIndex({ dim: 4, M: 16, efConstruction: 200, efSearch: 64, space: 'euclidean', seed: 1 });
   const hashed = new sb.LshIndex({ dim: 4, bits: 8, tables: 16 });

@@ -121,3 +121,119 @@ export interface MipsClasses {
   readonly LshIndex: typeof LshIndex;
   readonly AdaptiveIndex: typeof AdaptiveIndex;
 }
+
+// ---- Paper 001 (A Bandit Approach to MIPS): BoundedME and the baselines Greedy-MIPS and PCA-MIPS ----
+
+export interface BoundedMEIndexOptions extends IndexOptions {
+  /**
+   * In (0, 1), default 0.1: allowed suboptimality of the mean reward, as a fraction of the reward
+   * range [a, b] of x_j q_j (from the per-coordinate data bounds and the query). With probability
+   * >= 1 - delta the k-th result's inner product is within epsilon * (b - a) * dim of the true k-th best
+   * (stats().suboptimalityBound). Larger epsilon: fewer coordinates read.
+   */
+  epsilon?: number;
+  /** In (0, 1), default 0.1: failure probability. */
+  delta?: number;
+}
+
+export interface BoundedMEIndexStats extends IndexStats {
+  /** Coordinates multiplied in total (innerProducts counts them as fractions of dim). */
+  pulls: number;
+  rounds: number;
+  epsilon: number;
+  delta: number;
+  /** Reward range [rewardLow, rewardHigh] of the last search and its guarantee in inner-product units. */
+  rewardLow: number;
+  rewardHigh: number;
+  suboptimalityBound: number;
+}
+
+/** BoundedME (Liu et al., Algorithm 1): median elimination over coordinates pulled without replacement; no preprocessing. */
+export declare class BoundedMEIndex implements MipsIndex {
+  constructor(options: BoundedMEIndexOptions);
+  stats(): BoundedMEIndexStats;
+  readonly dim: number;
+  readonly size: number;
+  readonly disposed: boolean;
+  has(id: number): boolean;
+  add(ids: Ids, vectors: Floats): void;
+  remove(ids: Ids): void;
+  search(query: Floats, k: number, options?: SearchOptions): SearchResult;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+export interface GreedyMipsIndexOptions extends IndexOptions {
+  /** Candidates screened per query (absolute). Give this or budgetFraction. */
+  budget?: number;
+  /** Candidates screened as a fraction of the size, in (0, 1], default 0.1. */
+  budgetFraction?: number;
+}
+
+/** Budgeted Greedy-MIPS (Yu et al. 2017): per-coordinate sorted lists, greedy screening of `budget` candidates, exact ranking. */
+export declare class GreedyMipsIndex implements MipsIndex {
+  constructor(options: GreedyMipsIndexOptions);
+  stats(): IndexStats;
+  readonly dim: number;
+  readonly size: number;
+  readonly disposed: boolean;
+  has(id: number): boolean;
+  add(ids: Ids, vectors: Floats): void;
+  remove(ids: Ids): void;
+  search(query: Floats, k: number, options?: SearchOptions): SearchResult;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+export interface PcaTreeIndexOptions extends IndexOptions {
+  /** Tree depth in [0, 20], default 8; 0 is the exact scan. */
+  depth?: number;
+}
+
+/** PCA-MIPS (Bachrach et al. 2014): Euclidean transform, median splits on principal directions, search in the query's leaf. */
+export declare class PcaTreeIndex implements MipsIndex {
+  constructor(options: PcaTreeIndexOptions);
+  stats(): IndexStats;
+  readonly dim: number;
+  readonly size: number;
+  readonly disposed: boolean;
+  has(id: number): boolean;
+  add(ids: Ids, vectors: Floats): void;
+  remove(ids: Ids): void;
+  search(query: Floats, k: number, options?: SearchOptions): SearchResult;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+export interface BoundedMEOptions {
+  /** In (0, 1), default 0.1, relative to high - low. */
+  epsilon?: number;
+  /** In (0, 1), default 0.1. */
+  delta?: number;
+  /** Arms to return, default 1. */
+  k?: number;
+  seed?: number;
+  /** Bounds of every reward, default [0, 1]; rewards outside throw INVALID_ARGUMENT. */
+  low?: number;
+  high?: number;
+  /**
+   * Draw order without replacement: 'shared' (one random order of positions for all arms, as in
+   * MIPS; default), 'independent' (one random order per arm), 'given' (the lists' own order).
+   */
+  order?: 'shared' | 'independent' | 'given';
+}
+
+export interface BoundedMEResult {
+  /** k arm indices in [0, K), best empirical mean first. */
+  arms: Uint32Array;
+  /** Rewards drawn in total (at most K * N). */
+  pulls: number;
+}
+
+export interface MipsClasses {
+  readonly BoundedMEIndex: typeof BoundedMEIndex;
+  readonly GreedyMipsIndex: typeof GreedyMipsIndex;
+  readonly PcaTreeIndex: typeof PcaTreeIndex;
+  /** BoundedME on explicit reward lists (MAB-BP): rewards[arm * N + j] for K arms with N rewards each. */
+  boundedME(rewards: Floats, K: number, N: number, options?: BoundedMEOptions): BoundedMEResult;
+}

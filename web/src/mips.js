@@ -1,7 +1,7 @@
 // Maximum inner product search indexes (API.md): one JS class per C++ index type, all sharing the
 // MipsIndex interface of the core.
 import { WasmObject } from './runtime.js';
-import { optionsToJson, requireObject, requirePositiveInteger, toFloat32Array, toIdArray } from './convert.js';
+import { optionsToJson, requireObject, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 
 const MAX_K = 0xffffffff;
 
@@ -84,5 +84,37 @@ export function defineMipsClasses(runtime) {
     }
   }
 
-  return { ExactIndex, HnswIndex, LshIndex, AdaptiveIndex };
+
+  // Paper 001's methods: BoundedME (no preprocessing, (epsilon, delta) guarantee) and its baselines.
+  class BoundedMEIndex extends MipsIndex {
+    constructor(options) {
+      super('bounded-me', options);
+    }
+  }
+
+  class GreedyMipsIndex extends MipsIndex {
+    constructor(options) {
+      super('greedy', options);
+    }
+  }
+
+  class PcaTreeIndex extends MipsIndex {
+    constructor(options) {
+      super('pca-tree', options);
+    }
+  }
+
+  // BoundedME on explicit reward lists (the MAB-BP problem): rewards[arm * N + j].
+  function boundedME(rewards, K, N, options = {}) {
+    requirePositiveInteger(K, 'K', MAX_K);
+    requirePositiveInteger(N, 'N', MAX_K);
+    const optionsJson = optionsToJson(requireObject(options, 'options'));
+    const rewardArray = toFloat64Array(rewards, 'rewards');
+    return runtime.withHeap([rewardArray], (address) => runtime.call(() => {
+      const pulls = Module.boundedME(address, rewardArray.length, K, N, optionsJson);
+      return { arms: Module.boundedMELastArms().slice(), pulls };
+    }));
+  }
+
+  return { ExactIndex, HnswIndex, LshIndex, AdaptiveIndex, BoundedMEIndex, GreedyMipsIndex, PcaTreeIndex, boundedME };
 }

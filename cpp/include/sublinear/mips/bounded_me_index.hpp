@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "sublinear/core/random.hpp"
+#include "sublinear/mips/bounded_me_solver.hpp"
+#include "sublinear/mips/mips_index.hpp"
+
+namespace sublinear {
+
+// MIPS as best-arm identification with bounded pulls (paper 001): item i is an arm whose reward list
+// is (x_ij q_j)_j, a pull multiplies one more coordinate, and BoundedME (Algorithm 1) keeps the K
+// arms it cannot rule out; the base class then scores those K exactly. No structure is built:
+// adding an item only stores it.
+//
+// Sampling coordinates without replacement, contiguously. Each item is stored a second time with its
+// columns permuted by one uniformly random permutation sigma drawn from the seed, cut into blocks of
+// kBlock columns. Every query draws a fresh random order of the blocks and pulls coordinates in that
+// order, so each round is a handful of contiguous partial dot products (SIMD, streaming memory)
+// instead of a gather. Because sigma is uniform and independent of the query's block order, the
+// coordinates a query pulls form, for that query, exactly a uniformly random permutation, shared by
+// all arms: the per-query guarantee of Theorem 1 holds as stated. (Different queries share sigma, so
+// their errors are not independent of each other.) The copy doubles the memory of the index.
+//
+// Scale of epsilon: rewards x_j q_j lie in [a, b] with a = min_j min(q_j lo_j, q_j hi_j) and
+// b = max_j max(q_j lo_j, q_j hi_j), lo_j/hi_j the per-coordinate minimum/maximum of the stored
+// data. As in BoundedMESolver, epsilon is a fraction of that range, so with probability >= 1 - delta
+// the K-th returned item's inner product is within epsilon * (b - a) * dim of the true K-th best
+// (stats().suboptimalityBound reports that number for the last search). The bounds are kept on add;
+// removals leave them valid but loose until a lazy recomputation.
+class BoundedMEIndex final : public MipsIndex {
+ public:
+  static constexpr std::size_t kBlock = 16;
+
+  BoundedMEIndex(std::size_t dim, double epsilon, double delta, std::uint64_t seed);
+  std::string type() const override { return "bounded-me"; }
+  Json stats() const override;
+
+ protected:
+  void onAdd(const ItemId* ids, std::size_t count) override;
+  void onRemove(const ItemId* ids, std::size_t count) override;
+  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+
+ private:
+  void recomputeBounds();
+  // The stored columns, as contiguous segments [begin, end), that positions [from, to) of the
+  // current query's pull order cover.
+  const std::vector<std::pair<std::size_t, std::size_t>>& segmentsFor(std::size_t from, std::size_t to);
+
+  BoundedMESolver solver_;
+  Random random_;
+  std::vector<std::uint32_t> sigma_;  // stored column c holds original coordinate sigma_[c]
+  VectorStore permuted_;              // the items with columns permuted by sigma
+  std::vector<float> low_, high_;     // per stored column, over the stored items
+  std::size_t removalsSinceBounds_ = 0;
+  bool boundsStale_ = false;
+
+  // Per query.
+  std::vector<float> permutedQuery_;
+  std::vector<std::uint32_t> blockOrder_;
+  std::vector<std::pair<std::size_t, std::size_t>> segments_;
+  std::pair<std::size_t, std::size_t> segmentRange_{0, 0};
+
+  std::uint64_t pulls_ = 0;
+  std::uint64_t pullsNotCounted_ = 0;  // pulls below one full inner product, carried to the next search
+  std::uint64_t rounds_ = 0;
+  double lastRewardLow_ = 0, lastRewardHigh_ = 0;
+};
+
+}  // namespace sublinear

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "sublinear/core/random.hpp"
+#include "sublinear/mips/mips_index.hpp"
+
+namespace sublinear {
+
+// PCA-MIPS (Bachrach et al. 2014, "Speeding up the Xbox recommender system..."): the Euclidean
+// transform x -> (x, sqrt(M^2 - |x|^2)), M the largest norm, turns MIPS into nearest-neighbour
+// search; a PCA tree then splits the transformed items at the median of their projections, level l
+// of the tree using the l-th principal direction of the whole (centered) transformed set, `depth`
+// levels deep. A query (q M/|q|, 0) -- scaled onto the sphere of radius M where the transformed
+// items lie; MIPS is indifferent to the query's scale -- descends to one leaf, and the leaf's items
+// are the candidates, ranked exactly. Depth 0 is the exact scan.
+//
+// Principal directions: for dim + 1 <= 256 the covariance is formed and Eigen's
+// SelfAdjointEigenSolver gives its eigenvectors; above that (forming a 10^4 x 10^4 covariance costs
+// n dim^2) randomized subspace iteration (three passes of X^T X over depth + 10 directions) followed by
+// SelfAdjointEigenSolver on the small projected covariance (Rayleigh-Ritz). Products are plain loops
+// in a fixed order so the native and wasm builds agree. If depth exceeds dim + 1 the directions repeat.
+//
+// Fewer candidates than asked (a small or empty leaf, likely when 2^depth approaches the size): the
+// search widens to the smallest subtree above the leaf that holds enough items, so it returns
+// min(k, size) results like every index.
+//
+// Changes: an added item descends to its leaf, a removed one leaves its leaf (O(dim depth) and
+// O(leaf size)). The tree is rebuilt at the next search when an added item is longer than M (the
+// transform no longer holds) or when the additions and removals since the last build exceed half
+// the size it was built at (medians and directions are stale, leaves unbalanced).
+class PcaTreeIndex final : public MipsIndex {
+ public:
+  static constexpr std::size_t kMaxDepth = 20;
+  static constexpr std::size_t kDirectCovarianceLimit = 256;
+
+  PcaTreeIndex(std::size_t dim, std::size_t depth, std::uint64_t seed);
+  std::string type() const override { return "pca-tree"; }
+  Json stats() const override;
+
+ protected:
+  void onAdd(const ItemId* ids, std::size_t count) override;
+  void onRemove(const ItemId* ids, std::size_t count) override;
+  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+
+ private:
+  void rebuild();
+  void computeDirections(const std::vector<double>& transformed, std::size_t n);
+  // Leaf reached by a transformed vector (dim + 1 entries).
+  std::size_t leafOf(const double* transformed) const;
+  void transform(const float* vector, double* out) const;
+  void centeredTransform(const float* vector, double* out) const;
+  void collectLeaves(std::size_t node, std::vector<ItemId>& out) const;
+
+  std::size_t depth_;
+  Random random_;
+  bool built_ = false;
+  bool stale_ = true;
+  double maxNorm_ = 0;
+  std::size_t sizeAtBuild_ = 0, changesSinceBuild_ = 0, builds_ = 0, widened_ = 0;
+  std::vector<double> mean_;                 // of the transformed items at the last build
+  std::vector<double> directions_;           // depth_ rows of dim + 1
+  std::vector<double> thresholds_;           // per internal node (heap order: children 2i+1, 2i+2)
+  std::vector<std::uint32_t> subtreeCount_;  // items under every node
+  std::vector<std::vector<ItemId>> leaves_;
+  std::unordered_map<ItemId, std::uint32_t> leafOfItem_;  // looked up only, never iterated
+};
+
+}  // namespace sublinear

@@ -1,0 +1,128 @@
+#include "sublinear/mips/greedy_mips_index.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+
+namespace sublinear {
+
+GreedyMipsIndex::GreedyMipsIndex(std::size_t dim, std::size_t budget, double budgetFraction)
+    : MipsIndex(dim), budget_(budget), budgetFraction_(budgetFraction), lists_(dim) {}
+
+void GreedyMipsIndex::onAdd(const ItemId* ids, std::size_t count) {
+  // Reserve everything first so that the additions below cannot fail halfway.
+  const std::size_t slots = slotId_.size() + count;
+  for (auto& list : lists_) list.reserve(slots);
+  slotId_.reserve(slots);
+  slotAlive_.reserve(slots);
+  slotOf_.reserve(slotOf_.size() + count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto slot = static_cast<std::uint32_t>(slotId_.size());
+    slotId_.push_back(ids[i]);
+    slotAlive_.push_back(1);
+    slotOf_[ids[i]] = slot;
+    const float* vector = items_.vectorOf(ids[i]);
+    for (std::size_t j = 0; j < dim(); ++j) lists_[j].push_back({vector[j], slot});
+  }
+}
+
+void GreedyMipsIndex::onRemove(const ItemId* ids, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto it = slotOf_.find(ids[i]);
+    slotAlive_[it->second] = 0;
+    slotOf_.erase(it);
+    ++deadSlots_;
+  }
+}
+
+void GreedyMipsIndex::mergePending() {
+  const std::size_t length = slotId_.size();
+  if (sortedLength_ == length) return;
+  for (auto& list : lists_) {
+    const auto middle = list.begin() + static_cast<std::ptrdiff_t>(sortedLength_);
+    std::sort(middle, list.end());
+    std::inplace_merge(list.begin(), middle, list.end());
+  }
+  sortedLength_ = length;
+}
+
+void GreedyMipsIndex::compact() {
+  // Renumbering live slots in increasing order keeps every sorted list sorted.
+  std::vector<std::uint32_t> renumbered(slotId_.size(), std::numeric_limits<std::uint32_t>::max());
+  std::vector<ItemId> liveIds;
+  liveIds.reserve(slotId_.size() - deadSlots_);
+  for (std::size_t slot = 0; slot < slotId_.size(); ++slot) {
+    if (!slotAlive_[slot]) continue;
+    renumbered[slot] = static_cast<std::uint32_t>(liveIds.size());
+    liveIds.push_back(slotId_[slot]);
+  }
+  for (auto& list : lists_) {
+    std::size_t out = 0;
+    for (const Entry& entry : list) {
+      if (slotAlive_[entry.slot]) list[out++] = {entry.value, renumbered[entry.slot]};
+    }
+    list.resize(out);
+    list.shrink_to_fit();
+  }
+  slotId_ = std::move(liveIds);
+  slotAlive_.assign(slotId_.size(), 1);
+  for (std::size_t slot = 0; slot < slotId_.size(); ++slot) slotOf_[slotId_[slot]] = static_cast<std::uint32_t>(slot);
+  sortedLength_ = slotId_.size();
+  deadSlots_ = 0;
+}
+
+std::vector<ItemId> GreedyMipsIndex::candidates(const float* paddedQuery, std::size_t count) {
+  mergePending();
+  if (deadSlots_ > slotId_.size() - deadSlots_) compact();
+  const std::size_t n = size();
+  std::size_t budget = budget_ > 0 ? budget_ : static_cast<std::size_t>(std::ceil(budgetFraction_ * static_cast<double>(n)));
+  budget = std::min(n, std::max(budget, count));
+
+  // The heap holds, per coordinate, the term x_ij q_j of the next entry of its walk; larger terms
+  // first, ties to the smaller coordinate so that both builds screen in the same order.
+  using Head = std::pair<float, std::uint32_t>;
+  const auto lower = [](const Head& a, const Head& b) { return a.first < b.first || (a.first == b.first && a.second > b.second); };
+  std::priority_queue<Head, std::vector<Head>, decltype(lower)> heap(lower);
+  const std::size_t length = slotId_.size();
+  std::vector<std::size_t> walked(dim(), 0);  // entries consumed per coordinate
+  const auto entryAt = [&](std::size_t j) -> const Entry& {
+    // Descending values for q_j >= 0, ascending for q_j < 0: either way the term decreases.
+    return paddedQuery[j] >= 0 ? lists_[j][length - 1 - walked[j]] : lists_[j][walked[j]];
+  };
+  if (length > 0) {
+    for (std::size_t j = 0; j < dim(); ++j) heap.emplace(entryAt(j).value * paddedQuery[j], static_cast<std::uint32_t>(j));
+  }
+  seen_.resize(length, 0);
+  std::vector<ItemId> ids;
+  std::vector<std::uint32_t> seenSlots;
+  ids.reserve(budget);
+  std::uint64_t steps = 0;
+  while (ids.size() < budget && !heap.empty()) {
+    const std::uint32_t j = heap.top().second;
+    heap.pop();
+    const std::uint32_t slot = entryAt(j).slot;
+    ++steps;
+    if (++walked[j] < length) heap.emplace(entryAt(j).value * paddedQuery[j], j);
+    if (slotAlive_[slot] && !seen_[slot]) {
+      seen_[slot] = 1;
+      seenSlots.push_back(slot);
+      ids.push_back(slotId_[slot]);
+    }
+  }
+  for (const std::uint32_t slot : seenSlots) seen_[slot] = 0;
+  // A screening step is one multiplication: 1/dim of an inner product (fractions carried over).
+  countInnerProducts(static_cast<double>((screened_ + steps) / dim() - screened_ / dim()));
+  screened_ += steps;
+  return ids;
+}
+
+Json GreedyMipsIndex::stats() const {
+  Json stats = MipsIndex::stats();
+  stats["screened"] = screened_;
+  stats["budget"] = budget_;
+  stats["budgetFraction"] = budgetFraction_;
+  return stats;
+}
+
+}  // namespace sublinear

@@ -1,0 +1,73 @@
+#include <gtest/gtest.h>
+
+#include "mips_index_checks.hpp"
+#include "sublinear/mips/bounded_me_index.hpp"
+
+using namespace sublinear;
+using namespace sublinear::testing;
+
+TEST(BoundedMEIndex, ResultsAreLiveSortedAndExactlyScoredThroughChanges) {
+  for (const std::size_t dim : {1u, 7u, 64u, 130u}) {
+    checkAgainstExact(Json{{"type", "bounded-me"}, {"epsilon", 0.3}, {"delta", 0.2}, {"seed", 3}}, dim, 60, 12, 5, false, dim);
+  }
+}
+
+TEST(BoundedMEIndex, SmallEpsilonReadsEverythingAndIsExact) {
+  // epsilon so small that m(u) = N in the first round: every coordinate is pulled, the means are exact.
+  const auto report = checkAgainstExact(Json{{"type", "bounded-me"}, {"epsilon", 1e-4}, {"delta", 0.1}, {"seed", 1}}, 40, 80, 6, 5, true, 11);
+  EXPECT_EQ(report.meanPrecision, 1.0);
+}
+
+TEST(BoundedMEIndex, PrecisionAndWorkOnGaussianData) {
+  // 2000 x 2048 Gaussian, top 5: precision against exact, and the partial products actually saved.
+  const std::size_t n = 2000, dim = 2048, k = 5;
+  Random random(42);
+  const auto vectors = gaussianVector(random, n * dim);
+  std::vector<ItemId> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  ExactIndex exact(dim);
+  exact.add(ids.data(), n, vectors.data(), vectors.size());
+  for (const double epsilon : {0.02, 0.3, 0.9}) {
+    BoundedMEIndex index(dim, epsilon, 0.1, 7);
+    index.add(ids.data(), n, vectors.data(), vectors.size());
+    double precision = 0;
+    const int queries = 10;
+    for (int q = 0; q < queries; ++q) {
+      const auto query = gaussianVector(random, dim);
+      const auto truth = exact.search(query.data(), dim, k).ids;
+      for (ItemId id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k);
+    }
+    precision /= queries;
+    const Json stats = index.stats();
+    const double work = stats["innerProducts"].get<double>() / (queries * n);
+    std::cout << "epsilon " << epsilon << ": precision@5 " << precision << ", inner products / exhaustive " << work << "\n";
+    EXPECT_LE(stats["pulls"].get<double>(), static_cast<double>(queries) * n * dim);
+    EXPECT_GT(stats["suboptimalityBound"].get<double>(), 0);
+    if (epsilon == 0.02) EXPECT_GE(precision, 0.9);
+    if (epsilon == 0.9) EXPECT_LT(work, 0.5);  // sublinear in dim
+    EXPECT_GE(precision, 0.2);
+  }
+}
+
+TEST(BoundedMEIndex, SameSeedSameResults) {
+  Random random(9);
+  const std::size_t n = 300, dim = 50;
+  const auto vectors = gaussianVector(random, n * dim);
+  std::vector<ItemId> ids(n);
+  std::iota(ids.begin(), ids.end(), 10);
+  BoundedMEIndex a(dim, 0.4, 0.3, 5), b(dim, 0.4, 0.3, 5);
+  a.add(ids.data(), n, vectors.data(), vectors.size());
+  b.add(ids.data(), n, vectors.data(), vectors.size());
+  for (int q = 0; q < 5; ++q) {
+    const auto query = gaussianVector(random, dim);
+    EXPECT_EQ(a.search(query.data(), dim, 3).ids, b.search(query.data(), dim, 3).ids);
+  }
+}
+
+TEST(BoundedMEIndex, InvalidOptionsAreRejected) {
+  for (const Json& spec : {Json{{"type", "bounded-me"}, {"epsilon", 0}}, Json{{"type", "bounded-me"}, {"epsilon", 1}},
+                           Json{{"type", "bounded-me"}, {"delta", 1.5}}, Json{{"type", "bounded-me"}, {"delta", "x"}},
+                           Json{{"type", "bounded-me"}, {"seed", -1}}}) {
+    EXPECT_EQ(errorCodeOf([&] { makeMipsIndex(4, spec); }), ErrorCode::InvalidArgument) << spec.dump();
+  }
+}
