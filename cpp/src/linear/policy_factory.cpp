@@ -1,0 +1,30 @@
+#include "sublinear/linear/policy_factory.hpp"
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/linear/lin_ts.hpp"
+#include "sublinear/linear/lin_ucb.hpp"
+#include "sublinear/linear/sub_ts.hpp"
+
+namespace sublinear {
+
+constexpr int kMaxPolicyDimension = 1000;
+
+std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options) {
+  requireObject(options, "policy options");
+  if (dim < 1 || dim > kMaxPolicyDimension) {
+    fail(ErrorCode::InvalidArgument, "option 'dim' must be an integer in [1, 1000], got " + std::to_string(dim));
+  }
+  require(options.is_object() && options.contains("type") && !options["type"].is_null(), ErrorCode::InvalidArgument,
+          "option 'type' is required (one of lin-ucb, lin-ts, linear-elim, sub-elim, sub-ts)");
+  const std::string type = readString(options, "type", "");
+  if (type == "lin-ucb") return std::make_unique<LinUCB>(dim, options);
+  if (type == "lin-ts") return std::make_unique<LinTS>(dim, options);
+  if (type == "sub-ts") return std::make_unique<SubTS>(dim, options);
+  std::string known;
+  for (const auto& name : linearPolicyTypes()) known += (known.empty() ? "" : ", ") + name;
+  fail(ErrorCode::InvalidArgument, "option 'type': unknown linear policy '" + type + "' (known: " + known + ")");
+}
+
+std::vector<std::string> linearPolicyTypes() { return {"lin-ucb", "lin-ts", "sub-ts"}; }
+
+}  // namespace sublinear
