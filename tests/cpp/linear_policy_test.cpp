@@ -27,6 +27,8 @@ Json optionsFor(const std::string& type, std::uint64_t seed = 1) {
   // The theoretical TS radius explores for a long time on a 2000-step run; a smaller inflation is
   // the usual practical choice and keeps the learning tests short.
   if (type == "lin-ts" || type == "sub-ts") options["inflation"] = 0.2;
+  // Likewise Elim's horizon radius (about 7 here) keeps every arm in stage 0 for the whole run.
+  if (type == "linear-elim" || type == "sub-elim") options["beta"] = 1.0;
   return options;
 }
 

@@ -3,6 +3,8 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/linear/lin_ts.hpp"
 #include "sublinear/linear/lin_ucb.hpp"
+#include "sublinear/linear/linear_elim.hpp"
+#include "sublinear/linear/sub_elim.hpp"
 #include "sublinear/linear/sub_ts.hpp"
 
 namespace sublinear {
@@ -20,11 +22,13 @@ std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options) {
   if (type == "lin-ucb") return std::make_unique<LinUCB>(dim, options);
   if (type == "lin-ts") return std::make_unique<LinTS>(dim, options);
   if (type == "sub-ts") return std::make_unique<SubTS>(dim, options);
+  if (type == "linear-elim") return std::make_unique<LinearElim>(dim, options);
+  if (type == "sub-elim") return std::make_unique<SubElim>(dim, options);
   std::string known;
   for (const auto& name : linearPolicyTypes()) known += (known.empty() ? "" : ", ") + name;
   fail(ErrorCode::InvalidArgument, "option 'type': unknown linear policy '" + type + "' (known: " + known + ")");
 }
 
-std::vector<std::string> linearPolicyTypes() { return {"lin-ucb", "lin-ts", "sub-ts"}; }
+std::vector<std::string> linearPolicyTypes() { return {"lin-ucb", "lin-ts", "linear-elim", "sub-elim", "sub-ts"}; }
 
 }  // namespace sublinear

@@ -47,7 +47,9 @@ namespace sublinear {
 //                 beta = R sqrt(2 log(2/delta) + d log(1 + T L^2 / (lambda d))) + sqrt(lambda) S
 //   shortlist     30          candidates the index retrieves before exact ranking  (integer >= 1)
 //   index         { type: "exact" } for linear-elim, { type: "hnsw" } for sub-elim
-//   Arm removals are refused with INVALID_ARGUMENT (elimination cannot be undone soundly).
+//   Arm removals supported except for the arm that set the current elimination threshold (the
+//   "witness"): removing it is refused with INVALID_ARGUMENT, since arms eliminated against it could
+//   never come back.
 //
 // Unknown `type` or an index type that makeMipsIndex does not know: INVALID_ARGUMENT.
 std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options);
