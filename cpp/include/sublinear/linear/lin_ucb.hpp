@@ -1,0 +1,27 @@
+#pragma once
+
+#include "sublinear/linear/ridge_policy.hpp"
+
+namespace sublinear {
+
+// OFUL (Abbasi-Yadkori, Pal and Szepesvari 2011): play argmax_a x_a^T theta^ + beta_t ||x_a||_{V^-1}
+// with beta_t = R sqrt(2 log(1/delta) + log(det V / lambda^d)) + sqrt(lambda) S.
+// The linear-time baseline: every select() scores every arm (counted as one inner product per arm).
+// Options: the common ones of RidgePolicy (lambda, delta, noise, bound, beta, seed).
+// Ties go to the smaller arm id.
+class LinUCB final : public RidgePolicy {
+ public:
+  LinUCB(int dim, const Json& options);
+  std::string type() const override { return "lin-ucb"; }
+
+ protected:
+  void onAddArms(const ArmId*, std::size_t) override {}
+  void onRemoveArms(const ArmId*, std::size_t) override {}
+  ArmId chooseArm() override;
+  Json extraStats() const override;
+
+ private:
+  double lastRadius_ = 0.0;
+};
+
+}  // namespace sublinear

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sublinear/core/random.hpp"
+#include "sublinear/core/ridge_regression.hpp"
+#include "sublinear/linear/arm_set.hpp"
+#include "sublinear/linear/linear_policy.hpp"
+
+namespace sublinear {
+
+// What every policy of this area shares: the arm store, the ridge estimate (V^-1 by
+// Sherman-Morrison), the random engine, the options of the confidence radius, validation before
+// mutation and the work counter. Subclasses see only valid input through the protected hooks.
+//
+// Common options (all optional; see policy_factory.hpp for the whole list):
+//   lambda  (1)     ridge regulariser, V_1 = lambda I                         (> 0)
+//   delta   (0.05)  failure probability of the confidence radius              (in (0, 1))
+//   noise   (1)     R, sub-Gaussian scale of the reward noise                 (>= 0)
+//   bound   (1)     S, bound on ||theta*||                                    (>= 0)
+//   horizon (10000) T, used by the radii of Elim and TS                       (integer >= 1)
+//   beta    (none)  a fixed confidence radius replacing the formula           (>= 0)
+//   seed    (0)     the random engine's seed
+class RidgePolicy : public LinearPolicy {
+ public:
+  int dim() const final { return arms_.dim(); }
+  std::size_t armCount() const final { return arms_.size(); }
+  bool hasArm(ArmId id) const final { return arms_.contains(id); }
+
+  void addArms(const ArmId* ids, std::size_t count, const double* features, std::size_t featureLength) final;
+  void removeArms(const ArmId* ids, std::size_t count) final;
+  ArmId select() final;
+  void update(ArmId arm, double reward) final;
+  Vector theta() const override { return ridge_.theta(); }
+  Json stats() const override;
+
+ protected:
+  // modelDim is the dimension the ridge regression works in (dim, or dim + 1 with a feature transform).
+  RidgePolicy(int dim, const Json& options, int modelDim);
+
+  // The arms are in arms_ already (rolled back if this throws).
+  virtual void onAddArms(const ArmId* ids, std::size_t count) = 0;
+  // The arms are still in arms_; the batch passed ArmSet::checkRemove. Throw here to refuse removal.
+  virtual void onRemoveArms(const ArmId* ids, std::size_t count) = 0;
+  // Called with at least one arm in the set.
+  virtual ArmId chooseArm() = 0;
+  // Further counters for stats() (innerProducts is added by the base).
+  virtual Json extraStats() const { return Json::object(); }
+  // Inner products computed by indexes the subclass owns.
+  virtual std::uint64_t indexInnerProducts() const { return 0; }
+
+  // The vector and reward the regression sees for an arm's features (identity unless a policy
+  // transforms its features, as Sub-TS may for a negative best reward).
+  virtual Vector modelFeatures(const double* features) const;
+  virtual double modelReward(double reward) const { return reward; }
+
+  // beta_t(failure) = R sqrt(2 log(1/failure) + log(det V / lambda^d)) + sqrt(lambda) S
+  // (Abbasi-Yadkori et al. 2011, Theorem 2), or the fixed `beta` option when given.
+  double adaptiveRadius(double failure) const;
+  // The same bound evaluated at the horizon with the determinant-trace inequality,
+  // det V_T <= (lambda + T L^2 / d)^d, so that it is fixed for the whole run (Elim's stages need
+  // a radius that does not move): R sqrt(2 log(1/failure) + d log(1 + T L^2 / (lambda d))) + sqrt(lambda) S.
+  double horizonRadius(double failure, double featureBound) const;
+
+  void countInnerProducts(std::uint64_t count) { innerProducts_ += count; }
+  long long horizon() const { return horizon_; }
+  double delta() const { return delta_; }
+
+  ArmSet arms_;
+  RidgeRegression ridge_;
+  Random random_;
+
+ private:
+  double delta_;
+  double noise_;
+  double bound_;
+  long long horizon_;
+  bool fixedBeta_;
+  double beta_;
+  std::uint64_t innerProducts_ = 0;
+  std::uint64_t selections_ = 0;
+  std::uint64_t updates_ = 0;
+};
+
+}  // namespace sublinear

@@ -1,0 +1,109 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <queue>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "sublinear/linear/policy_index.hpp"
+#include "sublinear/linear/ridge_policy.hpp"
+#include "sublinear/linear/symmetric_lift.hpp"
+
+namespace sublinear {
+
+// Sub-Elim (paper 000, Algorithm 3 over the heap-augmented arm sets of Algorithm 2).
+//
+// The arms are partitioned into stages Psi_0 .. Psi_smax; an arm enters Psi_s with
+// beta ||x||_{V^-1} <= 2^-s (s = floor(-log2(beta ||x||_{V^-1})) clamped to [0, smax]; Psi_0 takes
+// every arm whose uncertainty exceeds 1). Each stage owns
+//   - a MIPS index over the lifts vec(x x^T / d) (SymmetricLift, d(d+1)/2 dims), queried with
+//     vec(V^-1 / d): the inner product is ||x||^2_{V^-1} / d^2, so the top answer is the arm of
+//     largest uncertainty;
+//   - a min-heap keyed by x^T theta^ + 2^-s (theta^ when the arm entered the stage; for arms of Psi_0
+//     whose uncertainty exceeds 1 the key is their actual upper bound x^T theta^ + beta ||x||_{V^-1},
+//     since 2^-0 would not bound them -- Algorithm 2 leaves this case open): whenever the
+//     elimination threshold r = max (x^T theta^ - beta ||x||_{V^-1}) over newly placed arms rises,
+//     every stage pops the arms whose key fell below it and deletes them from its index.
+// select() queries the first non-empty stage s < smax; the answer counts only if
+// beta ||x||_{V^-1} >= 2^-(s+2) sqrt(1 - eta^2) (Algorithm 2's (c, r) = (1/4, 2^-2s-2 (1-eta^2)/(d^2 beta^2))
+// acceptance test); otherwise the stage is re-partitioned by exact uncertainties (amortised: an arm
+// advances at most smax times), the threshold is raised from the re-partitioned arms and the loop
+// repeats. At s = smax a uniformly random arm of the stage is played. Nothing is O(K) per step.
+//
+// Arm removals: sound as long as the arm that set the current threshold (its "witness") stays,
+// because every eliminated arm is then worse than the witness with high probability. Removing the
+// witness is refused with INVALID_ARGUMENT (nothing removed); removing other arms, eliminated or
+// not, is supported.
+//
+// Options (besides RidgePolicy's lambda, delta, noise, bound, horizon, beta, seed):
+//   eta           1/sqrt(horizon)  MIPS accuracy eta(T); smax = max(0, ceil(log2(1/(8 eta))))  (in (0, 1))
+//   featureBound  1                L in the fixed radius beta(delta/2) of RidgePolicy::horizonRadius
+//   shortlist     30               candidates retrieved before exact ranking          (integer >= 1)
+//   index         { type: "hnsw" } (LinearElim: { type: "exact" })
+class SubElim : public RidgePolicy {
+ public:
+  SubElim(int dim, const Json& options) : SubElim("sub-elim", "hnsw", dim, options) {}
+  std::string type() const override { return type_; }
+
+  int maxStage() const { return maxStage_; }
+  double radius() const { return beta_; }
+  // The stage of an arm, or -1 once it is eliminated (precondition: hasArm(id)).
+  int stageOf(ArmId id) const { return stageOf_.at(id); }
+  std::size_t stageSize(int stage) const { return stages_[static_cast<std::size_t>(stage)].index->size(); }
+  std::uint64_t mipsQueries() const { return queries_; }
+
+ protected:
+  SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options);
+
+  void onAddArms(const ArmId* ids, std::size_t count) override;
+  void onRemoveArms(const ArmId* ids, std::size_t count) override;
+  ArmId chooseArm() override;
+  Json extraStats() const override;
+  std::uint64_t indexInnerProducts() const override;
+
+ private:
+  using HeapEntry = std::pair<double, ArmId>;
+  struct Stage {
+    std::unique_ptr<MipsIndex> index;
+    std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> heap;
+  };
+  // An arm about to enter a stage, with its current mean estimate x^T theta^ and uncertainty
+  // beta ||x||_{V^-1}.
+  struct Placement {
+    ArmId id;
+    double mean;
+    double uncertainty;
+  };
+
+  double uncertainty(const double* x) const;
+  int stageFor(double uncertainty) const;
+  double acceptance(int stage) const;
+  // Adds the arms to stage s (index and heap).
+  void place(int stage, const std::vector<Placement>& arms);
+  // Raises the threshold to `candidate` if higher, then eliminates in every stage.
+  void raiseThreshold(double candidate, ArmId witness);
+  // Moves the arms of `stage` whose stage rose; returns the arm of largest uncertainty found.
+  std::pair<ArmId, double> repartition(int stage);
+  ArmId randomArmOf(int stage);
+
+  std::string type_;
+  SymmetricLift lift_;
+  double eta_;
+  double beta_;
+  int maxStage_;
+  std::size_t shortlist_;
+  std::vector<Stage> stages_;
+  std::unordered_map<ArmId, int> stageOf_;  // lookups only, never iterated
+  double threshold_ = -INFINITY;
+  bool hasWitness_ = false;
+  ArmId witness_ = 0;
+  std::uint64_t queries_ = 0;
+  std::uint64_t emptyAnswers_ = 0;
+  std::uint64_t repartitions_ = 0;
+  std::uint64_t eliminated_ = 0;
+  std::uint64_t randomPlays_ = 0;
+};
+
+}  // namespace sublinear

@@ -1,0 +1,34 @@
+#include "sublinear/linear/policy_factory.hpp"
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/linear/lin_ts.hpp"
+#include "sublinear/linear/lin_ucb.hpp"
+#include "sublinear/linear/linear_elim.hpp"
+#include "sublinear/linear/sub_elim.hpp"
+#include "sublinear/linear/sub_ts.hpp"
+
+namespace sublinear {
+
+constexpr int kMaxPolicyDimension = 1000;
+
+std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options) {
+  requireObject(options, "policy options");
+  if (dim < 1 || dim > kMaxPolicyDimension) {
+    fail(ErrorCode::InvalidArgument, "option 'dim' must be an integer in [1, 1000], got " + std::to_string(dim));
+  }
+  require(options.is_object() && options.contains("type") && !options["type"].is_null(), ErrorCode::InvalidArgument,
+          "option 'type' is required (one of lin-ucb, lin-ts, linear-elim, sub-elim, sub-ts)");
+  const std::string type = readString(options, "type", "");
+  if (type == "lin-ucb") return std::make_unique<LinUCB>(dim, options);
+  if (type == "lin-ts") return std::make_unique<LinTS>(dim, options);
+  if (type == "sub-ts") return std::make_unique<SubTS>(dim, options);
+  if (type == "linear-elim") return std::make_unique<LinearElim>(dim, options);
+  if (type == "sub-elim") return std::make_unique<SubElim>(dim, options);
+  std::string known;
+  for (const auto& name : linearPolicyTypes()) known += (known.empty() ? "" : ", ") + name;
+  fail(ErrorCode::InvalidArgument, "option 'type': unknown linear policy '" + type + "' (known: " + known + ")");
+}
+
+std::vector<std::string> linearPolicyTypes() { return {"lin-ucb", "lin-ts", "linear-elim", "sub-elim", "sub-ts"}; }
+
+}  // namespace sublinear

@@ -1,0 +1,234 @@
+#include "sublinear/linear/sub_elim.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "sublinear/core/deterministic_math.hpp"
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+namespace {
+constexpr int kStageCap = 60;
+
+double defaultEta(const Json& options) {
+  const auto horizon = readInteger(options, "horizon", 10000, 1, 1000000000000LL);
+  return 1.0 / std::sqrt(static_cast<double>(horizon) + 1.0);
+}
+
+double log2(double x) {
+  static const double kLogTwo = deterministic::log(2.0);
+  return deterministic::log(x) / kLogTwo;
+}
+}  // namespace
+
+SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options)
+    : RidgePolicy(dim, options, dim),
+      type_(std::move(type)),
+      lift_(dim),
+      eta_(readNumber(options, "eta", defaultEta(options), 0.0, 1.0, false, false)),
+      beta_(horizonRadius(delta() / 2.0, readNumber(options, "featureBound", 1.0, 0.0, 1e12, false, true))),
+      shortlist_(static_cast<std::size_t>(readInteger(options, "shortlist", 30, 1, 1000000))) {
+  const double stages = std::ceil(log2(1.0 / (8.0 * eta_)));
+  maxStage_ = stages <= 0.0 ? 0 : static_cast<int>(std::min<double>(stages, kStageCap));
+  const PolicyIndexSpec spec(options, defaultIndex);
+  for (int s = 0; s <= maxStage_; ++s) {
+    stages_.push_back(Stage{spec.make(lift_.liftedDim(), static_cast<std::uint64_t>(s)), {}});
+  }
+}
+
+double SubElim::uncertainty(const double* x) const {
+  return beta_ * ridge_.inverseNorm(Eigen::Map<const Vector>(x, arms_.dim()));
+}
+
+int SubElim::stageFor(double u) const {
+  if (!(u > 0.0)) return maxStage_;
+  const double level = -log2(u);
+  if (!(level > 0.0)) return 0;
+  return static_cast<int>(std::min<double>(std::floor(level), maxStage_));
+}
+
+double SubElim::acceptance(int stage) const { return std::ldexp(1.0, -stage - 2) * std::sqrt(1.0 - eta_ * eta_); }
+
+void SubElim::place(int stage, const std::vector<Placement>& arms) {
+  if (arms.empty()) return;
+  Stage& target = stages_[static_cast<std::size_t>(stage)];
+  const std::size_t lifted = lift_.liftedDim();
+  std::vector<float> vectors(arms.size() * lifted);
+  std::vector<ArmId> ids(arms.size());
+  for (std::size_t i = 0; i < arms.size(); ++i) {
+    ids[i] = arms[i].id;
+    lift_.liftOuterProduct(arms_.featuresOf(arms[i].id), vectors.data() + i * lifted);
+  }
+  target.index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  const double width = std::ldexp(1.0, -stage);
+  for (const Placement& arm : arms) {
+    // An upper confidence bound at entry: 2^-s bounds the uncertainty in every stage but Psi_0.
+    target.heap.emplace(arm.mean + std::max(width, arm.uncertainty), arm.id);
+    stageOf_[arm.id] = stage;
+  }
+}
+
+void SubElim::raiseThreshold(double candidate, ArmId witness) {
+  if (!(candidate > threshold_)) return;
+  threshold_ = candidate;
+  hasWitness_ = true;
+  witness_ = witness;
+  for (int s = 0; s <= maxStage_; ++s) {
+    Stage& stage = stages_[static_cast<std::size_t>(s)];
+    std::vector<ArmId> doomed;
+    while (!stage.heap.empty() && stage.heap.top().first < threshold_) {
+      const ArmId id = stage.heap.top().second;
+      stage.heap.pop();
+      // Entries of arms that moved on, were removed or were eliminated are stale: skip them.
+      const auto it = stageOf_.find(id);
+      if (it == stageOf_.end() || it->second != s) continue;
+      it->second = -1;
+      doomed.push_back(id);
+    }
+    if (!doomed.empty()) {
+      stage.index->remove(doomed.data(), doomed.size());
+      eliminated_ += doomed.size();
+    }
+  }
+}
+
+void SubElim::onAddArms(const ArmId* ids, std::size_t count) {
+  std::vector<std::vector<Placement>> byStage(static_cast<std::size_t>(maxStage_) + 1);
+  double best = -INFINITY;
+  ArmId bestId = 0;
+  const Vector& theta = ridge_.theta();
+  for (std::size_t i = 0; i < count; ++i) {
+    const double* x = arms_.featuresOf(ids[i]);
+    const double u = uncertainty(x);
+    const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
+    byStage[static_cast<std::size_t>(stageFor(u))].push_back({ids[i], mean, u});
+    if (mean - u > best) best = mean - u, bestId = ids[i];
+  }
+  countInnerProducts(count);
+  int placed = 0;
+  try {
+    for (; placed <= maxStage_; ++placed) place(placed, byStage[static_cast<std::size_t>(placed)]);
+  } catch (...) {
+    // Undo the stages already filled so that the policy is unchanged (their heap entries go stale).
+    for (int s = 0; s < placed; ++s) {
+      std::vector<ArmId> undo;
+      for (const Placement& arm : byStage[static_cast<std::size_t>(s)]) undo.push_back(arm.id), stageOf_.erase(arm.id);
+      if (!undo.empty()) stages_[static_cast<std::size_t>(s)].index->remove(undo.data(), undo.size());
+    }
+    throw;
+  }
+  if (count > 0) raiseThreshold(best, bestId);
+}
+
+void SubElim::onRemoveArms(const ArmId* ids, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (hasWitness_ && ids[i] == witness_) {
+      fail(ErrorCode::InvalidArgument,
+           type_ + " cannot remove arm " + std::to_string(ids[i]) +
+               ": it sets the current elimination threshold, and arms eliminated against it could then never come back "
+               "(use lin-ts or sub-ts for arm sets with arbitrary deletions)");
+    }
+  }
+  std::vector<std::vector<ArmId>> byStage(static_cast<std::size_t>(maxStage_) + 1);
+  for (std::size_t i = 0; i < count; ++i) {
+    const int stage = stageOf_.at(ids[i]);
+    if (stage >= 0) byStage[static_cast<std::size_t>(stage)].push_back(ids[i]);
+  }
+  for (int s = 0; s <= maxStage_; ++s) {
+    auto& batch = byStage[static_cast<std::size_t>(s)];
+    if (!batch.empty()) stages_[static_cast<std::size_t>(s)].index->remove(batch.data(), batch.size());
+  }
+  for (std::size_t i = 0; i < count; ++i) stageOf_.erase(ids[i]);
+}
+
+std::pair<ArmId, double> SubElim::repartition(int stage) {
+  ++repartitions_;
+  Stage& source = stages_[static_cast<std::size_t>(stage)];
+  const std::vector<ArmId> members = source.index->items().ids();
+  const Vector& theta = ridge_.theta();
+  std::vector<std::vector<Placement>> moves(static_cast<std::size_t>(maxStage_) + 1);
+  std::vector<ArmId> leaving;
+  double bestLower = -INFINITY, bestUncertainty = -INFINITY;
+  ArmId lowerWitness = 0, mostUncertain = 0;
+  for (const ArmId id : members) {
+    const double* x = arms_.featuresOf(id);
+    const double u = uncertainty(x);
+    const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
+    if (mean - u > bestLower) bestLower = mean - u, lowerWitness = id;
+    if (u > bestUncertainty) bestUncertainty = u, mostUncertain = id;
+    const int target = stageFor(u);
+    if (target > stage) {
+      moves[static_cast<std::size_t>(target)].push_back({id, mean, u});
+      leaving.push_back(id);
+    }
+  }
+  countInnerProducts(members.size());
+  if (!leaving.empty()) source.index->remove(leaving.data(), leaving.size());
+  for (int s = stage + 1; s <= maxStage_; ++s) place(s, moves[static_cast<std::size_t>(s)]);
+  if (!members.empty()) raiseThreshold(bestLower, lowerWitness);
+  return {mostUncertain, bestUncertainty};
+}
+
+ArmId SubElim::randomArmOf(int stage) {
+  const VectorStore& items = stages_[static_cast<std::size_t>(stage)].index->items();
+  return items.idAt(static_cast<std::size_t>(random_.uniformInt(items.size())));
+}
+
+ArmId SubElim::chooseArm() {
+  std::vector<float> query(lift_.liftedDim());
+  lift_.liftSymmetric(ridge_.inverseGram(), query.data());
+  SearchOptions searchOptions;
+  searchOptions.shortlist = shortlist_;
+  for (;;) {
+    int stage = 0;
+    while (stage <= maxStage_ && stages_[static_cast<std::size_t>(stage)].index->size() == 0) ++stage;
+    if (stage > maxStage_) {
+      // Unreachable while the witness stays (its key is never below the threshold); kept as a guard.
+      ++randomPlays_;
+      return arms_.idAt(static_cast<std::size_t>(random_.uniformInt(arms_.size())));
+    }
+    if (stage == maxStage_) {
+      ++randomPlays_;
+      return randomArmOf(stage);
+    }
+    ++queries_;
+    const SearchResult answer =
+        stages_[static_cast<std::size_t>(stage)].index->search(query.data(), query.size(), 1, searchOptions);
+    if (!answer.ids.empty()) {
+      const ArmId candidate = answer.ids.front();
+      countInnerProducts(1);
+      if (uncertainty(arms_.featuresOf(candidate)) >= acceptance(stage)) return candidate;
+    }
+    ++emptyAnswers_;
+    // No arm of this stage is uncertain enough (or the index missed it): re-partition exactly.
+    const auto [mostUncertain, u] = repartition(stage);
+    const auto it = stageOf_.find(mostUncertain);
+    if (u >= acceptance(stage) && it != stageOf_.end() && it->second == stage) return mostUncertain;
+  }
+}
+
+std::uint64_t SubElim::indexInnerProducts() const {
+  std::uint64_t total = 0;
+  for (const Stage& stage : stages_) total += stage.index->innerProducts();
+  return total;
+}
+
+Json SubElim::extraStats() const {
+  Json sizes = Json::array();
+  for (const Stage& stage : stages_) sizes.push_back(stage.index->size());
+  return Json{{"stageSizes", sizes},
+              {"maxStage", maxStage_},
+              {"radius", beta_},
+              {"eta", eta_},
+              {"threshold", std::isfinite(threshold_) ? Json(threshold_) : Json(nullptr)},
+              {"searches", queries_},
+              {"emptyAnswers", emptyAnswers_},
+              {"repartitions", repartitions_},
+              {"eliminated", eliminated_},
+              {"randomPlays", randomPlays_},
+              {"shortlist", shortlist_},
+              {"indexType", stages_.front().index->type()}};
+}
+
+}  // namespace sublinear
