@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sublinear/core/random.hpp"
+#include "sublinear/env/linear_environment.hpp"
+#include "sublinear/env/ratings_model.hpp"
+
+namespace sublinear {
+
+// The movie-recommendation bandit of paper 000, section 7 (`type: 'ratings'`): one held-out user is
+// served `horizon` recommendations; the arms are movies with their ALS features; the reward of a
+// movie is 1 if the user rated it >= `threshold` (4) and 0 otherwise (unrated movies give 0), with
+// no further noise. Movies arrive in order of first rating time: the first `arms` are there at the
+// start (default: all movies minus those the schedule adds, so that the last arrives by the end, as
+// the paper's 1,952 + 2 per 20 steps = 3,952), then `change.add` (2) every `change.every` (20)
+// rounds; `change.remove` random movies may leave too.
+// Regret (option `regret`): 'paper' (default) is the paper's: 1 when the recommended movie is not
+// rated >= threshold by the user, else 0, i.e. 1 - reward, whether or not a liked movie is
+// available; 'best' is the best expected reward of the current movies minus the chosen one's.
+class RatingsEnvironment : public LinearEnvironment {
+ public:
+  RatingsEnvironment(std::shared_ptr<const RatingsModel> model, const Json& options, std::int64_t horizon,
+                     std::uint64_t instanceSeed, std::uint64_t runSeed);
+
+  std::string type() const override { return "ratings"; }
+  const EnvironmentArms& arms() const override { return arms_; }
+  double drawReward(ArmId arm) override;
+  double regret(ArmId arm) const override;
+  ArmChange changeAfterRound(std::int64_t t) override;
+  Json describe() const override;
+
+  std::uint32_t user() const { return user_; }
+
+ private:
+  double rewardOf(std::uint32_t movie) const;
+  void addNextMovie(ArmChange* change);
+
+  std::shared_ptr<const RatingsModel> model_;
+  std::uint32_t user_;
+  std::vector<Rating> userRatings_;  // sorted by movie
+  double threshold_;
+  bool paperRegret_;
+  std::int64_t changeEvery_;
+  std::size_t changeAdd_;
+  std::size_t changeRemove_;
+  std::size_t initialArms_ = 0;
+  std::size_t nextArrival_ = 0;
+  Random random_;
+  EnvironmentArms arms_;
+};
+
+}  // namespace sublinear
