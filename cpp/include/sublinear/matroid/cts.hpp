@@ -1,0 +1,28 @@
+#pragma once
+
+#include "sublinear/matroid/semi_bandit_policy.hpp"
+
+namespace sublinear {
+
+// Combinatorial Thompson sampling (Wang and Chen 2018) with Beta posteriors: each arm keeps
+// Beta(1 + successes, 1 + failures); a reward y in [a, b] is first mapped to [0, 1] and binarised
+// by a Bernoulli((y - a) / (b - a)) trial (the standard trick for bounded rewards, Agrawal and
+// Goyal 2012), so the posterior stays conjugate. Each round samples theta_k for every arm and
+// plays the greedy maximum-weight basis under theta: O(K) samples per round.
+class Cts : public SemiBanditPolicy {
+ public:
+  Cts(const Matroid& matroid, const Json& options);
+  std::string type() const override { return "cts"; }
+
+ protected:
+  std::vector<MatroidArm> chooseBasis(std::int64_t t) override;
+  void armUpdated(MatroidArm arm, double reward) override;
+  bool needsInitialPulls() const override { return false; }
+
+ private:
+  std::vector<double> successes_;
+  std::vector<double> failures_;
+  std::vector<double> samples_;
+};
+
+}  // namespace sublinear

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sublinear/matroid/independence_oracle.hpp"
+
+namespace sublinear {
+
+// A matroid ([K], I) given by its incremental independence oracle. Every class computes its rank
+// once at construction; bases are the maximal independent sets, all of size rank().
+class Matroid {
+ public:
+  virtual ~Matroid() = default;
+
+  // "uniform", "partition", "graphic" or "transversal".
+  virtual std::string kind() const = 0;
+  virtual std::size_t groundSetSize() const = 0;
+  virtual std::size_t rank() const = 0;
+  // A fresh oracle holding the empty set.
+  virtual std::unique_ptr<IndependenceOracle> makeOracle() const = 0;
+  // Policies copy the matroid they are given, so a JS matroid may be disposed after use.
+  virtual std::unique_ptr<Matroid> clone() const = 0;
+
+  // Whether `arms` (distinct, each < K) is independent. INVALID_ARGUMENT for an arm >= K,
+  // DUPLICATE_ID for a repeated arm.
+  bool isIndependent(const MatroidArm* arms, std::size_t count) const;
+
+  // A maximum-weight basis by the greedy algorithm (paper 002, Algorithm 1): arms by weight
+  // descending, ties by smaller index, each added when it keeps the set independent, until the set
+  // has rank() arms. The order is produced lazily from a heap (O(K) to build, O(log K) per arm
+  // looked at), which is still Algorithm 1 and the same result as a full sort. Negative weights do
+  // not stop the greedy: the result is always a basis (semi-bandit super arms are bases), the best
+  // one among bases. weights: K finite numbers (DIMENSION_MISMATCH / NON_FINITE).
+  std::vector<MatroidArm> maxWeightBasis(const double* weights, std::size_t count) const;
+
+  // Greedy over arms in the given order (no validation: arms < K, distinct), stopping at rank().
+  // Completes with nothing else: the result is a basis when `order` spans the matroid.
+  std::vector<MatroidArm> greedyInOrder(const std::vector<MatroidArm>& order) const;
+
+  // Whether `arm` is a loop (independent of nothing, in no basis): such arms are never played.
+  bool isLoop(MatroidArm arm) const;
+};
+
+}  // namespace sublinear

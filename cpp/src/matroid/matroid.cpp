@@ -1,0 +1,73 @@
+#include "sublinear/matroid/matroid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+bool Matroid::isIndependent(const MatroidArm* arms, std::size_t count) const {
+  const std::size_t k = groundSetSize();
+  std::vector<MatroidArm> sorted(arms, arms + count);
+  for (const MatroidArm arm : sorted) {
+    if (arm >= k) fail(ErrorCode::InvalidArgument, "arm " + std::to_string(arm) + " is not in the ground set [0, " + std::to_string(k) + ")");
+  }
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    fail(ErrorCode::DuplicateId, "a set of arms may not repeat an arm");
+  }
+  if (count > rank()) return false;
+  auto oracle = makeOracle();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!oracle->canAdd(arms[i])) return false;
+    oracle->add(arms[i]);
+  }
+  return true;
+}
+
+std::vector<MatroidArm> Matroid::maxWeightBasis(const double* weights, std::size_t count) const {
+  const std::size_t k = groundSetSize();
+  if (count != k) {
+    fail(ErrorCode::DimensionMismatch, "weights must hold one number per arm: expected " + std::to_string(k) + ", got " + std::to_string(count));
+  }
+  for (std::size_t i = 0; i < count; ++i) require(std::isfinite(weights[i]), ErrorCode::NonFinite, "weights must be finite");
+  // Heap order: larger weight first, then smaller index (std heaps pop the "largest").
+  const auto later = [weights](MatroidArm x, MatroidArm y) { return weights[x] < weights[y] || (weights[x] == weights[y] && x > y); };
+  std::vector<MatroidArm> heap(k);
+  for (std::size_t i = 0; i < k; ++i) heap[i] = static_cast<MatroidArm>(i);
+  std::make_heap(heap.begin(), heap.end(), later);
+  auto oracle = makeOracle();
+  std::vector<MatroidArm> basis;
+  const std::size_t r = rank();
+  basis.reserve(r);
+  while (basis.size() < r && !heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const MatroidArm arm = heap.back();
+    heap.pop_back();
+    if (oracle->canAdd(arm)) {
+      oracle->add(arm);
+      basis.push_back(arm);
+    }
+  }
+  return basis;
+}
+
+std::vector<MatroidArm> Matroid::greedyInOrder(const std::vector<MatroidArm>& order) const {
+  auto oracle = makeOracle();
+  std::vector<MatroidArm> basis;
+  const std::size_t r = rank();
+  for (const MatroidArm arm : order) {
+    if (basis.size() >= r) break;
+    if (oracle->canAdd(arm)) {
+      oracle->add(arm);
+      basis.push_back(arm);
+    }
+  }
+  return basis;
+}
+
+bool Matroid::isLoop(MatroidArm arm) const { return !makeOracle()->canAdd(arm); }
+
+}  // namespace sublinear

@@ -1,0 +1,134 @@
+#include "sublinear/matroid/matroid_environment.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/matroid/graphic_matroid.hpp"
+#include "sublinear/matroid/partition_matroid.hpp"
+#include "sublinear/matroid/transversal_matroid.hpp"
+#include "sublinear/matroid/uniform_matroid.hpp"
+
+namespace sublinear {
+
+namespace {
+constexpr long long kMaxArms = 100000000LL;
+
+bool has(const Json& options, const char* key) { return options.is_object() && options.contains(key) && !options.at(key).is_null(); }
+
+std::vector<std::uint32_t> readIntegers(const Json& options, const char* key) {
+  const Json& value = options.at(key);
+  if (!value.is_array()) fail(ErrorCode::InvalidArgument, std::string("option '") + key + "' must be an array of integers");
+  std::vector<std::uint32_t> out;
+  out.reserve(value.size());
+  for (const Json& item : value) {
+    const double number = item.is_number() ? item.get<double>() : -1.0;
+    if (!(number >= 0 && number <= 4294967295.0 && std::floor(number) == number)) {
+      fail(ErrorCode::InvalidArgument, std::string("option '") + key + "' must hold integers in [0, 2^32-1]");
+    }
+    out.push_back(static_cast<std::uint32_t>(number));
+  }
+  return out;
+}
+
+std::unique_ptr<Matroid> makeMatroid(const Json& spec, std::size_t k, Random& random) {
+  requireObject(spec, "option 'matroid'");
+  const std::string kind = readString(spec, "kind", "uniform");
+  if (kind == "uniform") {
+    return std::make_unique<UniformMatroid>(k, static_cast<std::size_t>(readInteger(spec, "rank", std::min<long long>(10, k), 1, static_cast<long long>(k))));
+  }
+  if (kind == "partition") {
+    std::vector<std::uint32_t> groups;
+    if (has(spec, "groupOfArm")) {
+      groups = readIntegers(spec, "groupOfArm");
+      require(groups.size() == k, ErrorCode::DimensionMismatch, "option 'groupOfArm' must hold K entries");
+    } else {
+      const auto count = static_cast<std::uint32_t>(readInteger(spec, "groups", std::min<long long>(10, k), 1, static_cast<long long>(k)));
+      groups.resize(k);
+      for (std::size_t i = 0; i < k; ++i) groups[i] = static_cast<std::uint32_t>(i % count);
+    }
+    return std::make_unique<PartitionMatroid>(std::move(groups));
+  }
+  if (kind == "graphic") {
+    const auto vertices = static_cast<std::uint32_t>(readInteger(spec, "vertices", 11, 2, 4294967295LL));
+    std::vector<std::uint32_t> edges;
+    if (has(spec, "edges")) {
+      edges = readIntegers(spec, "edges");
+      require(edges.size() == 2 * k, ErrorCode::DimensionMismatch, "option 'edges' must hold 2K endpoints (one edge per arm)");
+    } else {
+      edges.reserve(2 * k);
+      for (std::size_t i = 0; i < k; ++i) {
+        const auto u = static_cast<std::uint32_t>(random.uniformInt(vertices));
+        auto v = static_cast<std::uint32_t>(random.uniformInt(vertices - 1));
+        if (v >= u) ++v;
+        edges.push_back(u);
+        edges.push_back(v);
+      }
+    }
+    return std::make_unique<GraphicMatroid>(vertices, std::move(edges));
+  }
+  if (kind == "transversal") {
+    const auto right = static_cast<std::uint32_t>(readInteger(spec, "right", 10, 1, 4294967295LL));
+    std::vector<std::uint32_t> edges;
+    if (has(spec, "edges")) {
+      edges = readIntegers(spec, "edges");
+    } else {
+      const auto degree = static_cast<std::size_t>(readInteger(spec, "degree", 2, 1, 1000));
+      edges.reserve(2 * k * degree);
+      for (std::size_t i = 0; i < k; ++i) {
+        for (std::size_t j = 0; j < degree; ++j) {
+          edges.push_back(static_cast<std::uint32_t>(i));
+          edges.push_back(static_cast<std::uint32_t>(random.uniformInt(right)));
+        }
+      }
+    }
+    return std::make_unique<TransversalMatroid>(k, right, edges);
+  }
+  fail(ErrorCode::InvalidArgument, "option 'matroid.kind' must be 'uniform', 'partition', 'graphic' or 'transversal', got '" + kind + "'");
+}
+}  // namespace
+
+MatroidEnvironment::MatroidEnvironment(const Json& options, std::uint64_t fallbackSeed) {
+  requireObject(options, "environment options");
+  Random random(readSeed(options, fallbackSeed));
+  const auto k = static_cast<std::size_t>(readInteger(options, "K", 1000, 1, kMaxArms));
+  const std::string rewards = readString(options, "rewards", "bernoulli");
+  require(rewards == "bernoulli" || rewards == "bounded", ErrorCode::InvalidArgument, "option 'rewards' must be 'bernoulli' or 'bounded'");
+  bernoulli_ = rewards == "bernoulli";
+  if (!bernoulli_) {
+    a_ = readNumber(options, "a", 0.0, -1e150, 1e150);
+    b_ = readNumber(options, "b", 1.0, -1e150, 1e150);
+    require(a_ < b_, ErrorCode::InvalidArgument, "options 'a' and 'b' must satisfy a < b");
+  }
+  matroid_ = makeMatroid(options.is_object() && options.contains("matroid") ? options.at("matroid") : Json::object(), k, random);
+  require(matroid_->rank() >= 1, ErrorCode::InvalidArgument, "the environment's matroid has rank 0");
+  if (has(options, "means")) {
+    const Json& given = options.at("means");
+    require(given.is_array() && given.size() == k, ErrorCode::DimensionMismatch, "option 'means' must hold K numbers");
+    for (const Json& mean : given) {
+      require(mean.is_number(), ErrorCode::InvalidArgument, "option 'means' must hold numbers");
+      const double value = mean.get<double>();
+      require(std::isfinite(value) && value >= a_ && value <= b_, ErrorCode::InvalidArgument, "every mean must lie in [a, b]");
+      means_.push_back(value);
+    }
+  } else {
+    means_.resize(k);
+    for (auto& mean : means_) mean = random.uniform(a_, b_);
+  }
+  optimalValue_ = expectedValue(matroid_->maxWeightBasis(means_.data(), means_.size()));
+}
+
+double MatroidEnvironment::expectedValue(const std::vector<MatroidArm>& basis) const {
+  double total = 0.0;
+  for (const MatroidArm arm : basis) total += means_[arm];
+  return total;
+}
+
+double MatroidEnvironment::draw(MatroidArm arm, Random& random) const {
+  const double mean = means_[arm];
+  if (bernoulli_) return random.bernoulli(mean) ? 1.0 : 0.0;
+  const double radius = std::min(mean - a_, b_ - mean);
+  return std::min(b_, std::max(a_, mean + radius * (2.0 * random.uniform() - 1.0)));
+}
+
+}  // namespace sublinear

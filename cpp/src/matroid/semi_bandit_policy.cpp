@@ -1,0 +1,148 @@
+#include "sublinear/matroid/semi_bandit_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sublinear/core/deterministic_math.hpp"
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+namespace {
+// Rewards and ranges beyond this would make the UCB arithmetic overflow.
+constexpr double kLargestReward = 1e150;
+}
+
+SemiBanditPolicy::SemiBanditPolicy(const Matroid& matroid, const Json& options)
+    : matroid_(matroid.clone()),
+      armCount_(matroid.groundSetSize()),
+      a_(readNumber(options, "a", 0.0, -kLargestReward, kLargestReward)),
+      b_(readNumber(options, "b", 1.0, -kLargestReward, kLargestReward)),
+      horizon_(readInteger(options, "horizon", 10000, 1, 9007199254740991LL)),
+      random_(readSeed(options)),
+      pulls_(matroid.groundSetSize(), 0),
+      means_(matroid.groundSetSize(), 0.0),
+      oracle_(matroid_->makeOracle()) {
+  requireObject(options, "policy options");
+  require(a_ < b_, ErrorCode::InvalidArgument, "options 'a' and 'b' must satisfy a < b (rewards lie in [a, b])");
+  require(matroid_->rank() >= 1, ErrorCode::InvalidArgument, "the matroid has rank 0: there is nothing to play");
+  referenceBasis_.reserve(matroid_->rank());
+  for (MatroidArm arm = 0; arm < armCount_ && referenceBasis_.size() < matroid_->rank(); ++arm) {
+    if (oracle_->canAdd(arm)) {
+      oracle_->add(arm);
+      referenceBasis_.push_back(arm);
+    }
+  }
+  oracle_->clear();
+}
+
+double SemiBanditPolicy::confidenceWidth(std::int64_t t) const {
+  const double range = b_ - a_;
+  return std::sqrt(1.5 * range * range * deterministic::log(static_cast<double>(std::max<std::int64_t>(t, 1))));
+}
+
+double SemiBanditPolicy::ucbIndex(MatroidArm arm, std::int64_t t) const {
+  return means_[arm] + confidenceWidth(t) / std::sqrt(static_cast<double>(pulls_[arm]));
+}
+
+const std::vector<MatroidArm>& SemiBanditPolicy::select() {
+  if (!unpulledListed_ && needsInitialPulls()) {
+    // Built on the first select rather than in the constructor, where needsInitialPulls() is not
+    // yet the subclass's. Loops are in no basis and are never pulled.
+    unpulledListed_ = true;
+    for (MatroidArm arm = 0; arm < armCount_; ++arm) {
+      if (oracle_->canAdd(arm)) unpulled_.push_back(arm);
+    }
+    random_.shuffle(unpulled_);
+    unpulledPosition_.assign(armCount_, 0);
+    for (std::size_t i = 0; i < unpulled_.size(); ++i) unpulledPosition_[unpulled_[i]] = static_cast<std::uint32_t>(i);
+  }
+  const std::int64_t t = rounds_ + 1;
+  std::vector<MatroidArm> basis = (initialPhase_ && needsInitialPulls()) ? basisCoveringUnpulled() : chooseBasis(t);
+  if (basis.size() != matroid_->rank()) fail(ErrorCode::CorruptState, "internal error: the chosen set is not a basis");
+  selected_ = std::move(basis);
+  pending_ = true;
+  return selected_;
+}
+
+std::vector<MatroidArm> SemiBanditPolicy::basisCoveringUnpulled() {
+  // Greedy over (a window of) the unpulled arms, then completed from a fixed basis: by the
+  // augmentation property an independent set always extends to a basis with elements of another
+  // basis. The window keeps a round O(rank · T_member); the first unpulled arm always fits.
+  const std::size_t rank = matroid_->rank();
+  const std::size_t window = std::min(unpulled_.size(), 2 * rank + 16);
+  std::vector<MatroidArm> basis;
+  basis.reserve(rank);
+  oracle_->clear();
+  for (std::size_t i = 0; i < window && basis.size() < rank; ++i) {
+    const MatroidArm arm = unpulled_[i];
+    ++armsScanned_;
+    if (oracle_->canAdd(arm)) {
+      oracle_->add(arm);
+      basis.push_back(arm);
+    }
+  }
+  for (const MatroidArm arm : referenceBasis_) {
+    if (basis.size() >= rank) break;
+    ++armsScanned_;
+    if (std::find(basis.begin(), basis.end(), arm) == basis.end() && oracle_->canAdd(arm)) {
+      oracle_->add(arm);
+      basis.push_back(arm);
+    }
+  }
+  oracle_->clear();
+  return basis;
+}
+
+void SemiBanditPolicy::validateUpdate(const MatroidArm* basis, std::size_t basisLength, const double* rewards,
+                                      std::size_t rewardLength) const {
+  require(pending_, ErrorCode::InvalidArgument, "update() must follow select(): there is no selected basis to update");
+  if (basisLength != selected_.size()) {
+    fail(ErrorCode::DimensionMismatch, "the basis has " + std::to_string(basisLength) + " arms; the selected basis has " + std::to_string(selected_.size()));
+  }
+  if (rewardLength != basisLength) {
+    fail(ErrorCode::DimensionMismatch, "rewards must be aligned with the basis: " + std::to_string(basisLength) + " arms, " +
+                                           std::to_string(rewardLength) + " rewards");
+  }
+  std::vector<MatroidArm> given(basis, basis + basisLength);
+  std::vector<MatroidArm> expected = selected_;
+  std::sort(given.begin(), given.end());
+  std::sort(expected.begin(), expected.end());
+  require(given == expected, ErrorCode::InvalidArgument, "update() must receive the basis that the last select() returned");
+  for (std::size_t i = 0; i < rewardLength; ++i) {
+    require(std::isfinite(rewards[i]), ErrorCode::NonFinite, "rewards must be finite");
+    if (rewards[i] < a_ || rewards[i] > b_) {
+      fail(ErrorCode::InvalidArgument, "reward " + std::to_string(rewards[i]) + " is outside [a, b] = [" + std::to_string(a_) + ", " + std::to_string(b_) + "]");
+    }
+  }
+}
+
+void SemiBanditPolicy::update(const MatroidArm* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength) {
+  validateUpdate(basis, basisLength, rewards, rewardLength);
+  for (std::size_t i = 0; i < basisLength; ++i) {
+    const MatroidArm arm = basis[i];
+    if (pulls_[arm] == 0 && unpulledListed_) {
+      // Swap-remove: O(1), and the list stays in random order.
+      const std::uint32_t position = unpulledPosition_[arm];
+      unpulled_[position] = unpulled_.back();
+      unpulledPosition_[unpulled_[position]] = position;
+      unpulled_.pop_back();
+    }
+    ++pulls_[arm];
+    means_[arm] += (rewards[i] - means_[arm]) / static_cast<double>(pulls_[arm]);
+    armUpdated(arm, rewards[i]);
+  }
+  ++rounds_;
+  pending_ = false;
+  if (initialPhase_ && (unpulled_.empty() || !needsInitialPulls())) {
+    initialPhase_ = false;
+    initialPullsCompleted();
+  }
+}
+
+Json SemiBanditPolicy::stats() const {
+  return Json{{"type", type()}, {"rounds", rounds_}, {"armsScanned", armsScanned_}, {"initialPullsDone", !initialPhase_}};
+}
+
+}  // namespace sublinear
