@@ -180,6 +180,13 @@ std::vector<ArmRow> ClsPolicy::selectShortlist(const SuperArmConstraint& constra
   const ArmFeatures arms = ArmFeatures::dense(fixedFeatures_.data(), count, d);
   startRound(count);
   ++shortlistRounds_;
+  const double unset = std::numeric_limits<double>::quiet_NaN();
+  if (cachedScores_.size() != count) {
+    cachedScores_.assign(count, unset);
+    cachedWidths_.assign(count, unset);
+  }
+  for (const ArmRow row : cachedRows_) cachedScores_[row] = unset;
+  cachedRows_.clear();
   const double multiplier = usesWidth() ? widthMultiplierBound(count) : 0.0;
   std::size_t retrieve = std::min(count, std::max(constraint.k, shortlist_ == 0 ? 4 * constraint.k : shortlist_));
   std::vector<ArmRow> chosen;
@@ -190,7 +197,14 @@ std::vector<ArmRow> ClsPolicy::selectShortlist(const SuperArmConstraint& constra
     std::vector<double> scores(candidates.rows.size());
     std::vector<double> widths(candidates.rows.size());
     for (std::size_t i = 0; i < candidates.rows.size(); ++i) {
-      scores[i] = scoreArm(arms.slice(candidates.rows[i]), candidates.rows[i], &widths[i]);
+      // A grown shortlist contains the previous one: score each arm once per round.
+      const ArmRow row = candidates.rows[i];
+      if (std::isnan(cachedScores_[row])) {
+        cachedScores_[row] = scoreArm(arms.slice(row), row, &cachedWidths_[row]);
+        cachedRows_.push_back(row);
+      }
+      scores[i] = cachedScores_[row];
+      widths[i] = cachedWidths_[row];
     }
     const std::vector<std::size_t> best = SuperArmOracle::selectAmong(candidates.rows, scores, constraint);
     chosen.clear();

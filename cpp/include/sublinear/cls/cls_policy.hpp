@@ -106,6 +106,11 @@ class ClsPolicy {
   std::vector<double> draws_;
   std::vector<ArmRow> drawnRows_;
 
+  // Scores of the current round's shortlisted arms (NaN = not scored yet).
+  std::vector<double> cachedScores_;
+  std::vector<double> cachedWidths_;
+  std::vector<ArmRow> cachedRows_;
+
   // The last selection, kept until update.
   bool pending_ = false;
   std::vector<ArmRow> pendingRows_;
