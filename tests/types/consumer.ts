@@ -28,6 +28,18 @@ async function main(): Promise<void> {
   const best: number = solved.arms[0] + solved.pulls + bound;
   [bme, greedy, tree].forEach((i) => i.dispose());
   console.log(best);
+  const policy = new sb.PC2UCB({ dim: 11, k: 100, lambda: 1, alpha: 1, c: 1, seed: 1 });
+  const chosen: Uint32Array = policy.select(new Float64Array(2000 * 11), { k: 100 });
+  policy.update(chosen, new Float64Array(chosen.length));
+  const quota: Uint32Array = policy.select(new Float32Array(20 * 11), { k: 4, groups: new Uint32Array(20), perGroup: 4 });
+  const ts = new sb.CombTS({ dim: 11, randomization: 'arm', v: 0.5, index: { type: 'exact', shortlist: 400 } });
+  ts.setArms(new Float64Array(1000 * 11));
+  const fixed: Uint32Array = ts.select({ k: 10 });
+  const trial = sb.runClsTrial({ environment: { type: 'clustered', angle: 1.2 }, policy: { type: 'comb-ts' }, horizon: 10 });
+  const total: number = trial.cumulativeReward[9] + ts.stats().certifiedRounds + quota.length + fixed.length;
+  console.log(total, policy.theta()[0]);
+  policy.dispose();
+  ts.dispose();
   console.log(first, score, work, sb.version, index.disposed, sb.randomChecksum(1, 10));
   const graph = new sb.HnswIndex({ dim: 4, M: 16, efConstruction: 200, efSearch: 64, space: 'euclidean', seed: 1 });
   const hashed = new sb.LshIndex({ dim: 4, bits: 8, tables: 16 });

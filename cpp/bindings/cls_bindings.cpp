@@ -1,0 +1,138 @@
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include "guard.hpp"
+#include "sublinear/cls/cls_policy_factory.hpp"
+#include "sublinear/cls/cls_trial.hpp"
+
+namespace sublinear::bindings {
+
+namespace {
+// One JS policy object: the policy and the rows of its last selection, which JS copies out.
+struct ClsPolicyHandle {
+  std::unique_ptr<ClsPolicy> policy;
+  std::vector<ArmRow> last;
+  Vector theta;
+};
+
+ClsPolicyHandle* createClsPolicy(const std::string& optionsJson) {
+  return guarded([&]() -> ClsPolicyHandle* {
+    auto policy = makeClsPolicy(parseJson(optionsJson));
+    return new ClsPolicyHandle{std::move(policy), {}, {}};
+  });
+}
+
+// k = 0 means the constructor's k.
+SuperArmConstraint readConstraint(const ClsPolicyHandle& self, double k, std::uintptr_t groups, std::size_t groupCount,
+                                  double perGroup) {
+  require(std::isfinite(k) && k >= 0 && k <= 4294967295.0 && std::floor(k) == k, ErrorCode::InvalidArgument,
+          "k must be a positive integer");
+  require(std::isfinite(perGroup) && perGroup >= 0 && perGroup <= 4294967295.0 && std::floor(perGroup) == perGroup,
+          ErrorCode::InvalidArgument, "perGroup must be a positive integer");
+  SuperArmConstraint constraint;
+  constraint.k = k > 0 ? static_cast<std::size_t>(k) : self.policy->defaultK();
+  require(constraint.k > 0, ErrorCode::InvalidArgument, "k is required (in select's options or the constructor's)");
+  if (groupCount > 0) {
+    const auto* labels = fromAddress<const std::uint32_t>(groups);
+    constraint.groups.assign(labels, labels + groupCount);
+    require(perGroup >= 1, ErrorCode::InvalidArgument, "perGroup must be a positive integer when groups are given");
+    constraint.perGroup = static_cast<std::size_t>(perGroup);
+  }
+  return constraint;
+}
+
+std::size_t clsSelect(ClsPolicyHandle& self, std::uintptr_t features, std::size_t length, double k, std::uintptr_t groups,
+                      std::size_t groupCount, double perGroup) {
+  return guarded([&]() -> std::size_t {
+    const SuperArmConstraint constraint = readConstraint(self, k, groups, groupCount, perGroup);
+    self.last = self.policy->select(fromAddress<const double>(features), length, constraint);
+    return self.last.size();
+  });
+}
+
+std::size_t clsSelectFromArms(ClsPolicyHandle& self, double k, std::uintptr_t groups, std::size_t groupCount, double perGroup) {
+  return guarded([&]() -> std::size_t {
+    const SuperArmConstraint constraint = readConstraint(self, k, groups, groupCount, perGroup);
+    self.last = self.policy->selectFromArms(constraint);
+    return self.last.size();
+  });
+}
+
+void clsSetArms(ClsPolicyHandle& self, std::uintptr_t features, std::size_t length) {
+  guarded([&] { self.policy->setArms(fromAddress<const double>(features), length); });
+}
+
+void clsUpdate(ClsPolicyHandle& self, std::uintptr_t chosen, std::size_t count, std::uintptr_t rewards, std::size_t rewardCount) {
+  guarded([&] {
+    self.policy->update(fromAddress<const ArmRow>(chosen), count, fromAddress<const double>(rewards), rewardCount);
+  });
+}
+
+emscripten::val clsLastRows(ClsPolicyHandle& self) {
+  return emscripten::val(emscripten::typed_memory_view(self.last.size(), self.last.data()));
+}
+
+emscripten::val clsTheta(ClsPolicyHandle& self) {
+  self.theta = self.policy->ridge().theta();
+  return emscripten::val(emscripten::typed_memory_view(static_cast<std::size_t>(self.theta.size()), self.theta.data()));
+}
+
+std::string clsStats(ClsPolicyHandle& self) { return guarded([&] { return self.policy->stats().dump(); }); }
+int clsDim(ClsPolicyHandle& self) { return self.policy->dim(); }
+double clsArmCount(ClsPolicyHandle& self) { return static_cast<double>(self.policy->armCount()); }
+double clsDefaultK(ClsPolicyHandle& self) { return static_cast<double>(self.policy->defaultK()); }
+std::string clsType(ClsPolicyHandle& self) { return self.policy->type(); }
+
+// One trial of the clustered or promotion environment (what simulate() runs for these types),
+// per-round rewards and regrets as JSON: the benchmark's and the demo's entry point until the
+// simulate() runner dispatches here.
+std::string runClsTrial(const std::string& environmentJson, const std::string& policyJson, double seed, double horizon) {
+  return guarded([&]() -> std::string {
+    require(seed >= 0 && seed <= 9007199254740991.0 && std::floor(seed) == seed, ErrorCode::InvalidArgument,
+            "seed must be a non-negative integer");
+    require(horizon >= 1 && horizon <= 1e9 && std::floor(horizon) == horizon, ErrorCode::InvalidArgument,
+            "horizon must be a positive integer");
+    auto trial = makeClsTrial(parseJson(environmentJson), parseJson(policyJson), static_cast<std::uint64_t>(seed));
+    TrialClock clock;
+    const auto start = std::chrono::steady_clock::now();
+    trial->setup(clock);
+    Json rewards = Json::array();
+    Json regrets = Json::array();
+    for (std::int64_t t = 1; t <= static_cast<std::int64_t>(horizon); ++t) {
+      const RoundOutcome outcome = trial->playRound(t, clock);
+      rewards.push_back(outcome.reward);
+      regrets.push_back(outcome.regret);
+    }
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    Json result = {{"rewards", rewards},
+                   {"regrets", regrets},
+                   {"seconds", {{"setup", clock.setup}, {"select", clock.select}, {"update", clock.update}, {"total", total}}},
+                   {"innerProducts", trial->innerProducts()}};
+    return result.dump();
+  });
+}
+}  // namespace
+
+}  // namespace sublinear::bindings
+
+EMSCRIPTEN_BINDINGS(sublinear_cls) {
+  using namespace sublinear::bindings;
+  emscripten::class_<ClsPolicyHandle>("ClsPolicyHandle")
+      .function("select", &clsSelect)
+      .function("selectFromArms", &clsSelectFromArms)
+      .function("setArms", &clsSetArms)
+      .function("update", &clsUpdate)
+      .function("lastRows", &clsLastRows)
+      .function("theta", &clsTheta)
+      .function("stats", &clsStats)
+      .function("dim", &clsDim)
+      .function("armCount", &clsArmCount)
+      .function("defaultK", &clsDefaultK)
+      .function("type", &clsType);
+  emscripten::function("createClsPolicy", &createClsPolicy, emscripten::allow_raw_pointers());
+  emscripten::function("runClsTrial", &runClsTrial);
+}

@@ -1,0 +1,131 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sublinear/cls/arm_features.hpp"
+#include "sublinear/cls/super_arm_oracle.hpp"
+#include "sublinear/core/options.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/core/ridge_regression.hpp"
+
+namespace sublinear {
+
+class UpperBoundIndex;
+
+// A combinatorial linear semi-bandit policy (paper 003): each round it scores every arm, plays the
+// feasible super arm of largest total score, and learns from the reward of every arm it played
+// (semi-bandit feedback: one ridge-regression update per observed arm).
+//
+// Every policy of the family scores an arm x as
+//     score(x) = center^T x + m(x) ||x||_{V^-1}
+// where center is theta^ (UCB, arm-wise TS) or a draw theta~ (round-wise TS), and the width
+// multiplier m is 0, a constant (C2UCB's alpha) or an arm-wise draw (PC2UCB's (1 + c~) alpha, arm-wise
+// TS's v z). Subclasses say which; this class owns validation, the oracle, the feedback and the
+// shortlist over a fixed arm set (setArms). Every public method validates before it mutates.
+//
+// Options common to all: dim (required), k (default k of select), seed, index (fixed-arms only:
+// { type, shortlist, certify, delta, ...options of the MIPS index }).
+class ClsPolicy {
+ public:
+  ClsPolicy(const Json& options, double ridgeLambda);
+  virtual ~ClsPolicy();
+  ClsPolicy(const ClsPolicy&) = delete;
+  ClsPolicy& operator=(const ClsPolicy&) = delete;
+
+  // Kebab-case type name, as in `policy: { type }`.
+  virtual std::string type() const = 0;
+  int dim() const { return ridge_.dim(); }
+  // The constructor's `k` option (0 when absent).
+  std::size_t defaultK() const { return defaultK_; }
+  const RidgeRegression& ridge() const { return ridge_; }
+  long rounds() const { return rounds_; }
+
+  // Chooses a super arm among this round's arms; returns row indices, best score first.
+  std::vector<ArmRow> select(const ArmFeatures& arms, const SuperArmConstraint& constraint);
+  // The same with `length` = N * dim doubles, row-major (DIMENSION_MISMATCH / NON_FINITE).
+  std::vector<ArmRow> select(const double* features, std::size_t length, const SuperArmConstraint& constraint);
+
+  // Registers a fixed arm set (N * dim doubles), replacing any previous one, and builds the index
+  // of the `index` option over it. Then selectFromArms() chooses among these rows.
+  void setArms(const double* features, std::size_t length);
+  std::size_t armCount() const { return fixedCount_; }
+  // EMPTY without setArms. With an index and no groups: a shortlist from the index, scored exactly.
+  std::vector<ArmRow> selectFromArms(const SuperArmConstraint& constraint);
+
+  // Feedback for rows of the last selection: each chosen row must be in it, at most once; one finite
+  // reward per row. A subset is allowed (arms whose reward was not observed). Clears the selection.
+  void update(const ArmRow* chosen, std::size_t count, const double* rewards, std::size_t rewardCount);
+
+  // { innerProducts, scoredArms, rounds, shortlistRounds, certifiedRounds, index? }.
+  Json stats() const;
+
+ protected:
+  // Draws the round's shared randomness (round-wise TS's theta~). Called once per select.
+  virtual void beginRound() {}
+  // center of the score form above, valid after beginRound().
+  virtual const Vector& center() const = 0;
+  // Whether the score has a width term at all.
+  virtual bool usesWidth() const = 0;
+  // m for one arm (arm-wise draws go through armDraw so that an arm scored twice keeps its draw).
+  virtual double widthMultiplier(ArmRow) { return 0.0; }
+  // An upper bound on every multiplier of this round for `arms` arms; arm-wise TS's Gaussian draws
+  // have no bound, so it returns one that holds with probability 1 - delta (delta = indexDelta()).
+  virtual double widthMultiplierBound(std::size_t arms) const = 0;
+  // A round whose scores ignore the features (Greedy's first round): scores come from randomScore.
+  virtual bool randomRound() const { return false; }
+  // One arm-wise random draw (PC2UCB's c~, arm-wise TS's z).
+  virtual double drawArmNoise() { return 0.0; }
+
+  // The arm-wise draw of `row` this round (drawn on first use, then cached until the next round).
+  double armDraw(ArmRow row);
+  double indexDelta() const { return indexDelta_; }
+
+  Random random_;
+  RidgeRegression ridge_;
+
+ private:
+  double scoreArm(const ArmSlice& arm, ArmRow row, double* widthOut);
+  double dot(const ArmSlice& arm, const Vector& direction) const;
+  double width(const ArmSlice& arm) const;
+  void startRound(std::size_t arms);
+  std::vector<ArmRow> selectAll(const ArmFeatures& arms, const SuperArmConstraint& constraint);
+  std::vector<ArmRow> selectShortlist(const SuperArmConstraint& constraint);
+  void remember(const ArmFeatures& arms, const std::vector<ArmRow>& chosen, const std::vector<double>& widths);
+
+  std::size_t defaultK_ = 0;
+  long rounds_ = 0;
+  std::uint64_t scoredArms_ = 0;
+  std::uint64_t shortlistRounds_ = 0;
+  std::uint64_t certifiedRounds_ = 0;
+
+  // Arm-wise draws of the current round: NaN = not drawn yet.
+  std::vector<double> draws_;
+  std::vector<ArmRow> drawnRows_;
+
+  // Scores of the current round's shortlisted arms (NaN = not scored yet).
+  std::vector<double> cachedScores_;
+  std::vector<double> cachedWidths_;
+  std::vector<ArmRow> cachedRows_;
+
+  // The last selection, kept until update.
+  bool pending_ = false;
+  std::vector<ArmRow> pendingRows_;
+  std::vector<Vector> pendingVectors_;
+
+  // Fixed arm set and its index.
+  std::vector<double> fixedFeatures_;
+  std::size_t fixedCount_ = 0;
+  Json indexSpec_;  // null: no index
+  std::size_t shortlist_ = 0;
+  bool certify_ = true;
+  double indexDelta_ = 1e-3;
+  std::unique_ptr<UpperBoundIndex> index_;
+  // s of the index's bound sqrt(w2) <= w2 / (2 s) + s / 2: the median width of the last selection.
+  double widthScale_ = 1.0;
+};
+
+}  // namespace sublinear

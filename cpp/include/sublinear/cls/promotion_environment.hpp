@@ -1,0 +1,48 @@
+#pragma once
+
+#include <vector>
+
+#include "sublinear/cls/cls_environment.hpp"
+#include "sublinear/core/options.hpp"
+
+namespace sublinear {
+
+// Paper 003's sending-promotion problem (section VII-A2): M promotions, N users drawn each round;
+// arm jN + i is "user i gets promotion j", with the block feature (0, ..., x(i), ..., 0) in R^{dM}
+// (x(i) in block j) and theta* = (theta*_1, ..., theta*_M). A super arm is exactly k users per
+// promotion (groups = promotions, perGroup = k, k_total = M k), as the paper's S defines it.
+//
+// The paper takes x(i) from an SVD of MovieLens ratings. Without a ratings file the users come
+// from a generated low-rank model instead: `population` users in `clusters` clusters on the unit
+// sphere of R^rank (u = normalise(centre + spread g / sqrt(rank))), features x = (u, 1) / sqrt(2)
+// (rank + 1 dimensions: the constant entry of the paper's features), promotion j has a unit
+// direction w_j, and the reward is Bernoulli(1/4 + u^T w_j / 4), i.e. theta*_j = (w_j, 1) / (2 sqrt 2).
+// Options: promotions (M, default 10), k (per promotion, default 50), users (N, default 100 k, as
+// in the paper), population (default max(N, 20000)), rank (default 10), clusters (default 20),
+// spread (default 0.5), seed. `ratings` is not supported yet (INVALID_ARGUMENT).
+class PromotionEnvironment final : public ClsEnvironment {
+ public:
+  PromotionEnvironment(const Json& options, std::uint64_t seed);
+
+  std::size_t dim() const override { return width_ * promotions_; }
+  bool fixedArms() const override { return false; }
+  void beginRound() override;
+  ArmFeatures arms() const override { return ArmFeatures::blocks(roundFeatures_.data(), users_, promotions_, width_); }
+  const SuperArmConstraint& constraint() const override { return constraint_; }
+  double expectedReward(ArmRow row) const override { return means_[row]; }
+  double drawReward(ArmRow row) override { return random_.bernoulli(means_[row]) ? 1.0 : 0.0; }
+
+ private:
+  std::size_t promotions_;
+  std::size_t users_;
+  std::size_t width_;  // rank + 1
+  Random random_;
+  std::vector<double> populationFeatures_;  // population x width
+  std::vector<double> promotionParameters_; // promotions x width: theta*_j
+  std::vector<std::size_t> permutation_;
+  std::vector<double> roundFeatures_;       // users x width
+  std::vector<double> means_;               // promotions * users
+  SuperArmConstraint constraint_;
+};
+
+}  // namespace sublinear

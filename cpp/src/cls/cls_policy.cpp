@@ -1,0 +1,294 @@
+#include "sublinear/cls/cls_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "sublinear/cls/upper_bound_index.hpp"
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+namespace {
+constexpr std::size_t kMaxArms = 4294967295u;
+
+void requireFinite(const double* values, std::size_t count, const char* what) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!std::isfinite(values[i])) {
+      fail(ErrorCode::NonFinite, std::string(what) + " has a non-finite entry at position " + std::to_string(i));
+    }
+  }
+}
+
+std::size_t rowsOf(std::size_t length, int dim) {
+  const auto d = static_cast<std::size_t>(dim);
+  if (length == 0 || length % d != 0) {
+    fail(ErrorCode::DimensionMismatch, "features must hold N * dim numbers with N >= 1 (dim " + std::to_string(dim) +
+                                           "), got " + std::to_string(length));
+  }
+  require(length / d <= kMaxArms, ErrorCode::InvalidArgument, "at most 2^32 - 1 arms");
+  return length / d;
+}
+
+int readDimension(const Json& options) {
+  requireObject(options, "policy options");
+  require(options.is_object() && options.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
+  return static_cast<int>(readInteger(options, "dim", 0, 1, 100000));
+}
+}  // namespace
+
+ClsPolicy::ClsPolicy(const Json& options, double ridgeLambda)
+    : random_(readSeed(options)), ridge_(readDimension(options), ridgeLambda) {
+  defaultK_ = static_cast<std::size_t>(readInteger(options, "k", 0, 1, static_cast<long long>(kMaxArms)));
+  if (options.contains("index") && !options["index"].is_null()) {
+    const Json& spec = options["index"];
+    require(spec.is_object(), ErrorCode::InvalidArgument, "option 'index' must be an object { type, shortlist, ... }");
+    shortlist_ = static_cast<std::size_t>(readInteger(spec, "shortlist", 0, 0, static_cast<long long>(kMaxArms)));
+    certify_ = readBool(spec, "certify", true);
+    indexDelta_ = readNumber(spec, "delta", 1e-3, 0.0, 1.0, false, false);
+    indexSpec_ = spec;
+    indexSpec_.erase("shortlist");
+    indexSpec_.erase("certify");
+    indexSpec_.erase("delta");
+    // Fail now, not at setArms, on an unknown index type or bad index option.
+    UpperBoundIndex probe(static_cast<std::size_t>(dim()), false, indexSpec_);
+  }
+  widthScale_ = 1.0 / std::sqrt(ridgeLambda);
+}
+
+ClsPolicy::~ClsPolicy() = default;
+
+double ClsPolicy::dot(const ArmSlice& arm, const Vector& direction) const {
+  const double* c = direction.data() + arm.offset;
+  double sum = 0.0;
+  for (std::size_t j = 0; j < arm.width; ++j) sum += c[j] * arm.values[j];
+  return sum;
+}
+
+double ClsPolicy::width(const ArmSlice& arm) const {
+  // x^T V^-1 x over the arm's nonzero block; columns of the (symmetric, column-major) V^-1 are contiguous.
+  const Matrix& inverse = ridge_.inverseGram();
+  const std::size_t stride = static_cast<std::size_t>(inverse.rows());
+  double sum = 0.0;
+  for (std::size_t a = 0; a < arm.width; ++a) {
+    const double* column = inverse.data() + (arm.offset + a) * stride + arm.offset;
+    double inner = 0.0;
+    for (std::size_t b = 0; b < arm.width; ++b) inner += column[b] * arm.values[b];
+    sum += arm.values[a] * inner;
+  }
+  return std::sqrt(std::max(0.0, sum));
+}
+
+double ClsPolicy::armDraw(ArmRow row) {
+  double& slot = draws_[row];
+  if (std::isnan(slot)) {
+    slot = drawArmNoise();
+    drawnRows_.push_back(row);
+  }
+  return slot;
+}
+
+double ClsPolicy::scoreArm(const ArmSlice& arm, ArmRow row, double* widthOut) {
+  ++scoredArms_;
+  double score = dot(arm, center());
+  if (usesWidth()) {
+    const double w = width(arm);
+    *widthOut = w;
+    score += widthMultiplier(row) * w;
+  } else {
+    *widthOut = 0.0;
+  }
+  return score;
+}
+
+void ClsPolicy::startRound(std::size_t arms) {
+  const double unset = std::numeric_limits<double>::quiet_NaN();
+  if (draws_.size() != arms) {
+    draws_.assign(arms, unset);
+  } else {
+    for (const ArmRow row : drawnRows_) draws_[row] = unset;
+  }
+  drawnRows_.clear();
+  beginRound();
+}
+
+std::vector<ArmRow> ClsPolicy::select(const ArmFeatures& arms, const SuperArmConstraint& constraint) {
+  if (arms.dim() != static_cast<std::size_t>(dim())) {
+    fail(ErrorCode::DimensionMismatch, "arms have dimension " + std::to_string(arms.dim()) + ", the policy has dim " +
+                                           std::to_string(dim()));
+  }
+  SuperArmOracle::validate(constraint, arms.count());
+  return selectAll(arms, constraint);
+}
+
+std::vector<ArmRow> ClsPolicy::select(const double* features, std::size_t length, const SuperArmConstraint& constraint) {
+  const std::size_t rows = rowsOf(length, dim());
+  requireFinite(features, length, "features");
+  return select(ArmFeatures::dense(features, rows, static_cast<std::size_t>(dim())), constraint);
+}
+
+std::vector<ArmRow> ClsPolicy::selectAll(const ArmFeatures& arms, const SuperArmConstraint& constraint) {
+  const std::size_t count = arms.count();
+  startRound(count);
+  std::vector<double> scores(count);
+  std::vector<double> widths(count);
+  if (randomRound()) {
+    // Greedy's first round: independent standard normal scores, the features unused.
+    for (std::size_t row = 0; row < count; ++row) scores[row] = random_.normal();
+  } else {
+    for (std::size_t row = 0; row < count; ++row) {
+      scores[row] = scoreArm(arms.slice(row), static_cast<ArmRow>(row), &widths[row]);
+    }
+  }
+  std::vector<ArmRow> chosen = SuperArmOracle::select(scores, constraint);
+  std::vector<double> chosenWidths;
+  chosenWidths.reserve(chosen.size());
+  for (const ArmRow row : chosen) chosenWidths.push_back(widths[row]);
+  remember(arms, chosen, chosenWidths);
+  return chosen;
+}
+
+void ClsPolicy::setArms(const double* features, std::size_t length) {
+  const std::size_t rows = rowsOf(length, dim());
+  requireFinite(features, length, "features");
+  std::unique_ptr<UpperBoundIndex> index;
+  if (!indexSpec_.is_null()) {
+    index = std::make_unique<UpperBoundIndex>(static_cast<std::size_t>(dim()), usesWidth(), indexSpec_);
+    index->build(features, rows);
+  }
+  fixedFeatures_.assign(features, features + length);
+  fixedCount_ = rows;
+  index_ = std::move(index);
+  pending_ = false;
+  pendingRows_.clear();
+  pendingVectors_.clear();
+}
+
+std::vector<ArmRow> ClsPolicy::selectFromArms(const SuperArmConstraint& constraint) {
+  require(fixedCount_ > 0, ErrorCode::Empty, "no fixed arm set: call setArms(features) first, or pass features to select");
+  SuperArmOracle::validate(constraint, fixedCount_);
+  const ArmFeatures arms = ArmFeatures::dense(fixedFeatures_.data(), fixedCount_, static_cast<std::size_t>(dim()));
+  // The index serves the uniform-matroid case; quotas and feature-blind rounds score every arm.
+  if (!index_ || constraint.grouped() || randomRound()) return selectAll(arms, constraint);
+  return selectShortlist(constraint);
+}
+
+std::vector<ArmRow> ClsPolicy::selectShortlist(const SuperArmConstraint& constraint) {
+  const std::size_t count = fixedCount_;
+  const std::size_t d = static_cast<std::size_t>(dim());
+  const ArmFeatures arms = ArmFeatures::dense(fixedFeatures_.data(), count, d);
+  startRound(count);
+  ++shortlistRounds_;
+  const double unset = std::numeric_limits<double>::quiet_NaN();
+  if (cachedScores_.size() != count) {
+    cachedScores_.assign(count, unset);
+    cachedWidths_.assign(count, unset);
+  }
+  for (const ArmRow row : cachedRows_) cachedScores_[row] = unset;
+  cachedRows_.clear();
+  const double multiplier = usesWidth() ? widthMultiplierBound(count) : 0.0;
+  std::size_t retrieve = std::min(count, std::max(constraint.k, shortlist_ == 0 ? 4 * constraint.k : shortlist_));
+  std::vector<ArmRow> chosen;
+  std::vector<double> chosenWidths;
+  while (true) {
+    const UpperBoundIndex::Candidates candidates =
+        index_->retrieve(center(), ridge_.inverseGram(), multiplier, widthScale_, retrieve);
+    std::vector<double> scores(candidates.rows.size());
+    std::vector<double> widths(candidates.rows.size());
+    for (std::size_t i = 0; i < candidates.rows.size(); ++i) {
+      // A grown shortlist contains the previous one: score each arm once per round.
+      const ArmRow row = candidates.rows[i];
+      if (std::isnan(cachedScores_[row])) {
+        cachedScores_[row] = scoreArm(arms.slice(row), row, &cachedWidths_[row]);
+        cachedRows_.push_back(row);
+      }
+      scores[i] = cachedScores_[row];
+      widths[i] = cachedWidths_[row];
+    }
+    const std::vector<std::size_t> best = SuperArmOracle::selectAmong(candidates.rows, scores, constraint);
+    chosen.clear();
+    chosenWidths.clear();
+    for (const std::size_t position : best) {
+      chosen.push_back(candidates.rows[position]);
+      chosenWidths.push_back(widths[position]);
+    }
+    if (candidates.rows.size() >= count) {
+      ++certifiedRounds_;
+      break;
+    }
+    // Certificate: every arm outside the shortlist has bound <= the last candidate's bound, and
+    // score <= bound; if the k-th chosen score reaches it, no outside arm could have entered
+    // (up to the float precision of the index, tolerance tau).
+    if (chosen.size() == constraint.k && !candidates.bounds.empty()) {
+      const double outside = candidates.bounds.back();
+      const double tau = 1e-5 * (1.0 + std::fabs(outside));
+      if (scores[best.back()] >= outside - tau) {
+        ++certifiedRounds_;
+        break;
+      }
+    }
+    if (!certify_) break;
+    retrieve = std::min(count, retrieve * 4);
+  }
+  remember(arms, chosen, chosenWidths);
+  return chosen;
+}
+
+void ClsPolicy::remember(const ArmFeatures& arms, const std::vector<ArmRow>& chosen, const std::vector<double>& widths) {
+  ++rounds_;
+  pending_ = true;
+  pendingRows_ = chosen;
+  pendingVectors_.clear();
+  pendingVectors_.reserve(chosen.size());
+  for (const ArmRow row : chosen) pendingVectors_.push_back(arms.vector(row));
+  if (usesWidth() && !widths.empty()) {
+    std::vector<double> sorted = widths;
+    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+    const double median = sorted[sorted.size() / 2];
+    if (median > 0.0 && std::isfinite(median)) widthScale_ = median;
+  }
+}
+
+void ClsPolicy::update(const ArmRow* chosen, std::size_t count, const double* rewards, std::size_t rewardCount) {
+  require(pending_, ErrorCode::InvalidArgument, "update must follow a select (each selection is updated at most once)");
+  if (rewardCount != count) {
+    fail(ErrorCode::DimensionMismatch, "rewards must have one entry per chosen arm: " + std::to_string(count) +
+                                           " arms, " + std::to_string(rewardCount) + " rewards");
+  }
+  requireFinite(rewards, rewardCount, "rewards");
+  std::vector<std::size_t> positions(count);
+  std::vector<bool> used(pendingRows_.size(), false);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto found = std::find(pendingRows_.begin(), pendingRows_.end(), chosen[i]);
+    if (found == pendingRows_.end()) {
+      fail(ErrorCode::InvalidArgument, "row " + std::to_string(chosen[i]) + " was not in the last selection");
+    }
+    const auto position = static_cast<std::size_t>(found - pendingRows_.begin());
+    if (used[position]) fail(ErrorCode::InvalidArgument, "row " + std::to_string(chosen[i]) + " appears twice");
+    used[position] = true;
+    positions[i] = position;
+  }
+  for (std::size_t i = 0; i < count; ++i) ridge_.update(pendingVectors_[positions[i]], rewards[i]);
+  pending_ = false;
+  pendingRows_.clear();
+  pendingVectors_.clear();
+}
+
+Json ClsPolicy::stats() const {
+  std::uint64_t indexProducts = 0;
+  Json stats = Json::object();
+  if (index_) {
+    stats["index"] = index_->stats();
+    indexProducts = stats["index"]["innerProducts"].get<std::uint64_t>();
+  }
+  stats["innerProducts"] = indexProducts + scoredArms_;
+  stats["scoredArms"] = scoredArms_;
+  stats["rounds"] = rounds_;
+  stats["shortlistRounds"] = shortlistRounds_;
+  stats["certifiedRounds"] = certifiedRounds_;
+  stats["armCount"] = fixedCount_;
+  return stats;
+}
+
+}  // namespace sublinear

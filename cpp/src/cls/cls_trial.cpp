@@ -1,0 +1,106 @@
+#include "sublinear/cls/cls_trial.hpp"
+
+#include <chrono>
+
+#include "sublinear/cls/cls_policy_factory.hpp"
+#include "sublinear/cls/clustered_environment.hpp"
+#include "sublinear/cls/promotion_environment.hpp"
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Derived seeds so that the environment and the policy draw from independent streams.
+std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (salt + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return (z ^ (z >> 31)) & 0x1fffffffffffffULL;  // JSON-safe
+}
+
+std::unique_ptr<ClsEnvironment> makeEnvironment(const Json& options, std::uint64_t seed) {
+  requireObject(options, "environment");
+  const std::string type = readString(options, "type", "");
+  if (type == "clustered") return std::make_unique<ClusteredEnvironment>(options, seed);
+  if (type == "promotion") return std::make_unique<PromotionEnvironment>(options, seed);
+  fail(ErrorCode::InvalidArgument, "environment type '" + type + "' is not a combinatorial linear one (clustered, promotion)");
+}
+
+double bestExpected(const ClsEnvironment& environment) {
+  const ArmFeatures arms = environment.arms();
+  std::vector<double> means(arms.count());
+  for (std::size_t row = 0; row < means.size(); ++row) means[row] = environment.expectedReward(static_cast<ArmRow>(row));
+  double best = 0.0;
+  for (const ArmRow row : SuperArmOracle::select(means, environment.constraint())) best += means[row];
+  return best;
+}
+}  // namespace
+
+ClsTrial::ClsTrial(const Json& environment, const Json& policy, std::uint64_t seed) {
+  requireObject(policy, "policy");
+  // Both built here, so that a bad config fails before the runner starts; setup() only does the
+  // policy's timed preprocessing (registering fixed arms, building the index).
+  environment_ = makeEnvironment(environment, mixSeed(seed, 1));
+  SuperArmOracle::validate(environment_->constraint(), environment_->arms().count());
+  Json options = policy.is_object() ? policy : Json::object();
+  options["dim"] = environment_->dim();
+  if (!options.contains("seed")) options["seed"] = mixSeed(seed, 2);
+  policy_ = makeClsPolicy(options);
+  useFixedArms_ = environment_->fixedArms() && options.contains("index") && !options["index"].is_null();
+}
+
+void ClsTrial::setup(TrialClock& clock) {
+  const auto start = Clock::now();
+  if (useFixedArms_) {
+    const ArmFeatures arms = environment_->arms();
+    std::vector<double> dense(arms.count() * arms.dim());
+    for (std::size_t row = 0; row < arms.count(); ++row) {
+      const Vector x = arms.vector(row);
+      std::copy(x.data(), x.data() + x.size(), dense.data() + row * arms.dim());
+    }
+    policy_->setArms(dense.data(), dense.size());
+  }
+  clock.setup += secondsSince(start);
+  if (environment_->fixedArms()) fixedBest_ = bestExpected(*environment_);
+}
+
+RoundOutcome ClsTrial::playRound(std::int64_t, TrialClock& clock) {
+  environment_->beginRound();
+  const SuperArmConstraint& constraint = environment_->constraint();
+  auto start = Clock::now();
+  const std::vector<ArmRow> chosen =
+      useFixedArms_ ? policy_->selectFromArms(constraint) : policy_->select(environment_->arms(), constraint);
+  clock.select += secondsSince(start);
+
+  RoundOutcome outcome;
+  std::vector<double> rewards(chosen.size());
+  double chosenExpected = 0.0;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    rewards[i] = environment_->drawReward(chosen[i]);
+    outcome.reward += rewards[i];
+    chosenExpected += environment_->expectedReward(chosen[i]);
+  }
+  const double best = environment_->fixedArms() ? fixedBest_ : bestExpected(*environment_);
+  outcome.regret = best - chosenExpected;
+
+  start = Clock::now();
+  policy_->update(chosen.data(), chosen.size(), rewards.data(), rewards.size());
+  clock.update += secondsSince(start);
+  return outcome;
+}
+
+std::uint64_t ClsTrial::innerProducts() const {
+  return policy_ ? policy_->stats()["innerProducts"].get<std::uint64_t>() : 0;
+}
+
+std::unique_ptr<Trial> makeClsTrial(const Json& environment, const Json& policy, std::uint64_t seed) {
+  return std::make_unique<ClsTrial>(environment, policy, seed);
+}
+
+}  // namespace sublinear

@@ -1,0 +1,77 @@
+#include "sublinear/cls/clustered_environment.hpp"
+
+#include <cmath>
+
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+namespace {
+constexpr double kHalfPi = 1.5707963267948966;
+
+// cos and sin on [0, pi/2] by their Taylor series in plain IEEE arithmetic: libm's last bits differ
+// between glibc and musl, and a seed must mean the same features everywhere.
+void cosSin(double angle, double* cosine, double* sine) {
+  double c = 0.0, s = 0.0;
+  double term = 1.0;  // angle^n / n!
+  for (int n = 0; n < 40; ++n) {
+    switch (n % 4) {
+      case 0: c += term; break;
+      case 1: s += term; break;
+      case 2: c -= term; break;
+      default: s -= term; break;
+    }
+    term = term * angle / static_cast<double>(n + 1);
+  }
+  *cosine = c;
+  *sine = s;
+}
+
+Vector unitGaussian(Random& random, std::size_t dim) {
+  Vector v(static_cast<Eigen::Index>(dim));
+  random.fillNormal(v.data(), dim);
+  const double norm = std::sqrt(v.squaredNorm());
+  return norm > 0.0 ? Vector(v / norm) : v;
+}
+}  // namespace
+
+ClusteredEnvironment::ClusteredEnvironment(const Json& options, std::uint64_t seed)
+    : dim_(static_cast<std::size_t>(readInteger(options, "dim", 11, 2, 10000))),
+      random_(readSeed(options, seed)) {
+  const auto arms = static_cast<std::size_t>(readInteger(options, "arms", 2000, 1, 100000000));
+  const auto k = static_cast<std::size_t>(readInteger(options, "k", 100, 1, static_cast<long long>(arms)));
+  const double angle = readNumber(options, "angle", kHalfPi / 2.0, 0.0, kHalfPi, false, true);
+  const double jitter = readNumber(options, "jitter", 0.0, 0.0, 1e6);
+  double cosine = 0.0, sine = 0.0;
+  cosSin(angle, &cosine, &sine);
+  thetaStar_ = unitGaussian(random_, dim_);
+  features_.assign(arms * dim_, 0.0);
+  means_.resize(arms);
+  Vector noise(static_cast<Eigen::Index>(dim_));
+  for (std::size_t row = 0; row < arms; ++row) {
+    double* x = features_.data() + row * dim_;
+    x[0] = cosine;
+    x[1 + static_cast<std::size_t>(static_cast<std::uint64_t>(row) * (dim_ - 1) / arms)] = sine;
+    if (jitter > 0.0) {
+      random_.fillNormal(noise.data(), dim_);
+      double squared = 0.0;
+      for (std::size_t j = 0; j < dim_; ++j) {
+        x[j] += jitter * noise[static_cast<Eigen::Index>(j)];
+        squared += x[j] * x[j];
+      }
+      const double norm = std::sqrt(squared);
+      for (std::size_t j = 0; j < dim_; ++j) x[j] /= norm;
+    }
+    double mean = 0.0;
+    for (std::size_t j = 0; j < dim_; ++j) mean += thetaStar_[static_cast<Eigen::Index>(j)] * x[j];
+    means_[row] = mean;
+  }
+  constraint_.k = k;
+}
+
+double ClusteredEnvironment::drawReward(ArmRow row) {
+  // P(+1) = (1 + mean) / 2 gives E[r] = mean; |mean| <= ||theta*|| ||x|| = 1.
+  return random_.bernoulli((1.0 + means_[row]) / 2.0) ? 1.0 : -1.0;
+}
+
+}  // namespace sublinear

@@ -1,0 +1,177 @@
+// Combinatorial linear semi-bandits (API.md, "Combinatorial linear semi-bandits"; paper 003).
+import type { Disposable, Floats, Ids } from './common.js';
+
+/**
+ * Options of a fixed-arms index (beyond the papers: sublinear CLS). With `index`, `setArms(features)`
+ * builds a MIPS index over the arms (lifted to (x, vec(x x^T)) when the score has a width term) and
+ * `select({ k })` retrieves a shortlist of arms with the largest UPPER BOUND on their score,
+ * sqrt(w) <= w / (2s) + s / 2, then scores the shortlist exactly. With `certify` (default) the
+ * shortlist grows until the k-th chosen score reaches the largest bound left out: with an exact index
+ * the super arm is then optimal for the round's scores (up to float tolerance, 1e-5 relative);
+ * with an approximate index (`hnsw`) it is as good as the index's recall. For arm-wise TS the bound
+ * on the Gaussian draws holds with probability 1 - delta. Quotas (`groups`) and Greedy's random first
+ * round score every arm.
+ */
+export interface ClsIndexOptions {
+  /** A MIPS index type: 'exact', or 'hnsw' where available. Other keys go to the index. */
+  type: string;
+  /** Candidates retrieved first (default 4k). */
+  shortlist?: number;
+  /** Grow the shortlist until the selection is certified (default true). */
+  certify?: boolean;
+  /** Arm-wise TS: failure probability of the bound on its Gaussian draws (default 1e-3). */
+  delta?: number;
+  [option: string]: unknown;
+}
+
+export interface ClsPolicyOptions {
+  dim: number;
+  /** Default super-arm size when select() is not given one. */
+  k?: number;
+  seed?: number;
+  /** Fixed-arms mode only (setArms). */
+  index?: ClsIndexOptions;
+}
+
+export interface RidgeOptions extends ClsPolicyOptions {
+  /** Ridge regularisation: V_0 = lambda I (default 1). */
+  lambda?: number;
+}
+
+export interface C2UCBOptions extends RidgeOptions {
+  /** Width multiplier alpha (default 1). */
+  alpha?: number;
+}
+
+export interface PC2UCBOptions extends C2UCBOptions {
+  /** Arm-wise perturbation c~ ~ U[0, c] multiplies the width by 1 + c~ (default 1). */
+  c?: number;
+}
+
+export interface CombTSOptions extends RidgeOptions {
+  /** Posterior scale v: draws from N(theta^, v^2 V^-1) (default 1). */
+  v?: number;
+  /** 'arm' (default): one draw per arm; 'round': one draw per round (paper 003 Algorithm 2). */
+  randomization?: 'round' | 'arm';
+}
+
+/** Wen et al. (2015): prior N(0, priorVariance I), noise variance noiseVariance. */
+export interface CombLinTSOptions extends ClsPolicyOptions {
+  /** lambda^2 (default 1). */
+  priorVariance?: number;
+  /** sigma^2 (default 1). */
+  noiseVariance?: number;
+}
+
+export interface CombLinUCBOptions extends CombLinTSOptions {
+  /** Width multiplier c of the index theta^T x + c sqrt(x^T Sigma x) (default 1). */
+  c?: number;
+}
+
+export interface SelectOptions {
+  /** Size of the super arm, in [1, N]; defaults to the constructor's k. */
+  k?: number;
+  /** One group label per arm: at most perGroup arms of each group (the promotion problem). */
+  groups?: Ids;
+  perGroup?: number;
+}
+
+export interface ClsStats {
+  /** Scored arms plus the index's inner products. */
+  innerProducts: number;
+  scoredArms: number;
+  rounds: number;
+  shortlistRounds: number;
+  certifiedRounds: number;
+  armCount: number;
+  index?: { innerProducts: number; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** The interface every combinatorial linear policy shares. */
+export interface ClsPolicy extends Disposable {
+  readonly dim: number;
+  /** Arms registered with setArms (0 before). */
+  readonly armCount: number;
+  /**
+   * Chooses a super arm among this round's arms (features: N*dim, row-major): row indices, best score
+   * first. Exactly k distinct rows; with groups, at most perGroup per group (k larger than the quotas
+   * allow is INVALID_ARGUMENT).
+   */
+  select(features: Floats, options?: SelectOptions): Uint32Array;
+  /** Chooses among the arms registered with setArms (EMPTY before). */
+  select(options?: SelectOptions): Uint32Array;
+  /** Registers a fixed arm set (N*dim) for select(options), building the `index` option's index. */
+  setArms(features: Floats): void;
+  /**
+   * Semi-bandit feedback for rows of the last selection (a subset is allowed, each row once), one
+   * finite reward per row. The next update needs a new select.
+   */
+  update(chosen: Ids, rewards: Floats): void;
+  /** The ridge estimate theta^. */
+  theta(): Float64Array;
+  stats(): ClsStats;
+}
+
+declare class ClsPolicyBase<Options> implements ClsPolicy {
+  constructor(options: Options);
+  readonly dim: number;
+  readonly armCount: number;
+  readonly disposed: boolean;
+  select(features: Floats, options?: SelectOptions): Uint32Array;
+  select(options?: SelectOptions): Uint32Array;
+  setArms(features: Floats): void;
+  update(chosen: Ids, rewards: Floats): void;
+  theta(): Float64Array;
+  stats(): ClsStats;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** C2UCB (Qin et al. 2014): theta^T x + alpha ||x||_{V^-1}. */
+export declare class C2UCB extends ClsPolicyBase<C2UCBOptions> {}
+/** Perturbed C2UCB (paper 003 Algorithm 1): theta^T x + (1 + c~) alpha ||x||_{V^-1}, c~ ~ U[0, c] per arm. */
+export declare class PC2UCB extends ClsPolicyBase<PC2UCBOptions> {}
+/** Thompson sampling with round-wise or arm-wise randomization (paper 003 Algorithm 2). */
+export declare class CombTS extends ClsPolicyBase<CombTSOptions> {}
+/** CombLinUCB (Wen et al. 2015). */
+export declare class CombLinUCB extends ClsPolicyBase<CombLinUCBOptions> {}
+/** CombLinTS (Wen et al. 2015): one posterior draw per round. */
+export declare class CombLinTS extends ClsPolicyBase<CombLinTSOptions> {}
+/** Greedy (paper 003 VII-B1): theta^T x, with a random first round. */
+export declare class GreedyCLS extends ClsPolicyBase<RidgeOptions> {}
+
+export interface ClsTrialConfig {
+  /**
+   * { type: 'clustered', dim, arms, k, angle, jitter, seed } or
+   * { type: 'promotion', promotions, k, users, population, rank, clusters, spread, seed }.
+   */
+  environment: { type: 'clustered' | 'promotion'; [option: string]: unknown };
+  /** { type: 'c2ucb' | 'pc2ucb' | 'comb-ts' | 'comb-lin-ucb' | 'comb-lin-ts' | 'greedy-cls', ...options }. */
+  policy: { type: string; [option: string]: unknown };
+  horizon: number;
+  seed?: number;
+}
+
+export interface ClsTrialResult {
+  /** Per round: the sum of the played arms' rewards. */
+  rewards: Float64Array;
+  /** Per round: best expected super-arm reward minus the played one's. */
+  regrets: Float64Array;
+  cumulativeReward: Float64Array;
+  cumulativeRegret: Float64Array;
+  seconds: { setup: number; select: number; update: number; total: number };
+  innerProducts: number;
+}
+
+/** The classes of this area on a module instance. */
+export interface ClsClasses {
+  readonly C2UCB: typeof C2UCB;
+  readonly PC2UCB: typeof PC2UCB;
+  readonly CombLinUCB: typeof CombLinUCB;
+  readonly CombLinTS: typeof CombLinTS;
+  readonly CombTS: typeof CombTS;
+  readonly GreedyCLS: typeof GreedyCLS;
+  /** One trial of a combinatorial linear environment, run in wasm (simulate() runs the same). */
+  runClsTrial(config: ClsTrialConfig): ClsTrialResult;
+}

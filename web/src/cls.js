@@ -1,0 +1,148 @@
+// Combinatorial linear semi-bandits (API.md, "Combinatorial linear semi-bandits"): one JS class per
+// C++ policy, all sharing ClsPolicy of the core. Rows of the features matrix are the arms.
+import { WasmObject } from './runtime.js';
+import { invalidArgument } from './errors.js';
+import { optionsToJson, requireObject, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
+
+const MAX_K = 0xffffffff;
+
+function isArrayLike(value) {
+  return Array.isArray(value) || ArrayBuffer.isView(value);
+}
+
+// { k, groups, perGroup } -> the numbers the binding takes (k = 0: the constructor's k).
+function readSelectOptions(options) {
+  const { k, groups, perGroup } = requireObject(options, 'select options');
+  if (k !== undefined) requirePositiveInteger(k, 'k', MAX_K);
+  let groupArray = new Uint32Array(0);
+  let quota = 0;
+  if (groups !== undefined && groups !== null) {
+    groupArray = toIdArray(groups, 'groups');
+    requirePositiveInteger(perGroup, 'perGroup', MAX_K);
+    quota = perGroup;
+  } else if (perGroup !== undefined) {
+    throw invalidArgument('perGroup needs groups (one group label per arm)');
+  }
+  return { k: k ?? 0, groups: groupArray, perGroup: quota };
+}
+
+export function defineClsClasses(runtime) {
+  const { Module } = runtime;
+
+  class ClsPolicy extends WasmObject {
+    constructor(type, options) {
+      const spec = { ...requireObject(options, 'options'), type };
+      const handle = runtime.call(() => Module.createClsPolicy(optionsToJson(spec)));
+      super(runtime, handle);
+    }
+
+    get dim() {
+      return this._call((handle) => handle.dim());
+    }
+
+    // Arms registered with setArms (0 before).
+    get armCount() {
+      return this._call((handle) => handle.armCount());
+    }
+
+    // select(features, { k, groups, perGroup }) chooses among this round's rows;
+    // select({ k }) (or select()) chooses among the arms registered with setArms.
+    select(features, options) {
+      const handle = this._handle;
+      if (features === undefined || features === null || (!isArrayLike(features) && typeof features === 'object' && options === undefined)) {
+        const { k, groups, perGroup } = readSelectOptions(features ?? options);
+        return runtime.withHeap([groups], (groupAddress) => runtime.call(() => {
+          handle.selectFromArms(k, groupAddress, groups.length, perGroup);
+          return handle.lastRows().slice();
+        }));
+      }
+      const { k, groups, perGroup } = readSelectOptions(options);
+      const featureArray = toFloat64Array(features, 'features');
+      return runtime.withHeap([featureArray, groups], (featureAddress, groupAddress) => runtime.call(() => {
+        handle.select(featureAddress, featureArray.length, k, groupAddress, groups.length, perGroup);
+        // A copy: the view points into wasm memory that the next select overwrites.
+        return handle.lastRows().slice();
+      }));
+    }
+
+    // Registers a fixed arm set (N*dim numbers) and builds the `index` option's index over it.
+    setArms(features) {
+      const handle = this._handle;
+      const featureArray = toFloat64Array(features, 'features');
+      runtime.withHeap([featureArray], (address) => runtime.call(() => handle.setArms(address, featureArray.length)));
+    }
+
+    update(chosen, rewards) {
+      const handle = this._handle;
+      const rows = toIdArray(chosen, 'chosen');
+      const rewardArray = toFloat64Array(rewards, 'rewards');
+      runtime.withHeap([rows, rewardArray], (rowAddress, rewardAddress) =>
+        runtime.call(() => handle.update(rowAddress, rows.length, rewardAddress, rewardArray.length)));
+    }
+
+    theta() {
+      return this._call((handle) => handle.theta().slice());
+    }
+
+    stats() {
+      return JSON.parse(this._call((handle) => handle.stats()));
+    }
+  }
+
+  class C2UCB extends ClsPolicy {
+    constructor(options) {
+      super('c2ucb', options);
+    }
+  }
+
+  class PC2UCB extends ClsPolicy {
+    constructor(options) {
+      super('pc2ucb', options);
+    }
+  }
+
+  class CombLinUCB extends ClsPolicy {
+    constructor(options) {
+      super('comb-lin-ucb', options);
+    }
+  }
+
+  class CombLinTS extends ClsPolicy {
+    constructor(options) {
+      super('comb-lin-ts', options);
+    }
+  }
+
+  class CombTS extends ClsPolicy {
+    constructor(options) {
+      super('comb-ts', options);
+    }
+  }
+
+  class GreedyCLS extends ClsPolicy {
+    constructor(options) {
+      super('greedy-cls', options);
+    }
+  }
+
+  // One trial of a combinatorial linear environment ('clustered' or 'promotion'), run entirely in wasm.
+  function runClsTrial(config) {
+    const { environment, policy, seed = 0, horizon } = requireObject(config, 'config');
+    requireObject(environment, 'environment');
+    requireObject(policy, 'policy');
+    requirePositiveInteger(horizon, 'horizon', 1e9);
+    if (!Number.isInteger(seed) || seed < 0) throw invalidArgument('seed must be a non-negative integer');
+    const result = JSON.parse(runtime.call(() => Module.runClsTrial(optionsToJson(environment), optionsToJson(policy), seed, horizon)));
+    const rewards = Float64Array.from(result.rewards);
+    const regrets = Float64Array.from(result.regrets);
+    const cumulativeReward = new Float64Array(rewards.length);
+    const cumulativeRegret = new Float64Array(regrets.length);
+    for (let t = 0, reward = 0, regret = 0; t < rewards.length; t++) {
+      cumulativeReward[t] = reward += rewards[t];
+      cumulativeRegret[t] = regret += regrets[t];
+    }
+    return { rewards, regrets, cumulativeReward, cumulativeRegret, seconds: result.seconds, innerProducts: result.innerProducts };
+  }
+
+  return { C2UCB, PC2UCB, CombLinUCB, CombLinTS, CombTS, GreedyCLS, runClsTrial };
+}
