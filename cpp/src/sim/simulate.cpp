@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/cls/cls_trial.hpp"
+#include "sublinear/matroid/matroid_trial.hpp"
 #include "sublinear/sim/linear_trial.hpp"
 
 namespace sublinear {
@@ -13,6 +15,9 @@ const std::vector<TrialFamily>& trialFamilies() {
   static const std::vector<TrialFamily> families = {
       {"linear", &makeLinearTrial},
       {"ratings", &makeLinearTrial},
+      {"matroid", &makeMatroidTrial},
+      {"clustered", &makeClsTrial},
+      {"promotion", &makeClsTrial},
   };
   return families;
 }
