@@ -95,7 +95,13 @@ void FasterCucb::enterCell(Component& component, double lambda) {
 
 void FasterCucb::placeArm(MatroidArm arm, bool maintainOrder) {
   Component& component = components_[componentOfArm_[arm]];
-  const auto key = std::make_pair(level(empiricalMean(arm)), level(1.0 / std::sqrt(static_cast<double>(pulls(arm)))));
+  // beta = 1/sqrt(N) depends on N alone: its level is computed once per value of N.
+  const std::uint64_t n = pulls(arm);
+  while (betaLevelOfPulls_.size() <= n) {
+    const double count = static_cast<double>(betaLevelOfPulls_.size());
+    betaLevelOfPulls_.push_back(count == 0 ? kZeroLevel : level(1.0 / std::sqrt(count)));
+  }
+  const auto key = std::make_pair(level(empiricalMean(arm)), betaLevelOfPulls_[n]);
   std::uint32_t bin;
   const auto found = component.binOfLevels.find(key);
   if (found != component.binOfLevels.end()) {

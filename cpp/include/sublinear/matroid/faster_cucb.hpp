@@ -97,6 +97,7 @@ class FasterCucb : public SemiBanditPolicy {
   std::vector<std::uint32_t> binOfArm_;
   std::vector<std::uint32_t> slotOfArm_;
   std::size_t binCount_ = 0;
+  std::vector<int> betaLevelOfPulls_;
   bool binsBuilt_ = false;
   enum class Walk { TopArms, OneArmPerComponent, Oracle } walk_;
   std::unique_ptr<IndependenceOracle> oracle_;
