@@ -235,3 +235,34 @@ TEST(MatroidTrialTest, RegretIsTheGapToTheBestBasis) {
   EXPECT_GE(clock.select, 0.0);
   EXPECT_EQ(makeMatroidTrial(environment, Json{{"type", "cts"}}, 1)->innerProducts(), 0u);
 }
+
+TEST(MatroidPolicies, FasterCucbWorkPerRoundDoesNotGrowWithK) {
+  // Work counters rather than time: after the initial pulls, FasterCUCB's FIND-BASE touches a number
+  // of bins and arms that does not depend on K for uniform and partition matroids (CUCB: K arms).
+  for (const std::string kind : {"uniform", "partition"}) {
+    double workPerRound[2] = {0, 0};
+    int which = 0;
+    for (const std::size_t k : {1000, 30000}) {
+      Json environment = environmentFor(kind, k);
+      environment["matroid"]["rank"] = 50;
+      environment["matroid"]["groups"] = 50;
+      MatroidEnvironment env(environment, 1);
+      FasterCucb policy(env.matroid(), Json{{"epsilon", 0.1}, {"seed", 2}});
+      Random random(3);
+      const auto play = [&] {
+        const auto basis = policy.select();
+        std::vector<double> rewards;
+        for (const auto arm : basis) rewards.push_back(env.draw(arm, random));
+        policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+      };
+      while (!policy.initialPullsDone()) play();
+      const Json before = policy.stats();
+      for (int t = 0; t < 300; ++t) play();
+      const Json after = policy.stats();
+      workPerRound[which++] = (after["armsScanned"].get<double>() - before["armsScanned"].get<double>() +
+                               after["binsVisited"].get<double>() - before["binsVisited"].get<double>()) / 300.0;
+    }
+    EXPECT_LE(workPerRound[1], 1.5 * workPerRound[0] + 10) << kind;
+    EXPECT_LE(workPerRound[1], 200) << kind;
+  }
+}
