@@ -53,3 +53,20 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+async function matroids(): Promise<void> {
+  const sb: SublinearBandits = await init();
+  const m = sb.Matroid.uniform(100, 5);
+  const g = sb.Matroid.graphic(4, new Uint32Array([0, 1, 1, 2]));
+  const rank: number = m.rank + g.rank + sb.Matroid.partition([0, 1, 1]).rank + sb.Matroid.transversal(2, 1, [0, 0, 1, 0]).rank;
+  const best: Uint32Array = m.maxWeightBasis(new Float64Array(100));
+  const ok: boolean = m.isIndependent([1, 2]);
+  const p = new sb.FasterCUCB({ matroid: m, horizon: 1000, a: 0.1, b: 1, epsilon: 0.1, seed: 1 });
+  const basis: Uint32Array = p.select();
+  p.update(basis, new Float64Array(basis.length).fill(0.5));
+  const q = new sb.CTS({ matroid: g });
+  const r = new sb.CUCB({ matroid: m, seed: 2 });
+  console.log(rank, best, ok, p.stats().rounds, q.rank, r.armCount);
+}
+
+void matroids();

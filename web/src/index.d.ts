@@ -2,11 +2,17 @@
 // Checked by tsc in tests/types.
 import { BanditError, ErrorCode } from './common.js';
 import type { MipsClasses } from './mips.js';
+import type { LinearClasses } from './linear.js';
+import type { MatroidClasses } from './matroid.js';
 import type { ClsClasses } from './cls.js';
+import type { SimulationClasses } from './simulate.js';
 
 export * from './common.js';
 export * from './mips.js';
+export * from './linear.js';
+export * from './matroid.js';
 export * from './cls.js';
+export * from './simulate.js';
 
 export interface InitOptions {
   /** The .wasm bytes, when the host has them already. */
@@ -16,7 +22,7 @@ export interface InitOptions {
 }
 
 /** One instance of the WebAssembly module and the classes bound to it. */
-export interface SublinearBandits extends MipsClasses, ClsClasses {
+export interface SublinearBandits extends MipsClasses, LinearClasses, MatroidClasses, ClsClasses, SimulationClasses {
   readonly version: string;
   readonly BanditError: typeof BanditError;
   readonly ErrorCode: typeof ErrorCode;

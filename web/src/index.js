@@ -4,6 +4,9 @@ import { BanditError, ErrorCode, invalidArgument } from './errors.js';
 import { createRuntime } from './runtime.js';
 import { defineMipsClasses } from './mips.js';
 import { defineClsClasses } from './cls.js';
+import { defineMatroidClasses } from './matroid.js';
+import { defineLinearClasses } from './linear.js';
+import { defineSimulationClasses } from './simulate.js';
 import { version } from './version.js';
 
 export { BanditError, ErrorCode, version };
@@ -38,6 +41,9 @@ export async function init(options = {}) {
     // One line per area: each defines its classes on this module instance.
     ...defineMipsClasses(runtime),
     ...defineClsClasses(runtime),
+    ...defineMatroidClasses(runtime),
+    ...defineLinearClasses(runtime),
+    ...defineSimulationClasses(runtime),
     // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
     memoryUsage() {
       return { heapBytes: Module.HEAPU8.buffer.byteLength, allocatedBytes: Module.allocatedBytes() };

@@ -7,6 +7,7 @@
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/matroid/partition_matroid.hpp"
 
 namespace sublinear {
 
@@ -27,12 +28,22 @@ FasterCucb::FasterCucb(const Matroid& matroid, const Json& options)
       epsilon_(readNumber(options, "epsilon", defaultEpsilon(options), 0.0, 1.0, false, false)),
       eta_(epsilon_ / 3.0),
       logStep_(deterministic::log(1.0 + eta_)),
+      componentOfArm_(matroid.groundSetSize(), 0),
       binOfArm_(matroid.groundSetSize(), kNoBin),
       slotOfArm_(matroid.groundSetSize(), 0),
-      uniform_(matroid.kind() == "uniform"),
       oracle_(this->matroid().makeOracle()) {
   require(rewardLow() >= 0.0, ErrorCode::InvalidArgument,
           "FasterCUCB rounds features multiplicatively: rewards must be non-negative (option 'a' >= 0)");
+  const std::string kind = this->matroid().kind();
+  if (kind == "partition") {
+    const auto& partition = static_cast<const PartitionMatroid&>(this->matroid());
+    for (MatroidArm arm = 0; arm < armCount(); ++arm) componentOfArm_[arm] = partition.groupOf(arm);
+    components_.resize(partition.rank());
+    walk_ = Walk::OneArmPerComponent;
+  } else {
+    components_.resize(1);
+    walk_ = kind == "uniform" ? Walk::TopArms : Walk::Oracle;
+  }
 }
 
 double FasterCucb::corner(int level) const {
@@ -64,28 +75,36 @@ bool FasterCucb::ahead(std::uint32_t x, std::uint32_t y, double lambda) const {
   return bins_[x].alphaLevel != bins_[y].alphaLevel ? bins_[x].alphaLevel > bins_[y].alphaLevel : x < y;
 }
 
-// The lambda >= representative at which `lower` (behind `upper` at the representative) overtakes
-// it: the line orthogonal to dom(upper) - dom(lower) that Algorithm 6 would list.
-double FasterCucb::crossing(std::uint32_t upper, std::uint32_t lower) const {
+// The lambda >= the representative at which `lower` (behind `upper` there) overtakes `upper`: the
+// line orthogonal to dom(upper) - dom(lower) that Algorithm 6 lists, as a value of lambda.
+double FasterCucb::crossing(const Component& component, std::uint32_t upper, std::uint32_t lower) const {
   const Bin& u = bins_[upper];
   const Bin& l = bins_[lower];
   if (l.domBeta <= u.domBeta) return kInfinity;
-  return std::max(representative_, (u.domAlpha - l.domAlpha) / (l.domBeta - u.domBeta));
+  return std::max(component.representative, (u.domAlpha - l.domAlpha) / (l.domBeta - u.domBeta));
 }
 
-void FasterCucb::enterCell(double lambda) {
-  representative_ = lambda;
-  std::sort(order_.begin(), order_.end(), [&](std::uint32_t x, std::uint32_t y) { return ahead(x, y, lambda); });
-  cellHigh_ = kInfinity;
-  for (std::size_t i = 0; i + 1 < order_.size(); ++i) cellHigh_ = std::min(cellHigh_, crossing(order_[i], order_[i + 1]));
+void FasterCucb::enterCell(Component& component, double lambda) {
+  component.representative = lambda;
+  auto& order = component.order;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return ahead(x, y, lambda); });
+  component.cellHigh = kInfinity;
+  for (std::size_t i = 0; i + 1 < order.size(); ++i) component.cellHigh = std::min(component.cellHigh, crossing(component, order[i], order[i + 1]));
   ++cellsEntered_;
 }
 
 void FasterCucb::placeArm(MatroidArm arm, bool maintainOrder) {
-  const auto key = std::make_pair(level(empiricalMean(arm)), level(1.0 / std::sqrt(static_cast<double>(pulls(arm)))));
+  Component& component = components_[componentOfArm_[arm]];
+  // beta = 1/sqrt(N) depends on N alone: its level is computed once per value of N.
+  const std::uint64_t n = pulls(arm);
+  while (betaLevelOfPulls_.size() <= n) {
+    const double count = static_cast<double>(betaLevelOfPulls_.size());
+    betaLevelOfPulls_.push_back(count == 0 ? kZeroLevel : level(1.0 / std::sqrt(count)));
+  }
+  const auto key = std::make_pair(level(empiricalMean(arm)), betaLevelOfPulls_[n]);
   std::uint32_t bin;
-  const auto found = binOfLevels_.find(key);
-  if (found != binOfLevels_.end()) {
+  const auto found = component.binOfLevels.find(key);
+  if (found != component.binOfLevels.end()) {
     bin = found->second;
   } else {
     if (freeBins_.empty()) {
@@ -100,19 +119,21 @@ void FasterCucb::placeArm(MatroidArm arm, bool maintainOrder) {
     created.betaLevel = key.second;
     created.domAlpha = corner(key.first);
     created.domBeta = corner(key.second);
-    binOfLevels_.emplace(key, bin);
+    component.binOfLevels.emplace(key, bin);
+    ++binCount_;
+    auto& order = component.order;
     if (maintainOrder) {
-      const auto at = std::lower_bound(order_.begin(), order_.end(), bin,
-                                       [&](std::uint32_t x, std::uint32_t y) { return ahead(x, y, representative_); });
-      const auto position = order_.insert(at, bin);
-      if (position != order_.begin()) cellHigh_ = std::min(cellHigh_, crossing(*(position - 1), bin));
-      if (position + 1 != order_.end()) cellHigh_ = std::min(cellHigh_, crossing(bin, *(position + 1)));
+      const auto at = std::lower_bound(order.begin(), order.end(), bin,
+                                       [&](std::uint32_t x, std::uint32_t y) { return ahead(x, y, component.representative); });
+      const auto position = order.insert(at, bin);
+      if (position != order.begin()) component.cellHigh = std::min(component.cellHigh, crossing(component, *(position - 1), bin));
+      if (position + 1 != order.end()) component.cellHigh = std::min(component.cellHigh, crossing(component, bin, *(position + 1)));
     } else {
-      order_.push_back(bin);
+      order.push_back(bin);
     }
   }
   // A random slot keeps a bin's arms in random order, so a greedy scan inside a large bin meets
-  // arms of different groups (partition) at random rather than in index order.
+  // arms of different parts of the matroid at random rather than in index order.
   auto& arms = bins_[bin].arms;
   arms.push_back(arm);
   const std::size_t slot = static_cast<std::size_t>(random().uniformInt(arms.size()));
@@ -123,6 +144,7 @@ void FasterCucb::placeArm(MatroidArm arm, bool maintainOrder) {
 }
 
 void FasterCucb::unplaceArm(MatroidArm arm) {
+  Component& component = components_[componentOfArm_[arm]];
   const std::uint32_t bin = binOfArm_[arm];
   auto& arms = bins_[bin].arms;
   const std::uint32_t slot = slotOfArm_[arm];
@@ -131,11 +153,15 @@ void FasterCucb::unplaceArm(MatroidArm arm) {
   arms.pop_back();
   binOfArm_[arm] = kNoBin;
   if (!arms.empty()) return;
-  binOfLevels_.erase(std::make_pair(bins_[bin].alphaLevel, bins_[bin].betaLevel));
+  component.binOfLevels.erase(std::make_pair(bins_[bin].alphaLevel, bins_[bin].betaLevel));
   freeBins_.push_back(bin);
-  const auto position = std::find(order_.begin(), order_.end(), bin);
-  if (position != order_.begin() && position + 1 != order_.end()) cellHigh_ = std::min(cellHigh_, crossing(*(position - 1), *(position + 1)));
-  order_.erase(position);
+  --binCount_;
+  auto& order = component.order;
+  const auto position = std::find(order.begin(), order.end(), bin);
+  if (position != order.begin() && position + 1 != order.end()) {
+    component.cellHigh = std::min(component.cellHigh, crossing(component, *(position - 1), *(position + 1)));
+  }
+  order.erase(position);
 }
 
 void FasterCucb::initialPullsCompleted() {
@@ -144,7 +170,8 @@ void FasterCucb::initialPullsCompleted() {
     if (pulls(arm) > 0) placeArm(arm, false);
   }
   binsBuilt_ = true;
-  cellHigh_ = -1.0;  // no representative yet: the first FIND-BASE enters the cell of its query
+  // No representative yet: the first FIND-BASE enters the cell of its query.
+  for (auto& component : components_) component.cellHigh = -1.0;
 }
 
 void FasterCucb::armUpdated(MatroidArm arm, double) {
@@ -157,12 +184,23 @@ void FasterCucb::armUpdated(MatroidArm arm, double) {
 std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
   // FIND-BASE (Algorithm 3) for q = (1, lambda_t).
   const double lambda = confidenceWidth(t);
-  if (lambda > cellHigh_ || lambda < representative_) enterCell(lambda);
+  for (auto& component : components_) {
+    if (lambda > component.cellHigh || lambda < component.representative) enterCell(component, lambda);
+  }
   const std::size_t rank = matroid().rank();
   std::vector<MatroidArm> basis;
   basis.reserve(rank);
-  if (uniform_) {
-    for (const std::uint32_t bin : order_) {
+  if (walk_ == Walk::OneArmPerComponent) {
+    for (const auto& component : components_) {
+      ++binsVisited_;
+      basis.push_back(bins_[component.order.front()].arms.front());
+    }
+    armsScanned_ += basis.size();
+    return basis;
+  }
+  const auto& order = components_.front().order;
+  if (walk_ == Walk::TopArms) {
+    for (const std::uint32_t bin : order) {
       ++binsVisited_;
       for (const MatroidArm arm : bins_[bin].arms) {
         basis.push_back(arm);
@@ -174,7 +212,7 @@ std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
     return basis;
   }
   oracle_->clear();
-  for (const std::uint32_t bin : order_) {
+  for (const std::uint32_t bin : order) {
     ++binsVisited_;
     for (const MatroidArm arm : bins_[bin].arms) {
       ++armsScanned_;
@@ -193,7 +231,7 @@ std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
 Json FasterCucb::stats() const {
   Json result = SemiBanditPolicy::stats();
   result["epsilon"] = epsilon_;
-  result["bins"] = order_.size();
+  result["bins"] = binCount_;
   result["cellsEntered"] = cellsEntered_;
   result["binsVisited"] = binsVisited_;
   return result;

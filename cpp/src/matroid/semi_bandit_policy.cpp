@@ -71,7 +71,7 @@ std::vector<MatroidArm> SemiBanditPolicy::basisCoveringUnpulled() {
   // augmentation property an independent set always extends to a basis with elements of another
   // basis. The window keeps a round O(rank · T_member); the first unpulled arm always fits.
   const std::size_t rank = matroid_->rank();
-  const std::size_t window = std::min(unpulled_.size(), 2 * rank + 16);
+  const std::size_t window = std::min(unpulled_.size(), 4 * rank + 16);
   std::vector<MatroidArm> basis;
   basis.reserve(rank);
   oracle_->clear();

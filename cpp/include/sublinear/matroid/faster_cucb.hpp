@@ -30,11 +30,13 @@ namespace sublinear {
 // - UPDATE-FEATURE moves an arm between bins (O(log B) lookup + O(B) list insertion); a bin that
 //   appears or empties shortens the cell by its neighbours' crossings.
 // - FIND-BASE runs the greedy algorithm over bins in the cell's order (arms in a bin are
-//   interchangeable for the query, kept in random order): for the uniform matroid it stops after
-//   D arms (O(D + bins visited)); for partition, graphic and transversal matroids it offers arms
-//   to the incremental oracle until the basis is full (O(arms scanned · T_member), typically
-//   O(D log D) for partition; no worst-case sublinear bound for graphic and transversal, where the
-//   paper relies on Holm et al. / Gupta-Peng dynamic structures that are not implemented here).
+//   interchangeable for the query): for the uniform matroid it takes the first D arms
+//   (O(D + bins visited)); a partition matroid is the direct sum of its groups, each with its own
+//   bins and cell, and takes the first arm of each group (O(D) plus the re-sorts of groups whose
+//   cell ended); graphic and transversal matroids offer arms to the incremental oracle until the
+//   basis is full (O(arms scanned · T_member) - a lazily rebuilt basis with no worst-case
+//   sublinear bound: the paper relies on Holm et al. / Gupta-Peng dynamic structures there, which
+//   are not implemented here).
 //   The greedy is exact over the dominating weights, so every basis is a (1 + eta)-approximate
 //   maximum-weight basis under the UCB indices (Lemma 4.6 with an exact structure), within the
 //   required (1 + epsilon).
@@ -49,7 +51,7 @@ class FasterCucb : public SemiBanditPolicy {
   double eta() const { return eta_; }
   // <dom(f_k), (1, lambda)> of a pulled arm, after the initial pulls.
   double roundedIndex(MatroidArm arm, double lambda) const;
-  std::size_t binCount() const { return order_.size(); }
+  std::size_t binCount() const { return binCount_; }
   Json stats() const override;
 
  protected:
@@ -65,29 +67,39 @@ class FasterCucb : public SemiBanditPolicy {
     double domBeta = 0.0;
     std::vector<MatroidArm> arms;
   };
+  // The structure of one representative h, for one direct summand of the matroid: a partition
+  // matroid is the direct sum of its groups (rank 1 each), so each group keeps its own bins and
+  // cell, and its best arm is the first arm of its first bin; uniform, graphic and transversal
+  // matroids are one component.
+  struct Component {
+    std::map<std::pair<int, int>, std::uint32_t> binOfLevels;
+    std::vector<std::uint32_t> order;  // non-empty bins by <dom, h>, best first
+    double representative = 0.0;       // the cell is [representative, cellHigh] in lambda
+    double cellHigh = -1.0;
+  };
 
   int level(double value) const;
   double corner(int level) const;
   double weight(std::uint32_t bin, double lambda) const { return bins_[bin].domAlpha + lambda * bins_[bin].domBeta; }
   bool ahead(std::uint32_t x, std::uint32_t y, double lambda) const;
-  double crossing(std::uint32_t upper, std::uint32_t lower) const;
-  void enterCell(double lambda);
+  double crossing(const Component& component, std::uint32_t upper, std::uint32_t lower) const;
+  void enterCell(Component& component, double lambda);
   void placeArm(MatroidArm arm, bool maintainOrder);
   void unplaceArm(MatroidArm arm);
 
   double epsilon_;
   double eta_;
   double logStep_;  // log(1 + eta)
-  std::map<std::pair<int, int>, std::uint32_t> binOfLevels_;
+  std::vector<Component> components_;
+  std::vector<std::uint32_t> componentOfArm_;
   std::vector<Bin> bins_;
   std::vector<std::uint32_t> freeBins_;
   std::vector<std::uint32_t> binOfArm_;
   std::vector<std::uint32_t> slotOfArm_;
-  std::vector<std::uint32_t> order_;  // non-empty bins by <dom, h> for the current representative, best first
-  double representative_ = 0.0;       // the cell is [representative_, cellHigh_] in lambda
-  double cellHigh_ = -1.0;
+  std::size_t binCount_ = 0;
+  std::vector<int> betaLevelOfPulls_;
   bool binsBuilt_ = false;
-  bool uniform_ = false;
+  enum class Walk { TopArms, OneArmPerComponent, Oracle } walk_;
   std::unique_ptr<IndependenceOracle> oracle_;
   std::uint64_t cellsEntered_ = 0;
   std::uint64_t binsVisited_ = 0;

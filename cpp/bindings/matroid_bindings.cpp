@@ -1,0 +1,134 @@
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "guard.hpp"
+#include "sublinear/matroid/graphic_matroid.hpp"
+#include "sublinear/matroid/partition_matroid.hpp"
+#include "sublinear/matroid/semi_bandit_factory.hpp"
+#include "sublinear/matroid/transversal_matroid.hpp"
+#include "sublinear/matroid/uniform_matroid.hpp"
+
+namespace sublinear::bindings {
+
+namespace {
+// One JS Matroid: the matroid and the buffer of its last maxWeightBasis, which JS copies out.
+struct MatroidHandle {
+  std::unique_ptr<Matroid> matroid;
+  std::vector<MatroidArm> last;
+};
+
+// One JS matroid policy (CUCB, FasterCUCB, CTS): it owns a copy of the matroid it was given.
+struct SemiBanditHandle {
+  std::unique_ptr<SemiBanditPolicy> policy;
+  std::vector<MatroidArm> last;
+};
+
+std::size_t count(double value, const char* name) {
+  if (!(value >= 1 && value <= 4294967295.0 && std::floor(value) == value)) {
+    fail(ErrorCode::InvalidArgument, std::string(name) + " must be an integer in [1, 2^32-1]");
+  }
+  return static_cast<std::size_t>(value);
+}
+
+std::vector<std::uint32_t> copyIds(std::uintptr_t address, std::size_t length) {
+  const auto* data = fromAddress<const std::uint32_t>(address);
+  return std::vector<std::uint32_t>(data, data + length);
+}
+
+MatroidHandle* createUniformMatroid(double k, double rank) {
+  return guarded([&]() -> MatroidHandle* {
+    require(rank >= 0 && std::floor(rank) == rank && rank <= 4294967295.0, ErrorCode::InvalidArgument, "D must be an integer in [1, K]");
+    return new MatroidHandle{std::make_unique<UniformMatroid>(count(k, "K"), static_cast<std::size_t>(rank)), {}};
+  });
+}
+
+MatroidHandle* createPartitionMatroid(std::uintptr_t groups, std::size_t length) {
+  return guarded([&]() -> MatroidHandle* { return new MatroidHandle{std::make_unique<PartitionMatroid>(copyIds(groups, length)), {}}; });
+}
+
+MatroidHandle* createGraphicMatroid(double vertices, std::uintptr_t edges, std::size_t length) {
+  return guarded([&]() -> MatroidHandle* {
+    return new MatroidHandle{std::make_unique<GraphicMatroid>(count(vertices, "numVertices"), copyIds(edges, length)), {}};
+  });
+}
+
+MatroidHandle* createTransversalMatroid(double k, double right, std::uintptr_t edges, std::size_t length) {
+  return guarded([&]() -> MatroidHandle* {
+    return new MatroidHandle{std::make_unique<TransversalMatroid>(count(k, "K"), count(right, "numRight"), copyIds(edges, length)), {}};
+  });
+}
+
+std::size_t matroidRank(MatroidHandle& self) { return self.matroid->rank(); }
+std::size_t matroidSize(MatroidHandle& self) { return self.matroid->groundSetSize(); }
+std::string matroidKind(MatroidHandle& self) { return self.matroid->kind(); }
+
+bool matroidIsIndependent(MatroidHandle& self, std::uintptr_t arms, std::size_t length) {
+  return guarded([&] { return self.matroid->isIndependent(fromAddress<const MatroidArm>(arms), length); });
+}
+
+std::size_t matroidMaxWeightBasis(MatroidHandle& self, std::uintptr_t weights, std::size_t length) {
+  return guarded([&]() -> std::size_t {
+    self.last = self.matroid->maxWeightBasis(fromAddress<const double>(weights), length);
+    return self.last.size();
+  });
+}
+
+emscripten::val matroidLast(MatroidHandle& self) { return emscripten::val(emscripten::typed_memory_view(self.last.size(), self.last.data())); }
+
+SemiBanditHandle* createSemiBanditPolicy(const std::string& type, MatroidHandle& matroid, const std::string& optionsJson) {
+  return guarded([&]() -> SemiBanditHandle* {
+    const Json options = parseJson(optionsJson);
+    return new SemiBanditHandle{makeSemiBanditPolicy(type, *matroid.matroid, options), {}};
+  });
+}
+
+std::size_t policySelect(SemiBanditHandle& self) {
+  return guarded([&]() -> std::size_t {
+    self.last = self.policy->select();
+    return self.last.size();
+  });
+}
+
+emscripten::val policyLast(SemiBanditHandle& self) { return emscripten::val(emscripten::typed_memory_view(self.last.size(), self.last.data())); }
+
+void policyUpdate(SemiBanditHandle& self, std::uintptr_t basis, std::size_t basisLength, std::uintptr_t rewards, std::size_t rewardLength) {
+  guarded([&] { self.policy->update(fromAddress<const MatroidArm>(basis), basisLength, fromAddress<const double>(rewards), rewardLength); });
+}
+
+std::string policyStats(SemiBanditHandle& self) { return guarded([&] { return self.policy->stats().dump(); }); }
+std::string policyType(SemiBanditHandle& self) { return self.policy->type(); }
+double policyRounds(SemiBanditHandle& self) { return static_cast<double>(self.policy->rounds()); }
+std::size_t policyArmCount(SemiBanditHandle& self) { return self.policy->armCount(); }
+std::size_t policyRank(SemiBanditHandle& self) { return self.policy->matroid().rank(); }
+}  // namespace
+
+}  // namespace sublinear::bindings
+
+EMSCRIPTEN_BINDINGS(sublinear_matroid) {
+  using namespace sublinear::bindings;
+  emscripten::class_<MatroidHandle>("MatroidHandle")
+      .function("rank", &matroidRank)
+      .function("size", &matroidSize)
+      .function("kind", &matroidKind)
+      .function("isIndependent", &matroidIsIndependent)
+      .function("maxWeightBasis", &matroidMaxWeightBasis)
+      .function("lastBasis", &matroidLast);
+  emscripten::class_<SemiBanditHandle>("SemiBanditHandle")
+      .function("select", &policySelect)
+      .function("lastBasis", &policyLast)
+      .function("update", &policyUpdate)
+      .function("stats", &policyStats)
+      .function("type", &policyType)
+      .function("rounds", &policyRounds)
+      .function("armCount", &policyArmCount)
+      .function("rank", &policyRank);
+  emscripten::function("createUniformMatroid", &createUniformMatroid, emscripten::allow_raw_pointers());
+  emscripten::function("createPartitionMatroid", &createPartitionMatroid, emscripten::allow_raw_pointers());
+  emscripten::function("createGraphicMatroid", &createGraphicMatroid, emscripten::allow_raw_pointers());
+  emscripten::function("createTransversalMatroid", &createTransversalMatroid, emscripten::allow_raw_pointers());
+  emscripten::function("createSemiBanditPolicy", &createSemiBanditPolicy, emscripten::allow_raw_pointers());
+}

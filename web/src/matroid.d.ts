@@ -1,0 +1,96 @@
+// Matroid semi-bandits (API.md, "Matroid semi-bandits").
+import type { Disposable, Floats, Ids } from './common.js';
+
+/** A matroid over arms 0..K-1, built with the static factories. */
+export declare class Matroid implements Disposable {
+  private constructor();
+  /** Every set of at most D of the K arms is independent (1 <= D <= K). */
+  static uniform(K: number, D: number): Matroid;
+  /** At most one arm per group: groupOfArm[k] is arm k's group label; rank = number of groups. */
+  static partition(groupOfArm: Ids): Matroid;
+  /** Arm k is the edge (edges[2k], edges[2k+1]); independent sets are forests. */
+  static graphic(numVertices: number, edges: Ids): Matroid;
+  /** Arms matchable to distinct right vertices; edges: [arm0, right0, arm1, right1, ...]. */
+  static transversal(K: number, numRight: number, edges: Ids): Matroid;
+  readonly rank: number;
+  readonly groundSetSize: number;
+  readonly kind: 'uniform' | 'partition' | 'graphic' | 'transversal';
+  readonly disposed: boolean;
+  /** Distinct arms below K (INVALID_ARGUMENT / DUPLICATE_ID otherwise). */
+  isIndependent(arms: Ids): boolean;
+  /** The greedy algorithm (ties by smaller index): a basis of maximum total weight, even with negative weights. */
+  maxWeightBasis(weights: Floats): Uint32Array;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+export interface SemiBanditOptions {
+  /** Copied at construction: the matroid may be disposed afterwards. */
+  matroid: Matroid;
+  /** T (default 10000). */
+  horizon?: number;
+  /** Rewards lie in [a, b] (defaults 0 and 1). */
+  a?: number;
+  b?: number;
+  seed?: number;
+}
+
+export interface FasterCUCBOptions extends SemiBanditOptions {
+  /** Accuracy/time knob in (0, 1): bases are (1 + epsilon)-approximate under the UCB indices (default 1 / log T). */
+  epsilon?: number;
+}
+
+export interface SemiBanditStats {
+  type: string;
+  rounds: number;
+  armsScanned: number;
+  initialPullsDone: boolean;
+  [key: string]: unknown;
+}
+
+/** The interface shared by CUCB, FasterCUCB and CTS. */
+export interface SemiBanditPolicy extends Disposable {
+  /** The basis to play: arm indices. */
+  select(): Uint32Array;
+  /** rewards[i] belongs to basis[i]; basis is the last selected one (in any order). */
+  update(basis: Ids, rewards: Floats): void;
+  readonly rank: number;
+  readonly armCount: number;
+  readonly rounds: number;
+  stats(): SemiBanditStats;
+}
+
+declare class SemiBanditPolicyBase implements SemiBanditPolicy {
+  select(): Uint32Array;
+  update(basis: Ids, rewards: Floats): void;
+  readonly rank: number;
+  readonly armCount: number;
+  readonly rounds: number;
+  readonly disposed: boolean;
+  stats(): SemiBanditStats;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** CUCB: greedy over all K UCB indices each round. */
+export declare class CUCB extends SemiBanditPolicyBase {
+  constructor(options: SemiBanditOptions);
+}
+
+/** FasterCUCB: rounded features, one structure per reached query direction; sublinear in K for uniform and partition matroids. */
+export declare class FasterCUCB extends SemiBanditPolicyBase {
+  constructor(options: FasterCUCBOptions);
+}
+
+/** Combinatorial Thompson sampling with Beta posteriors (bounded rewards binarised). */
+export declare class CTS extends SemiBanditPolicyBase {
+  constructor(options: SemiBanditOptions);
+}
+
+/** The classes of this area on a module instance. */
+export interface MatroidClasses {
+  readonly Matroid: typeof Matroid;
+  readonly CUCB: typeof CUCB;
+  readonly FasterCUCB: typeof FasterCUCB;
+  readonly CTS: typeof CTS;
+}
