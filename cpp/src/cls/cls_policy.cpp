@@ -219,9 +219,11 @@ std::vector<ArmRow> ClsPolicy::selectShortlist(const SuperArmConstraint& constra
         break;
       }
     }
-    if (!certify_) break;
+    // An approximate index may return fewer candidates than asked, even when asked for all.
+    if (!certify_ || retrieve >= count) break;
     retrieve = std::min(count, retrieve * 4);
   }
+  if (chosen.size() < constraint.k) return selectAll(arms, constraint);
   remember(arms, chosen, chosenWidths);
   return chosen;
 }
