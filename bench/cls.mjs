@@ -55,9 +55,17 @@ function describeParams(params) {
 export default async function clsBenchmark(args, report) {
   const full = args.includes('--full');
   const quick = args.includes('--quick');
+  // --only=figure2|promotion|sublinear runs one part (e.g. `--full --only=sublinear` for N = 1e6 alone).
+  const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+  const runs = (part) => !only || only === part;
   const sb = await init();
 
-  // 1. Figure 2.
+  if (runs('figure2')) figure2(sb, report, { full, quick });
+  if (runs('promotion')) promotion(sb, report, { full, quick });
+  if (runs('sublinear')) sublinear(sb, report, { full });
+}
+
+function figure2(sb, report, { full, quick }) {
   const angles = quick ? [1, 4, 8] : [1, 2, 3, 4, 5, 6, 7, 8];
   const figureTrials = quick ? 2 : 5;
   const figureGrid = policyGrid(quick ? GRID3 : GRID5, full);
@@ -92,7 +100,10 @@ export default async function clsBenchmark(args, report) {
   report.note(`Near-orthogonal clusters (angle >= 6pi/16): the best arm-wise method (PC2UCB or arm-wise TS) beats the best of ` +
     `C2UCB and round-wise TS at ${wins} of ${orthogonal.length} angles.`);
 
-  // 2. Promotion table.
+}
+
+function promotion(sb, report, { full, quick }) {
+  let done = 0;
   const ks = quick ? [50, 100] : [50, 100, 150, 200];
   const promotionTrials = full ? 5 : quick ? 1 : 2;
   const rank = 10;
@@ -103,7 +114,7 @@ export default async function clsBenchmark(args, report) {
     `appealing to one cluster, reward Bernoulli(u.w / 2); ${promotionTrials} trials, grid ${(full ? GRID5 : GRID3).join(', ')}. ` +
     'The reward scale differs from the paper\'s star ratings; the ordering of the columns is what can carry over.');
   const promotionRows = [];
-  done = 0;
+
   for (const k of ks) {
     const environment = { type: 'promotion', promotions: 10, k, users: usersPerK * k, population: Math.max(20000, usersPerK * k), rank };
     const row = [`k=${k}`];
@@ -119,7 +130,11 @@ export default async function clsBenchmark(args, report) {
     'CombLinTS 1749.2, C2UCB 2183.0, PC2UCB 2304.5, round-wise TS 2121.9, arm-wise TS 2304.3; k=200: 7939.6, 10092.5, 8918.4, ' +
     '9708.5, 11147.2, 9724.1, 10928.2.');
 
-  // 3. Sublinear CLS: fixed arms, shortlist from an index vs exact full scoring.
+}
+
+// Sublinear CLS: fixed arms, shortlist from an index vs exact full scoring.
+function sublinear(sb, report, { full }) {
+  let done = 0;
   const sizes = full ? [100000, 1000000] : [100000];
   const indexType = typeof sb.HnswIndex === 'function' ? 'hnsw' : 'exact';
   const horizon = 20;
@@ -134,7 +149,7 @@ export default async function clsBenchmark(args, report) {
     ['Round-wise TS', { type: 'comb-ts', randomization: 'round', lambda: 1, v: 0.3 }],
     ['Arm-wise TS', { type: 'comb-ts', randomization: 'arm', lambda: 1, v: 0.3 }],
   ];
-  done = 0;
+
   for (const arms of sizes) {
     const environment = { type: 'clustered', dim: 11, arms, k: 100, angle: 1.2, jitter: 0.3 };
     // Warm-up: the first large index grows the wasm heap, which would be charged to the first build.
