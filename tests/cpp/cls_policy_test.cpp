@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "sublinear/cls/block_diagonal_ridge.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
 #include "sublinear/cls/clustered_environment.hpp"
 #include "sublinear/core/error.hpp"
@@ -272,4 +273,46 @@ TEST(ClsPolicy, ShortlistOverFixedArmsMatchesFullScoring) {
       }
     }
   }
+}
+
+TEST(ClsBlockDiagonalRidge, MatchesTheFullRidgeOnBlockSparseData) {
+  Random random(17);
+  const int blocks = 4, blockDim = 3, dim = blocks * blockDim;
+  BlockDiagonalRidge split(dim, blocks, 0.7);
+  RidgeRegression full(dim, 0.7);
+  for (int t = 0; t < 200; ++t) {
+    Vector x = Vector::Zero(dim);
+    const int block = static_cast<int>(random.uniformInt(blocks));
+    random.fillNormal(x.data() + block * blockDim, blockDim);
+    const double reward = random.normal();
+    ASSERT_TRUE(split.fitsOneBlock(x));
+    split.update(x, reward);
+    full.update(x, reward);
+  }
+  EXPECT_LT((split.theta() - full.theta()).norm(), 1e-10);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> values(dim);
+    random.fillNormal(values.data(), values.size());
+    const std::size_t offset = random.uniformInt(dim);
+    const std::size_t width = 1 + random.uniformInt(dim - offset);
+    Vector x = Vector::Zero(dim);
+    for (std::size_t j = 0; j < width; ++j) x[static_cast<Eigen::Index>(offset + j)] = values[j];
+    EXPECT_NEAR(split.quadraticForm({values.data(), offset, width}), x.dot(full.inverseGram() * x), 1e-10);
+  }
+  Vector spanning = Vector::Zero(dim);
+  spanning[2] = 1.0;
+  spanning[3] = 1.0;
+  EXPECT_FALSE(split.fitsOneBlock(spanning));
+  EXPECT_EQ(codeOf([] { BlockDiagonalRidge(10, 3, 1.0); }), ErrorCode::InvalidArgument);
+  // A policy with blocks rejects feedback for an arm that straddles two blocks, unchanged.
+  auto policy = makeClsPolicy({{"type", "c2ucb"}, {"dim", 4}, {"blocks", 2}});
+  const std::vector<double> features = {1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1};
+  SuperArmConstraint constraint;
+  constraint.k = 3;
+  const auto chosen = policy->select(features.data(), features.size(), constraint);
+  const std::vector<double> rewards = {1, 1, 1};
+  EXPECT_EQ(codeOf([&] { policy->update(chosen.data(), 3, rewards.data(), 3); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(policy->ridge().observations(), 0);
+  EXPECT_EQ(codeOf([] { makeClsPolicy({{"type", "c2ucb"}, {"dim", 4}, {"blocks", 2}, {"index", {{"type", "exact"}}}}); }),
+            ErrorCode::InvalidArgument);
 }

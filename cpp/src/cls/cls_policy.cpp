@@ -36,14 +36,17 @@ int readDimension(const Json& options) {
   require(options.is_object() && options.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
   return static_cast<int>(readInteger(options, "dim", 0, 1, 100000));
 }
+
+int readBlocks(const Json& options) { return static_cast<int>(readInteger(options, "blocks", 1, 1, 100000)); }
 }  // namespace
 
 ClsPolicy::ClsPolicy(const Json& options, double ridgeLambda)
-    : random_(readSeed(options)), ridge_(readDimension(options), ridgeLambda) {
+    : random_(readSeed(options)), ridge_(readDimension(options), readBlocks(options), ridgeLambda) {
   defaultK_ = static_cast<std::size_t>(readInteger(options, "k", 0, 1, static_cast<long long>(kMaxArms)));
   if (options.contains("index") && !options["index"].is_null()) {
     const Json& spec = options["index"];
     require(spec.is_object(), ErrorCode::InvalidArgument, "option 'index' must be an object { type, shortlist, ... }");
+    require(ridge_.blockCount() == 1, ErrorCode::InvalidArgument, "option 'index' needs blocks = 1");
     shortlist_ = static_cast<std::size_t>(readInteger(spec, "shortlist", 0, 0, static_cast<long long>(kMaxArms)));
     certify_ = readBool(spec, "certify", true);
     indexDelta_ = readNumber(spec, "delta", 1e-3, 0.0, 1.0, false, false);
@@ -66,19 +69,7 @@ double ClsPolicy::dot(const ArmSlice& arm, const Vector& direction) const {
   return sum;
 }
 
-double ClsPolicy::width(const ArmSlice& arm) const {
-  // x^T V^-1 x over the arm's nonzero block; columns of the (symmetric, column-major) V^-1 are contiguous.
-  const Matrix& inverse = ridge_.inverseGram();
-  const std::size_t stride = static_cast<std::size_t>(inverse.rows());
-  double sum = 0.0;
-  for (std::size_t a = 0; a < arm.width; ++a) {
-    const double* column = inverse.data() + (arm.offset + a) * stride + arm.offset;
-    double inner = 0.0;
-    for (std::size_t b = 0; b < arm.width; ++b) inner += column[b] * arm.values[b];
-    sum += arm.values[a] * inner;
-  }
-  return std::sqrt(std::max(0.0, sum));
-}
+double ClsPolicy::width(const ArmSlice& arm) const { return std::sqrt(std::max(0.0, ridge_.quadraticForm(arm))); }
 
 double ClsPolicy::armDraw(ArmRow row) {
   double& slot = draws_[row];
@@ -228,9 +219,11 @@ std::vector<ArmRow> ClsPolicy::selectShortlist(const SuperArmConstraint& constra
         break;
       }
     }
-    if (!certify_) break;
+    // An approximate index may return fewer candidates than asked, even when asked for all.
+    if (!certify_ || retrieve >= count) break;
     retrieve = std::min(count, retrieve * 4);
   }
+  if (chosen.size() < constraint.k) return selectAll(arms, constraint);
   remember(arms, chosen, chosenWidths);
   return chosen;
 }
@@ -268,6 +261,10 @@ void ClsPolicy::update(const ArmRow* chosen, std::size_t count, const double* re
     if (used[position]) fail(ErrorCode::InvalidArgument, "row " + std::to_string(chosen[i]) + " appears twice");
     used[position] = true;
     positions[i] = position;
+    if (!ridge_.fitsOneBlock(pendingVectors_[position])) {
+      fail(ErrorCode::InvalidArgument, "row " + std::to_string(chosen[i]) + " has features in more than one of the " +
+                                           std::to_string(ridge_.blockCount()) + " blocks");
+    }
   }
   for (std::size_t i = 0; i < count; ++i) ridge_.update(pendingVectors_[positions[i]], rewards[i]);
   pending_ = false;

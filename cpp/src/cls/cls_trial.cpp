@@ -51,6 +51,8 @@ ClsTrial::ClsTrial(const Json& environment, const Json& policy, std::uint64_t se
   Json options = policy.is_object() ? policy : Json::object();
   options["dim"] = environment_->dim();
   if (!options.contains("seed")) options["seed"] = mixSeed(seed, 2);
+  // Block features (promotion): keep V as its diagonal blocks, O(d^2) per observation instead of O((dM)^2).
+  if (!options.contains("blocks")) options["blocks"] = environment_->arms().blockCount();
   policy_ = makeClsPolicy(options);
   useFixedArms_ = environment_->fixedArms() && options.contains("index") && !options["index"].is_null();
 }

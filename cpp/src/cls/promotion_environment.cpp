@@ -29,37 +29,36 @@ PromotionEnvironment::PromotionEnvironment(const Json& options, std::uint64_t se
   users_ = static_cast<std::size_t>(readInteger(options, "users", static_cast<long long>(100 * k), static_cast<long long>(k), 100000000));
   const auto population = static_cast<std::size_t>(readInteger(
       options, "population", static_cast<long long>(users_ > 20000 ? users_ : 20000), static_cast<long long>(users_), 100000000));
-  const auto clusters = static_cast<std::size_t>(readInteger(options, "clusters", 20, 1, 1000000));
-  const double spread = readNumber(options, "spread", 0.5, 0.0, 1e6);
+  const double spread = readNumber(options, "spread", 0.3, 0.0, 1e6);
   require(users_ * promotions_ <= 4294967295u, ErrorCode::InvalidArgument, "users * promotions must be below 2^32");
   const std::size_t rank = width_ - 1;
   const double inverseSqrt2 = 1.0 / std::sqrt(2.0);
 
-  std::vector<double> centres(clusters * rank);
-  for (std::size_t c = 0; c < clusters; ++c) {
-    random_.fillNormal(centres.data() + c * rank, rank);
-    normalise(centres.data() + c * rank, rank);
-  }
-  const double noiseScale = spread / std::sqrt(static_cast<double>(rank));
+  // Users: cluster c's centre is the basis vector e_c, spread by |Gaussian| noise, so that users
+  // of different clusters are nearly orthogonal (paper 003's Figure 3 for MovieLens).
   populationFeatures_.resize(population * width_);
   std::vector<double> u(rank);
   for (std::size_t i = 0; i < population; ++i) {
-    const std::size_t c = static_cast<std::size_t>(random_.uniformInt(clusters));
+    const std::size_t cluster = static_cast<std::size_t>(random_.uniformInt(rank));
     random_.fillNormal(u.data(), rank);
-    for (std::size_t a = 0; a < rank; ++a) u[a] = centres[c * rank + a] + noiseScale * u[a];
+    for (std::size_t a = 0; a < rank; ++a) u[a] = std::fabs(spread * u[a]) + (a == cluster ? 1.0 : 0.0);
     normalise(u.data(), rank);
     double* x = populationFeatures_.data() + i * width_;
     for (std::size_t a = 0; a < rank; ++a) x[a] = u[a] * inverseSqrt2;
     x[rank] = inverseSqrt2;
   }
-  // theta*_j = (w_j, 1) / (2 sqrt 2): theta*_j^T x = (u^T w_j + 1) / 4 in [0, 1/2].
+  // Promotion j appeals to one cluster: w_j = normalise(e_c + spread |g|); the reward is
+  // Bernoulli(u^T w_j / 2), i.e. theta*_j = (w_j / sqrt 2, 0). Most users respond rarely, as most
+  // MovieLens users never rated a given movie.
   promotionParameters_.resize(promotions_ * width_);
   for (std::size_t j = 0; j < promotions_; ++j) {
     double* w = promotionParameters_.data() + j * width_;
+    const std::size_t cluster = static_cast<std::size_t>(random_.uniformInt(rank));
     random_.fillNormal(w, rank);
+    for (std::size_t a = 0; a < rank; ++a) w[a] = std::fabs(spread * w[a]) + (a == cluster ? 1.0 : 0.0);
     normalise(w, rank);
-    for (std::size_t a = 0; a < rank; ++a) w[a] *= inverseSqrt2 / 2.0;
-    w[rank] = inverseSqrt2 / 2.0;
+    for (std::size_t a = 0; a < rank; ++a) w[a] *= inverseSqrt2;
+    w[rank] = 0.0;
   }
   permutation_.resize(population);
   for (std::size_t i = 0; i < population; ++i) permutation_[i] = i;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sublinear/cls/arm_features.hpp"
+#include "sublinear/cls/block_diagonal_ridge.hpp"
 #include "sublinear/cls/super_arm_oracle.hpp"
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/random.hpp"
@@ -27,8 +28,9 @@ class UpperBoundIndex;
 // TS's v z). Subclasses say which; this class owns validation, the oracle, the feedback and the
 // shortlist over a fixed arm set (setArms). Every public method validates before it mutates.
 //
-// Options common to all: dim (required), k (default k of select), seed, index (fixed-arms only:
-// { type, shortlist, certify, delta, ...options of the MIPS index }).
+// Options common to all: dim (required), k (default k of select), seed, blocks (default 1: V is kept
+// as that many diagonal blocks, each arm's features must then lie in one block, as in the promotion
+// problem), index (fixed-arms only, one block: { type, shortlist, certify, delta, ...index options }).
 class ClsPolicy {
  public:
   ClsPolicy(const Json& options, double ridgeLambda);
@@ -41,7 +43,7 @@ class ClsPolicy {
   int dim() const { return ridge_.dim(); }
   // The constructor's `k` option (0 when absent).
   std::size_t defaultK() const { return defaultK_; }
-  const RidgeRegression& ridge() const { return ridge_; }
+  const BlockDiagonalRidge& ridge() const { return ridge_; }
   long rounds() const { return rounds_; }
 
   // Chooses a super arm among this round's arms; returns row indices, best score first.
@@ -85,7 +87,7 @@ class ClsPolicy {
   double indexDelta() const { return indexDelta_; }
 
   Random random_;
-  RidgeRegression ridge_;
+  BlockDiagonalRidge ridge_;
 
  private:
   double scoreArm(const ArmSlice& arm, ArmRow row, double* widthOut);

@@ -12,14 +12,16 @@ namespace sublinear {
 // (x(i) in block j) and theta* = (theta*_1, ..., theta*_M). A super arm is exactly k users per
 // promotion (groups = promotions, perGroup = k, k_total = M k), as the paper's S defines it.
 //
-// The paper takes x(i) from an SVD of MovieLens ratings. Without a ratings file the users come
-// from a generated low-rank model instead: `population` users in `clusters` clusters on the unit
-// sphere of R^rank (u = normalise(centre + spread g / sqrt(rank))), features x = (u, 1) / sqrt(2)
-// (rank + 1 dimensions: the constant entry of the paper's features), promotion j has a unit
-// direction w_j, and the reward is Bernoulli(1/4 + u^T w_j / 4), i.e. theta*_j = (w_j, 1) / (2 sqrt 2).
+// The paper takes x(i) from an SVD of MovieLens ratings (reward: the rating, 0 when the user did not
+// rate the movie). Without a ratings file the users come from a generated low-rank model instead,
+// with the structure the paper reports (Figure 3: users nearly orthogonal, most never respond):
+// `population` users in `rank` clusters, user u = normalise(e_c + spread |g|) for its cluster c,
+// feature x = (u, 1) / sqrt(2) (rank + 1 entries: the constant entry of the paper's features);
+// promotion j appeals to one cluster, w_j = normalise(e_c' + spread |g|), and the reward is
+// Bernoulli(u^T w_j / 2), i.e. theta*_j = (w_j / sqrt 2, 0).
 // Options: promotions (M, default 10), k (per promotion, default 50), users (N, default 100 k, as
-// in the paper), population (default max(N, 20000)), rank (default 10), clusters (default 20),
-// spread (default 0.5), seed. `ratings` is not supported yet (INVALID_ARGUMENT).
+// in the paper), population (default max(N, 20000)), rank (default 10), spread (default 0.3), seed.
+// `ratings` is not supported yet (INVALID_ARGUMENT).
 class PromotionEnvironment final : public ClsEnvironment {
  public:
   PromotionEnvironment(const Json& options, std::uint64_t seed);

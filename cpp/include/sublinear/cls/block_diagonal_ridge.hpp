@@ -1,0 +1,44 @@
+#pragma once
+
+#include <vector>
+
+#include "sublinear/cls/arm_features.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/core/ridge_regression.hpp"
+
+namespace sublinear {
+
+// Ridge regression whose Gram matrix V = lambda I + sum x x^T is block-diagonal because every
+// observed x lies inside one of `blocks` equal diagonal blocks: the promotion problem of paper 003,
+// where x~(jN + i) is user i's features in promotion j's block. Then V^-1, theta, ||x||_{V^-1} and a
+// draw from N(theta, v^2 V^-1) all split into independent blocks, so one observation costs
+// O((dim / blocks)^2) instead of O(dim^2). With one block this is plain RidgeRegression.
+class BlockDiagonalRidge {
+ public:
+  BlockDiagonalRidge(int dim, int blocks, double lambda);
+
+  int dim() const { return static_cast<int>(theta_.size()); }
+  int blockCount() const { return static_cast<int>(blocks_.size()); }
+  int blockDim() const { return blockDim_; }
+  long observations() const { return observations_; }
+  // theta^ = V^-1 b, all blocks side by side.
+  const Vector& theta() const { return theta_; }
+  // The one block's V^-1 (the lifted index needs the whole matrix: single-block policies only).
+  const Matrix& inverseGram() const { return blocks_.front().inverseGram(); }
+  // x^T V^-1 x for the vector that is `arm.values` at columns [arm.offset, arm.offset + arm.width).
+  double quadraticForm(const ArmSlice& arm) const;
+  // theta^ + scale * V^-1/2 xi: a draw from N(theta^, scale^2 V^-1), block by block.
+  Vector sampleTheta(Random& random, double scale) const;
+  // Whether every nonzero entry of x lies in one block (always, with one block).
+  bool fitsOneBlock(const Vector& x) const;
+  // Precondition: fitsOneBlock(x), x finite.
+  void update(const Vector& x, double reward);
+
+ private:
+  int blockDim_;
+  long observations_ = 0;
+  std::vector<RidgeRegression> blocks_;
+  Vector theta_;
+};
+
+}  // namespace sublinear

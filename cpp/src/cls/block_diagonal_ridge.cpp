@@ -1,0 +1,87 @@
+#include "sublinear/cls/block_diagonal_ridge.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+namespace {
+int checkedBlockDim(int dim, int blocks) {
+  require(dim > 0, ErrorCode::InvalidArgument, "dim must be a positive integer");
+  require(blocks >= 1 && dim % blocks == 0, ErrorCode::InvalidArgument, "option 'blocks' must be a positive divisor of dim");
+  return dim / blocks;
+}
+}  // namespace
+
+BlockDiagonalRidge::BlockDiagonalRidge(int dim, int blocks, double lambda)
+    : blockDim_(checkedBlockDim(dim, blocks)), theta_(Vector::Zero(dim)) {
+  blocks_.reserve(static_cast<std::size_t>(blocks));
+  for (int b = 0; b < blocks; ++b) blocks_.emplace_back(blockDim_, lambda);
+}
+
+double BlockDiagonalRidge::quadraticForm(const ArmSlice& arm) const {
+  if (arm.width == 0) return 0.0;
+  const auto blockDim = static_cast<std::size_t>(blockDim_);
+  const std::size_t end = arm.offset + arm.width;
+  double sum = 0.0;
+  for (std::size_t b = arm.offset / blockDim; b * blockDim < end; ++b) {
+    const std::size_t blockStart = b * blockDim;
+    const std::size_t from = std::max(arm.offset, blockStart);
+    const std::size_t to = std::min(end, blockStart + blockDim);
+    // Columns of the (symmetric, column-major) block inverse are contiguous.
+    const Matrix& inverse = blocks_[b].inverseGram();
+    for (std::size_t a = from; a < to; ++a) {
+      const double* column = inverse.data() + (a - blockStart) * blockDim + (from - blockStart);
+      const double* x = arm.values + (from - arm.offset);
+      double inner = 0.0;
+      for (std::size_t c = 0; c < to - from; ++c) inner += column[c] * x[c];
+      sum += arm.values[a - arm.offset] * inner;
+    }
+  }
+  return sum;
+}
+
+Vector BlockDiagonalRidge::sampleTheta(Random& random, double scale) const {
+  if (blocks_.size() == 1) return blocks_.front().sampleTheta(random, scale);
+  Vector sample(theta_.size());
+  for (std::size_t b = 0; b < blocks_.size(); ++b) {
+    sample.segment(static_cast<Eigen::Index>(b) * blockDim_, blockDim_) = blocks_[b].sampleTheta(random, scale);
+  }
+  return sample;
+}
+
+bool BlockDiagonalRidge::fitsOneBlock(const Vector& x) const {
+  if (blocks_.size() == 1) return true;
+  Eigen::Index first = -1, last = -1;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    if (x[i] != 0.0) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  }
+  return first < 0 || first / blockDim_ == last / blockDim_;
+}
+
+void BlockDiagonalRidge::update(const Vector& x, double reward) {
+  ++observations_;
+  if (blocks_.size() == 1) {
+    blocks_.front().update(x, reward);
+    theta_ = blocks_.front().theta();
+    return;
+  }
+  Eigen::Index block = 0;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    if (x[i] != 0.0) {
+      block = i / blockDim_;
+      break;
+    }
+  }
+  const Eigen::Index start = block * blockDim_;
+  RidgeRegression& ridge = blocks_[static_cast<std::size_t>(block)];
+  ridge.update(x.segment(start, blockDim_), reward);
+  theta_.segment(start, blockDim_) = ridge.theta();
+}
+
+}  // namespace sublinear
