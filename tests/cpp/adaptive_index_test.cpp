@@ -17,7 +17,7 @@ std::unique_ptr<MipsIndex> adaptive(std::size_t dim, Json options = Json::object
 TEST(AdaptiveIndex, InterleavedAddsAndRemovesAgreeWithTheExactOracle) {
   for (const char* base : {"hnsw", "lsh", "exact"}) {
     for (std::size_t dim : {2u, 16u}) {
-      auto index = adaptive(dim, Json{{"base", {{"type", base}}}, {"seed", 3}});
+      auto index = adaptive(dim, Json{{"base", {{"type", base}, {"efConstruction", 64}}}, {"seed", 3}});
       const double recall = interleave(*index, dim, dim * 17);
       EXPECT_GE(recall, std::string(base) == "lsh" ? 0.5 : 0.9) << base << " dim " << dim;
     }

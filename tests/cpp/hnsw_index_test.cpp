@@ -15,7 +15,7 @@ std::unique_ptr<MipsIndex> hnsw(std::size_t dim, Json options = Json::object()) 
 TEST(HnswIndex, InterleavedAddsAndRemovesAgreeWithTheExactOracle) {
   for (const char* space : {"euclidean", "inner-product"}) {
     for (std::size_t dim : {1u, 7u, 16u}) {
-      auto index = hnsw(dim, Json{{"space", space}, {"seed", 3}});
+      auto index = hnsw(dim, Json{{"space", space}, {"seed", 3}, {"efConstruction", 64}});
       const double recall = interleave(*index, dim, dim * 11);
       // Small sets: the graph search should find nearly everything.
       EXPECT_GE(recall, dim == 1 && std::string(space) == "inner-product" ? 0.5 : 0.9) << space << " dim " << dim;
@@ -26,8 +26,14 @@ TEST(HnswIndex, InterleavedAddsAndRemovesAgreeWithTheExactOracle) {
 TEST(HnswIndex, RecallFloorAtDefaultSettings) {
   // Issue 3: recall@10 >= 0.95 at 10k x 16 with the default options (inner-product space, M 16,
   // efConstruction 200, efSearch 64).
+  // Under AddressSanitizer (about 5x slower here) the same floor on 3000 items keeps the suite fast.
+#if defined(__SANITIZE_ADDRESS__)
+  const std::size_t n = 3000;
+#else
+  const std::size_t n = 10000;
+#endif
   auto index = hnsw(16, Json{{"seed", 1}});
-  const double recall = recallAt(*index, 10000, 16, 100, 10, 2024);
+  const double recall = recallAt(*index, n, 16, 100, 10, 2024);
   EXPECT_GE(recall, 0.95);
   RecordProperty("recall", std::to_string(recall));
 }

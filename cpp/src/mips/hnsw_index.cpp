@@ -1,5 +1,10 @@
 #include "sublinear/mips/hnsw_index.hpp"
 
+// hnswlib 0.6.2's SSE path prefetches *(links + j + 1) one entry past the end of a link list, an
+// out-of-bounds read that AddressSanitizer reports on upper layers (fixed in later hnswlib). Its SIMD
+// distance functions are not used here (PaddedSpace below), so the manual vectorisation goes, and
+// the native build runs the same code as the wasm build, which has no SSE.
+#define NO_MANUAL_VECTORIZATION
 #include <hnswlib.h>
 
 #include <algorithm>
