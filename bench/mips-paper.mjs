@@ -59,7 +59,7 @@ export default async function mipsPaper(args, report) {
       method: 'LSH-MIPS', label: `a ${bits} b ${tables}`, make: () => new sb.LshIndex({ dim, bits, tables, seed: 1 }) }))) : []),
   ];
 
-  const selected = methodFilter ? grids.filter((g) => methodFilter.includes(g.method)) : grids;
+  const selected = methodFilter ? grids.filter((g) => methodFilter.includes(g.method)) : [...grids];
   grids.length = 0;
   grids.push(...selected);
   report.note('Timing: for every setting and k, the exhaustive scan and the method each answer all queries twice, alternating; ' +
@@ -189,16 +189,22 @@ export default async function mipsPaper(args, report) {
   }
   const percentile = (values, delta) => [...values].sort((a, b) => a - b)[Math.ceil((1 - delta) * values.length) - 1];
   const figure1 = epsilons.map((epsilon) => {
-    const average = (which) => deltas.reduce((s, d) => s + percentile(sub[which].get(key(epsilon, d)), d), 0) / deltas.length;
-    const worst = Math.max(...deltas.map((d) => percentile(sub.shuffled.get(key(epsilon, d)), d)));
-    const work = deltas.reduce((s, d) => s + pulls.get(key(epsilon, d)).reduce((a, b) => a + b, 0) / runs, 0) / deltas.length;
-    return [epsilon, average('shuffled'), worst, worst <= epsilon ? 'yes' : 'NO', work, average('literal'), `< ${epsilon}`];
+    const percentiles = (which) => deltas.map((d) => percentile(sub[which].get(key(epsilon, d)), d));
+    const random = percentiles('shuffled');
+    const literal = percentiles('literal');
+    const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+    const work = mean(deltas.map((d) => mean(pulls.get(key(epsilon, d)))));
+    return [epsilon, mean(random), Math.max(...random), Math.max(...random) <= epsilon ? 'yes' : 'NO', work,
+      mean(literal), Math.max(...literal), Math.max(...literal) <= epsilon ? 'yes' : 'NO', `< ${epsilon}`];
   });
   report.table(`Figure 1: BoundedME on MAB-BP, ${K} arms x ${N} Bernoulli rewards (paper: 10^4 x 10^5), ${runs} datasets per (epsilon, delta), ` +
-    `delta in {${deltas.join(', ')}}`,
-  ['epsilon', 'mean over delta of (1-delta)-pct suboptimality', 'worst delta', 'all <= epsilon', 'pulls / (K N)', 'same, ones-first lists read in order', 'paper'],
+    `delta in {${deltas.join(', ')}}; (1-delta)-percentile of the suboptimality over the ${runs} datasets, averaged over delta (paper's plot) and its maximum over delta`,
+  ['epsilon', 'random order: mean', 'max', 'all <= epsilon', 'pulls / (K N)', 'ones first, in order: mean', 'max', 'all <= epsilon', 'paper (Figure 1)'],
   figure1);
-  report.note('Figure 1 reading: the paper draws without replacement at random; read literally ("ones before zeros"), every arm whose list has ' +
-    'more ones than the pulls so far looks perfect, so elimination is arbitrary: the last column shows that this is not what the paper ran.');
+  report.note('Figure 1 reading: the guarantee assumes each pull is a uniformly random draw without replacement ("random order" columns). ' +
+    'Taken literally, "the rewards with value 1 are returned before those with value 0" makes every arm with more ones than the pulls so far ' +
+    'look perfect, so early rounds drop arms among those ties arbitrarily (here: by index); the last rounds read almost whole lists, so ' +
+    'the returned arm is still close to the best because 1000 uniform means lie close together near 1. The paper gives no numbers, only that ' +
+    'every plotted suboptimality lies below its epsilon.');
   report.data('figure1', { K, N, runs, epsilons, deltas, rows: figure1 });
 }
