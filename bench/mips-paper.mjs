@@ -34,6 +34,10 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 export default async function mipsPaper(args, report) {
   const full = args.includes('--full');
+  // --methods BoundedME,Greedy-MIPS  --data gaussian  --no-figure1: run a part (e.g. the target alone at --full).
+  const valueOf = (flag) => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : null; };
+  const methodFilter = valueOf('--methods')?.split(',') ?? null;
+  const dataFilter = valueOf('--data')?.split(',') ?? ['gaussian', 'uniform'];
   const n = full ? 10000 : 2000;
   const dim = full ? 10000 : 2000;
   const queryCount = full ? 20 : 40;
@@ -55,9 +59,14 @@ export default async function mipsPaper(args, report) {
       method: 'LSH-MIPS', label: `a ${bits} b ${tables}`, make: () => new sb.LshIndex({ dim, bits, tables, seed: 1 }) }))) : []),
   ];
 
+  const selected = methodFilter ? grids.filter((g) => methodFilter.includes(g.method)) : [...grids];
+  grids.length = 0;
+  grids.push(...selected);
+  report.note('Timing: for every setting and k, the exhaustive scan and the method each answer all queries twice, alternating; ' +
+    'speedup = best exhaustive pass / best method pass (the best of two resists interference from other processes on this shared machine).');
   const summary = [];
   const allRows = {};
-  for (const distribution of ['gaussian', 'uniform']) {
+  for (const distribution of dataFilter) {
     const random = seededRandom(distribution === 'gaussian' ? 1 : 2);
     const data = fill(random, n * dim, distribution);
     const ids = Uint32Array.from({ length: n }, (_, i) => i);
@@ -69,16 +78,12 @@ export default async function mipsPaper(args, report) {
     const exact = new sb.ExactIndex({ dim });
     addAll(exact);
     const truth = { 5: queries.map((q) => exact.search(q, 5).ids), 10: queries.map((q) => exact.search(q, 10).ids) };
-    // The exhaustive scan's time per query, measured repeatedly through the run (the median is the baseline).
-    const exactTimes = { 5: [], 10: [] };
-    const timeExact = () => {
-      for (const k of [5, 10]) {
-        const start = performance.now();
-        for (const q of queries) exact.search(q, k);
-        exactTimes[k].push((performance.now() - start) / queryCount);
-      }
+    const timeQueries = (index, k) => {
+      const start = performance.now();
+      for (const q of queries) index.search(q, k);
+      return (performance.now() - start) / queryCount;
     };
-    timeExact();
+    const exactTimes = { 5: [], 10: [] };
     const measured = [];
     for (const [g, setting] of grids.entries()) {
       report.progress((g + 1) / grids.length, `${distribution} ${setting.method} ${setting.label}`);
@@ -91,27 +96,28 @@ export default async function mipsPaper(args, report) {
       for (const k of [5, 10]) {
         const before = index.stats().innerProducts;
         let hits = 0;
-        const start = performance.now();
         const results = queries.map((q) => index.search(q, k).ids);
-        row[`ms${k}`] = (performance.now() - start) / queryCount;
         row[`ip${k}`] = (index.stats().innerProducts - before) / (queryCount * n);
         results.forEach((found, i) => {
           const set = new Set(truth[k][i]);
           hits += Array.from(found).filter((id) => set.has(id)).length;
         });
         row[`precision${k}`] = hits / (k * queryCount);
+        const exactPasses = [];
+        const methodPasses = [];
+        for (let repeat = 0; repeat < 2; repeat++) {
+          exactPasses.push(timeQueries(exact, k));
+          methodPasses.push(timeQueries(index, k));
+        }
+        exactTimes[k].push(...exactPasses);
+        row[`ms${k}`] = Math.min(...methodPasses);
+        row[`speedup${k}`] = Math.min(...exactPasses) / row[`ms${k}`];
       }
       index.dispose();
       measured.push(row);
-      if (g % 6 === 5) timeExact();
     }
-    timeExact();
     exact.dispose();
     const exactMs = { 5: median(exactTimes[5]), 10: median(exactTimes[10]) };
-    for (const row of measured) {
-      row.speedup5 = exactMs[5] / row.ms5;
-      row.speedup10 = exactMs[10] / row.ms10;
-    }
     allRows[distribution] = { exactMs, exactTimes, rows: measured };
     report.table(`${distribution === 'gaussian' ? 'Gaussian N(0,1)' : 'Uniform [0,1)'} data, ${n} x ${dim} (Figures ${distribution === 'gaussian' ? 2 : 3}): ` +
       `exhaustive scan ${exactMs[5].toFixed(2)} ms/query (top-5), ${exactMs[10].toFixed(2)} (top-10), median of ${exactTimes[5].length} timings`,
@@ -131,15 +137,17 @@ export default async function mipsPaper(args, report) {
   report.table('Best online speedup reaching a precision floor (over each method\'s grid)',
     ['data', 'method', 'speedup @ p@5>=0.9', 'setting', 'speedup @ p@5>=0.5', 'setting', 'speedup @ p@10>=0.9', 'setting'], summary);
   const target = summary.find((r) => r[0] === 'gaussian' && r[1] === 'BoundedME');
-  report.note(`Target (issue 3): BoundedME >= 5x online speedup at precision@5 >= 0.9 on 10^4 x 10^4 Gaussian. ` +
+  if (target) report.note(`Target (issue 3): BoundedME >= 5x online speedup at precision@5 >= 0.9 on 10^4 x 10^4 Gaussian. ` +
     `This run (${n} x ${dim}): ${typeof target[2] === 'number' ? `${target[2].toFixed(2)}x (${target[3]})` : 'precision 0.9 not reached'} -> ` +
     `${typeof target[2] === 'number' && target[2] >= 5 ? 'met' : 'NOT met'}${full ? '' : ' (scaled setting; run --full for the target size)'}.`);
   report.note('Paper 001 states no numbers for Figures 2-3 in its text; it reports BoundedME "5-10x faster than state-of-the-art MIPS ' +
     'algorithms" and that the baselines\' precision drops quickly as the speedup grows while BoundedME keeps high precision.');
   report.data('figures23', { n, dim, queryCount, lsh: hasLsh, results: allRows });
 
+  if (args.includes('--no-figure1')) return;
   // ---- Figure 1: the (epsilon, delta) guarantee on MAB-BP Bernoulli lists ----
-  const K = full ? 5000 : 1000;
+  // Every call copies the K x N lists into the wasm heap (70 calls per dataset), which bounds the size.
+  const K = full ? 2000 : 1000;
   const N = full ? 10000 : 5000;
   const epsilons = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
   const deltas = [0.01, 0.05, 0.1, 0.2, 0.3];
@@ -181,16 +189,22 @@ export default async function mipsPaper(args, report) {
   }
   const percentile = (values, delta) => [...values].sort((a, b) => a - b)[Math.ceil((1 - delta) * values.length) - 1];
   const figure1 = epsilons.map((epsilon) => {
-    const average = (which) => deltas.reduce((s, d) => s + percentile(sub[which].get(key(epsilon, d)), d), 0) / deltas.length;
-    const worst = Math.max(...deltas.map((d) => percentile(sub.shuffled.get(key(epsilon, d)), d)));
-    const work = deltas.reduce((s, d) => s + pulls.get(key(epsilon, d)).reduce((a, b) => a + b, 0) / runs, 0) / deltas.length;
-    return [epsilon, average('shuffled'), worst, worst <= epsilon ? 'yes' : 'NO', work, average('literal'), `< ${epsilon}`];
+    const percentiles = (which) => deltas.map((d) => percentile(sub[which].get(key(epsilon, d)), d));
+    const random = percentiles('shuffled');
+    const literal = percentiles('literal');
+    const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+    const work = mean(deltas.map((d) => mean(pulls.get(key(epsilon, d)))));
+    return [epsilon, mean(random), Math.max(...random), Math.max(...random) <= epsilon ? 'yes' : 'NO', work,
+      mean(literal), Math.max(...literal), Math.max(...literal) <= epsilon ? 'yes' : 'NO', `< ${epsilon}`];
   });
   report.table(`Figure 1: BoundedME on MAB-BP, ${K} arms x ${N} Bernoulli rewards (paper: 10^4 x 10^5), ${runs} datasets per (epsilon, delta), ` +
-    `delta in {${deltas.join(', ')}}`,
-  ['epsilon', 'mean over delta of (1-delta)-pct suboptimality', 'worst delta', 'all <= epsilon', 'pulls / (K N)', 'same, ones-first lists read in order', 'paper'],
+    `delta in {${deltas.join(', ')}}; (1-delta)-percentile of the suboptimality over the ${runs} datasets, averaged over delta (paper's plot) and its maximum over delta`,
+  ['epsilon', 'random order: mean', 'max', 'all <= epsilon', 'pulls / (K N)', 'ones first, in order: mean', 'max', 'all <= epsilon', 'paper (Figure 1)'],
   figure1);
-  report.note('Figure 1 reading: the paper draws without replacement at random; read literally ("ones before zeros"), every arm whose list has ' +
-    'more ones than the pulls so far looks perfect, so elimination is arbitrary: the last column shows that this is not what the paper ran.');
+  report.note('Figure 1 reading: the guarantee assumes each pull is a uniformly random draw without replacement ("random order" columns). ' +
+    'Taken literally, "the rewards with value 1 are returned before those with value 0" makes every arm with more ones than the pulls so far ' +
+    'look perfect, so early rounds drop arms among those ties arbitrarily (here: by index); the last rounds read almost whole lists, so ' +
+    'the returned arm is still close to the best because 1000 uniform means lie close together near 1. The paper gives no numbers, only that ' +
+    'every plotted suboptimality lies below its epsilon.');
   report.data('figure1', { K, N, runs, epsilons, deltas, rows: figure1 });
 }

@@ -10,22 +10,38 @@
 namespace sublinear {
 
 namespace {
-// <a, b> over `count` contiguous floats from any offset: four lanes (f32x4 in wasm, the same lanes
-// in scalar form natively, so both builds agree bit for bit), then the tail in order.
+// <a, b> over `count` contiguous floats from any offset: two four-lane accumulators (two f32x4 in
+// wasm, the same eight lanes in scalar form natively, so both builds agree bit for bit; two chains
+// halve the add latency that bounds these short loops), then the tail in order.
 float partialProduct(const float* a, const float* b, std::size_t count) {
   std::size_t i = 0;
   float total;
 #ifdef __wasm_simd128__
-  v128_t sum = wasm_f32x4_splat(0.0f);
-  for (; i + 4 <= count; i += 4) sum = wasm_f32x4_add(sum, wasm_f32x4_mul(wasm_v128_load(a + i), wasm_v128_load(b + i)));
+  v128_t even = wasm_f32x4_splat(0.0f), odd = wasm_f32x4_splat(0.0f);
+  for (; i + 8 <= count; i += 8) {
+    even = wasm_f32x4_add(even, wasm_f32x4_mul(wasm_v128_load(a + i), wasm_v128_load(b + i)));
+    odd = wasm_f32x4_add(odd, wasm_f32x4_mul(wasm_v128_load(a + i + 4), wasm_v128_load(b + i + 4)));
+  }
+  if (i + 4 <= count) {
+    even = wasm_f32x4_add(even, wasm_f32x4_mul(wasm_v128_load(a + i), wasm_v128_load(b + i)));
+    i += 4;
+  }
+  const v128_t sum = wasm_f32x4_add(even, odd);
   total = (wasm_f32x4_extract_lane(sum, 0) + wasm_f32x4_extract_lane(sum, 1)) +
           (wasm_f32x4_extract_lane(sum, 2) + wasm_f32x4_extract_lane(sum, 3));
 #else
-  float lane[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  for (; i + 4 <= count; i += 4) {
-    for (std::size_t l = 0; l < 4; ++l) lane[l] += a[i + l] * b[i + l];
+  float even[4] = {0.0f, 0.0f, 0.0f, 0.0f}, odd[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  for (; i + 8 <= count; i += 8) {
+    for (std::size_t l = 0; l < 4; ++l) even[l] += a[i + l] * b[i + l];
+    for (std::size_t l = 0; l < 4; ++l) odd[l] += a[i + 4 + l] * b[i + 4 + l];
   }
-  total = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+  if (i + 4 <= count) {
+    for (std::size_t l = 0; l < 4; ++l) even[l] += a[i + l] * b[i + l];
+    i += 4;
+  }
+  float sum[4];
+  for (std::size_t l = 0; l < 4; ++l) sum[l] = even[l] + odd[l];
+  total = (sum[0] + sum[1]) + (sum[2] + sum[3]);
 #endif
   for (; i < count; ++i) total += a[i] * b[i];
   return total;
@@ -33,77 +49,90 @@ float partialProduct(const float* a, const float* b, std::size_t count) {
 }  // namespace
 
 BoundedMEIndex::BoundedMEIndex(std::size_t dim, double epsilon, double delta, std::uint64_t seed)
-    : MipsIndex(dim), solver_(epsilon, delta), random_(seed), permuted_(dim) {
+    : MipsIndex(dim), solver_(epsilon, delta), random_(seed) {
   sigma_.resize(dim);
   for (std::size_t c = 0; c < dim; ++c) sigma_[c] = static_cast<std::uint32_t>(c);
   random_.shuffle(sigma_);
   low_.assign(dim, std::numeric_limits<float>::infinity());
   high_.assign(dim, -std::numeric_limits<float>::infinity());
-  permutedQuery_.assign(permuted_.stride(), 0.0f);
+  permutedQuery_.assign(dim, 0.0f);
   blockOrder_.resize((dim + kBlock - 1) / kBlock);
+  panels_.resize(blockOrder_.size());
 }
 
 void BoundedMEIndex::onAdd(const ItemId* ids, std::size_t count) {
-  std::vector<float> row(dim());
-  std::size_t added = 0;
-  try {
-    permuted_.reserve(permuted_.size() + count);
-    for (; added < count; ++added) {
-      const float* vector = items_.vectorOf(ids[added]);
-      for (std::size_t c = 0; c < dim(); ++c) row[c] = vector[sigma_[c]];
-      permuted_.add(ids[added], row.data());
-      for (std::size_t c = 0; c < dim(); ++c) {
-        low_[c] = std::min(low_[c], row[c]);
-        high_[c] = std::max(high_[c], row[c]);
+  // Reserve first: the scatter below then cannot fail halfway.
+  const std::size_t rows = rowIds_.size() + count;
+  for (std::size_t p = 0; p < panels_.size(); ++p) panels_[p].reserve(rows * panelWidth(p));
+  rowIds_.reserve(rows);
+  rowOf_.reserve(rows);
+  for (std::size_t i = 0; i < count; ++i) {
+    const float* vector = items_.vectorOf(ids[i]);
+    for (std::size_t p = 0; p < panels_.size(); ++p) {
+      for (std::size_t c = p * kBlock, end = c + panelWidth(p); c < end; ++c) {
+        const float value = vector[sigma_[c]];
+        panels_[p].push_back(value);
+        low_[c] = std::min(low_[c], value);
+        high_[c] = std::max(high_[c], value);
       }
     }
-  } catch (...) {
-    for (std::size_t i = 0; i < added; ++i) permuted_.remove(ids[i]);
-    throw;
+    rowOf_[ids[i]] = rowIds_.size();
+    rowIds_.push_back(ids[i]);
   }
 }
 
 void BoundedMEIndex::onRemove(const ItemId* ids, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) permuted_.remove(ids[i]);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t row = rowOf_.at(ids[i]), last = rowIds_.size() - 1;
+    for (std::size_t p = 0; p < panels_.size(); ++p) {
+      const std::size_t width = panelWidth(p);
+      auto& panel = panels_[p];
+      std::copy(panel.begin() + static_cast<std::ptrdiff_t>(last * width), panel.end(), panel.begin() + static_cast<std::ptrdiff_t>(row * width));
+      panel.resize(last * width);
+    }
+    rowIds_[row] = rowIds_[last];
+    rowOf_[rowIds_[row]] = row;
+    rowIds_.pop_back();
+    rowOf_.erase(ids[i]);
+  }
   // The bounds stay valid (only looser); recompute once as many items left as remain, so the scan
   // costs O(dim) per removal amortised.
   removalsSinceBounds_ += count;
-  if (removalsSinceBounds_ >= permuted_.size()) boundsStale_ = true;
+  if (removalsSinceBounds_ >= rowIds_.size()) boundsStale_ = true;
 }
 
 void BoundedMEIndex::recomputeBounds() {
   std::fill(low_.begin(), low_.end(), std::numeric_limits<float>::infinity());
   std::fill(high_.begin(), high_.end(), -std::numeric_limits<float>::infinity());
-  for (std::size_t r = 0; r < permuted_.size(); ++r) {
-    const float* row = permuted_.rowData(r);
-    for (std::size_t c = 0; c < dim(); ++c) {
-      low_[c] = std::min(low_[c], row[c]);
-      high_[c] = std::max(high_[c], row[c]);
+  for (std::size_t p = 0; p < panels_.size(); ++p) {
+    const std::size_t width = panelWidth(p);
+    for (std::size_t r = 0; r < rowIds_.size(); ++r) {
+      for (std::size_t c = 0; c < width; ++c) {
+        const float value = panels_[p][r * width + c];
+        low_[p * kBlock + c] = std::min(low_[p * kBlock + c], value);
+        high_[p * kBlock + c] = std::max(high_[p * kBlock + c], value);
+      }
     }
   }
   removalsSinceBounds_ = 0;
   boundsStale_ = false;
 }
 
-const std::vector<std::pair<std::size_t, std::size_t>>& BoundedMEIndex::segmentsFor(std::size_t from, std::size_t to) {
-  if (segmentRange_ == std::make_pair(from, to)) return segments_;
-  segments_.clear();
-  segmentRange_ = {from, to};
-  // Walk the query's block order; only the block holding the last columns is shorter than kBlock.
+void BoundedMEIndex::segmentsFor(std::size_t from, std::size_t to, std::vector<Segment>& out) const {
+  out.clear();
+  // Walk the query's panel order; only the panel holding the last columns is narrower than kBlock.
   std::size_t position = 0;
-  for (const std::uint32_t block : blockOrder_) {
-    const std::size_t begin = block * kBlock;
-    const std::size_t length = std::min(kBlock, dim() - begin);
-    const std::size_t lo = std::max(from, position), hi = std::min(to, position + length);
-    if (lo < hi) segments_.emplace_back(begin + (lo - position), begin + (hi - position));
-    position += length;
+  for (const std::uint32_t panel : blockOrder_) {
+    const std::size_t width = panelWidth(panel);
+    const std::size_t lo = std::max(from, position), hi = std::min(to, position + width);
+    if (lo < hi) out.push_back({panel, lo - position, hi - position});
+    position += width;
     if (position >= to) break;
   }
-  return segments_;
 }
 
 std::vector<ItemId> BoundedMEIndex::candidates(const float* paddedQuery, std::size_t count) {
-  const std::size_t n = permuted_.size();
+  const std::size_t n = rowIds_.size();
   if (boundsStale_) recomputeBounds();
   for (std::size_t c = 0; c < dim(); ++c) permutedQuery_[c] = paddedQuery[sigma_[c]];
   // The reward range for this query, which fixes the scale of epsilon.
@@ -116,29 +145,28 @@ std::vector<ItemId> BoundedMEIndex::candidates(const float* paddedQuery, std::si
   lastRewardLow_ = rewardLow;
   lastRewardHigh_ = rewardHigh;
 
-  std::vector<ItemId> ids;
-  if (count >= n) {
-    ids = permuted_.ids();
-    return ids;
-  }
+  if (count >= n) return rowIds_;
   for (std::size_t b = 0; b < blockOrder_.size(); ++b) blockOrder_[b] = static_cast<std::uint32_t>(b);
   random_.shuffle(blockOrder_);
-  segmentRange_ = {0, 0};
-  segments_.clear();
 
-  const BoundedMESolver::Result result = solver_.solve(n, dim(), count, [&](std::size_t row, std::size_t from, std::size_t to) {
-    const float* x = permuted_.rowData(row);
-    double sum = 0.0;
-    for (const auto& [begin, end] : segmentsFor(from, to)) sum += partialProduct(x + begin, permutedQuery_.data() + begin, end - begin);
-    return sum;
-  });
+  const auto pullRound = [&](const std::vector<std::size_t>& rows, std::size_t from, std::size_t to, std::vector<double>& sums) {
+    segmentsFor(from, to, segments_);
+    for (const Segment& segment : segments_) {
+      const std::size_t width = panelWidth(segment.panel), length = segment.end - segment.begin;
+      const float* base = panels_[segment.panel].data() + segment.begin;
+      const float* query = permutedQuery_.data() + segment.panel * kBlock + segment.begin;
+      for (const std::size_t row : rows) sums[row] += partialProduct(base + row * width, query, length);
+    }
+  };
+  const BoundedMESolver::Result result = solver_.solveRounds(n, dim(), count, pullRound);
   pulls_ += result.pulls;
   rounds_ += result.rounds;
   pullsNotCounted_ += result.pulls;
   countInnerProducts(static_cast<double>(pullsNotCounted_ / dim()));
   pullsNotCounted_ %= dim();
+  std::vector<ItemId> ids;
   ids.reserve(result.arms.size());
-  for (const std::size_t row : result.arms) ids.push_back(permuted_.idAt(row));
+  for (const std::size_t row : result.arms) ids.push_back(rowIds_[row]);
   return ids;
 }
 

@@ -33,6 +33,13 @@ std::size_t BoundedMESolver::roundPulls(double epsilonRound, double deltaRound, 
 
 BoundedMESolver::Result BoundedMESolver::solve(std::size_t armCount, std::size_t listLength, std::size_t k,
                                                const PullSum& pullSum) const {
+  return solveRounds(armCount, listLength, k, [&](const std::vector<std::size_t>& arms, std::size_t from, std::size_t to, std::vector<double>& sums) {
+    for (const std::size_t arm : arms) sums[arm] += pullSum(arm, from, to);
+  });
+}
+
+BoundedMESolver::Result BoundedMESolver::solveRounds(std::size_t armCount, std::size_t listLength, std::size_t k,
+                                                     const RoundPulls& pullRound) const {
   require(listLength >= 1, ErrorCode::InvalidArgument, "reward lists must not be empty");
   require(k >= 1 && k <= armCount, ErrorCode::InvalidArgument, "k must be in [1, number of arms]");
   Result result;
@@ -44,21 +51,34 @@ BoundedMESolver::Result BoundedMESolver::solve(std::size_t armCount, std::size_t
   double epsilonRound = epsilon_ / 4.0;
   double deltaRound = delta_ / 2.0;
   std::size_t pulled = 0;  // t_{l-1}
+  std::vector<std::pair<double, std::size_t>> ranked;
+  std::vector<char> kept(armCount, 0);
   while (survivors.size() > k) {
     ++result.rounds;
     const std::size_t target = std::max(pulled, roundPulls(epsilonRound, deltaRound, survivors.size(), k, listLength));
     if (target > pulled) {
-      for (const std::size_t arm : survivors) sums[arm] += pullSum(arm, pulled, target);
+      pullRound(survivors, pulled, target, sums);
       result.pulls += static_cast<std::uint64_t>(target - pulled) * survivors.size();
       pulled = target;
     }
     // Once every list is read in full the means are exact and the remaining rounds would only peel
     // the exact ranking down to K: take it at once.
     const std::size_t keep = pulled == listLength ? k : k + (survivors.size() - k) / 2;
-    std::nth_element(survivors.begin(), survivors.begin() + static_cast<std::ptrdiff_t>(keep), survivors.end(), better);
-    survivors.resize(keep);
-    // Ascending arm order keeps the next round's memory walk monotone.
-    std::sort(survivors.begin(), survivors.end());
+    // Select on contiguous (mean, arm) keys, then keep the survivors in ascending arm order (no sort),
+    // which keeps the next round's memory walk monotone.
+    ranked.clear();
+    for (const std::size_t arm : survivors) ranked.emplace_back(sums[arm], arm);
+    std::nth_element(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+    for (std::size_t i = 0; i < keep; ++i) kept[ranked[i].second] = 1;
+    std::size_t out = 0;
+    for (const std::size_t arm : survivors) {
+      if (kept[arm]) {
+        survivors[out++] = arm;
+        kept[arm] = 0;
+      }
+    }
+    survivors.resize(out);
     epsilonRound *= 0.75;
     deltaRound /= 2.0;
   }

@@ -26,6 +26,9 @@ class BoundedMESolver {
  public:
   // Sum of the rewards of `arm` at positions [from, to) of its draw order (0 <= from < to <= N).
   using PullSum = std::function<double(std::size_t arm, std::size_t from, std::size_t to)>;
+  // One round at once: sums[arm] += rewards of `arm` at positions [from, to), for every arm in `arms`
+  // (ascending). Lets a caller walk memory in its own order (the MIPS index streams column panels).
+  using RoundPulls = std::function<void(const std::vector<std::size_t>& arms, std::size_t from, std::size_t to, std::vector<double>& sums)>;
 
   struct Result {
     std::vector<std::size_t> arms;  // K arms, best empirical mean first
@@ -47,6 +50,7 @@ class BoundedMESolver {
 
   // Runs Algorithm 1 over arms 0..armCount-1 (k <= armCount). Ties in empirical mean go to the smaller arm.
   Result solve(std::size_t armCount, std::size_t listLength, std::size_t k, const PullSum& pullSum) const;
+  Result solveRounds(std::size_t armCount, std::size_t listLength, std::size_t k, const RoundPulls& roundPulls) const;
 
   // How a list is drawn without replacement when the rewards are given explicitly.
   enum class DrawOrder {
