@@ -3,6 +3,7 @@
 //   sublinear-native rng-checksum <seed> <count>
 //   sublinear-native mips-bench '<json config>'     (bench/mips.mjs; see mips_bench_command.cpp)
 //   sublinear-native simulate <config.json | ->     (simulate()'s result as JSON; simulate_command.cpp)
+//   sublinear-native linear-replay <file.json>      (linear_replay_command.cpp)
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -23,10 +24,12 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (command == "simulate" && argc == 3) return sublinear::tools::simulateCommand(argv[2]);
+    if (command == "linear-replay" && argc == 3) return sublinear::tools::linearReplay(argv[2]);
     std::fprintf(stderr,
                  "usage: sublinear-native rng-checksum <seed> <count>\n"
                  "       sublinear-native mips-bench '<json config>'\n"
-                 "       sublinear-native simulate <config.json | ->\n");
+                 "       sublinear-native simulate <config.json | ->\n"
+                 "       sublinear-native linear-replay <file.json>\n");
     return 2;
   } catch (const sublinear::Error& error) {
     std::fprintf(stderr, "error %s: %s\n", sublinear::errorCodeName(error.code()), error.what());

@@ -13,4 +13,7 @@ Json runMipsBench(const Json& config);
 // Prints simulate()'s result for the config file (or stdin with "-"); returns the exit status.
 int simulateCommand(const std::string& configPath);
 
+// Replays a linear policy on fixed arms with noise-free rewards; prints choices and theta^.
+int linearReplay(const char* path);
+
 }  // namespace sublinear::tools

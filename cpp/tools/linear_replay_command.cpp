@@ -1,0 +1,43 @@
+// `sublinear-native linear-replay <file.json>`: file { dim, options (a makeLinearPolicy spec), ids,
+// features, thetaStar, steps }; plays `steps` rounds with the noise-free reward x^T theta* and prints
+// the chosen ids, then theta^ (%.17g) — the native side of the wasm-vs-native policy test.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "native_commands.hpp"
+#include "sublinear/linear/policy_factory.hpp"
+
+namespace sublinear::tools {
+
+int linearReplay(const char* path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  const sublinear::Json input = sublinear::parseJson(text.str());
+  const int dim = input.at("dim").get<int>();
+  auto policy = sublinear::makeLinearPolicy(dim, input.at("options"));
+  const auto ids = input.at("ids").get<std::vector<sublinear::ArmId>>();
+  const auto features = input.at("features").get<std::vector<double>>();
+  const auto thetaStar = input.at("thetaStar").get<std::vector<double>>();
+  policy->addArms(ids.data(), ids.size(), features.data(), features.size());
+  const long steps = input.at("steps").get<long>();
+  for (long t = 0; t < steps; ++t) {
+    const sublinear::ArmId arm = policy->select();
+    std::size_t row = 0;
+    while (ids[row] != arm) ++row;
+    // The same summation order as the JavaScript side, so both compute the same reward bits.
+    double reward = 0.0;
+    for (int j = 0; j < dim; ++j) reward += features[row * static_cast<std::size_t>(dim) + static_cast<std::size_t>(j)] * thetaStar[static_cast<std::size_t>(j)];
+    policy->update(arm, reward);
+    std::printf("%s%u", t == 0 ? "" : ",", arm);
+  }
+  std::printf("\n");
+  const sublinear::Vector theta = policy->theta();
+  for (int j = 0; j < theta.size(); ++j) std::printf("%s%.17g", j == 0 ? "" : ",", theta[j]);
+  std::printf("\n");
+  return 0;
+}
+
+}  // namespace sublinear::tools
