@@ -19,6 +19,16 @@ async function main(): Promise<void> {
     }
   }
   index.dispose();
+  const run = sb.simulate({
+    environment: { type: 'linear', dim: 16, arms: 5000, noise: 1, seed: 7, change: { every: 20, add: 2, remove: 0 } },
+    policy: { type: 'sub-ts', shortlist: 30, index: { type: 'hnsw' } },
+    horizon: 20000, seed: 1, recordEvery: 100, onProgress: (fraction: number) => console.log(fraction),
+  });
+  const regret: Float64Array = run.cumulativeRegret;
+  const steps: Uint32Array = run.t;
+  const many = sb.simulate({ environment: { type: 'ratings', ratings: new Uint8Array(0) }, policy: { type: 'lin-ucb' }, horizon: 10, seeds: [1, 2] });
+  const meanRegret: Float64Array = many.mean.cumulativeRegret;
+  console.log(regret[0], steps[0], run.seconds.setup, many.runs[0].innerProducts, meanRegret[0], many.std.cumulativeRegret[0]);
   console.log(first, score, work, sb.version, index.disposed, sb.randomChecksum(1, 10));
 }
 

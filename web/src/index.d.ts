@@ -2,9 +2,11 @@
 // Checked by tsc in tests/types.
 import { BanditError, ErrorCode } from './common.js';
 import type { MipsClasses } from './mips.js';
+import type { SimulationClasses } from './simulate.js';
 
 export * from './common.js';
 export * from './mips.js';
+export * from './simulate.js';
 
 export interface InitOptions {
   /** The .wasm bytes, when the host has them already. */
@@ -14,7 +16,7 @@ export interface InitOptions {
 }
 
 /** One instance of the WebAssembly module and the classes bound to it. */
-export interface SublinearBandits extends MipsClasses {
+export interface SublinearBandits extends MipsClasses, SimulationClasses {
   readonly version: string;
   readonly BanditError: typeof BanditError;
   readonly ErrorCode: typeof ErrorCode;
