@@ -82,7 +82,10 @@ TEST_P(EveryPolicy, ThetaApproachesThetaStar) {
   ArmId best = 0;
   double bestMean = -1e300;
   for (const auto& [id, x] : problem.arms) {
-    if (x.dot(problem.thetaStar) > bestMean) bestMean = x.dot(problem.thetaStar), best = id;
+    if (x.dot(problem.thetaStar) > bestMean) {
+      bestMean = x.dot(problem.thetaStar);
+      best = id;
+    }
   }
   const Vector& x = problem.arms.at(best);
   EXPECT_NEAR(x.dot(theta), x.dot(problem.thetaStar), 0.1) << GetParam();

@@ -33,3 +33,22 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+async function linear(): Promise<void> {
+  const sb: SublinearBandits = await init();
+  const policy = new sb.SubTS({ dim: 16, horizon: 20000, delta: 0.05, shortlist: 30,
+    index: { type: 'hnsw', M: 16, efConstruction: 100 }, seed: 3 });
+  policy.addArms(new Uint32Array([1, 2]), new Float64Array(32));
+  policy.removeArms([2]);
+  const arm: number = policy.select();
+  policy.update(arm, 0.5);
+  const theta: Float64Array = policy.theta();
+  const elim = new sb.SubElim({ dim: 4, index: { type: 'exact' }, eta: 0.05 });
+  const ucb = new sb.LinUCB({ dim: 4, lambda: 1, delta: 0.1 });
+  const others = [new sb.LinTS({ dim: 4, inflation: 0.5 }), new sb.LinearElim({ dim: 4 }), elim, ucb];
+  console.log(theta.length, policy.armCount, policy.dim, policy.stats().innerProducts, others.length);
+  for (const other of others) other.dispose();
+  policy.dispose();
+}
+
+void linear();

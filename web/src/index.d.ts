@@ -2,10 +2,12 @@
 // Checked by tsc in tests/types.
 import { BanditError, ErrorCode } from './common.js';
 import type { MipsClasses } from './mips.js';
+import type { LinearClasses } from './linear.js';
 import type { SimulationClasses } from './simulate.js';
 
 export * from './common.js';
 export * from './mips.js';
+export * from './linear.js';
 export * from './simulate.js';
 
 export interface InitOptions {
@@ -16,7 +18,7 @@ export interface InitOptions {
 }
 
 /** One instance of the WebAssembly module and the classes bound to it. */
-export interface SublinearBandits extends MipsClasses, SimulationClasses {
+export interface SublinearBandits extends MipsClasses, LinearClasses, SimulationClasses {
   readonly version: string;
   readonly BanditError: typeof BanditError;
   readonly ErrorCode: typeof ErrorCode;

@@ -3,6 +3,7 @@ import createSublinearModule from './sublinear_bandits_wasm.js';
 import { BanditError, ErrorCode, invalidArgument } from './errors.js';
 import { createRuntime } from './runtime.js';
 import { defineMipsClasses } from './mips.js';
+import { defineLinearClasses } from './linear.js';
 import { defineSimulationClasses } from './simulate.js';
 import { version } from './version.js';
 
@@ -37,6 +38,7 @@ export async function init(options = {}) {
     ErrorCode,
     // One line per area: each defines its classes on this module instance.
     ...defineMipsClasses(runtime),
+    ...defineLinearClasses(runtime),
     ...defineSimulationClasses(runtime),
     // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
     memoryUsage() {

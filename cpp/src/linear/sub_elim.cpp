@@ -63,7 +63,8 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
   target.index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   const double width = std::ldexp(1.0, -stage);
   for (const Placement& arm : arms) {
-    target.heap.emplace(arm.mean + width, arm.id);
+    // An upper confidence bound at entry: 2^-s bounds the uncertainty in every stage but Psi_0.
+    target.heap.emplace(arm.mean + std::max(width, arm.uncertainty), arm.id);
     stageOf_[arm.id] = stage;
   }
 }
@@ -101,7 +102,7 @@ void SubElim::onAddArms(const ArmId* ids, std::size_t count) {
     const double* x = arms_.featuresOf(ids[i]);
     const double u = uncertainty(x);
     const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
-    byStage[static_cast<std::size_t>(stageFor(u))].push_back({ids[i], mean});
+    byStage[static_cast<std::size_t>(stageFor(u))].push_back({ids[i], mean, u});
     if (mean - u > best) best = mean - u, bestId = ids[i];
   }
   countInnerProducts(count);
@@ -158,7 +159,7 @@ std::pair<ArmId, double> SubElim::repartition(int stage) {
     if (u > bestUncertainty) bestUncertainty = u, mostUncertain = id;
     const int target = stageFor(u);
     if (target > stage) {
-      moves[static_cast<std::size_t>(target)].push_back({id, mean});
+      moves[static_cast<std::size_t>(target)].push_back({id, mean, u});
       leaving.push_back(id);
     }
   }

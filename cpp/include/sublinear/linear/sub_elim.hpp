@@ -21,7 +21,9 @@ namespace sublinear {
 //   - a MIPS index over the lifts vec(x x^T / d) (SymmetricLift, d(d+1)/2 dims), queried with
 //     vec(V^-1 / d): the inner product is ||x||^2_{V^-1} / d^2, so the top answer is the arm of
 //     largest uncertainty;
-//   - a min-heap keyed by x^T theta^ + 2^-s (theta^ when the arm entered the stage): whenever the
+//   - a min-heap keyed by x^T theta^ + 2^-s (theta^ when the arm entered the stage; for arms of Psi_0
+//     whose uncertainty exceeds 1 the key is their actual upper bound x^T theta^ + beta ||x||_{V^-1},
+//     since 2^-0 would not bound them -- Algorithm 2 leaves this case open): whenever the
 //     elimination threshold r = max (x^T theta^ - beta ||x||_{V^-1}) over newly placed arms rises,
 //     every stage pops the arms whose key fell below it and deletes them from its index.
 // select() queries the first non-empty stage s < smax; the answer counts only if
@@ -67,10 +69,12 @@ class SubElim : public RidgePolicy {
     std::unique_ptr<MipsIndex> index;
     std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> heap;
   };
-  // An arm about to enter a stage, with its current mean estimate x^T theta^.
+  // An arm about to enter a stage, with its current mean estimate x^T theta^ and uncertainty
+  // beta ||x||_{V^-1}.
   struct Placement {
     ArmId id;
     double mean;
+    double uncertainty;
   };
 
   double uncertainty(const double* x) const;

@@ -1,0 +1,82 @@
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+#include <vector>
+
+#include "guard.hpp"
+#include "sublinear/linear/policy_factory.hpp"
+
+namespace sublinear::bindings {
+
+namespace {
+// One JS policy object: the policy and the buffer of its last theta(), which JS copies out.
+struct LinearPolicyHandle {
+  std::unique_ptr<LinearPolicy> policy;
+  std::vector<double> theta;
+};
+
+LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
+  return guarded([&]() -> LinearPolicyHandle* {
+    const Json spec = parseJson(specJson);
+    requireObject(spec, "policy options");
+    require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
+    const auto dim = static_cast<int>(readInteger(spec, "dim", 0, 1, 1000));
+    return new LinearPolicyHandle{makeLinearPolicy(dim, spec), {}};
+  });
+}
+
+void policyAddArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
+                   std::size_t featureLength) {
+  guarded([&] {
+    self.policy->addArms(fromAddress<const ArmId>(ids), idCount, fromAddress<const double>(features), featureLength);
+  });
+}
+
+void policyRemoveArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount) {
+  guarded([&] { self.policy->removeArms(fromAddress<const ArmId>(ids), idCount); });
+}
+
+double policySelect(LinearPolicyHandle& self) {
+  return guarded([&] { return static_cast<double>(self.policy->select()); });
+}
+
+void policyUpdate(LinearPolicyHandle& self, double arm, double reward) {
+  guarded([&] {
+    if (!(arm >= 0 && arm <= 4294967295.0)) fail(ErrorCode::UnknownId, "arm is not an integer in [0, 2^32-1]");
+    self.policy->update(static_cast<ArmId>(arm), reward);
+  });
+}
+
+emscripten::val policyTheta(LinearPolicyHandle& self) {
+  const Vector theta = self.policy->theta();
+  self.theta.assign(theta.data(), theta.data() + theta.size());
+  return emscripten::val(emscripten::typed_memory_view(self.theta.size(), self.theta.data()));
+}
+
+double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.policy->armCount()); }
+int policyDim(LinearPolicyHandle& self) { return self.policy->dim(); }
+bool policyHasArm(LinearPolicyHandle& self, double id) {
+  return id >= 0 && id <= 4294967295.0 && self.policy->hasArm(static_cast<ArmId>(id));
+}
+std::string policyStats(LinearPolicyHandle& self) { return guarded([&] { return self.policy->stats().dump(); }); }
+std::string policyType(LinearPolicyHandle& self) { return self.policy->type(); }
+}  // namespace
+
+}  // namespace sublinear::bindings
+
+EMSCRIPTEN_BINDINGS(sublinear_linear) {
+  using namespace sublinear::bindings;
+  emscripten::class_<LinearPolicyHandle>("LinearPolicyHandle")
+      .function("addArms", &policyAddArms)
+      .function("removeArms", &policyRemoveArms)
+      .function("select", &policySelect)
+      .function("update", &policyUpdate)
+      .function("theta", &policyTheta)
+      .function("armCount", &policyArmCount)
+      .function("dim", &policyDim)
+      .function("hasArm", &policyHasArm)
+      .function("stats", &policyStats)
+      .function("type", &policyType);
+  emscripten::function("createLinearPolicy", &createLinearPolicy, emscripten::allow_raw_pointers());
+}

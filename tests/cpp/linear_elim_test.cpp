@@ -1,0 +1,247 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "linear_test_problem.hpp"
+#include "sublinear/core/error.hpp"
+#include "sublinear/linear/linear_elim.hpp"
+#include "sublinear/linear/policy_factory.hpp"
+#include "sublinear/linear/sub_elim.hpp"
+#include "sublinear/linear/symmetric_lift.hpp"
+#include "sublinear/mips/index_factory.hpp"
+
+using sublinear::ArmId;
+using sublinear::Error;
+using sublinear::ErrorCode;
+using sublinear::Json;
+using sublinear::LinearElim;
+using sublinear::Matrix;
+using sublinear::Random;
+using sublinear::SubElim;
+using sublinear::SymmetricLift;
+using sublinear::Vector;
+using sublinear::testing::averageOver;
+using sublinear::testing::GaussianProblem;
+
+namespace {
+
+bool hnswAvailable() {
+  const auto types = sublinear::mipsIndexTypes();
+  return std::find(types.begin(), types.end(), "hnsw") != types.end();
+}
+
+Json elimOptions(std::uint64_t seed, const std::string& index = "exact") {
+  // Low noise and R = 0.1 make the theoretical radius small enough for eliminations to happen
+  // within a short run while staying a valid confidence bound.
+  return Json{{"seed", seed}, {"horizon", 3000}, {"noise", 0.1}, {"index", Json{{"type", index}}}};
+}
+
+TEST(SymmetricLift, InnerProductsEqualTheQuadraticForm) {
+  Random random(3);
+  for (int d : {1, 2, 5, 16}) {
+    SymmetricLift lift(d);
+    EXPECT_EQ(lift.liftedDim(), static_cast<std::size_t>(d * (d + 1) / 2));
+    Matrix a(d, d);
+    random.fillNormal(a.data(), static_cast<std::size_t>(d * d));
+    const Matrix m = a * a.transpose();
+    Vector x(d);
+    random.fillNormal(x.data(), static_cast<std::size_t>(d));
+    std::vector<float> lx(lift.liftedDim()), lm(lift.liftedDim());
+    lift.liftOuterProduct(x.data(), lx.data());
+    lift.liftSymmetric(m, lm.data());
+    double product = 0;
+    for (std::size_t k = 0; k < lx.size(); ++k) product += static_cast<double>(lx[k]) * lm[k];
+    const double expected = x.dot(m * x) / (d * d);
+    EXPECT_NEAR(product, expected, 1e-5 * (std::abs(expected) + 1)) << d;
+  }
+}
+
+TEST(SubElim, WithAnExactIndexMatchesLinearElimStepForStep) {
+  const int d = 4;
+  GaussianProblem a(d, 21, 0.1), b(d, 21, 0.1);
+  LinearElim baseline(d, elimOptions(4));
+  SubElim sublinear(d, elimOptions(4));
+  a.addArms(baseline, 300);
+  b.addArms(sublinear, 300);
+  double regretA = 0, regretB = 0;
+  for (int t = 0; t < 1500; ++t) {
+    if (t % 20 == 0) {
+      a.addArms(baseline, 2);
+      b.addArms(sublinear, 2);
+    }
+    regretA += a.play(baseline);
+    regretB += b.play(sublinear);
+  }
+  EXPECT_EQ(regretA, regretB);
+  EXPECT_EQ(baseline.theta(), sublinear.theta());
+  EXPECT_EQ(baseline.type(), "linear-elim");
+  EXPECT_EQ(sublinear.type(), "sub-elim");
+}
+
+TEST(SubElim, SelectsTheMostUncertainArmOfTheFirstStageAndNeverAnEliminatedOne) {
+  const int d = 4;
+  GaussianProblem problem(d, 8, 0.1);
+  problem.thetaStar *= 3.0;
+  Json options = elimOptions(2);
+  // A valid radius needs S >= ||theta*|| and L >= ||x||.
+  options["bound"] = problem.thetaStar.norm();
+  options["featureBound"] = 2.0;
+  SubElim policy(d, options);
+  problem.addArms(policy, 200);
+  Matrix gram = Matrix::Identity(d, d);  // the oracle's own V (lambda = 1)
+  int checked = 0;
+  for (int t = 0; t < 1500; ++t) {
+    if (t % 50 == 0) problem.addArms(policy, 3);
+    const ArmId arm = policy.select();
+    const int stage = policy.stageOf(arm);
+    ASSERT_GE(stage, 0) << "played an eliminated arm";
+    int first = 0;
+    while (policy.stageSize(first) == 0) ++first;
+    ASSERT_EQ(stage, first);
+    if (stage < policy.maxStage()) {
+      // No arm of the same stage is more uncertain (exact index; float lift tolerance).
+      const Matrix inverse = gram.inverse();
+      const Vector& x = problem.arms.at(arm);
+      const double chosen = x.dot(inverse * x);
+      for (const auto& [id, y] : problem.arms) {
+        if (policy.stageOf(id) == stage) {
+          ASSERT_LE(y.dot(inverse * y), chosen * (1 + 1e-4) + 1e-9);
+        }
+      }
+      ++checked;
+    }
+    const Vector& x = problem.arms.at(arm);
+    gram += x * x.transpose();
+    policy.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+  }
+  EXPECT_GT(checked, 100);
+  const auto stats = policy.stats();
+  EXPECT_GT(stats["eliminated"].get<int>(), 0);
+  EXPECT_GT(stats["repartitions"].get<int>(), 0);
+  // With a valid confidence radius the best arm survives every elimination.
+  ArmId best = 0;
+  double bestMean = -1e300;
+  for (const auto& [id, x] : problem.arms) {
+    if (problem.mean(id) > bestMean) {
+      bestMean = problem.mean(id);
+      best = id;
+    }
+  }
+  EXPECT_GE(policy.stageOf(best), 0);
+}
+
+TEST(SubElim, ANewBestArmRaisesTheThresholdAndEliminatesThroughTheHeaps) {
+  const int d = 3;
+  GaussianProblem problem(d, 13, 0.1);
+  SubElim policy(d, elimOptions(6));
+  problem.addArms(policy, 100);
+  problem.run(policy, 800);
+  const auto before = policy.stats();
+  // An arm far better than every other: its lower bound exceeds many arms' upper keys.
+  const Vector star = 4.0 * problem.thetaStar / problem.thetaStar.norm();
+  const ArmId id = 5000;
+  policy.addArms(&id, 1, star.data(), star.size());
+  problem.arms.emplace(id, star);
+  const auto after = policy.stats();
+  EXPECT_GT(after["threshold"].get<double>(), before["threshold"].get<double>());
+  EXPECT_GT(after["eliminated"].get<int>(), before["eliminated"].get<int>());
+  const auto regrets = problem.run(policy, 400);
+  EXPECT_LT(averageOver(regrets, 200, 400), 0.1);
+}
+
+TEST(SubElim, RemovesArmsExceptTheThresholdWitness) {
+  const int d = 3;
+  GaussianProblem problem(d, 17, 0.1);
+  SubElim policy(d, elimOptions(7));
+  problem.addArms(policy, 60);
+  problem.run(policy, 300);
+  // Find the witness: the one arm whose removal is refused.
+  int refused = 0;
+  std::vector<ArmId> removed;
+  const std::vector<ArmId> ids = [&] {
+    std::vector<ArmId> all;
+    for (const auto& entry : problem.arms) all.push_back(entry.first);
+    return all;
+  }();
+  for (const ArmId id : ids) {
+    if (removed.size() >= 20) break;
+    try {
+      policy.removeArms(&id, 1);
+      problem.arms.erase(id);
+      removed.push_back(id);
+    } catch (const Error& error) {
+      EXPECT_EQ(error.code(), ErrorCode::InvalidArgument);
+      EXPECT_NE(std::string(error.what()).find("threshold"), std::string::npos);
+      EXPECT_TRUE(policy.hasArm(id));
+      ++refused;
+    }
+  }
+  EXPECT_LE(refused, 1);
+  EXPECT_EQ(policy.armCount(), problem.arms.size());
+  for (int t = 0; t < 500; ++t) {
+    const ArmId arm = policy.select();
+    ASSERT_EQ(std::count(removed.begin(), removed.end(), arm), 0);
+    policy.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+  }
+}
+
+TEST(SubElim, MipsQueriesPerStepAreBoundedAndRepartitionWorkIsAmortised) {
+  const int d = 4;
+  GaussianProblem problem(d, 23, 0.1);
+  problem.thetaStar *= 3.0;
+  SubElim policy(d, elimOptions(9));
+  problem.addArms(policy, 2000);
+  std::uint64_t maxQueries = 0;
+  for (int t = 0; t < 1500; ++t) {
+    if (t % 20 == 0) problem.addArms(policy, 2);
+    const std::uint64_t before = policy.mipsQueries();
+    problem.play(policy);
+    maxQueries = std::max(maxQueries, policy.mipsQueries() - before);
+  }
+  const auto stats = policy.stats();
+  // Each query that comes back empty empties (part of) one stage into later ones.
+  EXPECT_LE(maxQueries, static_cast<std::uint64_t>(policy.maxStage() + 1));
+  // The policy's own scoring: one per arm added, one per arm re-partitioned (at most smax times
+  // each) and one acceptance check per query -- never a scan of all arms per step.
+  const double added = static_cast<double>(problem.nextId);
+  EXPECT_LE(stats["policyInnerProducts"].get<double>(),
+            added * (policy.maxStage() + 1) + stats["searches"].get<double>());
+}
+
+TEST(SubElim, MatchesLinearElimRegretWithHnsw) {
+  if (!hnswAvailable()) GTEST_SKIP() << "hnsw index not built into this branch";
+  const int d = 4;
+  double regret[2] = {0, 0};
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    for (int which = 0; which < 2; ++which) {
+      GaussianProblem problem(d, 100 + seed, 0.1);
+      problem.thetaStar *= 3.0;
+      Json options = elimOptions(seed, which == 0 ? "exact" : "hnsw");
+      std::unique_ptr<SubElim> policy =
+          which == 0 ? std::make_unique<LinearElim>(d, options) : std::make_unique<SubElim>(d, options);
+      problem.addArms(*policy, 2000);
+      for (int t = 0; t < 1000; ++t) {
+        if (t % 20 == 0) problem.addArms(*policy, 2);
+        regret[which] += problem.play(*policy);
+      }
+    }
+  }
+  EXPECT_NEAR(regret[1], regret[0], 0.15 * regret[0] + 1.0);
+}
+
+TEST(SubElim, RejectsBadEliminationOptions) {
+  for (const char* key : {"eta", "featureBound", "shortlist"}) {
+    Json options = elimOptions(1);
+    options[key] = 0;
+    try {
+      SubElim policy(3, options);
+      ADD_FAILURE() << key;
+    } catch (const Error& error) {
+      EXPECT_EQ(error.code(), ErrorCode::InvalidArgument);
+      EXPECT_NE(std::string(error.what()).find(key), std::string::npos) << error.what();
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,169 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "linear_test_problem.hpp"
+#include "sublinear/core/error.hpp"
+#include "sublinear/linear/lin_ts.hpp"
+#include "sublinear/linear/policy_factory.hpp"
+#include "sublinear/linear/sub_ts.hpp"
+#include "sublinear/mips/index_factory.hpp"
+
+using sublinear::ArmId;
+using sublinear::Error;
+using sublinear::ErrorCode;
+using sublinear::Json;
+using sublinear::LinearPolicy;
+using sublinear::makeLinearPolicy;
+using sublinear::Vector;
+using sublinear::testing::averageOver;
+using sublinear::testing::GaussianProblem;
+
+namespace {
+
+bool hnswAvailable() {
+  const auto types = sublinear::mipsIndexTypes();
+  return std::find(types.begin(), types.end(), "hnsw") != types.end();
+}
+
+Json tsOptions(const std::string& type, const std::string& index, std::uint64_t seed) {
+  return Json{{"type", type}, {"seed", seed}, {"horizon", 2000}, {"inflation", 0.2}, {"index", Json{{"type", index}}}};
+}
+
+ErrorCode codeOf(LinearPolicy* policy, ArmId arm) {
+  try {
+    policy->update(arm, 0.0);
+  } catch (const Error& error) {
+    return error.code();
+  }
+  return ErrorCode::CorruptState;
+}
+
+// Every policy, removals interleaved with play: a removed arm is never selected.
+TEST(LinearPolicies, ARemovedArmIsNeverSelected) {
+  for (const std::string& type : sublinear::linearPolicyTypes()) {
+    const int d = 4;
+    GaussianProblem problem(d, 31, 0.2);
+    Json options = tsOptions(type, "exact", 2);
+    if (type == "linear-elim" || type == "sub-elim") options["beta"] = 1.0;
+    auto policy = makeLinearPolicy(d, options);
+    problem.addArms(*policy, 50);
+    std::set<ArmId> removed;
+    for (int t = 0; t < 600; ++t) {
+      if (t % 10 == 5) {
+        // Remove the arm the policy just liked most (the hardest case), unless Elim refuses it.
+        const ArmId favourite = policy->select();
+        try {
+          problem.removeArms(*policy, {favourite});
+          removed.insert(favourite);
+        } catch (const Error& error) {
+          ASSERT_EQ(error.code(), ErrorCode::InvalidArgument) << type;
+          ASSERT_TRUE(type == "linear-elim" || type == "sub-elim") << type;
+          ASSERT_TRUE(policy->hasArm(favourite));
+        }
+        problem.addArms(*policy, 1);
+      }
+      const ArmId arm = policy->select();
+      ASSERT_EQ(removed.count(arm), 0U) << type;
+      ASSERT_TRUE(policy->hasArm(arm));
+      policy->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+      if (!removed.empty()) {
+        EXPECT_EQ(codeOf(policy.get(), *removed.begin()), ErrorCode::UnknownId);
+      }
+    }
+    EXPECT_GT(removed.size(), 10U) << type;
+    EXPECT_EQ(policy->armCount(), problem.arms.size()) << type;
+  }
+}
+
+TEST(SubTS, NegativeRewardTransformRecoversThetaUnderAnOffset) {
+  // Rewards x^T theta* - 3: every expected reward is negative. The transform gives the model a
+  // constant feature, so theta^ (reported in the original coordinates) still estimates theta*.
+  const int d = 3;
+  auto run = [&](bool transform) {
+    GaussianProblem problem(d, 41, 0.1);
+    Json options = tsOptions("lin-ts", "exact", 3);
+    options["negativeRewardTransform"] = transform;
+    auto policy = makeLinearPolicy(d, options);
+    problem.addArms(*policy, 40);
+    for (int t = 0; t < 1500; ++t) {
+      const ArmId arm = policy->select();
+      policy->update(arm, problem.mean(arm) - 3.0 + problem.noise * problem.random.normal());
+    }
+    return (policy->theta() - problem.thetaStar).norm() / problem.thetaStar.norm();
+  };
+  const double withTransform = run(true);
+  const double without = run(false);
+  EXPECT_LT(withTransform, 0.3);
+  EXPECT_GT(without, withTransform);
+}
+
+TEST(SubTS, OneIndexQueryPerStepAndNoScanByThePolicy) {
+  const int d = 4;
+  GaussianProblem problem(d, 43);
+  auto policy = makeLinearPolicy(d, tsOptions("sub-ts", "exact", 1));
+  problem.addArms(*policy, 500);
+  problem.run(*policy, 300);
+  const auto stats = policy->stats();
+  EXPECT_EQ(stats["searches"].get<int>(), 300);
+  EXPECT_EQ(stats["policyInnerProducts"].get<int>(), 0);
+  EXPECT_EQ(stats["emptyQueries"].get<int>(), 0);
+}
+
+TEST(SubTS, WithAnExactIndexEqualsLinTS) {
+  const int d = 4;
+  GaussianProblem a(d, 47), b(d, 47);
+  auto baseline = makeLinearPolicy(d, tsOptions("lin-ts", "exact", 8));
+  auto sublinear = makeLinearPolicy(d, tsOptions("sub-ts", "exact", 8));
+  a.addArms(*baseline, 300);
+  b.addArms(*sublinear, 300);
+  for (int t = 0; t < 500; ++t) ASSERT_EQ(a.play(*baseline), b.play(*sublinear));
+}
+
+TEST(SubTS, RejectsBadOptions) {
+  for (const char* key : {"inflation", "shortlist", "negativeRewardTransform"}) {
+    Json options = tsOptions("sub-ts", "exact", 1);
+    options[key] = -1;
+    try {
+      makeLinearPolicy(3, options);
+      ADD_FAILURE() << key;
+    } catch (const Error& error) {
+      EXPECT_EQ(error.code(), ErrorCode::InvalidArgument);
+      EXPECT_NE(std::string(error.what()).find(key), std::string::npos) << error.what();
+    }
+  }
+}
+
+// Work per step against K: the exact baseline grows with K, the sublinear policy clearly less.
+// Needs an approximate index, so it runs once the hnsw index is merged in.
+double innerProductsPerStep(const std::string& type, const std::string& index, std::size_t arms) {
+  const int d = 4;
+  GaussianProblem problem(d, 53);
+  Json options = tsOptions(type, index, 1);
+  if (type == "linear-elim" || type == "sub-elim") options["beta"] = 1.0;
+  auto policy = makeLinearPolicy(d, options);
+  problem.addArms(*policy, arms);
+  const double before = policy->stats()["innerProducts"].get<double>();
+  const int steps = 200;
+  for (int t = 0; t < steps; ++t) {
+    const ArmId arm = policy->select();
+    policy->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+  }
+  return (policy->stats()["innerProducts"].get<double>() - before) / steps;
+}
+
+TEST(LinearPolicies, SublinearWorkPerStepWithHnsw) {
+  if (!hnswAvailable()) GTEST_SKIP() << "hnsw index not built into this branch";
+  for (const auto& [baseline, sublinear] : {std::pair<std::string, std::string>{"lin-ts", "sub-ts"}}) {
+    const double baseSmall = innerProductsPerStep(baseline, "exact", 1000);
+    const double baseLarge = innerProductsPerStep(baseline, "exact", 8000);
+    const double subSmall = innerProductsPerStep(sublinear, "hnsw", 1000);
+    const double subLarge = innerProductsPerStep(sublinear, "hnsw", 8000);
+    EXPECT_GT(baseLarge / baseSmall, 7.0) << baseline;
+    EXPECT_LT(subLarge / subSmall, 4.0) << sublinear << ": " << subSmall << " -> " << subLarge;
+    EXPECT_LT(subLarge, 0.5 * baseLarge) << sublinear;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,184 @@
+import { describe, expect, test } from 'vitest';
+import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+
+const sb = await loadModule();
+
+// A small Gaussian linear bandit written for the tests: theta* and arms from N(0, I/d).
+function makeProblem(dim, seed, noise = 0.3) {
+  const random = seededRandom(seed);
+  const scale = 1 / Math.sqrt(dim);
+  const thetaStar = Array.from(gaussian(random, dim), (v) => v * scale);
+  const arms = new Map();
+  let nextId = 0;
+  const mean = (id) => arms.get(id).reduce((sum, v, j) => sum + v * thetaStar[j], 0);
+  return {
+    thetaStar,
+    arms,
+    mean,
+    add(policy, count) {
+      const ids = Uint32Array.from({ length: count }, () => nextId++);
+      const features = Float64Array.from(gaussian(random, count * dim), (v) => v * scale);
+      policy.addArms(ids, features);
+      ids.forEach((id, i) => arms.set(id, features.subarray(i * dim, (i + 1) * dim)));
+      return ids;
+    },
+    remove(policy, ids) {
+      policy.removeArms(ids);
+      for (const id of ids) arms.delete(id);
+    },
+    play(policy) {
+      const arm = policy.select();
+      let best = -Infinity;
+      for (const id of arms.keys()) best = Math.max(best, mean(id));
+      const reward = mean(arm) + noise * gaussian(random, 1)[0];
+      policy.update(arm, reward);
+      return best - mean(arm);
+    },
+  };
+}
+
+// Every class with an exact index, so that the suite does not depend on the hnsw index.
+const classes = [
+  ['LinUCB', 'lin-ucb', {}],
+  ['LinTS', 'lin-ts', { inflation: 0.2, index: { type: 'exact' } }],
+  ['SubTS', 'sub-ts', { inflation: 0.2, index: { type: 'exact' } }],
+  ['LinearElim', 'linear-elim', { beta: 1, index: { type: 'exact' } }],
+  ['SubElim', 'sub-elim', { beta: 1, index: { type: 'exact' } }],
+];
+
+describe.each(classes)('%s', (name, type, extra) => {
+  const create = (options = {}) => new sb[name]({ dim: 4, horizon: 1500, seed: 3, ...extra, ...options });
+
+  test('learns: regret per step falls on a small Gaussian problem', () => {
+    const policy = create();
+    const problem = makeProblem(4, 11);
+    problem.add(policy, 60);
+    const regrets = Array.from({ length: 1500 }, () => problem.play(policy));
+    const average = (from, to) => regrets.slice(from, to).reduce((a, b) => a + b, 0) / (to - from);
+    expect(average(1100, 1500)).toBeLessThan(0.5 * average(0, 150));
+    expect(policy.type).toBe(type);
+    expect(policy.dim).toBe(4);
+    expect(policy.armCount).toBe(60);
+    const theta = policy.theta();
+    expect(theta).toBeInstanceOf(Float64Array);
+    expect(theta.length).toBe(4);
+    expect(policy.stats().innerProducts).toBeGreaterThan(0);
+    expect(policy.stats().selections).toBe(1500);
+    policy.dispose();
+  });
+
+  test('errors carry codes and leave the policy unchanged', () => {
+    const policy = create();
+    expectBanditError(sb, () => policy.select(), 'EMPTY');
+    const problem = makeProblem(4, 12);
+    problem.add(policy, 20);
+    for (let t = 0; t < 20; t++) problem.play(policy);
+    const theta = policy.theta();
+    expectBanditError(sb, () => policy.update(12345, 1), 'UNKNOWN_ID');
+    expectBanditError(sb, () => policy.update(0, NaN), 'NON_FINITE');
+    expectBanditError(sb, () => policy.update(0, Infinity), 'NON_FINITE');
+    expectBanditError(sb, () => policy.update(-1, 1), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => policy.addArms([0], [1, 2, 3, 4]), 'DUPLICATE_ID');
+    expectBanditError(sb, () => policy.addArms([100], [1, 2, 3]), 'DIMENSION_MISMATCH');
+    expectBanditError(sb, () => policy.addArms([100], [1, 2, NaN, 4]), 'NON_FINITE');
+    expectBanditError(sb, () => policy.removeArms([0, 999]), 'UNKNOWN_ID');
+    expect(policy.hasArm(0)).toBe(true);
+    expect(policy.armCount).toBe(20);
+    expect(Array.from(policy.theta())).toEqual(Array.from(theta));
+    // Still usable.
+    expect(policy.hasArm(policy.select())).toBe(true);
+    policy.dispose();
+    expectBanditError(sb, () => policy.select(), 'DISPOSED');
+  });
+
+  test('bad options throw INVALID_ARGUMENT naming the option', () => {
+    for (const [key, value] of [['lambda', 0], ['delta', 2], ['horizon', 0.5], ['noise', -1], ['seed', -3]]) {
+      const error = expectBanditError(sb, () => create({ [key]: value }), 'INVALID_ARGUMENT');
+      expect(error.message).toContain(`'${key}'`);
+    }
+    expectBanditError(sb, () => new sb[name]({}), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => create({ dim: 0 }), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => create({ lambda: NaN }), 'INVALID_ARGUMENT');
+    if (type !== 'lin-ucb') expectBanditError(sb, () => create({ index: { type: 'no-such-index' } }), 'INVALID_ARGUMENT');
+  });
+
+  test('a removed arm is never selected; the same seed gives the same run', () => {
+    const runOnce = () => {
+      const policy = create();
+      const problem = makeProblem(4, 13);
+      problem.add(policy, 30);
+      const removed = new Set();
+      const choices = [];
+      for (let t = 0; t < 300; t++) {
+        if (t % 10 === 5) {
+          const favourite = policy.select();
+          try {
+            problem.remove(policy, [favourite]);
+            removed.add(favourite);
+          } catch (error) {
+            // Elimination policies refuse to drop the arm that sets their threshold.
+            expect(error.code).toBe('INVALID_ARGUMENT');
+            expect(type).toMatch(/elim/);
+          }
+          problem.add(policy, 1);
+        }
+        const arm = policy.select();
+        expect(removed.has(arm)).toBe(false);
+        choices.push(arm);
+        policy.update(arm, problem.mean(arm));
+      }
+      expect(removed.size).toBeGreaterThan(10);
+      policy.dispose();
+      return choices;
+    };
+    expect(runOnce()).toEqual(runOnce());
+  });
+});
+
+describe('linear policies', () => {
+  test('Sub-TS with an exact index chooses exactly as LinTS', () => {
+    const options = { dim: 3, seed: 9, inflation: 0.3, index: { type: 'exact' } };
+    const a = new sb.LinTS(options);
+    const b = new sb.SubTS(options);
+    const pa = makeProblem(3, 21);
+    const pb = makeProblem(3, 21);
+    pa.add(a, 100);
+    pb.add(b, 100);
+    for (let t = 0; t < 200; t++) expect(pa.play(a)).toBe(pb.play(b));
+    a.dispose();
+    b.dispose();
+  });
+
+  test('the default index of Sub-TS and Sub-Elim is hnsw', () => {
+    for (const name of ['SubTS', 'SubElim']) {
+      let policy = null;
+      try {
+        policy = new sb[name]({ dim: 3 });
+      } catch (error) {
+        // Before the hnsw index is part of the build the factory names the missing type.
+        expect(error.code).toBe('INVALID_ARGUMENT');
+        expect(error.message).toContain('hnsw');
+      }
+      policy?.dispose();
+    }
+  });
+
+  test('objects and errors free their memory', () => {
+    const run = () => {
+      const policy = new sb.SubElim({ dim: 3, beta: 1, index: { type: 'exact' } });
+      const problem = makeProblem(3, 31);
+      problem.add(policy, 50);
+      for (let t = 0; t < 50; t++) problem.play(policy);
+      try {
+        policy.update(99999, 1);
+      } catch {
+        // expected
+      }
+      policy.dispose();
+    };
+    run();
+    const before = sb.memoryUsage().allocatedBytes;
+    for (let i = 0; i < 5; i++) run();
+    expect(sb.memoryUsage().allocatedBytes).toBeLessThanOrEqual(before);
+  });
+});

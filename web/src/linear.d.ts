@@ -1,0 +1,126 @@
+// Linear bandits, one arm per step (API.md, "Linear bandits").
+import type { Disposable, Floats, Ids } from './common.js';
+
+/** `index` option of a policy: any MIPS index type in kebab case with its options. */
+export interface PolicyIndexOptions {
+  type: 'exact' | 'hnsw' | 'lsh' | 'bounded-me' | 'greedy' | 'pca-tree' | 'adaptive' | (string & {});
+  seed?: number;
+  [option: string]: unknown;
+}
+
+/** Options every linear policy accepts. */
+export interface LinearPolicyOptions {
+  /** Feature dimension d, in [1, 1000]. */
+  dim: number;
+  /** Ridge regulariser, V_1 = lambda I. Default 1. */
+  lambda?: number;
+  /** Failure probability of the confidence radius, in (0, 1). Default 0.05. */
+  delta?: number;
+  /** R, sub-Gaussian scale of the reward noise. Default 1. */
+  noise?: number;
+  /** S, bound on the norm of theta*. Default 1. */
+  bound?: number;
+  /** T, the horizon (enters the radii of TS and Elim). Default 10000. */
+  horizon?: number;
+  /** A fixed confidence radius replacing the formulas. */
+  beta?: number;
+  seed?: number;
+}
+
+export interface ThompsonSamplingOptions extends LinearPolicyOptions {
+  /** Multiplies the sampling radius beta_t(delta / 4T). Default 1. */
+  inflation?: number;
+  /** Candidates retrieved from the index and ranked exactly. Default 30. */
+  shortlist?: number;
+  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS. */
+  index?: PolicyIndexOptions;
+  /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
+  negativeRewardTransform?: boolean;
+}
+
+export interface EliminationOptions extends LinearPolicyOptions {
+  /** MIPS accuracy eta(T) in (0, 1); the last stage is ceil(log2(1/(8 eta))). Default 1/sqrt(horizon). */
+  eta?: number;
+  /** L, bound on the arms' norm in the fixed radius. Default 1. */
+  featureBound?: number;
+  /** Candidates retrieved from a stage's index and ranked exactly. Default 30. */
+  shortlist?: number;
+  /** Default { type: 'exact' } for LinearElim, { type: 'hnsw' } for SubElim. */
+  index?: PolicyIndexOptions;
+}
+
+export interface LinearPolicyStats {
+  /** Inner products computed by the policy and its indexes since creation. */
+  innerProducts: number;
+  selections: number;
+  updates: number;
+  arms: number;
+  type: string;
+  [key: string]: unknown;
+}
+
+/** The interface every linear policy shares. */
+export interface LinearPolicy extends Disposable {
+  readonly dim: number;
+  readonly armCount: number;
+  /** Kebab-case type name: 'lin-ucb', 'lin-ts', 'linear-elim', 'sub-elim', 'sub-ts'. */
+  readonly type: string;
+  hasArm(id: number): boolean;
+  /** ids: n identifiers; features: n*dim numbers. */
+  addArms(ids: Ids, features: Floats): void;
+  /** An unknown id throws UNKNOWN_ID and nothing is removed. */
+  removeArms(ids: Ids): void;
+  /** An arm currently in the set; EMPTY when there is none. */
+  select(): number;
+  /** reward: a finite number. */
+  update(arm: number, reward: number): void;
+  /** The ridge estimate theta^. */
+  theta(): Float64Array;
+  stats(): LinearPolicyStats;
+}
+
+declare class LinearPolicyBase implements LinearPolicy {
+  readonly dim: number;
+  readonly armCount: number;
+  readonly type: string;
+  readonly disposed: boolean;
+  hasArm(id: number): boolean;
+  addArms(ids: Ids, features: Floats): void;
+  removeArms(ids: Ids): void;
+  select(): number;
+  update(arm: number, reward: number): void;
+  theta(): Float64Array;
+  stats(): LinearPolicyStats;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** OFUL: argmax x^T theta^ + beta_t ||x||_{V^-1}; scans every arm. */
+export declare class LinUCB extends LinearPolicyBase {
+  constructor(options: LinearPolicyOptions);
+}
+/** Linear Thompson sampling; the max over arms is an exact scan by default. */
+export declare class LinTS extends LinearPolicyBase {
+  constructor(options: ThompsonSamplingOptions);
+}
+/** Algorithm 3 of the sublinear linear-bandit paper with exact scans. Removing the arm that sets the threshold throws INVALID_ARGUMENT. */
+export declare class LinearElim extends LinearPolicyBase {
+  constructor(options: EliminationOptions);
+}
+/** Sub-Elim: staged elimination with a MIPS index per stage (HNSW by default). */
+export declare class SubElim extends LinearPolicyBase {
+  constructor(options: EliminationOptions);
+}
+/** Sub-TS: Thompson sampling whose arm choice is a shortlist MIPS query (HNSW by default). */
+export declare class SubTS extends LinearPolicyBase {
+  constructor(options: ThompsonSamplingOptions);
+}
+
+/** The classes of this area on a module instance. */
+export interface LinearClasses {
+  readonly LinUCB: typeof LinUCB;
+  readonly LinTS: typeof LinTS;
+  readonly LinearElim: typeof LinearElim;
+  readonly SubElim: typeof SubElim;
+  readonly SubTS: typeof SubTS;
+}

@@ -1,0 +1,102 @@
+// Linear bandit policies (API.md, "Linear bandits"): one JS class per policy type of the core,
+// all driving the same LinearPolicy interface step by step.
+import { WasmObject } from './runtime.js';
+import { optionsToJson, requireObject, toFloat64Array, toIdArray } from './convert.js';
+import { invalidArgument } from './errors.js';
+
+const MAX_ID = 0xffffffff;
+
+export function defineLinearClasses(runtime) {
+  const { Module } = runtime;
+
+  class LinearPolicy extends WasmObject {
+    constructor(type, options) {
+      const spec = { ...requireObject(options, 'options'), type };
+      const handle = runtime.call(() => Module.createLinearPolicy(optionsToJson(spec)));
+      super(runtime, handle);
+    }
+
+    get dim() {
+      return this._call((handle) => handle.dim());
+    }
+
+    get armCount() {
+      return this._call((handle) => handle.armCount());
+    }
+
+    get type() {
+      return this._call((handle) => handle.type());
+    }
+
+    hasArm(id) {
+      return this._call((handle) => handle.hasArm(id));
+    }
+
+    addArms(ids, features) {
+      const handle = this._handle;
+      const idArray = toIdArray(ids);
+      const featureArray = toFloat64Array(features, 'features');
+      runtime.withHeap([idArray, featureArray], (idAddress, featureAddress) =>
+        runtime.call(() => handle.addArms(idAddress, idArray.length, featureAddress, featureArray.length)));
+    }
+
+    removeArms(ids) {
+      const handle = this._handle;
+      const idArray = toIdArray(ids);
+      runtime.withHeap([idArray], (idAddress) => runtime.call(() => handle.removeArms(idAddress, idArray.length)));
+    }
+
+    select() {
+      return this._call((handle) => handle.select());
+    }
+
+    update(arm, reward) {
+      if (!Number.isInteger(arm) || arm < 0 || arm > MAX_ID) {
+        throw invalidArgument(`arm must be an integer in [0, 2^32-1], got ${String(arm)}`);
+      }
+      if (typeof reward !== 'number') throw invalidArgument(`reward must be a number, got ${typeof reward}`);
+      this._call((handle) => handle.update(arm, reward));
+    }
+
+    theta() {
+      // A copy: the view points into wasm memory that the next call overwrites.
+      return this._call((handle) => handle.theta().slice());
+    }
+
+    stats() {
+      return JSON.parse(this._call((handle) => handle.stats()));
+    }
+  }
+
+  class LinUCB extends LinearPolicy {
+    constructor(options) {
+      super('lin-ucb', options);
+    }
+  }
+
+  class LinTS extends LinearPolicy {
+    constructor(options) {
+      super('lin-ts', options);
+    }
+  }
+
+  class LinearElim extends LinearPolicy {
+    constructor(options) {
+      super('linear-elim', options);
+    }
+  }
+
+  class SubElim extends LinearPolicy {
+    constructor(options) {
+      super('sub-elim', options);
+    }
+  }
+
+  class SubTS extends LinearPolicy {
+    constructor(options) {
+      super('sub-ts', options);
+    }
+  }
+
+  return { LinUCB, LinTS, LinearElim, SubElim, SubTS };
+}
