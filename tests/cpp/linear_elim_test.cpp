@@ -220,7 +220,7 @@ TEST(SubElim, MatchesLinearElimRegretWithHnsw) {
       Json options = elimOptions(seed, which == 0 ? "exact" : "hnsw");
       std::unique_ptr<SubElim> policy =
           which == 0 ? std::make_unique<LinearElim>(d, options) : std::make_unique<SubElim>(d, options);
-      problem.addArms(*policy, 2000);
+      problem.addArms(*policy, 1000);
       for (int t = 0; t < 1000; ++t) {
         if (t % 20 == 0) problem.addArms(*policy, 2);
         regret[which] += problem.play(*policy);
