@@ -40,6 +40,16 @@ async function main(): Promise<void> {
   console.log(total, policy.theta()[0]);
   policy.dispose();
   ts.dispose();
+  const run = sb.simulate({
+    environment: { type: 'linear', dim: 16, arms: 5000, noise: 1, seed: 7, change: { every: 20, add: 2, remove: 0 } },
+    policy: { type: 'sub-ts', shortlist: 30, index: { type: 'hnsw' } },
+    horizon: 20000, seed: 1, recordEvery: 100, onProgress: (fraction: number) => console.log(fraction),
+  });
+  const regret: Float64Array = run.cumulativeRegret;
+  const steps: Uint32Array = run.t;
+  const many = sb.simulate({ environment: { type: 'ratings', ratings: new Uint8Array(0) }, policy: { type: 'lin-ucb' }, horizon: 10, seeds: [1, 2] });
+  const meanRegret: Float64Array = many.mean.cumulativeRegret;
+  console.log(regret[0], steps[0], run.seconds.setup, many.runs[0].innerProducts, meanRegret[0], many.std.cumulativeRegret[0]);
   console.log(first, score, work, sb.version, index.disposed, sb.randomChecksum(1, 10));
   const graph = new sb.HnswIndex({ dim: 4, M: 16, efConstruction: 200, efSearch: 64, space: 'euclidean', seed: 1 });
   const hashed = new sb.LshIndex({ dim: 4, bits: 8, tables: 16 });

@@ -1,0 +1,97 @@
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+
+#include "guard.hpp"
+#include "sublinear/sim/simulate.hpp"
+
+namespace sublinear::bindings {
+
+namespace {
+// The result of one simulate() call, kept until JS has copied its arrays out.
+struct SimulationHandle {
+  SimulationResult result;
+  std::vector<double> meanRegret, stdRegret, meanReward, stdReward;
+};
+
+// What the progress callback answers when the JS onProgress threw: JS rethrows its own error.
+constexpr const char* kProgressStopped = "simulation stopped: onProgress threw";
+
+SimulationHandle* runSimulation(const std::string& configJson, std::uintptr_t ratings, std::size_t ratingsLength,
+                                bool hasRatings, emscripten::val onProgress) {
+  return guarded([&]() -> SimulationHandle* {
+    Json config = parseJson(configJson);
+    require(config.is_object(), ErrorCode::InvalidArgument, "the simulation config must be an object");
+    if (hasRatings) {
+      // The file travels as bytes on the heap, never through JSON.stringify in JavaScript.
+      require(config.contains("environment") && config["environment"].is_object(), ErrorCode::InvalidArgument,
+              "option 'environment' must be an object with a 'type'");
+      config["environment"]["ratings"] = std::string(fromAddress<const char>(ratings), ratingsLength);
+    }
+    std::function<void(double)> progress;
+    if (!onProgress.isUndefined() && !onProgress.isNull()) {
+      progress = [&onProgress](double fraction) {
+        if (!onProgress(fraction).as<bool>()) fail(ErrorCode::InvalidArgument, kProgressStopped);
+      };
+    }
+    auto handle = std::make_unique<SimulationHandle>();
+    handle->result = simulate(config, progress);
+    handle->meanRegret = handle->result.meanOf(&SimulationRun::cumulativeRegret);
+    handle->stdRegret = handle->result.standardDeviationOf(&SimulationRun::cumulativeRegret);
+    handle->meanReward = handle->result.meanOf(&SimulationRun::cumulativeReward);
+    handle->stdReward = handle->result.standardDeviationOf(&SimulationRun::cumulativeReward);
+    return handle.release();
+  });
+}
+
+template <typename T>
+emscripten::val view(const std::vector<T>& values) {
+  return emscripten::val(emscripten::typed_memory_view(values.size(), values.data()));
+}
+
+const SimulationRun& runAt(SimulationHandle& self, std::size_t i) { return self.result.runs.at(i); }
+
+std::size_t runCount(SimulationHandle& self) { return self.result.runs.size(); }
+bool multipleSeeds(SimulationHandle& self) { return self.result.multipleSeeds; }
+double runSeed(SimulationHandle& self, std::size_t i) { return static_cast<double>(runAt(self, i).seed); }
+emscripten::val runT(SimulationHandle& self, std::size_t i) { return view(runAt(self, i).t); }
+emscripten::val runRegret(SimulationHandle& self, std::size_t i) { return view(runAt(self, i).cumulativeRegret); }
+emscripten::val runReward(SimulationHandle& self, std::size_t i) { return view(runAt(self, i).cumulativeReward); }
+double runInnerProducts(SimulationHandle& self, std::size_t i) { return static_cast<double>(runAt(self, i).innerProducts); }
+// setup, select, update, total seconds.
+emscripten::val runSeconds(SimulationHandle& self, std::size_t i) {
+  const SimulationRun& run = runAt(self, i);
+  emscripten::val seconds = emscripten::val::object();
+  seconds.set("setup", run.clock.setup);
+  seconds.set("select", run.clock.select);
+  seconds.set("update", run.clock.update);
+  seconds.set("total", run.totalSeconds);
+  return seconds;
+}
+emscripten::val meanRegret(SimulationHandle& self) { return view(self.meanRegret); }
+emscripten::val stdRegret(SimulationHandle& self) { return view(self.stdRegret); }
+emscripten::val meanReward(SimulationHandle& self) { return view(self.meanReward); }
+emscripten::val stdReward(SimulationHandle& self) { return view(self.stdReward); }
+}  // namespace
+
+}  // namespace sublinear::bindings
+
+EMSCRIPTEN_BINDINGS(sublinear_sim) {
+  using namespace sublinear::bindings;
+  emscripten::class_<SimulationHandle>("SimulationHandle")
+      .function("runCount", &runCount)
+      .function("multipleSeeds", &multipleSeeds)
+      .function("runSeed", &runSeed)
+      .function("runT", &runT)
+      .function("runRegret", &runRegret)
+      .function("runReward", &runReward)
+      .function("runInnerProducts", &runInnerProducts)
+      .function("runSeconds", &runSeconds)
+      .function("meanRegret", &meanRegret)
+      .function("stdRegret", &stdRegret)
+      .function("meanReward", &meanReward)
+      .function("stdReward", &stdReward);
+  emscripten::function("runSimulation", &runSimulation, emscripten::allow_raw_pointers());
+}

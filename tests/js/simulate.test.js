@@ -1,0 +1,171 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { expectBanditError, loadModule, seededRandom } from './helpers.js';
+
+const native = new URL('../../build/native/sublinear-native', import.meta.url).pathname;
+
+function linearConfig(overrides = {}) {
+  return {
+    environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2, remove: 1 } },
+    policy: { type: 'lin-ucb' },
+    horizon: 1000,
+    seed: 3,
+    recordEvery: 100,
+    ...overrides,
+  };
+}
+
+// A planted low-rank MovieLens-format file, written here independently of the library.
+function plantedRatings({ users = 60, movies = 80, tabs = false, seed = 5 } = {}) {
+  const random = seededRandom(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const u = Array.from({ length: users }, () => [normal(), normal()]);
+  const v = Array.from({ length: movies }, () => [normal(), normal()]);
+  const lines = [];
+  for (let i = 0; i < users; i++) {
+    for (let m = 0; m < movies; m++) {
+      if (random() > 0.5) continue;
+      const score = 3 + 0.8 * (u[i][0] * v[m][0] + u[i][1] * v[m][1]) + 0.3 * normal();
+      const rating = Math.min(5, Math.max(1, Math.round(score)));
+      const time = 1000 * m + Math.floor(random() * 900);
+      lines.push(tabs ? `${i + 1}\t${m + 1}\t${rating}\t${time}` : `${i + 1}::${m + 1}::${rating}::${time}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('simulate', () => {
+  test('returns typed arrays recorded every recordEvery steps, with monotone cumulative regret', async () => {
+    const sb = await loadModule();
+    const result = sb.simulate(linearConfig({ horizon: 1050 }));
+    expect(result.t).toBeInstanceOf(Uint32Array);
+    expect(result.cumulativeRegret).toBeInstanceOf(Float64Array);
+    expect(result.cumulativeReward).toBeInstanceOf(Float64Array);
+    expect(Array.from(result.t)).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1050]);
+    expect(result.cumulativeRegret.length).toBe(11);
+    for (let i = 1; i < result.cumulativeRegret.length; i++) {
+      expect(result.cumulativeRegret[i]).toBeGreaterThanOrEqual(result.cumulativeRegret[i - 1]);
+    }
+    expect(Object.keys(result.seconds).sort()).toEqual(['select', 'setup', 'total', 'update']);
+    expect(result.seconds.total).toBeGreaterThanOrEqual(result.seconds.select);
+    expect(result.innerProducts).toBeGreaterThan(0);
+    expect(result.seed).toBe(3);
+  });
+
+  test('many seeds give runs, mean and std', async () => {
+    const sb = await loadModule();
+    const { seed, ...config } = linearConfig({ horizon: 300 });
+    const result = sb.simulate({ ...config, seeds: [1, 2, 3] });
+    expect(result.runs.length).toBe(3);
+    expect(result.runs.map((run) => run.seed)).toEqual([1, 2, 3]);
+    expect(result.t).toEqual(result.runs[0].t);
+    const last = result.t.length - 1;
+    const finals = result.runs.map((run) => run.cumulativeRegret[last]);
+    const mean = finals.reduce((a, b) => a + b) / 3;
+    expect(result.mean.cumulativeRegret[last]).toBeCloseTo(mean, 9);
+    const std = Math.sqrt(finals.reduce((a, b) => a + (b - mean) ** 2, 0) / 2);
+    expect(result.std.cumulativeRegret[last]).toBeCloseTo(std, 9);
+    expect(seed).toBe(3);
+  });
+
+  test('onProgress is called at most ~100 times, increasing, ending at 1', async () => {
+    const sb = await loadModule();
+    const calls = [];
+    sb.simulate(linearConfig({ horizon: 2000, onProgress: (fraction) => calls.push(fraction) }));
+    expect(calls.length).toBeGreaterThan(10);
+    expect(calls.length).toBeLessThanOrEqual(101);
+    expect(calls.at(-1)).toBe(1);
+    for (let i = 1; i < calls.length; i++) expect(calls[i]).toBeGreaterThan(calls[i - 1]);
+  });
+
+  test('an exception in onProgress stops the run and reaches the caller unchanged, leaking nothing', async () => {
+    const sb = await loadModule();
+    sb.simulate(linearConfig({ horizon: 200 }));
+    const before = sb.memoryUsage().allocatedBytes;
+    const mine = new Error('stop here');
+    let calls = 0;
+    expect(() => sb.simulate(linearConfig({ horizon: 2000, onProgress: () => { calls += 1; if (calls === 3) throw mine; } })))
+      .toThrow(mine);
+    expect(calls).toBe(3);
+    expect(sb.memoryUsage().allocatedBytes).toBeLessThanOrEqual(before + 4096);
+    expect(sb.simulate(linearConfig({ horizon: 100 })).t.length).toBe(1);
+  });
+
+  test('LinUCB learns: the last window has less regret per step than the first', async () => {
+    const sb = await loadModule();
+    const result = sb.simulate(linearConfig({ environment: { type: 'linear', dim: 6, arms: 300, seed: 5 }, horizon: 2000, recordEvery: 200 }));
+    const r = result.cumulativeRegret;
+    expect((r[9] - r[8]) / 200).toBeLessThan(0.5 * (r[0] / 200));
+  });
+
+  test('bad configs throw INVALID_ARGUMENT naming the problem', async () => {
+    const sb = await loadModule();
+    const error = expectBanditError(sb, () => sb.simulate(linearConfig({ environment: { type: 'galaxy' } })), 'INVALID_ARGUMENT');
+    expect(error.message).toContain('linear, ratings');
+    expectBanditError(sb, () => sb.simulate(linearConfig({ seeds: [1] })), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => sb.simulate(linearConfig({ horizon: Infinity })), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => sb.simulate(linearConfig({ onProgress: 3 })), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => sb.simulate(null), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => sb.simulate(linearConfig({ policy: { type: 'sub-magic' } })), 'INVALID_ARGUMENT');
+  });
+
+  test('ratings: string and bytes in both formats; a malformed line names its line number', async () => {
+    const sb = await loadModule();
+    const environment = { type: 'ratings', dim: 4, iterations: 3, testUsers: 4, minRatings: 30, change: { every: 10, add: 2 } };
+    const text = plantedRatings();
+    const fromString = sb.simulate({ environment: { ...environment, ratings: text }, policy: { type: 'lin-ucb' }, horizon: 200, seed: 1 });
+    const fromBytes = sb.simulate({ environment: { ...environment, ratings: new TextEncoder().encode(text) }, policy: { type: 'lin-ucb' }, horizon: 200, seed: 1 });
+    expect(fromBytes.cumulativeRegret).toEqual(fromString.cumulativeRegret);
+    const last = fromString.cumulativeRegret.at(-1);
+    // The paper's regret: 1 per recommendation the user did not rate >= 4.
+    expect(last + fromString.cumulativeReward.at(-1)).toBe(200);
+    const tabs = sb.simulate({ environment: { ...environment, ratings: plantedRatings({ tabs: true }) }, policy: { type: 'lin-ucb' }, horizon: 50, seed: 1 });
+    expect(tabs.cumulativeRegret.at(-1) + tabs.cumulativeReward.at(-1)).toBe(50);
+    const bad = `${text}1::2::3\n`;
+    const lineNumber = text.split('\n').length;
+    const error = expectBanditError(sb, () => sb.simulate({ environment: { ...environment, ratings: bad }, policy: { type: 'lin-ucb' }, horizon: 10 }), 'INVALID_ARGUMENT');
+    expect(error.message).toContain(`ratings line ${lineNumber}`);
+    expectBanditError(sb, () => sb.simulate({ environment: { ...environment, ratings: 42 }, policy: { type: 'lin-ucb' }, horizon: 10 }), 'INVALID_ARGUMENT');
+  });
+
+  test('native and wasm give bit-identical cumulative regret for a fixed seed', async () => {
+    const sb = await loadModule();
+    const configs = [
+      linearConfig({ recordEvery: 1 }),
+      linearConfig({ policy: { type: 'lin-ts' }, recordEvery: 1 }),
+      linearConfig({ policy: { type: 'linear-elim' }, environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2 } }, recordEvery: 1 }),
+    ];
+    if (typeof sb.HnswIndex === 'function') {
+      configs.push(linearConfig({ policy: { type: 'sub-ts', index: { type: 'hnsw' } }, environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2, remove: 2 } }, recordEvery: 1 }));
+      configs.push(linearConfig({ policy: { type: 'sub-elim', index: { type: 'hnsw' } }, environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2 } }, recordEvery: 1 }));
+    }
+    for (const config of configs) {
+      const wasm = sb.simulate(config);
+      const output = execFileSync(native, ['simulate', '-'], { input: JSON.stringify(config), encoding: 'utf8' });
+      const expected = JSON.parse(output);
+      expect(Array.from(wasm.t)).toEqual(expected.t);
+      const wasmBits = new BigUint64Array(wasm.cumulativeRegret.buffer);
+      const nativeBits = new BigUint64Array(Float64Array.from(expected.cumulativeRegret).buffer);
+      expect(wasmBits, config.policy.type).toEqual(nativeBits);
+      expect(Array.from(wasm.cumulativeReward)).toEqual(expected.cumulativeReward);
+      expect(wasm.innerProducts).toBe(expected.innerProducts);
+    }
+  });
+
+  test('native and wasm agree bit for bit on the ratings environment (parsing, ALS, policy)', async () => {
+    const sb = await loadModule();
+    const text = plantedRatings({ seed: 11 });
+    const path = join(mkdtempSync(join(tmpdir(), 'sublinear-ratings-')), 'ratings.dat');
+    writeFileSync(path, text);
+    const environment = { type: 'ratings', dim: 6, iterations: 5, testUsers: 3, minRatings: 30, change: { every: 10, add: 2 }, regret: 'best' };
+    const config = { policy: { type: 'lin-ts' }, horizon: 300, seed: 2, recordEvery: 1 };
+    const wasm = sb.simulate({ ...config, environment: { ...environment, ratings: text } });
+    const expected = JSON.parse(execFileSync(native, ['simulate', '-'], {
+      input: JSON.stringify({ ...config, environment: { ...environment, ratingsFile: path } }), encoding: 'utf8' }));
+    expect(Array.from(wasm.cumulativeRegret)).toEqual(expected.cumulativeRegret);
+    expect(Array.from(wasm.cumulativeReward)).toEqual(expected.cumulativeReward);
+  });
+});

@@ -1,0 +1,110 @@
+// simulate() (API.md, "Simulation").
+
+/** Environments of the linear family; other families add their own types. */
+export interface LinearEnvironmentConfig {
+  type: 'linear';
+  /** Feature dimension d (16). */
+  dim?: number;
+  /** Initial number of arms K (1000). */
+  arms?: number;
+  /** Standard deviation of the Gaussian reward noise (1). */
+  noise?: number;
+  /** Scale theta* and every arm to unit norm (false: N(0, I) as in the paper). */
+  normalize?: boolean;
+  /** Every `every` rounds, remove `remove` random arms (never all), then add `add` fresh Gaussian arms. */
+  change?: { every?: number; add?: number; remove?: number };
+  /** Fixes the instance (theta*, arms, changes); default: derived from the run's seed. */
+  seed?: number;
+}
+
+export interface RatingsEnvironmentConfig {
+  type: 'ratings';
+  /** A MovieLens ratings file: `user::movie::rating::time` or tab-separated `user item rating time` lines. */
+  ratings: string | Uint8Array;
+  /** ALS rank = feature dimension (16), ALS iterations (10), ALS-WR regulariser (0.1). */
+  dim?: number;
+  iterations?: number;
+  lambda?: number;
+  /** Held-out users (300), drawn among users with more than `minRatings` (100) ratings. Run seed s plays held-out user s mod testUsers. */
+  testUsers?: number;
+  minRatings?: number;
+  /** Play this user (held out from the factorisation). */
+  user?: number;
+  /** Movies at the start (default: all minus those that arrive during the horizon). */
+  arms?: number;
+  /** Movie arrivals: `add` (2) every `every` (20) rounds in order of first rating; optional random removals. */
+  change?: { every?: number; add?: number; remove?: number };
+  /** A rating >= threshold (4) gives reward 1. */
+  threshold?: number;
+  /** 'paper' (default): regret 1 - reward; 'best': best available expected reward minus the chosen one's. */
+  regret?: 'paper' | 'best';
+  /** Fixes the held-out split and the factorisation (default 0). */
+  seed?: number;
+}
+
+export type EnvironmentConfig = LinearEnvironmentConfig | RatingsEnvironmentConfig | { type: string; [option: string]: unknown };
+
+export interface PolicyConfig {
+  /** 'lin-ucb' | 'lin-ts' | 'linear-elim' | 'sub-elim' | 'sub-ts' | ... */
+  type: string;
+  index?: { type: string; [option: string]: unknown };
+  [option: string]: unknown;
+}
+
+interface SimulationConfigBase {
+  environment: EnvironmentConfig;
+  policy: PolicyConfig;
+  /** Number of rounds T. */
+  horizon: number;
+  /** Record the cumulative sums every this many rounds (and at T); default max(1, floor(T / 1000)). */
+  recordEvery?: number;
+  /** Fraction of all rounds of all runs done; called at most about 100 times, last with 1. */
+  onProgress?: (fraction: number) => void;
+}
+
+export interface SingleSeedConfig extends SimulationConfigBase {
+  seed?: number;
+  seeds?: undefined;
+}
+
+export interface ManySeedsConfig extends SimulationConfigBase {
+  seed?: undefined;
+  seeds: number[];
+}
+
+export type SimulationConfig = SingleSeedConfig | ManySeedsConfig;
+
+export interface SimulationSeconds {
+  /** Preprocessing: the policy and its indexes over the initial arms. */
+  setup: number;
+  select: number;
+  /** Learning from feedback, and keeping indexes current when arms change. */
+  update: number;
+  /** The whole run, environment included. */
+  total: number;
+}
+
+export interface SimulationResult {
+  seed: number;
+  /** The recorded rounds (1-based). */
+  t: Uint32Array;
+  cumulativeRegret: Float64Array;
+  cumulativeReward: Float64Array;
+  seconds: SimulationSeconds;
+  /** Inner products computed by the policy and its index. */
+  innerProducts: number;
+}
+
+export interface ManySeedsResult {
+  runs: SimulationResult[];
+  t: Uint32Array;
+  /** Mean and sample standard deviation over the runs at each recorded round. */
+  mean: { cumulativeRegret: Float64Array; cumulativeReward: Float64Array };
+  std: { cumulativeRegret: Float64Array; cumulativeReward: Float64Array };
+}
+
+export interface SimulationClasses {
+  /** Runs a whole experiment inside wasm. With `seeds`, one run per seed and their mean and std. */
+  simulate(config: ManySeedsConfig): ManySeedsResult;
+  simulate(config: SingleSeedConfig): SimulationResult;
+}
