@@ -1,4 +1,5 @@
 // Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what API.md shows.
+import { runInWorker } from 'sublinear-bandits/worker';
 import init, { BanditError, type SearchResult, type SublinearBandits } from 'sublinear-bandits';
 
 async function main(): Promise<void> {
@@ -99,3 +100,13 @@ async function linear(): Promise<void> {
 }
 
 void linear();
+
+async function inWorker(): Promise<void> {
+  const controller = new AbortController();
+  const result = await runInWorker({ environment: { type: 'linear', dim: 4, arms: 50 }, policy: { type: 'lin-ts' }, horizon: 100, seed: 1 },
+    { onProgress: (fraction: number) => console.log(fraction), signal: controller.signal });
+  const regret: Float64Array = result.cumulativeRegret;
+  console.log(regret.length);
+}
+
+void inWorker();

@@ -9,8 +9,7 @@ try {
   window.sb = sb;
   status.textContent = `WebAssembly module loaded (sublinear-bandits ${sb.version}).`;
   setUpSearchDemo(sb);
-  if (typeof sb.simulate === 'function') setUpExperiments();
-  else document.querySelector('#experiment-title').parentElement.hidden = true;
+  setUpExperiments();
 } catch (error) {
   status.textContent = `The WebAssembly module failed to load: ${error?.message ?? error}`;
 }

@@ -4,7 +4,7 @@
 
 const linearPolicies = {
   linearElim: { label: 'Linear Elim', policy: { type: 'linear-elim', index: { type: 'exact' } } },
-  subElim: (shortlist) => ({ label: `Sub-Elim, shortlist ${shortlist}`, policy: { type: 'sub-elim', index: { type: 'hnsw', shortlist } } }),
+  subElim: (shortlist) => ({ label: `Sub-Elim, shortlist ${shortlist}`, policy: { type: 'sub-elim', shortlist, index: { type: 'hnsw' } } }),
   linearTs: { label: 'Linear TS', policy: { type: 'lin-ts', index: { type: 'exact' } } },
   subTs: (shortlist) => ({ label: `Sub-TS, shortlist ${shortlist}`, policy: { type: 'sub-ts', shortlist, index: { type: 'hnsw' } } }),
 };

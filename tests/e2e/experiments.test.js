@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { presets } from '../../web/demo/presets.js';
+import { launchChromium, watchErrors } from './chromium.js';
+
+let server;
+let browser;
+let baseUrl;
+
+beforeAll(async () => {
+  server = await createServer({
+    configFile: fileURLToPath(new URL('../../web/demo/vite.config.js', import.meta.url)),
+    server: { port: 0, strictPort: false, host: '127.0.0.1' },
+    logLevel: 'error',
+  });
+  await server.listen();
+  baseUrl = server.resolvedUrls.local[0];
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openPage(hash) {
+  const page = await browser.newPage({ acceptDownloads: true });
+  const errors = watchErrors(page);
+  await page.goto(`${baseUrl}#${hash}`);
+  await expect.poll(() => page.locator('#run-experiment').isEnabled(), { timeout: 30_000 }).toBe(true);
+  return { page, errors };
+}
+
+async function runAndWait(page) {
+  await page.getByRole('button', { name: 'Run experiment' }).click();
+  await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^(Done|Failed|Cancelled)/);
+  return page.locator('#progress-text').textContent();
+}
+
+describe('experiments in the demo (Chromium, Web Workers)', () => {
+  // Every preset at its small scale with a short horizon (its own T is for people, not for CI).
+  test.each(presets.map((preset) => [preset.id]))('preset %s runs and draws its chart and tables', async (id) => {
+    const { page, errors } = await openPage(`preset=${id}&seeds=1&horizon=60`);
+    expect(await runAndWait(page)).toMatch(/^Done/);
+    const preset = presets.find((entry) => entry.id === id);
+    const runCount = preset.runs({ full: false }).length;
+    await expect.poll(() => page.locator('#results-table tbody tr').count()).toBe(runCount);
+    expect(await page.locator('#paper-table tbody tr').count()).toBeGreaterThan(0);
+    const drawn = await page.evaluate(() => {
+      const canvas = document.querySelector('#curve-chart');
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let coloured = 0;
+      for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3] > 0 && !(pixels[i] > 240 && pixels[i + 1] > 240 && pixels[i + 2] > 240)) coloured++;
+      return coloured;
+    });
+    expect(drawn).toBeGreaterThan(500);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  test('Cancel stops a long run', async () => {
+    const { page, errors } = await openPage('preset=paper000-table1&full=1&seeds=4&horizon=20000');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await expect.poll(() => page.locator('#cancel').isEnabled()).toBe(true);
+    await page.waitForTimeout(1500);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 10_000 }).toMatch(/^Cancelled/);
+    expect(await page.locator('#run-experiment').isEnabled()).toBe(true);
+    const after = await page.locator('#progress').evaluate((element) => element.value);
+    await page.waitForTimeout(1500);
+    expect(await page.locator('#progress').evaluate((element) => element.value)).toBe(after);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  test('export produces CSV and JSON files whose content matches the run', async () => {
+    const { page, errors } = await openPage('preset=paper000-table4&seeds=2&horizon=100');
+    expect(await runAndWait(page)).toMatch(/^Done/);
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync(await csvDownload.path(), 'utf8').trim().split('\n');
+    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    const json = JSON.parse(readFileSync(await jsonDownload.path(), 'utf8'));
+    const runs = presets.find((preset) => preset.id === 'paper000-table4').runs({ full: false });
+    expect(json.runs.length).toBe(runs.length * 2);
+    expect(csv[0]).toBe('run,seed,t,cumulativeRegret,cumulativeReward');
+    expect(csv.length - 1).toBe(json.runs.reduce((sum, run) => sum + run.t.length, 0));
+    // The table's final regret is the mean over seeds of the exported runs' final values.
+    const first = runs[0].label;
+    const finals = json.runs.filter((run) => run.label === first).map((run) => run.cumulativeRegret.at(-1));
+    const mean = finals.reduce((a, b) => a + b, 0) / finals.length;
+    const cell = await page.locator('#results-table tbody tr').first().locator('td').nth(2).textContent();
+    expect(Number.parseFloat(cell)).toBeCloseTo(mean, 1);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  test('a URL with a configuration restores it', async () => {
+    const { page, errors } = await openPage('preset=paper000-table5&full=1&seeds=3&horizon=123');
+    expect(await page.locator('#preset').inputValue()).toBe('paper000-table5');
+    expect(await page.locator('#full').isChecked()).toBe(true);
+    expect(await page.locator('#seeds').inputValue()).toBe('3');
+    expect(await page.locator('#horizon').inputValue()).toBe('123');
+    await page.selectOption('#preset', 'paper000-table2');
+    expect(page.url()).toContain('preset=paper000-table2');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,17 @@
+// `sublinear-bandits/worker`: simulate() off the main thread (browsers).
+import type { BanditError, ErrorCode } from './common.js';
+import type { ManySeedsConfig, ManySeedsResult, SingleSeedConfig, SimulationResult } from './simulate.js';
+
+export { BanditError, ErrorCode };
+
+export interface RunInWorkerOptions {
+  /** Called with the fraction done, at most about 100 times. */
+  onProgress?: (fraction: number) => void;
+  /** Aborting terminates the worker; the promise rejects with an AbortError. */
+  signal?: AbortSignal;
+  /** Where the worker fetches the .wasm, when a host serves it elsewhere. */
+  wasmUrl?: string;
+}
+
+export declare function runInWorker(config: ManySeedsConfig, options?: RunInWorkerOptions): Promise<ManySeedsResult>;
+export declare function runInWorker(config: SingleSeedConfig, options?: RunInWorkerOptions): Promise<SimulationResult>;
