@@ -43,8 +43,12 @@ TEST(BoundedMEIndex, PrecisionAndWorkOnGaussianData) {
     std::cout << "epsilon " << epsilon << ": precision@5 " << precision << ", inner products / exhaustive " << work << "\n";
     EXPECT_LE(stats["pulls"].get<double>(), static_cast<double>(queries) * n * dim);
     EXPECT_GT(stats["suboptimalityBound"].get<double>(), 0);
-    if (epsilon == 0.02) EXPECT_GE(precision, 0.9);
-    if (epsilon == 0.9) EXPECT_LT(work, 0.5);  // sublinear in dim
+    if (epsilon == 0.02) {
+      EXPECT_GE(precision, 0.9);
+    }
+    if (epsilon == 0.9) {  // sublinear in dim
+      EXPECT_LT(work, 0.5);
+    }
     EXPECT_GE(precision, 0.2);
   }
 }

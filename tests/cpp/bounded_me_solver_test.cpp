@@ -88,7 +88,9 @@ TEST(BoundedMESolver, EpsilonDeltaGuaranteeOnBernoulliLists) {
       const double percentile = suboptimality[static_cast<std::size_t>(std::ceil((1 - delta) * 20)) - 1];
       EXPECT_LE(percentile, epsilon) << "k " << k << " epsilon " << epsilon;
       // Sublinear: fewer pulls than reading every list (except when epsilon forces full reads).
-      if (epsilon >= 0.2) EXPECT_LT(pulls, 20u * arms * length / 2) << "epsilon " << epsilon;
+      if (epsilon >= 0.2) {
+        EXPECT_LT(pulls, 20u * arms * length / 2) << "epsilon " << epsilon;
+      }
     }
   }
 }

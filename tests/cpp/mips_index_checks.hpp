@@ -92,9 +92,13 @@ inline InterleavingReport checkAgainstExact(const Json& spec, std::size_t dim, s
         double score = 0;
         for (std::size_t j = 0; j < dim; ++j) score += static_cast<double>(it->second[j]) * query[j];
         EXPECT_NEAR(result.scores[i], score, 1e-4 * (1 + std::fabs(score)));
-        if (i > 0) EXPECT_GE(result.scores[i - 1], result.scores[i]);
+        if (i > 0) {
+          EXPECT_GE(result.scores[i - 1], result.scores[i]);
+        }
       }
-      if (mustEqualExact) EXPECT_EQ(result.ids, truth.ids) << "round " << round;
+      if (mustEqualExact) {
+        EXPECT_EQ(result.ids, truth.ids) << "round " << round;
+      }
       std::size_t hits = 0;
       for (ItemId id : result.ids) hits += std::count(truth.ids.begin(), truth.ids.end(), id);
       precisionSum += truth.ids.empty() ? 1.0 : static_cast<double>(hits) / static_cast<double>(truth.ids.size());

@@ -44,8 +44,12 @@ TEST(PcaTreeIndex, DeeperTreesScanFewerItems) {
     const double work = static_cast<double>(index.innerProducts());
     EXPECT_LT(work, previousWork * 0.75) << "depth " << depth;
     previousWork = work;
-    if (depth == 0) EXPECT_NEAR(precision, 1.0, 1e-9);
-    if (depth == 2) EXPECT_GE(precision, 0.4);
+    if (depth == 0) {
+      EXPECT_NEAR(precision, 1.0, 1e-9);
+    }
+    if (depth == 2) {
+      EXPECT_GE(precision, 0.4);
+    }
   }
 }
 
