@@ -6,7 +6,9 @@
 //   npm run bench -- linear            scaled default (a few minutes on 2 cores)
 //   npm run bench -- linear --full     the paper's settings (K up to 100,000, T = 20,000, 10 seeds; hours)
 //   options: --seeds N, --horizon T, --index <type> (the sub-* index; default hnsw when available),
+//            --ratings <path> (a MovieLens ratings.dat / u.data file: adds Table 3, the movie experiment),
 //            --beta <number | theory> (the confidence radius of every policy; default 1, see the note printed)
+import { readFileSync } from 'node:fs';
 import init from '../dist/index.js';
 
 // ---- The paper's numbers (copied from the paper's text; time in seconds on the authors' machine). ----
@@ -29,6 +31,10 @@ const paper = {
   table4: {
     'lin-ts': [612, 43, 44.80, null], 'sub-ts/10': [640, 42, 25.49, 25.23], 'sub-ts/30': [612, 43, 26.37, 26.11], 'sub-ts/100': [612, 43, 29.69, 29.43],
   },
+  table3: {
+    'linear-elim': [3847, 212, 29.55, null], 'sub-elim/30': [3795, 206, 4.22, 3.47], 'sub-elim/100': [3806, 206, 4.83, 4.09],
+    'lin-ts': [1193, 66, 29.83, null], 'sub-ts/30': [1177, 66, 19.59, 19.38], 'sub-ts/100': [1202, 68, 20.63, 20.41],
+  },
   table5: {
     2: { 'linear-elim': [4433, 399, 35.72, null], 'sub-elim': [4393, 392, 2.85, 2.10], 'lin-ts': [566, 52, 45.54, null], 'sub-ts': [566, 52, 21.01, 20.76] },
     10: { 'linear-elim': [4428, 224, 36.22, null], 'sub-elim': [4345, 244, 3.04, 2.30], 'lin-ts': [639, 54, 55.99, null], 'sub-ts': [638, 54, 24.91, 24.65] },
@@ -37,12 +43,13 @@ const paper = {
 };
 
 function parseArgs(args) {
-  const options = { full: false, seeds: null, horizon: null, index: null, beta: 1 };
+  const options = { full: false, seeds: null, horizon: null, index: null, beta: 1, ratings: null };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--full') options.full = true;
     else if (args[i] === '--seeds') options.seeds = Number(args[++i]);
     else if (args[i] === '--horizon') options.horizon = Number(args[++i]);
     else if (args[i] === '--index') options.index = args[++i];
+    else if (args[i] === '--ratings') options.ratings = args[++i];
     else if (args[i] === '--beta') options.beta = args[++i] === 'theory' ? null : Number(args[i]);
     else throw new Error(`unknown argument ${args[i]} (known: --full, --seeds N, --horizon T, --index type)`);
   }
@@ -65,14 +72,15 @@ export default async function linearBenchmark(args, report) {
   const seedCount = options.seeds ?? (full ? 10 : 2);
   const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
   const every = 20;
-  const largeK = full ? 100000 : 20000;
+  // Scaled sizes keep a default run within a few minutes with HNSW indexes (whose construction dominates).
+  const largeK = full ? 100000 : 10000;
   const tableK = full ? 10000 : 5000;
   const dim = 16;
 
   report.note(`Configuration: ${full ? 'FULL (paper settings)' : 'SCALED default (use --full for the paper settings)'}; d = ${dim}, T = ${horizon}, ` +
     `${seedCount} seeds, arms from N(0, I), unit Gaussian noise, changes every ${every} steps; sub-* policies on index '${subIndex}'` +
     `${hasHnsw ? '' : ' — HnswIndex is NOT available in this build (it arrives from the mips-graph branch at merge time), so the sub-* policies run on the exact scan and no speedup is expected'}.` +
-    ' Times are wasm in Node, seconds for the whole run; "excl." is select + update (preprocessing, i.e. the policy and its indexes over the initial arms, excluded).' +
+    ' Times are wasm in Node, seconds of policy work in the whole run (setup + select + update; generating the environment is not counted); "excl." is select + update (preprocessing, i.e. the policy and its indexes over the initial arms, excluded).' +
     ` Confidence radius: ${options.beta === null ? 'the theoretical formulas (--beta theory)' : `fixed beta = ${options.beta} for every policy`}.` +
     ' The paper does not state the radius of its experiments; with the theoretical radius (beta about 11 at d = 16, T = 20,000) Linear Elim' +
     ' never leaves stage 0 within T steps on unnormalised Gaussian arms (regret of uniform play, about 23,000 per 2,000 steps) and Linear TS' +
@@ -122,8 +130,20 @@ export default async function linearBenchmark(args, report) {
     const environment = { type: 'linear', dim, arms: tableK, change: { every, add: c } };
     for (const type of ['linear-elim', 'sub-elim', 'lin-ts', 'sub-ts']) run(`t5/${c}/${type}`, environment, policyConfig(type, type.startsWith('sub-') ? 30 : null));
   }
+  // Table 3 (only with --ratings): one held-out user per seed, movies arriving 2 per 20 steps.
+  const ratingsBytes = options.ratings ? readFileSync(options.ratings) : null;
+  const movieUsers = full ? 300 : 10;
+  if (ratingsBytes) {
+    const environment = { type: 'ratings', ratings: new Uint8Array(ratingsBytes), dim, testUsers: movieUsers, change: { every, add: 2 } };
+    run('t3/linear-elim', environment, policyConfig('linear-elim'));
+    run('t3/lin-ts', environment, policyConfig('lin-ts'));
+    for (const p of [30, 100]) {
+      run(`t3/sub-elim/${p}`, environment, policyConfig('sub-elim', p));
+      run(`t3/sub-ts/${p}`, environment, policyConfig('sub-ts', p));
+    }
+  }
   // Growth with K: a short run per K and policy, static arms.
-  const scalingK = full ? [10000, 100000, 1000000] : [2000, 10000, 50000];
+  const scalingK = full ? [10000, 100000, 1000000] : [2000, 5000, 20000];
   const scalingT = full ? 2000 : 300;
   for (const K of scalingK) {
     const environment = { type: 'linear', dim, arms: K, seed: 99 };
@@ -134,17 +154,20 @@ export default async function linearBenchmark(args, report) {
   for (const type of table1Policies) {
     sb.simulate({ environment: { type: 'linear', dim, arms: Math.max(...scalingK, largeK), seed: 1 }, policy: policyConfig(type, 30), horizon: 20, seed: 1 });
   }
-  const totalRounds = jobs.reduce((sum, job) => sum + (job.key.startsWith('k/') ? scalingT : horizon * seeds.length), 0);
+  const movieSeeds = Array.from({ length: movieUsers }, (_, i) => i);
+  const roundsOf = (job) => (job.key.startsWith('k/') ? scalingT : horizon * (job.key.startsWith('t3/') ? movieSeeds.length : seeds.length));
+  const totalRounds = jobs.reduce((sum, job) => sum + roundsOf(job), 0);
   let doneRounds = 0;
   for (const job of jobs) {
     const isScaling = job.key.startsWith('k/');
     const T = isScaling ? scalingT : horizon;
-    const jobRounds = isScaling ? T : T * seeds.length;
+    const jobRounds = roundsOf(job);
     const config = { environment: job.environment, policy: job.policy, horizon: T, recordEvery: T,
       onProgress: (fraction) => report.progress((doneRounds + fraction * jobRounds) / totalRounds, job.key.padEnd(22)) };
     let result;
     try {
-      result = isScaling ? { runs: [sb.simulate({ ...config, seed: 1 })] } : sb.simulate({ ...config, seeds });
+      result = isScaling ? { runs: [sb.simulate({ ...config, seed: 1 })] }
+        : sb.simulate({ ...config, seeds: job.key.startsWith('t3/') ? movieSeeds : seeds });
     } catch (error) {
       result = { error: `${error.code ?? ''} ${error.message}` };
     }
@@ -157,7 +180,8 @@ export default async function linearBenchmark(args, report) {
     const result = results.get(key);
     if (!result || result.error) return { error: result?.error ?? 'not run' };
     const finals = result.runs.map((r) => r.cumulativeRegret.at(-1));
-    const total = result.runs.map((r) => r.seconds.total);
+    // The policy's time: preprocessing + select + update (the environment's own work, e.g. ALS, is left out).
+    const total = result.runs.map((r) => r.seconds.setup + r.seconds.select + r.seconds.update);
     const steps = result.runs.map((r) => r.seconds.select + r.seconds.update);
     const setup = result.runs.map((r) => r.seconds.setup);
     const T = result.runs[0].t.at(-1);
@@ -206,6 +230,20 @@ export default async function linearBenchmark(args, report) {
     row(`K = ${largeK}`, 'Sub-TS, p = 100', 't2/sub-ts/100', `t1/${largeK}/lin-ts`, paper.table2['sub-ts/100'], paper.table2['lin-ts']),
   ];
   report.table('Table 2 — impact of the shortlist size p (approximation precision)', columns, rows2);
+
+  if (ratingsBytes) {
+    const rows3 = [
+      row('movies', 'Linear Elim', 't3/linear-elim', 't3/linear-elim', paper.table3['linear-elim'], paper.table3['linear-elim']),
+      row('movies', 'Sub-Elim, p = 30', 't3/sub-elim/30', 't3/linear-elim', paper.table3['sub-elim/30'], paper.table3['linear-elim']),
+      row('movies', 'Sub-Elim, p = 100', 't3/sub-elim/100', 't3/linear-elim', paper.table3['sub-elim/100'], paper.table3['linear-elim']),
+      row('movies', 'Linear TS', 't3/lin-ts', 't3/lin-ts', paper.table3['lin-ts'], paper.table3['lin-ts']),
+      row('movies', 'Sub-TS, p = 30', 't3/sub-ts/30', 't3/lin-ts', paper.table3['sub-ts/30'], paper.table3['lin-ts']),
+      row('movies', 'Sub-TS, p = 100', 't3/sub-ts/100', 't3/lin-ts', paper.table3['sub-ts/100'], paper.table3['lin-ts']),
+    ];
+    report.table(`Table 3 — movie recommendation (${options.ratings}; ${movieUsers} held-out users, one per seed; regret 1 per recommendation not rated >= 4)`, columns, rows3);
+  } else {
+    report.note('Table 3 (movie recommendation) needs the MovieLens-1M ratings file, which cannot be downloaded here: pass --ratings path/to/ratings.dat.');
+  }
 
   const rows4 = [row(`K = ${tableK}`, 'Linear TS', 't4/lin-ts', 't4/lin-ts', paper.table4['lin-ts'], paper.table4['lin-ts'])];
   for (const p of [10, 30, 100]) rows4.push(row(`K = ${tableK}`, `Sub-TS, p = ${p}`, `t4/sub-ts/${p}`, 't4/lin-ts', paper.table4[`sub-ts/${p}`], paper.table4['lin-ts']));
