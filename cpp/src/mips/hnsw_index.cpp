@@ -1,5 +1,8 @@
 #include "sublinear/mips/hnsw_index.hpp"
 
+#include "sublinear/core/deterministic_math.hpp"
+#include "sublinear/core/random.hpp"
+
 // hnswlib 0.6.2's SSE path prefetches *(links + j + 1) one entry past the end of a link list, an
 // out-of-bounds read that AddressSanitizer reports on upper layers (fixed in later hnswlib). Its SIMD
 // distance functions are not used here (PaddedSpace below), so the manual vectorisation goes, and
@@ -64,9 +67,21 @@ constexpr std::size_t kCompactionFloor = 64;
 
 struct HnswIndex::Graph {
   Graph(std::size_t stride, bool euclidean, std::size_t capacity, std::size_t M, std::size_t efConstruction, std::uint64_t seed)
-      : space(stride, euclidean), hnsw(&space, capacity, M, efConstruction, static_cast<std::size_t>(seed)) {}
+      : space(stride, euclidean),
+        hnsw(&space, capacity, M, efConstruction, static_cast<std::size_t>(seed)),
+        levels(seed),
+        levelScale(1.0 / deterministic::log(static_cast<double>(M))) {
+    // hnswlib draws node levels with std::uniform_real_distribution, whose numbers differ between
+    // libstdc++ (native) and libc++ (wasm). With its multiplier at zero its own draw is always
+    // level 0, and nextLevel() supplies the level instead, the same in every build.
+    hnsw.mult_ = 0.0;
+  }
+  // The level of a new node: floor(-ln(U) / ln(M)), hnswlib's distribution from our engine.
+  int nextLevel() { return static_cast<int>(-deterministic::log(1.0 - levels.uniform()) * levelScale); }
   PaddedSpace space;
   hnswlib::HierarchicalNSW<float> hnsw;
+  Random levels;
+  double levelScale;
   // Internal ids of deleted nodes, reused by later additions (last freed first).
   std::vector<hnswlib::tableint> freeSlots;
 };
@@ -117,7 +132,7 @@ void HnswIndex::insert(ItemId id) {
   auto& hnsw = graph_->hnsw;
   const float* vector = graphVector(items_.vectorOf(id));
   if (graph_->freeSlots.empty()) {
-    hnsw.addPoint(vector, id);
+    hnsw.addPoint(vector, id, graph_->nextLevel());
     return;
   }
   // Reuse a deleted node: relabel it, clear the mark, and let updatePoint move it to the new vector
