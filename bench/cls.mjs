@@ -40,7 +40,7 @@ function tune(sb, environment, type, grid, trials, horizon) {
   for (const params of grid) {
     let total = 0;
     for (let seed = 1; seed <= trials; seed++) {
-      const run = sb.runClsTrial({ environment, policy: { type, ...params }, horizon, seed });
+      const run = sb.simulate({ environment, policy: { type, ...params }, horizon, seed, recordEvery: 1 });
       total += run.cumulativeReward[horizon - 1];
     }
     if (total / trials > best.reward) best = { reward: total / trials, params };
@@ -153,11 +153,11 @@ function sublinear(sb, report, { full }) {
   for (const arms of sizes) {
     const environment = { type: 'clustered', dim: 11, arms, k: 100, angle: 1.2, jitter: 0.3 };
     // Warm-up: the first large index grows the wasm heap, which would be charged to the first build.
-    sb.runClsTrial({ environment, policy: { ...policies[0][1], index: { type: indexType, shortlist: 400 } }, horizon: 1, seed: 99 });
+    sb.simulate({ environment, policy: { ...policies[0][1], index: { type: indexType, shortlist: 400 } }, horizon: 1, seed: 99 });
     for (const [name, policy] of policies) {
-      const exact = sb.runClsTrial({ environment, policy, horizon, seed: 1 });
-      const indexed = sb.runClsTrial({ environment, policy: { ...policy, index: { type: indexType, shortlist: 400 } }, horizon, seed: 1 });
-      const single = sb.runClsTrial({ environment, policy: { ...policy, index: { type: indexType, shortlist: 400, certify: false } }, horizon, seed: 1 });
+      const exact = sb.simulate({ environment, policy, horizon, seed: 1, recordEvery: 1 });
+      const indexed = sb.simulate({ environment, policy: { ...policy, index: { type: indexType, shortlist: 400 } }, horizon, seed: 1, recordEvery: 1 });
+      const single = sb.simulate({ environment, policy: { ...policy, index: { type: indexType, shortlist: 400, certify: false } }, horizon, seed: 1, recordEvery: 1 });
       const ms = (run) => (run.seconds.select / horizon) * 1000;
       sublinearRows.push([arms, name, ms(exact), ms(indexed), ms(exact) / ms(indexed), ms(single), ms(exact) / ms(single),
         indexed.seconds.setup, exact.cumulativeReward[horizon - 1], indexed.cumulativeReward[horizon - 1],

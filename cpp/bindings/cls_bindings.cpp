@@ -1,13 +1,11 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <chrono>
 #include <cmath>
 #include <memory>
 
 #include "guard.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
-#include "sublinear/cls/cls_trial.hpp"
 
 namespace sublinear::bindings {
 
@@ -87,34 +85,6 @@ double clsArmCount(ClsPolicyHandle& self) { return static_cast<double>(self.poli
 double clsDefaultK(ClsPolicyHandle& self) { return static_cast<double>(self.policy->defaultK()); }
 std::string clsType(ClsPolicyHandle& self) { return self.policy->type(); }
 
-// One trial of the clustered or promotion environment (what simulate() runs for these types),
-// per-round rewards and regrets as JSON: the benchmark's and the demo's entry point until the
-// simulate() runner dispatches here.
-std::string runClsTrial(const std::string& environmentJson, const std::string& policyJson, double seed, double horizon) {
-  return guarded([&]() -> std::string {
-    require(seed >= 0 && seed <= 9007199254740991.0 && std::floor(seed) == seed, ErrorCode::InvalidArgument,
-            "seed must be a non-negative integer");
-    require(horizon >= 1 && horizon <= 1e9 && std::floor(horizon) == horizon, ErrorCode::InvalidArgument,
-            "horizon must be a positive integer");
-    auto trial = makeClsTrial(parseJson(environmentJson), parseJson(policyJson), static_cast<std::uint64_t>(seed));
-    TrialClock clock;
-    const auto start = std::chrono::steady_clock::now();
-    trial->setup(clock);
-    Json rewards = Json::array();
-    Json regrets = Json::array();
-    for (std::int64_t t = 1; t <= static_cast<std::int64_t>(horizon); ++t) {
-      const RoundOutcome outcome = trial->playRound(t, clock);
-      rewards.push_back(outcome.reward);
-      regrets.push_back(outcome.regret);
-    }
-    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    Json result = {{"rewards", rewards},
-                   {"regrets", regrets},
-                   {"seconds", {{"setup", clock.setup}, {"select", clock.select}, {"update", clock.update}, {"total", total}}},
-                   {"innerProducts", trial->innerProducts()}};
-    return result.dump();
-  });
-}
 }  // namespace
 
 }  // namespace sublinear::bindings
@@ -134,5 +104,4 @@ EMSCRIPTEN_BINDINGS(sublinear_cls) {
       .function("defaultK", &clsDefaultK)
       .function("type", &clsType);
   emscripten::function("createClsPolicy", &createClsPolicy, emscripten::allow_raw_pointers());
-  emscripten::function("runClsTrial", &runClsTrial);
 }

@@ -38,7 +38,7 @@ describe('demo page in Chromium', () => {
     await page.fill('#dim', '24');
     await page.fill('#k', '7');
     await page.fill('#seed', '11');
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect.poll(() => page.locator('#result').getAttribute('data-ids')).toMatch(/\d/);
 
     const shown = (await page.locator('#result').getAttribute('data-ids')).split(',').map(Number);
@@ -59,7 +59,7 @@ describe('demo page in Chromium', () => {
     await page.goto(baseUrl);
     await expect.poll(() => page.locator('#run').isEnabled(), { timeout: 30_000 }).toBe(true);
     await page.fill('#k', '0');
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect.poll(() => page.locator('#result').textContent()).toContain('INVALID_ARGUMENT');
     expect(errors).toEqual([]);
     await page.close();

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const ts = new sb.CombTS({ dim: 11, randomization: 'arm', v: 0.5, index: { type: 'exact', shortlist: 400 } });
   ts.setArms(new Float64Array(1000 * 11));
   const fixed: Uint32Array = ts.select({ k: 10 });
-  const trial = sb.runClsTrial({ environment: { type: 'clustered', angle: 1.2 }, policy: { type: 'comb-ts' }, horizon: 10 });
+  const trial = sb.simulate({ environment: { type: 'clustered', angle: 1.2 }, policy: { type: 'comb-ts' }, horizon: 10, recordEvery: 1 });
   const total: number = trial.cumulativeReward[9] + ts.stats().certifiedRounds + quota.length + fixed.length;
   console.log(total, policy.theta()[0]);
   policy.dispose();

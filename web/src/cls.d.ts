@@ -141,29 +141,6 @@ export declare class CombLinTS extends ClsPolicyBase<CombLinTSOptions> {}
 /** Greedy (paper 003 VII-B1): theta^T x, with a random first round. */
 export declare class GreedyCLS extends ClsPolicyBase<RidgeOptions> {}
 
-export interface ClsTrialConfig {
-  /**
-   * { type: 'clustered', dim, arms, k, angle, jitter, seed } or
-   * { type: 'promotion', promotions, k, users, population, rank, clusters, spread, seed }.
-   */
-  environment: { type: 'clustered' | 'promotion'; [option: string]: unknown };
-  /** { type: 'c2ucb' | 'pc2ucb' | 'comb-ts' | 'comb-lin-ucb' | 'comb-lin-ts' | 'greedy-cls', ...options }. */
-  policy: { type: string; [option: string]: unknown };
-  horizon: number;
-  seed?: number;
-}
-
-export interface ClsTrialResult {
-  /** Per round: the sum of the played arms' rewards. */
-  rewards: Float64Array;
-  /** Per round: best expected super-arm reward minus the played one's. */
-  regrets: Float64Array;
-  cumulativeReward: Float64Array;
-  cumulativeRegret: Float64Array;
-  seconds: { setup: number; select: number; update: number; total: number };
-  innerProducts: number;
-}
-
 /** The classes of this area on a module instance. */
 export interface ClsClasses {
   readonly C2UCB: typeof C2UCB;
@@ -172,6 +149,4 @@ export interface ClsClasses {
   readonly CombLinTS: typeof CombLinTS;
   readonly CombTS: typeof CombTS;
   readonly GreedyCLS: typeof GreedyCLS;
-  /** One trial of a combinatorial linear environment, run in wasm (simulate() runs the same). */
-  runClsTrial(config: ClsTrialConfig): ClsTrialResult;
 }

@@ -125,24 +125,5 @@ export function defineClsClasses(runtime) {
     }
   }
 
-  // One trial of a combinatorial linear environment ('clustered' or 'promotion'), run entirely in wasm.
-  function runClsTrial(config) {
-    const { environment, policy, seed = 0, horizon } = requireObject(config, 'config');
-    requireObject(environment, 'environment');
-    requireObject(policy, 'policy');
-    requirePositiveInteger(horizon, 'horizon', 1e9);
-    if (!Number.isInteger(seed) || seed < 0) throw invalidArgument('seed must be a non-negative integer');
-    const result = JSON.parse(runtime.call(() => Module.runClsTrial(optionsToJson(environment), optionsToJson(policy), seed, horizon)));
-    const rewards = Float64Array.from(result.rewards);
-    const regrets = Float64Array.from(result.regrets);
-    const cumulativeReward = new Float64Array(rewards.length);
-    const cumulativeRegret = new Float64Array(regrets.length);
-    for (let t = 0, reward = 0, regret = 0; t < rewards.length; t++) {
-      cumulativeReward[t] = reward += rewards[t];
-      cumulativeRegret[t] = regret += regrets[t];
-    }
-    return { rewards, regrets, cumulativeReward, cumulativeRegret, seconds: result.seconds, innerProducts: result.innerProducts };
-  }
-
-  return { C2UCB, PC2UCB, CombLinUCB, CombLinTS, CombTS, GreedyCLS, runClsTrial };
+  return { C2UCB, PC2UCB, CombLinUCB, CombLinTS, CombTS, GreedyCLS };
 }
