@@ -182,3 +182,45 @@ describe('linear policies', () => {
     expect(sb.memoryUsage().allocatedBytes).toBeLessThanOrEqual(before);
   });
 });
+
+describe('determinism', () => {
+  test('wasm makes the same choices and estimates as the native build for a seed', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const native = new URL('../../build/native/sublinear-native', import.meta.url).pathname;
+    const directory = mkdtempSync(join(tmpdir(), 'linear-replay-'));
+    try {
+      const dim = 5;
+      const random = seededRandom(77);
+      const count = 200;
+      const ids = Array.from({ length: count }, (_, i) => i * 3 + 1);
+      const features = Array.from(gaussian(random, count * dim));
+      const thetaStar = Array.from(gaussian(random, dim));
+      const steps = 300;
+      for (const [name, type, extra] of classes) {
+        const options = { type, seed: 12, horizon: 1000, ...extra };
+        const policy = new sb[name]({ dim, ...options });
+        policy.addArms(ids, features);
+        const choices = [];
+        for (let t = 0; t < steps; t++) {
+          const arm = policy.select();
+          const row = ids.indexOf(arm);
+          let reward = 0;
+          for (let j = 0; j < dim; j++) reward += features[row * dim + j] * thetaStar[j];
+          policy.update(arm, reward);
+          choices.push(arm);
+        }
+        const file = join(directory, `${type}.json`);
+        writeFileSync(file, JSON.stringify({ dim, options, ids, features, thetaStar, steps }));
+        const [nativeChoices, nativeTheta] = execFileSync(native, ['linear-replay', file], { encoding: 'utf8' }).trim().split('\n');
+        expect(choices.join(','), type).toBe(nativeChoices);
+        expect(Array.from(policy.theta()), type).toEqual(nativeTheta.split(',').map(Number));
+        policy.dispose();
+      }
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -15,6 +15,8 @@ using ArmId = std::uint32_t;
 // A linear bandit policy over a changing set of arms (one arm per step). Arms are identified by
 // caller-chosen ids and carry d-dimensional features; select() returns an arm in the current set.
 // Every method validates before it mutates: after an Error the policy is unchanged.
+// Build one with makeLinearPolicy (policy_factory.hpp), which lists every type, option and default;
+// the implementations share RidgePolicy (ridge_policy.hpp) and the ArmSet store (arm_set.hpp).
 class LinearPolicy {
  public:
   virtual ~LinearPolicy() = default;
