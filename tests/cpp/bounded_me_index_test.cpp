@@ -72,6 +72,6 @@ TEST(BoundedMEIndex, InvalidOptionsAreRejected) {
   for (const Json& spec : {Json{{"type", "bounded-me"}, {"epsilon", 0}}, Json{{"type", "bounded-me"}, {"epsilon", 1}},
                            Json{{"type", "bounded-me"}, {"delta", 1.5}}, Json{{"type", "bounded-me"}, {"delta", "x"}},
                            Json{{"type", "bounded-me"}, {"seed", -1}}}) {
-    EXPECT_EQ(errorCodeOf([&] { makeMipsIndex(4, spec); }), ErrorCode::InvalidArgument) << spec.dump();
+    EXPECT_EQ(codeOf([&] { makeMipsIndex(4, spec); }), ErrorCode::InvalidArgument) << spec.dump();
   }
 }

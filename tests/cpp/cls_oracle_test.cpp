@@ -8,20 +8,11 @@
 #include "sublinear/cls/super_arm_oracle.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/random.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::codeOf;
 
 using namespace sublinear;
-
-namespace {
-ErrorCode codeOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.code();
-  }
-  ADD_FAILURE() << "no error thrown";
-  return ErrorCode::CorruptState;
-}
-}  // namespace
 
 TEST(ClsOracle, TopKMatchesAFullSort) {
   Random random(5);

@@ -12,20 +12,13 @@
 #include "sublinear/cls/clustered_environment.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::codeOf;
 
 using namespace sublinear;
 
 namespace {
-ErrorCode codeOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.code();
-  }
-  ADD_FAILURE() << "no error thrown";
-  return ErrorCode::CorruptState;
-}
-
 const std::vector<Json> kPolicies = {
     {{"type", "c2ucb"}, {"lambda", 1.0}, {"alpha", 1.0}},
     {{"type", "pc2ucb"}, {"lambda", 1.0}, {"alpha", 1.0}, {"c", 1.0}},

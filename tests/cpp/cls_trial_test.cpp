@@ -7,20 +7,13 @@
 #include "sublinear/cls/cls_trial.hpp"
 #include "sublinear/cls/promotion_environment.hpp"
 #include "sublinear/core/error.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::codeOf;
 
 using namespace sublinear;
 
 namespace {
-ErrorCode codeOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.code();
-  }
-  ADD_FAILURE() << "no error thrown";
-  return ErrorCode::CorruptState;
-}
-
 struct Totals {
   double reward = 0.0;
   double regret = 0.0;

@@ -8,6 +8,9 @@
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/exact_index.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::codeOf;
 
 using namespace sublinear;
 
@@ -32,15 +35,6 @@ std::vector<float> gaussian(Random& random, std::size_t count) {
   return values;
 }
 
-ErrorCode codeOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.code();
-  }
-  ADD_FAILURE() << "no error thrown";
-  return ErrorCode::CorruptState;
-}
 }  // namespace
 
 TEST(ExactIndex, TopKEqualsBruteForceThroughAddsAndRemoves) {

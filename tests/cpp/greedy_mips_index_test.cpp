@@ -49,6 +49,6 @@ TEST(GreedyMipsIndex, InvalidOptionsAreRejected) {
   for (const Json& spec : {Json{{"type", "greedy"}, {"budget", 0}}, Json{{"type", "greedy"}, {"budget", 2.5}},
                            Json{{"type", "greedy"}, {"budgetFraction", 0}}, Json{{"type", "greedy"}, {"budgetFraction", 1.1}},
                            Json{{"type", "greedy"}, {"budget", 3}, {"budgetFraction", 0.5}}}) {
-    EXPECT_EQ(errorCodeOf([&] { makeMipsIndex(4, spec); }), ErrorCode::InvalidArgument) << spec.dump();
+    EXPECT_EQ(codeOf([&] { makeMipsIndex(4, spec); }), ErrorCode::InvalidArgument) << spec.dump();
   }
 }

@@ -10,6 +10,9 @@
 #include "sublinear/linear/sub_elim.hpp"
 #include "sublinear/linear/symmetric_lift.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::indexTypeAvailable;
 
 using sublinear::ArmId;
 using sublinear::Error;
@@ -25,11 +28,6 @@ using sublinear::testing::averageOver;
 using sublinear::testing::GaussianProblem;
 
 namespace {
-
-bool hnswAvailable() {
-  const auto types = sublinear::mipsIndexTypes();
-  return std::find(types.begin(), types.end(), "hnsw") != types.end();
-}
 
 Json elimOptions(std::uint64_t seed, const std::string& index = "exact") {
   // Low noise and R = 0.1 make the theoretical radius small enough for eliminations to happen
@@ -210,7 +208,7 @@ TEST(SubElim, MipsQueriesPerStepAreBoundedAndRepartitionWorkIsAmortised) {
 }
 
 TEST(SubElim, MatchesLinearElimRegretWithHnsw) {
-  if (!hnswAvailable()) GTEST_SKIP() << "hnsw index not built into this branch";
+  if (!indexTypeAvailable("hnsw")) GTEST_SKIP() << "hnsw index not built into this branch";
   const int d = 4;
   double regret[2] = {0, 0};
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {

@@ -10,6 +10,9 @@
 #include "sublinear/env/environment_arms.hpp"
 #include "sublinear/env/environment_factory.hpp"
 #include "sublinear/env/gaussian_linear_environment.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::expectError;
 
 using namespace sublinear;
 
@@ -20,16 +23,6 @@ double dot(const Vector& a, const double* b) {
   return sum;
 }
 
-template <typename Action>
-void expectError(ErrorCode code, const std::string& fragment, Action action) {
-  try {
-    action();
-    FAIL() << "expected an error containing '" << fragment << "'";
-  } catch (const Error& error) {
-    EXPECT_EQ(error.code(), code) << error.what();
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
-  }
-}
 }  // namespace
 
 TEST(EnvironmentArms, BestTracksABruteForceMaxUnderRandomAddsAndRemoves) {

@@ -7,6 +7,9 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/linear/policy_factory.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::codeOf;
 
 using sublinear::ArmId;
 using sublinear::Error;
@@ -30,16 +33,6 @@ Json optionsFor(const std::string& type, std::uint64_t seed = 1) {
   // Likewise Elim's horizon radius (about 7 here) keeps every arm in stage 0 for the whole run.
   if (type == "linear-elim" || type == "sub-elim") options["beta"] = 1.0;
   return options;
-}
-
-ErrorCode codeOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.code();
-  }
-  ADD_FAILURE() << "no error thrown";
-  return ErrorCode::CorruptState;
 }
 
 std::string messageOf(const std::function<void()>& action) {

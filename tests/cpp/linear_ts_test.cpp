@@ -9,6 +9,9 @@
 #include "sublinear/linear/policy_factory.hpp"
 #include "sublinear/linear/sub_ts.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::indexTypeAvailable;
 
 using sublinear::ArmId;
 using sublinear::Error;
@@ -21,11 +24,6 @@ using sublinear::testing::averageOver;
 using sublinear::testing::GaussianProblem;
 
 namespace {
-
-bool hnswAvailable() {
-  const auto types = sublinear::mipsIndexTypes();
-  return std::find(types.begin(), types.end(), "hnsw") != types.end();
-}
 
 Json tsOptions(const std::string& type, const std::string& index, std::uint64_t seed) {
   return Json{{"type", type}, {"seed", seed}, {"horizon", 2000}, {"inflation", 0.2}, {"index", Json{{"type", index}}}};
@@ -154,7 +152,7 @@ double innerProductsPerStep(const std::string& type, const std::string& index, s
 }
 
 TEST(LinearPolicies, SublinearWorkPerStepWithHnsw) {
-  if (!hnswAvailable()) GTEST_SKIP() << "hnsw index not built into this branch";
+  if (!indexTypeAvailable("hnsw")) GTEST_SKIP() << "hnsw index not built into this branch";
   const std::pair<std::string, std::string> pairs[] = {{"lin-ts", "sub-ts"}, {"linear-elim", "sub-elim"}};
   for (const auto& [baseline, sublinear] : pairs) {
     const double baseSmall = innerProductsPerStep(baseline, "exact", 500);

@@ -14,6 +14,9 @@
 #include "sublinear/matroid/matroid_trial.hpp"
 #include "sublinear/matroid/semi_bandit_factory.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::codeOf;
 
 using namespace sublinear;
 
@@ -36,14 +39,6 @@ bool isBasis(const Matroid& m, std::vector<MatroidArm> basis) {
   return m.isIndependent(basis.data(), basis.size());
 }
 
-ErrorCode codeOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.code();
-  }
-  return ErrorCode::CorruptState;  // "did not throw"
-}
 }  // namespace
 
 TEST(MatroidPolicies, PlayValidBasesAndLearn) {

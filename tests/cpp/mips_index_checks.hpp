@@ -14,6 +14,9 @@
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/exact_index.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::codeOf;
 
 namespace sublinear::testing {
 
@@ -21,16 +24,6 @@ inline std::vector<float> gaussianVector(Random& random, std::size_t count) {
   std::vector<float> values(count);
   for (auto& value : values) value = static_cast<float>(random.normal());
   return values;
-}
-
-inline ErrorCode errorCodeOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.code();
-  }
-  ADD_FAILURE() << "no error thrown";
-  return ErrorCode::CorruptState;
 }
 
 struct InterleavingReport {

@@ -15,6 +15,9 @@
 #include "sublinear/mips/exact_index.hpp"
 #include "sublinear/mips/index_factory.hpp"
 #include "sublinear/mips/inner_product.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::codeOf;
 
 namespace mips_oracle {
 
@@ -24,16 +27,6 @@ inline std::vector<float> gaussian(Random& random, std::size_t count, double sca
   std::vector<float> values(count);
   for (auto& value : values) value = static_cast<float>(scale * random.normal());
   return values;
-}
-
-inline ErrorCode codeOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& error) {
-    return error.code();
-  }
-  ADD_FAILURE() << "no error thrown";
-  return ErrorCode::CorruptState;
 }
 
 // The float score the base class must report: the project's kernel on padded copies.

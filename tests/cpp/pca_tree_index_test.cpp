@@ -56,6 +56,6 @@ TEST(PcaTreeIndex, DeeperTreesScanFewerItems) {
 TEST(PcaTreeIndex, InvalidOptionsAreRejected) {
   for (const Json& spec : {Json{{"type", "pca-tree"}, {"depth", -1}}, Json{{"type", "pca-tree"}, {"depth", 21}},
                            Json{{"type", "pca-tree"}, {"depth", 1.5}}}) {
-    EXPECT_EQ(errorCodeOf([&] { makeMipsIndex(4, spec); }), ErrorCode::InvalidArgument) << spec.dump();
+    EXPECT_EQ(codeOf([&] { makeMipsIndex(4, spec); }), ErrorCode::InvalidArgument) << spec.dump();
   }
 }

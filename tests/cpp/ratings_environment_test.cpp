@@ -12,21 +12,13 @@
 #include "sublinear/env/environment_factory.hpp"
 #include "sublinear/env/ratings_environment.hpp"
 #include "sublinear/env/ratings_table.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::expectError;
 
 using namespace sublinear;
 
 namespace {
-template <typename Action>
-void expectError(ErrorCode code, const std::string& fragment, Action action) {
-  try {
-    action();
-    FAIL() << "expected an error containing '" << fragment << "'";
-  } catch (const Error& error) {
-    EXPECT_EQ(error.code(), code) << error.what();
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
-  }
-}
-
 // A planted rank-`rank` model: rating = clamp(round(3 + <u, v> + noise), 1, 5), observed with
 // probability `density`; movie m is first seen at time 1000 * m + something, so arrival order is by id.
 struct Planted {

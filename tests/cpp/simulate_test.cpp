@@ -8,21 +8,13 @@
 #include "sublinear/env/environment_factory.hpp"
 #include "sublinear/sim/linear_trial.hpp"
 #include "sublinear/sim/simulate.hpp"
+#include "test_support.hpp"
+
+using sublinear::testing::expectError;
 
 using namespace sublinear;
 
 namespace {
-template <typename Action>
-void expectError(ErrorCode code, const std::string& fragment, Action action) {
-  try {
-    action();
-    FAIL() << "expected an error containing '" << fragment << "'";
-  } catch (const Error& error) {
-    EXPECT_EQ(error.code(), code) << error.what();
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
-  }
-}
-
 // A policy that plays a uniformly random arm and mirrors the arm set it is told about, so the test
 // can compare it with the environment's.
 class MirrorPolicy : public LinearPolicy {

@@ -1,0 +1,44 @@
+#pragma once
+
+// What many test files need: the code of the error an action throws, an expectation on an error's
+// code and message, and whether an index type is built in.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/mips/index_factory.hpp"
+
+namespace sublinear::testing {
+
+// The code of the sublinear::Error that `action` throws (a test failure if it throws none).
+inline ErrorCode codeOf(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const Error& error) {
+    return error.code();
+  }
+  ADD_FAILURE() << "no error thrown";
+  return ErrorCode::CorruptState;
+}
+
+// Expects `action` to throw `code` with `fragment` somewhere in its message.
+template <typename Action>
+void expectError(ErrorCode code, const std::string& fragment, Action action) {
+  try {
+    action();
+    FAIL() << "expected an error containing '" << fragment << "'";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), code) << error.what();
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+  }
+}
+
+inline bool indexTypeAvailable(const std::string& type) {
+  const auto types = mipsIndexTypes();
+  return std::find(types.begin(), types.end(), type) != types.end();
+}
+
+}  // namespace sublinear::testing
