@@ -195,7 +195,6 @@ export default async function mipsBenchmark(args, report) {
     report.data(`plainScanMs_${dim}`, plainMs);
   }
   report.data('summary', summary);
-  report.note('"result ids" compares a checksum of every returned id (all queries) between the builds. The graph indexes ' +
-    'draw node levels from hnswlib\'s std::default_random_engine, which libstdc++ (native) and libc++ (wasm) define ' +
-    'differently, so their graphs, and hence results, may differ between builds; exact and LSH must be the same.');
+  report.note('"result ids" compares a checksum of every returned id (all queries) between the builds: every index, ' +
+    'HNSW included (its node levels come from the project\'s own random engine), must return the same ids in both.');
 }
