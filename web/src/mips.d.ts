@@ -149,18 +149,9 @@ export interface BoundedMEIndexStats extends IndexStats {
 }
 
 /** BoundedME (Liu et al., Algorithm 1): median elimination over coordinates pulled without replacement; no preprocessing. */
-export declare class BoundedMEIndex implements MipsIndex {
+export declare class BoundedMEIndex extends IndexMembers {
   constructor(options: BoundedMEIndexOptions);
   stats(): BoundedMEIndexStats;
-  readonly dim: number;
-  readonly size: number;
-  readonly disposed: boolean;
-  has(id: number): boolean;
-  add(ids: Ids, vectors: Floats): void;
-  remove(ids: Ids): void;
-  search(query: Floats, k: number, options?: SearchOptions): SearchResult;
-  dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 export interface GreedyMipsIndexOptions extends IndexOptions {
@@ -171,18 +162,8 @@ export interface GreedyMipsIndexOptions extends IndexOptions {
 }
 
 /** Budgeted Greedy-MIPS (Yu et al. 2017): per-coordinate sorted lists, greedy screening of `budget` candidates, exact ranking. */
-export declare class GreedyMipsIndex implements MipsIndex {
+export declare class GreedyMipsIndex extends IndexMembers {
   constructor(options: GreedyMipsIndexOptions);
-  stats(): IndexStats;
-  readonly dim: number;
-  readonly size: number;
-  readonly disposed: boolean;
-  has(id: number): boolean;
-  add(ids: Ids, vectors: Floats): void;
-  remove(ids: Ids): void;
-  search(query: Floats, k: number, options?: SearchOptions): SearchResult;
-  dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 export interface PcaTreeIndexOptions extends IndexOptions {
@@ -191,18 +172,8 @@ export interface PcaTreeIndexOptions extends IndexOptions {
 }
 
 /** PCA-MIPS (Bachrach et al. 2014): Euclidean transform, median splits on principal directions, search in the query's leaf. */
-export declare class PcaTreeIndex implements MipsIndex {
+export declare class PcaTreeIndex extends IndexMembers {
   constructor(options: PcaTreeIndexOptions);
-  stats(): IndexStats;
-  readonly dim: number;
-  readonly size: number;
-  readonly disposed: boolean;
-  has(id: number): boolean;
-  add(ids: Ids, vectors: Floats): void;
-  remove(ids: Ids): void;
-  search(query: Floats, k: number, options?: SearchOptions): SearchResult;
-  dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 export interface BoundedMEOptions {
