@@ -1,30 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bruteForceTopK, gaussianVectors } from '../../web/demo/data.js';
-import { launchChromium, watchErrors } from './chromium.js';
+import { startDemo, watchErrors } from './chromium.js';
 
 const screenshots = fileURLToPath(new URL('../../test-results/', import.meta.url));
-let server;
+let demo;
 let browser;
 let baseUrl;
 
 beforeAll(async () => {
-  // The same dev server `npm start` runs, on a free port so a running demo does not collide.
-  server = await createServer({
-    configFile: fileURLToPath(new URL('../../web/demo/vite.config.js', import.meta.url)),
-    server: { port: 0, strictPort: false, host: '127.0.0.1' },
-    logLevel: 'error',
-  });
-  await server.listen();
-  baseUrl = server.resolvedUrls.local[0];
-  browser = await launchChromium();
+  demo = await startDemo();
+  ({ browser, baseUrl } = demo);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await demo?.close();
 });
 
 describe('demo page in Chromium', () => {

@@ -1,28 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { presets } from '../../web/demo/presets.js';
-import { launchChromium, watchErrors } from './chromium.js';
+import { startDemo, watchErrors } from './chromium.js';
 
-let server;
+let demo;
 let browser;
 let baseUrl;
 
 beforeAll(async () => {
-  server = await createServer({
-    configFile: fileURLToPath(new URL('../../web/demo/vite.config.js', import.meta.url)),
-    server: { port: 0, strictPort: false, host: '127.0.0.1' },
-    logLevel: 'error',
-  });
-  await server.listen();
-  baseUrl = server.resolvedUrls.local[0];
-  browser = await launchChromium();
+  demo = await startDemo();
+  ({ browser, baseUrl } = demo);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await demo?.close();
 });
 
 async function openPage(hash) {
