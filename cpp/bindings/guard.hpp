@@ -9,6 +9,9 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <vector>
+
+#include <emscripten/val.h>
 
 #include "sublinear/core/error.hpp"
 
@@ -35,6 +38,12 @@ auto guarded(Function&& function) -> decltype(function()) {
 template <typename T>
 T* fromAddress(std::uintptr_t address) {
   return reinterpret_cast<T*>(address);
+}
+
+// The bytes of an object's last toBytes(), kept by its handle until JS has copied them
+// (saveBytes() reports the length, savedBytes() hands out the view).
+inline emscripten::val bytesView(const std::vector<std::uint8_t>& bytes) {
+  return emscripten::val(emscripten::typed_memory_view(bytes.size(), bytes.data()));
 }
 
 }  // namespace sublinear::bindings

@@ -13,6 +13,7 @@ namespace {
 struct IndexHandle {
   std::unique_ptr<MipsIndex> index;
   SearchResult last;
+  std::vector<std::uint8_t> saved;
 };
 
 IndexHandle* createIndex(const std::string& specJson) {
@@ -22,7 +23,7 @@ IndexHandle* createIndex(const std::string& specJson) {
     require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
     const auto dim = static_cast<std::size_t>(readInteger(spec, "dim", 0, 1, static_cast<long long>(kMaxDimension)));
     auto index = makeMipsIndex(dim, spec);
-    return new IndexHandle{std::move(index), {}};
+    return new IndexHandle{std::move(index), {}, {}};
   });
 }
 
@@ -53,6 +54,21 @@ emscripten::val indexLastScores(IndexHandle& self) {
   return emscripten::val(emscripten::typed_memory_view(self.last.scores.size(), self.last.scores.data()));
 }
 
+std::size_t indexSaveBytes(IndexHandle& self) {
+  return guarded([&]() -> std::size_t {
+    self.saved = self.index->toBytes();
+    return self.saved.size();
+  });
+}
+
+emscripten::val indexSavedBytes(IndexHandle& self) { return bytesView(self.saved); }
+
+IndexHandle* restoreIndex(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
+  return guarded([&]() -> IndexHandle* {
+    return new IndexHandle{mipsIndexFromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
+  });
+}
+
 std::size_t indexSize(IndexHandle& self) { return self.index->size(); }
 std::size_t indexDim(IndexHandle& self) { return self.index->dim(); }
 bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= 4294967295.0 && self.index->contains(static_cast<ItemId>(id)); }
@@ -74,6 +90,9 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
       .function("dim", &indexDim)
       .function("has", &indexHas)
       .function("stats", &indexStats)
-      .function("type", &indexType);
+      .function("type", &indexType)
+      .function("saveBytes", &indexSaveBytes)
+      .function("savedBytes", &indexSavedBytes);
   emscripten::function("createMipsIndex", &createIndex, emscripten::allow_raw_pointers());
+  emscripten::function("restoreMipsIndex", &restoreIndex, emscripten::allow_raw_pointers());
 }

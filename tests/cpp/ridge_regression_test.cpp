@@ -2,10 +2,13 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/ridge_regression.hpp"
+#include "sublinear/core/state_codec.hpp"
 
 using sublinear::Matrix;
 using sublinear::Random;
 using sublinear::RidgeRegression;
+using sublinear::StateReader;
+using sublinear::StateWriter;
 using sublinear::Vector;
 
 namespace {
@@ -91,13 +94,38 @@ TEST(RidgeRegression, RejectsBadInputWithoutChangingState) {
   EXPECT_THROW(RidgeRegression(2, 0.0), sublinear::Error);
 }
 
-TEST(RidgeRegression, RefactorFromSavedStateAgrees) {
+TEST(RidgeRegression, RestoredStateContinuesBitForBit) {
   const int d = 4;
   Random random(14);
   RidgeRegression ridge(d, 1.0);
   for (int t = 0; t < 50; ++t) ridge.update(randomVector(random, d), random.normal());
+  StateWriter out("ridge");
+  ridge.save(out);
+  const auto bytes = out.finish();
   RidgeRegression restored(d, 1.0);
-  restored.setState(ridge.gram(), ridge.responses(), ridge.observations());
-  EXPECT_LT((restored.theta() - ridge.theta()).norm(), 1e-10);
-  EXPECT_LT((restored.inverseGram() - ridge.inverseGram()).norm(), 1e-10);
+  StateReader in(bytes.data(), bytes.size(), "ridge");
+  restored.load(in);
+  in.finish();
+  for (int t = 0; t < 20; ++t) {
+    const Vector x = randomVector(random, d);
+    const double r = random.normal();
+    ridge.update(x, r);
+    restored.update(x, r);
+  }
+  EXPECT_EQ(restored.theta(), ridge.theta());
+  EXPECT_EQ(restored.inverseGram(), ridge.inverseGram());
+  EXPECT_EQ(restored.logDetGram(), ridge.logDetGram());
+  Random a(3), b(3);
+  EXPECT_EQ(restored.sampleTheta(a, 0.5), ridge.sampleTheta(b, 0.5));
+}
+
+TEST(RidgeRegression, LoadRejectsAnotherShape) {
+  RidgeRegression ridge(3, 1.0);
+  StateWriter out("ridge");
+  ridge.save(out);
+  const auto bytes = out.finish();
+  RidgeRegression other(4, 1.0);
+  StateReader in(bytes.data(), bytes.size(), "ridge");
+  EXPECT_THROW(other.load(in), sublinear::Error);
+  EXPECT_EQ(other.observations(), 0);
 }

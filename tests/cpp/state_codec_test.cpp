@@ -113,3 +113,40 @@ TEST(StateCodec, Crc32OfAKnownString) {
   const std::string text = "123456789";
   EXPECT_EQ(crc32(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), 0xCBF43926U);
 }
+
+TEST(StateCodec, NestedEnvelopesJsonRandomAndMatricesRoundTrip) {
+  StateWriter inner("inner");
+  inner.u32(42);
+  const auto innerBytes = inner.finish();
+  Random engine(9);
+  engine.normal();  // leaves a spare normal, which must be saved too
+  Eigen::MatrixXd m(2, 3);
+  m << 1, 2, 3, 4, 5, -0.0;
+  StateWriter writer("outer");
+  writer.bytes(innerBytes);
+  writer.json(Json{{"a", 1}, {"b", "x"}});
+  writer.random(engine);
+  writer.matrix(m);
+  writer.vector(Eigen::VectorXd::Constant(3, 0.5));
+  const std::uint64_t wide[] = {1, 0xFFFFFFFFFFFFFFFFULL};
+  writer.u64s(wide, 2);
+  const auto bytes = writer.finish();
+
+  StateReader reader(bytes.data(), bytes.size(), "outer");
+  EXPECT_EQ(reader.bytes(), innerBytes);
+  EXPECT_EQ(reader.json(), (Json{{"a", 1}, {"b", "x"}}));
+  Random restored(0);
+  reader.random(restored);
+  EXPECT_EQ(restored.normal(), engine.normal());
+  EXPECT_EQ(restored.nextU64(), engine.nextU64());
+  EXPECT_EQ(reader.matrix(2, 3), m);
+  EXPECT_EQ(reader.vector(3), Eigen::VectorXd::Constant(3, 0.5));
+  EXPECT_EQ(reader.u64s(), std::vector<std::uint64_t>(std::begin(wide), std::end(wide)));
+  reader.finish();
+
+  StateReader wrongShape(bytes.data(), bytes.size(), "outer");
+  wrongShape.bytes();
+  wrongShape.json();
+  wrongShape.random(restored);
+  EXPECT_THROW(wrongShape.matrix(3, 2), Error);
+}

@@ -11,6 +11,9 @@ async function main(): Promise<void> {
   const first: number = result.ids[0];
   const score: number = result.scores[0];
   const work: number = index.stats().innerProducts;
+  const saved: Uint8Array = index.toBytes();
+  const copy: InstanceType<typeof sb.ExactIndex> = sb.ExactIndex.fromBytes(saved);
+  copy.dispose();
   try {
     index.remove([99]);
   } catch (error) {

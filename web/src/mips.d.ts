@@ -39,20 +39,8 @@ export interface MipsIndex extends Disposable {
   /** The min(k, size) items of largest inner product, best first. */
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
   stats(): IndexStats;
-}
-
-export declare class ExactIndex implements MipsIndex {
-  constructor(options: IndexOptions);
-  readonly dim: number;
-  readonly size: number;
-  readonly disposed: boolean;
-  has(id: number): boolean;
-  add(ids: Ids, vectors: Floats): void;
-  remove(ids: Ids): void;
-  search(query: Floats, k: number, options?: SearchOptions): SearchResult;
-  stats(): IndexStats;
-  dispose(): void;
-  [Symbol.dispose](): void;
+  /** The whole state (versioned, checksummed; docs/state-format.md). */
+  toBytes(): Uint8Array;
 }
 
 export interface HnswIndexOptions extends IndexOptions {
@@ -90,6 +78,13 @@ export interface AdaptiveIndexOptions extends IndexOptions {
 
 /** The members every index class shares (the JS classes extend one common base). */
 declare abstract class IndexMembers implements MipsIndex {
+  /** The kebab-case type name, as in `index: { type }`. */
+  static readonly type: string;
+  /**
+   * Restores an index saved by toBytes(); it continues exactly as the original would. Damaged bytes or
+   * bytes of another class throw CORRUPT_STATE.
+   */
+  static fromBytes<T extends IndexMembers>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   readonly dim: number;
   readonly size: number;
   readonly disposed: boolean;
@@ -98,8 +93,13 @@ declare abstract class IndexMembers implements MipsIndex {
   remove(ids: Ids): void;
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
   stats(): IndexStats;
+  toBytes(): Uint8Array;
   dispose(): void;
   [Symbol.dispose](): void;
+}
+
+export declare class ExactIndex extends IndexMembers {
+  constructor(options: IndexOptions);
 }
 
 export declare class HnswIndex extends IndexMembers {

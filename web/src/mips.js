@@ -1,6 +1,6 @@
 // Maximum inner product search indexes (API.md): one JS class per C++ index type, all sharing the
 // MipsIndex interface of the core.
-import { WasmObject } from './runtime.js';
+import { WasmObject, takeRestoredHandle } from './runtime.js';
 import { optionsToJson, requireObject, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 
 const MAX_K = 0xffffffff;
@@ -9,10 +9,19 @@ export function defineMipsClasses(runtime) {
   const { Module } = runtime;
 
   class MipsIndex extends WasmObject {
-    constructor(type, options) {
-      const spec = { ...requireObject(options, 'options'), type };
-      const handle = runtime.call(() => Module.createMipsIndex(optionsToJson(spec)));
-      super(runtime, handle);
+    // Each subclass names its C++ type in `static type`.
+    constructor(options) {
+      super(runtime, takeRestoredHandle() ??
+        runtime.call(() => Module.createMipsIndex(optionsToJson({ ...requireObject(options, 'options'), type: new.target.type }))));
+    }
+
+    // The whole state as bytes (docs/state-format.md); <Class>.fromBytes restores it.
+    toBytes() {
+      return runtime.toBytes(this);
+    }
+
+    static fromBytes(bytes) {
+      return runtime.fromBytes(this, bytes, (address, length) => Module.restoreMipsIndex(address, length, this.type));
     }
 
     get dim() {
@@ -60,48 +69,33 @@ export function defineMipsClasses(runtime) {
   }
 
   class ExactIndex extends MipsIndex {
-    constructor(options) {
-      super('exact', options);
-    }
+    static type = 'exact';
   }
 
   // Graph, hashing and adaptive indexes (issue 3): the options are read and validated in C++.
   class HnswIndex extends MipsIndex {
-    constructor(options) {
-      super('hnsw', options);
-    }
+    static type = 'hnsw';
   }
 
   class LshIndex extends MipsIndex {
-    constructor(options) {
-      super('lsh', options);
-    }
+    static type = 'lsh';
   }
 
   class AdaptiveIndex extends MipsIndex {
-    constructor(options) {
-      super('adaptive', options);
-    }
+    static type = 'adaptive';
   }
-
 
   // Paper 001's methods: BoundedME (no preprocessing, (epsilon, delta) guarantee) and its baselines.
   class BoundedMEIndex extends MipsIndex {
-    constructor(options) {
-      super('bounded-me', options);
-    }
+    static type = 'bounded-me';
   }
 
   class GreedyMipsIndex extends MipsIndex {
-    constructor(options) {
-      super('greedy', options);
-    }
+    static type = 'greedy';
   }
 
   class PcaTreeIndex extends MipsIndex {
-    constructor(options) {
-      super('pca-tree', options);
-    }
+    static type = 'pca-tree';
   }
 
   // BoundedME on explicit reward lists (the MAB-BP problem): rewards[arm * N + j].

@@ -52,7 +52,42 @@ export function createRuntime(Module) {
     })
     : null;
 
-  return { Module, call, check, withHeap, leaks, disposeSymbol };
+  // The state of `object` (a WasmObject whose handle has saveBytes/savedBytes) as a copied Uint8Array.
+  function toBytes(object) {
+    return object._call((handle) => {
+      handle.saveBytes();
+      return handle.savedBytes().slice();
+    });
+  }
+
+  // `new Class()` around the handle that `restoreHandle(address, length)` makes from saved bytes:
+  // constructors take it from takeRestoredHandle() instead of creating a fresh object.
+  function fromBytes(Class, bytes, restoreHandle) {
+    if (!(bytes instanceof Uint8Array)) {
+      throw new BanditError(ErrorCode.INVALID_ARGUMENT, `${Class.name}.fromBytes expects a Uint8Array`);
+    }
+    const handle = withHeap([bytes], (address) => call(() => restoreHandle(address, bytes.length)));
+    restoredHandle = handle;
+    try {
+      return new Class();
+    } finally {
+      if (restoredHandle) {
+        restoredHandle.delete();
+        restoredHandle = null;
+      }
+    }
+  }
+
+  return { Module, call, check, withHeap, leaks, disposeSymbol, toBytes, fromBytes };
+}
+
+let restoredHandle = null;
+
+// Inside fromBytes: the restored handle a constructor must adopt (once), otherwise null.
+export function takeRestoredHandle() {
+  const handle = restoredHandle;
+  restoredHandle = null;
+  return handle;
 }
 
 // Base of every class that owns a C++ object.

@@ -4,6 +4,7 @@
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {
 
@@ -51,19 +52,39 @@ Vector RidgeRegression::sampleTheta(Random& random, double scale) const {
   return theta_ + scale * xi;
 }
 
-void RidgeRegression::refactor() {
-  cholesky_.compute(gram_);
-  inverseGram_ = cholesky_.solve(Matrix::Identity(dim(), dim()));
-  theta_.noalias() = inverseGram_ * responses_;
+void RidgeRegression::save(StateWriter& out) const {
+  out.u32(static_cast<std::uint32_t>(dim()));
+  out.f64(lambda_);
+  out.u64(static_cast<std::uint64_t>(observations_));
+  out.matrix(gram_);
+  out.matrix(inverseGram_);
+  out.vector(responses_);
+  out.vector(theta_);
+  out.matrix(cholesky_.matrixLLT());
+  out.f64(cholesky_.l1Norm());
 }
 
-void RidgeRegression::setState(const Matrix& gram, const Vector& responses, long observations) {
-  require(gram.rows() == dim() && gram.cols() == dim() && responses.size() == dim(), ErrorCode::CorruptState,
-          "ridge state has the wrong dimension");
-  gram_ = gram;
-  responses_ = responses;
-  observations_ = observations;
-  refactor();
+void RidgeRegression::load(StateReader& in) {
+  const int d = dim();
+  in.check(in.u32() == static_cast<std::uint32_t>(d), "ridge state has another dimension");
+  in.check(in.f64() == lambda_, "ridge state has another lambda");
+  const std::uint64_t observations = in.u64();
+  Matrix gram = in.matrix(d, d);
+  Matrix inverseGram = in.matrix(d, d);
+  Vector responses = in.vector(d);
+  Vector theta = in.vector(d);
+  Matrix factor = in.matrix(d, d);
+  const double l1Norm = in.f64();
+  in.check(gram.allFinite() && inverseGram.allFinite() && responses.allFinite() && theta.allFinite() && factor.allFinite(),
+           "ridge state has a non-finite entry");
+  // A factor with a non-positive diagonal would make log det V and sampling meaningless.
+  in.check((factor.diagonal().array() > 0.0).all(), "ridge state's Cholesky factor is not positive definite");
+  observations_ = static_cast<long>(observations);
+  gram_ = std::move(gram);
+  inverseGram_ = std::move(inverseGram);
+  responses_ = std::move(responses);
+  theta_ = std::move(theta);
+  cholesky_.restore(factor, l1Norm);
 }
 
 }  // namespace sublinear

@@ -85,6 +85,32 @@ void StateWriter::u32s(const std::uint32_t* values, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) u32(values[i]);
 }
 
+void StateWriter::u64s(const std::uint64_t* values, std::size_t count) {
+  u64(count);
+  for (std::size_t i = 0; i < count; ++i) u64(values[i]);
+}
+
+void StateWriter::bytes(const std::vector<std::uint8_t>& value) {
+  u64(value.size());
+  payload_.insert(payload_.end(), value.begin(), value.end());
+}
+
+void StateWriter::json(const Json& value) { string(value.dump()); }
+
+void StateWriter::random(const Random& engine) {
+  const Random::State state = engine.state();
+  for (const std::uint64_t word : state.words) u64(word);
+  u8(state.hasSpareNormal ? 1 : 0);
+  f64(state.spareNormal);
+}
+
+void StateWriter::vector(const Eigen::VectorXd& value) { f64s(value.data(), static_cast<std::size_t>(value.size())); }
+
+void StateWriter::matrix(const Eigen::MatrixXd& value) {
+  u64(static_cast<std::uint64_t>(value.rows()));
+  f64s(value.data(), static_cast<std::size_t>(value.size()));
+}
+
 std::vector<std::uint8_t> StateWriter::finish() {
   std::vector<std::uint8_t> out(std::begin(kMagic), std::end(kMagic));
   appendLittleEndian(out, kStateFormatVersion, 2);
@@ -172,6 +198,55 @@ std::vector<std::uint32_t> StateReader::u32s() {
   std::vector<std::uint32_t> values(count(4));
   for (auto& value : values) value = u32();
   return values;
+}
+
+std::vector<std::uint64_t> StateReader::u64s() {
+  std::vector<std::uint64_t> values(count(8));
+  for (auto& value : values) value = u64();
+  return values;
+}
+
+std::vector<std::uint8_t> StateReader::bytes() {
+  const std::size_t n = count(1);
+  const auto* at = take(n);
+  return std::vector<std::uint8_t>(at, at + n);
+}
+
+Json StateReader::json() {
+  const std::string text = string();
+  Json value = Json::parse(text, nullptr, false);
+  if (value.is_discarded()) corrupt("stored options are not JSON");
+  return value;
+}
+
+void StateReader::random(Random& engine) {
+  Random::State state{};
+  for (auto& word : state.words) word = u64();
+  const std::uint8_t spare = u8();
+  check(spare <= 1, "bad random-engine flag");
+  state.hasSpareNormal = spare == 1;
+  state.spareNormal = f64();
+  check((state.words[0] | state.words[1] | state.words[2] | state.words[3]) != 0, "random-engine state is all zero");
+  engine.setState(state);
+}
+
+Eigen::VectorXd StateReader::vector(Eigen::Index expectedSize) {
+  const std::vector<double> values = f64s();
+  check(values.size() == static_cast<std::size_t>(expectedSize), "a vector has the wrong size");
+  return Eigen::Map<const Eigen::VectorXd>(values.data(), expectedSize);
+}
+
+Eigen::MatrixXd StateReader::matrix(Eigen::Index expectedRows, Eigen::Index expectedColumns) {
+  const std::uint64_t rows = u64();
+  const std::vector<double> values = f64s();
+  check(rows == static_cast<std::uint64_t>(expectedRows) &&
+            values.size() == static_cast<std::size_t>(expectedRows * expectedColumns),
+        "a matrix has the wrong shape");
+  return Eigen::Map<const Eigen::MatrixXd>(values.data(), expectedRows, expectedColumns);
+}
+
+void StateReader::check(bool condition, const std::string& why) const {
+  if (!condition) corrupt(why);
 }
 
 void StateReader::finish() const {

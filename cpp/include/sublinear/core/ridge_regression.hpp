@@ -7,6 +7,9 @@
 
 namespace sublinear {
 
+class StateReader;
+class StateWriter;
+
 using Vector = Eigen::VectorXd;
 using Matrix = Eigen::MatrixXd;
 
@@ -34,18 +37,33 @@ class RidgeRegression {
   // theta + scale * V^-1/2 xi with xi ~ N(0, I): a draw from N(theta, scale^2 V^-1).
   Vector sampleTheta(Random& random, double scale) const;
 
-  // Rebuilds V^-1, the factor and theta from V and b: used after restoring saved state.
-  void refactor();
-  void setState(const Matrix& gram, const Vector& responses, long observations);
+  // Saved state holds every maintained quantity bit for bit (V, V^-1, b, theta, the Cholesky factor)
+  // rather than recomputing them from V and b, so a restored regression continues exactly.
+  void save(StateWriter& out) const;
+  // CORRUPT_STATE unless the stored dimension and lambda are this regression's.
+  void load(StateReader& in);
 
  private:
+  // Eigen's LLT with a way to reinstate a saved factor (its fields are protected, not private).
+  class RestorableLLT : public Eigen::LLT<Matrix> {
+   public:
+    void restore(const Matrix& factor, double l1Norm) {
+      m_matrix = factor;
+      m_l1_norm = l1Norm;
+      m_isInitialized = true;
+      m_info = Eigen::Success;
+    }
+    double l1Norm() const { return m_l1_norm; }
+    RestorableLLT& operator=(const Eigen::LLT<Matrix>& other) = delete;
+  };
+
   double lambda_;
   long observations_ = 0;
   Matrix gram_;
   Matrix inverseGram_;
   Vector responses_;
   Vector theta_;
-  Eigen::LLT<Matrix> cholesky_;
+  RestorableLLT cholesky_;
 };
 
 }  // namespace sublinear

@@ -5,6 +5,11 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Dense>
+
+#include "sublinear/core/options.hpp"
+#include "sublinear/core/random.hpp"
+
 namespace sublinear {
 
 // The saved-state format of every object (toBytes/fromBytes), documented in docs/state-format.md:
@@ -25,6 +30,15 @@ class StateWriter {
   void f64s(const double* values, std::size_t count);
   void f32s(const float* values, std::size_t count);
   void u32s(const std::uint32_t* values, std::size_t count);
+  void u64s(const std::uint64_t* values, std::size_t count);
+  // A nested envelope (another object's toBytes()), so a policy can hold its index's state.
+  void bytes(const std::vector<std::uint8_t>& value);
+  // Options and other small structured values, as their JSON text.
+  void json(const Json& value);
+  void random(const Random& engine);
+  // Dense Eigen vectors and matrices: rows, columns, then the doubles in column-major order.
+  void vector(const Eigen::VectorXd& value);
+  void matrix(const Eigen::MatrixXd& value);
 
   // Seals the header and checksum; the writer is spent afterwards.
   std::vector<std::uint8_t> finish();
@@ -48,6 +62,15 @@ class StateReader {
   std::vector<double> f64s();
   std::vector<float> f32s();
   std::vector<std::uint32_t> u32s();
+  std::vector<std::uint64_t> u64s();
+  std::vector<std::uint8_t> bytes();
+  Json json();
+  void random(Random& engine);
+  // Fail with CORRUPT_STATE unless the stored shape is the expected one.
+  Eigen::VectorXd vector(Eigen::Index expectedSize);
+  Eigen::MatrixXd matrix(Eigen::Index expectedRows, Eigen::Index expectedColumns);
+  // Fails with CORRUPT_STATE (and `why`) when `condition` is false: for checks of decoded values.
+  void check(bool condition, const std::string& why) const;
   // A count read from the payload, checked against the bytes that remain (each element taking at
   // least `elementBytes`), so damaged counts cannot trigger huge allocations.
   std::size_t count(std::size_t elementBytes);
