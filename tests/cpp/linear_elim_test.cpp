@@ -148,6 +148,38 @@ TEST(SubElim, ANewBestArmRaisesTheThresholdAndEliminatesThroughTheHeaps) {
   EXPECT_LT(averageOver(regrets, 200, 400), 0.1);
 }
 
+TEST(SubElim, AnArrivingArmBelowTheCurrentThresholdIsEliminatedAtOnce) {
+  // Algorithm 3 taken literally eliminates only when the threshold rises, so a clearly bad new arm
+  // that does not raise it would stay in its stage (and be played at random in the last stage).
+  const int d = 3;
+  GaussianProblem problem(d, 17, 0.1);
+  SubElim policy(d, elimOptions(8));
+  problem.addArms(policy, 100);
+  problem.run(policy, 800);
+  const double threshold = policy.stats()["threshold"].get<double>();
+  ASSERT_GT(threshold, 0.0);
+  const Vector worst = -4.0 * problem.thetaStar / problem.thetaStar.norm();
+  const ArmId id = 6000;
+  policy.addArms(&id, 1, worst.data(), worst.size());
+  EXPECT_EQ(policy.stats()["threshold"].get<double>(), threshold);
+  EXPECT_EQ(policy.stageOf(id), -1);
+}
+
+TEST(SubElim, ConvergesWhileArmsKeepArriving) {
+  // Paper 000's setting in small: arms arrive in pairs; the per-step regret must fall to near 0.
+  const int d = 3;
+  GaussianProblem problem(d, 23, 0.1);
+  LinearElim policy(d, elimOptions(9));
+  problem.addArms(policy, 50);
+  std::vector<double> late;
+  for (int block = 0; block < 100; ++block) {
+    const auto regrets = problem.run(policy, 20);
+    if (block >= 80) late.insert(late.end(), regrets.begin(), regrets.end());
+    problem.addArms(policy, 2);
+  }
+  EXPECT_LT(averageOver(late, 0, late.size()), 0.2);  // 1.5 before the fix, 0.05 after
+}
+
 TEST(SubElim, RemovesArmsExceptTheThresholdWitness) {
   const int d = 3;
   GaussianProblem problem(d, 17, 0.1);

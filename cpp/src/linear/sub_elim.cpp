@@ -70,10 +70,14 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
 }
 
 void SubElim::raiseThreshold(double candidate, ArmId witness) {
-  if (!(candidate > threshold_)) return;
-  threshold_ = candidate;
-  hasWitness_ = true;
-  witness_ = witness;
+  if (candidate > threshold_) {
+    threshold_ = candidate;
+    hasWitness_ = true;
+    witness_ = witness;
+  }
+  // Eliminate even when the threshold stayed: arms just placed (new, or re-keyed by a
+  // re-partition) may already lie below it. Algorithm 3 only eliminates when r rises, which would
+  // keep such arms -- and play them at random in the last stage -- until the next rise.
   for (int s = 0; s <= maxStage_; ++s) {
     Stage& stage = stages_[static_cast<std::size_t>(s)];
     std::vector<ArmId> doomed;

@@ -82,7 +82,7 @@ class SubElim : public RidgePolicy {
   double acceptance(int stage) const;
   // Adds the arms to stage s (index and heap).
   void place(int stage, const std::vector<Placement>& arms);
-  // Raises the threshold to `candidate` if higher, then eliminates in every stage.
+  // Raises the threshold to `candidate` if higher, then eliminates every arm whose key is below it.
   void raiseThreshold(double candidate, ArmId witness);
   // Moves the arms of `stage` whose stage rose; returns the arm of largest uncertainty found.
   std::pair<ArmId, double> repartition(int stage);
