@@ -70,7 +70,7 @@ TEST(LinearPolicies, ARemovedArmIsNeverSelected) {
         EXPECT_EQ(codeOf(policy.get(), *removed.begin()), ErrorCode::UnknownId);
       }
     }
-    EXPECT_GT(removed.size(), 10U) << type;
+    EXPECT_GT(removed.size(), 5U) << type;  // Elim refuses to remove its threshold witness
     EXPECT_EQ(policy->armCount(), problem.arms.size()) << type;
   }
 }
