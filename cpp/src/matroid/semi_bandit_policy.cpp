@@ -6,17 +6,24 @@
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/memory_budget.hpp"
 
 namespace sublinear {
 
 namespace {
 // Rewards and ranges beyond this would make the UCB arithmetic overflow.
 constexpr double kLargestReward = 1e150;
+
+// The per-arm statistics and bookkeeping take about 32 bytes per arm.
+std::size_t affordableArmCount(std::size_t k) {
+  requireAddressable(k, 32, "the statistics of " + std::to_string(k) + " arms");
+  return k;
+}
 }
 
 SemiBanditPolicy::SemiBanditPolicy(const Matroid& matroid, const Json& options)
     : matroid_(matroid.clone()),
-      armCount_(matroid.groundSetSize()),
+      armCount_(affordableArmCount(matroid.groundSetSize())),
       a_(readNumber(options, "a", 0.0, -kLargestReward, kLargestReward)),
       b_(readNumber(options, "b", 1.0, -kLargestReward, kLargestReward)),
       horizon_(readInteger(options, "horizon", 10000, 1, 9007199254740991LL)),

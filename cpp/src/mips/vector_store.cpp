@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sublinear/core/memory_budget.hpp"
 #include "sublinear/mips/inner_product.hpp"
 
 namespace sublinear {
@@ -9,6 +10,7 @@ namespace sublinear {
 VectorStore::VectorStore(std::size_t dim) : dim_(dim), stride_(paddedDimension(dim)) {}
 
 void VectorStore::reserve(std::size_t count) {
+  requireAddressable(count, stride_ * sizeof(float) + sizeof(ItemId), std::to_string(count) + " items of dimension " + std::to_string(dim_));
   data_.reserve(count * stride_);
   ids_.reserve(count);
   rowOf_.reserve(count);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/memory_budget.hpp"
 #include "sublinear/cls/cls_trial.hpp"
 #include "sublinear/matroid/matroid_trial.hpp"
 #include "sublinear/sim/linear_trial.hpp"
@@ -109,7 +110,11 @@ SimulationResult simulate(const Json& config, const std::function<void(double)>&
 
   const double totalRounds = static_cast<double>(horizon) * static_cast<double>(seeds.size());
   ProgressReporter progress(onProgress, totalRounds);
-  const std::size_t records = static_cast<std::size_t>(horizon / recordEvery) + (horizon % recordEvery != 0 ? 1 : 0);
+  const std::uint64_t recordCount = static_cast<std::uint64_t>(horizon / recordEvery) + (horizon % recordEvery != 0 ? 1 : 0);
+  // Per record and seed: t (4 bytes), cumulative regret and reward (8 each); the mean and std add more.
+  requireAddressable(recordCount * seeds.size(), 20, "recording " + std::to_string(recordCount) + " points for " +
+                                                         std::to_string(seeds.size()) + " seed(s) (horizon / recordEvery)");
+  const auto records = static_cast<std::size_t>(recordCount);
   double roundsBefore = 0.0;
   for (const std::uint64_t seed : seeds) {
     SimulationRun run;
