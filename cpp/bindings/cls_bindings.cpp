@@ -15,12 +15,13 @@ struct ClsPolicyHandle {
   std::unique_ptr<ClsPolicy> policy;
   std::vector<ArmRow> last;
   Vector theta;
+  std::vector<std::uint8_t> saved;
 };
 
 ClsPolicyHandle* createClsPolicy(const std::string& optionsJson) {
   return guarded([&]() -> ClsPolicyHandle* {
     auto policy = makeClsPolicy(parseJson(optionsJson));
-    return new ClsPolicyHandle{std::move(policy), {}, {}};
+    return new ClsPolicyHandle{std::move(policy), {}, {}, {}};
   });
 }
 
@@ -70,6 +71,21 @@ void clsUpdate(ClsPolicyHandle& self, std::uintptr_t chosen, std::size_t count, 
   });
 }
 
+std::size_t clsSaveBytes(ClsPolicyHandle& self) {
+  return guarded([&]() -> std::size_t {
+    self.saved = self.policy->toBytes();
+    return self.saved.size();
+  });
+}
+
+emscripten::val clsSavedBytes(ClsPolicyHandle& self) { return bytesView(self.saved); }
+
+ClsPolicyHandle* restoreClsPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
+  return guarded([&]() -> ClsPolicyHandle* {
+    return new ClsPolicyHandle{clsPolicyFromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}};
+  });
+}
+
 emscripten::val clsLastRows(ClsPolicyHandle& self) {
   return emscripten::val(emscripten::typed_memory_view(self.last.size(), self.last.data()));
 }
@@ -102,6 +118,9 @@ EMSCRIPTEN_BINDINGS(sublinear_cls) {
       .function("dim", &clsDim)
       .function("armCount", &clsArmCount)
       .function("defaultK", &clsDefaultK)
-      .function("type", &clsType);
+      .function("type", &clsType)
+      .function("saveBytes", &clsSaveBytes)
+      .function("savedBytes", &clsSavedBytes);
   emscripten::function("createClsPolicy", &createClsPolicy, emscripten::allow_raw_pointers());
+  emscripten::function("restoreClsPolicy", &restoreClsPolicy, emscripten::allow_raw_pointers());
 }

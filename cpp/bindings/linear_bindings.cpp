@@ -5,24 +5,21 @@
 #include <vector>
 
 #include "guard.hpp"
-#include "sublinear/linear/policy_factory.hpp"
+#include "sublinear/linear/journaled_linear_policy.hpp"
 
 namespace sublinear::bindings {
 
 namespace {
 // One JS policy object: the policy and the buffer of its last theta(), which JS copies out.
 struct LinearPolicyHandle {
-  std::unique_ptr<LinearPolicy> policy;
+  std::unique_ptr<JournaledLinearPolicy> policy;
   std::vector<double> theta;
+  std::vector<std::uint8_t> saved;
 };
 
 LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
   return guarded([&]() -> LinearPolicyHandle* {
-    const Json spec = parseJson(specJson);
-    requireObject(spec, "policy options");
-    require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
-    const auto dim = static_cast<int>(readInteger(spec, "dim", 0, 1, 1000));
-    return new LinearPolicyHandle{makeLinearPolicy(dim, spec), {}};
+    return new LinearPolicyHandle{std::make_unique<JournaledLinearPolicy>(parseJson(specJson)), {}, {}};
   });
 }
 
@@ -49,18 +46,33 @@ void policyUpdate(LinearPolicyHandle& self, double arm, double reward) {
 }
 
 emscripten::val policyTheta(LinearPolicyHandle& self) {
-  const Vector theta = self.policy->theta();
+  const Vector theta = self.policy->policy().theta();
   self.theta.assign(theta.data(), theta.data() + theta.size());
   return emscripten::val(emscripten::typed_memory_view(self.theta.size(), self.theta.data()));
 }
 
-double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.policy->armCount()); }
-int policyDim(LinearPolicyHandle& self) { return self.policy->dim(); }
+double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.policy->policy().armCount()); }
+int policyDim(LinearPolicyHandle& self) { return self.policy->policy().dim(); }
 bool policyHasArm(LinearPolicyHandle& self, double id) {
-  return id >= 0 && id <= 4294967295.0 && self.policy->hasArm(static_cast<ArmId>(id));
+  return id >= 0 && id <= 4294967295.0 && self.policy->policy().hasArm(static_cast<ArmId>(id));
 }
-std::string policyStats(LinearPolicyHandle& self) { return guarded([&] { return self.policy->stats().dump(); }); }
-std::string policyType(LinearPolicyHandle& self) { return self.policy->type(); }
+std::string policyStats(LinearPolicyHandle& self) { return guarded([&] { return self.policy->policy().stats().dump(); }); }
+std::string policyType(LinearPolicyHandle& self) { return self.policy->policy().type(); }
+
+std::size_t policySaveBytes(LinearPolicyHandle& self) {
+  return guarded([&]() -> std::size_t {
+    self.saved = self.policy->toBytes();
+    return self.saved.size();
+  });
+}
+
+emscripten::val policySavedBytes(LinearPolicyHandle& self) { return bytesView(self.saved); }
+
+LinearPolicyHandle* restoreLinearPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
+  return guarded([&]() -> LinearPolicyHandle* {
+    return new LinearPolicyHandle{JournaledLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
+  });
+}
 }  // namespace
 
 }  // namespace sublinear::bindings
@@ -77,6 +89,9 @@ EMSCRIPTEN_BINDINGS(sublinear_linear) {
       .function("dim", &policyDim)
       .function("hasArm", &policyHasArm)
       .function("stats", &policyStats)
-      .function("type", &policyType);
+      .function("type", &policyType)
+      .function("saveBytes", &policySaveBytes)
+      .function("savedBytes", &policySavedBytes);
   emscripten::function("createLinearPolicy", &createLinearPolicy, emscripten::allow_raw_pointers());
+  emscripten::function("restoreLinearPolicy", &restoreLinearPolicy, emscripten::allow_raw_pointers());
 }

@@ -8,7 +8,7 @@
 #include "guard.hpp"
 #include "sublinear/matroid/graphic_matroid.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
-#include "sublinear/matroid/semi_bandit_factory.hpp"
+#include "sublinear/matroid/journaled_semi_bandit_policy.hpp"
 #include "sublinear/matroid/transversal_matroid.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
 
@@ -23,8 +23,9 @@ struct MatroidHandle {
 
 // One JS matroid policy (CUCB, FasterCUCB, CTS): it owns a copy of the matroid it was given.
 struct SemiBanditHandle {
-  std::unique_ptr<SemiBanditPolicy> policy;
+  std::unique_ptr<JournaledSemiBanditPolicy> policy;
   std::vector<MatroidArm> last;
+  std::vector<std::uint8_t> saved;
 };
 
 std::size_t count(double value, const char* name) {
@@ -82,7 +83,7 @@ emscripten::val matroidLast(MatroidHandle& self) { return emscripten::val(emscri
 SemiBanditHandle* createSemiBanditPolicy(const std::string& type, MatroidHandle& matroid, const std::string& optionsJson) {
   return guarded([&]() -> SemiBanditHandle* {
     const Json options = parseJson(optionsJson);
-    return new SemiBanditHandle{makeSemiBanditPolicy(type, *matroid.matroid, options), {}};
+    return new SemiBanditHandle{std::make_unique<JournaledSemiBanditPolicy>(type, *matroid.matroid, options), {}, {}};
   });
 }
 
@@ -99,11 +100,26 @@ void policyUpdate(SemiBanditHandle& self, std::uintptr_t basis, std::size_t basi
   guarded([&] { self.policy->update(fromAddress<const MatroidArm>(basis), basisLength, fromAddress<const double>(rewards), rewardLength); });
 }
 
-std::string policyStats(SemiBanditHandle& self) { return guarded([&] { return self.policy->stats().dump(); }); }
-std::string policyType(SemiBanditHandle& self) { return self.policy->type(); }
-double policyRounds(SemiBanditHandle& self) { return static_cast<double>(self.policy->rounds()); }
-std::size_t policyArmCount(SemiBanditHandle& self) { return self.policy->armCount(); }
-std::size_t policyRank(SemiBanditHandle& self) { return self.policy->matroid().rank(); }
+std::string policyStats(SemiBanditHandle& self) { return guarded([&] { return self.policy->policy().stats().dump(); }); }
+std::string policyType(SemiBanditHandle& self) { return self.policy->policy().type(); }
+double policyRounds(SemiBanditHandle& self) { return static_cast<double>(self.policy->policy().rounds()); }
+std::size_t policyArmCount(SemiBanditHandle& self) { return self.policy->policy().armCount(); }
+std::size_t policyRank(SemiBanditHandle& self) { return self.policy->policy().matroid().rank(); }
+
+std::size_t policySaveBytes(SemiBanditHandle& self) {
+  return guarded([&]() -> std::size_t {
+    self.saved = self.policy->toBytes();
+    return self.saved.size();
+  });
+}
+
+emscripten::val policySavedBytes(SemiBanditHandle& self) { return bytesView(self.saved); }
+
+SemiBanditHandle* restoreSemiBanditPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
+  return guarded([&]() -> SemiBanditHandle* {
+    return new SemiBanditHandle{JournaledSemiBanditPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
+  });
+}
 }  // namespace
 
 }  // namespace sublinear::bindings
@@ -125,10 +141,13 @@ EMSCRIPTEN_BINDINGS(sublinear_matroid) {
       .function("type", &policyType)
       .function("rounds", &policyRounds)
       .function("armCount", &policyArmCount)
-      .function("rank", &policyRank);
+      .function("rank", &policyRank)
+      .function("saveBytes", &policySaveBytes)
+      .function("savedBytes", &policySavedBytes);
   emscripten::function("createUniformMatroid", &createUniformMatroid, emscripten::allow_raw_pointers());
   emscripten::function("createPartitionMatroid", &createPartitionMatroid, emscripten::allow_raw_pointers());
   emscripten::function("createGraphicMatroid", &createGraphicMatroid, emscripten::allow_raw_pointers());
   emscripten::function("createTransversalMatroid", &createTransversalMatroid, emscripten::allow_raw_pointers());
   emscripten::function("createSemiBanditPolicy", &createSemiBanditPolicy, emscripten::allow_raw_pointers());
+  emscripten::function("restoreSemiBanditPolicy", &restoreSemiBanditPolicy, emscripten::allow_raw_pointers());
 }

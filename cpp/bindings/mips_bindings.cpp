@@ -4,26 +4,21 @@
 #include <memory>
 
 #include "guard.hpp"
-#include "sublinear/mips/index_factory.hpp"
+#include "sublinear/mips/journaled_index.hpp"
 
 namespace sublinear::bindings {
 
 namespace {
 // One JS index object: the index and the buffers of its last search, which JS copies out.
 struct IndexHandle {
-  std::unique_ptr<MipsIndex> index;
+  std::unique_ptr<JournaledIndex> index;
   SearchResult last;
   std::vector<std::uint8_t> saved;
 };
 
 IndexHandle* createIndex(const std::string& specJson) {
   return guarded([&]() -> IndexHandle* {
-    const Json spec = parseJson(specJson);
-    requireObject(spec, "index options");
-    require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
-    const auto dim = static_cast<std::size_t>(readInteger(spec, "dim", 0, 1, static_cast<long long>(kMaxDimension)));
-    auto index = makeMipsIndex(dim, spec);
-    return new IndexHandle{std::move(index), {}, {}};
+    return new IndexHandle{std::make_unique<JournaledIndex>(parseJson(specJson)), {}, {}};
   });
 }
 
@@ -65,15 +60,15 @@ emscripten::val indexSavedBytes(IndexHandle& self) { return bytesView(self.saved
 
 IndexHandle* restoreIndex(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> IndexHandle* {
-    return new IndexHandle{mipsIndexFromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
+    return new IndexHandle{JournaledIndex::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
   });
 }
 
-std::size_t indexSize(IndexHandle& self) { return self.index->size(); }
-std::size_t indexDim(IndexHandle& self) { return self.index->dim(); }
-bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= 4294967295.0 && self.index->contains(static_cast<ItemId>(id)); }
-std::string indexStats(IndexHandle& self) { return guarded([&] { return self.index->stats().dump(); }); }
-std::string indexType(IndexHandle& self) { return self.index->type(); }
+std::size_t indexSize(IndexHandle& self) { return self.index->index().size(); }
+std::size_t indexDim(IndexHandle& self) { return self.index->index().dim(); }
+bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= 4294967295.0 && self.index->index().contains(static_cast<ItemId>(id)); }
+std::string indexStats(IndexHandle& self) { return guarded([&] { return self.index->index().stats().dump(); }); }
+std::string indexType(IndexHandle& self) { return self.index->index().type(); }
 }  // namespace
 
 }  // namespace sublinear::bindings

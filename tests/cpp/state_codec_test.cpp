@@ -114,16 +114,12 @@ TEST(StateCodec, Crc32OfAKnownString) {
   EXPECT_EQ(crc32(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), 0xCBF43926U);
 }
 
-TEST(StateCodec, NestedEnvelopesJsonRandomAndMatricesRoundTrip) {
-  StateWriter inner("inner");
-  inner.u32(42);
-  const auto innerBytes = inner.finish();
+TEST(StateCodec, JsonRandomEnginesAndMatricesRoundTrip) {
   Random engine(9);
   engine.normal();  // leaves a spare normal, which must be saved too
   Eigen::MatrixXd m(2, 3);
   m << 1, 2, 3, 4, 5, -0.0;
   StateWriter writer("outer");
-  writer.bytes(innerBytes);
   writer.json(Json{{"a", 1}, {"b", "x"}});
   writer.random(engine);
   writer.matrix(m);
@@ -133,7 +129,6 @@ TEST(StateCodec, NestedEnvelopesJsonRandomAndMatricesRoundTrip) {
   const auto bytes = writer.finish();
 
   StateReader reader(bytes.data(), bytes.size(), "outer");
-  EXPECT_EQ(reader.bytes(), innerBytes);
   EXPECT_EQ(reader.json(), (Json{{"a", 1}, {"b", "x"}}));
   Random restored(0);
   reader.random(restored);
@@ -145,7 +140,6 @@ TEST(StateCodec, NestedEnvelopesJsonRandomAndMatricesRoundTrip) {
   reader.finish();
 
   StateReader wrongShape(bytes.data(), bytes.size(), "outer");
-  wrongShape.bytes();
   wrongShape.json();
   wrongShape.random(restored);
   EXPECT_THROW(wrongShape.matrix(3, 2), Error);

@@ -111,10 +111,16 @@ export interface ClsPolicy extends Disposable {
   /** The ridge estimate theta^. */
   theta(): Float64Array;
   stats(): ClsStats;
+  /** The saved state (versioned, checksummed; docs/state-format.md). */
+  toBytes(): Uint8Array;
 }
 
 declare class ClsPolicyBase<Options> implements ClsPolicy {
   constructor(options: Options);
+  /** The kebab-case type name, as in `policy: { type }`. */
+  static readonly type: string;
+  /** Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for damaged or foreign bytes. */
+  static fromBytes<T extends ClsPolicyBase<any>>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   readonly dim: number;
   readonly armCount: number;
   readonly disposed: boolean;
@@ -124,6 +130,7 @@ declare class ClsPolicyBase<Options> implements ClsPolicy {
   update(chosen: Ids, rewards: Floats): void;
   theta(): Float64Array;
   stats(): ClsStats;
+  toBytes(): Uint8Array;
   dispose(): void;
   [Symbol.dispose](): void;
 }

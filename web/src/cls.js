@@ -1,6 +1,6 @@
 // Combinatorial linear semi-bandits (API.md, "Combinatorial linear semi-bandits"): one JS class per
 // C++ policy, all sharing ClsPolicy of the core. Rows of the features matrix are the arms.
-import { WasmObject } from './runtime.js';
+import { WasmObject, takeRestoredHandle } from './runtime.js';
 import { invalidArgument } from './errors.js';
 import { optionsToJson, requireObject, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
 
@@ -30,10 +30,19 @@ export function defineClsClasses(runtime) {
   const { Module } = runtime;
 
   class ClsPolicy extends WasmObject {
-    constructor(type, options) {
-      const spec = { ...requireObject(options, 'options'), type };
-      const handle = runtime.call(() => Module.createClsPolicy(optionsToJson(spec)));
-      super(runtime, handle);
+    // Each subclass names its C++ type in `static type`.
+    constructor(options) {
+      super(runtime, takeRestoredHandle() ??
+        runtime.call(() => Module.createClsPolicy(optionsToJson({ ...requireObject(options, 'options'), type: new.target.type }))));
+    }
+
+    // The saved state (docs/state-format.md); <Class>.fromBytes restores a policy that continues exactly.
+    toBytes() {
+      return runtime.toBytes(this);
+    }
+
+    static fromBytes(bytes) {
+      return runtime.fromBytes(this, bytes, (address, length) => Module.restoreClsPolicy(address, length, this.type));
     }
 
     get dim() {
@@ -90,39 +99,27 @@ export function defineClsClasses(runtime) {
   }
 
   class C2UCB extends ClsPolicy {
-    constructor(options) {
-      super('c2ucb', options);
-    }
+    static type = 'c2ucb';
   }
 
   class PC2UCB extends ClsPolicy {
-    constructor(options) {
-      super('pc2ucb', options);
-    }
+    static type = 'pc2ucb';
   }
 
   class CombLinUCB extends ClsPolicy {
-    constructor(options) {
-      super('comb-lin-ucb', options);
-    }
+    static type = 'comb-lin-ucb';
   }
 
   class CombLinTS extends ClsPolicy {
-    constructor(options) {
-      super('comb-lin-ts', options);
-    }
+    static type = 'comb-lin-ts';
   }
 
   class CombTS extends ClsPolicy {
-    constructor(options) {
-      super('comb-ts', options);
-    }
+    static type = 'comb-ts';
   }
 
   class GreedyCLS extends ClsPolicy {
-    constructor(options) {
-      super('greedy-cls', options);
-    }
+    static type = 'greedy-cls';
   }
 
   return { C2UCB, PC2UCB, CombLinUCB, CombLinTS, CombTS, GreedyCLS };

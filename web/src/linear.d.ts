@@ -77,9 +77,15 @@ export interface LinearPolicy extends Disposable {
   /** The ridge estimate theta^. */
   theta(): Float64Array;
   stats(): LinearPolicyStats;
+  /** The saved state (versioned, checksummed; docs/state-format.md). */
+  toBytes(): Uint8Array;
 }
 
 declare class LinearPolicyBase implements LinearPolicy {
+  /** The kebab-case type name, as in `policy: { type }`. */
+  static readonly type: string;
+  /** Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for damaged or foreign bytes. */
+  static fromBytes<T extends LinearPolicyBase>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   readonly dim: number;
   readonly armCount: number;
   readonly type: string;
@@ -91,6 +97,7 @@ declare class LinearPolicyBase implements LinearPolicy {
   update(arm: number, reward: number): void;
   theta(): Float64Array;
   stats(): LinearPolicyStats;
+  toBytes(): Uint8Array;
   dispose(): void;
   [Symbol.dispose](): void;
 }

@@ -1,6 +1,6 @@
 // Linear bandit policies (API.md, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
-import { WasmObject } from './runtime.js';
+import { WasmObject, takeRestoredHandle } from './runtime.js';
 import { optionsToJson, requireObject, toFloat64Array, toIdArray } from './convert.js';
 import { invalidArgument } from './errors.js';
 
@@ -10,10 +10,19 @@ export function defineLinearClasses(runtime) {
   const { Module } = runtime;
 
   class LinearPolicy extends WasmObject {
-    constructor(type, options) {
-      const spec = { ...requireObject(options, 'options'), type };
-      const handle = runtime.call(() => Module.createLinearPolicy(optionsToJson(spec)));
-      super(runtime, handle);
+    // Each subclass names its C++ type in `static type`.
+    constructor(options) {
+      super(runtime, takeRestoredHandle() ??
+        runtime.call(() => Module.createLinearPolicy(optionsToJson({ ...requireObject(options, 'options'), type: new.target.type }))));
+    }
+
+    // The saved state (docs/state-format.md); <Class>.fromBytes restores a policy that continues exactly.
+    toBytes() {
+      return runtime.toBytes(this);
+    }
+
+    static fromBytes(bytes) {
+      return runtime.fromBytes(this, bytes, (address, length) => Module.restoreLinearPolicy(address, length, this.type));
     }
 
     get dim() {
@@ -69,33 +78,23 @@ export function defineLinearClasses(runtime) {
   }
 
   class LinUCB extends LinearPolicy {
-    constructor(options) {
-      super('lin-ucb', options);
-    }
+    static type = 'lin-ucb';
   }
 
   class LinTS extends LinearPolicy {
-    constructor(options) {
-      super('lin-ts', options);
-    }
+    static type = 'lin-ts';
   }
 
   class LinearElim extends LinearPolicy {
-    constructor(options) {
-      super('linear-elim', options);
-    }
+    static type = 'linear-elim';
   }
 
   class SubElim extends LinearPolicy {
-    constructor(options) {
-      super('sub-elim', options);
-    }
+    static type = 'sub-elim';
   }
 
   class SubTS extends LinearPolicy {
-    constructor(options) {
-      super('sub-ts', options);
-    }
+    static type = 'sub-ts';
   }
 
   return { LinUCB, LinTS, LinearElim, SubElim, SubTS };

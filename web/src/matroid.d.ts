@@ -58,9 +58,15 @@ export interface SemiBanditPolicy extends Disposable {
   readonly armCount: number;
   readonly rounds: number;
   stats(): SemiBanditStats;
+  /** The saved state, the matroid included (versioned, checksummed; docs/state-format.md). */
+  toBytes(): Uint8Array;
 }
 
 declare class SemiBanditPolicyBase implements SemiBanditPolicy {
+  /** The kebab-case type name, as in `policy: { type }`. */
+  static readonly type: string;
+  /** Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for damaged or foreign bytes. */
+  static fromBytes<T extends SemiBanditPolicyBase>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   select(): Uint32Array;
   update(basis: Ids, rewards: Floats): void;
   readonly rank: number;
@@ -68,6 +74,7 @@ declare class SemiBanditPolicyBase implements SemiBanditPolicy {
   readonly rounds: number;
   readonly disposed: boolean;
   stats(): SemiBanditStats;
+  toBytes(): Uint8Array;
   dispose(): void;
   [Symbol.dispose](): void;
 }

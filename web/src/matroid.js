@@ -1,7 +1,7 @@
 // Matroids and matroid semi-bandit policies (API.md, "Matroid semi-bandits"). A Matroid is built by
 // its static factories; a policy copies the matroid it is given, so the matroid may be disposed
 // (or reused for other policies) afterwards.
-import { WasmObject } from './runtime.js';
+import { WasmObject, takeRestoredHandle } from './runtime.js';
 import { invalidArgument } from './errors.js';
 import { optionsToJson, requireObject, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
 
@@ -74,12 +74,25 @@ export function defineMatroidClasses(runtime) {
   }
 
   class SemiBanditPolicy extends WasmObject {
-    constructor(type, options) {
+    // Each subclass names its C++ type in `static type`.
+    constructor(options) {
+      super(runtime, takeRestoredHandle() ?? SemiBanditPolicy.#create(new.target.type, options));
+    }
+
+    static #create(type, options) {
       const { matroid, ...rest } = requireObject(options, 'options');
       if (!(matroid instanceof Matroid)) throw invalidArgument("option 'matroid' must be a Matroid of this module (sb.Matroid.uniform(...), ...)");
       const matroidHandle = matroid._handle;
-      const handle = runtime.call(() => Module.createSemiBanditPolicy(type, matroidHandle, optionsToJson(rest)));
-      super(runtime, handle);
+      return runtime.call(() => Module.createSemiBanditPolicy(type, matroidHandle, optionsToJson(rest)));
+    }
+
+    // The saved state, the matroid included (docs/state-format.md); <Class>.fromBytes restores it.
+    toBytes() {
+      return runtime.toBytes(this);
+    }
+
+    static fromBytes(bytes) {
+      return runtime.fromBytes(this, bytes, (address, length) => Module.restoreSemiBanditPolicy(address, length, this.type));
     }
 
     /** The basis to play: a Uint32Array of arm indices. */
@@ -117,21 +130,15 @@ export function defineMatroidClasses(runtime) {
   }
 
   class CUCB extends SemiBanditPolicy {
-    constructor(options) {
-      super('cucb', options);
-    }
+    static type = 'cucb';
   }
 
   class FasterCUCB extends SemiBanditPolicy {
-    constructor(options) {
-      super('faster-cucb', options);
-    }
+    static type = 'faster-cucb';
   }
 
   class CTS extends SemiBanditPolicy {
-    constructor(options) {
-      super('cts', options);
-    }
+    static type = 'cts';
   }
 
   return { Matroid, CUCB, FasterCUCB, CTS };

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {
 
@@ -82,6 +83,26 @@ void BlockDiagonalRidge::update(const Vector& x, double reward) {
   RidgeRegression& ridge = blocks_[static_cast<std::size_t>(block)];
   ridge.update(x.segment(start, blockDim_), reward);
   theta_.segment(start, blockDim_) = ridge.theta();
+}
+
+void BlockDiagonalRidge::save(StateWriter& out) const {
+  out.u64(static_cast<std::uint64_t>(observations_));
+  out.u32(static_cast<std::uint32_t>(blocks_.size()));
+  for (const RidgeRegression& block : blocks_) block.save(out);
+  out.vector(theta_);
+}
+
+void BlockDiagonalRidge::load(StateReader& in) {
+  const std::uint64_t observations = in.u64();
+  in.check(in.u32() == blocks_.size(), "ridge state has another block count");
+  // Loaded into copies first: a failure halfway leaves this regression unchanged.
+  std::vector<RidgeRegression> blocks = blocks_;
+  for (RidgeRegression& block : blocks) block.load(in);
+  Vector theta = in.vector(theta_.size());
+  in.check(theta.allFinite(), "ridge state has a non-finite entry");
+  observations_ = static_cast<long>(observations);
+  blocks_ = std::move(blocks);
+  theta_ = std::move(theta);
 }
 
 }  // namespace sublinear

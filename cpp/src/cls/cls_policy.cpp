@@ -7,6 +7,7 @@
 
 #include "sublinear/cls/upper_bound_index.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {
 
@@ -41,7 +42,7 @@ int readBlocks(const Json& options) { return static_cast<int>(readInteger(option
 }  // namespace
 
 ClsPolicy::ClsPolicy(const Json& options, double ridgeLambda)
-    : random_(readSeed(options)), ridge_(readDimension(options), readBlocks(options), ridgeLambda) {
+    : random_(readSeed(options)), ridge_(readDimension(options), readBlocks(options), ridgeLambda), options_(options) {
   defaultK_ = static_cast<std::size_t>(readInteger(options, "k", 0, 1, static_cast<long long>(kMaxArms)));
   if (options.contains("index") && !options["index"].is_null()) {
     const Json& spec = options["index"];
@@ -286,6 +287,55 @@ Json ClsPolicy::stats() const {
   stats["certifiedRounds"] = certifiedRounds_;
   stats["armCount"] = fixedCount_;
   return stats;
+}
+
+std::vector<std::uint8_t> ClsPolicy::toBytes() const {
+  StateWriter out(type());
+  out.json(options_);
+  ridge_.save(out);
+  out.random(random_);
+  const std::uint64_t counters[] = {static_cast<std::uint64_t>(rounds_), scoredArms_, shortlistRounds_, certifiedRounds_};
+  out.u64s(counters, 4);
+  out.f64(widthScale_);
+  out.u8(pending_ ? 1 : 0);
+  out.u32s(pendingRows_.data(), pendingRows_.size());
+  std::vector<double> vectors;
+  for (const Vector& x : pendingVectors_) vectors.insert(vectors.end(), x.data(), x.data() + x.size());
+  out.f64s(vectors.data(), vectors.size());
+  out.f64s(fixedFeatures_.data(), fixedFeatures_.size());
+  return out.finish();
+}
+
+void ClsPolicy::loadState(StateReader& in) {
+  const std::size_t d = static_cast<std::size_t>(dim());
+  BlockDiagonalRidge ridge = ridge_;
+  ridge.load(in);
+  Random random = random_;
+  in.random(random);
+  const std::vector<std::uint64_t> counters = in.u64s();
+  in.check(counters.size() == 4, "bad counters");
+  const double widthScale = in.f64();
+  const std::uint8_t pending = in.u8();
+  const std::vector<ArmRow> pendingRows = in.u32s();
+  const std::vector<double> vectors = in.f64s();
+  const std::vector<double> fixed = in.f64s();
+  in.check(pending <= 1 && std::isfinite(widthScale) && widthScale > 0.0, "bad selection state");
+  in.check(vectors.size() == pendingRows.size() * d && (pending == 1 || pendingRows.empty()), "pending selection does not match");
+  in.check(fixed.size() % d == 0, "fixed arms do not match the dimension");
+  for (const double value : vectors) in.check(std::isfinite(value), "a pending feature is not finite");
+  for (const ArmRow row : pendingRows) in.check(fixed.empty() || row < fixed.size() / d, "a pending row is out of range");
+  if (!fixed.empty()) setArms(fixed.data(), fixed.size());  // validates and rebuilds the index
+  ridge_ = std::move(ridge);
+  random_ = random;
+  rounds_ = static_cast<long>(counters[0]);
+  scoredArms_ = counters[1];
+  shortlistRounds_ = counters[2];
+  certifiedRounds_ = counters[3];
+  widthScale_ = widthScale;
+  pending_ = pending == 1;
+  pendingRows_ = pendingRows;
+  pendingVectors_.clear();
+  for (std::size_t i = 0; i < pendingRows.size(); ++i) pendingVectors_.push_back(Eigen::Map<const Vector>(vectors.data() + i * d, static_cast<Eigen::Index>(d)));
 }
 
 }  // namespace sublinear

@@ -1,5 +1,8 @@
 #include "sublinear/cls/cls_policy_factory.hpp"
 
+#include <algorithm>
+#include <new>
+
 #include "sublinear/cls/c2ucb.hpp"
 #include "sublinear/cls/comb_lin_ts.hpp"
 #include "sublinear/cls/comb_lin_ucb.hpp"
@@ -7,6 +10,7 @@
 #include "sublinear/cls/greedy_cls.hpp"
 #include "sublinear/cls/pc2ucb.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {
 
@@ -26,6 +30,30 @@ std::unique_ptr<ClsPolicy> makeClsPolicy(const Json& options) {
 
 std::vector<std::string> clsPolicyTypes() {
   return {"c2ucb", "pc2ucb", "comb-ts", "comb-lin-ucb", "comb-lin-ts", "greedy-cls"};
+}
+
+std::unique_ptr<ClsPolicy> clsPolicyFromBytes(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
+  const std::string type = StateReader::peekType(bytes, length);
+  const auto types = clsPolicyTypes();
+  if (std::find(types.begin(), types.end(), type) == types.end() || (!expectedType.empty() && type != expectedType)) {
+    fail(ErrorCode::CorruptState, "saved state is not of a " + (expectedType.empty() ? std::string("combinatorial policy") : expectedType) +
+                                      " (it holds a " + type + ")");
+  }
+  StateReader in(bytes, length, type);
+  const Json options = in.json();
+  std::unique_ptr<ClsPolicy> policy;
+  try {
+    policy = makeClsPolicy(options);
+    in.check(policy->type() == type, "saved options are of another policy type");
+    policy->loadState(in);
+  } catch (const Error& error) {
+    if (error.code() == ErrorCode::CorruptState) throw;
+    fail(ErrorCode::CorruptState, std::string("saved state is damaged: ") + error.what());
+  } catch (const std::bad_alloc&) {
+    fail(ErrorCode::CorruptState, "saved state is damaged: its options ask for more memory than there is");
+  }
+  in.finish();
+  return policy;
 }
 
 }  // namespace sublinear

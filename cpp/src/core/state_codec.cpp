@@ -90,11 +90,6 @@ void StateWriter::u64s(const std::uint64_t* values, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) u64(values[i]);
 }
 
-void StateWriter::bytes(const std::vector<std::uint8_t>& value) {
-  u64(value.size());
-  payload_.insert(payload_.end(), value.begin(), value.end());
-}
-
 void StateWriter::json(const Json& value) { string(value.dump()); }
 
 void StateWriter::random(const Random& engine) {
@@ -204,12 +199,6 @@ std::vector<std::uint64_t> StateReader::u64s() {
   std::vector<std::uint64_t> values(count(8));
   for (auto& value : values) value = u64();
   return values;
-}
-
-std::vector<std::uint8_t> StateReader::bytes() {
-  const std::size_t n = count(1);
-  const auto* at = take(n);
-  return std::vector<std::uint8_t>(at, at + n);
 }
 
 Json StateReader::json() {

@@ -54,6 +54,9 @@ ArmId RidgePolicy::select() {
 void RidgePolicy::update(ArmId arm, double reward) {
   if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "arm " + std::to_string(arm) + " is not in the set");
   require(std::isfinite(reward), ErrorCode::NonFinite, "reward must be a finite number");
+  // Like features (ArmSet::kMaxMagnitude): larger rewards would overflow b = sum r x, and the policy
+  // could then no longer select.
+  require(std::fabs(reward) <= ArmSet::kMaxMagnitude, ErrorCode::InvalidArgument, "reward must be at most 1e15 in magnitude");
   ridge_.update(modelFeatures(arms_.featuresOf(arm)), modelReward(reward));
   ++updates_;
 }

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "sublinear/core/state_codec.hpp"
 #include "sublinear/core/error.hpp"
 
 namespace sublinear {
@@ -73,5 +74,11 @@ GraphicMatroid::GraphicMatroid(std::size_t numVertices, std::vector<std::uint32_
 }
 
 std::unique_ptr<IndependenceOracle> GraphicMatroid::makeOracle() const { return std::make_unique<ForestOracle>(*this); }
+
+void GraphicMatroid::save(StateWriter& out) const {
+  out.string(kind());
+  out.u64(numVertices_);
+  out.u32s(endpoints_.data(), endpoints_.size());
+}
 
 }  // namespace sublinear

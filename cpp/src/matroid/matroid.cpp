@@ -5,6 +5,11 @@
 #include <string>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/state_codec.hpp"
+#include "sublinear/matroid/graphic_matroid.hpp"
+#include "sublinear/matroid/partition_matroid.hpp"
+#include "sublinear/matroid/transversal_matroid.hpp"
+#include "sublinear/matroid/uniform_matroid.hpp"
 
 namespace sublinear {
 
@@ -69,5 +74,27 @@ std::vector<MatroidArm> Matroid::greedyInOrder(const std::vector<MatroidArm>& or
 }
 
 bool Matroid::isLoop(MatroidArm arm) const { return !makeOracle()->canAdd(arm); }
+
+std::unique_ptr<Matroid> loadMatroid(StateReader& in) {
+  const std::string kind = in.string();
+  if (kind == "uniform") {
+    const std::uint64_t k = in.u64();
+    const std::uint64_t rank = in.u64();
+    return std::make_unique<UniformMatroid>(static_cast<std::size_t>(k), static_cast<std::size_t>(rank));
+  }
+  if (kind == "partition") return std::make_unique<PartitionMatroid>(in.u32s());
+  if (kind == "graphic") {
+    const std::uint64_t vertices = in.u64();
+    in.check(vertices <= 0xffffffffULL, "too many vertices");
+    return std::make_unique<GraphicMatroid>(static_cast<std::size_t>(vertices), in.u32s());
+  }
+  if (kind == "transversal") {
+    const std::uint64_t k = in.u64();
+    const std::uint64_t right = in.u64();
+    in.check(k <= 0xffffffffULL && right <= 0xffffffffULL, "too many arms or right vertices");
+    return std::make_unique<TransversalMatroid>(static_cast<std::size_t>(k), static_cast<std::size_t>(right), in.u32s());
+  }
+  fail(ErrorCode::CorruptState, "saved state holds an unknown matroid kind '" + kind + "'");
+}
 
 }  // namespace sublinear

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sublinear/core/state_codec.hpp"
 #include "sublinear/core/error.hpp"
 
 namespace sublinear {
@@ -40,5 +41,10 @@ PartitionMatroid::PartitionMatroid(std::vector<std::uint32_t> groupOfArm) : grou
 }
 
 std::unique_ptr<IndependenceOracle> PartitionMatroid::makeOracle() const { return std::make_unique<PartitionOracle>(group_, groupCount_); }
+
+void PartitionMatroid::save(StateWriter& out) const {
+  out.string(kind());
+  out.u32s(group_.data(), group_.size());
+}
 
 }  // namespace sublinear

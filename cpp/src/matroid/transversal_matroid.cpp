@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "sublinear/core/state_codec.hpp"
 #include "sublinear/core/error.hpp"
 
 namespace sublinear {
@@ -130,5 +131,20 @@ TransversalMatroid::TransversalMatroid(std::size_t groundSetSize, std::size_t nu
 }
 
 std::unique_ptr<IndependenceOracle> TransversalMatroid::makeOracle() const { return std::make_unique<MatchingOracle>(*this); }
+
+void TransversalMatroid::save(StateWriter& out) const {
+  out.string(kind());
+  out.u64(groundSetSize());
+  out.u64(numRight_);
+  std::vector<std::uint32_t> edges;
+  edges.reserve(2 * right_.size());
+  for (std::size_t arm = 0; arm + 1 < edgeStart_.size(); ++arm) {
+    for (std::size_t e = edgeStart_[arm]; e < edgeStart_[arm + 1]; ++e) {
+      edges.push_back(static_cast<std::uint32_t>(arm));
+      edges.push_back(right_[e]);
+    }
+  }
+  out.u32s(edges.data(), edges.size());
+}
 
 }  // namespace sublinear

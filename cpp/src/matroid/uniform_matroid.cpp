@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "sublinear/core/state_codec.hpp"
 #include "sublinear/core/error.hpp"
 
 namespace sublinear {
@@ -30,5 +31,11 @@ UniformMatroid::UniformMatroid(std::size_t groundSetSize, std::size_t rank) : gr
 }
 
 std::unique_ptr<IndependenceOracle> UniformMatroid::makeOracle() const { return std::make_unique<UniformOracle>(rank_); }
+
+void UniformMatroid::save(StateWriter& out) const {
+  out.string(kind());
+  out.u64(groundSetSize_);
+  out.u64(rank_);
+}
 
 }  // namespace sublinear

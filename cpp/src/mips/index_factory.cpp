@@ -1,9 +1,6 @@
 #include "sublinear/mips/index_factory.hpp"
 
-#include <algorithm>
-
 #include "sublinear/core/error.hpp"
-#include "sublinear/core/state_codec.hpp"
 #include "sublinear/mips/adaptive_index.hpp"
 #include "sublinear/mips/exact_index.hpp"
 #include "sublinear/mips/hnsw_index.hpp"
@@ -14,8 +11,9 @@
 
 namespace sublinear {
 
-namespace {
-std::unique_ptr<MipsIndex> makeIndexOfType(std::size_t dim, const std::string& type, const Json& spec) {
+std::unique_ptr<MipsIndex> makeMipsIndex(std::size_t dim, const Json& spec) {
+  requireObject(spec, "index options");
+  const std::string type = readString(spec, "type", "exact");
   if (type == "exact") return std::make_unique<ExactIndex>(dim);
   if (type == "hnsw") return std::make_unique<HnswIndex>(dim, spec);
   if (type == "lsh") return std::make_unique<LshIndex>(dim, spec);
@@ -37,37 +35,6 @@ std::unique_ptr<MipsIndex> makeIndexOfType(std::size_t dim, const std::string& t
   std::string known;
   for (const auto& name : mipsIndexTypes()) known += (known.empty() ? "" : ", ") + name;
   fail(ErrorCode::InvalidArgument, "unknown index type '" + type + "' (known: " + known + ")");
-}
-}  // namespace
-
-std::unique_ptr<MipsIndex> makeMipsIndex(std::size_t dim, const Json& spec) {
-  requireObject(spec, "index options");
-  auto index = makeIndexOfType(dim, readString(spec, "type", "exact"), spec);
-  index->options_ = spec;
-  index->options_["type"] = index->type();
-  return index;
-}
-
-std::unique_ptr<MipsIndex> mipsIndexFromBytes(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
-  const std::string type = StateReader::peekType(bytes, length);
-  const auto types = mipsIndexTypes();
-  if (std::find(types.begin(), types.end(), type) == types.end() || (!expectedType.empty() && type != expectedType)) {
-    fail(ErrorCode::CorruptState, "saved state is not of a " + (expectedType.empty() ? std::string("MIPS index") : expectedType) +
-                                      " (it holds a " + type + ")");
-  }
-  StateReader in(bytes, length, type);
-  const Json options = in.json();
-  const std::uint64_t dim = in.u64();
-  in.check(options.is_object() && options.value("type", "") == type && dim >= 1 && dim <= kMaxDimension, "bad index header");
-  std::unique_ptr<MipsIndex> index;
-  try {
-    index = makeMipsIndex(static_cast<std::size_t>(dim), options);
-  } catch (const Error& error) {
-    fail(ErrorCode::CorruptState, std::string("saved index options are invalid: ") + error.what());
-  }
-  index->loadState(in);
-  in.finish();
-  return index;
 }
 
 std::vector<std::string> mipsIndexTypes() { return {"exact", "hnsw", "lsh", "adaptive", "bounded-me", "greedy", "pca-tree"}; }

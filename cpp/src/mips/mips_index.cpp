@@ -5,7 +5,6 @@
 #include <unordered_set>
 
 #include "sublinear/core/error.hpp"
-#include "sublinear/core/state_codec.hpp"
 #include "sublinear/mips/inner_product.hpp"
 #include "sublinear/mips/top_k.hpp"
 
@@ -89,37 +88,6 @@ SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<
 
 Json MipsIndex::stats() const {
   return Json{{"innerProducts", innerProducts_}, {"searches", searches_}, {"size", items_.size()}, {"type", type()}};
-}
-
-std::vector<std::uint8_t> MipsIndex::toBytes() const {
-  StateWriter out(type());
-  out.json(options_);
-  out.u64(dim());
-  out.u32s(items_.ids().data(), items_.size());
-  std::vector<float> vectors;
-  vectors.reserve(items_.size() * dim());
-  for (std::size_t row = 0; row < items_.size(); ++row) vectors.insert(vectors.end(), items_.rowData(row), items_.rowData(row) + dim());
-  out.f32s(vectors.data(), vectors.size());
-  out.u64(innerProducts_);
-  out.u64(searches_);
-  saveStructure(out);
-  return out.finish();
-}
-
-void MipsIndex::loadState(StateReader& in) {
-  in.check(items_.size() == 0, "state can only be loaded into an empty index");
-  const std::vector<ItemId> ids = in.u32s();
-  const std::vector<float> vectors = in.f32s();
-  in.check(vectors.size() == ids.size() * dim(), "item vectors do not match the ids");
-  std::unordered_set<ItemId> seen;
-  for (const ItemId id : ids) in.check(seen.insert(id).second, "an item id appears twice");
-  for (const float value : vectors) in.check(std::isfinite(value), "an item vector has a non-finite entry");
-  // Same row order as the original, so that structures keyed by row agree.
-  items_.reserve(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) items_.add(ids[i], vectors.data() + i * dim());
-  innerProducts_ = in.u64();
-  searches_ = in.u64();
-  loadStructure(in);
 }
 
 }  // namespace sublinear

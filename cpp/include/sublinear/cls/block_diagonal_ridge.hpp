@@ -33,6 +33,9 @@ class BlockDiagonalRidge {
   bool fitsOneBlock(const Vector& x) const;
   // Precondition: fitsOneBlock(x), x finite.
   void update(const Vector& x, double reward);
+  // Bit-exact state of every block (RidgeRegression::save); load checks the shape.
+  void save(StateWriter& out) const;
+  void load(StateReader& in);
 
  private:
   int blockDim_;

@@ -15,6 +15,7 @@
 
 namespace sublinear {
 
+class StateReader;
 class UpperBoundIndex;
 
 // A combinatorial linear semi-bandit policy (paper 003): each round it scores every arm, plays the
@@ -65,6 +66,13 @@ class ClsPolicy {
   // { innerProducts, scoredArms, rounds, shortlistRounds, certifiedRounds, index? }.
   Json stats() const;
 
+  // The saved state (docs/state-format.md): the options, the ridge regression bit for bit, the random
+  // engine, the counters, a pending selection and the fixed arm set, whose index is rebuilt from it
+  // (its work counters restart). clsPolicyFromBytes (cls_policy_factory.hpp) restores it.
+  std::vector<std::uint8_t> toBytes() const;
+  // Reads what toBytes wrote after the options into this freshly made policy.
+  void loadState(StateReader& in);
+
  protected:
   // Draws the round's shared randomness (round-wise TS's theta~). Called once per select.
   virtual void beginRound() {}
@@ -98,6 +106,7 @@ class ClsPolicy {
   std::vector<ArmRow> selectShortlist(const SuperArmConstraint& constraint);
   void remember(const ArmFeatures& arms, const std::vector<ArmRow>& chosen, const std::vector<double>& widths);
 
+  Json options_;
   std::size_t defaultK_ = 0;
   long rounds_ = 0;
   std::uint64_t scoredArms_ = 0;

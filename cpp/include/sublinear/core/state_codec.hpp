@@ -31,8 +31,6 @@ class StateWriter {
   void f32s(const float* values, std::size_t count);
   void u32s(const std::uint32_t* values, std::size_t count);
   void u64s(const std::uint64_t* values, std::size_t count);
-  // A nested envelope (another object's toBytes()), so a policy can hold its index's state.
-  void bytes(const std::vector<std::uint8_t>& value);
   // Options and other small structured values, as their JSON text.
   void json(const Json& value);
   void random(const Random& engine);
@@ -63,7 +61,6 @@ class StateReader {
   std::vector<float> f32s();
   std::vector<std::uint32_t> u32s();
   std::vector<std::uint64_t> u64s();
-  std::vector<std::uint8_t> bytes();
   Json json();
   void random(Random& engine);
   // Fail with CORRUPT_STATE unless the stored shape is the expected one.
@@ -74,6 +71,7 @@ class StateReader {
   // A count read from the payload, checked against the bytes that remain (each element taking at
   // least `elementBytes`), so damaged counts cannot trigger huge allocations.
   std::size_t count(std::size_t elementBytes);
+  bool atEnd() const { return cursor_ == end_; }
   // Fails unless every payload byte was consumed.
   void finish() const;
 

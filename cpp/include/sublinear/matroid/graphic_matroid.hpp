@@ -19,6 +19,7 @@ class GraphicMatroid : public Matroid {
   std::size_t rank() const override { return rank_; }
   std::unique_ptr<IndependenceOracle> makeOracle() const override;
   std::unique_ptr<Matroid> clone() const override { return std::make_unique<GraphicMatroid>(*this); }
+  void save(StateWriter& out) const override;
 
   std::size_t numVertices() const { return numVertices_; }
   std::uint32_t tail(MatroidArm arm) const { return endpoints_[2 * arm]; }

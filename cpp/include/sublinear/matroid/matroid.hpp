@@ -9,6 +9,9 @@
 
 namespace sublinear {
 
+class StateReader;
+class StateWriter;
+
 // A matroid ([K], I) given by its incremental independence oracle. Every class computes its rank
 // once at construction; bases are the maximal independent sets, all of size rank().
 class Matroid {
@@ -23,6 +26,8 @@ class Matroid {
   virtual std::unique_ptr<IndependenceOracle> makeOracle() const = 0;
   // Policies copy the matroid they are given, so a JS matroid may be disposed after use.
   virtual std::unique_ptr<Matroid> clone() const = 0;
+  // Writes kind() and the constructor's arguments; loadMatroid rebuilds an equal matroid.
+  virtual void save(StateWriter& out) const = 0;
 
   // Whether `arms` (distinct, each < K) is independent. INVALID_ARGUMENT for an arm >= K,
   // DUPLICATE_ID for a repeated arm.
@@ -43,5 +48,8 @@ class Matroid {
   // Whether `arm` is a loop (independent of nothing, in no basis): such arms are never played.
   bool isLoop(MatroidArm arm) const;
 };
+
+// Rebuilds a matroid written by Matroid::save, through its validating constructor.
+std::unique_ptr<Matroid> loadMatroid(StateReader& in);
 
 }  // namespace sublinear

@@ -19,6 +19,7 @@ class PartitionMatroid : public Matroid {
   std::size_t rank() const override { return groupCount_; }
   std::unique_ptr<IndependenceOracle> makeOracle() const override;
   std::unique_ptr<Matroid> clone() const override { return std::make_unique<PartitionMatroid>(*this); }
+  void save(StateWriter& out) const override;
 
   // Groups renumbered densely 0 .. rank-1 in order of first appearance of their labels' sorted order.
   std::uint32_t groupOf(MatroidArm arm) const { return group_[arm]; }

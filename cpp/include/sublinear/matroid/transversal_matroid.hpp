@@ -21,6 +21,7 @@ class TransversalMatroid : public Matroid {
   std::size_t rank() const override { return rank_; }
   std::unique_ptr<IndependenceOracle> makeOracle() const override;
   std::unique_ptr<Matroid> clone() const override { return std::make_unique<TransversalMatroid>(*this); }
+  void save(StateWriter& out) const override;
 
   std::size_t numRight() const { return numRight_; }
   // Right vertices adjacent to `arm`: rights()[edgeStart(arm) .. edgeStart(arm + 1)).

@@ -14,6 +14,7 @@ class UniformMatroid : public Matroid {
   std::size_t rank() const override { return rank_; }
   std::unique_ptr<IndependenceOracle> makeOracle() const override;
   std::unique_ptr<Matroid> clone() const override { return std::make_unique<UniformMatroid>(*this); }
+  void save(StateWriter& out) const override;
 
  private:
   std::size_t groundSetSize_;

@@ -13,10 +13,6 @@ namespace sublinear {
 // Policies hold the result as a MipsIndex and never name a concrete class.
 std::unique_ptr<MipsIndex> makeMipsIndex(std::size_t dim, const Json& spec);
 
-// Restores an index from MipsIndex::toBytes(). With a non-empty expectedType, a state of another
-// type is CORRUPT_STATE (as is any damage); the restored index continues exactly as the original.
-std::unique_ptr<MipsIndex> mipsIndexFromBytes(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType = "");
-
 // The type names makeMipsIndex accepts.
 std::vector<std::string> mipsIndexTypes();
 

@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,9 +9,6 @@
 #include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear {
-
-class StateReader;
-class StateWriter;
 
 constexpr std::size_t kMaxDimension = 1000000;
 
@@ -56,22 +52,7 @@ class MipsIndex {
   virtual Json stats() const;
   std::uint64_t innerProducts() const { return innerProducts_; }
 
-  // The options the index was made with ({ type, ...options }, as given to makeMipsIndex).
-  const Json& options() const { return options_; }
-
-  // The whole state (docs/state-format.md): options, items in row order, counters, then the
-  // subclass's structure. mipsIndexFromBytes (index_factory.hpp) restores it.
-  std::vector<std::uint8_t> toBytes() const;
-  // Reads what toBytes wrote after the options into this freshly made, empty index.
-  void loadState(StateReader& in);
-
  protected:
-  // Any structure beyond the items (graphs, hash tables, random engines) that a restored index
-  // needs in order to answer and continue exactly as the original. loadStructure runs after the
-  // items are back in the store (without onAdd having been called for them).
-  virtual void saveStructure(StateWriter& out) const { (void)out; }
-  virtual void loadStructure(StateReader& in) { (void)in; }
-
   // Called after the items are in the store.
   virtual void onAdd(const ItemId* ids, std::size_t count) = 0;
   // Called while the items are still in the store.
@@ -87,8 +68,6 @@ class MipsIndex {
   VectorStore items_;
 
  private:
-  friend std::unique_ptr<MipsIndex> makeMipsIndex(std::size_t dim, const Json& spec);
-  Json options_ = Json::object();
   std::uint64_t innerProducts_ = 0;
   std::uint64_t searches_ = 0;
 };

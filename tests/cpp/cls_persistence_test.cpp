@@ -1,0 +1,133 @@
+// ClsPolicy::toBytes / clsPolicyFromBytes for every combinatorial linear policy type, with per-round
+// features, with a fixed arm set and an index, and saved with a selection pending: the restored policy
+// selects the same rows for the same feedback, and damaged bytes are CORRUPT_STATE.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "persistence_checks.hpp"
+#include "sublinear/cls/cls_policy_factory.hpp"
+#include "test_support.hpp"
+
+namespace sublinear::testing {
+namespace {
+
+constexpr int kDim = 3;
+constexpr std::size_t kRows = 12;
+
+std::vector<double> features(Random& random) {
+  std::vector<double> values(kRows * kDim);
+  for (auto& value : values) value = random.normal();
+  return values;
+}
+
+std::vector<double> rewardsOf(const std::vector<ArmRow>& rows, Random& random) {
+  std::vector<double> rewards;
+  for (std::size_t i = 0; i < rows.size(); ++i) rewards.push_back(random.bernoulli(0.5) ? 1.0 : -1.0);
+  return rewards;
+}
+
+SuperArmConstraint topK(std::size_t k) {
+  SuperArmConstraint constraint;
+  constraint.k = k;
+  return constraint;
+}
+
+// "type" or "type:randomization" (CombTS runs both ways).
+Json optionsOf(const std::string& param, int seed) {
+  const auto colon = param.find(':');
+  Json options{{"type", param.substr(0, colon)}, {"dim", kDim}, {"seed", seed}};
+  if (colon != std::string::npos) options["randomization"] = param.substr(colon + 1);
+  return options;
+}
+
+std::vector<std::string> everyVariant() {
+  std::vector<std::string> variants = clsPolicyTypes();
+  variants.push_back("comb-ts:arm");
+  return variants;
+}
+
+class ClsPersistence : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ClsPersistence, RestoredPolicySelectsTheSameRows) {
+  Random drive(8);
+  auto original = makeClsPolicy(optionsOf(GetParam(), 4));
+  for (int t = 0; t < 15; ++t) {
+    const auto rows = original->select(features(drive).data(), kRows * kDim, topK(3));
+    const auto rewards = rewardsOf(rows, drive);
+    original->update(rows.data(), rows.size(), rewards.data(), rewards.size());
+  }
+  const auto pendingRows = original->select(features(drive).data(), kRows * kDim, topK(3));  // saved while pending
+  const auto bytes = original->toBytes();
+  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), original->type());
+  const auto rewards = rewardsOf(pendingRows, drive);
+  original->update(pendingRows.data(), pendingRows.size(), rewards.data(), rewards.size());
+  restored->update(pendingRows.data(), pendingRows.size(), rewards.data(), rewards.size());
+  for (int t = 0; t < 20; ++t) {
+    const auto x = features(drive);
+    const auto rows = original->select(x.data(), x.size(), topK(4));
+    ASSERT_EQ(restored->select(x.data(), x.size(), topK(4)), rows) << GetParam() << " round " << t;
+    const auto r = rewardsOf(rows, drive);
+    original->update(rows.data(), rows.size(), r.data(), r.size());
+    restored->update(rows.data(), rows.size(), r.data(), r.size());
+  }
+  EXPECT_EQ(restored->ridge().theta(), original->ridge().theta());
+  EXPECT_EQ(restored->toBytes(), original->toBytes());
+}
+
+TEST_P(ClsPersistence, FixedArmsWithAnIndexAreRestored) {
+  Random drive(9);
+  Json options = optionsOf(GetParam(), 5);
+  options["index"] = Json{{"type", "hnsw"}, {"shortlist", 6}};
+  auto original = makeClsPolicy(options);
+  const auto arms = features(drive);
+  original->setArms(arms.data(), arms.size());
+  for (int t = 0; t < 10; ++t) {
+    const auto rows = original->selectFromArms(topK(2));
+    const auto r = rewardsOf(rows, drive);
+    original->update(rows.data(), rows.size(), r.data(), r.size());
+  }
+  const auto bytes = original->toBytes();
+  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), "");
+  EXPECT_EQ(restored->armCount(), kRows);
+  for (int t = 0; t < 10; ++t) {
+    const auto rows = original->selectFromArms(topK(2));
+    ASSERT_EQ(restored->selectFromArms(topK(2)), rows) << GetParam() << " round " << t;
+    const auto r = rewardsOf(rows, drive);
+    original->update(rows.data(), rows.size(), r.data(), r.size());
+    restored->update(rows.data(), rows.size(), r.data(), r.size());
+  }
+  EXPECT_EQ(restored->ridge().theta(), original->ridge().theta());
+}
+
+TEST_P(ClsPersistence, DamagedBytesAreCorruptState) {
+  Random drive(10);
+  auto policy = makeClsPolicy(optionsOf(GetParam(), 6));
+  for (int t = 0; t < 4; ++t) {
+    const auto rows = policy->select(features(drive).data(), kRows * kDim, topK(2));
+    const auto r = rewardsOf(rows, drive);
+    policy->update(rows.data(), rows.size(), r.data(), r.size());
+  }
+  const auto x = features(drive);
+  expectDamageDetected(policy->toBytes(), [&](const Bytes& bytes) {
+    auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), "");
+    try {
+      restored->select(x.data(), restored->dim() == kDim ? x.size() : 0, topK(2));
+    } catch (const Error& error) {
+      EXPECT_NE(error.code(), ErrorCode::CorruptState);
+    }
+  }, 60);
+  const auto bytes = policy->toBytes();
+  const std::string other = policy->type() == "c2ucb" ? "pc2ucb" : "c2ucb";
+  expectError(ErrorCode::CorruptState, "not of a " + other, [&] { clsPolicyFromBytes(bytes.data(), bytes.size(), other); });
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryType, ClsPersistence, ::testing::ValuesIn(everyVariant()), [](const auto& info) {
+  std::string name = info.param;
+  for (auto& c : name) c = (c == '-' || c == ':') ? '_' : c;
+  return name;
+});
+
+}  // namespace
+}  // namespace sublinear::testing
