@@ -155,6 +155,34 @@ describe('simulate', () => {
     }
   });
 
+  test('native and wasm give bit-identical curves for every matroid and combinatorial policy type', async () => {
+    const sb = await loadModule();
+    const graphic = { kind: 'graphic', vertices: 12 };
+    const configs = [
+      ...['cucb', 'faster-cucb', 'cts'].flatMap((type) => [
+        { environment: { type: 'matroid', K: 300, matroid: { kind: 'uniform', rank: 10 } }, policy: { type } },
+        { environment: { type: 'matroid', K: 300, matroid: { kind: 'partition', groups: 10 } }, policy: { type } },
+        { environment: { type: 'matroid', K: 60, matroid: graphic }, policy: { type } },
+        { environment: { type: 'matroid', K: 80, matroid: { kind: 'transversal', right: 8, degree: 2 } }, policy: { type } },
+      ]),
+      ...[{ type: 'c2ucb' }, { type: 'pc2ucb' }, { type: 'comb-lin-ucb' }, { type: 'comb-lin-ts' }, { type: 'comb-ts', randomization: 'round' },
+        { type: 'comb-ts', randomization: 'arm' }, { type: 'greedy-cls' }].map((policy) => ({
+        environment: { type: 'clustered', dim: 5, arms: 300, k: 10, angle: 0.7 }, policy })),
+      { environment: { type: 'promotion', promotions: 3, k: 4, users: 100, population: 500, rank: 3 }, policy: { type: 'pc2ucb' } },
+    ].map((config) => ({ ...config, horizon: 60, seed: 4, recordEvery: 1 }));
+    for (const config of configs) {
+      const label = `${config.policy.type}${config.policy.randomization ? `/${config.policy.randomization}` : ''} on ${config.environment.type}`;
+      const wasm = sb.simulate(config);
+      const again = sb.simulate(config);
+      const expected = JSON.parse(execFileSync(native, ['simulate', '-'], { input: JSON.stringify(config), encoding: 'utf8' }));
+      const bits = (values) => Array.from(new BigUint64Array(Float64Array.from(values).buffer), String);
+      expect(bits(wasm.cumulativeRegret), label).toEqual(bits(expected.cumulativeRegret));
+      expect(bits(wasm.cumulativeReward), label).toEqual(bits(expected.cumulativeReward));
+      expect(bits(again.cumulativeRegret), `${label}, second wasm run`).toEqual(bits(wasm.cumulativeRegret));
+      expect(wasm.innerProducts, label).toBe(expected.innerProducts);
+    }
+  });
+
   test('native and wasm agree bit for bit on the ratings environment (parsing, ALS, policy)', async () => {
     const sb = await loadModule();
     const text = plantedRatings({ seed: 11 });
