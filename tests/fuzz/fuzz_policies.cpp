@@ -1,0 +1,152 @@
+// Random select / update / add / remove sequences on every policy type (linear, matroid
+// semi-bandit, combinatorial linear), with invalid arguments mixed in. Checked: every failure is a
+// coded sublinear::Error that leaves the policy's saved state byte for byte unchanged; selections
+// are valid (an arm in the set, an independent basis of full rank, distinct rows); and a policy
+// restored from its bytes makes the same next selection.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <set>
+#include <vector>
+
+#include "fuzz_input.hpp"
+#include "sublinear/cls/cls_policy_factory.hpp"
+#include "sublinear/core/error.hpp"
+#include "sublinear/linear/journaled_linear_policy.hpp"
+#include "sublinear/linear/policy_factory.hpp"
+#include "sublinear/matroid/journaled_semi_bandit_policy.hpp"
+#include "sublinear/matroid/partition_matroid.hpp"
+#include "sublinear/matroid/semi_bandit_factory.hpp"
+#include "sublinear/matroid/uniform_matroid.hpp"
+
+using namespace sublinear;
+
+namespace {
+void check(bool condition) {
+  if (!condition) std::abort();
+}
+
+// Runs `action`; on an Error, the state (as saved) must be what it was before.
+template <typename Saved>
+void attempt(const std::function<void()>& action, const Saved& save) {
+  const auto before = save();
+  try {
+    action();
+  } catch (const Error& error) {
+    check(error.code() != ErrorCode::CorruptState);
+    check(save() == before);
+  }
+}
+
+double reward(fuzz::FuzzInput& input) {
+  switch (input.byte() % 16) {
+    case 0: return NAN;
+    case 1: return 1e300;
+    default: return input.smallFloat();
+  }
+}
+
+void fuzzLinear(fuzz::FuzzInput& input) {
+  const auto types = linearPolicyTypes();
+  const int dim = 1 + static_cast<int>(input.below(4));
+  Json spec{{"type", types[input.below(types.size())]}, {"dim", dim}, {"seed", input.byte()}, {"horizon", 200}, {"beta", 1.0}};
+  if (input.byte() % 2) spec["index"] = Json{{"type", "hnsw"}, {"M", 4}};
+  JournaledLinearPolicy policy(spec);
+  const auto save = [&] { return policy.toBytes(); };
+  for (int step = 0; step < 48 && !input.empty(); ++step) {
+    switch (input.byte() % 4) {
+      case 0: {
+        const std::size_t n = 1 + input.below(4);
+        std::vector<ArmId> ids(n);
+        std::vector<double> x(n * static_cast<std::size_t>(dim) + (input.byte() % 8 == 0 ? 1 : 0));
+        for (auto& id : ids) id = input.below(24);
+        for (auto& value : x) value = input.smallFloat();
+        attempt([&] { policy.addArms(ids.data(), n, x.data(), x.size()); }, save);
+        break;
+      }
+      case 1: {
+        const ArmId id = input.below(24);
+        attempt([&] { policy.removeArms(&id, 1); }, save);
+        break;
+      }
+      default: {
+        ArmId arm = 0;
+        bool selected = false;
+        attempt([&] {
+          arm = policy.select();
+          selected = true;
+          check(policy.policy().hasArm(arm));
+        }, save);
+        if (selected) attempt([&] { policy.update(input.byte() % 8 == 0 ? arm + 1 : arm, reward(input)); }, save);
+      }
+    }
+  }
+  const auto bytes = policy.toBytes();
+  auto restored = JournaledLinearPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type());
+  if (policy.policy().armCount() > 0) check(restored->select() == policy.select());
+}
+
+void fuzzSemiBandit(fuzz::FuzzInput& input) {
+  const auto types = semiBanditPolicyTypes();
+  std::unique_ptr<Matroid> matroid;
+  if (input.byte() % 2) {
+    matroid = std::make_unique<UniformMatroid>(2 + input.below(12), 1 + input.below(2));
+  } else {
+    std::vector<std::uint32_t> groups(2 + input.below(12));
+    for (auto& group : groups) group = input.below(3);
+    matroid = std::make_unique<PartitionMatroid>(groups);
+  }
+  JournaledSemiBanditPolicy policy(types[input.below(types.size())], *matroid, Json{{"horizon", 100}, {"seed", input.byte()}});
+  const auto save = [&] { return policy.toBytes(); };
+  for (int step = 0; step < 48 && !input.empty(); ++step) {
+    std::vector<MatroidArm> basis = policy.select();
+    check(basis.size() == matroid->rank() && matroid->isIndependent(basis.data(), basis.size()));
+    std::vector<double> rewards(basis.size());
+    for (auto& r : rewards) r = input.byte() % 16 == 0 ? 2.0 : (input.byte() % 2);
+    if (input.byte() % 8 == 0 && !basis.empty()) basis.pop_back();
+    attempt([&] { policy.update(basis.data(), basis.size(), rewards.data(), rewards.size()); }, save);
+  }
+  const auto bytes = policy.toBytes();
+  auto restored = JournaledSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type());
+  check(restored->select() == policy.select());
+}
+
+void fuzzCls(fuzz::FuzzInput& input) {
+  auto types = clsPolicyTypes();
+  const int dim = 1 + static_cast<int>(input.below(3));
+  auto policy = makeClsPolicy(Json{{"type", types[input.below(types.size())]}, {"dim", dim}, {"seed", input.byte()}});
+  const auto save = [&] { return policy->toBytes(); };
+  for (int step = 0; step < 32 && !input.empty(); ++step) {
+    const std::size_t rows = 1 + input.below(6);
+    std::vector<double> x(rows * static_cast<std::size_t>(dim));
+    for (auto& value : x) value = input.byte() % 32 == 0 ? INFINITY : input.smallFloat();
+    SuperArmConstraint constraint;
+    constraint.k = input.below(rows + 2);
+    std::vector<ArmRow> chosen;
+    bool selected = false;
+    attempt([&] {
+      chosen = policy->select(x.data(), x.size(), constraint);
+      selected = true;
+      check(chosen.size() == constraint.k && std::set<ArmRow>(chosen.begin(), chosen.end()).size() == chosen.size());
+    }, save);
+    if (!selected) continue;
+    std::vector<double> rewards(chosen.size());
+    for (auto& r : rewards) r = reward(input);
+    attempt([&] { policy->update(chosen.data(), chosen.size(), rewards.data(), rewards.size()); }, save);
+  }
+  const auto bytes = policy->toBytes();
+  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), policy->type());
+  check(restored->toBytes() == bytes);
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::FuzzInput input(data, size);
+  switch (input.byte() % 3) {
+    case 0: fuzzLinear(input); break;
+    case 1: fuzzSemiBandit(input); break;
+    default: fuzzCls(input); break;
+  }
+  return 0;
+}
