@@ -18,7 +18,7 @@ for target in build/fuzz/fuzz_*; do
   work=build/fuzz/corpus/$name
   mkdir -p "$work"
   [ -d "tests/fuzz/corpus/$name" ] && cp -n tests/fuzz/corpus/"$name"/* "$work"/ 2>/dev/null
-  if "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 "$work" >"build/fuzz/$name.log" 2>&1; then
+  if "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 -artifact_prefix="build/fuzz/$name-" "$work" >"build/fuzz/$name.log" 2>&1; then
     echo "fuzz $name: passed"
   else
     echo "fuzz $name: failed"

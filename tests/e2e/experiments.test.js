@@ -39,6 +39,12 @@ describe('experiments in the demo (Chromium, Web Workers)', () => {
     const runCount = preset.runs({ full: false }).length;
     await expect.poll(() => page.locator('#results-table tbody tr').count()).toBe(runCount);
     expect(await page.locator('#paper-table tbody tr').count()).toBeGreaterThan(0);
+    if (preset.summary) {
+      // The preset's own column (paper 001 Figure 1: the percentile suboptimality, within [0, 1]).
+      expect(await page.locator('#results-table thead').textContent()).toContain(preset.summary.column);
+      const cells = await page.locator('#results-table tbody tr td:last-child').allTextContents();
+      for (const cell of cells) expect(Number(cell)).toBeGreaterThanOrEqual(0);
+    }
     const drawn = await page.evaluate(() => {
       const canvas = document.querySelector('#curve-chart');
       const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;

@@ -183,6 +183,22 @@ describe('simulate', () => {
     }
   });
 
+  test('mab-bp: BoundedME on adversarial lists keeps the (1 - delta)-percentile suboptimality below epsilon, as native does', async () => {
+    const sb = await loadModule();
+    for (const epsilon of [0.1, 0.3]) {
+      const config = { environment: { type: 'mab-bp', arms: 500, listLength: 3000 }, policy: { type: 'bounded-me', epsilon, delta: 0.1 },
+        horizon: 30, seed: 2, recordEvery: 1 };
+      const result = sb.simulate(config);
+      const regrets = Array.from(result.cumulativeRegret, (value, i) => value - (i > 0 ? result.cumulativeRegret[i - 1] : 0)).sort((a, b) => a - b);
+      expect(regrets[0]).toBeGreaterThanOrEqual(0);
+      expect(regrets[Math.ceil(0.9 * regrets.length) - 1]).toBeLessThanOrEqual(epsilon);
+      const expected = JSON.parse(execFileSync(native, ['simulate', '-'], { input: JSON.stringify(config), encoding: 'utf8' }));
+      expect(Array.from(result.cumulativeRegret)).toEqual(expected.cumulativeRegret);
+      expect(result.innerProducts).toBe(expected.innerProducts);
+    }
+    expectBanditError(sb, () => sb.simulate({ environment: { type: 'mab-bp' }, policy: { type: 'sub-ts' }, horizon: 1 }), 'INVALID_ARGUMENT');
+  });
+
   test('native and wasm agree bit for bit on the ratings environment (parsing, ALS, policy)', async () => {
     const sb = await loadModule();
     const text = plantedRatings({ seed: 11 });

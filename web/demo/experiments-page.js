@@ -68,12 +68,14 @@ export function setUpExperiments() {
       const summary = aggregateRuns(results, preset.metric);
       series.push({ label: run.label, ...summary });
       rows.push([run.label, results.length, `${summary.final.mean.toFixed(1)} ± ${summary.final.std.toFixed(1)}`,
-        summary.seconds.total.toFixed(3), summary.seconds.setup.toFixed(3), summary.msPerStep.toFixed(4), Math.round(summary.innerProductsPerStep)]);
+        summary.seconds.total.toFixed(3), summary.seconds.setup.toFixed(3), summary.msPerStep.toFixed(4), Math.round(summary.innerProductsPerStep),
+        ...(preset.summary ? [preset.summary.value(run, results)] : [])]);
     });
     const metricLabel = preset.metric === 'reward' ? 'cumulative reward' : 'cumulative regret';
     curveChart.update(series, metricLabel);
     timeChart.update(series.map((entry) => entry.label), series.map((entry) => entry.msPerStep));
-    fillTable($('#results-table'), ['policy', 'seeds', `final ${metricLabel}`, 'total s', 'setup s', 'ms / step', 'inner products / step'], rows);
+    fillTable($('#results-table'), ['policy', 'seeds', `final ${metricLabel}`, 'total s', 'setup s', 'ms / step', 'inner products / step',
+      ...(preset.summary ? [preset.summary.column] : [])], rows);
   }
 
   async function run() {

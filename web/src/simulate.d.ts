@@ -42,7 +42,21 @@ export interface RatingsEnvironmentConfig {
   seed?: number;
 }
 
-export type EnvironmentConfig = LinearEnvironmentConfig | RatingsEnvironmentConfig | { type: string; [option: string]: unknown };
+/**
+ * Paper 001's adversarial bounded-pulls problem, one fresh instance per round: `arms` lists of
+ * `listLength` rewards in {0, 1}, true means uniform in [0, 1], ones drawn before zeros. Played by
+ * policy `{ type: 'bounded-me', epsilon, delta }`; a round's regret is the suboptimality of the arm
+ * returned (at most epsilon with probability 1 - delta), innerProducts counts pulls / listLength.
+ */
+export interface MabBpEnvironmentConfig {
+  type: 'mab-bp';
+  /** K (1000; the paper: 10,000). */
+  arms?: number;
+  /** N (1000; the paper: 100,000). The lists are never materialised. */
+  listLength?: number;
+}
+
+export type EnvironmentConfig = LinearEnvironmentConfig | RatingsEnvironmentConfig | MabBpEnvironmentConfig | { type: string; [option: string]: unknown };
 
 export interface PolicyConfig {
   /** 'lin-ucb' | 'lin-ts' | 'linear-elim' | 'sub-elim' | 'sub-ts' | ... */

@@ -9,6 +9,7 @@
 #include "sublinear/cls/cls_trial.hpp"
 #include "sublinear/matroid/matroid_trial.hpp"
 #include "sublinear/sim/linear_trial.hpp"
+#include "sublinear/sim/mab_bp_trial.hpp"
 
 namespace sublinear {
 
@@ -19,6 +20,7 @@ const std::vector<TrialFamily>& trialFamilies() {
       {"matroid", &makeMatroidTrial},
       {"clustered", &makeClsTrial},
       {"promotion", &makeClsTrial},
+      {"mab-bp", &makeMabBpTrial},
   };
   return families;
 }
