@@ -38,13 +38,15 @@ export default async function soak(args, report) {
   const dim = Number(option(args, 'dim', 16));
   const every = Number(option(args, 'every', 10));
   const indexType = option(args, 'index', 'hnsw');
-  report.note(`Configuration: SubTS, ${steps} steps, ${arms} arms of dimension ${dim}, index ${indexType} (shortlist 30), ` +
+  report.note(`Configuration: SubTS (journal: false), ${steps} steps, ${arms} arms of dimension ${dim}, index ${indexType} (shortlist 30), ` +
     `${every} arms added and ${every} removed every ${every} steps (the oldest go first), unit Gaussian noise.`);
 
   const sb = await init();
   const gaussian = gaussianSource(1);
   const thetaStar = gaussian(dim);
-  const policy = new sb.SubTS({ dim, horizon: steps, seed: 1, shortlist: 30, index: { type: indexType } });
+  // journal: false -- a long-running app that never saves the policy; with the journal on (the
+  // default, for toBytes) the saved history grows by about `journalBytesPerStep`, reported below.
+  const policy = new sb.SubTS({ dim, horizon: steps, seed: 1, shortlist: 30, index: { type: indexType }, journal: false });
   const features = new Map();
   let nextId = 0;
   const addArms = (count) => {
@@ -109,6 +111,11 @@ export default async function soak(args, report) {
   report.note(`Setup (initial ${arms} arms): ${setupSeconds.toFixed(2)} s; run: ${totalSeconds.toFixed(1)} s. ` +
     `Heap in use from step ${steady[0]?.step} to the end: ${(growth * 100).toFixed(2)}% ${bounded ? '(bounded)' : '(GROWING)'}; ` +
     `after dispose: ${afterDispose.allocated} bytes in use.`);
+  // What the journal (toBytes) would have kept: one arm change (ids + features) per `every` steps,
+  // and a select and an update record per step.
+  const journalBytesPerStep = (2 + 2 * (8 + every * 4) + 8 + every * dim * 8) / every + (1 + 4) + (1 + 4 + 8);
+  report.note(`With the default journal: on, the saved history would grow by about ${journalBytesPerStep.toFixed(0)} bytes per step ` +
+    `(${((journalBytesPerStep * steps) / 2 ** 20).toFixed(1)} MiB over this run): the price of toBytes() for journaled objects (docs/state-format.md).`);
   report.data('soak', { steps, arms, dim, indexType, every, setupSeconds, totalSeconds, growth, bounded, samples });
   if (!bounded) process.exitCode = 1;
 }

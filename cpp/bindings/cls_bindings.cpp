@@ -71,15 +71,6 @@ void clsUpdate(ClsPolicyHandle& self, std::uintptr_t chosen, std::size_t count, 
   });
 }
 
-std::size_t clsSaveBytes(ClsPolicyHandle& self) {
-  return guarded([&]() -> std::size_t {
-    self.saved = self.policy->toBytes();
-    return self.saved.size();
-  });
-}
-
-emscripten::val clsSavedBytes(ClsPolicyHandle& self) { return bytesView(self.saved); }
-
 ClsPolicyHandle* restoreClsPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> ClsPolicyHandle* {
     return new ClsPolicyHandle{clsPolicyFromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}};
@@ -119,8 +110,8 @@ EMSCRIPTEN_BINDINGS(sublinear_cls) {
       .function("armCount", &clsArmCount)
       .function("defaultK", &clsDefaultK)
       .function("type", &clsType)
-      .function("saveBytes", &clsSaveBytes)
-      .function("savedBytes", &clsSavedBytes);
+      .function("saveBytes", &saveBytes<ClsPolicyHandle, &ClsPolicyHandle::policy>)
+      .function("savedBytes", &savedBytes<ClsPolicyHandle>);
   emscripten::function("createClsPolicy", &createClsPolicy, emscripten::allow_raw_pointers());
   emscripten::function("restoreClsPolicy", &restoreClsPolicy, emscripten::allow_raw_pointers());
 }

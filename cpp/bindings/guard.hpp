@@ -40,10 +40,20 @@ T* fromAddress(std::uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
-// The bytes of an object's last toBytes(), kept by its handle until JS has copied them
-// (saveBytes() reports the length, savedBytes() hands out the view).
-inline emscripten::val bytesView(const std::vector<std::uint8_t>& bytes) {
-  return emscripten::val(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+// toBytes() for JS in two calls: saveBytes() keeps the object's bytes in the handle's `saved`
+// buffer and reports their length, savedBytes() hands out a view that JS copies at once.
+// `Object` is the handle's member holding the object.
+template <typename Handle, auto Object>
+std::size_t saveBytes(Handle& self) {
+  return guarded([&]() -> std::size_t {
+    self.saved = (self.*Object)->toBytes();
+    return self.saved.size();
+  });
+}
+
+template <typename Handle>
+emscripten::val savedBytes(Handle& self) {
+  return emscripten::val(emscripten::typed_memory_view(self.saved.size(), self.saved.data()));
 }
 
 }  // namespace sublinear::bindings

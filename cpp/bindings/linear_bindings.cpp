@@ -59,15 +59,6 @@ bool policyHasArm(LinearPolicyHandle& self, double id) {
 std::string policyStats(LinearPolicyHandle& self) { return guarded([&] { return self.policy->policy().stats().dump(); }); }
 std::string policyType(LinearPolicyHandle& self) { return self.policy->policy().type(); }
 
-std::size_t policySaveBytes(LinearPolicyHandle& self) {
-  return guarded([&]() -> std::size_t {
-    self.saved = self.policy->toBytes();
-    return self.saved.size();
-  });
-}
-
-emscripten::val policySavedBytes(LinearPolicyHandle& self) { return bytesView(self.saved); }
-
 LinearPolicyHandle* restoreLinearPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> LinearPolicyHandle* {
     return new LinearPolicyHandle{JournaledLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
@@ -90,8 +81,8 @@ EMSCRIPTEN_BINDINGS(sublinear_linear) {
       .function("hasArm", &policyHasArm)
       .function("stats", &policyStats)
       .function("type", &policyType)
-      .function("saveBytes", &policySaveBytes)
-      .function("savedBytes", &policySavedBytes);
+      .function("saveBytes", &saveBytes<LinearPolicyHandle, &LinearPolicyHandle::policy>)
+      .function("savedBytes", &savedBytes<LinearPolicyHandle>);
   emscripten::function("createLinearPolicy", &createLinearPolicy, emscripten::allow_raw_pointers());
   emscripten::function("restoreLinearPolicy", &restoreLinearPolicy, emscripten::allow_raw_pointers());
 }

@@ -106,15 +106,6 @@ double policyRounds(SemiBanditHandle& self) { return static_cast<double>(self.po
 std::size_t policyArmCount(SemiBanditHandle& self) { return self.policy->policy().armCount(); }
 std::size_t policyRank(SemiBanditHandle& self) { return self.policy->policy().matroid().rank(); }
 
-std::size_t policySaveBytes(SemiBanditHandle& self) {
-  return guarded([&]() -> std::size_t {
-    self.saved = self.policy->toBytes();
-    return self.saved.size();
-  });
-}
-
-emscripten::val policySavedBytes(SemiBanditHandle& self) { return bytesView(self.saved); }
-
 SemiBanditHandle* restoreSemiBanditPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> SemiBanditHandle* {
     return new SemiBanditHandle{JournaledSemiBanditPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
@@ -142,8 +133,8 @@ EMSCRIPTEN_BINDINGS(sublinear_matroid) {
       .function("rounds", &policyRounds)
       .function("armCount", &policyArmCount)
       .function("rank", &policyRank)
-      .function("saveBytes", &policySaveBytes)
-      .function("savedBytes", &policySavedBytes);
+      .function("saveBytes", &saveBytes<SemiBanditHandle, &SemiBanditHandle::policy>)
+      .function("savedBytes", &savedBytes<SemiBanditHandle>);
   emscripten::function("createUniformMatroid", &createUniformMatroid, emscripten::allow_raw_pointers());
   emscripten::function("createPartitionMatroid", &createPartitionMatroid, emscripten::allow_raw_pointers());
   emscripten::function("createGraphicMatroid", &createGraphicMatroid, emscripten::allow_raw_pointers());

@@ -49,15 +49,6 @@ emscripten::val indexLastScores(IndexHandle& self) {
   return emscripten::val(emscripten::typed_memory_view(self.last.scores.size(), self.last.scores.data()));
 }
 
-std::size_t indexSaveBytes(IndexHandle& self) {
-  return guarded([&]() -> std::size_t {
-    self.saved = self.index->toBytes();
-    return self.saved.size();
-  });
-}
-
-emscripten::val indexSavedBytes(IndexHandle& self) { return bytesView(self.saved); }
-
 IndexHandle* restoreIndex(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> IndexHandle* {
     return new IndexHandle{JournaledIndex::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
@@ -86,8 +77,8 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
       .function("has", &indexHas)
       .function("stats", &indexStats)
       .function("type", &indexType)
-      .function("saveBytes", &indexSaveBytes)
-      .function("savedBytes", &indexSavedBytes);
+      .function("saveBytes", &saveBytes<IndexHandle, &IndexHandle::index>)
+      .function("savedBytes", &savedBytes<IndexHandle>);
   emscripten::function("createMipsIndex", &createIndex, emscripten::allow_raw_pointers());
   emscripten::function("restoreMipsIndex", &restoreIndex, emscripten::allow_raw_pointers());
 }

@@ -102,3 +102,26 @@ INSTANTIATE_TEST_SUITE_P(EveryType, LinearPersistence, ::testing::ValuesIn(linea
 
 }  // namespace
 }  // namespace sublinear::testing
+
+namespace sublinear::testing {
+namespace {
+
+TEST(OperationJournal, ObjectsMadeWithoutAJournalWorkButCannotBeSaved) {
+  Drive drive(7);
+  Json spec = specOf("sub-ts");
+  spec["journal"] = false;
+  JournaledLinearPolicy quiet(spec);
+  JournaledLinearPolicy recorded(specOf("sub-ts"));
+  addArms(quiet, &recorded, drive, 30);
+  for (int t = 0; t < 20; ++t) {
+    const ArmId arm = quiet.select();
+    ASSERT_EQ(recorded.select(), arm);  // the journal never changes what the policy does
+    quiet.update(arm, 0.5);
+    recorded.update(arm, 0.5);
+  }
+  expectError(ErrorCode::InvalidArgument, "journal: false", [&] { quiet.toBytes(); });
+  EXPECT_GT(recorded.toBytes().size(), 30u * kDim * sizeof(double));
+}
+
+}  // namespace
+}  // namespace sublinear::testing

@@ -158,3 +158,21 @@ describe('combinatorial linear policies', () => {
     restored.dispose();
   });
 });
+
+test('objects made with journal: false work the same and refuse toBytes with INVALID_ARGUMENT', () => {
+  const quiet = new sb.SubTS({ dim: 2, seed: 1, journal: false });
+  const recorded = new sb.SubTS({ dim: 2, seed: 1 });
+  for (const policy of [quiet, recorded]) policy.addArms([1, 2, 3], [1, 0, 0, 1, 0.5, 0.5]);
+  for (let t = 0; t < 10; t++) {
+    const arm = quiet.select();
+    expect(recorded.select()).toBe(arm);
+    quiet.update(arm, 1);
+    recorded.update(arm, 1);
+  }
+  expectBanditError(sb, () => quiet.toBytes(), 'INVALID_ARGUMENT');
+  expect(recorded.toBytes().length).toBeGreaterThan(0);
+  const index = new sb.HnswIndex({ dim: 2, journal: false });
+  index.add([1], [1, 1]);
+  expectBanditError(sb, () => index.toBytes(), 'INVALID_ARGUMENT');
+  for (const object of [quiet, recorded, index]) object.dispose();
+});

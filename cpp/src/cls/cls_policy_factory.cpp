@@ -33,12 +33,7 @@ std::vector<std::string> clsPolicyTypes() {
 }
 
 std::unique_ptr<ClsPolicy> clsPolicyFromBytes(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
-  const std::string type = StateReader::peekType(bytes, length);
-  const auto types = clsPolicyTypes();
-  if (std::find(types.begin(), types.end(), type) == types.end() || (!expectedType.empty() && type != expectedType)) {
-    fail(ErrorCode::CorruptState, "saved state is not of a " + (expectedType.empty() ? std::string("combinatorial policy") : expectedType) +
-                                      " (it holds a " + type + ")");
-  }
+  const std::string type = savedTypeOf(bytes, length, clsPolicyTypes(), expectedType, "combinatorial policy");
   StateReader in(bytes, length, type);
   const Json options = in.json();
   std::unique_ptr<ClsPolicy> policy;

@@ -6,15 +6,23 @@
 
 namespace sublinear {
 
-OperationJournal::OperationJournal(const std::string& type, const Json& options) : log_(type) { log_.json(options); }
+OperationJournal::OperationJournal(const std::string& type, const Json& options)
+    : enabled_(readBool(options, "journal", true)), log_(type), discarded_(type) {
+  log_.json(options);
+}
 
 StateWriter& OperationJournal::record(std::uint8_t operation) {
   ++operations_;
+  if (!enabled_) {
+    discarded_ = StateWriter(std::string());
+    return discarded_;
+  }
   log_.u8(operation);
   return log_;
 }
 
 std::vector<std::uint8_t> OperationJournal::toBytes() const {
+  require(enabled_, ErrorCode::InvalidArgument, "this object was made with the option journal: false, so it keeps no history to save");
   StateWriter sealed = log_;
   return sealed.finish();
 }

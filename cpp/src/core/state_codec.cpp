@@ -1,5 +1,6 @@
 #include "sublinear/core/state_codec.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -240,6 +241,15 @@ void StateReader::check(bool condition, const std::string& why) const {
 
 void StateReader::finish() const {
   if (cursor_ != end_) corrupt("unexpected bytes after the state");
+}
+
+std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
+                        const std::string& expectedType, const std::string& family) {
+  const std::string type = StateReader::peekType(bytes, length);
+  if (std::find(knownTypes.begin(), knownTypes.end(), type) == knownTypes.end() || (!expectedType.empty() && type != expectedType)) {
+    corrupt("it is not of a " + (expectedType.empty() ? family : expectedType) + " (it holds a " + type + ")");
+  }
+  return type;
 }
 
 }  // namespace sublinear

@@ -1,7 +1,5 @@
 #include "sublinear/linear/journaled_linear_policy.hpp"
 
-#include <algorithm>
-
 #include "sublinear/core/error.hpp"
 #include "sublinear/linear/policy_factory.hpp"
 
@@ -21,12 +19,7 @@ JournaledLinearPolicy::JournaledLinearPolicy(const Json& spec) : policy_(makePol
 
 std::unique_ptr<JournaledLinearPolicy> JournaledLinearPolicy::fromBytes(const std::uint8_t* bytes, std::size_t length,
                                                                         const std::string& expectedType) {
-  const std::string type = StateReader::peekType(bytes, length);
-  const auto types = linearPolicyTypes();
-  if (std::find(types.begin(), types.end(), type) == types.end() || (!expectedType.empty() && type != expectedType)) {
-    fail(ErrorCode::CorruptState, "saved state is not of a " + (expectedType.empty() ? std::string("linear policy") : expectedType) +
-                                      " (it holds a " + type + ")");
-  }
+  const std::string type = savedTypeOf(bytes, length, linearPolicyTypes(), expectedType, "linear policy");
   std::unique_ptr<JournaledLinearPolicy> restored;
   replayJournal(
       bytes, length, type,

@@ -1,7 +1,5 @@
 #include "sublinear/matroid/journaled_semi_bandit_policy.hpp"
 
-#include <algorithm>
-
 #include "sublinear/core/error.hpp"
 #include "sublinear/matroid/semi_bandit_factory.hpp"
 
@@ -25,12 +23,7 @@ JournaledSemiBanditPolicy::JournaledSemiBanditPolicy(const std::string& type, co
 
 std::unique_ptr<JournaledSemiBanditPolicy> JournaledSemiBanditPolicy::fromBytes(const std::uint8_t* bytes, std::size_t length,
                                                                                 const std::string& expectedType) {
-  const std::string type = StateReader::peekType(bytes, length);
-  const auto types = semiBanditPolicyTypes();
-  if (std::find(types.begin(), types.end(), type) == types.end() || (!expectedType.empty() && type != expectedType)) {
-    fail(ErrorCode::CorruptState, "saved state is not of a " + (expectedType.empty() ? std::string("semi-bandit policy") : expectedType) +
-                                      " (it holds a " + type + ")");
-  }
+  const std::string type = savedTypeOf(bytes, length, semiBanditPolicyTypes(), expectedType, "semi-bandit policy");
   Json options;
   std::unique_ptr<JournaledSemiBanditPolicy> restored;
   std::vector<MatroidArm> basis;

@@ -1,7 +1,5 @@
 #include "sublinear/mips/journaled_index.hpp"
 
-#include <algorithm>
-
 #include "sublinear/core/error.hpp"
 #include "sublinear/mips/index_factory.hpp"
 
@@ -17,22 +15,13 @@ std::unique_ptr<MipsIndex> makeIndexFromSpec(const Json& spec) {
   return makeMipsIndex(dim, spec);
 }
 
-std::string typeOfState(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
-  const std::string type = StateReader::peekType(bytes, length);
-  const auto types = mipsIndexTypes();
-  if (std::find(types.begin(), types.end(), type) == types.end() || (!expectedType.empty() && type != expectedType)) {
-    fail(ErrorCode::CorruptState, "saved state is not of a " + (expectedType.empty() ? std::string("MIPS index") : expectedType) +
-                                      " (it holds a " + type + ")");
-  }
-  return type;
-}
 }  // namespace
 
 JournaledIndex::JournaledIndex(const Json& spec) : index_(makeIndexFromSpec(spec)), journal_(index_->type(), spec) {}
 
 std::unique_ptr<JournaledIndex> JournaledIndex::fromBytes(const std::uint8_t* bytes, std::size_t length,
                                                           const std::string& expectedType) {
-  const std::string type = typeOfState(bytes, length, expectedType);
+  const std::string type = savedTypeOf(bytes, length, mipsIndexTypes(), expectedType, "MIPS index");
   std::unique_ptr<JournaledIndex> restored;
   replayJournal(
       bytes, length, type,

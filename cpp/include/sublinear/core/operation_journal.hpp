@@ -19,17 +19,24 @@ namespace sublinear {
 //     (the same in every build);
 //   - damaged bytes can only fail that validation (reported as CORRUPT_STATE), never reach memory.
 // The price, stated in the docs: the state grows with the history, and restoring repeats its work.
+// Objects that never need saving can opt out with the option `journal: false` (the memory then stays
+// bounded however long they run), and toBytes() says why it cannot save them.
 class OperationJournal {
  public:
   OperationJournal(const std::string& type, const Json& options);
 
-  // Starts the record of a call that just succeeded; the caller appends its arguments.
+  bool enabled() const { return enabled_; }
+  // Starts the record of a call that just succeeded; the caller appends its arguments (into a
+  // scratch writer that is discarded when the journal is off).
   StateWriter& record(std::uint8_t operation);
   std::size_t operations() const { return operations_; }
+  // INVALID_ARGUMENT when the journal is off.
   std::vector<std::uint8_t> toBytes() const;
 
  private:
+  bool enabled_;
   StateWriter log_;
+  StateWriter discarded_;
   std::size_t operations_ = 0;
 };
 

@@ -86,6 +86,11 @@ class StateReader {
 
 constexpr std::uint16_t kStateFormatVersion = 1;
 
+// The type stored in an envelope, which must be one of `knownTypes` and, when `expectedType` is not
+// empty, that one: CORRUPT_STATE ("saved state is not of a <expected or family> ...") otherwise.
+std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
+                        const std::string& expectedType, const std::string& family);
+
 std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length);
 
 }  // namespace sublinear
