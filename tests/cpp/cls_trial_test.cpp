@@ -7,6 +7,7 @@
 #include "sublinear/cls/cls_trial.hpp"
 #include "sublinear/cls/promotion_environment.hpp"
 #include "sublinear/core/error.hpp"
+#include "planted_ratings.hpp"
 #include "test_support.hpp"
 
 using sublinear::testing::codeOf;
@@ -94,11 +95,36 @@ TEST(ClsTrial, RejectsBadConfigs) {
             ErrorCode::InvalidArgument);
   EXPECT_EQ(codeOf([] { makeClsTrial({{"type", "clustered"}, {"arms", 10}, {"k", 11}}, {{"type", "c2ucb"}}, 1); }),
             ErrorCode::InvalidArgument);
-  try {
+  // A ratings file without enough movies in the promotions' rater range says which options to change.
+  sublinear::testing::expectError(ErrorCode::InvalidArgument, "testMinRaters", [] {
     makeClsTrial({{"type", "promotion"}, {"ratings", "1::2::5::0"}}, {{"type", "c2ucb"}}, 1);
-    ADD_FAILURE();
-  } catch (const Error& error) {
-    EXPECT_EQ(error.code(), ErrorCode::InvalidArgument);
-    EXPECT_STREQ(error.what(), "ratings input for promotion is not supported yet");
+  });
+}
+
+TEST(ClsTrial, PromotionFromARatingsFileRewardsRatingsAndLearns) {
+  // 600 users, 40 movies of a planted rank-3 model, each rated by about 40% of the users.
+  const auto planted = sublinear::testing::plantedRatings(600, 40, 3, 0.4, false, 21);
+  const Json environment = {{"type", "promotion"}, {"ratings", planted.text}, {"promotions", 3}, {"k", 5}, {"users", 200},
+                            {"rank", 3}, {"testMinRaters", 100}, {"testMaxRaters", 600}};
+  PromotionEnvironment sample(environment, 5);
+  EXPECT_EQ(sample.dim(), 12u);  // (rank + 1) per promotion
+  sample.beginRound();
+  // Rewards are ratings (0 when the user did not rate the movie) and deterministic.
+  std::size_t rated = 0;
+  for (ArmRow row = 0; row < 600; ++row) {
+    const double value = sample.expectedReward(row);
+    EXPECT_TRUE(value == 0.0 || (value >= 1.0 && value <= 5.0)) << value;
+    EXPECT_EQ(sample.drawReward(row), value);
+    rated += value > 0.0 ? 1 : 0;
   }
+  EXPECT_GT(rated, 150u);
+  EXPECT_LT(rated, 330u);
+  // A learner does better than the mean reward of a random super arm.
+  const Totals learned = run(environment, {{"type", "pc2ucb"}, {"alpha", 0.3}}, 3, 20);
+  double mean = 0.0;
+  for (int round = 0; round < 10; ++round) {
+    sample.beginRound();
+    for (ArmRow row = 0; row < 600; ++row) mean += sample.expectedReward(row) / 6000.0;
+  }
+  EXPECT_GT(learned.reward, 1.2 * 20 * 15 * mean);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, loadModule, plantedRatings, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -252,10 +252,20 @@ describe('combinatorial linear semi-bandits', () => {
     });
     expect(promotion.t.length).toBe(5);
     expect(promotion.innerProducts).toBeGreaterThan(0);
-    // A ratings file is passed separately from the JSON options; promotion does not take one yet.
+    // From a ratings file: users' ALS factors as features, ratings (0 if unrated) as rewards.
+    const fromRatings = sb.simulate({
+      environment: { type: 'promotion', ratings: plantedRatings({ users: 80, movies: 40 }), promotions: 3, k: 3, users: 40, rank: 2,
+        testMinRaters: 20, testMaxRaters: 80 },
+      policy: { type: 'pc2ucb', alpha: 0.3 }, horizon: 5, seed: 1, recordEvery: 1,
+    });
+    const perRound = Array.from(fromRatings.cumulativeReward, (value, i) => value - (i > 0 ? fromRatings.cumulativeReward[i - 1] : 0));
+    for (const reward of perRound) {
+      expect(reward).toBeGreaterThan(0);
+      expect(reward).toBeLessThanOrEqual(3 * 3 * 5);
+    }
     const error = expectBanditError(sb, () => sb.simulate({
       environment: { type: 'promotion', ratings: '1::2::5::0' }, policy: { type: 'c2ucb' }, horizon: 1,
     }), 'INVALID_ARGUMENT');
-    expect(error.message).toBe('ratings input for promotion is not supported yet');
+    expect(error.message).toContain('testMinRaters');
   });
 });

@@ -48,3 +48,23 @@ export function expectBanditError(sb, action, code) {
   if (caught.code !== code) throw new Error(`expected code ${code}, got ${caught.code}: ${caught.message}`);
   return caught;
 }
+
+// A MovieLens-format ratings file from a planted rank-2 model (no real data can be downloaded here):
+// each user rates about half the movies, movie m first appears around time 1000 m.
+export function plantedRatings({ users = 60, movies = 80, tabs = false, seed = 5 } = {}) {
+  const random = seededRandom(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const u = Array.from({ length: users }, () => [normal(), normal()]);
+  const v = Array.from({ length: movies }, () => [normal(), normal()]);
+  const lines = [];
+  for (let i = 0; i < users; i++) {
+    for (let m = 0; m < movies; m++) {
+      if (random() > 0.5) continue;
+      const score = 3 + 0.8 * (u[i][0] * v[m][0] + u[i][1] * v[m][1]) + 0.3 * normal();
+      const rating = Math.min(5, Math.max(1, Math.round(score)));
+      const time = 1000 * m + Math.floor(random() * 900);
+      lines.push(tabs ? `${i + 1}\t${m + 1}\t${rating}\t${time}` : `${i + 1}::${m + 1}::${rating}::${time}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

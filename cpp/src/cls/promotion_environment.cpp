@@ -1,8 +1,11 @@
 #include "sublinear/cls/promotion_environment.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/env/alternating_least_squares.hpp"
+#include "sublinear/env/ratings_table.hpp"
 
 namespace sublinear {
 
@@ -22,15 +25,97 @@ PromotionEnvironment::PromotionEnvironment(const Json& options, std::uint64_t se
       users_(0),
       width_(static_cast<std::size_t>(readInteger(options, "rank", 10, 1, 1000)) + 1),
       random_(readSeed(options, seed)) {
-  if (options.is_object() && options.contains("ratings") && !options["ratings"].is_null()) {
-    fail(ErrorCode::InvalidArgument, "ratings input for promotion is not supported yet");
-  }
   const auto k = static_cast<std::size_t>(readInteger(options, "k", 50, 1, 100000000));
   users_ = static_cast<std::size_t>(readInteger(options, "users", static_cast<long long>(100 * k), static_cast<long long>(k), 100000000));
+  require(users_ * promotions_ <= 4294967295u, ErrorCode::InvalidArgument, "users * promotions must be below 2^32");
+  const bool fromRatings = options.is_object() && options.contains("ratings") && !options["ratings"].is_null();
+  if (fromRatings) {
+    loadRatings(options);
+  } else {
+    generateUsers(options);
+  }
+  const std::size_t population = populationFeatures_.size() / width_;
+  if (users_ > population) {
+    fail(ErrorCode::InvalidArgument, "option 'users' (" + std::to_string(users_) + ") exceeds the " + std::to_string(population) + " users available");
+  }
+  permutation_.resize(population);
+  for (std::size_t i = 0; i < population; ++i) permutation_[i] = i;
+  roundFeatures_.resize(users_ * width_);
+  means_.resize(users_ * promotions_);
+  constraint_.k = k * promotions_;
+  constraint_.perGroup = k;
+  constraint_.groups.resize(users_ * promotions_);
+  for (std::size_t row = 0; row < constraint_.groups.size(); ++row) constraint_.groups[row] = static_cast<std::uint32_t>(row / users_);
+}
+
+void PromotionEnvironment::loadRatings(const Json& options) {
+  require(options["ratings"].is_string(), ErrorCode::InvalidArgument, "option 'ratings' must be the contents of a MovieLens ratings file");
+  const RatingsTable table = RatingsTable::parse(options["ratings"].get_ref<const std::string&>());
+  const auto minRaters = static_cast<std::size_t>(readInteger(options, "testMinRaters", 1400, 1, 100000000));
+  const auto maxRaters = static_cast<std::size_t>(readInteger(options, "testMaxRaters", 2800, 1, 100000000));
+  const int iterations = static_cast<int>(readInteger(options, "iterations", 10, 1, 1000));
+  const double lambda = readNumber(options, "lambda", 0.1, 0.0, 1e6, false, true);
+  // Dense indices for users and movies, in id order (the table is sorted by (user, item)).
+  std::vector<std::uint32_t> userIds, movieIds;
+  for (const Rating& rating : table.ratings()) {
+    if (userIds.empty() || userIds.back() != rating.user) userIds.push_back(rating.user);
+    movieIds.push_back(rating.item);
+  }
+  std::sort(movieIds.begin(), movieIds.end());
+  std::vector<std::size_t> raters;  // per distinct movie
+  std::vector<std::uint32_t> distinctMovies;
+  for (const std::uint32_t id : movieIds) {
+    if (distinctMovies.empty() || distinctMovies.back() != id) distinctMovies.push_back(id), raters.push_back(0);
+    ++raters.back();
+  }
+  const auto movieIndex = [&](std::uint32_t id) {
+    return static_cast<std::size_t>(std::lower_bound(distinctMovies.begin(), distinctMovies.end(), id) - distinctMovies.begin());
+  };
+  // Paper 003, section VII-A2: the M promotions are movies rated by between 1,400 and 2,800 users,
+  // chosen at random; their ratings are the test data, the rest trains the user features.
+  std::vector<std::size_t> candidates;
+  for (std::size_t m = 0; m < distinctMovies.size(); ++m) {
+    if (raters[m] >= minRaters && raters[m] <= maxRaters) candidates.push_back(m);
+  }
+  if (candidates.size() < promotions_) {
+    fail(ErrorCode::InvalidArgument, "the ratings file has " + std::to_string(candidates.size()) + " movies rated by " +
+                                         std::to_string(minRaters) + " to " + std::to_string(maxRaters) + " users, fewer than the " +
+                                         std::to_string(promotions_) + " promotions (options testMinRaters, testMaxRaters)");
+  }
+  random_.shuffle(candidates);
+  candidates.resize(promotions_);
+  std::vector<std::size_t> promotionOfMovie(distinctMovies.size(), promotions_);
+  for (std::size_t j = 0; j < promotions_; ++j) promotionOfMovie[candidates[j]] = j;
+
+  const std::size_t population = userIds.size();
+  std::vector<AlternatingLeastSquares::Entry> training;
+  ratingOf_.assign(promotions_ * population, 0.0);
+  std::size_t user = 0;
+  for (const Rating& rating : table.ratings()) {
+    while (userIds[user] != rating.user) ++user;
+    const std::size_t movie = movieIndex(rating.item);
+    const std::size_t promotion = promotionOfMovie[movie];
+    if (promotion < promotions_) {
+      ratingOf_[promotion * population + user] = rating.value;
+    } else {
+      training.push_back({static_cast<std::uint32_t>(user), static_cast<std::uint32_t>(movie), rating.value});
+    }
+  }
+  AlternatingLeastSquares als(static_cast<int>(width_ - 1), iterations, lambda);
+  als.fit(training, population, distinctMovies.size(), random_);
+  // The user's low-rank factor with a constant entry, as the paper's features.
+  populationFeatures_.resize(population * width_);
+  for (std::size_t i = 0; i < population; ++i) {
+    double* x = populationFeatures_.data() + i * width_;
+    for (std::size_t a = 0; a + 1 < width_; ++a) x[a] = als.rowFactors()(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(i));
+    x[width_ - 1] = 1.0;
+  }
+}
+
+void PromotionEnvironment::generateUsers(const Json& options) {
   const auto population = static_cast<std::size_t>(readInteger(
       options, "population", static_cast<long long>(users_ > 20000 ? users_ : 20000), static_cast<long long>(users_), 100000000));
   const double spread = readNumber(options, "spread", 0.3, 0.0, 1e6);
-  require(users_ * promotions_ <= 4294967295u, ErrorCode::InvalidArgument, "users * promotions must be below 2^32");
   const std::size_t rank = width_ - 1;
   const double inverseSqrt2 = 1.0 / std::sqrt(2.0);
 
@@ -60,14 +145,6 @@ PromotionEnvironment::PromotionEnvironment(const Json& options, std::uint64_t se
     for (std::size_t a = 0; a < rank; ++a) w[a] *= inverseSqrt2;
     w[rank] = 0.0;
   }
-  permutation_.resize(population);
-  for (std::size_t i = 0; i < population; ++i) permutation_[i] = i;
-  roundFeatures_.resize(users_ * width_);
-  means_.resize(users_ * promotions_);
-  constraint_.k = k * promotions_;
-  constraint_.perGroup = k;
-  constraint_.groups.resize(users_ * promotions_);
-  for (std::size_t row = 0; row < constraint_.groups.size(); ++row) constraint_.groups[row] = static_cast<std::uint32_t>(row / users_);
 }
 
 void PromotionEnvironment::beginRound() {
@@ -78,6 +155,13 @@ void PromotionEnvironment::beginRound() {
     std::swap(permutation_[i], permutation_[j]);
     const double* source = populationFeatures_.data() + permutation_[i] * width_;
     std::copy(source, source + width_, roundFeatures_.data() + i * width_);
+  }
+  if (!ratingOf_.empty()) {
+    // From a ratings file: the reward is the user's rating of the promotion's movie, 0 if unrated.
+    for (std::size_t j = 0; j < promotions_; ++j) {
+      for (std::size_t i = 0; i < users_; ++i) means_[j * users_ + i] = ratingOf_[j * population + permutation_[i]];
+    }
+    return;
   }
   for (std::size_t j = 0; j < promotions_; ++j) {
     const double* theta = promotionParameters_.data() + j * width_;

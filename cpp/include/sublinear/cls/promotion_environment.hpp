@@ -21,7 +21,12 @@ namespace sublinear {
 // Bernoulli(u^T w_j / 2), i.e. theta*_j = (w_j / sqrt 2, 0).
 // Options: promotions (M, default 10), k (per promotion, default 50), users (N, default 100 k, as
 // in the paper), population (default max(N, 20000)), rank (default 10), spread (default 0.3), seed.
-// `ratings` is not supported yet (INVALID_ARGUMENT).
+//
+// With `ratings` (a MovieLens file's contents) the users are the file's: as in the paper, M movies
+// rated by testMinRaters..testMaxRaters users (default 1,400..2,800) are drawn as the promotions and
+// held out; ALS (rank `rank`, `iterations` 10, `lambda` 0.1) on the other ratings gives each user's
+// factor u, the feature is x = (u, 1), and the reward of user i for promotion j is i's rating of
+// movie j, 0 when unrated (deterministic, as in the paper).
 class PromotionEnvironment final : public ClsEnvironment {
  public:
   PromotionEnvironment(const Json& options, std::uint64_t seed);
@@ -32,9 +37,15 @@ class PromotionEnvironment final : public ClsEnvironment {
   ArmFeatures arms() const override { return ArmFeatures::blocks(roundFeatures_.data(), users_, promotions_, width_); }
   const SuperArmConstraint& constraint() const override { return constraint_; }
   double expectedReward(ArmRow row) const override { return means_[row]; }
-  double drawReward(ArmRow row) override { return random_.bernoulli(means_[row]) ? 1.0 : 0.0; }
+  double drawReward(ArmRow row) override {
+    if (!ratingOf_.empty()) return means_[row];
+    return random_.bernoulli(means_[row]) ? 1.0 : 0.0;
+  }
 
  private:
+  void loadRatings(const Json& options);
+  void generateUsers(const Json& options);
+
   std::size_t promotions_;
   std::size_t users_;
   std::size_t width_;  // rank + 1
@@ -43,6 +54,7 @@ class PromotionEnvironment final : public ClsEnvironment {
   std::vector<double> promotionParameters_; // promotions x width: theta*_j
   std::vector<std::size_t> permutation_;
   std::vector<double> roundFeatures_;       // users x width
+  std::vector<double> ratingOf_;            // with ratings: promotions x population (0 = unrated)
   std::vector<double> means_;               // promotions * users
   SuperArmConstraint constraint_;
 };
