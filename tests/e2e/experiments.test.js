@@ -45,6 +45,20 @@ describe('experiments in the demo (Chromium, Web Workers)', () => {
       const cells = await page.locator('#results-table tbody tr td:last-child').allTextContents();
       for (const cell of cells) expect(Number(cell)).toBeGreaterThanOrEqual(0);
     }
+    if (preset.tradeoff) {
+      // Paper 001's precision-against-speedup chart is shown and drawn.
+      expect(await page.locator('#tradeoff-box').isVisible()).toBe(true);
+      const tradeoffPixels = await page.evaluate(() => {
+        const canvas = document.querySelector('#tradeoff-chart');
+        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let coloured = 0;
+        for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3] > 0 && !(pixels[i] > 240 && pixels[i + 1] > 240 && pixels[i + 2] > 240)) coloured++;
+        return coloured;
+      });
+      expect(tradeoffPixels).toBeGreaterThan(500);
+    } else {
+      expect(await page.locator('#tradeoff-box').isVisible()).toBe(false);
+    }
     const drawn = await page.evaluate(() => {
       const canvas = document.querySelector('#curve-chart');
       const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;

@@ -75,3 +75,37 @@ export class BarChart {
     this.chart.update();
   }
 }
+
+// Paper 001's trade-off view: precision@k against online speedup over the exact scan, log x axis,
+// one colour per method, one point per parameter setting.
+export class TradeoffChart {
+  constructor(canvas) {
+    this.chart = new Chart(canvas, {
+      type: 'scatter',
+      data: { datasets: [] },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        scales: {
+          x: { type: 'logarithmic', title: { display: true, text: 'online speedup over the exact scan (select time ratio, log scale)' } },
+          y: { min: 0, max: 1, title: { display: true, text: 'precision@k' } },
+        },
+        plugins: { tooltip: { callbacks: { label: (item) => `${item.raw.label}: ×${item.raw.x.toFixed(2)}, precision ${item.raw.y.toFixed(3)}` } } },
+      },
+    });
+  }
+
+  // points: [{ method, label, x: speedup, y: precision }].
+  update(points) {
+    const methods = [...new Set(points.map((point) => point.method))];
+    this.chart.data.datasets = methods.map((method, i) => ({
+      label: method,
+      data: points.filter((point) => point.method === method).sort((a, b) => a.x - b.x),
+      borderColor: palette[i % palette.length],
+      backgroundColor: palette[i % palette.length],
+      showLine: true,
+      pointRadius: 4,
+    }));
+    this.chart.update();
+  }
+}

@@ -1,6 +1,6 @@
 // The experiments section: preset choice, runs in workers with progress and cancel, charts that
 // grow as runs finish, our numbers beside the paper's, export, and the configuration in the URL.
-import { BarChart, CurveChart } from './charts.js';
+import { BarChart, CurveChart, TradeoffChart } from './charts.js';
 import { planJobs, runJobs } from './experiment.js';
 import { download, toCsv, toJson } from './export.js';
 import { findPreset, presets } from './presets.js';
@@ -28,6 +28,7 @@ export function setUpExperiments() {
   for (const preset of presets) presetSelect.append(new Option(preset.title, preset.id));
   const curveChart = new CurveChart($('#curve-chart'), { yLabel: 'cumulative regret' });
   const timeChart = new BarChart($('#time-chart'), { xLabel: 'milliseconds per step (select + update)', yLabel: 'policy' });
+  const tradeoffChart = new TradeoffChart($('#tradeoff-chart'));
   let ratings = null;
   let controller = null;
   let finished = [];
@@ -59,6 +60,25 @@ export function setUpExperiments() {
     if (state.horizon) $('#horizon').value = state.horizon;
   }
 
+  // Paper 001's MIPS presets: each method's precision@k (mean reward per query) against its online
+  // speedup, the select time of the exact run on the same data (same `group`) over its own.
+  function tradeoffPoints(runs) {
+    const selectSeconds = (runIndex) => {
+      const results = finished.filter((entry) => entry.runIndex === runIndex).map((entry) => entry.result);
+      return results.length ? aggregateRuns(results, 'reward') : null;
+    };
+    const points = [];
+    runs.forEach((run, runIndex) => {
+      const baselineIndex = runs.findIndex((other) => other.group === run.group && other.method === 'Exact');
+      const own = selectSeconds(runIndex);
+      const baseline = selectSeconds(baselineIndex);
+      if (!own || !baseline || run.method === 'Exact') return;
+      const steps = own.t[own.t.length - 1];
+      points.push({ method: `${run.method} (${run.group})`, label: run.label, x: baseline.seconds.select / Math.max(own.seconds.select, 1e-9), y: own.final.mean / steps });
+    });
+    return points;
+  }
+
   function redraw(preset, runs) {
     const series = [];
     const rows = [];
@@ -73,6 +93,8 @@ export function setUpExperiments() {
     });
     const metricLabel = preset.metric === 'reward' ? 'cumulative reward' : 'cumulative regret';
     curveChart.update(series, metricLabel);
+    $('#tradeoff-box').hidden = !preset.tradeoff;
+    if (preset.tradeoff) tradeoffChart.update(tradeoffPoints(runs));
     timeChart.update(series.map((entry) => entry.label), series.map((entry) => entry.msPerStep));
     fillTable($('#results-table'), ['policy', 'seeds', `final ${metricLabel}`, 'total s', 'setup s', 'ms / step', 'inner products / step',
       ...(preset.summary ? [preset.summary.column] : [])], rows);

@@ -56,7 +56,23 @@ export interface MabBpEnvironmentConfig {
   listLength?: number;
 }
 
-export type EnvironmentConfig = LinearEnvironmentConfig | RatingsEnvironmentConfig | MabBpEnvironmentConfig | { type: string; [option: string]: unknown };
+/**
+ * Paper 001's synthetic MIPS experiments: `items` vectors of `dim` entries from N(0, 1) or U[0, 1),
+ * one fresh query per round. Played by any index type as the policy, `{ type: 'bounded-me', epsilon,
+ * k: 5 }` say; a round's reward is precision@k against the exact top-k, setup is the index build and
+ * select the query, so an exact run on the same data gives the online speedup.
+ */
+export interface MipsEnvironmentConfig {
+  type: 'mips';
+  items?: number;
+  dim?: number;
+  dataset?: 'gaussian' | 'uniform';
+  /** Fixes the data (default: derived from the run's seed). */
+  seed?: number;
+}
+
+export type EnvironmentConfig = LinearEnvironmentConfig | RatingsEnvironmentConfig | MabBpEnvironmentConfig | MipsEnvironmentConfig
+  | { type: string; [option: string]: unknown };
 
 export interface PolicyConfig {
   /** 'lin-ucb' | 'lin-ts' | 'linear-elim' | 'sub-elim' | 'sub-ts' | ... */

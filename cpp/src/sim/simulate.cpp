@@ -10,6 +10,7 @@
 #include "sublinear/matroid/matroid_trial.hpp"
 #include "sublinear/sim/linear_trial.hpp"
 #include "sublinear/sim/mab_bp_trial.hpp"
+#include "sublinear/sim/mips_trial.hpp"
 
 namespace sublinear {
 
@@ -21,6 +22,7 @@ const std::vector<TrialFamily>& trialFamilies() {
       {"clustered", &makeClsTrial},
       {"promotion", &makeClsTrial},
       {"mab-bp", &makeMabBpTrial},
+      {"mips", &makeMipsTrial},
   };
   return families;
 }

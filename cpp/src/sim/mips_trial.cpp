@@ -1,0 +1,81 @@
+#include "sublinear/sim/mips_trial.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/memory_budget.hpp"
+#include "sublinear/env/environment_factory.hpp"
+#include "sublinear/mips/index_factory.hpp"
+
+namespace sublinear {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr std::uint64_t kDataPurpose = 12;
+
+std::size_t dimensionOf(const Json& environment) {
+  return static_cast<std::size_t>(readInteger(environment, "dim", 1000, 1, static_cast<long long>(kMaxDimension)));
+}
+}  // namespace
+
+MipsTrial::MipsTrial(const Json& environment, const Json& policy, std::uint64_t seed)
+    : items_(static_cast<std::size_t>(readInteger(environment, "items", 2000, 1, 100000000))),
+      dim_(dimensionOf(environment)),
+      k_(static_cast<std::size_t>(readInteger(policy, "k", 5, 1, 1000000))),
+      indexSpec_(policy),
+      random_(deriveSeed(readInteger(environment, "seed", static_cast<long long>(seed >> 11), 0, 9007199254740991LL), kDataPurpose)),
+      oracle_(dimensionOf(environment)),
+      query_(dimensionOf(environment)) {
+  const std::string dataset = readString(environment, "dataset", "gaussian");
+  if (dataset != "gaussian" && dataset != "uniform") {
+    fail(ErrorCode::InvalidArgument, "option 'dataset' must be 'gaussian' or 'uniform', got '" + dataset + "'");
+  }
+  uniform_ = dataset == "uniform";
+  require(k_ <= items_, ErrorCode::InvalidArgument, "option 'k' must be at most the number of items");
+  requireAddressable(static_cast<std::uint64_t>(items_) * dim_, 2 * sizeof(float), "the dataset (items x dim, stored twice)");
+  indexSpec_.erase("k");
+  indexSpec_.erase("horizon");
+  // Fail on a bad index type or option now, before the data are drawn.
+  makeMipsIndex(dim_, indexSpec_);
+}
+
+void MipsTrial::draw(float* out, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(uniform_ ? random_.uniform() : random_.normal());
+}
+
+void MipsTrial::setup(TrialClock& clock) {
+  std::vector<float> data(items_ * dim_);
+  draw(data.data(), data.size());
+  std::vector<ItemId> ids(items_);
+  for (std::size_t i = 0; i < items_; ++i) ids[i] = static_cast<ItemId>(i);
+  oracle_.add(ids.data(), ids.size(), data.data(), data.size());
+  const auto start = Clock::now();
+  index_ = makeMipsIndex(dim_, indexSpec_);
+  index_->add(ids.data(), ids.size(), data.data(), data.size());
+  clock.setup += std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+RoundOutcome MipsTrial::playRound(std::int64_t, TrialClock& clock) {
+  draw(query_.data(), dim_);
+  const SearchResult truth = oracle_.search(query_.data(), dim_, k_);
+  const auto start = Clock::now();
+  const SearchResult answer = index_->search(query_.data(), dim_, k_);
+  clock.select += std::chrono::duration<double>(Clock::now() - start).count();
+  std::size_t hits = 0;
+  for (const ItemId id : answer.ids) hits += std::count(truth.ids.begin(), truth.ids.end(), id) > 0 ? 1 : 0;
+  RoundOutcome outcome;
+  outcome.reward = static_cast<double>(hits) / static_cast<double>(k_);
+  outcome.regret = 1.0 - outcome.reward;
+  return outcome;
+}
+
+std::uint64_t MipsTrial::innerProducts() const { return index_ ? index_->innerProducts() : 0; }
+
+std::unique_ptr<Trial> makeMipsTrial(const Json& environment, const Json& policy, std::uint64_t seed) {
+  requireObject(environment, "environment");
+  requireObject(policy, "policy");
+  return std::make_unique<MipsTrial>(environment, policy, seed);
+}
+
+}  // namespace sublinear
