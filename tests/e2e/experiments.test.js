@@ -118,4 +118,41 @@ describe('experiments in the demo (Chromium, Web Workers)', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
+
+  test('the custom mode generates every option as a control, runs, and restores from its URL', async () => {
+    const { page, errors } = await openPage('preset=custom&seeds=1&horizon=60');
+    expect(await page.locator('#custom-fieldset').isVisible()).toBe(true);
+    // Switching the environment regenerates its options and the policies of its family.
+    await page.selectOption('#custom-environment', 'matroid');
+    await expect.poll(() => page.locator('[data-key="matroid.kind"]').count()).toBe(1);
+    await page.getByLabel('arms K').fill('200');
+    await page.getByLabel('arms K').dispatchEvent('change');
+    await page.locator('#custom-policy-cts').check();
+    await page.getByLabel('accuracy ε').fill('0.2');
+    await page.getByLabel('accuracy ε').dispatchEvent('change');
+    expect(await runAndWait(page)).toMatch(/^Done/);
+    // CUCB and FasterCUCB are checked by default, CTS by hand: three rows.
+    await expect.poll(() => page.locator('#results-table tbody tr').count()).toBe(3);
+    const url = page.url();
+    expect(decodeURIComponent(url)).toContain('"K":200');
+    expect(decodeURIComponent(url)).toContain('"epsilon":0.2');
+
+    const restored = await openPage(url.split('#')[1]);
+    expect(await restored.page.locator('#custom-environment').inputValue()).toBe('matroid');
+    expect(await restored.page.getByLabel('arms K').inputValue()).toBe('200');
+    expect(await restored.page.locator('#custom-policy-cts').isChecked()).toBe(true);
+    expect(await restored.page.getByLabel('accuracy ε').inputValue()).toBe('0.2');
+    // A linear policy with its index type and the index's own options.
+    await restored.page.selectOption('#custom-environment', 'linear');
+    await restored.page.locator('#custom-policy-lin-ucb').uncheck();
+    await restored.page.locator('#custom-policy-lin-ts').uncheck();
+    await restored.page.locator('#custom-policy-sub-ts').check();
+    await expect.poll(() => restored.page.getByLabel('links per node M').count()).toBe(2);
+    expect(await runAndWait(restored.page)).toMatch(/^Done/);
+    await expect.poll(() => restored.page.locator('#results-table tbody tr').count()).toBe(1);
+    expect(errors).toEqual([]);
+    expect(restored.errors).toEqual([]);
+    await page.close();
+    await restored.page.close();
+  }, 180_000);
 });

@@ -1,6 +1,7 @@
 // The experiments section: preset choice, runs in workers with progress and cancel, charts that
 // grow as runs finish, our numbers beside the paper's, export, and the configuration in the URL.
 import { BarChart, CurveChart, TradeoffChart } from './charts.js';
+import { customPreset, mountCustomForm } from './custom-form.js';
 import { planJobs, runJobs } from './experiment.js';
 import { download, toCsv, toJson } from './export.js';
 import { findPreset, presets } from './presets.js';
@@ -26,6 +27,7 @@ function formatDuration(seconds) {
 export function setUpExperiments() {
   const presetSelect = $('#preset');
   for (const preset of presets) presetSelect.append(new Option(preset.title, preset.id));
+  presetSelect.append(new Option('Custom experiment: choose the environment, policies and every option', 'custom'));
   const curveChart = new CurveChart($('#curve-chart'), { yLabel: 'cumulative regret' });
   const timeChart = new BarChart($('#time-chart'), { xLabel: 'milliseconds per step (select + update)', yLabel: 'policy' });
   const tradeoffChart = new TradeoffChart($('#tradeoff-chart'));
@@ -34,13 +36,20 @@ export function setUpExperiments() {
   let finished = [];
   let lastConfiguration = null;
 
+  const custom = mountCustomForm($('#custom-form'), () => {
+    $('#preset-source').textContent = currentPreset().source;
+    saveState();
+  });
+
   function currentPreset() {
-    return findPreset(presetSelect.value);
+    return presetSelect.value === 'custom' ? customPreset(custom.read()) : findPreset(presetSelect.value);
   }
 
   function showPreset() {
     const preset = currentPreset();
     const full = $('#full').checked;
+    $('#custom-fieldset').hidden = preset.id !== 'custom';
+    $('#full').disabled = preset.id === 'custom';
     $('#preset-source').textContent = preset.source;
     $('#horizon').value = full ? preset.horizon.full : preset.horizon.small;
     $('#seeds').value = full ? preset.seeds.full : preset.seeds.small;
@@ -48,12 +57,14 @@ export function setUpExperiments() {
   }
 
   function saveState() {
-    writeState({ preset: presetSelect.value, full: $('#full').checked ? 1 : 0, seeds: $('#seeds').value, horizon: $('#horizon').value });
+    writeState({ preset: presetSelect.value, full: $('#full').checked ? 1 : 0, seeds: $('#seeds').value, horizon: $('#horizon').value,
+      custom: presetSelect.value === 'custom' ? custom.read() : undefined });
   }
 
   function restoreState() {
     const state = readState();
-    if (state.preset && presets.some((preset) => preset.id === state.preset)) presetSelect.value = state.preset;
+    if (state.preset && (state.preset === 'custom' || presets.some((preset) => preset.id === state.preset))) presetSelect.value = state.preset;
+    if (state.custom) custom.write(state.custom);
     $('#full').checked = state.full === '1';
     showPreset();
     if (state.seeds) $('#seeds').value = state.seeds;
@@ -111,6 +122,10 @@ export function setUpExperiments() {
     }
     saveState();
     const runs = preset.runs({ full });
+    if (runs.length === 0) {
+      $('#progress-text').textContent = 'Choose at least one policy.';
+      return;
+    }
     const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
     const jobs = planJobs({ runs, horizon, seeds, ratings });
     lastConfiguration = { preset: preset.id, full, horizon, seeds, runs };
