@@ -65,7 +65,9 @@ TEST(ExactIndex, TopKEqualsBruteForceThroughAddsAndRemoves) {
         double exact = 0;
         for (std::size_t j = 0; j < dim; ++j) exact += static_cast<double>(oracle[result.ids[i]][j]) * query[j];
         EXPECT_NEAR(result.scores[i], exact, 1e-4 * (1 + std::fabs(exact)));
-        if (i > 0) EXPECT_GE(result.scores[i - 1], result.scores[i]);
+        if (i > 0) {
+          EXPECT_GE(result.scores[i - 1], result.scores[i]);
+        }
       }
       for (ItemId id : removed) EXPECT_FALSE(index.contains(id));
     }

@@ -44,10 +44,13 @@ inline double checkResult(const MipsIndex& index, ExactIndex& oracle, const std:
   std::set<ItemId> seen;
   for (std::size_t i = 0; i < result.ids.size(); ++i) {
     EXPECT_TRUE(oracle.contains(result.ids[i])) << "returned an id that is not (or no longer) in the set";
+    EXPECT_TRUE(index.contains(result.ids[i])) << "returned an id the index does not hold";
     EXPECT_TRUE(seen.insert(result.ids[i]).second) << "returned an id twice";
     if (!oracle.contains(result.ids[i])) continue;
     EXPECT_EQ(result.scores[i], exactScore(oracle, result.ids[i], query)) << "score is not the exact inner product";
-    if (i > 0) EXPECT_GE(result.scores[i - 1], result.scores[i]) << "results not sorted";
+    if (i > 0) {
+      EXPECT_GE(result.scores[i - 1], result.scores[i]) << "results not sorted";
+    }
   }
   const SearchResult exact = oracle.search(query.data(), query.size(), k);
   if (exact.ids.empty()) return 1.0;
