@@ -76,23 +76,28 @@ std::vector<MatroidArm> Matroid::greedyInOrder(const std::vector<MatroidArm>& or
 bool Matroid::isLoop(MatroidArm arm) const { return !makeOracle()->canAdd(arm); }
 
 std::unique_ptr<Matroid> loadMatroid(StateReader& in) {
+  // Sizes beyond what a semi-bandit policy can hold (the simulate() limit) mean damaged bytes; they
+  // are refused before any constructor allocates for them.
+  constexpr std::uint64_t kLargestSaved = 100000000;
+  const auto size = [&in](const char* what) {
+    const std::uint64_t value = in.u64();
+    in.check(value <= kLargestSaved, std::string("saved matroid has too many ") + what);
+    return static_cast<std::size_t>(value);
+  };
   const std::string kind = in.string();
   if (kind == "uniform") {
-    const std::uint64_t k = in.u64();
-    const std::uint64_t rank = in.u64();
-    return std::make_unique<UniformMatroid>(static_cast<std::size_t>(k), static_cast<std::size_t>(rank));
+    const std::size_t k = size("arms");
+    return std::make_unique<UniformMatroid>(k, size("elements in a basis"));
   }
   if (kind == "partition") return std::make_unique<PartitionMatroid>(in.u32s());
   if (kind == "graphic") {
-    const std::uint64_t vertices = in.u64();
-    in.check(vertices <= 0xffffffffULL, "too many vertices");
-    return std::make_unique<GraphicMatroid>(static_cast<std::size_t>(vertices), in.u32s());
+    const std::size_t vertices = size("vertices");
+    return std::make_unique<GraphicMatroid>(vertices, in.u32s());
   }
   if (kind == "transversal") {
-    const std::uint64_t k = in.u64();
-    const std::uint64_t right = in.u64();
-    in.check(k <= 0xffffffffULL && right <= 0xffffffffULL, "too many arms or right vertices");
-    return std::make_unique<TransversalMatroid>(static_cast<std::size_t>(k), static_cast<std::size_t>(right), in.u32s());
+    const std::size_t k = size("arms");
+    const std::size_t right = size("right vertices");
+    return std::make_unique<TransversalMatroid>(k, right, in.u32s());
   }
   fail(ErrorCode::CorruptState, "saved state holds an unknown matroid kind '" + kind + "'");
 }
