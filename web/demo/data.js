@@ -1,19 +1,44 @@
 // Reproducible demo data from a seed (mulberry32 + Box-Muller): the browser test regenerates the
 // same vectors in Node to check what the page shows against an exact scan of its own.
-export function gaussianVectors(count, dim, seed) {
+function uniformSource(seed) {
   let state = seed >>> 0;
-  const uniform = () => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
   };
+}
+
+export function gaussianVectors(count, dim, seed) {
+  const uniform = uniformSource(seed);
   const values = new Float32Array(count * dim);
   for (let i = 0; i < values.length; i++) {
     values[i] = Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
   }
   return values;
+}
+
+// A MovieLens-format ratings file (user::movie::rating::time) from a planted low-rank model, for
+// the movie experiment when no real file is chosen: each user rates a `density` share of the movies,
+// rating = clamp(round(3 + <u, v> + noise), 1, 5), and movie m first appears around time 1000 m.
+export function plantedRatingsText({ users = 200, movies = 300, rank = 4, density = 0.3, seed = 1 } = {}) {
+  const uniform = uniformSource(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+  const userFactors = Array.from({ length: users }, () => Array.from({ length: rank }, () => 0.7 * normal()));
+  const movieFactors = Array.from({ length: movies }, () => Array.from({ length: rank }, () => 0.7 * normal()));
+  const lines = [];
+  for (let i = 0; i < users; i++) {
+    for (let m = 0; m < movies; m++) {
+      if (uniform() >= density) continue;
+      let score = 3 + 0.3 * normal();
+      for (let r = 0; r < rank; r++) score += userFactors[i][r] * movieFactors[m][r];
+      const rating = Math.min(5, Math.max(1, Math.round(score)));
+      lines.push(`${i + 1}::${m + 1}::${rating}::${1000 * m + Math.floor(uniform() * 900)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 // Plain JavaScript exact top-k, the oracle for the page's result.

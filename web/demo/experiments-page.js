@@ -127,7 +127,7 @@ export function setUpExperiments() {
       return;
     }
     const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
-    const jobs = planJobs({ runs, horizon, seeds, ratings });
+    const jobs = planJobs({ runs, horizon, seeds, ratings: ratings ?? preset.defaultRatings?.() });
     lastConfiguration = { preset: preset.id, full, horizon, seeds, runs };
     finished = [];
     redraw(preset, runs);
