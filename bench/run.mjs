@@ -1,12 +1,20 @@
 // `npm run bench -- <name> [options]`: runs bench/<name>.mjs, prints its tables, and writes
 // bench/results/<name>.json and bench/results/<name>.md. A benchmark module exports
 //   default async function (args, report) where report.table(title, columns, rows), report.note(text)
-// and report.data(key, value) collect what is printed and saved.
+// and report.data(key, value) collect what is printed and saved. `--save-as <base>` writes
+// <base>.json and <base>.md instead (e.g. a long --full run beside the default results).
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 
-const [name, ...args] = process.argv.slice(2);
+const [name, ...rawArgs] = process.argv.slice(2);
+const saveAt = rawArgs.indexOf('--save-as');
+const saveAs = saveAt >= 0 ? rawArgs[saveAt + 1] : name;
+const args = saveAt >= 0 ? rawArgs.filter((_, i) => i !== saveAt && i !== saveAt + 1) : rawArgs;
+if (!/^[\w.-]+$/.test(saveAs ?? '')) {
+  console.error('--save-as takes a file base name (letters, digits, . _ -)');
+  process.exit(2);
+}
 const available = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs').map((f) => f.slice(0, -4));
 if (!name || !available.includes(name)) {
   console.error(`usage: npm run bench -- <name> [options]\n  names: ${available.join(', ')}`);
@@ -56,6 +64,6 @@ report.note(`Finished in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 const inCheckout = existsSync(new URL('../CMakeLists.txt', import.meta.url));
 const out = inCheckout ? new URL('./results/', import.meta.url) : pathToFileURL(`${process.cwd()}/sublinear-bandits-bench/`);
 mkdirSync(out, { recursive: true });
-writeFileSync(new URL(`${name}.json`, out), JSON.stringify({ name, machine, args, date: new Date().toISOString(), ...data }, null, 2));
-writeFileSync(new URL(`${name}.md`, out), `# Benchmark: ${name}\n\n${sections.join('\n')}\n`);
-console.log(`\nWrote ${new URL(`${name}.json`, out).pathname} and ${name}.md beside it`);
+writeFileSync(new URL(`${saveAs}.json`, out), JSON.stringify({ name, machine, args, date: new Date().toISOString(), ...data }, null, 2));
+writeFileSync(new URL(`${saveAs}.md`, out), `# Benchmark: ${name}\n\n${sections.join('\n')}\n`);
+console.log(`\nWrote ${new URL(`${saveAs}.json`, out).pathname} and ${saveAs}.md beside it`);
