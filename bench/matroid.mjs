@@ -4,6 +4,7 @@
 // run), update time, cumulative regret, and ratios against the smallest K and against CUCB.
 //   npm run bench -- matroid            K in {1e3, 1e4, 1e5}, T = 5000 (a few minutes)
 //   npm run bench -- matroid --full     K in {1e3, 1e4, 1e5, 1e6}, T = 50000 (hours: CUCB and CTS are O(K) a round)
+//   --kinds uniform,partition  --sizes 1e3,1e6  restrict the grid
 import init from '../dist/index.js';
 
 function seededRandom(seed) {
@@ -80,9 +81,16 @@ function run(sb, Policy, matroid, means, optimum, horizon, rounds, seed) {
   return { regret, selectMs: selectTime / measured, selectMedianMs, updateMs: updateTime / measured, stats };
 }
 
+function listArgument(args, name) {
+  const at = args.indexOf(name);
+  return at >= 0 && at + 1 < args.length ? args[at + 1].split(',') : null;
+}
+
 export default async function matroidBenchmark(args, report) {
   const full = args.includes('--full');
-  const sizes = full ? [1e3, 1e4, 1e5, 1e6] : [1e3, 1e4, 1e5];
+  const sizes = listArgument(args, '--sizes')?.map(Number) ?? (full ? [1e3, 1e4, 1e5, 1e6] : [1e3, 1e4, 1e5]);
+  if (sizes.some((K) => !Number.isInteger(K) || K < RANK)) throw new Error(`--sizes must be integers >= ${RANK}`);
+  const chosenKinds = listArgument(args, '--kinds');
   const horizon = full ? 50000 : 5000;
   // CTS samples K Beta variables a round; beyond this K only its select time is measured, on a short run.
   const ctsFullRunUpTo = full ? 1e5 : 1e4;
@@ -90,9 +98,9 @@ export default async function matroidBenchmark(args, report) {
   const kinds = [
     ['uniform', sizes],
     ['partition', sizes],
-    ['graphic', sizes.slice(0, 2)],
-    ['transversal', sizes.slice(0, 2)],
-  ];
+    ['graphic', sizes],
+    ['transversal', sizes],
+  ].filter(([kind, ks]) => ks.length > 0 && (!chosenKinds || chosenKinds.includes(kind)));
   const sb = await init();
   report.note(`Bernoulli arms, means uniform in [0, 1] (seeded), rank D = ${RANK}; T = ${horizon}; FasterCUCB epsilon = 0.1; CUCB/FasterCUCB lambda_t = sqrt(1.5 log t). ` +
     'Times are wasm through the JS API (one select() and one update() call per round, Node), per round over the second half of the run (after the initial pulls, which take K/D rounds; means, so the FasterCUCB re-sorts at cell changes are included). ' +

@@ -80,7 +80,9 @@ TEST(MatroidPolicies, EveryBasisIsValidAndEveryArmIsPulledFirst) {
       if (type != "cts") {
         EXPECT_TRUE(policy->initialPullsDone());
         for (MatroidArm arm = 0; arm < m.groundSetSize(); ++arm) {
-          if (!m.isLoop(arm)) EXPECT_GT(policy->pulls(arm), 0u) << kind << " arm " << arm;
+          if (!m.isLoop(arm)) {
+            EXPECT_GT(policy->pulls(arm), 0u) << kind << " arm " << arm;
+          }
         }
       }
     }

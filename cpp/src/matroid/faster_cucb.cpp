@@ -14,6 +14,7 @@ namespace sublinear {
 namespace {
 constexpr int kZeroLevel = INT_MIN;  // the bin {0} of Eqs. (5)-(6)
 constexpr std::uint32_t kNoBin = 0xffffffffu;
+constexpr std::uint32_t kNotInBasis = 0xffffffffu;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 double defaultEpsilon(const Json& options) {
@@ -31,7 +32,8 @@ FasterCucb::FasterCucb(const Matroid& matroid, const Json& options)
       componentOfArm_(matroid.groundSetSize(), 0),
       binOfArm_(matroid.groundSetSize(), kNoBin),
       slotOfArm_(matroid.groundSetSize(), 0),
-      oracle_(this->matroid().makeOracle()) {
+      oracle_(this->matroid().makeOracle()),
+      classOfArm_(this->matroid().armClasses()) {
   require(rewardLow() >= 0.0, ErrorCode::InvalidArgument,
           "FasterCUCB rounds features multiplicatively: rewards must be non-negative (option 'a' >= 0)");
   const std::string kind = this->matroid().kind();
@@ -44,6 +46,7 @@ FasterCucb::FasterCucb(const Matroid& matroid, const Json& options)
     components_.resize(1);
     walk_ = kind == "uniform" ? Walk::TopArms : Walk::Oracle;
   }
+  if (walk_ == Walk::Oracle) basisSlotOfArm_.assign(armCount(), kNotInBasis);
 }
 
 double FasterCucb::corner(int level) const {
@@ -91,6 +94,15 @@ void FasterCucb::enterCell(Component& component, double lambda) {
   component.cellHigh = kInfinity;
   for (std::size_t i = 0; i + 1 < order.size(); ++i) component.cellHigh = std::min(component.cellHigh, crossing(component, order[i], order[i + 1]));
   ++cellsEntered_;
+  // A new order: the maintained basis is rebuilt by the next FIND-BASE.
+  basisValid_ = false;
+}
+
+std::size_t FasterCucb::positionOf(const Component& component, std::uint32_t bin) const {
+  const auto& order = component.order;
+  return static_cast<std::size_t>(std::lower_bound(order.begin(), order.end(), bin, [&](std::uint32_t x, std::uint32_t y) {
+                                    return ahead(x, y, component.representative);
+                                  }) - order.begin());
 }
 
 void FasterCucb::placeArm(MatroidArm arm, bool maintainOrder) {
@@ -132,27 +144,45 @@ void FasterCucb::placeArm(MatroidArm arm, bool maintainOrder) {
       order.push_back(bin);
     }
   }
-  // A random slot keeps a bin's arms in random order, so a greedy scan inside a large bin meets
-  // arms of different parts of the matroid at random rather than in index order.
-  auto& arms = bins_[bin].arms;
-  arms.push_back(arm);
-  const std::size_t slot = static_cast<std::size_t>(random().uniformInt(arms.size()));
-  std::swap(arms[slot], arms.back());
-  slotOfArm_[arms.back()] = static_cast<std::uint32_t>(arms.size() - 1);
-  slotOfArm_[arm] = static_cast<std::uint32_t>(slot);
+  // Arms join their class's group; a new group takes a random position, so a greedy scan meets the
+  // classes of a large bin at random rather than in index order.
+  Bin& target = bins_[bin];
+  const std::uint32_t armClass = classOfArm_[arm];
+  auto grouped = target.groupOfClass.find(armClass);
+  if (grouped == target.groupOfClass.end()) {
+    target.groups.emplace_back();
+    const auto last = static_cast<std::uint32_t>(target.groups.size() - 1);
+    const auto slot = static_cast<std::uint32_t>(random().uniformInt(target.groups.size()));
+    std::swap(target.groups[slot], target.groups[last]);
+    if (slot != last) target.groupOfClass[classOfArm_[target.groups[last].front()]] = last;
+    grouped = target.groupOfClass.emplace(armClass, slot).first;
+  }
+  auto& group = target.groups[grouped->second];
+  slotOfArm_[arm] = static_cast<std::uint32_t>(group.size());
+  group.push_back(arm);
   binOfArm_[arm] = bin;
 }
 
 void FasterCucb::unplaceArm(MatroidArm arm) {
   Component& component = components_[componentOfArm_[arm]];
   const std::uint32_t bin = binOfArm_[arm];
-  auto& arms = bins_[bin].arms;
+  Bin& source = bins_[bin];
+  const auto groupAt = source.groupOfClass.find(classOfArm_[arm]);
+  auto& group = source.groups[groupAt->second];
   const std::uint32_t slot = slotOfArm_[arm];
-  arms[slot] = arms.back();
-  slotOfArm_[arms[slot]] = slot;
-  arms.pop_back();
+  group[slot] = group.back();
+  slotOfArm_[group[slot]] = slot;
+  group.pop_back();
   binOfArm_[arm] = kNoBin;
-  if (!arms.empty()) return;
+  if (!group.empty()) return;
+  const std::uint32_t emptied = groupAt->second;
+  source.groupOfClass.erase(groupAt);
+  if (emptied + 1 != source.groups.size()) {
+    std::swap(source.groups[emptied], source.groups.back());
+    source.groupOfClass[classOfArm_[source.groups[emptied].front()]] = emptied;
+  }
+  source.groups.pop_back();
+  if (!source.groups.empty()) return;
   component.binOfLevels.erase(std::make_pair(bins_[bin].alphaLevel, bins_[bin].betaLevel));
   freeBins_.push_back(bin);
   --binCount_;
@@ -176,9 +206,87 @@ void FasterCucb::initialPullsCompleted() {
 
 void FasterCucb::armUpdated(MatroidArm arm, double) {
   if (!binsBuilt_) return;
+  const bool maintained = basisValid_ && basisSlotOfArm_[arm] != kNotInBasis;
+  const Component& component = components_[componentOfArm_[arm]];
+  // The old bin's position and rank, kept apart: the bin may empty and be reused by placeArm.
+  std::size_t oldPosition = 0;
+  double oldAlpha = 0.0, oldBeta = 0.0;
+  int oldAlphaLevel = 0;
+  if (maintained) {
+    const std::uint32_t bin = binOfArm_[arm];
+    oldPosition = positionOf(component, bin);
+    oldAlpha = bins_[bin].domAlpha;
+    oldBeta = bins_[bin].domBeta;
+    oldAlphaLevel = bins_[bin].alphaLevel;
+  }
   // UPDATE-FEATURE (Algorithm 4), for the one live representative.
   unplaceArm(arm);
   placeArm(arm, true);
+  if (!maintained) return;
+  // Compared as ahead() compares bins.
+  const Bin& now = bins_[binOfArm_[arm]];
+  const double lambda = component.representative;
+  const double oldWeight = oldAlpha + lambda * oldBeta;
+  const double newWeight = now.domAlpha + lambda * now.domBeta;
+  const bool demoted = newWeight != oldWeight ? newWeight < oldWeight
+                       : now.domBeta != oldBeta ? now.domBeta < oldBeta
+                                                : now.alphaLevel < oldAlphaLevel;
+  if (demoted) exchangeAfterDemotion(arm, oldPosition);
+}
+
+void FasterCucb::exchangeAfterDemotion(MatroidArm arm, std::size_t oldPosition) {
+  oracle_->clear();
+  for (const MatroidArm kept : basis_) {
+    if (kept != arm) oracle_->add(kept);
+  }
+  const auto& order = components_.front().order;
+  const std::uint32_t newBin = binOfArm_[arm];
+  MatroidArm replacement = arm;
+  for (std::size_t position = oldPosition; position < order.size() && order[position] != newBin && replacement == arm; ++position) {
+    ++binsVisited_;
+    for (const auto& group : bins_[order[position]].groups) {
+      // One arm outside the basis per class: the others of the class give the same answer.
+      const auto candidate = std::find_if(group.begin(), group.end(), [&](MatroidArm a) { return basisSlotOfArm_[a] == kNotInBasis; });
+      if (candidate == group.end()) continue;
+      ++armsScanned_;
+      if (oracle_->canAdd(*candidate)) {
+        replacement = *candidate;
+        break;
+      }
+    }
+  }
+  oracle_->clear();
+  if (replacement == arm) return;
+  const std::uint32_t slot = basisSlotOfArm_[arm];
+  basis_[slot] = replacement;
+  basisSlotOfArm_[replacement] = slot;
+  basisSlotOfArm_[arm] = kNotInBasis;
+  ++basisExchanges_;
+}
+
+std::vector<MatroidArm> FasterCucb::greedyOverBins() {
+  const std::size_t rank = matroid().rank();
+  std::vector<MatroidArm> basis;
+  basis.reserve(rank);
+  oracle_->clear();
+  for (const std::uint32_t bin : components_.front().order) {
+    ++binsVisited_;
+    for (const auto& group : bins_[bin].groups) {
+      // Arms of one class are offered until one is refused: a refused arm stays dependent as the
+      // held set grows, and so do the rest of its class.
+      for (const MatroidArm arm : group) {
+        ++armsScanned_;
+        if (!oracle_->canAdd(arm)) break;
+        oracle_->add(arm);
+        basis.push_back(arm);
+        if (basis.size() == rank) break;
+      }
+      if (basis.size() == rank) break;
+    }
+    if (basis.size() == rank) break;
+  }
+  oracle_->clear();
+  return basis;
 }
 
 std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
@@ -193,7 +301,7 @@ std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
   if (walk_ == Walk::OneArmPerComponent) {
     for (const auto& component : components_) {
       ++binsVisited_;
-      basis.push_back(bins_[component.order.front()].arms.front());
+      basis.push_back(bins_[component.order.front()].groups.front().front());
     }
     armsScanned_ += basis.size();
     return basis;
@@ -202,8 +310,11 @@ std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
   if (walk_ == Walk::TopArms) {
     for (const std::uint32_t bin : order) {
       ++binsVisited_;
-      for (const MatroidArm arm : bins_[bin].arms) {
-        basis.push_back(arm);
+      for (const auto& group : bins_[bin].groups) {
+        for (const MatroidArm arm : group) {
+          basis.push_back(arm);
+          if (basis.size() == rank) break;
+        }
         if (basis.size() == rank) break;
       }
       if (basis.size() == rank) break;
@@ -211,21 +322,14 @@ std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
     armsScanned_ += basis.size();
     return basis;
   }
-  oracle_->clear();
-  for (const std::uint32_t bin : order) {
-    ++binsVisited_;
-    for (const MatroidArm arm : bins_[bin].arms) {
-      ++armsScanned_;
-      if (oracle_->canAdd(arm)) {
-        oracle_->add(arm);
-        basis.push_back(arm);
-        if (basis.size() == rank) break;
-      }
-    }
-    if (basis.size() == rank) break;
+  if (!basisValid_) {
+    for (const MatroidArm arm : basis_) basisSlotOfArm_[arm] = kNotInBasis;
+    basis_ = greedyOverBins();
+    for (std::size_t slot = 0; slot < basis_.size(); ++slot) basisSlotOfArm_[basis_[slot]] = static_cast<std::uint32_t>(slot);
+    basisValid_ = true;
+    ++basisRebuilds_;
   }
-  oracle_->clear();
-  return basis;
+  return basis_;
 }
 
 Json FasterCucb::stats() const {
@@ -234,6 +338,10 @@ Json FasterCucb::stats() const {
   result["bins"] = binCount_;
   result["cellsEntered"] = cellsEntered_;
   result["binsVisited"] = binsVisited_;
+  if (walk_ == Walk::Oracle) {
+    result["basisRebuilds"] = basisRebuilds_;
+    result["basisExchanges"] = basisExchanges_;
+  }
   return result;
 }
 

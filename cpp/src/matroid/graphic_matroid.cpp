@@ -1,6 +1,9 @@
 #include "sublinear/matroid/graphic_matroid.hpp"
 
+#include <algorithm>
+#include <map>
 #include <string>
+#include <utility>
 
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/core/error.hpp"
@@ -74,6 +77,17 @@ GraphicMatroid::GraphicMatroid(std::size_t numVertices, std::vector<std::uint32_
 }
 
 std::unique_ptr<IndependenceOracle> GraphicMatroid::makeOracle() const { return std::make_unique<ForestOracle>(*this); }
+
+std::vector<std::uint32_t> GraphicMatroid::armClasses() const {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> classOfEndpoints;
+  std::vector<std::uint32_t> classes(groundSetSize());
+  for (MatroidArm arm = 0; arm < classes.size(); ++arm) {
+    const std::uint32_t u = tail(arm), v = head(arm);
+    const std::pair<std::uint32_t, std::uint32_t> endpoints{std::min(u, v), std::max(u, v)};
+    classes[arm] = classOfEndpoints.emplace(endpoints, static_cast<std::uint32_t>(classOfEndpoints.size())).first->second;
+  }
+  return classes;
+}
 
 void GraphicMatroid::save(StateWriter& out) const {
   out.string(kind());

@@ -75,6 +75,12 @@ std::vector<MatroidArm> Matroid::greedyInOrder(const std::vector<MatroidArm>& or
 
 bool Matroid::isLoop(MatroidArm arm) const { return !makeOracle()->canAdd(arm); }
 
+std::vector<std::uint32_t> Matroid::armClasses() const {
+  std::vector<std::uint32_t> classes(groundSetSize());
+  for (std::size_t arm = 0; arm < classes.size(); ++arm) classes[arm] = static_cast<std::uint32_t>(arm);
+  return classes;
+}
+
 std::unique_ptr<Matroid> loadMatroid(StateReader& in) {
   // Sizes beyond what a semi-bandit policy can hold (the simulate() limit) mean damaged bytes; they
   // are refused before any constructor allocates for them.

@@ -1,6 +1,7 @@
 #include "sublinear/matroid/transversal_matroid.hpp"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -131,6 +132,18 @@ TransversalMatroid::TransversalMatroid(std::size_t groundSetSize, std::size_t nu
 }
 
 std::unique_ptr<IndependenceOracle> TransversalMatroid::makeOracle() const { return std::make_unique<MatchingOracle>(*this); }
+
+std::vector<std::uint32_t> TransversalMatroid::armClasses() const {
+  // Neighbour lists are sorted and merged (CSR built from sorted pairs), so equal sets are equal lists.
+  std::map<std::vector<std::uint32_t>, std::uint32_t> classOfNeighbours;
+  std::vector<std::uint32_t> classes(groundSetSize());
+  for (MatroidArm arm = 0; arm < classes.size(); ++arm) {
+    std::vector<std::uint32_t> neighbours(right_.begin() + static_cast<std::ptrdiff_t>(edgeStart_[arm]),
+                                          right_.begin() + static_cast<std::ptrdiff_t>(edgeStart_[arm + 1]));
+    classes[arm] = classOfNeighbours.emplace(std::move(neighbours), static_cast<std::uint32_t>(classOfNeighbours.size())).first->second;
+  }
+  return classes;
+}
 
 void TransversalMatroid::save(StateWriter& out) const {
   out.string(kind());

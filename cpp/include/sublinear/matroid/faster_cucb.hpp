@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -33,13 +34,27 @@ namespace sublinear {
 //   interchangeable for the query): for the uniform matroid it takes the first D arms
 //   (O(D + bins visited)); a partition matroid is the direct sum of its groups, each with its own
 //   bins and cell, and takes the first arm of each group (O(D) plus the re-sorts of groups whose
-//   cell ended); graphic and transversal matroids offer arms to the incremental oracle until the
-//   basis is full (O(arms scanned · T_member) - a lazily rebuilt basis with no worst-case
-//   sublinear bound: the paper relies on Holm et al. / Gupta-Peng dynamic structures there, which
-//   are not implemented here).
-//   The greedy is exact over the dominating weights, so every basis is a (1 + eta)-approximate
+//   cell ended). Graphic and transversal matroids keep a maximum-weight basis B of the cell's
+//   order and repair it by basis exchange (MaintainedBasis below) instead of running the greedy
+//   every round; the greedy (offering arms to the incremental oracle in bin order until the basis
+//   is full) runs only when the query enters a new cell. Inside a bin, arms are grouped by class
+//   (Matroid::armClasses: parallel edges, arms with the same right neighbours), and a scan tests
+//   one arm of a class where the others would give the same answer.
+//   The basis is exact over the dominating weights, so every basis is a (1 + eta)-approximate
 //   maximum-weight basis under the UCB indices (Lemma 4.6 with an exact structure), within the
 //   required (1 + epsilon).
+// - The maintained basis (graphic, transversal). Only arms of B are ever updated (update() takes
+//   the selected basis). When an arm e of B moves to a bin ahead of (or equal to) its old one, B
+//   stays maximum. When it moves behind, the new maximum basis is B - e + f for the best arm f
+//   outside B with B - e + f independent, if f is ahead of e's new bin, and B otherwise (the
+//   single-element exchange property of matroids). Every such f lies in e's fundamental circuit,
+//   so f was not ahead of e's old bin (B was maximum): the search scans only the bins from e's old
+//   position to its new one. Cost per update of a basis arm: O(log B) to locate it, and when it
+//   moved behind, O(D · T_member) to load B - e into the oracle plus O(A · T_member) for the A
+//   classes present in the bins between its old and new position. A is at most (bins passed) x
+//   (classes): for a graph on n vertices at most n(n-1)/2 per bin whatever K, but with as many
+//   classes as arms (a simple graph) it is bounded only by K: Holm et al.'s polylogarithmic
+//   dynamic spanning forest, which the paper cites for graphic matroids, is not implemented.
 //
 // Options: epsilon in (0, 1) (default 1 / log T, Algorithm 5 with m = 1, clamped to [0.01, 0.5]),
 // and the common ones; a >= 0 is required (the rounding is multiplicative).
@@ -65,7 +80,9 @@ class FasterCucb : public SemiBanditPolicy {
     int betaLevel = 0;
     double domAlpha = 0.0;  // the dominating point dom_{q,r} (Eq. 7)
     double domBeta = 0.0;
-    std::vector<MatroidArm> arms;
+    // The bin's arms grouped by class (Matroid::armClasses), groups in random order.
+    std::vector<std::vector<MatroidArm>> groups;
+    std::unordered_map<std::uint32_t, std::uint32_t> groupOfClass;
   };
   // The structure of one representative h, for one direct summand of the matroid: a partition
   // matroid is the direct sum of its groups (rank 1 each), so each group keeps its own bins and
@@ -86,6 +103,11 @@ class FasterCucb : public SemiBanditPolicy {
   void enterCell(Component& component, double lambda);
   void placeArm(MatroidArm arm, bool maintainOrder);
   void unplaceArm(MatroidArm arm);
+  std::size_t positionOf(const Component& component, std::uint32_t bin) const;
+  std::vector<MatroidArm> greedyOverBins();
+  // Restores a maximum basis after basis arm `arm` moved from the bin at `oldPosition` (positions
+  // at and behind it hold the bins not ahead of the old one) to a bin behind it.
+  void exchangeAfterDemotion(MatroidArm arm, std::size_t oldPosition);
 
   double epsilon_;
   double eta_;
@@ -95,12 +117,19 @@ class FasterCucb : public SemiBanditPolicy {
   std::vector<Bin> bins_;
   std::vector<std::uint32_t> freeBins_;
   std::vector<std::uint32_t> binOfArm_;
-  std::vector<std::uint32_t> slotOfArm_;
+  std::vector<std::uint32_t> slotOfArm_;  // position in its bin's group
   std::size_t binCount_ = 0;
   std::vector<int> betaLevelOfPulls_;
   bool binsBuilt_ = false;
   enum class Walk { TopArms, OneArmPerComponent, Oracle } walk_;
   std::unique_ptr<IndependenceOracle> oracle_;
+  std::vector<std::uint32_t> classOfArm_;
+  // The maintained basis (Walk::Oracle): valid from the greedy at a cell's entry until the next.
+  std::vector<MatroidArm> basis_;
+  std::vector<std::uint32_t> basisSlotOfArm_;  // kNotInBasis for arms outside basis_
+  bool basisValid_ = false;
+  std::uint64_t basisRebuilds_ = 0;
+  std::uint64_t basisExchanges_ = 0;
   std::uint64_t cellsEntered_ = 0;
   std::uint64_t binsVisited_ = 0;
 };

@@ -20,6 +20,8 @@ class GraphicMatroid : public Matroid {
   std::unique_ptr<IndependenceOracle> makeOracle() const override;
   std::unique_ptr<Matroid> clone() const override { return std::make_unique<GraphicMatroid>(*this); }
   void save(StateWriter& out) const override;
+  // Parallel edges (the same two endpoints, in either direction) form a class.
+  std::vector<std::uint32_t> armClasses() const override;
 
   std::size_t numVertices() const { return numVertices_; }
   std::uint32_t tail(MatroidArm arm) const { return endpoints_[2 * arm]; }

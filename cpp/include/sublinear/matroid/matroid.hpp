@@ -47,6 +47,13 @@ class Matroid {
 
   // Whether `arm` is a loop (independent of nothing, in no basis): such arms are never played.
   bool isLoop(MatroidArm arm) const;
+
+  // A class id per arm (K of them): arms of one class are interchangeable - exchanging two of
+  // them maps independent sets to independent sets (parallel edges of a graph, arms with the same
+  // right neighbours, one partition group, all arms of a uniform matroid). So an oracle holding
+  // none of them answers the same for each, and a scan may test one per class. The default puts
+  // every arm in a class of its own, which is always true.
+  virtual std::vector<std::uint32_t> armClasses() const;
 };
 
 // Rebuilds a matroid written by Matroid::save, through its validating constructor.

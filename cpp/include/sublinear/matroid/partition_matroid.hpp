@@ -20,6 +20,8 @@ class PartitionMatroid : public Matroid {
   std::unique_ptr<IndependenceOracle> makeOracle() const override;
   std::unique_ptr<Matroid> clone() const override { return std::make_unique<PartitionMatroid>(*this); }
   void save(StateWriter& out) const override;
+  // Arms of one group are interchangeable.
+  std::vector<std::uint32_t> armClasses() const override { return group_; }
 
   // Groups renumbered densely 0 .. rank-1 in order of first appearance of their labels' sorted order.
   std::uint32_t groupOf(MatroidArm arm) const { return group_[arm]; }

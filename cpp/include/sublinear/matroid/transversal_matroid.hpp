@@ -22,6 +22,8 @@ class TransversalMatroid : public Matroid {
   std::unique_ptr<IndependenceOracle> makeOracle() const override;
   std::unique_ptr<Matroid> clone() const override { return std::make_unique<TransversalMatroid>(*this); }
   void save(StateWriter& out) const override;
+  // Arms with the same set of right neighbours form a class.
+  std::vector<std::uint32_t> armClasses() const override;
 
   std::size_t numRight() const { return numRight_; }
   // Right vertices adjacent to `arm`: rights()[edgeStart(arm) .. edgeStart(arm + 1)).

@@ -15,6 +15,8 @@ class UniformMatroid : public Matroid {
   std::unique_ptr<IndependenceOracle> makeOracle() const override;
   std::unique_ptr<Matroid> clone() const override { return std::make_unique<UniformMatroid>(*this); }
   void save(StateWriter& out) const override;
+  // Every arm is interchangeable with every other.
+  std::vector<std::uint32_t> armClasses() const override { return std::vector<std::uint32_t>(groundSetSize_, 0); }
 
  private:
   std::size_t groundSetSize_;
