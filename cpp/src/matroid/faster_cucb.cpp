@@ -15,6 +15,11 @@ namespace {
 constexpr int kZeroLevel = INT_MIN;  // the bin {0} of Eqs. (5)-(6)
 constexpr std::uint32_t kNoBin = 0xffffffffu;
 constexpr std::uint32_t kNotInBasis = 0xffffffffu;
+// Rounds per measurement window of the two ways to keep the basis, and the schedule: of every
+// kCycleWindows windows, one measures exchange repair, one the greedy rebuild, and the rest use the
+// cheaper of the two latest measurements.
+constexpr std::int64_t kWindowRounds = 32;
+constexpr std::int64_t kCycleWindows = 8;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 double defaultEpsilon(const Json& options) {
@@ -206,7 +211,7 @@ void FasterCucb::initialPullsCompleted() {
 
 void FasterCucb::armUpdated(MatroidArm arm, double) {
   if (!binsBuilt_) return;
-  const bool maintained = basisValid_ && basisSlotOfArm_[arm] != kNotInBasis;
+  const bool maintained = basisValid_ && !rebuildEveryRound_ && basisSlotOfArm_[arm] != kNotInBasis;
   const Component& component = components_[componentOfArm_[arm]];
   // The old bin's position and rank, kept apart: the bin may empty and be reused by placeArm.
   std::size_t oldPosition = 0;
@@ -239,6 +244,7 @@ void FasterCucb::exchangeAfterDemotion(MatroidArm arm, std::size_t oldPosition) 
   for (const MatroidArm kept : basis_) {
     if (kept != arm) oracle_->add(kept);
   }
+  oracleCalls_ += basis_.size() - 1;
   const auto& order = components_.front().order;
   const std::uint32_t newBin = binOfArm_[arm];
   MatroidArm replacement = arm;
@@ -249,6 +255,7 @@ void FasterCucb::exchangeAfterDemotion(MatroidArm arm, std::size_t oldPosition) 
       const auto candidate = std::find_if(group.begin(), group.end(), [&](MatroidArm a) { return basisSlotOfArm_[a] == kNotInBasis; });
       if (candidate == group.end()) continue;
       ++armsScanned_;
+      ++oracleCalls_;
       if (oracle_->canAdd(*candidate)) {
         replacement = *candidate;
         break;
@@ -264,6 +271,26 @@ void FasterCucb::exchangeAfterDemotion(MatroidArm arm, std::size_t oldPosition) 
   ++basisExchanges_;
 }
 
+void FasterCucb::chooseMaintenance(std::int64_t t) {
+  if (windowStart_ == 0) windowStart_ = t;
+  if (t - windowStart_ < kWindowRounds) return;
+  const double perRound = static_cast<double>(oracleCalls_ - windowCalls_) / static_cast<double>(t - windowStart_);
+  (rebuildEveryRound_ ? rebuildCost_ : exchangeCost_) = perRound;
+  ++window_;
+  windowStart_ = t;
+  windowCalls_ = oracleCalls_;
+  const std::int64_t phase = window_ % kCycleWindows;
+  if (phase == 0 || exchangeCost_ < 0.0) {
+    rebuildEveryRound_ = false;
+  } else if (phase == 1 || rebuildCost_ < 0.0) {
+    rebuildEveryRound_ = true;
+  } else {
+    rebuildEveryRound_ = rebuildCost_ < exchangeCost_;
+  }
+  // The exchange path starts from a basis of the current order.
+  if (!rebuildEveryRound_) basisValid_ = false;
+}
+
 std::vector<MatroidArm> FasterCucb::greedyOverBins() {
   const std::size_t rank = matroid().rank();
   std::vector<MatroidArm> basis;
@@ -276,6 +303,7 @@ std::vector<MatroidArm> FasterCucb::greedyOverBins() {
       // held set grows, and so do the rest of its class.
       for (const MatroidArm arm : group) {
         ++armsScanned_;
+        oracleCalls_ += 2;
         if (!oracle_->canAdd(arm)) break;
         oracle_->add(arm);
         basis.push_back(arm);
@@ -322,6 +350,8 @@ std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
     armsScanned_ += basis.size();
     return basis;
   }
+  chooseMaintenance(t);
+  if (rebuildEveryRound_) basisValid_ = false;
   if (!basisValid_) {
     for (const MatroidArm arm : basis_) basisSlotOfArm_[arm] = kNotInBasis;
     basis_ = greedyOverBins();
@@ -341,6 +371,8 @@ Json FasterCucb::stats() const {
   if (walk_ == Walk::Oracle) {
     result["basisRebuilds"] = basisRebuilds_;
     result["basisExchanges"] = basisExchanges_;
+    result["oracleCalls"] = oracleCalls_;
+    result["basisMaintenance"] = rebuildEveryRound_ ? "greedy every round" : "exchange";
   }
   return result;
 }
