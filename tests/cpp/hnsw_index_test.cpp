@@ -106,6 +106,57 @@ TEST(HnswIndex, DeletedSlotsAreReusedSoTheGraphDoesNotGrow) {
   EXPECT_GE(recall / 40, 0.9);
 }
 
+TEST(HnswIndex, CompactionIsSpreadOverLaterCallsAndKeepsAnswersExact) {
+  // Sustained churn reuses slots until compactions start; each is built a few insertions per call,
+  // so no add, remove or search does the work of a whole rebuild (the first build's cost is the
+  // yardstick), and answers stay right against the exact oracle throughout.
+  auto index = hnsw(8, Json{{"seed", 12}, {"efConstruction", 64}});
+  Random random(13);
+  ExactIndex oracle(8);
+  std::vector<ItemId> live(2000);
+  std::iota(live.begin(), live.end(), 0);
+  auto vectors = gaussian(random, live.size() * 8);
+  index->add(live.data(), live.size(), vectors.data(), vectors.size());
+  oracle.add(live.data(), live.size(), vectors.data(), vectors.size());
+  const auto work = [&] { return index->stats()["distanceComputations"].get<double>(); };
+  const auto firstQuery = gaussian(random, 8);
+  index->search(firstQuery.data(), 8, 10);  // the graph is built at the first search
+  const double fullBuild = work();
+  double largestCall = 0.0, recall = 0.0;
+  bool sawCompacting = false;
+  const auto measured = [&](const auto& call) {
+    const double before = work();
+    call();
+    largestCall = std::max(largestCall, work() - before);
+    sawCompacting = sawCompacting || index->stats()["compacting"].get<bool>();
+  };
+  ItemId nextId = 5000;
+  const int cycles = 300;
+  for (int cycle = 0; cycle < cycles; ++cycle) {
+    random.shuffle(live);
+    std::vector<ItemId> out(live.end() - 20, live.end());
+    live.resize(live.size() - 20);
+    measured([&] { index->remove(out.data(), out.size()); });
+    oracle.remove(out.data(), out.size());
+    std::vector<ItemId> in(20);
+    for (auto& id : in) id = nextId++;
+    vectors = gaussian(random, in.size() * 8);
+    measured([&] { index->add(in.data(), in.size(), vectors.data(), vectors.size()); });
+    oracle.add(in.data(), in.size(), vectors.data(), vectors.size());
+    live.insert(live.end(), in.begin(), in.end());
+    const auto query = gaussian(random, 8);
+    SearchResult result;
+    measured([&] { result = index->search(query.data(), 8, 10); });
+    recall += checkResult(*index, oracle, query, 10, result);
+  }
+  const Json stats = index->stats();
+  EXPECT_GE(stats["compactions"].get<int>(), 2);
+  EXPECT_EQ(stats["rebuilds"].get<int>(), 1) << "only the first build is done in one call";
+  EXPECT_TRUE(sawCompacting);
+  EXPECT_LT(largestCall, 0.2 * fullBuild) << "largest call " << largestCall << ", full build " << fullBuild;
+  EXPECT_GE(recall / cycles, 0.9);
+}
+
 TEST(HnswIndex, RemovingMostItemsCompactsTheGraph) {
   auto index = hnsw(6, Json{{"seed", 7}});
   Random random(7);

@@ -62,6 +62,12 @@ double squaredNorm(const float* vector, std::size_t dim) {
 constexpr std::size_t kMinimumCapacity = 16;
 // Below this many freed slots a compacting rebuild is not worth it.
 constexpr std::size_t kCompactionFloor = 64;
+// Insertions into the successor graph per item added or removed and per search while a compaction
+// runs: a compaction started after N reuses completes within about N / 4 further additions, and no
+// single call pays for more than its own share.
+constexpr std::size_t kCompactionStepsPerAdd = 4;
+constexpr std::size_t kCompactionStepsPerRemove = 2;
+constexpr std::size_t kCompactionStepsPerSearch = 1;
 
 }  // namespace
 
@@ -84,6 +90,8 @@ struct HnswIndex::Graph {
   double levelScale;
   // Internal ids of deleted nodes, reused by later additions (last freed first).
   std::vector<hnswlib::tableint> freeSlots;
+  std::size_t reused = 0;  // freed slots taken by additions since the graph was started
+  bool holds(ItemId id) const { return hnsw.label_lookup_.count(id) != 0; }
 };
 
 HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
@@ -113,37 +121,88 @@ const float* HnswIndex::graphVector(const float* paddedItem) {
   return scratch_.data();
 }
 
-void HnswIndex::rebuild() {
-  graph_.reset();  // free the old graph before allocating the new one
+std::unique_ptr<HnswIndex::Graph> HnswIndex::newGraph() {
   const std::size_t capacity = std::max(kMinimumCapacity, items_.size());
-  // A different hnswlib seed per rebuild, still determined by the index's seed.
-  graph_ = std::make_unique<Graph>(graphStride_, euclidean_, capacity, M_, efConstruction_, seed_ + rebuilds_);
+  // A different hnswlib seed per graph, still determined by the index's seed.
+  auto graph = std::make_unique<Graph>(graphStride_, euclidean_, capacity, M_, efConstruction_, seed_ + graphsBuilt_);
+  ++graphsBuilt_;
+  return graph;
+}
+
+void HnswIndex::rebuild() {
+  retire(std::move(graph_));  // free the old graph before allocating the new one
+  retire(std::move(successor_));
+  graph_ = newGraph();
   ++rebuilds_;
-  compactPending_ = false;
-  reusedSinceBuild_ = 0;
-  for (std::size_t row = 0; row < items_.size(); ++row) insert(items_.idAt(row));
+  for (std::size_t row = 0; row < items_.size(); ++row) insert(*graph_, items_.idAt(row));
+}
+
+void HnswIndex::retire(std::unique_ptr<Graph> graph) {
+  if (graph) retiredEvaluations_ += graph->space.evaluations();
+}
+
+void HnswIndex::startCompaction() {
+  successor_ = newGraph();  // sized for the store, which may still hold a batch being removed
+  successorQueue_.clear();
+  successorQueue_.reserve(items_.size());
+  for (std::size_t row = 0; row < items_.size(); ++row) successorQueue_.push_back(items_.idAt(row));
+  successorNext_ = 0;
+  ++compactions_;
+}
+
+void HnswIndex::advanceCompaction(std::size_t steps) {
+  if (!successor_) return;
+  try {
+    for (; steps > 0 && successorNext_ < successorQueue_.size(); ++successorNext_) {
+      const ItemId id = successorQueue_[successorNext_];
+      // Removed since it was queued (the current graph holds exactly the live items), or queued
+      // twice (removed and added again): nothing to do.
+      if (!graph_->holds(id) || successor_->holds(id)) continue;
+      insert(*successor_, id);
+      --steps;
+    }
+  } catch (...) {
+    // Give up this compaction (the current graph is untouched); a later trigger starts another.
+    retire(std::move(successor_));
+    throw;
+  }
+  if (successorNext_ < successorQueue_.size()) return;
+  retire(std::move(graph_));
+  graph_ = std::move(successor_);
+  successorQueue_.clear();
+  successorQueue_.shrink_to_fit();
 }
 
 void HnswIndex::ensureGraph() {
-  if (!graph_ || compactPending_) rebuild();
+  if (!graph_) rebuild();
 }
 
-void HnswIndex::insert(ItemId id) {
-  auto& hnsw = graph_->hnsw;
+void HnswIndex::insert(Graph& graph, ItemId id) {
+  auto& hnsw = graph.hnsw;
   const float* vector = graphVector(items_.vectorOf(id));
-  if (graph_->freeSlots.empty()) {
-    hnsw.addPoint(vector, id, graph_->nextLevel());
+  if (graph.freeSlots.empty()) {
+    if (hnsw.cur_element_count >= hnsw.max_elements_) hnsw.resizeIndex(2 * hnsw.max_elements_);
+    hnsw.addPoint(vector, id, graph.nextLevel());
     return;
   }
   // Reuse a deleted node: relabel it, clear the mark, and let updatePoint move it to the new vector
   // and relink its neighbourhood (what later hnswlib versions call replace_deleted).
-  const hnswlib::tableint slot = graph_->freeSlots.back();
-  graph_->freeSlots.pop_back();
+  const hnswlib::tableint slot = graph.freeSlots.back();
+  graph.freeSlots.pop_back();
   hnsw.label_lookup_[id] = slot;
   hnsw.setExternalLabel(slot, id);
   hnsw.unmarkDeletedInternal(slot);
   hnsw.updatePoint(vector, slot, 1.0f);
-  ++reusedSinceBuild_;
+  ++graph.reused;
+}
+
+void HnswIndex::erase(Graph& graph, ItemId id) {
+  auto& hnsw = graph.hnsw;
+  const auto found = hnsw.label_lookup_.find(id);
+  const hnswlib::tableint slot = found->second;
+  hnsw.markDeletedInternal(slot);
+  hnsw.label_lookup_.erase(found);
+  graph.freeSlots.push_back(slot);
 }
 
 void HnswIndex::onAdd(const ItemId* ids, std::size_t count) {
@@ -158,7 +217,7 @@ void HnswIndex::onAdd(const ItemId* ids, std::size_t count) {
       rebuild();
       return;
     }
-    if (!graph_ || compactPending_) {
+    if (!graph_) {
       rebuild();
       return;
     }
@@ -167,34 +226,38 @@ void HnswIndex::onAdd(const ItemId* ids, std::size_t count) {
     if (hnsw.cur_element_count + fresh > hnsw.max_elements_) {
       hnsw.resizeIndex(std::max(2 * hnsw.max_elements_, hnsw.cur_element_count + fresh));
     }
-    for (std::size_t i = 0; i < count; ++i) insert(ids[i]);
+    for (std::size_t i = 0; i < count; ++i) insert(*graph_, ids[i]);
+    // A running compaction inserts the new items when it reaches them.
+    if (successor_) successorQueue_.insert(successorQueue_.end(), ids, ids + count);
+    advanceCompaction(kCompactionStepsPerAdd * count);
     // Relinking a reused node can strand nodes that were reachable only through its old links; after
-    // as many reuses as live items, rebuild (cost amortised over those additions).
-    if (reusedSinceBuild_ >= kCompactionFloor && reusedSinceBuild_ > items_.size()) compactPending_ = true;
+    // as many reuses as live items, compact into a fresh graph, built a few insertions per call.
+    if (!successor_ && graph_->reused >= kCompactionFloor && graph_->reused > items_.size()) startCompaction();
   } catch (...) {
     // The base class takes the batch back out of the store; the graph is rebuilt from the store
     // when next needed, so graph and store never disagree.
-    graph_.reset();
+    retire(std::move(graph_));
+    retire(std::move(successor_));
     throw;
   }
 }
 
 void HnswIndex::onRemove(const ItemId* ids, std::size_t count) {
   if (!graph_) return;
-  auto& hnsw = graph_->hnsw;
   for (std::size_t i = 0; i < count; ++i) {
-    const auto found = hnsw.label_lookup_.find(ids[i]);
-    const hnswlib::tableint slot = found->second;
-    hnsw.markDeletedInternal(slot);
-    hnsw.label_lookup_.erase(found);
-    graph_->freeSlots.push_back(slot);
+    erase(*graph_, ids[i]);
+    if (successor_ && successor_->holds(ids[i])) erase(*successor_, ids[i]);
   }
+  // The store still holds the batch (it drops it after this call); the compaction skips it because
+  // the current graph no longer does.
   const std::size_t live = items_.size() - count;
-  if (graph_->freeSlots.size() >= kCompactionFloor && graph_->freeSlots.size() > live) compactPending_ = true;
+  if (!successor_ && graph_->freeSlots.size() >= kCompactionFloor && graph_->freeSlots.size() > live) startCompaction();
+  advanceCompaction(kCompactionStepsPerRemove * count);
 }
 
 std::vector<ItemId> HnswIndex::candidates(const float* paddedQuery, std::size_t count) {
   ensureGraph();
+  advanceCompaction(kCompactionStepsPerSearch);
   auto& hnsw = graph_->hnsw;
   // The query of the euclidean reduction is (q, 0): the padding is already zero.
   std::copy(paddedQuery, paddedQuery + dim(), scratch_.begin());
@@ -219,11 +282,15 @@ Json HnswIndex::stats() const {
   result["efConstruction"] = efConstruction_;
   result["efSearch"] = efSearch_;
   result["rebuilds"] = rebuilds_;
+  result["compactions"] = compactions_;
+  result["compacting"] = successor_ != nullptr;
   result["graphSlots"] = graph_ ? graph_->hnsw.cur_element_count : 0;
   result["capacity"] = graph_ ? graph_->hnsw.max_elements_ : 0;
   result["freeSlots"] = graph_ ? graph_->freeSlots.size() : 0;
-  result["reusedSinceBuild"] = reusedSinceBuild_;
-  result["distanceComputations"] = graph_ ? graph_->space.evaluations() : 0;
+  result["reusedSinceBuild"] = graph_ ? graph_->reused : 0;
+  // Every graph's work, the successor's and retired graphs' included.
+  result["distanceComputations"] = retiredEvaluations_ + (graph_ ? graph_->space.evaluations() : 0) +
+                                   (successor_ ? successor_->space.evaluations() : 0);
   if (euclidean_) result["transformNorm"] = transformNorm_;
   return result;
 }
