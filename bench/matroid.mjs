@@ -6,17 +6,7 @@
 //   npm run bench -- matroid --full     K in {1e3, 1e4, 1e5, 1e6}, T = 50000 (hours: CUCB and CTS are O(K) a round)
 //   --kinds uniform,partition  --sizes 1e3,1e6  restrict the grid
 import init from '../dist/index.js';
-
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './lib/seeded-random.mjs';
 
 const RANK = 50;
 

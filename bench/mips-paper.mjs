@@ -8,17 +8,7 @@
 // `npm run bench -- mips-paper` (scaled: 2000 vectors x 2000 dims), `-- mips-paper --full` (10^4 x 10^4;
 // the paper used 10^4 x 10^5, which does not fit a 4 GiB wasm heap beside its indexes).
 import init from '../dist/index.js';
-
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './lib/seeded-random.mjs';
 
 function fill(random, count, distribution) {
   const values = new Float32Array(count);

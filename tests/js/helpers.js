@@ -1,4 +1,5 @@
 import init from '../../dist/index.js';
+import { seededRandom } from '../../bench/lib/seeded-random.mjs';
 
 let shared = null;
 // One module instance per test file (each file runs in its own worker).
@@ -7,17 +8,7 @@ export function loadModule() {
   return shared;
 }
 
-// Deterministic test data independent of the library's own generator.
-export function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../bench/lib/seeded-random.mjs';
 
 export function gaussian(random, count) {
   const values = new Float32Array(count);

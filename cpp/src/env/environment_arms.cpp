@@ -38,4 +38,16 @@ void EnvironmentArms::remove(ArmId id) {
   features_.resize(last * d);
 }
 
+std::vector<ArmId> EnvironmentArms::removeRandom(std::size_t count, std::size_t keepAtLeast, Random& random) {
+  const std::size_t removable = size() > keepAtLeast ? size() - keepAtLeast : 0;
+  std::vector<ArmId> removed;
+  removed.reserve(std::min(count, removable));
+  for (std::size_t i = 0; i < std::min(count, removable); ++i) {
+    const ArmId victim = idAt(static_cast<std::size_t>(random.uniformInt(size())));
+    remove(victim);
+    removed.push_back(victim);
+  }
+  return removed;
+}
+
 }  // namespace sublinear

@@ -78,14 +78,7 @@ ArmChange GaussianLinearEnvironment::changeAfterRound(std::int64_t t) {
   ArmChange change;
   if (changeEvery_ <= 0 || t % changeEvery_ != 0) return change;
   // Removal first, among the arms that were there, and never down to an empty set.
-  const std::size_t keepAtLeast = changeAdd_ > 0 ? 0 : 1;
-  const std::size_t removable = arms_.size() > keepAtLeast ? arms_.size() - keepAtLeast : 0;
-  const std::size_t removeCount = std::min(changeRemove_, removable);
-  for (std::size_t i = 0; i < removeCount; ++i) {
-    const ArmId victim = arms_.idAt(static_cast<std::size_t>(instance_.uniformInt(arms_.size())));
-    arms_.remove(victim);
-    change.removed.push_back(victim);
-  }
+  change.removed = arms_.removeRandom(changeRemove_, changeAdd_ > 0 ? 0 : 1, instance_);
   const auto d = static_cast<std::size_t>(arms_.dim());
   change.addedFeatures.resize(changeAdd_ * d);
   for (std::size_t i = 0; i < changeAdd_; ++i) {

@@ -80,14 +80,7 @@ ArmChange RatingsEnvironment::changeAfterRound(std::int64_t t) {
   ArmChange change;
   if (changeEvery_ <= 0 || t % changeEvery_ != 0) return change;
   const std::size_t arriving = std::min(changeAdd_, model_->moviesByArrival().size() - nextArrival_);
-  const std::size_t keepAtLeast = arriving > 0 ? 0 : 1;
-  const std::size_t removable = arms_.size() > keepAtLeast ? arms_.size() - keepAtLeast : 0;
-  const std::size_t removeCount = std::min(changeRemove_, removable);
-  for (std::size_t i = 0; i < removeCount; ++i) {
-    const ArmId victim = arms_.idAt(static_cast<std::size_t>(random_.uniformInt(arms_.size())));
-    arms_.remove(victim);
-    change.removed.push_back(victim);
-  }
+  change.removed = arms_.removeRandom(changeRemove_, arriving > 0 ? 0 : 1, random_);
   for (std::size_t i = 0; i < arriving; ++i) addNextMovie(&change);
   return change;
 }

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "sublinear/core/random.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {
@@ -35,6 +36,9 @@ class EnvironmentArms {
   void add(ArmId id, const double* features, double expectedReward);
   // UNKNOWN_ID for an id not present.
   void remove(ArmId id);
+  // Removes up to `count` arms at uniformly random rows, one at a time, never leaving fewer than
+  // `keepAtLeast`; returns their ids in removal order.
+  std::vector<ArmId> removeRandom(std::size_t count, std::size_t keepAtLeast, Random& random);
 
  private:
   int dim_;

@@ -1,0 +1,12 @@
+// Deterministic data for benchmarks and tests, independent of the library's own generator
+// (mulberry32: a 32-bit state, uniform numbers in [0, 1)).
+export function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
