@@ -28,7 +28,7 @@ TEST(BoundedMEIndex, PrecisionAndWorkOnGaussianData) {
   ExactIndex exact(dim);
   exact.add(ids.data(), n, vectors.data(), vectors.size());
   for (const double epsilon : {0.02, 0.3, 0.9}) {
-    BoundedMEIndex index(dim, epsilon, 0.1, 7);
+    BoundedMEIndex index(dim, Json{{"epsilon", epsilon}, {"delta", 0.1}, {"seed", 7}});
     index.add(ids.data(), n, vectors.data(), vectors.size());
     double precision = 0;
     const int queries = 10;
@@ -59,7 +59,8 @@ TEST(BoundedMEIndex, SameSeedSameResults) {
   const auto vectors = gaussianVector(random, n * dim);
   std::vector<ItemId> ids(n);
   std::iota(ids.begin(), ids.end(), 10);
-  BoundedMEIndex a(dim, 0.4, 0.3, 5), b(dim, 0.4, 0.3, 5);
+  const Json options{{"epsilon", 0.4}, {"delta", 0.3}, {"seed", 5}};
+  BoundedMEIndex a(dim, options), b(dim, options);
   a.add(ids.data(), n, vectors.data(), vectors.size());
   b.add(ids.data(), n, vectors.data(), vectors.size());
   for (int q = 0; q < 5; ++q) {

@@ -30,7 +30,7 @@ TEST(GreedyMipsIndex, LargerBudgetScreensMoreAndFindsMore) {
   exact.add(ids.data(), n, vectors.data(), vectors.size());
   double previous = -1;
   for (const double fraction : {0.02, 0.1, 0.5}) {
-    GreedyMipsIndex index(dim, 0, fraction);
+    GreedyMipsIndex index(dim, Json{{"budgetFraction", fraction}});
     index.add(ids.data(), n, vectors.data(), vectors.size());
     double precision = 0;
     Random queries(8);

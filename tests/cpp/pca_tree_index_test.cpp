@@ -33,7 +33,7 @@ TEST(PcaTreeIndex, DeeperTreesScanFewerItems) {
   exact.add(ids.data(), n, vectors.data(), vectors.size());
   double previousWork = 1e18;
   for (const std::size_t depth : {0u, 2u, 4u, 6u}) {
-    PcaTreeIndex index(dim, depth, 1);
+    PcaTreeIndex index(dim, Json{{"depth", depth}, {"seed", 1}});
     index.add(ids.data(), n, vectors.data(), vectors.size());
     double precision = 0;
     for (int q = 0; q < 20; ++q) {

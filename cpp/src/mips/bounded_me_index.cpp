@@ -48,8 +48,10 @@ float partialProduct(const float* a, const float* b, std::size_t count) {
 }
 }  // namespace
 
-BoundedMEIndex::BoundedMEIndex(std::size_t dim, double epsilon, double delta, std::uint64_t seed)
-    : MipsIndex(dim), solver_(epsilon, delta), random_(seed) {
+BoundedMEIndex::BoundedMEIndex(std::size_t dim, const Json& options)
+    : MipsIndex(dim),
+      solver_(readNumber(options, "epsilon", 0.1, 0, 1, false, false), readNumber(options, "delta", 0.1, 0, 1, false, false)),
+      random_(readSeed(options)) {
   sigma_.resize(dim);
   for (std::size_t c = 0; c < dim; ++c) sigma_[c] = static_cast<std::uint32_t>(c);
   random_.shuffle(sigma_);

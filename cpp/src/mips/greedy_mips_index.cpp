@@ -5,10 +5,18 @@
 #include <limits>
 #include <queue>
 
+#include "sublinear/core/error.hpp"
+
 namespace sublinear {
 
-GreedyMipsIndex::GreedyMipsIndex(std::size_t dim, std::size_t budget, double budgetFraction)
-    : MipsIndex(dim), budget_(budget), budgetFraction_(budgetFraction), lists_(dim) {}
+GreedyMipsIndex::GreedyMipsIndex(std::size_t dim, const Json& options)
+    : MipsIndex(dim),
+      budget_(static_cast<std::size_t>(readInteger(options, "budget", 0, 1, 4294967295LL))),
+      budgetFraction_(readNumber(options, "budgetFraction", 0.1, 0, 1, false, true)),
+      lists_(dim) {
+  require(!(options.contains("budget") && options.contains("budgetFraction")), ErrorCode::InvalidArgument,
+          "give either option 'budget' (candidates) or 'budgetFraction' (of the size), not both");
+}
 
 void GreedyMipsIndex::onAdd(const ItemId* ids, std::size_t count) {
   // Reserve everything first so that the additions below cannot fail halfway.

@@ -24,8 +24,8 @@ void orthonormalizeColumns(std::vector<double>& matrix, std::size_t rows, std::s
 }
 }  // namespace
 
-PcaTreeIndex::PcaTreeIndex(std::size_t dim, std::size_t depth, std::uint64_t seed)
-    : MipsIndex(dim), depth_(depth), random_(seed) {}
+PcaTreeIndex::PcaTreeIndex(std::size_t dim, const Json& options)
+    : MipsIndex(dim), depth_(static_cast<std::size_t>(readInteger(options, "depth", 8, 0, kMaxDepth))), random_(readSeed(options)) {}
 
 void PcaTreeIndex::transform(const float* vector, double* out) const {
   // (x, sqrt(M^2 - |x|^2)); the max() absorbs rounding for the longest items.

@@ -41,7 +41,8 @@ class BoundedMEIndex final : public MipsIndex {
   // an order over 40 panels.
   static constexpr std::size_t kBlock = 256;
 
-  BoundedMEIndex(std::size_t dim, double epsilon, double delta, std::uint64_t seed);
+  // Options: epsilon and delta in (0, 1) (default 0.1 each), seed.
+  BoundedMEIndex(std::size_t dim, const Json& options);
   std::string type() const override { return "bounded-me"; }
   Json stats() const override;
 

@@ -26,8 +26,9 @@ namespace sublinear {
 // again gets a new slot, so stale entries can never resurrect it.
 class GreedyMipsIndex final : public MipsIndex {
  public:
-  // budget > 0: absolute; budget == 0: budgetFraction * size.
-  GreedyMipsIndex(std::size_t dim, std::size_t budget, double budgetFraction);
+  // Options: budget (candidates screened, >= 1) or budgetFraction (of the size, in (0, 1], default
+  // 0.1), not both.
+  GreedyMipsIndex(std::size_t dim, const Json& options);
   std::string type() const override { return "greedy"; }
   Json stats() const override;
 

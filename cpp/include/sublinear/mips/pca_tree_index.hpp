@@ -36,7 +36,8 @@ class PcaTreeIndex final : public MipsIndex {
   static constexpr std::size_t kMaxDepth = 20;
   static constexpr std::size_t kDirectCovarianceLimit = 256;
 
-  PcaTreeIndex(std::size_t dim, std::size_t depth, std::uint64_t seed);
+  // Options: depth in [0, kMaxDepth] (default 8), seed.
+  PcaTreeIndex(std::size_t dim, const Json& options);
   std::string type() const override { return "pca-tree"; }
   Json stats() const override;
 
