@@ -1,28 +1,28 @@
 #include <gtest/gtest.h>
 
-#include "mips_index_checks.hpp"
+#include "mips_oracle.hpp"
 #include "sublinear/mips/bounded_me_index.hpp"
 
 using namespace sublinear;
-using namespace sublinear::testing;
+using namespace mips_oracle;
 
 TEST(BoundedMEIndex, ResultsAreLiveSortedAndExactlyScoredThroughChanges) {
   for (const std::size_t dim : {1u, 7u, 64u, 130u}) {
-    checkAgainstExact(Json{{"type", "bounded-me"}, {"epsilon", 0.3}, {"delta", 0.2}, {"seed", 3}}, dim, 60, 12, 5, false, dim);
+    interleave(Json{{"type", "bounded-me"}, {"epsilon", 0.3}, {"delta", 0.2}, {"seed", 3}}, dim, dim, {12, 5, 60, true, false});
   }
 }
 
 TEST(BoundedMEIndex, SmallEpsilonReadsEverythingAndIsExact) {
   // epsilon so small that m(u) = N in the first round: every coordinate is pulled, the means are exact.
-  const auto report = checkAgainstExact(Json{{"type", "bounded-me"}, {"epsilon", 1e-4}, {"delta", 0.1}, {"seed", 1}}, 40, 80, 6, 5, true, 11);
-  EXPECT_EQ(report.meanPrecision, 1.0);
+  const double precision = interleave(Json{{"type", "bounded-me"}, {"epsilon", 1e-4}, {"delta", 0.1}, {"seed", 1}}, 40, 11, {6, 5, 80, true, true});
+  EXPECT_EQ(precision, 1.0);
 }
 
 TEST(BoundedMEIndex, PrecisionAndWorkOnGaussianData) {
   // 2000 x 2048 Gaussian, top 5: precision against exact, and the partial products actually saved.
   const std::size_t n = 2000, dim = 2048, k = 5;
   Random random(42);
-  const auto vectors = gaussianVector(random, n * dim);
+  const auto vectors = gaussian(random, n * dim);
   std::vector<ItemId> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   ExactIndex exact(dim);
@@ -33,7 +33,7 @@ TEST(BoundedMEIndex, PrecisionAndWorkOnGaussianData) {
     double precision = 0;
     const int queries = 10;
     for (int q = 0; q < queries; ++q) {
-      const auto query = gaussianVector(random, dim);
+      const auto query = gaussian(random, dim);
       const auto truth = exact.search(query.data(), dim, k).ids;
       for (ItemId id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k);
     }
@@ -56,7 +56,7 @@ TEST(BoundedMEIndex, PrecisionAndWorkOnGaussianData) {
 TEST(BoundedMEIndex, SameSeedSameResults) {
   Random random(9);
   const std::size_t n = 300, dim = 50;
-  const auto vectors = gaussianVector(random, n * dim);
+  const auto vectors = gaussian(random, n * dim);
   std::vector<ItemId> ids(n);
   std::iota(ids.begin(), ids.end(), 10);
   const Json options{{"epsilon", 0.4}, {"delta", 0.3}, {"seed", 5}};
@@ -64,7 +64,7 @@ TEST(BoundedMEIndex, SameSeedSameResults) {
   a.add(ids.data(), n, vectors.data(), vectors.size());
   b.add(ids.data(), n, vectors.data(), vectors.size());
   for (int q = 0; q < 5; ++q) {
-    const auto query = gaussianVector(random, dim);
+    const auto query = gaussian(random, dim);
     EXPECT_EQ(a.search(query.data(), dim, 3).ids, b.search(query.data(), dim, 3).ids);
   }
 }

@@ -1,29 +1,29 @@
 #include <gtest/gtest.h>
 
-#include "mips_index_checks.hpp"
+#include "mips_oracle.hpp"
 #include "sublinear/mips/greedy_mips_index.hpp"
 
 using namespace sublinear;
-using namespace sublinear::testing;
+using namespace mips_oracle;
 
 TEST(GreedyMipsIndex, ResultsAreLiveSortedAndExactlyScoredThroughChanges) {
   for (const std::size_t dim : {1u, 5u, 32u}) {
-    const auto report = checkAgainstExact(Json{{"type", "greedy"}, {"budgetFraction", 0.2}}, dim, 80, 15, 10, false, dim + 100);
-    EXPECT_GE(report.meanPrecision, dim == 1 ? 0.99 : 0.3) << "dim " << dim;  // in one dimension the first items screened are the best
+    const double precision = interleave(Json{{"type", "greedy"}, {"budgetFraction", 0.2}}, dim, dim + 100, {15, 10, 80, true, false});
+    EXPECT_GE(precision, dim == 1 ? 0.99 : 0.3) << "dim " << dim;  // in one dimension the first items screened are the best
   }
-  checkAgainstExact(Json{{"type", "greedy"}, {"budget", 25}}, 12, 60, 10, 5, false, 3);
+  interleave(Json{{"type", "greedy"}, {"budget", 25}}, 12, 3, {10, 5, 60, true, false});
 }
 
 TEST(GreedyMipsIndex, FullBudgetEqualsExact) {
   for (const std::size_t dim : {1u, 6u, 33u}) {
-    checkAgainstExact(Json{{"type", "greedy"}, {"budgetFraction", 1.0}}, dim, 70, 12, 10, true, dim);
+    interleave(Json{{"type", "greedy"}, {"budgetFraction", 1.0}}, dim, dim, {12, 10, 70, true, true});
   }
 }
 
 TEST(GreedyMipsIndex, LargerBudgetScreensMoreAndFindsMore) {
   Random random(4);
   const std::size_t n = 3000, dim = 32, k = 10;
-  const auto vectors = gaussianVector(random, n * dim);
+  const auto vectors = gaussian(random, n * dim);
   std::vector<ItemId> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   ExactIndex exact(dim);
@@ -35,7 +35,7 @@ TEST(GreedyMipsIndex, LargerBudgetScreensMoreAndFindsMore) {
     double precision = 0;
     Random queries(8);
     for (int q = 0; q < 20; ++q) {
-      const auto query = gaussianVector(queries, dim);
+      const auto query = gaussian(queries, dim);
       const auto truth = exact.search(query.data(), dim, k).ids;
       for (ItemId id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k * 20);
     }

@@ -59,20 +59,29 @@ inline double checkResult(const MipsIndex& index, ExactIndex& oracle, const std:
   return static_cast<double>(hits) / static_cast<double>(exact.ids.size());
 }
 
+// What interleave() runs, and what it demands beyond checkResult's properties.
+struct Interleaving {
+  int rounds = 12;
+  std::size_t k = 10;
+  std::size_t batch = 0;     // items added per round; 0: from 40 to 159 at random
+  bool fullLength = false;   // every result holds min(k, size) ids
+  bool equalsExact = false;  // ... and they are the oracle's, in its order
+};
+
 // Random interleavings of batch adds (fresh and re-used ids), removals and searches on Gaussian data;
 // returns the mean recall@k over all searches.
-inline double interleave(MipsIndex& index, std::size_t dim, std::uint64_t seed, int rounds = 12, std::size_t k = 10) {
+inline double interleave(MipsIndex& index, std::size_t dim, std::uint64_t seed, const Interleaving& plan = {}) {
   Random random(seed);
   ExactIndex oracle(dim);
   std::vector<ItemId> removedIds;
   ItemId nextId = 5;
   double recallSum = 0;
   int searches = 0;
-  for (int round = 0; round < rounds; ++round) {
-    const std::size_t n = 40 + random.uniformInt(120);
+  for (int round = 0; round < plan.rounds; ++round) {
+    const std::size_t n = plan.batch > 0 ? plan.batch : 40 + random.uniformInt(120);
     std::vector<ItemId> ids;
     for (std::size_t i = 0; i < n; ++i) {
-      // Sometimes bring back a removed id: ids are caller-chosen and may return.
+      // Sometimes bring back a removed id: ids are caller-chosen and may return (with a new vector).
       if (!removedIds.empty() && random.bernoulli(0.2)) {
         ids.push_back(removedIds.back());
         removedIds.pop_back();
@@ -95,11 +104,20 @@ inline double interleave(MipsIndex& index, std::size_t dim, std::uint64_t seed, 
     for (ItemId id : removed) EXPECT_FALSE(index.contains(id));
     for (int q = 0; q < 3; ++q) {
       const auto query = gaussian(random, dim);
-      recallSum += checkResult(index, oracle, query, k, index.search(query.data(), dim, k));
+      const SearchResult result = index.search(query.data(), dim, plan.k);
+      recallSum += checkResult(index, oracle, query, plan.k, result);
       ++searches;
+      if (plan.fullLength) EXPECT_EQ(result.ids.size(), std::min(plan.k, oracle.size())) << "round " << round;
+      if (plan.equalsExact) EXPECT_EQ(result.ids, oracle.search(query.data(), dim, plan.k).ids) << "round " << round;
     }
   }
   return recallSum / searches;
+}
+
+// The same on a new index of the given spec (makeMipsIndex).
+inline double interleave(const Json& spec, std::size_t dim, std::uint64_t seed, const Interleaving& plan = {}) {
+  auto index = makeMipsIndex(dim, spec);
+  return interleave(*index, dim, seed, plan);
 }
 
 // Mean recall@k of `index` over `queries` Gaussian queries on n Gaussian items.

@@ -1,32 +1,32 @@
 #include <gtest/gtest.h>
 
-#include "mips_index_checks.hpp"
+#include "mips_oracle.hpp"
 #include "sublinear/mips/pca_tree_index.hpp"
 
 using namespace sublinear;
-using namespace sublinear::testing;
+using namespace mips_oracle;
 
 TEST(PcaTreeIndex, ResultsAreLiveSortedAndExactlyScoredThroughChanges) {
   for (const std::size_t dim : {1u, 8u, 40u}) {
     for (const int depth : {1, 4, 12}) {
-      checkAgainstExact(Json{{"type", "pca-tree"}, {"depth", depth}, {"seed", 2}}, dim, 70, 10, 5, false, dim * 31 + depth);
+      interleave(Json{{"type", "pca-tree"}, {"depth", depth}, {"seed", 2}}, dim, dim * 31 + depth, {10, 5, 70, true, false});
     }
   }
 }
 
 TEST(PcaTreeIndex, DepthZeroEqualsExact) {
-  checkAgainstExact(Json{{"type", "pca-tree"}, {"depth", 0}}, 9, 60, 10, 10, true, 1);
+  interleave(Json{{"type", "pca-tree"}, {"depth", 0}}, 9, 1, {10, 10, 60, true, true});
 }
 
 TEST(PcaTreeIndex, RandomizedDirectionsAboveTheCovarianceLimit) {
   // dim + 1 > 256 takes the subspace-iteration path.
-  checkAgainstExact(Json{{"type", "pca-tree"}, {"depth", 3}, {"seed", 2}}, 300, 40, 4, 5, false, 77);
+  interleave(Json{{"type", "pca-tree"}, {"depth", 3}, {"seed", 2}}, 300, 77, {4, 5, 40, true, false});
 }
 
 TEST(PcaTreeIndex, DeeperTreesScanFewerItems) {
   Random random(6);
   const std::size_t n = 4000, dim = 16, k = 5;
-  const auto vectors = gaussianVector(random, n * dim);
+  const auto vectors = gaussian(random, n * dim);
   std::vector<ItemId> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   ExactIndex exact(dim);
@@ -37,7 +37,7 @@ TEST(PcaTreeIndex, DeeperTreesScanFewerItems) {
     index.add(ids.data(), n, vectors.data(), vectors.size());
     double precision = 0;
     for (int q = 0; q < 20; ++q) {
-      const auto query = gaussianVector(random, dim);
+      const auto query = gaussian(random, dim);
       const auto truth = exact.search(query.data(), dim, k).ids;
       for (ItemId id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k * 20);
     }
