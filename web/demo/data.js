@@ -1,14 +1,11 @@
 // Reproducible demo data from a seed (mulberry32 + Box-Muller): the browser test regenerates the
 // same vectors in Node to check what the page shows against an exact scan of its own.
+import { seededRandom } from '../../bench/lib/seeded-random.mjs';
+
+// Uniform in (0, 1): half a step above the generator's [0, 1) grid, so that log(u) is finite.
 function uniformSource(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
+  const random = seededRandom(seed);
+  return () => random() + 0.5 / 4294967296;
 }
 
 export function gaussianVectors(count, dim, seed) {
