@@ -5,7 +5,7 @@
 
 namespace sublinear {
 
-PolicyIndexSpec::PolicyIndexSpec(const Json& policyOptions, const std::string& defaultType) {
+PolicyIndexSpec::PolicyIndexSpec(const Json& policyOptions, const std::string& defaultType, const Json& hnswDefaults) {
   spec_ = Json::object();
   if (policyOptions.is_object() && policyOptions.contains("index") && !policyOptions["index"].is_null()) {
     const Json& given = policyOptions["index"];
@@ -14,6 +14,11 @@ PolicyIndexSpec::PolicyIndexSpec(const Json& policyOptions, const std::string& d
   }
   type_ = readString(spec_, "type", defaultType);
   spec_["type"] = type_;
+  if (type_ == "hnsw") {
+    for (const auto& [name, value] : hnswDefaults.items()) {
+      if (!spec_.contains(name)) spec_[name] = value;
+    }
+  }
   hasSeed_ = spec_.contains("seed") && !spec_["seed"].is_null();
   seed_ = readSeed(policyOptions);
   if (hasSeed_) seed_ = readSeed(spec_);

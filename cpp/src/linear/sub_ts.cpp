@@ -19,7 +19,10 @@ SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const J
       transform_(readBool(options, "negativeRewardTransform", false)),
       inflation_(readNumber(options, "inflation", 1.0, 0.0, 1e12)),
       shortlist_(static_cast<std::size_t>(readInteger(options, "shortlist", 30, 1, 1000000))) {
-  const PolicyIndexSpec spec(options, defaultIndex);
+  // Construction effort 64 instead of HnswIndex's 200: the shortlist is ranked exactly, and on
+  // bench/linear.mjs's arms (K = 20,000, d = 16) it gave the same regret with a third of the
+  // construction time (0.95 s against 3.0 s) and faster arm additions.
+  const PolicyIndexSpec spec(options, defaultIndex, Json{{"efConstruction", 64}});
   index_ = spec.make(static_cast<std::size_t>(ridge_.dim()));
 }
 

@@ -15,7 +15,8 @@ namespace sublinear {
 // one seed fixes the whole run.
 class PolicyIndexSpec {
  public:
-  PolicyIndexSpec(const Json& policyOptions, const std::string& defaultType);
+  // hnswDefaults: options an "hnsw" index takes from the policy when the caller's spec leaves them out.
+  PolicyIndexSpec(const Json& policyOptions, const std::string& defaultType, const Json& hnswDefaults = Json::object());
 
   const std::string& type() const { return type_; }
   // A new index of dimension `dim`; `stream` distinguishes several indexes of one policy.

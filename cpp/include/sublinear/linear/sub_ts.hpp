@@ -16,7 +16,8 @@ namespace sublinear {
 // Options (besides RidgePolicy's lambda, delta, noise, bound, horizon, beta, seed):
 //   inflation (1)    v = inflation * beta_t(delta / (4 T)), beta_t as in LinUCB (or v = inflation * beta)
 //   shortlist (30)   p, the candidates retrieved from the index and ranked exactly   (integer >= 1)
-//   index     ({ type: "hnsw" })   any makeMipsIndex spec; LinTS defaults to { type: "exact" }
+//   index     ({ type: "hnsw", efConstruction: 64 })   any makeMipsIndex spec (an hnsw spec without
+//             efConstruction gets 64); LinTS defaults to { type: "exact" }
 //   negativeRewardTransform (false)  the paper's extension for a negative best reward (section 6):
 //            the model sees x' = [x / sqrt 2, sqrt 2 / 2] and r' = r / 2 + 1 / 2, so that the best
 //            expected reward is positive; theta() still reports the estimate in the original
