@@ -37,7 +37,7 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions {
   inflation?: number;
   /** Candidates retrieved from the index and ranked exactly. Default 30. */
   shortlist?: number;
-  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS. */
+  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS (an hnsw index without efConstruction gets 64 here). */
   index?: PolicyIndexOptions;
   /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
   negativeRewardTransform?: boolean;
