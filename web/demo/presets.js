@@ -235,14 +235,16 @@ export const presets = [
   {
     id: 'matroid-scaling',
     title: 'FasterCUCB against CUCB and CTS on matroids (our experiment for paper 002)',
-    source: 'Matroid semi-bandits in sublinear time has no experiment; ours: Bernoulli arms, uniform and partition matroids of rank 50',
+    source: 'Matroid semi-bandits in sublinear time has no experiment; ours: Bernoulli arms on uniform, partition, graphic and transversal matroids of rank 50',
     metric: 'regret',
     horizon: scaled(2000, 20000),
     seeds: scaled(2, 5),
     runs: ({ full }) => {
       const K = full ? 100000 : 10000;
-      return ['uniform', 'partition'].flatMap((kind) => {
-        const environment = { type: 'matroid', K, matroid: kind === 'uniform' ? { kind, rank: 50 } : { kind, groups: 50 } };
+      // Rank 50 in every class: 51 vertices for the graph, 50 right vertices (2 per arm) for transversal.
+      const matroids = { uniform: { rank: 50 }, partition: { groups: 50 }, graphic: { vertices: 51 }, transversal: { right: 50, degree: 2 } };
+      return Object.entries(matroids).flatMap(([kind, shape]) => {
+        const environment = { type: 'matroid', K, matroid: { kind, ...shape } };
         return [
           { label: `CUCB, ${kind}`, policy: { type: 'cucb' } },
           { label: `FasterCUCB, ${kind}`, policy: { type: 'faster-cucb', epsilon: 0.1 } },
