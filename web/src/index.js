@@ -46,7 +46,8 @@ export async function init(options = {}) {
     ...defineSimulationClasses(runtime),
     // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
     memoryUsage() {
-      return { heapBytes: Module.HEAPU8.buffer.byteLength, allocatedBytes: Module.allocatedBytes() };
+      // >>> 0: the count comes back as an i32, negative past 2 GiB.
+      return { heapBytes: Module.HEAPU8.buffer.byteLength, allocatedBytes: Module.allocatedBytes() >>> 0 };
     },
     // Checksum of the first `count` rounds of the core's random transforms for `seed`: equal in
     // every build and browser for the same arguments (the native CLI prints the same string).

@@ -26,7 +26,8 @@ export function createRuntime(Module) {
     const addresses = [];
     try {
       for (const array of arrays) {
-        const address = Module._malloc(Math.max(array.byteLength, 1));
+        // >>> 0: malloc returns an i32, negative for addresses past 2 GiB (the heap may grow to 4 GiB).
+        const address = Module._malloc(Math.max(array.byteLength, 1)) >>> 0;
         if (!address) {
           throw new BanditError(ErrorCode.INVALID_ARGUMENT, `cannot allocate ${array.byteLength} bytes on the WebAssembly heap`);
         }
