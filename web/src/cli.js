@@ -12,7 +12,8 @@ const usage = `usage:
       to --out (or to stdout with --out -); a ratings file may be named by "ratingsFile" in the
       environment object.
   sublinear-bandits bench <name> [options]
-      runs a benchmark (mips, mips-paper, linear, matroid, cls, random) and prints its tables.`;
+      runs a benchmark (mips, mips-paper, mips-peer, linear, matroid, cls, combinatorial, random, soak)
+      and prints its tables.`;
 
 function progressBar(fraction) {
   const width = 30;
