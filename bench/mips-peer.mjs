@@ -49,15 +49,9 @@ async function compareInPage({ items, dim, queries, M, efConstruction, efSearch 
   const { loadHnswlib } = await import('/node_modules/hnswlib-wasm/dist/hnswlib.js');
   const sb = await init();
   const peer = await loadHnswlib();
-  let state = 12345;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
-  const gaussian = (count) => Float32Array.from({ length: count }, () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()));
+  const { seededRandom, standardNormal } = await import('/bench/lib/seeded-random.mjs');
+  const random = seededRandom(12345);
+  const gaussian = (count) => Float32Array.from({ length: count }, () => standardNormal(random));
   const data = gaussian(items * dim);
   const ids = Uint32Array.from({ length: items }, (_, i) => i);
   const queryData = Array.from({ length: queries }, () => gaussian(dim));

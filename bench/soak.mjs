@@ -8,23 +8,17 @@
 //   options: --steps N, --arms K, --dim d, --index <type> (default hnsw), --every E (arm changes every E
 //            steps: E arms added and E removed, default 10)
 import init from '../dist/index.js';
+import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
 
 function option(args, name, fallback) {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? args[at + 1] : fallback;
 }
 
-// A small deterministic generator, independent of the library's.
+// Draws from the shared benchmark generator, independent of the library's.
 function gaussianSource(seed) {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
-  return (count) => Float64Array.from({ length: count }, () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()));
+  const random = seededRandom(seed);
+  return (count) => Float64Array.from({ length: count }, () => standardNormal(random));
 }
 
 function percentile(sorted, p) {

@@ -10,3 +10,8 @@ export function seededRandom(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+// One N(0, 1) draw by Box-Muller from a uniform source in [0, 1) (1 - u keeps log's argument in (0, 1]).
+export function standardNormal(random) {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}

@@ -30,6 +30,17 @@ async function runAndWait(page) {
   return page.locator('#progress-text').textContent();
 }
 
+// Pixels of a chart's canvas that are neither transparent nor near-white: what Chart.js drew.
+function colouredPixels(page, selector) {
+  return page.evaluate((canvasSelector) => {
+    const canvas = document.querySelector(canvasSelector);
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let coloured = 0;
+    for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3] > 0 && !(pixels[i] > 240 && pixels[i + 1] > 240 && pixels[i + 2] > 240)) coloured++;
+    return coloured;
+  }, selector);
+}
+
 describe('experiments in the demo (Chromium, Web Workers)', () => {
   // Every preset at its small scale with a short horizon (its own T is for people, not for CI).
   test.each(presets.map((preset) => [preset.id]))('preset %s runs and draws its chart and tables', async (id) => {
@@ -48,25 +59,11 @@ describe('experiments in the demo (Chromium, Web Workers)', () => {
     if (preset.tradeoff) {
       // Paper 001's precision-against-speedup chart is shown and drawn.
       expect(await page.locator('#tradeoff-box').isVisible()).toBe(true);
-      const tradeoffPixels = await page.evaluate(() => {
-        const canvas = document.querySelector('#tradeoff-chart');
-        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-        let coloured = 0;
-        for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3] > 0 && !(pixels[i] > 240 && pixels[i + 1] > 240 && pixels[i + 2] > 240)) coloured++;
-        return coloured;
-      });
-      expect(tradeoffPixels).toBeGreaterThan(500);
+      expect(await colouredPixels(page, '#tradeoff-chart')).toBeGreaterThan(500);
     } else {
       expect(await page.locator('#tradeoff-box').isVisible()).toBe(false);
     }
-    const drawn = await page.evaluate(() => {
-      const canvas = document.querySelector('#curve-chart');
-      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-      let coloured = 0;
-      for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3] > 0 && !(pixels[i] > 240 && pixels[i + 1] > 240 && pixels[i + 2] > 240)) coloured++;
-      return coloured;
-    });
-    expect(drawn).toBeGreaterThan(500);
+    expect(await colouredPixels(page, '#curve-chart')).toBeGreaterThan(500);
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);

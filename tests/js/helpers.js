@@ -1,5 +1,5 @@
 import init from '../../dist/index.js';
-import { seededRandom } from '../../bench/lib/seeded-random.mjs';
+import { seededRandom, standardNormal } from '../../bench/lib/seeded-random.mjs';
 
 let shared = null;
 // One module instance per test file (each file runs in its own worker).
@@ -12,7 +12,7 @@ export { seededRandom } from '../../bench/lib/seeded-random.mjs';
 
 export function gaussian(random, count) {
   const values = new Float32Array(count);
-  for (let i = 0; i < count; i++) values[i] = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  for (let i = 0; i < count; i++) values[i] = standardNormal(random);
   return values;
 }
 
@@ -44,7 +44,7 @@ export function expectBanditError(sb, action, code) {
 // each user rates about half the movies, movie m first appears around time 1000 m.
 export function plantedRatings({ users = 60, movies = 80, tabs = false, seed = 5 } = {}) {
   const random = seededRandom(seed);
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const normal = () => standardNormal(random);
   const u = Array.from({ length: users }, () => [normal(), normal()]);
   const v = Array.from({ length: movies }, () => [normal(), normal()]);
   const lines = [];

@@ -1,19 +1,11 @@
 // Reproducible demo data from a seed (mulberry32 + Box-Muller): the browser test regenerates the
 // same vectors in Node to check what the page shows against an exact scan of its own.
-import { seededRandom } from '../../bench/lib/seeded-random.mjs';
-
-// Uniform in (0, 1): half a step above the generator's [0, 1) grid, so that log(u) is finite.
-function uniformSource(seed) {
-  const random = seededRandom(seed);
-  return () => random() + 0.5 / 4294967296;
-}
+import { seededRandom, standardNormal } from '../../bench/lib/seeded-random.mjs';
 
 export function gaussianVectors(count, dim, seed) {
-  const uniform = uniformSource(seed);
+  const random = seededRandom(seed);
   const values = new Float32Array(count * dim);
-  for (let i = 0; i < values.length; i++) {
-    values[i] = Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
-  }
+  for (let i = 0; i < values.length; i++) values[i] = standardNormal(random);
   return values;
 }
 
@@ -21,18 +13,18 @@ export function gaussianVectors(count, dim, seed) {
 // the movie experiment when no real file is chosen: each user rates a `density` share of the movies,
 // rating = clamp(round(3 + <u, v> + noise), 1, 5), and movie m first appears around time 1000 m.
 export function plantedRatingsText({ users = 200, movies = 300, rank = 4, density = 0.3, seed = 1 } = {}) {
-  const uniform = uniformSource(seed);
-  const normal = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+  const random = seededRandom(seed);
+  const normal = () => standardNormal(random);
   const userFactors = Array.from({ length: users }, () => Array.from({ length: rank }, () => 0.7 * normal()));
   const movieFactors = Array.from({ length: movies }, () => Array.from({ length: rank }, () => 0.7 * normal()));
   const lines = [];
   for (let i = 0; i < users; i++) {
     for (let m = 0; m < movies; m++) {
-      if (uniform() >= density) continue;
+      if (random() >= density) continue;
       let score = 3 + 0.3 * normal();
       for (let r = 0; r < rank; r++) score += userFactors[i][r] * movieFactors[m][r];
       const rating = Math.min(5, Math.max(1, Math.round(score)));
-      lines.push(`${i + 1}::${m + 1}::${rating}::${1000 * m + Math.floor(uniform() * 900)}`);
+      lines.push(`${i + 1}::${m + 1}::${rating}::${1000 * m + Math.floor(random() * 900)}`);
     }
   }
   return `${lines.join('\n')}\n`;
