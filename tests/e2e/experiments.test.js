@@ -104,6 +104,42 @@ describe('experiments in the demo (Chromium, Web Workers)', () => {
     await page.close();
   }, 120_000);
 
+  test('usable on a narrow screen and from the keyboard: labelled controls, titled axes, no sideways scroll', async () => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    const errors = watchErrors(page);
+    await page.goto(`${baseUrl}#preset=paper000-table4&seeds=1&horizon=60`);
+    await expect.poll(() => page.locator('#run-experiment').isEnabled(), { timeout: 30_000 }).toBe(true);
+    // Every visible control has an accessible name (a label or an aria-label; a button its text).
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll('input, select, button, progress')]
+      .filter((control) => control.offsetParent !== null)
+      .filter((control) => !(control.labels?.length || control.getAttribute('aria-label') || control.textContent.trim()))
+      .map((control) => control.id || control.outerHTML));
+    expect(unnamed).toEqual([]);
+    // Reach the Run experiment button with Tab alone and start the run with Enter.
+    let tabs = 0;
+    while (tabs < 30 && (await page.evaluate(() => document.activeElement?.id)) !== 'run-experiment') {
+      await page.keyboard.press('Tab');
+      tabs++;
+    }
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('run-experiment');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^Done/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    // The charts the run drew name both axes (the page's own Chart.js module, served by Vite).
+    // (A string, so that Vitest's transform leaves the page's dynamic import alone.)
+    const axisTitles = await page.evaluate(`import('/charts.js').then(({ Chart }) =>
+      ['curve-chart', 'time-chart'].map((id) => {
+        const { scales } = Chart.getChart(id).options;
+        return [scales.x.title.text, scales.y.title.text];
+      }))`);
+    for (const [x, y] of axisTitles) {
+      expect(x).toBeTruthy();
+      expect(y).toBeTruthy();
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   test('a URL with a configuration restores it', async () => {
     const { page, errors } = await openPage('preset=paper000-table5&full=1&seeds=3&horizon=123');
     expect(await page.locator('#preset').inputValue()).toBe('paper000-table5');

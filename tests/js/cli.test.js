@@ -57,6 +57,6 @@ describe('CLI', () => {
     expect(run('fly').status).toBe(2);
     const bench = run('bench', 'no-such-benchmark');
     expect(bench.status).toBe(2);
-    expect(bench.stderr).toMatch(/names: .*linear/);
+    expect(bench.stderr).toMatch(/names: .*combinatorial.*linear/);
   });
 });
