@@ -5,7 +5,7 @@
 //
 //   npm run bench -- linear            scaled default (a few minutes on 2 cores)
 //   npm run bench -- linear --full     the paper's settings (K up to 100,000, T = 20,000, 10 seeds; hours)
-//   options: --seeds N, --horizon T, --index <type> (the sub-* index; default hnsw when available),
+//   options: --seeds N, --horizon T, --index <type> (the sub-* index; default hnsw),
 //            --ratings <path> (a MovieLens ratings.dat / u.data file: adds Table 3, the movie experiment),
 //            --beta <number | theory> (the confidence radius of every policy; default 1, see the note printed)
 import { readFileSync } from 'node:fs';
@@ -65,8 +65,7 @@ const times = (ratio) => (Number.isFinite(ratio) ? `×${ratio.toFixed(2)}` : '�
 export default async function linearBenchmark(args, report) {
   const options = parseArgs(args);
   const sb = await init();
-  const hasHnsw = typeof sb.HnswIndex === 'function';
-  const subIndex = options.index ?? (hasHnsw ? 'hnsw' : 'exact');
+  const subIndex = options.index ?? 'hnsw';
   const full = options.full;
   const horizon = options.horizon ?? (full ? 20000 : 2000);
   const seedCount = options.seeds ?? (full ? 10 : 2);
@@ -78,8 +77,7 @@ export default async function linearBenchmark(args, report) {
   const dim = 16;
 
   report.note(`Configuration: ${full ? 'FULL (paper settings)' : 'SCALED default (use --full for the paper settings)'}; d = ${dim}, T = ${horizon}, ` +
-    `${seedCount} seeds, arms from N(0, I), unit Gaussian noise, changes every ${every} steps; sub-* policies on index '${subIndex}'` +
-    `${hasHnsw ? '' : ' — HnswIndex is NOT available in this build (it arrives from the mips-graph branch at merge time), so the sub-* policies run on the exact scan and no speedup is expected'}.` +
+    `${seedCount} seeds, arms from N(0, I), unit Gaussian noise, changes every ${every} steps; sub-* policies on index '${subIndex}'.` +
     ' Times are wasm in Node, seconds of policy work in the whole run (setup + select + update; generating the environment is not counted); "excl." is select + update (preprocessing, i.e. the policy and its indexes over the initial arms, excluded).' +
     ` Confidence radius: ${options.beta === null ? 'the theoretical formulas (--beta theory)' : `fixed beta = ${options.beta} for every policy`}.` +
     ' The paper does not state the radius of its experiments; with the theoretical radius (beta about 11 at d = 16, T = 20,000) Linear Elim' +
@@ -192,7 +190,7 @@ export default async function linearBenchmark(args, report) {
   for (const key of results.keys()) saved[key] = summary(key);
   const missing = { error: 'not run' };
   report.data('summaries', saved);
-  report.data('configuration', { full, horizon, seeds, dim, every, largeK, tableK, subIndex, hasHnsw, scalingK, scalingT });
+  report.data('configuration', { full, horizon, seeds, dim, every, largeK, tableK, subIndex, scalingK, scalingT });
 
   const columns = ['setting', 'policy', 'regret', 'time (excl.) s', 'speedup (excl.)', 'regret/baseline', 'paper regret', 'paper time (excl.)', 'paper speedup (excl.)'];
   function row(setting, label, key, baselineKey, reference, referenceBaseline) {
