@@ -7,7 +7,8 @@
 //   npm run bench -- linear --full     the paper's settings (K up to 100,000, T = 20,000, 10 seeds; hours)
 //   options: --seeds N, --horizon T, --index <type> (the sub-* index; default hnsw),
 //            --ratings <path> (a MovieLens ratings.dat / u.data file: adds Table 3, the movie experiment),
-//            --beta <number | theory> (the confidence radius of every policy; default 1, see the note printed)
+//            --beta <number | theory> (the confidence radius of every policy; default 1, see the note printed),
+//            --scaling-k K1,K2,... (the arm counts of the time-per-step table; --full: 10^4, 10^5, 10^6)
 import { readFileSync } from 'node:fs';
 import init from '../dist/index.js';
 
@@ -43,15 +44,16 @@ const paper = {
 };
 
 function parseArgs(args) {
-  const options = { full: false, seeds: null, horizon: null, index: null, beta: 1, ratings: null };
+  const options = { full: false, seeds: null, horizon: null, index: null, beta: 1, ratings: null, scalingK: null };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--full') options.full = true;
     else if (args[i] === '--seeds') options.seeds = Number(args[++i]);
     else if (args[i] === '--horizon') options.horizon = Number(args[++i]);
     else if (args[i] === '--index') options.index = args[++i];
     else if (args[i] === '--ratings') options.ratings = args[++i];
+    else if (args[i] === '--scaling-k') options.scalingK = args[++i].split(',').map(Number);
     else if (args[i] === '--beta') options.beta = args[++i] === 'theory' ? null : Number(args[i]);
-    else throw new Error(`unknown argument ${args[i]} (known: --full, --seeds N, --horizon T, --index type)`);
+    else throw new Error(`unknown argument ${args[i]} (known: --full, --seeds N, --horizon T, --index type, --ratings path, --beta b, --scaling-k K1,K2,...)`);
   }
   return options;
 }
@@ -141,7 +143,7 @@ export default async function linearBenchmark(args, report) {
     }
   }
   // Growth with K: a short run per K and policy, static arms.
-  const scalingK = full ? [10000, 100000, 1000000] : [2000, 5000, 20000];
+  const scalingK = options.scalingK ?? (full ? [10000, 100000, 1000000] : [2000, 5000, 20000]);
   const scalingT = full ? 2000 : 300;
   for (const K of scalingK) {
     const environment = { type: 'linear', dim, arms: K, seed: 99 };

@@ -180,6 +180,28 @@ TEST(SubElim, ConvergesWhileArmsKeepArriving) {
   EXPECT_LT(averageOver(late, 0, late.size()), 0.2);  // 1.5 before the fix, 0.05 after
 }
 
+TEST(SubElim, ARadiusBelowTheTheoreticalOneNeverEliminatesEveryArm) {
+  // With beta far below the theoretical radius the confidence intervals are invalid: a re-partition
+  // re-keys the threshold's own witness with a fresh, lower mean estimate, and eliminating it emptied
+  // every stage (the policy then played uniformly at random for the rest of the run; found at paper
+  // 000's K = 100,000 with beta = 1). The witness stays, so some stage always holds an arm.
+  const int d = 4;
+  for (const double beta : {0.2, 1.0}) {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      GaussianProblem problem(d, seed, 1.0);
+      LinearElim policy(d, Json{{"seed", seed}, {"horizon", 2000}, {"beta", beta}});
+      problem.addArms(policy, 50);
+      for (int t = 1; t <= 600; ++t) {
+        if (t % 10 == 0) problem.addArms(policy, 1);
+        problem.play(policy);
+        std::size_t staged = 0;
+        for (int s = 0; s <= policy.maxStage(); ++s) staged += policy.stageSize(s);
+        ASSERT_GT(staged, 0u) << "beta " << beta << ", seed " << seed << ", step " << t;
+      }
+    }
+  }
+}
+
 TEST(SubElim, RemovesArmsExceptTheThresholdWitness) {
   const int d = 3;
   GaussianProblem problem(d, 17, 0.1);

@@ -81,15 +81,25 @@ void SubElim::raiseThreshold(double candidate, ArmId witness) {
   for (int s = 0; s <= maxStage_; ++s) {
     Stage& stage = stages_[static_cast<std::size_t>(s)];
     std::vector<ArmId> doomed;
+    std::vector<HeapEntry> retained;
     while (!stage.heap.empty() && stage.heap.top().first < threshold_) {
       const ArmId id = stage.heap.top().second;
       stage.heap.pop();
       // Entries of arms that moved on, were removed or were eliminated are stale: skip them.
       const auto it = stageOf_.find(id);
       if (it == stageOf_.end() || it->second != s) continue;
+      if (hasWitness_ && id == witness_) {
+        // The witness's lower bound is the threshold, so with valid confidence intervals its upper
+        // bound never falls below it; re-keyed by a re-partition with a fresh, lower mean estimate
+        // (as happens with a radius below the theoretical one) it could, and eliminating it could
+        // empty every stage. It stays until a higher threshold names another witness.
+        retained.emplace_back(threshold_, id);
+        continue;
+      }
       it->second = -1;
       doomed.push_back(id);
     }
+    for (const HeapEntry& entry : retained) stage.heap.push(entry);
     if (!doomed.empty()) {
       stage.index->remove(doomed.data(), doomed.size());
       eliminated_ += doomed.size();
