@@ -190,7 +190,6 @@ export default async function linearBenchmark(args, report) {
   };
   const saved = {};
   for (const key of results.keys()) saved[key] = summary(key);
-  const missing = { error: 'not run' };
   report.data('summaries', saved);
   report.data('configuration', { full, horizon, seeds, dim, every, largeK, tableK, subIndex, scalingK, scalingT });
 

@@ -198,7 +198,7 @@ ArmId SubElim::chooseArm() {
     int stage = 0;
     while (stage <= maxStage_ && stages_[static_cast<std::size_t>(stage)].index->size() == 0) ++stage;
     if (stage > maxStage_) {
-      // Unreachable while the witness stays (its key is never below the threshold); kept as a guard.
+      // Unreachable: raiseThreshold never eliminates the witness, so some stage holds an arm; kept as a guard.
       ++randomPlays_;
       return arms_.idAt(static_cast<std::size_t>(random_.uniformInt(arms_.size())));
     }

@@ -32,7 +32,11 @@ namespace sublinear {
 // advances at most smax times), the threshold is raised from the re-partitioned arms and the loop
 // repeats. At s = smax a uniformly random arm of the stage is played. Nothing is O(K) per step.
 //
-// Arm removals: sound as long as the arm that set the current threshold (its "witness") stays,
+// The arm that set the current threshold (its "witness") is never eliminated, even when a
+// re-partition re-keys it below the threshold (possible only with a radius below the theoretical
+// one), so some stage always holds an arm.
+//
+// Arm removals: sound as long as the witness stays,
 // because every eliminated arm is then worse than the witness with high probability. Removing the
 // witness is refused with INVALID_ARGUMENT (nothing removed); removing other arms, eliminated or
 // not, is supported.
