@@ -50,16 +50,11 @@ TEST(LinearPolicies, ARemovedArmIsNeverSelected) {
     std::set<ArmId> removed;
     for (int t = 0; t < 600; ++t) {
       if (t % 10 == 5) {
-        // Remove the arm the policy just liked most (the hardest case), unless Elim refuses it.
+        // Remove the arm the policy just liked most (the hardest case: for Elim, often the witness
+        // of its threshold).
         const ArmId favourite = policy->select();
-        try {
-          problem.removeArms(*policy, {favourite});
-          removed.insert(favourite);
-        } catch (const Error& error) {
-          ASSERT_EQ(error.code(), ErrorCode::InvalidArgument) << type;
-          ASSERT_TRUE(type == "linear-elim" || type == "sub-elim") << type;
-          ASSERT_TRUE(policy->hasArm(favourite));
-        }
+        problem.removeArms(*policy, {favourite});
+        removed.insert(favourite);
         problem.addArms(*policy, 1);
       }
       const ArmId arm = policy->select();
@@ -70,7 +65,7 @@ TEST(LinearPolicies, ARemovedArmIsNeverSelected) {
         EXPECT_EQ(codeOf(policy.get(), *removed.begin()), ErrorCode::UnknownId);
       }
     }
-    EXPECT_GT(removed.size(), 5U) << type;  // Elim refuses to remove its threshold witness
+    EXPECT_EQ(removed.size(), 60U) << type;
     EXPECT_EQ(policy->armCount(), problem.arms.size()) << type;
   }
 }
@@ -82,6 +77,8 @@ TEST(SubTS, NegativeRewardTransformRecoversThetaUnderAnOffset) {
   auto run = [&](bool transform) {
     GaussianProblem problem(d, 41, 0.1);
     Json options = tsOptions("lin-ts", "exact", 3);
+    // The worst-case radius explores widely enough for theta^ to converge in every direction.
+    options["radius"] = "theoretical";
     options["negativeRewardTransform"] = transform;
     auto policy = makeLinearPolicy(d, options);
     problem.addArms(*policy, 40);
@@ -150,7 +147,9 @@ double innerProductsPerStep(const std::string& type, const std::string& index, s
   const int d = 4;
   GaussianProblem problem(d, 53);
   Json options = tsOptions(type, index, 1);
-  if (type == "linear-elim" || type == "sub-elim") options["beta"] = 1.0;
+  // The paper's algorithms with a fixed radius: the practical rule's reviews of every arm (O(K)
+  // whenever the observations grow by a quarter) would dominate a 200-step count.
+  if (type == "linear-elim" || type == "sub-elim") options["beta"] = 1.0, options["radius"] = "theoretical";
   auto policy = makeLinearPolicy(d, options);
   problem.addArms(*policy, arms);
   const double before = policy->stats()["innerProducts"].get<double>();

@@ -19,21 +19,30 @@ export interface LinearPolicyOptions {
   journal?: boolean;
   /** Ridge regulariser, V_1 = lambda I. Default 1. */
   lambda?: number;
+  /**
+   * How the confidence radius is set. Default 'practical': c * sigma + lambda ||theta^||_{V^-1}, with
+   * sigma the noise scale (the `noise` option, or estimated from the ridge residuals), c =
+   * sqrt(2 ln(1/delta)) for LinUCB and the elimination policies and 1 for Thompson sampling. It
+   * assumes neither |theta*| <= 1 nor noise 1, and learns on problems from |theta*| 0.5 to 5, noise
+   * 0.1 to 1, d 4 to 64 (tests/battery). 'theoretical': the papers' worst-case radii (with `noise`
+   * and `bound` as R and S), valid when those are true bounds, and far more exploratory.
+   */
+  radius?: 'practical' | 'theoretical';
   /** Failure probability of the confidence radius, in (0, 1). Default 0.05. */
   delta?: number;
-  /** R, sub-Gaussian scale of the reward noise. Default 1. */
+  /** R, scale of the reward noise. Default: estimated (practical radius), 1 (theoretical radius). */
   noise?: number;
-  /** S, bound on the norm of theta*. Default 1. */
+  /** S, bound on the norm of theta* (theoretical radius only). Default 1. */
   bound?: number;
   /** T, the horizon (enters the radii of TS and Elim). Default 10000. */
   horizon?: number;
-  /** A fixed confidence radius replacing the formulas. */
+  /** A fixed confidence radius replacing either rule. */
   beta?: number;
   seed?: number;
 }
 
 export interface ThompsonSamplingOptions extends LinearPolicyOptions {
-  /** Multiplies the sampling radius beta_t(delta / 4T). Default 1. */
+  /** Multiplies the sampling scale (practical: sigma + lambda ||theta^||_{V^-1}; theoretical: beta_t(delta / 4T)). Default 1. */
   inflation?: number;
   /** Candidates retrieved from the index and ranked exactly. Default 30. */
   shortlist?: number;
@@ -44,9 +53,9 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions {
 }
 
 export interface EliminationOptions extends LinearPolicyOptions {
-  /** MIPS accuracy eta(T) in (0, 1); the last stage is ceil(log2(1/(8 eta))). Default 1/sqrt(horizon). */
+  /** MIPS accuracy eta(T) in (0, 1); the last stage is ceil(log2(1/(8 eta))). Default 1/horizon (practical radius), 1/sqrt(horizon) (theoretical). */
   eta?: number;
-  /** L, bound on the arms' norm in the fixed radius. Default 1. */
+  /** L, bound on the arms' norm in the theoretical radius. Default 1. */
   featureBound?: number;
   /** Candidates retrieved from a stage's index and ranked exactly. Default 30. */
   shortlist?: number;

@@ -7,7 +7,7 @@ namespace sublinear {
 LinUCB::LinUCB(int dim, const Json& options) : RidgePolicy(dim, options, dim) {}
 
 ArmId LinUCB::chooseArm() {
-  const double radius = adaptiveRadius(delta());
+  const double radius = theoreticalRadius() ? adaptiveRadius(delta()) : practicalRadius(confidenceMultiplier());
   lastRadius_ = radius;
   const auto features = arms_.matrix();
   // One pass in blocks of rows: means X theta and widths diag(X V^-1 X^T) without a K x K product.

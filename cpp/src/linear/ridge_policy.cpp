@@ -1,5 +1,6 @@
 #include "sublinear/linear/ridge_policy.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -10,6 +11,21 @@ namespace sublinear {
 
 namespace {
 double readLambda(const Json& options) { return readNumber(options, "lambda", 1.0, 0.0, 1e12, false, true); }
+
+bool readTheoretical(const Json& options) {
+  const std::string rule = readString(options, "radius", "practical");
+  if (rule != "practical" && rule != "theoretical") {
+    fail(ErrorCode::InvalidArgument, "option 'radius' must be \"practical\" or \"theoretical\", got \"" + rule + "\"");
+  }
+  return rule == "theoretical";
+}
+
+bool given(const Json& options, const char* key) {
+  return options.is_object() && options.contains(key) && !options[key].is_null();
+}
+
+// Pseudo-observations of the prior variance in noiseEstimate().
+constexpr double kPriorWeight = 2.0;
 }  // namespace
 
 RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
@@ -17,10 +33,12 @@ RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
       ridge_(modelDim, readLambda(options)),
       random_(readSeed(options)),
       delta_(readNumber(options, "delta", 0.05, 0.0, 1.0, false, false)),
+      theoretical_(readTheoretical(options)),
+      noiseGiven_(given(options, "noise")),
       noise_(readNumber(options, "noise", 1.0, 0.0, 1e12)),
       bound_(readNumber(options, "bound", 1.0, 0.0, 1e12)),
       horizon_(readInteger(options, "horizon", 10000, 1, 1000000000000LL)),
-      fixedBeta_(options.is_object() && options.contains("beta") && !options["beta"].is_null()),
+      fixedBeta_(given(options, "beta")),
       beta_(readNumber(options, "beta", 0.0, 0.0, 1e12)) {}
 
 Vector RidgePolicy::modelFeatures(const double* features) const {
@@ -57,7 +75,10 @@ void RidgePolicy::update(ArmId arm, double reward) {
   // Like features (ArmSet::kMaxMagnitude): larger rewards would overflow b = sum r x, and the policy
   // could then no longer select.
   require(std::fabs(reward) <= ArmSet::kMaxMagnitude, ErrorCode::InvalidArgument, "reward must be at most 1e15 in magnitude");
-  ridge_.update(modelFeatures(arms_.featuresOf(arm)), modelReward(reward));
+  const double modelled = modelReward(reward);
+  ridge_.update(modelFeatures(arms_.featuresOf(arm)), modelled);
+  rewardSum_ += modelled;
+  squaredRewardSum_ += modelled * modelled;
   ++updates_;
 }
 
@@ -70,6 +91,8 @@ Json RidgePolicy::stats() const {
   result["selections"] = selections_;
   result["updates"] = updates_;
   result["arms"] = arms_.size();
+  result["radiusRule"] = fixedBeta_ ? "fixed" : theoretical_ ? "theoretical" : "practical";
+  result["noise"] = theoretical_ && !noiseGiven_ ? noise_ : noiseEstimate();
   return result;
 }
 
@@ -86,6 +109,32 @@ double RidgePolicy::horizonRadius(double failure, double featureBound) const {
   const double growth = static_cast<double>(horizon_) * featureBound * featureBound / (ridge_.lambda() * d);
   const double radicand = 2.0 * deterministic::log(1.0 / failure) + d * deterministic::log(1.0 + growth);
   return noise_ * std::sqrt(radicand) + std::sqrt(ridge_.lambda()) * bound_;
+}
+
+}  // namespace sublinear
+
+namespace sublinear {
+
+double RidgePolicy::noiseEstimate() const {
+  if (noiseGiven_) return noise_;
+  const double n = static_cast<double>(ridge_.observations());
+  if (n < 2.0) return 1.0;
+  const double priorVariance = std::max(0.0, squaredRewardSum_ - rewardSum_ * rewardSum_ / n) / (n - 1.0);
+  const Vector& theta = ridge_.theta();
+  // sum (r - x^T theta^)^2 = sum r^2 - 2 theta^T b + theta^T (V - lambda I) theta^, and V theta^ = b.
+  const double residuals =
+      std::max(0.0, squaredRewardSum_ - theta.dot(ridge_.responses()) - ridge_.lambda() * theta.squaredNorm());
+  const double effectiveDim = ridge_.dim() - ridge_.lambda() * ridge_.inverseGram().trace();
+  const double freedom = std::max(0.0, n - effectiveDim);
+  return std::sqrt((residuals + kPriorWeight * priorVariance) / (freedom + kPriorWeight));
+}
+
+double RidgePolicy::confidenceMultiplier() const { return std::sqrt(2.0 * deterministic::log(1.0 / delta_)); }
+
+double RidgePolicy::practicalRadius(double multiplier) const {
+  if (fixedBeta_) return beta_;
+  const double bias = ridge_.lambda() * ridge_.inverseNorm(ridge_.theta());
+  return multiplier * noiseEstimate() + bias;
 }
 
 }  // namespace sublinear

@@ -55,7 +55,8 @@ void SubTS::onAddArms(const ArmId* ids, std::size_t count) {
 void SubTS::onRemoveArms(const ArmId* ids, std::size_t count) { index_->remove(ids, count); }
 
 ArmId SubTS::chooseArm() {
-  lastScale_ = inflation_ * adaptiveRadius(delta() / (4.0 * static_cast<double>(horizon())));
+  lastScale_ = inflation_ * (theoreticalRadius() ? adaptiveRadius(delta() / (4.0 * static_cast<double>(horizon())))
+                                                  : practicalRadius(1.0));
   const Vector sampled = ridge_.sampleTheta(random_, lastScale_);
   std::vector<float> query(static_cast<std::size_t>(sampled.size()));
   for (Eigen::Index j = 0; j < sampled.size(); ++j) query[static_cast<std::size_t>(j)] = static_cast<float>(sampled[j]);

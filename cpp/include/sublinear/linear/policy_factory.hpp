@@ -19,21 +19,32 @@ namespace sublinear {
 // own keys through).
 //
 // Options shared by all policies (RidgePolicy):
+//   radius   "practical"  how the confidence radius is set (below)      ("practical" | "theoretical")
 //   lambda   1       ridge regulariser, V_1 = lambda I                            (> 0)
 //   delta    0.05    failure probability of the confidence radius                 (in (0, 1))
-//   noise    1       R, sub-Gaussian scale of the reward noise                    (>= 0)
-//   bound    1       S, bound on ||theta*||_2                                     (>= 0)
+//   noise    -       R, the reward noise's scale; estimated from the ridge residuals when not given
+//                    (practical rule), 1 when not given (theoretical rule)       (>= 0)
+//   bound    1       S, bound on ||theta*||_2 (theoretical rule only)            (>= 0)
 //   horizon  10000   T: enters the radii of TS (delta / 4T) and Elim              (integer >= 1)
-//   beta     -       a fixed confidence radius, replacing the formulas below      (>= 0)
+//   beta     -       a fixed confidence radius, replacing either rule             (>= 0)
 //   seed     0       all randomness of the policy and (unless index.seed) its index
 //
+// The radius rules. "practical" (the default): beta = c sigma + lambda ||theta^||_{V^-1}, sigma the
+// noise scale (given or estimated), c = sqrt(2 log(1/delta)) for LinUCB and the elimination policies
+// and c = 1 for Thompson sampling (a draw from the posterior N(theta^, sigma^2 V^-1)); it assumes
+// neither ||theta*|| <= 1 nor noise 1, and tests/battery checks that every policy learns with it
+// on problems from ||theta*|| 0.5 to 5, noise 0.1 to 1, d 4 to 64. "theoretical": the papers'
+// worst-case radii below, which hold with probability 1 - delta when noise and bound are true
+// bounds, and explore for far longer.
+//
 // "lin-ucb" (LinUCB, OFUL): argmax x^T theta^ + beta_t ||x||_{V^-1},
-//   beta_t = R sqrt(2 log(1/delta) + log(det V / lambda^d)) + sqrt(lambda) S. Scans every arm.
+//   theoretical beta_t = R sqrt(2 log(1/delta) + log(det V / lambda^d)) + sqrt(lambda) S. Scans every arm.
 //
 // "lin-ts" (LinTS) and "sub-ts" (SubTS, paper 000 Algorithm 4 + section 7):
-//   theta~ = theta^ + inflation * beta_t(delta / 4T) V^-1/2 xi; the index returns `shortlist`
-//   candidates for theta~ and the best by exact inner product is played.
-//   inflation                1       multiplies the sampling radius              (>= 0)
+//   theta~ = theta^ + inflation * v V^-1/2 xi, v the practical scale or the theoretical
+//   beta_t(delta / 4T); the index returns `shortlist` candidates for theta~ and the best by exact
+//   inner product is played.
+//   inflation                1       multiplies the sampling scale               (>= 0)
 //   shortlist                30      p, candidates ranked exactly                (integer >= 1)
 //   index                    { type: "exact" } for lin-ts, { type: "hnsw" } for sub-ts
 //   negativeRewardTransform  false   x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2 (paper section 6)
@@ -42,14 +53,16 @@ namespace sublinear {
 // "linear-elim" (LinearElim) and "sub-elim" (SubElim, paper 000 Algorithms 2 and 3): stages
 //   Psi_0..Psi_smax of arms with beta ||x||_{V^-1} <= 2^-s, each with a min-heap for elimination
 //   and a MIPS index over vec(x x^T / d) (symmetric lift, d(d+1)/2 dims) queried with vec(V^-1 / d).
-//   eta           1/sqrt(T)   MIPS accuracy eta(T); smax = max(0, ceil(log2(1/(8 eta))))  (in (0, 1))
-//   featureBound  1           L, bound on ||x||_2 in the fixed radius
+//   Under the practical rule every arm in play is re-examined whenever the observations grow by a
+//   quarter (re-keyed, moved, eliminated against the best lower bound): see SubElim::review.
+//   eta           1/T (practical), 1/sqrt(T) (theoretical)   MIPS accuracy eta(T);
+//                 smax = max(0, ceil(log2(1/(8 eta))))                            (in (0, 1))
+//   featureBound  1           L, bound on ||x||_2 in the theoretical radius
 //                 beta = R sqrt(2 log(2/delta) + d log(1 + T L^2 / (lambda d))) + sqrt(lambda) S
 //   shortlist     30          candidates the index retrieves before exact ranking  (integer >= 1)
 //   index         { type: "exact" } for linear-elim, { type: "hnsw" } for sub-elim
-//   Arm removals supported except for the arm that set the current elimination threshold (the
-//   "witness"): removing it is refused with INVALID_ARGUMENT, since arms eliminated against it could
-//   never come back.
+//   Arm removals always work; removing the arm that set the elimination threshold (the "witness")
+//   brings the arms eliminated against it back.
 //
 // Unknown `type` or an index type that makeMipsIndex does not know: INVALID_ARGUMENT.
 std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options);

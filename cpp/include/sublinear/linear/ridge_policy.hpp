@@ -15,12 +15,16 @@ namespace sublinear {
 // mutation and the work counter. Subclasses see only valid input through the protected hooks.
 //
 // Common options (all optional; see policy_factory.hpp for the whole list):
+//   radius  ("practical")  how the confidence radius is set: "practical" scales with the noise
+//                   (estimated from the ridge residuals unless `noise` is given) and the ridge bias of
+//                   the estimate itself; "theoretical" is the paper's worst-case formula with R = noise
+//                   (1 unless given) and S = bound
 //   lambda  (1)     ridge regulariser, V_1 = lambda I                         (> 0)
 //   delta   (0.05)  failure probability of the confidence radius              (in (0, 1))
-//   noise   (1)     R, sub-Gaussian scale of the reward noise                 (>= 0)
-//   bound   (1)     S, bound on ||theta*||                                    (>= 0)
+//   noise   (none)  R, sub-Gaussian scale of the reward noise                 (>= 0)
+//   bound   (1)     S, bound on ||theta*|| (theoretical radius only)          (>= 0)
 //   horizon (10000) T, used by the radii of Elim and TS                       (integer >= 1)
-//   beta    (none)  a fixed confidence radius replacing the formula           (>= 0)
+//   beta    (none)  a fixed confidence radius replacing either rule           (>= 0)
 //   seed    (0)     the random engine's seed
 class RidgePolicy : public LinearPolicy {
  public:
@@ -55,13 +59,34 @@ class RidgePolicy : public LinearPolicy {
   virtual Vector modelFeatures(const double* features) const;
   virtual double modelReward(double reward) const { return reward; }
 
-  // beta_t(failure) = R sqrt(2 log(1/failure) + log(det V / lambda^d)) + sqrt(lambda) S
+  bool theoreticalRadius() const { return theoretical_; }
+  bool fixedRadius() const { return fixedBeta_; }
+  double fixedBeta() const { return beta_; }
+
+  // Theoretical rule: beta_t(failure) = R sqrt(2 log(1/failure) + log(det V / lambda^d)) + sqrt(lambda) S
   // (Abbasi-Yadkori et al. 2011, Theorem 2), or the fixed `beta` option when given.
   double adaptiveRadius(double failure) const;
   // The same bound evaluated at the horizon with the determinant-trace inequality,
-  // det V_T <= (lambda + T L^2 / d)^d, so that it is fixed for the whole run (Elim's stages need
-  // a radius that does not move): R sqrt(2 log(1/failure) + d log(1 + T L^2 / (lambda d))) + sqrt(lambda) S.
+  // det V_T <= (lambda + T L^2 / d)^d, so that it is fixed for the whole run:
+  // R sqrt(2 log(1/failure) + d log(1 + T L^2 / (lambda d))) + sqrt(lambda) S.
   double horizonRadius(double failure, double featureBound) const;
+  // Practical rule: multiplier * sigma + lambda ||theta^||_{V^-1}, or the fixed `beta` when given.
+  // sigma is the noise scale (the `noise` option, or noiseEstimate()); the second term bounds the
+  // ridge estimate's own bias, |x^T (E theta^ - theta*)| = lambda |x^T V^-1 theta*| <=
+  // ||x||_{V^-1} lambda ||theta*||_{V^-1}, with theta^ for the unknown theta*. Unlike the
+  // worst-case formula it assumes neither ||theta*|| <= 1 nor noise 1, and it shrinks with the noise:
+  // the worst-case bounds are known to over-explore by orders of magnitude in practice.
+  double practicalRadius(double multiplier) const;
+  // sqrt(2 log(1/delta)): the Gaussian tail of one estimate at level delta, the multiplier of the
+  // practical rule for the confidence-bound policies (2.45 at the default delta 0.05; Thompson
+  // sampling draws with multiplier 1, the posterior's own spread).
+  double confidenceMultiplier() const;
+  // The noise scale sigma the practical rule uses: the `noise` option when given, otherwise
+  // sqrt((RSS + n0 s0^2) / (n - d_eff + n0)): the ridge residual sum of squares over its effective
+  // degrees of freedom (d_eff = trace((V - lambda I) V^-1)), shrunk towards the sample variance s0^2
+  // of the rewards seen (which bounds the noise variance from above) with n0 = 2 pseudo-observations,
+  // so that the estimate is not zero while n <= d. 1 before the first two rewards.
+  double noiseEstimate() const;
 
   void countInnerProducts(std::uint64_t count) { innerProducts_ += count; }
   long long horizon() const { return horizon_; }
@@ -73,6 +98,8 @@ class RidgePolicy : public LinearPolicy {
 
  private:
   double delta_;
+  bool theoretical_;
+  bool noiseGiven_;
   double noise_;
   double bound_;
   long long horizon_;
@@ -81,6 +108,9 @@ class RidgePolicy : public LinearPolicy {
   std::uint64_t innerProducts_ = 0;
   std::uint64_t selections_ = 0;
   std::uint64_t updates_ = 0;
+  // Sufficient statistics of the noise estimate (model rewards).
+  double rewardSum_ = 0.0;
+  double squaredRewardSum_ = 0.0;
 };
 
 }  // namespace sublinear

@@ -36,10 +36,10 @@ namespace sublinear {
 // re-partition re-keys it below the threshold (possible only with a radius below the theoretical
 // one), so some stage always holds an arm.
 //
-// Arm removals: sound as long as the witness stays,
-// because every eliminated arm is then worse than the witness with high probability. Removing the
-// witness is refused with INVALID_ARGUMENT (nothing removed); removing other arms, eliminated or
-// not, is supported.
+// Arm removals always work. Removing arms other than the witness changes nothing else: every
+// eliminated arm is still worse than the witness with high probability. Removing the witness
+// brings every eliminated arm back (readmitEliminated) and derives the threshold afresh, since the
+// comparison that eliminated them is gone.
 //
 // Options (besides RidgePolicy's lambda, delta, noise, bound, horizon, beta, seed):
 //   eta           1/sqrt(horizon)  MIPS accuracy eta(T); smax = max(0, ceil(log2(1/(8 eta))))  (in (0, 1))
@@ -57,6 +57,9 @@ class SubElim : public RidgePolicy {
   int stageOf(ArmId id) const { return stageOf_.at(id); }
   std::size_t stageSize(int stage) const { return stages_[static_cast<std::size_t>(stage)].index->size(); }
   std::uint64_t mipsQueries() const { return queries_; }
+  // The arm whose lower bound set the current elimination threshold, if any.
+  bool hasWitness() const { return hasWitness_; }
+  ArmId witness() const { return witness_; }
 
  protected:
   SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options);
@@ -81,6 +84,9 @@ class SubElim : public RidgePolicy {
     double uncertainty;
   };
 
+  // beta: fixed for the run under the theoretical rule; under the practical one it follows the
+  // noise estimate and the arm count, and is refreshed before arms are placed or chosen.
+  void refreshRadius();
   double uncertainty(const double* x) const;
   int stageFor(double uncertainty) const;
   double acceptance(int stage) const;
@@ -91,11 +97,22 @@ class SubElim : public RidgePolicy {
   // Moves the arms of `stage` whose stage rose; returns the arm of largest uncertainty found.
   std::pair<ArmId, double> repartition(int stage);
   ArmId randomArmOf(int stage);
+  // Re-examines every arm still in play with the current estimate: moves arms whose stage rose,
+  // re-keys every heap and raises the threshold from the best lower bound of all. Algorithm 2
+  // re-keys an arm only when a failed query re-partitions its stage, and Psi_0's arms are all
+  // queried first, so with a radius that has to be valid for a whole run they keep their entry
+  // keys (mean 0, uncertainty 1/sqrt(lambda)) and nothing is eliminated for thousands of steps.
+  // Done whenever the observations grow by a quarter: O(K d^2) each time, O(K d^2 log T) in a run.
+  void review();
+  // Brings every eliminated arm back when the witness of the threshold is removed (the arms in
+  // `leaving` are about to go and stay out).
+  void readmitEliminated(const ArmId* leaving, std::size_t count);
 
   std::string type_;
   SymmetricLift lift_;
   double eta_;
-  double beta_;
+  double featureBound_;
+  double beta_ = 0.0;
   int maxStage_;
   std::size_t shortlist_;
   std::vector<Stage> stages_;
@@ -106,6 +123,9 @@ class SubElim : public RidgePolicy {
   std::uint64_t queries_ = 0;
   std::uint64_t emptyAnswers_ = 0;
   std::uint64_t repartitions_ = 0;
+  std::uint64_t reviews_ = 0;
+  std::uint64_t readmissions_ = 0;
+  long nextReview_ = 1;
   std::uint64_t eliminated_ = 0;
   std::uint64_t randomPlays_ = 0;
 };
