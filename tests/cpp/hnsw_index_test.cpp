@@ -233,3 +233,54 @@ TEST(HnswIndex, InvalidOptionsAndInputs) {
     checkErrorsLeaveStateUnchanged(*index);
   }
 }
+
+TEST(HnswIndex, ShortlistsBelowEfSearchStillWidenTheSearch) {
+  // The beam is efSearch + count - 1, so with the default efSearch 64 shortlists of 10, 30 and 100
+  // search differently (under max(efSearch, count) the first two were identical by construction),
+  // and recall@1 does not fall as either knob grows.
+  Random random(11);
+#if defined(__SANITIZE_ADDRESS__)
+  const std::size_t dim = 16, n = 2000;
+#else
+  const std::size_t dim = 16, n = 6000;
+#endif
+  std::vector<ItemId> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, n * dim);
+  ExactIndex oracle(dim);
+  oracle.add(ids.data(), n, vectors.data(), vectors.size());
+  std::vector<std::vector<float>> queries;
+  for (int q = 0; q < 200; ++q) queries.push_back(gaussian(random, dim));
+  auto recallAtOne = [&](std::size_t efSearch, std::size_t shortlist, double* work) {
+    auto index = hnsw(dim, Json{{"seed", 4}, {"efConstruction", 32}, {"M", 8}, {"efSearch", efSearch}});
+    index->add(ids.data(), n, vectors.data(), vectors.size());
+    const auto before = index->innerProducts();
+    SearchOptions options;
+    options.shortlist = shortlist;
+    int hits = 0;
+    for (const auto& query : queries) {
+      hits += index->search(query.data(), dim, 1, options).ids.front() == oracle.search(query.data(), dim, 1).ids.front();
+    }
+    *work = static_cast<double>(index->innerProducts() - before);
+    return hits / static_cast<double>(queries.size());
+  };
+  double previousRecall = 0.0, previousWork = 0.0;
+  for (const std::size_t shortlist : {1u, 10u, 30u, 100u}) {
+    double work = 0.0;
+    const double recall = recallAtOne(16, shortlist, &work);
+    EXPECT_GT(work, previousWork) << "shortlist " << shortlist;
+    EXPECT_GE(recall, previousRecall - 0.02) << "shortlist " << shortlist;
+    previousRecall = recall;
+    previousWork = work;
+  }
+  previousRecall = 0.0, previousWork = 0.0;
+  for (const std::size_t efSearch : {4u, 16u, 64u, 256u}) {
+    double work = 0.0;
+    const double recall = recallAtOne(efSearch, 1, &work);
+    EXPECT_GT(work, previousWork) << "efSearch " << efSearch;
+    EXPECT_GE(recall, previousRecall - 0.02) << "efSearch " << efSearch;
+    previousRecall = recall;
+    previousWork = work;
+  }
+  EXPECT_GE(previousRecall, 0.85);
+}

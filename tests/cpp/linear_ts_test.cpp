@@ -177,3 +177,60 @@ TEST(LinearPolicies, SublinearWorkPerStepWithHnsw) {
 }
 
 }  // namespace
+
+namespace {
+
+Json auditedOptions(std::size_t efSearch, double budget) {
+  // A deliberately weak graph (M 4, efConstruction 8) so that the index misses often.
+  return Json{{"type", "sub-ts"},
+              {"seed", 9},
+              {"horizon", 3000},
+              {"shortlist", 1},
+              {"auditBudget", budget},
+              {"index", Json{{"type", "hnsw"}, {"M", 4}, {"efConstruction", 8}, {"efSearch", efSearch}}}};
+}
+
+}  // namespace
+
+TEST(SubTS, AuditsMeasureTheMissRateAndRaiseTheEffort) {
+  const int d = 8;
+  GaussianProblem problem(d, 77, 0.3);
+  auto policy = makeLinearPolicy(d, auditedOptions(1, 1.0));
+  problem.addArms(*policy, 4000);
+  problem.run(*policy, 1500);
+  const Json stats = policy->stats();
+  const Json& approximation = stats["approximation"];
+  EXPECT_TRUE(approximation["audited"].get<bool>());
+  const auto audits = approximation["audits"].get<std::uint64_t>();
+  const auto misses = approximation["misses"].get<std::uint64_t>();
+  EXPECT_GT(audits, 20U);
+  EXPECT_GT(misses, 0U);
+  EXPECT_DOUBLE_EQ(approximation["missRate"].get<double>(), static_cast<double>(misses) / static_cast<double>(audits));
+  EXPECT_GT(approximation["meanGap"].get<double>(), 0.0);
+  EXPECT_NEAR(approximation["regretRisk"].get<double>(), approximation["meanGap"].get<double>() * 1500, 1e-9);
+  // The weak index missed more than the 5% target, so the shortlist (the search effort) grew.
+  EXPECT_GT(approximation["effortRaises"].get<std::uint64_t>(), 0U);
+  EXPECT_GT(stats["shortlist"].get<std::size_t>(), 1U);
+  // Audits stay within their budget of the search work (budget 1 here, with slack for chance).
+  EXPECT_LT(approximation["auditInnerProducts"].get<double>(), 3.0 * stats["indexInnerProducts"].get<double>());
+}
+
+TEST(SubTS, AuditsAreOffWithAZeroBudgetOrAnExactIndexAndNeverChangeTheDraws) {
+  const int d = 6;
+  GaussianProblem a(d, 5, 0.3), b(d, 5, 0.3);
+  auto silent = makeLinearPolicy(d, auditedOptions(1, 0.0));
+  Json auditedSpec = auditedOptions(1, 1.0);
+  auditedSpec["maxShortlist"] = 1;
+  auto audited = makeLinearPolicy(d, auditedSpec);
+  a.addArms(*silent, 2000);
+  b.addArms(*audited, 2000);
+  // Same seed, same index, same effort (maxShortlist 1): the audits draw from their own stream.
+  for (int t = 0; t < 500; ++t) ASSERT_EQ(a.play(*silent), b.play(*audited)) << t;
+  const Json silentStats = silent->stats(), auditedStats = audited->stats();
+  EXPECT_EQ(silentStats["approximation"]["audits"].get<int>(), 0);
+  EXPECT_GT(auditedStats["approximation"]["audits"].get<int>(), 0);
+  auto exact = makeLinearPolicy(d, tsOptions("lin-ts", "exact", 1));
+  a.addArms(*exact, 10);
+  a.run(*exact, 50);
+  EXPECT_FALSE(exact->stats()["approximation"]["audited"].get<bool>());
+}

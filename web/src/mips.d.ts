@@ -53,7 +53,7 @@ export interface HnswIndexOptions extends IndexOptions {
   M?: number;
   /** Candidate list size while building (default 200). */
   efConstruction?: number;
-  /** Candidate list size while searching (default 64; the search uses max(efSearch, k, shortlist)). */
+  /** Candidates kept while searching beyond those asked for (default 64; the beam is efSearch + max(k, shortlist) - 1). */
   efSearch?: number;
   /** 'inner-product' (default, measured better) or 'euclidean' (the reduction of Bachrach et al.). */
   space?: 'inner-product' | 'euclidean';

@@ -262,7 +262,11 @@ std::vector<ItemId> HnswIndex::candidates(const float* paddedQuery, std::size_t 
   // The query of the euclidean reduction is (q, 0): the padding is already zero.
   std::copy(paddedQuery, paddedQuery + dim(), scratch_.begin());
   std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
-  hnsw.setEf(efSearch_);
+  // The beam holds efSearch candidates beyond the `count` asked for (searchKnn would use
+  // max(ef, count)): so a longer shortlist always means a wider search. With max(), shortlists
+  // up to efSearch changed nothing, and the inner-product space returns the beam's best by the
+  // same float scores the exact ranking uses.
+  hnsw.setEf(efSearch_ + count - 1);
   const std::uint64_t before = graph_->space.evaluations();
   auto found = hnsw.searchKnn(scratch_.data(), count);
   countInnerProducts(static_cast<double>(graph_->space.evaluations() - before));

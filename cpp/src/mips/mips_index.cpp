@@ -6,6 +6,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/mips/inner_product.hpp"
+#include "sublinear/mips/lane_kernels.hpp"
 #include "sublinear/mips/top_k.hpp"
 
 namespace sublinear {
@@ -60,18 +61,58 @@ void MipsIndex::remove(const ItemId* ids, std::size_t idCount) {
   for (std::size_t i = 0; i < idCount; ++i) items_.remove(ids[i]);
 }
 
-SearchResult MipsIndex::search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
+void MipsIndex::checkQuery(const float* query, std::size_t queryLength, std::size_t k) const {
   if (queryLength != dim()) {
     fail(ErrorCode::DimensionMismatch, "query has " + std::to_string(queryLength) + " entries, the index has dim " + std::to_string(dim()));
   }
   requireFinite(query, queryLength, "query");
   require(k >= 1, ErrorCode::InvalidArgument, "k must be a positive integer");
+}
+
+SearchResult MipsIndex::search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
+  checkQuery(query, queryLength, k);
   ++searches_;
   if (items_.size() == 0) return {};
   std::vector<float> padded(items_.stride());
   items_.pad(query, padded.data());
   const std::size_t retrieve = std::min(items_.size(), std::max(k, options.shortlist));
   return rankExactly(padded.data(), candidates(padded.data(), retrieve), k);
+}
+
+SearchResult MipsIndex::searchExactly(const float* query, std::size_t queryLength, std::size_t k) {
+  checkQuery(query, queryLength, k);
+  if (items_.size() == 0) return {};
+  std::vector<float> padded(items_.stride());
+  items_.pad(query, padded.data());
+  const std::vector<ItemId> best = scan(padded.data(), std::min(k, items_.size()));
+  // scan() counted the whole store; ranking its answer again only restores the order and scores.
+  SearchResult result = rankExactly(padded.data(), best, k);
+  return result;
+}
+
+std::vector<ItemId> MipsIndex::scan(const float* paddedQuery, std::size_t count) {
+  TopK best(count);
+  const std::size_t stride = items_.stride();
+  const std::size_t rows = items_.size();
+  // Four rows per step (bit-identical to innerProduct per row, see lane_kernels.hpp): the scan is
+  // bound by memory, and this keeps the query in registers and the loop free of calls.
+  float scores[4];
+  std::size_t row = 0;
+  for (; row + 4 <= rows; row += 4) {
+    lanes::innerProducts4(items_.rowData(row), paddedQuery, stride, scores);
+    for (std::size_t r = 0; r < 4; ++r) {
+      if (best.admits(scores[r])) best.push(scores[r], items_.idAt(row + r));
+    }
+  }
+  for (; row < rows; ++row) {
+    const float score = lanes::innerProduct(items_.rowData(row), paddedQuery, stride);
+    if (best.admits(score)) best.push(score, items_.idAt(row));
+  }
+  countInnerProducts(static_cast<double>(rows));
+  std::vector<ItemId> ids;
+  ids.reserve(count);
+  for (const auto& entry : best.take()) ids.push_back(entry.second);
+  return ids;
 }
 
 SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<ItemId>& ids, std::size_t k) {

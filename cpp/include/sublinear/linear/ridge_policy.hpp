@@ -90,6 +90,7 @@ class RidgePolicy : public LinearPolicy {
 
   void countInnerProducts(std::uint64_t count) { innerProducts_ += count; }
   long long horizon() const { return horizon_; }
+  std::uint64_t selections() const { return selections_; }
   double delta() const { return delta_; }
 
   ArmSet arms_;

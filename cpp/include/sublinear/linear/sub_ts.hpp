@@ -24,6 +24,18 @@ namespace sublinear {
 //            coordinates (sqrt 2 times the first d entries of theta'^).
 // If the index returns no candidate (an approximate index may), a uniformly random arm is played
 // and counted in stats().emptyQueries.
+//
+// The approximation is measured online (any index but "exact"): on a random fraction of steps
+// the index's answer for theta~ is checked against an exact scan, with the fraction chosen so that
+// the audits cost about `auditBudget` of the index's own search work. stats().approximation
+// reports the audits, the misses (the scan found a better arm), the miss rate, the mean score
+// gap <x*, theta~> - <x, theta~> over audits, and regretRisk = meanGap *
+// selections (meanGap averages over all audits, so missRate is already in it), the sampled-score loss the approximation is estimated to have cost so far. When the
+// miss rate's lower confidence bound exceeds `targetMissRate`, the shortlist doubles (up to
+// `maxShortlist`): more candidates means more search effort for every index type.
+//   auditBudget    (0.1)   audit work / search work, in [0, 1]; 0 turns audits off
+//   targetMissRate (0.05)  in (0, 1]; 1 never raises the effort
+//   maxShortlist   (64 x shortlist, at most 100,000)
 class SubTS : public RidgePolicy {
  public:
   SubTS(int dim, const Json& options) : SubTS("sub-ts", "hnsw", dim, options) {}
@@ -42,6 +54,11 @@ class SubTS : public RidgePolicy {
   double modelReward(double reward) const override;
 
  private:
+  // Checks the index's answer against an exact scan, records the outcome, and raises the shortlist
+  // when misses are too frequent.
+  void audit(const std::vector<float>& query, const SearchResult& answer);
+  Json approximationStats() const;
+
   std::string type_;
   bool transform_;
   double inflation_;
@@ -49,6 +66,18 @@ class SubTS : public RidgePolicy {
   std::unique_ptr<MipsIndex> index_;
   double lastScale_ = 0.0;
   std::uint64_t emptyQueries_ = 0;
+  // Audits: their own random stream, so that audits never change which theta~ is drawn.
+  double auditBudget_;
+  double targetMissRate_;
+  std::size_t maxShortlist_;
+  Random auditRandom_;
+  std::uint64_t audits_ = 0;
+  std::uint64_t misses_ = 0;
+  double gapSum_ = 0.0;
+  std::uint64_t windowAudits_ = 0;  // since the shortlist last changed
+  std::uint64_t windowMisses_ = 0;
+  std::uint64_t effortRaises_ = 0;
+  std::uint64_t auditInnerProducts_ = 0;
 };
 
 }  // namespace sublinear

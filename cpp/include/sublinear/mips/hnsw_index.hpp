@@ -19,7 +19,8 @@ namespace sublinear {
 // reaches recall@10 0.998 at 10k x 16 where the reduction reaches 0.92 at the same efSearch 64, and
 // with log-normally spread norms 0.996 against 0.29: after the reduction every query (q, 0) is about
 // R away from every item, so the greedy descent has almost no gradient to follow.
-// Candidates come from searchKnn with ef = max(efSearch, count); the base class ranks them exactly.
+// Candidates come from searchKnn with ef = efSearch + count - 1 (count = max(k, shortlist)), so
+// both knobs widen the search; the base class ranks them exactly.
 //
 // A changing set: removal marks the node deleted (hnswlib's markDelete) and frees its slot; the next
 // addition takes a freed slot (new label, new vector, hnswlib's updatePoint relinks it), so the graph

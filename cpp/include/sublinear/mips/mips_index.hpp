@@ -47,6 +47,10 @@ class MipsIndex {
   // The min(k, size()) items of largest inner product with the query, best first, ties by smaller id.
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
 
+  // The exact top-k by a scan of every stored item, whatever the index: the oracle an approximate
+  // index's answers are audited against (Sub-TS does so online). Counted like a search's work.
+  SearchResult searchExactly(const float* query, std::size_t queryLength, std::size_t k);
+
   // Work counters since creation: innerProducts counts full-dimension products (partial products of
   // sampling methods count as their fraction of dim), searches counts queries.
   virtual Json stats() const;
@@ -61,6 +65,8 @@ class MipsIndex {
   // scores them exactly. Returning fewer (even none) is allowed for approximate methods.
   virtual std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) = 0;
 
+  // The ids of the `count` stored items of largest inner product, by a scan of the store.
+  std::vector<ItemId> scan(const float* paddedQuery, std::size_t count);
   // Exact top-k of the given ids, counted as inner products.
   SearchResult rankExactly(const float* paddedQuery, const std::vector<ItemId>& ids, std::size_t k);
   void countInnerProducts(double count) { innerProducts_ += static_cast<std::uint64_t>(count); }
@@ -68,6 +74,9 @@ class MipsIndex {
   VectorStore items_;
 
  private:
+  // DIMENSION_MISMATCH, NON_FINITE or INVALID_ARGUMENT (k < 1) before any work.
+  void checkQuery(const float* query, std::size_t queryLength, std::size_t k) const;
+
   std::uint64_t innerProducts_ = 0;
   std::uint64_t searches_ = 0;
 };
