@@ -7,8 +7,11 @@
 //   npm run bench -- linear --full     the paper's settings (K up to 100,000, T = 20,000, 10 seeds; hours)
 //   options: --seeds N, --horizon T, --index <type> (the sub-* index; default hnsw),
 //            --ratings <path> (a MovieLens ratings.dat / u.data file: adds Table 3, the movie experiment),
-//            --beta <number | theory> (the confidence radius of every policy; default 1, see the note printed),
+//            --beta <number> (a fixed confidence radius for every policy; default: the policies' own
+//            practical radius), --radius theoretical (the papers' worst-case radii),
 //            --scaling-k K1,K2,... (the arm counts of the time-per-step table; --full: 10^4, 10^5, 10^6)
+//   npm run bench -- linear --million  Linear TS against Sub-TS at K = 10^6 in Node and Chromium
+//                                      (bench/lib/linear-million.mjs lists its options)
 import { readFileSync } from 'node:fs';
 import init from '../dist/index.js';
 
@@ -44,7 +47,7 @@ const paper = {
 };
 
 function parseArgs(args) {
-  const options = { full: false, seeds: null, horizon: null, index: null, beta: 1, ratings: null, scalingK: null };
+  const options = { full: false, seeds: null, horizon: null, index: null, beta: null, radius: null, ratings: null, scalingK: null };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--full') options.full = true;
     else if (args[i] === '--seeds') options.seeds = Number(args[++i]);
@@ -52,8 +55,9 @@ function parseArgs(args) {
     else if (args[i] === '--index') options.index = args[++i];
     else if (args[i] === '--ratings') options.ratings = args[++i];
     else if (args[i] === '--scaling-k') options.scalingK = args[++i].split(',').map(Number);
-    else if (args[i] === '--beta') options.beta = args[++i] === 'theory' ? null : Number(args[i]);
-    else throw new Error(`unknown argument ${args[i]} (known: --full, --seeds N, --horizon T, --index type, --ratings path, --beta b, --scaling-k K1,K2,...)`);
+    else if (args[i] === '--beta') options.beta = Number(args[++i]);
+    else if (args[i] === '--radius') options.radius = args[++i];
+    else throw new Error(`unknown argument ${args[i]} (known: --full, --seeds N, --horizon T, --index type, --ratings path, --beta b, --radius theoretical, --scaling-k K1,K2,..., --million)`);
   }
   return options;
 }
@@ -65,6 +69,11 @@ const pm = (m, s) => `${Math.round(m)} ± ${Math.round(s)}`;
 const times = (ratio) => (Number.isFinite(ratio) ? `×${ratio.toFixed(2)}` : '—');
 
 export default async function linearBenchmark(args, report) {
+  if (args.includes('--million')) {
+    const { default: linearMillion } = await import('./lib/linear-million.mjs');
+    await linearMillion(args, report);
+    return;
+  }
   const options = parseArgs(args);
   const sb = await init();
   const subIndex = options.index ?? 'hnsw';
@@ -81,10 +90,9 @@ export default async function linearBenchmark(args, report) {
   report.note(`Configuration: ${full ? 'FULL (paper settings)' : 'SCALED default (use --full for the paper settings)'}; d = ${dim}, T = ${horizon}, ` +
     `${seedCount} seeds, arms from N(0, I), unit Gaussian noise, changes every ${every} steps; sub-* policies on index '${subIndex}'.` +
     ' Times are wasm in Node, seconds of policy work in the whole run (setup + select + update; generating the environment is not counted); "excl." is select + update (preprocessing, i.e. the policy and its indexes over the initial arms, excluded).' +
-    ` Confidence radius: ${options.beta === null ? 'the theoretical formulas (--beta theory)' : `fixed beta = ${options.beta} for every policy`}.` +
+    ` Confidence radius: ${options.beta !== null ? `fixed beta = ${options.beta} for every policy` : options.radius === 'theoretical' ? 'the papers\' worst-case formulas (--radius theoretical)' : 'each policy\'s default, the practical radius (noise estimated from the ridge residuals; see README)'}.` +
     ' The paper does not state the radius of its experiments; with the theoretical radius (beta about 11 at d = 16, T = 20,000) Linear Elim' +
-    ' never leaves stage 0 within T steps on unnormalised Gaussian arms (regret of uniform play, about 23,000 per 2,000 steps) and Linear TS' +
-    ' over-explores (about 10,000 at K = 1,000), while beta = 1 gives regret of the paper\'s order (Elim about 3,000, TS about 200 at K = 1,000, T = 20,000).' +
+    ' never leaves stage 0 within T steps on unnormalised Gaussian arms, and a fixed beta = 1 is below the valid radius when |theta*| is about 4 (as here).' +
     ' Paper columns: the authors\' numbers for T = 20,000 and 10 seeds (their machine, their baselines at 11-14 ms per step).');
 
   const jobs = [];
@@ -92,6 +100,7 @@ export default async function linearBenchmark(args, report) {
   const policyConfig = (type, shortlist) => {
     const config = { type };
     if (options.beta !== null) config.beta = options.beta;
+    if (options.radius !== null) config.radius = options.radius;
     if (shortlist) config.shortlist = shortlist;
     if (type.startsWith('sub-')) config.index = { type: subIndex };
     return config;

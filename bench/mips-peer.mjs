@@ -5,42 +5,12 @@
 //
 //   npm run bench -- mips-peer            100,000 x 32 Gaussian items, 200 queries (about a minute)
 //   options: --items N, --dim d, --queries Q, --M m, --efConstruction e, --efSearch s
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../tests/e2e/chromium.js';
+import { serveRepository } from './lib/repository-server.mjs';
 
 function option(args, name, fallback) {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? Number(args[at + 1]) : fallback;
-}
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
-
-// Serves the repository (dist/ and node_modules/hnswlib-wasm/dist/) to the page.
-function serve() {
-  const server = createServer(async (request, response) => {
-    const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-    if (path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html' });
-      response.end('<!doctype html><title>mips-peer</title>');
-      return;
-    }
-    if (path.includes('..')) {
-      response.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(`${root}${path}`);
-      response.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
-      response.end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 // Runs in the page: both indexes on the same data, timed with performance.now().
@@ -94,7 +64,7 @@ export default async function mipsPeer(args, report) {
   report.note(`Configuration: ${config.items} x ${config.dim} Gaussian items, ${config.queries} Gaussian queries, top 10, inner product; ` +
     `M ${config.M}, efConstruction ${config.efConstruction}, efSearch ${config.efSearch}; both in one Chromium page (Debian's), ` +
     'recall@10 against our exact scan. hnswlib-wasm adds points one call at a time (its API); ours takes the batch in one call.');
-  const server = await serve();
+  const server = await serveRepository('mips-peer');
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();

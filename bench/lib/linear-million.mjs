@@ -1,0 +1,100 @@
+// `npm run bench -- linear --million`: Linear TS against Sub-TS with default options at K = 10^6
+// (d = 16), regret over seeds, setup, step time, the longest step and the wasm heap, in Node and in
+// one Chromium page, side by side in one run.
+//   options: --arms K (10^6), --horizon T (3,000), --seeds N (5), --theta-norm s (1),
+//            --distribution gaussian | unit, --noise sigma (1), --node-only
+import init from '../../dist/index.js';
+import { launchChromium } from '../../tests/e2e/chromium.js';
+import { playOneSeed } from './linear-million-run.mjs';
+import { serveRepository } from './repository-server.mjs';
+
+function parse(args) {
+  const config = { arms: 1000000, dim: 16, horizon: 3000, seeds: 5, thetaNorm: 1, distribution: 'gaussian', noise: 1, nodeOnly: false };
+  for (let i = 0; i < args.length; i++) {
+    const next = () => args[++i];
+    if (args[i] === '--million') continue;
+    else if (args[i] === '--arms') config.arms = Number(next());
+    else if (args[i] === '--horizon') config.horizon = Number(next());
+    else if (args[i] === '--seeds') config.seeds = Number(next());
+    else if (args[i] === '--theta-norm') config.thetaNorm = Number(next());
+    else if (args[i] === '--distribution') config.distribution = next();
+    else if (args[i] === '--noise') config.noise = Number(next());
+    else if (args[i] === '--node-only') config.nodeOnly = true;
+    else throw new Error(`unknown argument ${args[i]} (with --million: --arms, --horizon, --seeds, --theta-norm, --distribution, --noise, --node-only)`);
+  }
+  return config;
+}
+
+// Runs in the page: the same module on the same seeds.
+async function runInPage({ config, seed, type }) {
+  const { default: initInPage } = await import('/dist/index.js');
+  const { playOneSeed: play } = await import('/bench/lib/linear-million-run.mjs');
+  const sb = await initInPage();
+  return play(sb, config, seed, type);
+}
+
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+const std = (values) => (values.length < 2 ? 0 : Math.sqrt(values.reduce((a, b) => a + (b - mean(values)) ** 2, 0) / (values.length - 1)));
+
+export default async function linearMillion(args, report) {
+  const config = parse(args);
+  report.note(`Configuration: K = ${config.arms} ${config.distribution} arms, d = ${config.dim}, |theta*| = ${config.thetaNorm}, ` +
+    `noise ${config.noise}, T = ${config.horizon}, seeds 1..${config.seeds}; LinTS and SubTS with default options ` +
+    '(practical radius, Sub-TS: hnsw M 16, efConstruction 64, efSearch 64, shortlist 30, audits 10% of the search work); ' +
+    'each step is one select() and one update() from JavaScript. Setup is the constructor and addArms of all arms (for Sub-TS the HNSW build); ' +
+    'heap is the wasm memory the policy holds after the run (its journal included: default options).');
+  const runtimes = [['Node', null]];
+  let browser = null;
+  let server = null;
+  if (!config.nodeOnly) {
+    server = await serveRepository('linear-million');
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    runtimes.push(['Chromium', page]);
+  }
+  const sb = await init();
+  const results = [];
+  try {
+    const total = runtimes.length * config.seeds * 2;
+    let done = 0;
+    for (const [runtime, page] of runtimes) {
+      for (let seed = 1; seed <= config.seeds; seed++) {
+        for (const type of ['lin-ts', 'sub-ts']) {
+          report.progress(done / total, `${runtime} ${type} seed ${seed}`);
+          const result = page ? await page.evaluate(runInPage, { config, seed, type }) : playOneSeed(sb, config, seed, type);
+          results.push({ runtime, ...result });
+          done += 1;
+        }
+      }
+    }
+    report.progress(1);
+  } finally {
+    if (browser) await browser.close();
+    if (server) server.close();
+  }
+  const rows = [];
+  for (const [runtime] of runtimes) {
+    const pick = (type) => results.filter((r) => r.runtime === runtime && r.type === type);
+    const ts = pick('lin-ts');
+    const sub = pick('sub-ts');
+    for (const [name, list] of [['Linear TS', ts], ['Sub-TS', sub]]) {
+      const regrets = list.map((r) => r.regret);
+      const audits = list.reduce((sum, r) => sum + (r.approximation?.audits ?? 0), 0);
+      const misses = list.reduce((sum, r) => sum + (r.approximation?.misses ?? 0), 0);
+      rows.push([runtime, name, `${mean(regrets).toFixed(1)} ± ${std(regrets).toFixed(1)}`, regrets.map((r) => r.toFixed(0)).join(' '),
+        mean(list.map((r) => r.setupMs)) / 1000, mean(list.map((r) => r.stepMs)), Math.max(...list.map((r) => r.longestMs)),
+        Math.max(...list.map((r) => r.heapBytes)) / 2 ** 20, list[0].approximation ? `${misses} / ${audits}` : '—']);
+    }
+    const ratioRegret = mean(sub.map((r) => r.regret)) / mean(ts.map((r) => r.regret));
+    const ratioStep = mean(ts.map((r) => r.stepMs)) / mean(sub.map((r) => r.stepMs));
+    const totalTs = mean(ts.map((r) => r.setupMs + r.stepMs * config.horizon));
+    const totalSub = mean(sub.map((r) => r.setupMs + r.stepMs * config.horizon));
+    report.note(`${runtime}: Sub-TS regret ×${ratioRegret.toFixed(3)} of Linear TS's (mean of ${config.seeds} seeds); ` +
+      `steps ×${ratioStep.toFixed(1)} faster; total time with setup ×${(totalTs / totalSub).toFixed(2)} ` +
+      `(${(totalSub / 1000).toFixed(1)} s against ${(totalTs / 1000).toFixed(1)} s at T = ${config.horizon}).`);
+  }
+  report.table(`Linear TS against Sub-TS at K = ${config.arms}, d = ${config.dim}, T = ${config.horizon}`,
+    ['runtime', 'policy', 'regret mean ± std', 'regret per seed', 'setup s', 'ms / step', 'longest step ms', 'heap MiB', 'audit misses / audits'], rows);
+  report.data('million', { config, results });
+}
