@@ -19,7 +19,7 @@ const isPlainObject = (value) => typeof value === 'object' && value !== null && 
 // select(features, options) chooses among this round's rows; select(options) or select() among the
 // arms registered with setArms. -> [features or null, constraint]
 function readSelectArguments([features, options]) {
-  if (features === undefined || (isPlainObject(features) && options === undefined)) return [null, readSelectOptions(features)];
+  if (options === undefined && (features === undefined || isPlainObject(features))) return [null, readSelectOptions(features)];
   return [toFeatureArray(features, 'features'), readSelectOptions(options)];
 }
 
