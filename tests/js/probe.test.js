@@ -232,6 +232,14 @@ describe('functions of the module', () => {
     }
   });
 
+  test('Matroid.transversal(2^32 - 1, ...) is refused before the core (whose K + 1 wraps a 32-bit size_t and kills the instance)', () => {
+    expect(codeOf(() => sb.Matroid.transversal(2 ** 32 - 1, 1, [0, 0]))).toBe('INVALID_ARGUMENT');
+    expect(codeOf(() => sb.Matroid.transversal(2, 2 ** 32 - 1, [0, 0]))).toBe('INVALID_ARGUMENT');
+    const matroid = sb.Matroid.transversal(2, 1, [0, 0, 1, 0]);
+    expect(matroid.rank).toBe(1);
+    matroid.dispose();
+  });
+
   test('Matroid.graphic(2^32 - 1, [0, 1]) names the limit instead of an internal error', () => {
     let message = '';
     try {
