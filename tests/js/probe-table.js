@@ -135,6 +135,8 @@ const objectKinds = {
 
 export const kinds = { ...scalarKinds, ...arrayKinds, ...objectKinds };
 export const isArrayKind = (kind) => kind in arrayKinds;
+// The typed array each array kind is passed to the core as.
+export const typedArrayOf = { ids: Uint32Array, vectors: Float32Array, features: Float64Array, values: Float64Array };
 export const isObjectKind = (kind) => kind === 'options';
 
 const dim = 3;

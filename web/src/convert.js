@@ -22,6 +22,7 @@ const intrinsic = (key) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, 
 const typedArrayTag = intrinsic(Symbol.toStringTag);
 const typedArrayLength = intrinsic('length');
 const typedArrayBuffer = intrinsic('buffer');
+const typedArrayByteOffset = intrinsic('byteOffset');
 
 // 'Float32Array', ... for a real typed array, undefined otherwise (DataView, Proxy, plain object).
 function tagOf(value) {
@@ -40,8 +41,9 @@ function isDetached(buffer) {
 
 const nonFinite = (message) => new BanditError(ErrorCode.NON_FINITE, message);
 
-// The elements of `values` (a typed array or an array) in a typed array: `values` itself when it
-// already has the target type, a copy otherwise. `check(value, i)` throws for a rejected element.
+// The elements of `values` (a typed array or an array) in a typed array: a new view of the same
+// memory when it already has the target type (so that the caller's own `buffer` or `byteLength`
+// properties are never read later), a copy otherwise. `check(value, i)` throws for a rejected element.
 function readArray(values, name, Target, expected, check) {
   const tag = tagOf(values);
   if (tag !== undefined) {
@@ -51,7 +53,7 @@ function readArray(values, name, Target, expected, check) {
     if (isDetached(typedArrayBuffer.call(values))) throw invalidArgument(`${name} is a view of a detached ArrayBuffer`);
     const length = typedArrayLength.call(values);
     for (let i = 0; i < length; i++) check(values[i], i);
-    if (tag === Target.name) return values;
+    if (tag === Target.name) return new Target(typedArrayBuffer.call(values), typedArrayByteOffset.call(values), length);
     const copy = new Target(length);
     for (let i = 0; i < length; i++) copy[i] = values[i];
     return copy;
@@ -125,8 +127,9 @@ export function toBytes(value, name) {
     return new Uint8Array(value);
   }
   if (tagOf(value) !== 'Uint8Array') throw invalidArgument(`${name} must be a Uint8Array, got ${describe(value)}`);
-  if (isDetached(typedArrayBuffer.call(value))) throw invalidArgument(`${name} is a view of a detached ArrayBuffer`);
-  return value;
+  const buffer = typedArrayBuffer.call(value);
+  if (isDetached(buffer)) throw invalidArgument(`${name} is a view of a detached ArrayBuffer`);
+  return new Uint8Array(buffer, typedArrayByteOffset.call(value), typedArrayLength.call(value));
 }
 
 /** A number: finite (NON_FINITE otherwise) and at most `max` in magnitude. */
