@@ -154,6 +154,31 @@ describe.each(Object.entries(families))('%s', (familyName, family) => {
     expect(object.disposed).toBe(true);
   });
 
+  test.each(rows)('%s: members called on another object (a plain object, another class\'s object) or unbound throw INVALID_ARGUMENT', (_label, name, options) => {
+    const object = family.make(sb, name, options);
+    const before = plain(family.snapshot(object));
+    const foreign = name === 'Matroid' ? new sb.ExactIndex({ dim: 2 }) : sb.Matroid.uniform(3, 1);
+    for (const [member, row] of Object.entries(family.members)) {
+      const args = validArgs(object, row);
+      if (row.static) {
+        if (member !== 'fromBytes') continue;  // the Matroid factories do not use `this`
+        expect(codeOf(() => sb[name].fromBytes.call(undefined, ...args)), `${name}.fromBytes unbound`).toBe('INVALID_ARGUMENT');
+        expect(codeOf(() => sb[name].fromBytes.call(Object, ...args)), `${name}.fromBytes on Object`).toBe('INVALID_ARGUMENT');
+        continue;
+      }
+      const descriptor = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Object.getPrototypeOf(object)), member)
+        ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(object), member);
+      const call = (self) => (row.get ? descriptor.get.call(self) : descriptor.value.call(self, ...args));
+      for (const [label, self] of [['a plain object', {}], ['undefined', undefined], [foreign.constructor.name, foreign],
+        ['an object with its prototype', Object.create(Object.getPrototypeOf(object))]]) {
+        expect(codeOf(() => call(self)), `${name}.${member} on ${label}`).toBe('INVALID_ARGUMENT');
+      }
+    }
+    expect(plain(family.snapshot(object))).toEqual(before);
+    foreign.dispose();
+    object.dispose();
+  });
+
   test.each(rows)('%s: an object disposed by a getter of an argument throws DISPOSED', (_label, name, options) => {
     for (const [member, row] of Object.entries(family.members)) {
       if (row.static || row.get) continue;

@@ -65,7 +65,7 @@ export function defineMatroidClasses(runtime) {
       if (!(matroid instanceof Matroid)) throw invalidArgument("option 'matroid' must be a Matroid of this module (sb.Matroid.uniform(...), ...)");
       const json = optionsToJson(rest);
       // The matroid's handle is taken last: a getter of the options may have disposed it.
-      return call(() => Module.createSemiBanditPolicy(type, handleOf(matroid, "option 'matroid'"), json));
+      return call(() => Module.createSemiBanditPolicy(type, handleOf(matroid, Matroid, "option 'matroid'"), json));
     },
     restore: (address, length, type) => Module.restoreSemiBanditPolicy(address, length, type),
     table: {

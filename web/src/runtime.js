@@ -6,20 +6,24 @@
 //      onProgress) is under way: re-entering the module from there is refused with a BanditError;
 //   4. an error the C++ side parked (Module.pendingError) is thrown as a BanditError.
 //
-// Handles live in a WeakMap of this module, not on the objects: a wrapper method cannot reach wasm
-// but through member() / members() below, so a new class cannot skip steps 1-4.
+// Handles live in a WeakMap of this module, with the class that made each object (null once
+// disposed), not on the objects: a wrapper cannot reach wasm but through members(), family() and
+// func() below, so a new class cannot skip steps 1-4, and a method called on another class's object
+// is refused.
 import { BanditError, ErrorCode, invalidArgument } from './errors.js';
 import { optionsToJson, readOptions, toBytes as readBytes } from './convert.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 const handles = new WeakMap();
 
-// The live handle of a wrapper object; DISPOSED after dispose(), INVALID_ARGUMENT for anything else.
-export function handleOf(object, name = 'this') {
-  const handle = handles.get(object);
-  if (handle) return handle;
-  if (object instanceof WasmObject) throw new BanditError(ErrorCode.DISPOSED, `${object.constructor.name} was disposed`);
-  throw invalidArgument(`${name} is not an object of this package`);
+// The live handle of `object`, made by `Class` or a subclass; DISPOSED after dispose(),
+// INVALID_ARGUMENT for anything else (a method called on another class's object or a plain object).
+export function handleOf(object, Class, name = 'this') {
+  const entry = handles.get(object);
+  if (!entry) throw invalidArgument(`${name} is not a ${Class.name} of this package`);
+  if (entry.Class !== Class && !(entry.Class.prototype instanceof Class)) throw invalidArgument(`${name} is a ${entry.Class.name}, not a ${Class.name}`);
+  if (!entry.handle) throw new BanditError(ErrorCode.DISPOSED, `${entry.Class.name} was disposed`);
+  return entry.handle;
 }
 
 export function createRuntime(Module) {
@@ -137,7 +141,7 @@ export function createRuntime(Module) {
         const read = member.get;
         Object.defineProperty(Class.prototype, name, {
           get() {
-            const handle = handleOf(this);
+            const handle = handleOf(this, Class);
             return call(() => read(handle));
           },
           configurable: true,
@@ -148,7 +152,7 @@ export function createRuntime(Module) {
       const method = {
         [name](...values) {
           const converted = typeof args === 'function' ? args(values) : args.map((convert, i) => convert(values[i]));
-          const handle = handleOf(this);
+          const handle = handleOf(this, Class);
           return call(() => body(handle, ...converted));
         },
       }[name];
@@ -168,6 +172,9 @@ export function createRuntime(Module) {
         }
 
         static fromBytes(bytes) {
+          if (typeof this !== 'function' || !(this.prototype instanceof Base)) {
+            throw invalidArgument(`fromBytes must be called on a class of the package: ${name} subclasses, e.g. sb.<Class>.fromBytes(bytes)`);
+          }
           const array = readBytes(bytes, `${this.name}.fromBytes(bytes)`);
           const type = this.type;
           const handle = call(() => withHeap([array], (address) => restore(address, array.length, type)));
@@ -230,20 +237,22 @@ export class WasmObject {
 
   constructor(runtime, handle) {
     this.#runtime = runtime;
-    handles.set(this, handle);
+    // The class that made the object: methods check it (handleOf), whatever its prototype becomes.
+    handles.set(this, { handle, Class: new.target });
     runtime.leaks?.register(this, handle, this);
   }
 
   dispose() {
-    const handle = handles.get(this);
-    if (!handle) return;
-    handles.delete(this);
+    const entry = handles.get(this);
+    if (!entry?.handle) return;
+    const { handle } = entry;
+    entry.handle = null;
     this.#runtime.leaks?.unregister(this);
     handle.delete();
   }
 
   get disposed() {
-    return !handles.has(this);
+    return !handles.get(this)?.handle;
   }
 
   [disposeSymbol]() {
