@@ -289,6 +289,28 @@ describe('functions of the module', () => {
   });
 });
 
+describe('runInWorker (sublinear-bandits/worker)', () => {
+  // Node has no Web Worker: these configs must be refused before one would be started.
+  const valid = { environment: { type: 'linear', dim: 2, arms: 4 }, policy: { type: 'lin-ucb' }, horizon: 10, seed: 1 };
+  const detachedBytes = new Uint8Array(4);
+  structuredClone(detachedBytes.buffer, { transfer: [detachedBytes.buffer] });
+  const bad = [
+    ['config null', null, undefined], ['config a string', 'x', undefined], ['config an array', [], undefined],
+    ['options null', valid, null], ['options with a misspelt key', valid, { onProgres: () => {} }],
+    ['onProgress a number', valid, { onProgress: 3 }], ['config.onProgress a string', { ...valid, onProgress: 'x' }, undefined],
+    ['wasmUrl a number', valid, { wasmUrl: 3 }], ['horizon NaN', { ...valid, horizon: Number.NaN }, undefined],
+    ['a function in the policy', { ...valid, policy: { type: 'lin-ucb', beta: () => 1 } }, undefined],
+    ['ratings on a detached buffer', { ...valid, environment: { type: 'ratings', ratings: detachedBytes } }, undefined],
+  ];
+  test.each(bad)('%s rejects with INVALID_ARGUMENT', async (_label, config, options) => {
+    const { runInWorker, BanditError } = await import('../../dist/worker.js');
+    caseCount += 1;
+    const error = await runInWorker(config, options).then(() => null, (reason) => reason);
+    expect(error).toBeInstanceOf(BanditError);
+    expect(error.code).toBe('INVALID_ARGUMENT');
+  });
+});
+
 describe('size of the suite', () => {
   test('reports the number of cases run', () => {
     const members = Object.values(families).reduce((sum, family) => sum + family.classes.length * Object.keys(family.members).length, 0);

@@ -4,8 +4,9 @@
 import { invalidArgument } from './errors.js';
 import { optionsToJson, readOptions, toBytes } from './convert.js';
 
-// config -> [json without onProgress and the ratings, ratings bytes or null, onProgress or undefined]
-function readConfig(config) {
+// config -> [json without onProgress and the ratings, ratings bytes or null, onProgress or undefined].
+// Also run by runInWorker, so that a bad config is refused before a worker starts.
+export function readConfig(config) {
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw invalidArgument('simulate(config): config must be an object { environment, policy, horizon, seed | seeds, recordEvery, onProgress }');
   }
