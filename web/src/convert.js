@@ -80,6 +80,7 @@ function describe(value) {
   if (typeof value === 'object') return value instanceof DataView ? 'a DataView' : 'an object';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}...` : value)}`;
   if (typeof value === 'bigint') return `the BigInt ${value}n`;
+  if (typeof value === 'function') return 'a function';
   return String(value);
 }
 
