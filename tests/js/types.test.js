@@ -1,15 +1,51 @@
+// tsc --noEmit on a consumer written against API.md, under every setting a consumer commonly
+// compiles with: --strict, targets es2020, es2022 and esnext (only esnext's default lib declares
+// Symbol.dispose), module resolution nodenext and bundler; plus the repository's own tsconfig
+// (es2022 with lib esnext.disposable). disposable.ts (`using` on every class) is checked wherever the
+// lib declares Symbol.dispose.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+const scratch = mkdtempSync(join(tmpdir(), 'sublinear-types-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-test('the hand-written .d.ts files type-check a consumer written against API.md (tsc --noEmit)', () => {
-  let output = '';
+function typeCheck(project) {
   try {
-    output = execFileSync('node', ['node_modules/typescript/bin/tsc', '-p', 'tests/types/tsconfig.json'], { cwd: root, encoding: 'utf8' });
+    return execFileSync('node', [tsc, '-p', project], { cwd: root, encoding: 'utf8' });
   } catch (error) {
-    output = `${error.stdout}${error.stderr}`;
+    return `${error.stdout}${error.stderr}`;
   }
-  expect(output).toBe('');
+}
+
+test('the repository tsconfig (es2022, lib esnext.disposable and dom) type-checks the consumer', () => {
+  expect(typeCheck('tests/types/tsconfig.json')).toBe('');
+}, 60_000);
+
+const targets = ['es2020', 'es2022', 'esnext'];
+const resolutions = { nodenext: 'nodenext', bundler: 'esnext' };  // moduleResolution -> module
+const matrix = targets.flatMap((target) => Object.entries(resolutions).map(([resolution, module]) => [target, resolution, module]));
+
+test.each(matrix)('--strict --target %s --moduleResolution %s (default lib)', (target, resolution, module) => {
+  const files = ['consumer.ts', ...(target === 'esnext' ? ['disposable.ts'] : [])].map((file) => join(root, 'tests/types', file));
+  const project = join(scratch, `tsconfig.${target}.${resolution}.json`);
+  writeFileSync(project, JSON.stringify({
+    compilerOptions: { target, module, moduleResolution: resolution, strict: true, noEmit: true, types: [] },
+    files,
+  }));
+  expect(typeCheck(project)).toBe('');
+}, 60_000);
+
+test('without Symbol.dispose in the lib, `using` on an object of the package is a type error (the check above is not vacuous)', () => {
+  const project = join(scratch, 'tsconfig.es2022.using.json');
+  writeFileSync(project, JSON.stringify({
+    compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, types: [] },
+    files: [join(root, 'tests/types/disposable.ts')],
+  }));
+  expect(typeCheck(project)).toMatch(/error TS2550: Property 'dispose' does not exist on type 'SymbolConstructor'/);
 }, 60_000);

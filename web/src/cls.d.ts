@@ -115,6 +115,9 @@ export interface ClsPolicy extends Disposable {
   toBytes(): Uint8Array;
 }
 
+// Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).
+declare interface ClsPolicyBase<Options> extends globalThis.Disposable {}
+
 declare class ClsPolicyBase<Options> implements ClsPolicy {
   constructor(options: Options);
   /** The kebab-case type name, as in `policy: { type }`. */
@@ -132,7 +135,6 @@ declare class ClsPolicyBase<Options> implements ClsPolicy {
   stats(): ClsStats;
   toBytes(): Uint8Array;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 /** C2UCB (Qin et al. 2014): theta^T x + alpha ||x||_{V^-1}. */

@@ -1,6 +1,7 @@
 // Entry point of the npm package: `const sb = await init()` in Node >= 20 and in browsers.
 import createSublinearModule from './sublinear_bandits_wasm.js';
-import { BanditError, ErrorCode, invalidArgument } from './errors.js';
+import { BanditError, ErrorCode } from './errors.js';
+import { requireInteger } from './convert.js';
 import { createRuntime } from './runtime.js';
 import { defineMipsClasses } from './mips.js';
 import { defineClsClasses } from './cls.js';
@@ -51,12 +52,10 @@ export async function init(options = {}) {
     },
     // Checksum of the first `count` rounds of the core's random transforms for `seed`: equal in
     // every build and browser for the same arguments (the native CLI prints the same string).
-    randomChecksum(seed, count) {
-      if (!Number.isInteger(seed) || seed < 0 || !Number.isInteger(count) || count < 0) {
-        throw invalidArgument('seed and count must be non-negative integers');
-      }
-      return runtime.call(() => Module.randomChecksum(seed, count));
-    },
+    randomChecksum: runtime.func([
+      (seed) => requireInteger(seed, 'seed', 0, Number.MAX_SAFE_INTEGER),
+      (count) => requireInteger(count, 'count', 0, 0xffffffff),
+    ], (seed, count) => Module.randomChecksum(seed, count)),
   });
 }
 

@@ -95,6 +95,9 @@ export interface LinearPolicy extends Disposable {
   toBytes(): Uint8Array;
 }
 
+// Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).
+declare interface LinearPolicyBase extends globalThis.Disposable {}
+
 declare class LinearPolicyBase implements LinearPolicy {
   /** The kebab-case type name, as in `policy: { type }`. */
   static readonly type: string;
@@ -113,7 +116,6 @@ declare class LinearPolicyBase implements LinearPolicy {
   stats(): LinearPolicyStats;
   toBytes(): Uint8Array;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 /** OFUL: argmax x^T theta^ + beta_t ||x||_{V^-1}; scans every arm. */

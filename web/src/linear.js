@@ -1,101 +1,46 @@
 // Linear bandit policies (API.md, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
-import { WasmObject, takeRestoredHandle } from './runtime.js';
-import { optionsToJson, requireObject, toFloat64Array, toIdArray } from './convert.js';
-import { invalidArgument } from './errors.js';
-
-const MAX_ID = 0xffffffff;
+import { MAX_MAGNITUDE, requireId, requireNumber, toFeatureArray, toIdArray } from './convert.js';
 
 export function defineLinearClasses(runtime) {
-  const { Module } = runtime;
+  const { Module, withHeap, call } = runtime;
 
-  class LinearPolicy extends WasmObject {
-    // Each subclass names its C++ type in `static type`.
-    constructor(options) {
-      super(runtime, takeRestoredHandle() ??
-        runtime.call(() => Module.createLinearPolicy(optionsToJson({ ...requireObject(options, 'options'), type: new.target.type }))));
-    }
-
-    // The saved state (docs/state-format.md); <Class>.fromBytes restores a policy that continues exactly.
-    toBytes() {
-      return runtime.toBytes(this);
-    }
-
-    static fromBytes(bytes) {
-      return runtime.fromBytes(this, bytes, (address, length) => Module.restoreLinearPolicy(address, length, this.type));
-    }
-
-    get dim() {
-      return this._call((handle) => handle.dim());
-    }
-
-    get armCount() {
-      return this._call((handle) => handle.armCount());
-    }
-
-    get type() {
-      return this._call((handle) => handle.type());
-    }
-
-    hasArm(id) {
-      return this._call((handle) => handle.hasArm(id));
-    }
-
-    addArms(ids, features) {
-      const handle = this._handle;
-      const idArray = toIdArray(ids);
-      const featureArray = toFloat64Array(features, 'features');
-      runtime.withHeap([idArray, featureArray], (idAddress, featureAddress) =>
-        runtime.call(() => handle.addArms(idAddress, idArray.length, featureAddress, featureArray.length)));
-    }
-
-    removeArms(ids) {
-      const handle = this._handle;
-      const idArray = toIdArray(ids);
-      runtime.withHeap([idArray], (idAddress) => runtime.call(() => handle.removeArms(idAddress, idArray.length)));
-    }
-
-    select() {
-      return this._call((handle) => handle.select());
-    }
-
-    update(arm, reward) {
-      if (!Number.isInteger(arm) || arm < 0 || arm > MAX_ID) {
-        throw invalidArgument(`arm must be an integer in [0, 2^32-1], got ${String(arm)}`);
-      }
-      if (typeof reward !== 'number') throw invalidArgument(`reward must be a number, got ${typeof reward}`);
-      this._call((handle) => handle.update(arm, reward));
-    }
-
-    theta() {
+  const LinearPolicy = runtime.family('LinearPolicy', {
+    create(type, options) {
+      const json = runtime.typedOptions(type, options);
+      return call(() => Module.createLinearPolicy(json));
+    },
+    restore: (address, length, type) => Module.restoreLinearPolicy(address, length, type),
+    table: {
+      dim: { get: (handle) => handle.dim() },
+      armCount: { get: (handle) => handle.armCount() },
+      type: { get: (handle) => handle.type() },
+      hasArm: { args: [(id) => requireId(id)], call: (handle, id) => handle.hasArm(id) },
+      addArms: {
+        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features')],
+        call: (handle, ids, features) => withHeap([ids, features], (idAddress, featureAddress) =>
+          handle.addArms(idAddress, ids.length, featureAddress, features.length)),
+      },
+      removeArms: {
+        args: [(ids) => toIdArray(ids)],
+        call: (handle, ids) => withHeap([ids], (address) => handle.removeArms(address, ids.length)),
+      },
+      select: { call: (handle) => handle.select() },
+      update: {
+        // The core refuses rewards beyond 1e15 too (they would overflow the ridge sums).
+        args: [(arm) => requireId(arm, 'arm'), (reward) => requireNumber(reward, 'reward', MAX_MAGNITUDE)],
+        call: (handle, arm, reward) => handle.update(arm, reward),
+      },
       // A copy: the view points into wasm memory that the next call overwrites.
-      return this._call((handle) => handle.theta().slice());
-    }
+      theta: { call: (handle) => handle.theta().slice() },
+    },
+  });
 
-    stats() {
-      return JSON.parse(this._call((handle) => handle.stats()));
-    }
-  }
-
-  class LinUCB extends LinearPolicy {
-    static type = 'lin-ucb';
-  }
-
-  class LinTS extends LinearPolicy {
-    static type = 'lin-ts';
-  }
-
-  class LinearElim extends LinearPolicy {
-    static type = 'linear-elim';
-  }
-
-  class SubElim extends LinearPolicy {
-    static type = 'sub-elim';
-  }
-
-  class SubTS extends LinearPolicy {
-    static type = 'sub-ts';
-  }
-
-  return { LinUCB, LinTS, LinearElim, SubElim, SubTS };
+  return runtime.subclasses(LinearPolicy, {
+    LinUCB: 'lin-ucb',
+    LinTS: 'lin-ts',
+    LinearElim: 'linear-elim',
+    SubElim: 'sub-elim',
+    SubTS: 'sub-ts',
+  });
 }

@@ -1,6 +1,9 @@
 // Matroid semi-bandits (API.md, "Matroid semi-bandits").
 import type { Disposable, Floats, Ids } from './common.js';
 
+// Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).
+export interface Matroid extends globalThis.Disposable {}
+
 /** A matroid over arms 0..K-1, built with the static factories. */
 export declare class Matroid implements Disposable {
   private constructor();
@@ -8,9 +11,9 @@ export declare class Matroid implements Disposable {
   static uniform(K: number, D: number): Matroid;
   /** At most one arm per group: groupOfArm[k] is arm k's group label; rank = number of groups. */
   static partition(groupOfArm: Ids): Matroid;
-  /** Arm k is the edge (edges[2k], edges[2k+1]); independent sets are forests. */
+  /** Arm k is the edge (edges[2k], edges[2k+1]); independent sets are forests. numVertices <= 2^28. */
   static graphic(numVertices: number, edges: Ids): Matroid;
-  /** Arms matchable to distinct right vertices; edges: [arm0, right0, arm1, right1, ...]. */
+  /** Arms matchable to distinct right vertices; edges: [arm0, right0, arm1, right1, ...]. K, numRight <= 2^28. */
   static transversal(K: number, numRight: number, edges: Ids): Matroid;
   readonly rank: number;
   readonly groundSetSize: number;
@@ -21,7 +24,6 @@ export declare class Matroid implements Disposable {
   /** The greedy algorithm (ties by smaller index): a basis of maximum total weight, even with negative weights. */
   maxWeightBasis(weights: Floats): Uint32Array;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 export interface SemiBanditOptions {
@@ -67,6 +69,9 @@ export interface SemiBanditPolicy extends Disposable {
   toBytes(): Uint8Array;
 }
 
+// Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).
+declare interface SemiBanditPolicyBase extends globalThis.Disposable {}
+
 declare class SemiBanditPolicyBase implements SemiBanditPolicy {
   /** The kebab-case type name, as in `policy: { type }`. */
   static readonly type: string;
@@ -81,7 +86,6 @@ declare class SemiBanditPolicyBase implements SemiBanditPolicy {
   stats(): SemiBanditStats;
   toBytes(): Uint8Array;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 /** CUCB: greedy over all K UCB indices each round. */

@@ -1,145 +1,92 @@
 // Matroids and matroid semi-bandit policies (API.md, "Matroid semi-bandits"). A Matroid is built by
 // its static factories; a policy copies the matroid it is given, so the matroid may be disposed
 // (or reused for other policies) afterwards.
-import { WasmObject, takeRestoredHandle } from './runtime.js';
+import { WasmObject, handleOf } from './runtime.js';
 import { invalidArgument } from './errors.js';
-import { optionsToJson, requireObject, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
+import { MAX_UINT32, optionsToJson, readOptions, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
 
-const MAX_UINT32 = 0xffffffff;
+// Vertices of a graphic matroid and arms and right vertices of a transversal one get a few 32-bit
+// words each in the core (union-find, adjacency offsets, matchings): 2^28 keeps each such array
+// within 1 GiB of the 4 GiB wasm heap, and K + 1 within a 32-bit size_t.
+const MAX_VERTICES = 2 ** 28;
 const constructing = Symbol('Matroid.construct');
 
 export function defineMatroidClasses(runtime) {
-  const { Module } = runtime;
+  const { Module, withHeap, call } = runtime;
+  const count = (name, max) => (value) => requirePositiveInteger(value, name, max);
 
   class Matroid extends WasmObject {
     constructor(token, handle) {
       if (token !== constructing) throw invalidArgument('use Matroid.uniform, .partition, .graphic or .transversal');
       super(runtime, handle);
     }
+  }
 
+  // A factory: its handle is wrapped only after call() has checked that the core made one.
+  const factory = (converters, create) => {
+    const createHandle = runtime.func(converters, create);
+    const made = (...args) => new Matroid(constructing, createHandle(...args));
+    return made;
+  };
+  Object.assign(Matroid, {
     /** Every set of at most D of the K arms is independent. */
-    static uniform(K, D) {
-      requirePositiveInteger(K, 'K', MAX_UINT32);
-      requirePositiveInteger(D, 'D', MAX_UINT32);
-      return new Matroid(constructing, runtime.call(() => Module.createUniformMatroid(K, D)));
-    }
-
+    uniform: factory([count('K', MAX_UINT32), count('D', MAX_UINT32)], (K, D) => Module.createUniformMatroid(K, D)),
     /** At most one arm per group; groupOfArm[k] is arm k's group label. */
-    static partition(groupOfArm) {
-      const groups = toIdArray(groupOfArm, 'groupOfArm');
-      return new Matroid(constructing, runtime.withHeap([groups], (address) => runtime.call(() => Module.createPartitionMatroid(address, groups.length))));
-    }
-
+    partition: factory([(groups) => toIdArray(groups, 'groupOfArm')], (groups) =>
+      withHeap([groups], (address) => Module.createPartitionMatroid(address, groups.length))),
     /** Arms are the edges [u0, v0, u1, v1, ...]; independent sets are forests. */
-    static graphic(numVertices, edges) {
-      requirePositiveInteger(numVertices, 'numVertices', MAX_UINT32);
-      const pairs = toIdArray(edges, 'edges');
-      return new Matroid(constructing, runtime.withHeap([pairs], (address) => runtime.call(() => Module.createGraphicMatroid(numVertices, address, pairs.length))));
-    }
-
+    graphic: factory([count('numVertices', MAX_VERTICES), (edges) => toIdArray(edges, 'edges')], (numVertices, edges) =>
+      withHeap([edges], (address) => Module.createGraphicMatroid(numVertices, address, edges.length))),
     /** Arms 0..K-1 matched to distinct right vertices; edges: [arm0, right0, arm1, right1, ...]. */
-    static transversal(K, numRight, edges) {
-      requirePositiveInteger(K, 'K', MAX_UINT32);
-      requirePositiveInteger(numRight, 'numRight', MAX_UINT32);
-      const pairs = toIdArray(edges, 'edges');
-      return new Matroid(constructing, runtime.withHeap([pairs], (address) => runtime.call(() => Module.createTransversalMatroid(K, numRight, address, pairs.length))));
-    }
+    transversal: factory([count('K', MAX_VERTICES), count('numRight', MAX_VERTICES), (edges) => toIdArray(edges, 'edges')],
+      (K, numRight, edges) => withHeap([edges], (address) => Module.createTransversalMatroid(K, numRight, address, edges.length))),
+  });
 
-    get rank() {
-      return this._call((handle) => handle.rank());
-    }
-
-    get groundSetSize() {
-      return this._call((handle) => handle.size());
-    }
-
-    get kind() {
-      return this._call((handle) => handle.kind());
-    }
-
-    isIndependent(arms) {
-      const handle = this._handle;
-      const armArray = toIdArray(arms, 'arms');
-      return runtime.withHeap([armArray], (address) => runtime.call(() => handle.isIndependent(address, armArray.length)));
-    }
-
-    maxWeightBasis(weights) {
-      const handle = this._handle;
-      const weightArray = toFloat64Array(weights, 'weights');
-      return runtime.withHeap([weightArray], (address) => runtime.call(() => {
-        handle.maxWeightBasis(address, weightArray.length);
+  runtime.members(Matroid, {
+    rank: { get: (handle) => handle.rank() },
+    groundSetSize: { get: (handle) => handle.size() },
+    kind: { get: (handle) => handle.kind() },
+    isIndependent: {
+      args: [(arms) => toIdArray(arms, 'arms')],
+      call: (handle, arms) => withHeap([arms], (address) => handle.isIndependent(address, arms.length)),
+    },
+    maxWeightBasis: {
+      args: [(weights) => toFloat64Array(weights, 'weights')],
+      call: (handle, weights) => withHeap([weights], (address) => {
+        handle.maxWeightBasis(address, weights.length);
         return handle.lastBasis().slice();
-      }));
-    }
-  }
+      }),
+    },
+  });
 
-  class SemiBanditPolicy extends WasmObject {
-    // Each subclass names its C++ type in `static type`.
-    constructor(options) {
-      super(runtime, takeRestoredHandle() ?? SemiBanditPolicy.#create(new.target.type, options));
-    }
-
-    static #create(type, options) {
-      const { matroid, ...rest } = requireObject(options, 'options');
+  const SemiBanditPolicy = runtime.family('SemiBanditPolicy', {
+    create(type, options) {
+      const { matroid, ...rest } = readOptions(options, 'options');
       if (!(matroid instanceof Matroid)) throw invalidArgument("option 'matroid' must be a Matroid of this module (sb.Matroid.uniform(...), ...)");
-      const matroidHandle = matroid._handle;
-      return runtime.call(() => Module.createSemiBanditPolicy(type, matroidHandle, optionsToJson(rest)));
-    }
+      const json = optionsToJson(rest);
+      // The matroid's handle is taken last: a getter of the options may have disposed it.
+      return call(() => Module.createSemiBanditPolicy(type, handleOf(matroid, Matroid, "option 'matroid'"), json));
+    },
+    restore: (address, length, type) => Module.restoreSemiBanditPolicy(address, length, type),
+    table: {
+      /** The basis to play: a Uint32Array of arm indices. */
+      select: {
+        call: (handle) => {
+          handle.select();
+          return handle.lastBasis().slice();
+        },
+      },
+      /** rewards[i] is the reward of basis[i]; basis must be the last selected one (any order). */
+      update: {
+        args: [(basis) => toIdArray(basis, 'basis'), (rewards) => toFloat64Array(rewards, 'rewards')],
+        call: (handle, basis, rewards) => withHeap([basis, rewards], (basisAddress, rewardAddress) =>
+          handle.update(basisAddress, basis.length, rewardAddress, rewards.length)),
+      },
+      rank: { get: (handle) => handle.rank() },
+      armCount: { get: (handle) => handle.armCount() },
+      rounds: { get: (handle) => handle.rounds() },
+    },
+  });
 
-    // The saved state, the matroid included (docs/state-format.md); <Class>.fromBytes restores it.
-    toBytes() {
-      return runtime.toBytes(this);
-    }
-
-    static fromBytes(bytes) {
-      return runtime.fromBytes(this, bytes, (address, length) => Module.restoreSemiBanditPolicy(address, length, this.type));
-    }
-
-    /** The basis to play: a Uint32Array of arm indices. */
-    select() {
-      return this._call((handle) => {
-        handle.select();
-        return handle.lastBasis().slice();
-      });
-    }
-
-    /** rewards[i] is the reward of basis[i]; basis must be the last selected one (any order). */
-    update(basis, rewards) {
-      const handle = this._handle;
-      const basisArray = toIdArray(basis, 'basis');
-      const rewardArray = toFloat64Array(rewards, 'rewards');
-      runtime.withHeap([basisArray, rewardArray], (basisAddress, rewardAddress) =>
-        runtime.call(() => handle.update(basisAddress, basisArray.length, rewardAddress, rewardArray.length)));
-    }
-
-    get rank() {
-      return this._call((handle) => handle.rank());
-    }
-
-    get armCount() {
-      return this._call((handle) => handle.armCount());
-    }
-
-    get rounds() {
-      return this._call((handle) => handle.rounds());
-    }
-
-    stats() {
-      return JSON.parse(this._call((handle) => handle.stats()));
-    }
-  }
-
-  class CUCB extends SemiBanditPolicy {
-    static type = 'cucb';
-  }
-
-  class FasterCUCB extends SemiBanditPolicy {
-    static type = 'faster-cucb';
-  }
-
-  class CTS extends SemiBanditPolicy {
-    static type = 'cts';
-  }
-
-  return { Matroid, CUCB, FasterCUCB, CTS };
+  return { Matroid, ...runtime.subclasses(SemiBanditPolicy, { CUCB: 'cucb', FasterCUCB: 'faster-cucb', CTS: 'cts' }) };
 }

@@ -82,6 +82,9 @@ export interface AdaptiveIndexOptions extends IndexOptions {
 }
 
 /** The members every index class shares (the JS classes extend one common base). */
+// Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).
+declare interface IndexMembers extends globalThis.Disposable {}
+
 declare abstract class IndexMembers implements MipsIndex {
   /** The kebab-case type name, as in `index: { type }`. */
   static readonly type: string;
@@ -100,7 +103,6 @@ declare abstract class IndexMembers implements MipsIndex {
   stats(): IndexStats;
   toBytes(): Uint8Array;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 export declare class ExactIndex extends IndexMembers {

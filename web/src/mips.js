@@ -1,114 +1,68 @@
 // Maximum inner product search indexes (API.md): one JS class per C++ index type, all sharing the
 // MipsIndex interface of the core.
-import { WasmObject, takeRestoredHandle } from './runtime.js';
-import { optionsToJson, requireObject, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
+import { optionsToJson, readOptions, requireId, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 
-const MAX_K = 0xffffffff;
+function readSearchOptions(options) {
+  const { shortlist = 0 } = readOptions(options, 'search options', ['shortlist']);
+  if (shortlist !== 0) requirePositiveInteger(shortlist, 'shortlist');
+  return shortlist;
+}
 
 export function defineMipsClasses(runtime) {
-  const { Module } = runtime;
+  const { Module, withHeap, call } = runtime;
 
-  class MipsIndex extends WasmObject {
-    // Each subclass names its C++ type in `static type`.
-    constructor(options) {
-      super(runtime, takeRestoredHandle() ??
-        runtime.call(() => Module.createMipsIndex(optionsToJson({ ...requireObject(options, 'options'), type: new.target.type }))));
-    }
+  const MipsIndex = runtime.family('MipsIndex', {
+    create(type, options) {
+      const json = runtime.typedOptions(type, options);
+      return call(() => Module.createMipsIndex(json));
+    },
+    restore: (address, length, type) => Module.restoreMipsIndex(address, length, type),
+    table: {
+      dim: { get: (handle) => handle.dim() },
+      size: { get: (handle) => handle.size() },
+      has: { args: [(id) => requireId(id)], call: (handle, id) => handle.has(id) },
+      add: {
+        args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors')],
+        call: (handle, ids, vectors) => withHeap([ids, vectors], (idAddress, vectorAddress) =>
+          handle.add(idAddress, ids.length, vectorAddress, vectors.length)),
+      },
+      remove: {
+        args: [(ids) => toIdArray(ids)],
+        call: (handle, ids) => withHeap([ids], (address) => handle.remove(address, ids.length)),
+      },
+      search: {
+        args: [(query) => toFloat32Array(query, 'query'), (k) => requirePositiveInteger(k, 'k'), readSearchOptions],
+        call: (handle, query, k, shortlist) => withHeap([query], (address) => {
+          handle.search(address, query.length, k, shortlist);
+          // Copies: the views point into wasm memory that the next search overwrites.
+          return { ids: handle.lastIds().slice(), scores: handle.lastScores().slice() };
+        }),
+      },
+    },
+  });
 
-    // The whole state as bytes (docs/state-format.md); <Class>.fromBytes restores it.
-    toBytes() {
-      return runtime.toBytes(this);
-    }
-
-    static fromBytes(bytes) {
-      return runtime.fromBytes(this, bytes, (address, length) => Module.restoreMipsIndex(address, length, this.type));
-    }
-
-    get dim() {
-      return this._call((handle) => handle.dim());
-    }
-
-    get size() {
-      return this._call((handle) => handle.size());
-    }
-
-    has(id) {
-      return this._call((handle) => handle.has(id));
-    }
-
-    add(ids, vectors) {
-      const handle = this._handle;
-      const idArray = toIdArray(ids);
-      const vectorArray = toFloat32Array(vectors, 'vectors');
-      runtime.withHeap([idArray, vectorArray], (idAddress, vectorAddress) =>
-        runtime.call(() => handle.add(idAddress, idArray.length, vectorAddress, vectorArray.length)));
-    }
-
-    remove(ids) {
-      const handle = this._handle;
-      const idArray = toIdArray(ids);
-      runtime.withHeap([idArray], (idAddress) => runtime.call(() => handle.remove(idAddress, idArray.length)));
-    }
-
-    search(query, k, options = {}) {
-      const handle = this._handle;
-      requirePositiveInteger(k, 'k', MAX_K);
-      const { shortlist = 0 } = requireObject(options, 'search options');
-      if (shortlist !== 0) requirePositiveInteger(shortlist, 'shortlist', MAX_K);
-      const queryArray = toFloat32Array(query, 'query');
-      return runtime.withHeap([queryArray], (queryAddress) => runtime.call(() => {
-        handle.search(queryAddress, queryArray.length, k, shortlist);
-        // Copies: the views point into wasm memory that the next search overwrites.
-        return { ids: handle.lastIds().slice(), scores: handle.lastScores().slice() };
-      }));
-    }
-
-    stats() {
-      return JSON.parse(this._call((handle) => handle.stats()));
-    }
-  }
-
-  class ExactIndex extends MipsIndex {
-    static type = 'exact';
-  }
-
-  // Graph, hashing and adaptive indexes (issue 3): the options are read and validated in C++.
-  class HnswIndex extends MipsIndex {
-    static type = 'hnsw';
-  }
-
-  class LshIndex extends MipsIndex {
-    static type = 'lsh';
-  }
-
-  class AdaptiveIndex extends MipsIndex {
-    static type = 'adaptive';
-  }
-
-  // Paper 001's methods: BoundedME (no preprocessing, (epsilon, delta) guarantee) and its baselines.
-  class BoundedMEIndex extends MipsIndex {
-    static type = 'bounded-me';
-  }
-
-  class GreedyMipsIndex extends MipsIndex {
-    static type = 'greedy';
-  }
-
-  class PcaTreeIndex extends MipsIndex {
-    static type = 'pca-tree';
-  }
+  const classes = runtime.subclasses(MipsIndex, {
+    ExactIndex: 'exact',
+    // Graph, hashing and adaptive indexes (issue 3): the options are read and validated in C++.
+    HnswIndex: 'hnsw',
+    LshIndex: 'lsh',
+    AdaptiveIndex: 'adaptive',
+    // Paper 001's methods: BoundedME (no preprocessing, (epsilon, delta) guarantee) and its baselines.
+    BoundedMEIndex: 'bounded-me',
+    GreedyMipsIndex: 'greedy',
+    PcaTreeIndex: 'pca-tree',
+  });
 
   // BoundedME on explicit reward lists (the MAB-BP problem): rewards[arm * N + j].
-  function boundedME(rewards, K, N, options = {}) {
-    requirePositiveInteger(K, 'K', MAX_K);
-    requirePositiveInteger(N, 'N', MAX_K);
-    const optionsJson = optionsToJson(requireObject(options, 'options'));
-    const rewardArray = toFloat64Array(rewards, 'rewards');
-    return runtime.withHeap([rewardArray], (address) => runtime.call(() => {
-      const pulls = Module.boundedME(address, rewardArray.length, K, N, optionsJson);
-      return { arms: Module.boundedMELastArms().slice(), pulls };
-    }));
-  }
+  const boundedME = runtime.func([
+    (rewards) => toFloat64Array(rewards, 'rewards'),
+    (K) => requirePositiveInteger(K, 'K'),
+    (N) => requirePositiveInteger(N, 'N'),
+    (options) => optionsToJson(readOptions(options, 'options')),
+  ], (rewards, K, N, optionsJson) => withHeap([rewards], (address) => {
+    const pulls = Module.boundedME(address, rewards.length, K, N, optionsJson);
+    return { arms: Module.boundedMELastArms().slice(), pulls };
+  }));
 
-  return { ExactIndex, HnswIndex, LshIndex, AdaptiveIndex, BoundedMEIndex, GreedyMipsIndex, PcaTreeIndex, boundedME };
+  return { ...classes, boundedME };
 }

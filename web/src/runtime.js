@@ -1,10 +1,41 @@
-// What every wrapper class needs from one module instance: calls that turn the C++ side's parked
-// error into a thrown BanditError, heap copies that are always freed, and object lifetimes.
-import { BanditError, ErrorCode } from './errors.js';
+// The one path from a public function to wasm, for every class and function of the package:
+//
+//   1. every argument is converted and validated (convert.js) -- getters, Proxies and toJSON run here;
+//   2. then the object's handle is taken (DISPOSED if it was disposed, also from inside a getter of 1);
+//   3. then the call enters wasm, unless a call that calls back into JavaScript (simulate's
+//      onProgress) is under way: re-entering the module from there is refused with a BanditError;
+//   4. an error the C++ side parked (Module.pendingError) is thrown as a BanditError.
+//
+// Handles live in a WeakMap of this module, with the class that made each object (null once
+// disposed), not on the objects: a wrapper cannot reach wasm but through members(), family() and
+// func() below, so a new class cannot skip steps 1-4, and a method called on another class's object
+// is refused.
+import { BanditError, ErrorCode, invalidArgument } from './errors.js';
+import { optionsToJson, readOptions, toBytes as readBytes } from './convert.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
+const handles = new WeakMap();
+
+// The live handle of `object`, made by `Class` or a subclass; DISPOSED after dispose(),
+// INVALID_ARGUMENT for anything else (a method called on another class's object or a plain object).
+export function handleOf(object, Class, name = 'this') {
+  const entry = handles.get(object);
+  if (!entry) throw invalidArgument(`${name} is not a ${Class.name} of this package`);
+  if (entry.Class !== Class && !(entry.Class.prototype instanceof Class)) throw invalidArgument(`${name} is a ${entry.Class.name}, not a ${Class.name}`);
+  if (!entry.handle) throw new BanditError(ErrorCode.DISPOSED, `${entry.Class.name} was disposed`);
+  return entry.handle;
+}
 
 export function createRuntime(Module) {
+  // The name of the call under way that calls back into JavaScript, or null.
+  let callingBack = null;
+
+  function refuseReentry() {
+    if (callingBack !== null) {
+      throw invalidArgument(`no call into the module may be made while ${callingBack} is running (from its onProgress); call it after ${callingBack} returns`);
+    }
+  }
+
   function check() {
     const pending = Module.pendingError;
     if (pending) {
@@ -13,24 +44,64 @@ export function createRuntime(Module) {
     }
   }
 
-  // Calls into wasm and throws what the call reported.
+  // Runs `thunk` (which calls into wasm) and throws what the C++ side reported. An error parked by
+  // C++ explains any JavaScript failure that followed it (a result read after a failed call).
   function call(thunk) {
+    refuseReentry();
     Module.pendingError = null;
-    const result = thunk();
+    let result;
+    try {
+      result = thunk();
+    } catch (error) {
+      check();
+      throw error;
+    }
     check();
     return result;
   }
 
-  // Copies typed arrays onto the wasm heap for the duration of `body(...addresses)`.
+  // call() for a wasm call that calls `callback` back (simulate's onProgress). The callback's own
+  // exception must not unwind through wasm frames: it is kept, the callback answers false (C++ stops
+  // and reports), and the exception is rethrown here in place of that report. While the call runs,
+  // every other call into the module is refused (refuseReentry).
+  function callWithCallback(name, callback, thunk) {
+    refuseReentry();
+    let callbackError = null;
+    const wrapped = callback === undefined ? undefined : (...args) => {
+      try {
+        callback(...args);
+        return true;
+      } catch (error) {
+        callbackError ??= { error };
+        return false;
+      }
+    };
+    Module.pendingError = null;
+    callingBack = name;
+    let result;
+    try {
+      result = thunk(wrapped);
+    } finally {
+      callingBack = null;
+    }
+    if (callbackError !== null) {
+      Module.pendingError = null;
+      result?.delete?.();
+      throw callbackError.error;
+    }
+    check();
+    return result;
+  }
+
+  // Copies typed arrays onto the wasm heap for the duration of `body(...addresses)`. The arrays are
+  // the converters' results: real typed arrays, not detached.
   function withHeap(arrays, body) {
     const addresses = [];
     try {
       for (const array of arrays) {
         // >>> 0: malloc returns an i32, negative for addresses past 2 GiB (the heap may grow to 4 GiB).
         const address = Module._malloc(Math.max(array.byteLength, 1)) >>> 0;
-        if (!address) {
-          throw new BanditError(ErrorCode.INVALID_ARGUMENT, `cannot allocate ${array.byteLength} bytes on the WebAssembly heap`);
-        }
+        if (!address) throw invalidArgument(`cannot allocate ${array.byteLength} bytes on the WebAssembly heap`);
         addresses.push(address);
         // Views are read after each malloc: growing memory replaces the heap's buffer.
         new Uint8Array(Module.HEAPU8.buffer, address, array.byteLength).set(
@@ -53,39 +124,108 @@ export function createRuntime(Module) {
     })
     : null;
 
-  // The state of `object` (a WasmObject whose handle has saveBytes/savedBytes) as a copied Uint8Array.
-  function toBytes(object) {
-    return object._call((handle) => {
-      handle.saveBytes();
-      return handle.savedBytes().slice();
-    });
+  // A function of the module: `converters[i]` reads argument i, then `body(...values)` runs in call().
+  function func(converters, body) {
+    return function (...args) {
+      const values = converters.map((convert, i) => convert(args[i]));
+      return call(() => body(...values));
+    };
   }
 
-  // `new Class()` around the handle that `restoreHandle(address, length)` makes from saved bytes:
-  // constructors take it from takeRestoredHandle() instead of creating a fresh object.
-  function fromBytes(Class, bytes, restoreHandle) {
-    if (!(bytes instanceof Uint8Array)) {
-      throw new BanditError(ErrorCode.INVALID_ARGUMENT, `${Class.name}.fromBytes expects a Uint8Array`);
-    }
-    const handle = withHeap([bytes], (address) => call(() => restoreHandle(address, bytes.length)));
-    restoredHandle = handle;
-    try {
-      return new Class();
-    } finally {
-      if (restoredHandle) {
-        restoredHandle.delete();
-        restoredHandle = null;
+  // Installs methods and getters on `Class.prototype`. Each member is { args, call: (handle,
+  // ...values) => result } or { get: (handle) => value }; `args` is one converter per argument, or
+  // for an overloaded method a function from the argument list to the converted values.
+  function members(Class, table) {
+    for (const [name, member] of Object.entries(table)) {
+      if (member.get) {
+        const read = member.get;
+        Object.defineProperty(Class.prototype, name, {
+          get() {
+            const handle = handleOf(this, Class);
+            return call(() => read(handle));
+          },
+          configurable: true,
+        });
+        continue;
       }
+      const { args = [], call: body } = member;
+      const method = {
+        [name](...values) {
+          const converted = typeof args === 'function' ? args(values) : args.map((convert, i) => convert(values[i]));
+          const handle = handleOf(this, Class);
+          return call(() => body(handle, ...converted));
+        },
+      }[name];
+      Object.defineProperty(Class.prototype, name, { value: method, writable: true, configurable: true });
     }
   }
 
-  return { Module, call, check, withHeap, leaks, disposeSymbol, toBytes, fromBytes };
+  // The base class of one family of wrappers (indexes, linear policies, ...): subclasses differ only
+  // by `static type`, the C++ type they create. `create(type, options)` reads the options and makes a
+  // handle (inside call()); `restore(address, length, type)` makes one from saved bytes.
+  function family(name, { create, restore, table }) {
+    const Base = {
+      [name]: class extends WasmObject {
+        constructor(options) {
+          const restored = takeRestoredHandle();
+          super(runtime, restored ?? create(new.target.type, options));
+        }
+
+        static fromBytes(bytes) {
+          if (typeof this !== 'function' || !(this.prototype instanceof Base)) {
+            throw invalidArgument(`fromBytes must be called on a class of the package: ${name} subclasses, e.g. sb.<Class>.fromBytes(bytes)`);
+          }
+          const array = readBytes(bytes, `${this.name}.fromBytes(bytes)`);
+          const type = this.type;
+          const handle = call(() => withHeap([array], (address) => restore(address, array.length, type)));
+          restoredHandle = handle;
+          try {
+            return new this();
+          } finally {
+            if (restoredHandle) {
+              restoredHandle.delete();
+              restoredHandle = null;
+            }
+          }
+        }
+      },
+    }[name];
+    members(Base, {
+      // The whole state (docs/state-format.md): <Class>.fromBytes restores it.
+      toBytes: {
+        call: (handle) => {
+          handle.saveBytes();
+          return handle.savedBytes().slice();
+        },
+      },
+      stats: { call: (handle) => JSON.parse(handle.stats()) },
+      ...table,
+    });
+    return Base;
+  }
+
+  // { ClassName: 'kebab-type', ... } -> the named subclasses of `Base`.
+  function subclasses(Base, types) {
+    return Object.fromEntries(Object.entries(types).map(([name, type]) => [name, {
+      [name]: class extends Base {
+        static type = type;
+      },
+    }[name]]));
+  }
+
+  // The JSON of a constructor's options with the class's type, read before anything is created.
+  function typedOptions(type, options) {
+    return optionsToJson({ ...readOptions(options, 'options'), type });
+  }
+
+  const runtime = { Module, call, callWithCallback, withHeap, leaks, func, members, family, subclasses, typedOptions };
+  return runtime;
 }
 
 let restoredHandle = null;
 
 // Inside fromBytes: the restored handle a constructor must adopt (once), otherwise null.
-export function takeRestoredHandle() {
+function takeRestoredHandle() {
   const handle = restoredHandle;
   restoredHandle = null;
   return handle;
@@ -94,39 +234,25 @@ export function takeRestoredHandle() {
 // Base of every class that owns a C++ object.
 export class WasmObject {
   #runtime;
-  #handle;
 
   constructor(runtime, handle) {
     this.#runtime = runtime;
-    this.#handle = handle;
+    // The class that made the object: methods check it (handleOf), whatever its prototype becomes.
+    handles.set(this, { handle, Class: new.target });
     runtime.leaks?.register(this, handle, this);
   }
 
-  get _runtime() {
-    return this.#runtime;
-  }
-
-  // The live handle; DISPOSED after dispose().
-  get _handle() {
-    if (!this.#handle) throw new BanditError(ErrorCode.DISPOSED, `${this.constructor.name} was disposed`);
-    return this.#handle;
-  }
-
-  // Calls `method(handle)` and throws the error it reported.
-  _call(method) {
-    const handle = this._handle;
-    return this.#runtime.call(() => method(handle));
-  }
-
   dispose() {
-    if (!this.#handle) return;
+    const entry = handles.get(this);
+    if (!entry?.handle) return;
+    const { handle } = entry;
+    entry.handle = null;
     this.#runtime.leaks?.unregister(this);
-    this.#handle.delete();
-    this.#handle = null;
+    handle.delete();
   }
 
   get disposed() {
-    return this.#handle === null;
+    return !handles.get(this)?.handle;
   }
 
   [disposeSymbol]() {

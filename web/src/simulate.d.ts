@@ -88,7 +88,11 @@ interface SimulationConfigBase {
   horizon: number;
   /** Record the cumulative sums every this many rounds (and at T); default max(1, floor(T / 1000)). */
   recordEvery?: number;
-  /** Fraction of all rounds of all runs done; called at most about 100 times, last with 1. */
+  /**
+   * Fraction of all rounds of all runs done; called at most about 100 times, last with 1. It may not
+   * call into the module (another simulate(), a method of an index or policy): such a call throws
+   * INVALID_ARGUMENT, which stops the run unless caught. dispose() and memoryUsage() are allowed.
+   */
   onProgress?: (fraction: number) => void;
 }
 

@@ -2,24 +2,28 @@
 // and gets typed arrays back. A ratings file travels as bytes on the wasm heap, never through
 // JSON.stringify, and onProgress is called from C++ at most about 100 times.
 import { invalidArgument } from './errors.js';
-import { optionsToJson } from './convert.js';
+import { optionsToJson, readOptions, toBytes } from './convert.js';
+
+// config -> [json without onProgress and the ratings, ratings bytes or null, onProgress or undefined].
+// Also run by runInWorker, so that a bad config is refused before a worker starts.
+export function readConfig(config) {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw invalidArgument('simulate(config): config must be an object { environment, policy, horizon, seed | seeds, recordEvery, onProgress }');
+  }
+  const { onProgress, ...rest } = readOptions(config, 'config');
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw invalidArgument('onProgress must be a function');
+  let bytes = null;
+  const environment = rest.environment;
+  if (environment !== null && typeof environment === 'object' && !Array.isArray(environment) && 'ratings' in environment) {
+    const { ratings, ...others } = environment;
+    bytes = typeof ratings === 'string' ? new TextEncoder().encode(ratings) : toBytes(ratings, 'environment.ratings');
+    rest.environment = others;
+  }
+  return [optionsToJson(rest), bytes, onProgress];
+}
 
 export function defineSimulationClasses(runtime) {
   const { Module } = runtime;
-
-  // The ratings file as UTF-8 bytes, and the environment without it.
-  function splitRatings(environment) {
-    if (environment === null || typeof environment !== 'object' || Array.isArray(environment) || !('ratings' in environment)) {
-      return { environment, bytes: null };
-    }
-    const { ratings, ...rest } = environment;
-    let bytes;
-    if (typeof ratings === 'string') bytes = new TextEncoder().encode(ratings);
-    else if (ratings instanceof Uint8Array) bytes = ratings;
-    else if (ratings instanceof ArrayBuffer) bytes = new Uint8Array(ratings);
-    else throw invalidArgument('environment.ratings must be the file contents: a string or a Uint8Array');
-    return { environment: rest, bytes };
-  }
 
   function copyRun(handle, i) {
     return {
@@ -33,35 +37,11 @@ export function defineSimulationClasses(runtime) {
   }
 
   function simulate(config) {
-    if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-      throw invalidArgument('simulate(config): config must be an object { environment, policy, horizon, seed | seeds, recordEvery, onProgress }');
-    }
-    const { onProgress, ...rest } = config;
-    if (onProgress !== undefined && typeof onProgress !== 'function') throw invalidArgument('onProgress must be a function');
-    const { environment, bytes } = splitRatings(rest.environment);
-    const json = optionsToJson(environment === undefined ? rest : { ...rest, environment });
-    let progressError = null;
-    // An exception must not unwind through wasm frames: the callback reports it and C++ stops.
-    const progress = onProgress === undefined ? undefined : (fraction) => {
-      try {
-        onProgress(fraction);
-        return true;
-      } catch (error) {
-        progressError = error;
-        return false;
-      }
-    };
-    const handle = runtime.withHeap(bytes ? [bytes] : [], (address = 0) => {
-      Module.pendingError = null;
-      const made = Module.runSimulation(json, address, bytes ? bytes.length : 0, bytes !== null, progress);
-      if (progressError !== null) {
-        Module.pendingError = null;
-        made?.delete();
-        throw progressError;
-      }
-      runtime.check();
-      return made;
-    });
+    const [json, bytes, onProgress] = readConfig(config);
+    // While it runs, onProgress may not call into the module (runtime.callWithCallback).
+    const handle = runtime.callWithCallback('simulate()', onProgress, (progress) =>
+      runtime.withHeap(bytes ? [bytes] : [], (address = 0) =>
+        Module.runSimulation(json, address, bytes ? bytes.length : 0, bytes !== null, progress)));
     try {
       if (!handle.multipleSeeds()) return copyRun(handle, 0);
       const runs = [];

@@ -1,7 +1,9 @@
 // `import { runInWorker } from 'sublinear-bandits/worker'`: runs simulate(config) in a Web Worker so
 // the page never freezes. Progress arrives through onProgress; aborting the signal terminates the
 // worker, which really stops the computation (a wasm loop cannot be interrupted any other way).
-import { BanditError, ErrorCode } from './errors.js';
+import { BanditError, ErrorCode, invalidArgument } from './errors.js';
+import { readOptions } from './convert.js';
+import { readConfig } from './simulate.js';
 
 export { BanditError, ErrorCode };
 
@@ -9,18 +11,31 @@ function abortError() {
   return typeof DOMException === 'function' ? new DOMException('The simulation was aborted', 'AbortError') : Object.assign(new Error('The simulation was aborted'), { name: 'AbortError' });
 }
 
-export function runInWorker(config, { onProgress, signal, wasmUrl } = {}) {
+export function runInWorker(config, options) {
   return new Promise((resolve, reject) => {
+    let plainConfig;
+    let progress;
+    let signal;
+    let wasmUrl;
+    try {
+      // The checks simulate() makes, here, where a BanditError still reaches the caller as such (a
+      // worker's errors come back as messages). Every argument is read once.
+      ({ onProgress: progress, signal, wasmUrl } = readOptions(options, 'runInWorker options', ['onProgress', 'signal', 'wasmUrl']));
+      if (config === null || typeof config !== 'object' || Array.isArray(config)) throw invalidArgument('config must be an object');
+      let configProgress;
+      ({ onProgress: configProgress, ...plainConfig } = config);
+      readConfig(plainConfig);
+      progress ??= configProgress;
+      if (progress !== undefined && typeof progress !== 'function') throw invalidArgument('onProgress must be a function');
+      if (wasmUrl !== undefined && typeof wasmUrl !== 'string') throw invalidArgument('wasmUrl must be a string');
+    } catch (error) {
+      reject(error);
+      return;
+    }
     if (signal?.aborted) {
       reject(abortError());
       return;
     }
-    if (config === null || typeof config !== 'object') {
-      reject(new BanditError(ErrorCode.INVALID_ARGUMENT, 'config must be an object'));
-      return;
-    }
-    const { onProgress: ignored, ...plainConfig } = config;
-    const progress = onProgress ?? config.onProgress;
     const worker = new Worker(new URL('./simulation-worker.js', import.meta.url), { type: 'module' });
     const finish = () => {
       worker.terminate();

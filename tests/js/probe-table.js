@@ -1,0 +1,371 @@
+// The probe suite's table: every class of the package with its constructor options and the
+// signature of every public member, and every function of the module. probe.test.js generates its
+// cases from the argument kinds below, so a new class is probed by adding a row here (and the suite
+// fails while a class, method or getter of the module has no row).
+
+// Hostile values of one argument kind, given a valid value of that argument:
+// [label, value, expected BanditError code]. `dimensioned` arrays have a length the core checks
+// against dim or another argument (a wrong length is DIMENSION_MISMATCH).
+function detached(Type, length) {
+  const array = new Type(length);
+  structuredClone(array.buffer, { transfer: [array.buffer] });
+  return array;
+}
+
+const notNumbers = [
+  ['null', null], ['undefined', undefined], ['the string "5"', '5'], ['a BigInt', 5n], ['true', true],
+  ['an object', {}], ['an array [5]', [5]], ['an object with valueOf', { valueOf: () => 5 }],
+];
+
+const scalarKinds = {
+  // An item or arm identifier, in [0, 2^32-1].
+  id: () => [
+    ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
+    ['5.5', 5.5, 'INVALID_ARGUMENT'], ['-1', -1, 'INVALID_ARGUMENT'], ['2^32', 2 ** 32, 'INVALID_ARGUMENT'],
+    ['NaN', Number.NaN, 'INVALID_ARGUMENT'], ['Infinity', Infinity, 'INVALID_ARGUMENT'],
+  ],
+  // A non-negative integer (a seed): at most `max`.
+  natural: (valid, { max = 2 ** 32 - 1 } = {}) => [
+    ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
+    ['-1', -1, 'INVALID_ARGUMENT'], ['1.5', 1.5, 'INVALID_ARGUMENT'], [`${max} + 1`, max + 1, 'INVALID_ARGUMENT'],
+    ['NaN', Number.NaN, 'INVALID_ARGUMENT'], ['Infinity', Infinity, 'INVALID_ARGUMENT'],
+  ],
+  // A count (k, K, D, numVertices): a positive integer; `max` is the largest accepted.
+  count: (valid, { max = 2 ** 32 - 1 } = {}) => [
+    ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
+    ['0', 0, 'INVALID_ARGUMENT'], ['-1', -1, 'INVALID_ARGUMENT'], ['1.5', 1.5, 'INVALID_ARGUMENT'],
+    [`${max} + 1`, max + 1, 'INVALID_ARGUMENT'], ['NaN', Number.NaN, 'INVALID_ARGUMENT'], ['-Infinity', -Infinity, 'INVALID_ARGUMENT'],
+  ],
+  // A reward: finite, at most 1e15 in magnitude.
+  reward: () => [
+    ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
+    ['NaN', Number.NaN, 'NON_FINITE'], ['Infinity', Infinity, 'NON_FINITE'], ['-Infinity', -Infinity, 'NON_FINITE'],
+    ['1e16', 1e16, 'INVALID_ARGUMENT'], ['-3e38', -3e38, 'INVALID_ARGUMENT'],
+  ],
+};
+
+// Array kinds: `element` values rejected inside an otherwise valid array, then whole values.
+const notArrays = [
+  ['null', null], ['undefined', undefined], ['a string', '1,2,3'], ['a number', 5], ['an array-like object', { length: 1, 0: 1 }],
+  ['a DataView', new DataView(new ArrayBuffer(8))], ['an ArrayBuffer', new ArrayBuffer(8)],
+  ['a BigInt64Array', new BigInt64Array(2)], ['a BigUint64Array', new BigUint64Array(2)],
+];
+
+function arrayKind({ elements, detachedType, wrongLength }) {
+  return (valid, { dimensioned = false } = {}) => {
+    const cases = notArrays.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']);
+    cases.push(['a view of a detached buffer', detached(detachedType, valid.length), 'INVALID_ARGUMENT']);
+    const length = valid.length;
+    if (length > 0) {
+      for (const [label, value, code] of elements) {
+        const array = Array.from(valid);
+        array[length - 1] = value;
+        cases.push([`an array with ${label}`, array, code]);
+        // The same value in a Float64Array, where it can be represented.
+        if (typeof value === 'number') {
+          const typed = Float64Array.from(valid);
+          typed[length - 1] = value;
+          cases.push([`a Float64Array with ${label}`, typed, code]);
+        }
+      }
+      const sparse = Array.from(valid);
+      delete sparse[length - 1];
+      cases.push(['a sparse array (a hole at the end)', sparse, 'INVALID_ARGUMENT']);
+    }
+    if (dimensioned && wrongLength) cases.push(['one value too many', [...Array.from(valid), valid[0] ?? 0], 'DIMENSION_MISMATCH']);
+    return cases;
+  };
+}
+
+const arrayKinds = {
+  // Identifiers or indices: integers in [0, 2^32-1].
+  ids: arrayKind({
+    detachedType: Uint32Array,
+    elements: [
+      ['1.5', 1.5, 'INVALID_ARGUMENT'], ['-1', -1, 'INVALID_ARGUMENT'], ['2^32', 2 ** 32, 'INVALID_ARGUMENT'],
+      ['NaN', Number.NaN, 'INVALID_ARGUMENT'], ['the string "1"', '1', 'INVALID_ARGUMENT'], ['null', null, 'INVALID_ARGUMENT'],
+      ['a BigInt', 1n, 'INVALID_ARGUMENT'],
+    ],
+  }),
+  // Vectors stored in float32: finite, at most 1e15 in magnitude.
+  vectors: arrayKind({
+    detachedType: Float32Array,
+    wrongLength: true,
+    elements: [
+      ['NaN', Number.NaN, 'NON_FINITE'], ['Infinity', Infinity, 'NON_FINITE'], ['-Infinity', -Infinity, 'NON_FINITE'],
+      ['3e38 (every score would be Infinity)', 3e38, 'INVALID_ARGUMENT'], ['1e39 (beyond float32)', 1e39, 'NON_FINITE'],
+      ['2e15', 2e15, 'INVALID_ARGUMENT'], ['the string "1"', '1', 'INVALID_ARGUMENT'], ['null', null, 'INVALID_ARGUMENT'],
+      ['a BigInt', 1n, 'INVALID_ARGUMENT'],
+    ],
+  }),
+  // Features and rewards of ridge regressions (double): finite, at most 1e15 in magnitude.
+  features: arrayKind({
+    detachedType: Float64Array,
+    wrongLength: true,
+    elements: [
+      ['NaN', Number.NaN, 'NON_FINITE'], ['-Infinity', -Infinity, 'NON_FINITE'], ['1e300', 1e300, 'INVALID_ARGUMENT'],
+      ['2e15', 2e15, 'INVALID_ARGUMENT'], ['the string "1"', '1', 'INVALID_ARGUMENT'], ['undefined', undefined, 'INVALID_ARGUMENT'],
+    ],
+  }),
+  // Doubles the core only compares (weights, bounded rewards): finite.
+  values: arrayKind({
+    detachedType: Float64Array,
+    wrongLength: true,
+    elements: [
+      ['NaN', Number.NaN, 'NON_FINITE'], ['Infinity', Infinity, 'NON_FINITE'], ['the string "1"', '1', 'INVALID_ARGUMENT'],
+      ['a BigInt', 1n, 'INVALID_ARGUMENT'],
+    ],
+  }),
+};
+
+const objectKinds = {
+  // An options object read by JavaScript; `bad` lists [label, value, code] of its own.
+  options: (valid, { bad = [] } = {}) => [
+    ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['a string', 'k', 'INVALID_ARGUMENT'],
+    ['an array', [], 'INVALID_ARGUMENT'], ['a Uint8Array', new Uint8Array(2), 'INVALID_ARGUMENT'],
+    ...bad,
+  ],
+  // Saved bytes.
+  bytes: () => [
+    ['null', null, 'INVALID_ARGUMENT'], ['an array', [1, 2, 3], 'INVALID_ARGUMENT'], ['a string', 'abc', 'INVALID_ARGUMENT'],
+    ['a DataView', new DataView(new ArrayBuffer(16)), 'INVALID_ARGUMENT'], ['a Float32Array', new Float32Array(4), 'INVALID_ARGUMENT'],
+    ['a detached Uint8Array', detached(Uint8Array, 16), 'INVALID_ARGUMENT'], ['12 zero bytes', new Uint8Array(12), 'CORRUPT_STATE'],
+  ],
+};
+
+export const kinds = { ...scalarKinds, ...arrayKinds, ...objectKinds };
+export const isArrayKind = (kind) => kind in arrayKinds;
+// The typed array each array kind is passed to the core as.
+export const typedArrayOf = { ids: Uint32Array, vectors: Float32Array, features: Float64Array, values: Float64Array };
+export const isObjectKind = (kind) => kind === 'options';
+
+const dim = 3;
+const unit = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+// What a call made in make() left for the next call: the last selection of a policy.
+const lastSelection = new WeakMap();
+
+// An option that must be a positive integer (0 means "not given" where `zero` is true).
+const positive = (name, { zero = false } = {}) => [
+  ...(zero ? [] : [[`${name} 0`, { [name]: 0 }, 'INVALID_ARGUMENT']]), [`${name} -1`, { [name]: -1 }, 'INVALID_ARGUMENT'],
+  [`${name} "2"`, { [name]: '2' }, 'INVALID_ARGUMENT'], [`${name} 1.5`, { [name]: 1.5 }, 'INVALID_ARGUMENT'],
+  [`${name} NaN`, { [name]: Number.NaN }, 'INVALID_ARGUMENT'], [`${name} null`, { [name]: null }, 'INVALID_ARGUMENT']];
+
+// Constructor options every class must refuse: [label, value, code]; a plain object is spread over
+// the class's valid options, a function of (sb, valid options) makes the value.
+const badConstructorOptions = [
+  ['null', null], ['a number', 3], ['a string', 'dim'], ['an array', [3]], ['a Float64Array', new Float64Array(3)],
+  ['dim NaN', { dim: Number.NaN }], ['dim Infinity', { dim: Infinity }], ['dim as a BigInt', { dim: 3n }],
+  ['seed as a function', { seed: () => 1 }], ['seed -Infinity', { seed: -Infinity }],
+].map(([label, value]) => [label, value, 'INVALID_ARGUMENT']);
+
+// Each family: classes [name, constructor options]; make(sb, name, options) a small live object;
+// snapshot(object) what a failed call must not change; works(sb, name, options) a fresh object's
+// correct answer; members: name -> { get: true } or { args: [[kind, valid(object), extra]], static }.
+export const families = {
+  'MIPS indexes': {
+    classes: [
+      ['ExactIndex', {}], ['HnswIndex', { M: 4 }], ['LshIndex', {}], ['BoundedMEIndex', {}],
+      ['GreedyMipsIndex', {}], ['PcaTreeIndex', { depth: 1 }], ['AdaptiveIndex', { base: { type: 'exact' } }],
+    ],
+    options: (sb, options) => ({ dim, seed: 1, ...options }),
+    make(sb, name, options) {
+      const index = new sb[name]({ dim, seed: 1, ...options });
+      index.add([1, 2, 3], unit);
+      return index;
+    },
+    snapshot: (index) => [index.size, index.dim, index.has(1), index.has(4), index.search([1, 0.5, 0.25], 3)],
+    works(sb, name, options) {
+      const index = new sb[name]({ dim, seed: 1, ...options });
+      index.add([7, 8, 9], unit);
+      const found = Array.from(index.search([0, 0, 2], 1).ids);
+      index.dispose();
+      return found[0] === 9;
+    },
+    constructorOptions: badConstructorOptions,
+    members: {
+      dim: { get: true },
+      size: { get: true },
+      has: { args: [['id', () => 1]] },
+      add: { args: [['ids', () => [4]], ['vectors', () => [0, 1, 1], { dimensioned: true }]] },
+      remove: { args: [['ids', () => [2]]] },
+      search: {
+        args: [['vectors', () => [1, 0, 0], { dimensioned: true }], ['count', () => 2],
+          ['options', () => ({ shortlist: 3 }), { bad: [['a misspelt key', { shortlsit: 3 }, 'INVALID_ARGUMENT'], ...positive('shortlist', { zero: true })] }]],
+      },
+      stats: { args: [] },
+      toBytes: { args: [] },
+      fromBytes: { static: true, args: [['bytes', (index) => index.toBytes()]] },
+    },
+  },
+  'linear policies': {
+    classes: [['LinUCB', {}], ['LinTS', {}], ['LinearElim', {}], ['SubElim', { index: { type: 'exact' } }], ['SubTS', { index: { type: 'exact' } }]],
+    options: (sb, options) => ({ dim, seed: 1, horizon: 100, ...options }),
+    make(sb, name, options) {
+      const policy = new sb[name]({ dim, seed: 1, horizon: 100, ...options });
+      policy.addArms([1, 2, 3], unit);
+      for (let t = 0; t < 5; t++) policy.update(policy.select(), 0.5);
+      return policy;
+    },
+    snapshot: (policy) => [policy.armCount, policy.dim, policy.type, policy.hasArm(1), policy.hasArm(4), policy.theta(), policy.stats()],
+    works(sb, name, options) {
+      const policy = new sb[name]({ dim, seed: 1, horizon: 100, ...options });
+      policy.addArms([7], [1, 2, 3]);
+      const arm = policy.select();
+      policy.dispose();
+      return arm === 7;
+    },
+    constructorOptions: badConstructorOptions,
+    members: {
+      dim: { get: true },
+      armCount: { get: true },
+      type: { get: true },
+      hasArm: { args: [['id', () => 1]] },
+      addArms: { args: [['ids', () => [4]], ['features', () => [0, 1, 1], { dimensioned: true }]] },
+      removeArms: { args: [['ids', () => [2]]] },
+      select: { args: [] },
+      update: { args: [['id', () => 1], ['reward', () => 0.25]] },
+      theta: { args: [] },
+      stats: { args: [] },
+      toBytes: { args: [] },
+      fromBytes: { static: true, args: [['bytes', (policy) => policy.toBytes()]] },
+    },
+  },
+  'matroid semi-bandits': {
+    classes: [['CUCB', {}], ['FasterCUCB', {}], ['CTS', {}]],
+    options: (sb, options) => ({ matroid: sb.Matroid.uniform(6, 2), horizon: 100, seed: 1, ...options }),
+    make(sb, name, options) {
+      const matroid = sb.Matroid.uniform(6, 2);
+      const policy = new sb[name]({ matroid, horizon: 100, seed: 1, ...options });
+      matroid.dispose();
+      for (let t = 0; t < 4; t++) {
+        const basis = policy.select();
+        policy.update(basis, Array.from(basis, (arm) => arm / 6));
+      }
+      lastSelection.set(policy, policy.select());
+      return policy;
+    },
+    snapshot: (policy) => [policy.rounds, policy.armCount, policy.rank, policy.stats()],
+    works(sb, name, options) {
+      const matroid = sb.Matroid.partition([0, 0, 1, 1, 2]);
+      const policy = new sb[name]({ matroid, seed: 1, ...options });
+      matroid.dispose();
+      const basis = policy.select();
+      policy.dispose();
+      return basis.length === 3;
+    },
+    // The matroid option is checked by the JS layer (a Matroid of this module, not disposed).
+    constructorOptions: [...badConstructorOptions, ['matroid a number', { matroid: 3 }, 'INVALID_ARGUMENT'],
+      ['matroid a plain object', { matroid: { rank: 2 } }, 'INVALID_ARGUMENT'],
+      ['a matroid disposed by a getter of the options', (sb, valid) => ({
+        ...valid,
+        get horizon() {
+          valid.matroid.dispose();
+          return 100;
+        },
+      }), 'DISPOSED']],
+    members: {
+      rank: { get: true },
+      armCount: { get: true },
+      rounds: { get: true },
+      select: { args: [] },
+      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['values', (policy) => Array.from(lastSelection.get(policy), () => 0.5), { dimensioned: true }]] },
+      stats: { args: [] },
+      toBytes: { args: [] },
+      fromBytes: { static: true, args: [['bytes', (policy) => policy.toBytes()]] },
+    },
+  },
+  matroids: {
+    classes: [['Matroid', {}]],
+    // Only the factories make matroids.
+    constructorOptions: [['no arguments', undefined, 'INVALID_ARGUMENT'], ['an object', {}, 'INVALID_ARGUMENT']],
+    options: () => undefined,
+    make: (sb) => sb.Matroid.graphic(4, [0, 1, 1, 2, 2, 0, 2, 3]),
+    snapshot: (matroid) => [matroid.rank, matroid.groundSetSize, matroid.kind, matroid.maxWeightBasis([4, 3, 2, 1]), matroid.isIndependent([0, 1, 2])],
+    works(sb) {
+      const matroid = sb.Matroid.transversal(3, 2, [0, 0, 1, 0, 2, 1]);
+      const rank = matroid.rank;
+      matroid.dispose();
+      return rank === 2;
+    },
+    members: {
+      rank: { get: true },
+      groundSetSize: { get: true },
+      kind: { get: true },
+      isIndependent: { args: [['ids', () => [0, 3]]] },
+      maxWeightBasis: { args: [['values', () => [1, 2, 3, 4], { dimensioned: true }]] },
+      // The factories (static: called on the class, made objects are disposed by the suite).
+      uniform: { static: true, args: [['count', () => 4], ['count', () => 2]] },
+      partition: { static: true, args: [['ids', () => [0, 1, 1]]] },
+      graphic: { static: true, args: [['count', () => 4, { max: 2 ** 28 }], ['ids', () => [0, 1, 1, 2]]] },
+      transversal: { static: true, args: [['count', () => 2, { max: 2 ** 28 }], ['count', () => 1, { max: 2 ** 28 }], ['ids', () => [0, 0, 1, 0]]] },
+    },
+  },
+  'combinatorial linear policies': {
+    classes: [['C2UCB', {}], ['PC2UCB', {}], ['CombLinUCB', {}], ['CombLinTS', {}], ['CombTS', { randomization: 'arm' }], ['GreedyCLS', {}],
+      ['CombTS', { randomization: 'round', index: { type: 'exact' } }]],
+    options: (sb, options) => ({ dim, k: 2, seed: 1, ...options }),
+    make(sb, name, options) {
+      const policy = new sb[name]({ dim, k: 2, seed: 1, ...options });
+      const features = [1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0];
+      for (let t = 0; t < 3; t++) policy.update(policy.select(features, { k: 2 }), [1, 0]);
+      if (options.index) policy.setArms(features);
+      lastSelection.set(policy, policy.select(features, { k: 2 }));
+      return policy;
+    },
+    snapshot: (policy) => [policy.theta(), policy.armCount, policy.dim, policy.stats()],
+    works(sb, name, options) {
+      const policy = new sb[name]({ dim, k: 1, seed: 1, ...options });
+      const chosen = policy.select([0, 0, 0, 1, 1, 1], { k: 2 });
+      policy.dispose();
+      return chosen.length === 2;
+    },
+    constructorOptions: badConstructorOptions,
+    members: {
+      dim: { get: true },
+      armCount: { get: true },
+      select: {
+        args: [['features', () => [1, 0, 0, 0, 1, 0], { dimensioned: true }],
+          ['options', () => ({ k: 1 }), {
+            bad: [['a misspelt key', { kk: 1 }, 'INVALID_ARGUMENT'], ...positive('k'),
+              ['perGroup without groups', { k: 1, perGroup: 1 }, 'INVALID_ARGUMENT'],
+              ['groups of BigInts', { k: 1, groups: new BigUint64Array(2), perGroup: 1 }, 'INVALID_ARGUMENT'],
+              ['groups without perGroup', { k: 1, groups: [0, 1] }, 'INVALID_ARGUMENT']],
+          }]],
+      },
+      setArms: { args: [['features', () => [1, 0, 0, 0, 1, 0], { dimensioned: true }]] },
+      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['features', () => [1, 0], { dimensioned: true }]] },
+      theta: { args: [] },
+      stats: { args: [] },
+      toBytes: { args: [] },
+      fromBytes: { static: true, args: [['bytes', (policy) => policy.toBytes()]] },
+    },
+  },
+};
+
+// The module's functions: name -> { args, works(sb) }.
+const smallLinear = { environment: { type: 'linear', dim: 2, arms: 5, seed: 1 }, policy: { type: 'lin-ucb' }, horizon: 20, seed: 1 };
+export const moduleFunctions = {
+  boundedME: {
+    args: [['values', () => [0.1, 0.9, 0.5, 0.5], { dimensioned: true }], ['count', () => 2], ['count', () => 2],
+      ['options', () => ({ epsilon: 0.2 }), { bad: [['epsilon NaN', { epsilon: Number.NaN }, 'INVALID_ARGUMENT'], ['k as a BigInt', { k: 1n }, 'INVALID_ARGUMENT']] }]],
+    works: (sb) => sb.boundedME([0, 0, 1, 1], 2, 2, { epsilon: 0.01, delta: 0.01 }).arms[0] === 1,
+  },
+  simulate: {
+    args: [['options', () => smallLinear, {
+      bad: [
+        ['onProgress a number', { ...smallLinear, onProgress: 3 }, 'INVALID_ARGUMENT'],
+        ['horizon NaN', { ...smallLinear, horizon: Number.NaN }, 'INVALID_ARGUMENT'],
+        ['horizon as a BigInt', { ...smallLinear, horizon: 20n }, 'INVALID_ARGUMENT'],
+        ['ratings as numbers', { ...smallLinear, environment: { type: 'ratings', ratings: [1, 2] } }, 'INVALID_ARGUMENT'],
+        ['ratings on a detached buffer', { ...smallLinear, environment: { type: 'ratings', ratings: detached(Uint8Array, 8) } }, 'INVALID_ARGUMENT'],
+      ],
+    }]],
+    works: (sb) => sb.simulate(smallLinear).t.at(-1) === 20,
+  },
+  randomChecksum: {
+    args: [['natural', () => 1, { max: Number.MAX_SAFE_INTEGER }], ['natural', () => 10]],
+    works: (sb) => /^[0-9a-f]{16}$/.test(sb.randomChecksum(1, 10)),
+  },
+  // Allowed inside onProgress: it runs no algorithm.
+  memoryUsage: { args: [], reentrant: true, works: (sb) => sb.memoryUsage().heapBytes > 0 },
+};
