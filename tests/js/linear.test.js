@@ -37,25 +37,28 @@ function makeProblem(dim, seed, noise = 0.3) {
   };
 }
 
-// Every class with an exact index, so that the suite does not depend on the hnsw index.
+// Every class with its default options but an exact index, so that the suite does not depend on
+// the hnsw index.
 const classes = [
   ['LinUCB', 'lin-ucb', {}],
-  ['LinTS', 'lin-ts', { inflation: 0.2, index: { type: 'exact' } }],
-  ['SubTS', 'sub-ts', { inflation: 0.2, index: { type: 'exact' } }],
-  ['LinearElim', 'linear-elim', { beta: 1, index: { type: 'exact' } }],
-  ['SubElim', 'sub-elim', { beta: 1, index: { type: 'exact' } }],
+  ['LinTS', 'lin-ts', { index: { type: 'exact' } }],
+  ['SubTS', 'sub-ts', { index: { type: 'exact' } }],
+  ['LinearElim', 'linear-elim', { index: { type: 'exact' } }],
+  ['SubElim', 'sub-elim', { index: { type: 'exact' } }],
 ];
 
 describe.each(classes)('%s', (name, type, extra) => {
   const create = (options = {}) => new sb[name]({ dim: 4, horizon: 1500, seed: 3, ...extra, ...options });
 
-  test('learns: regret per step falls on a small Gaussian problem', () => {
+  test('learns with default options: the last steps cost a small fraction of uniform play', () => {
     const policy = create();
     const problem = makeProblem(4, 11);
     problem.add(policy, 60);
     const regrets = Array.from({ length: 1500 }, () => problem.play(policy));
     const average = (from, to) => regrets.slice(from, to).reduce((a, b) => a + b, 0) / (to - from);
-    expect(average(1100, 1500)).toBeLessThan(0.5 * average(0, 150));
+    const means = [...problem.arms.keys()].map(problem.mean);
+    const uniform = Math.max(...means) - means.reduce((a, b) => a + b, 0) / means.length;
+    expect(average(1100, 1500)).toBeLessThan(0.1 * uniform);
     expect(policy.type).toBe(type);
     expect(policy.dim).toBe(4);
     expect(policy.armCount).toBe(60);
@@ -222,5 +225,41 @@ describe('determinism', () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  });
+});
+
+describe('confidence radius and approximation reports', () => {
+  test('radius: the practical rule by default, the theoretical one on request, anything else refused', () => {
+    const problem = makeProblem(4, 21);
+    const practical = new sb.LinUCB({ dim: 4, seed: 1 });
+    const theoretical = new sb.LinUCB({ dim: 4, seed: 1, radius: 'theoretical' });
+    problem.add(practical, 30);
+    for (const [id, x] of problem.arms) theoretical.addArms([id], x);
+    for (let t = 0; t < 200; t++) {
+      problem.play(practical);
+      problem.play(theoretical);
+    }
+    expect(practical.stats().radiusRule).toBe('practical');
+    expect(theoretical.stats().radiusRule).toBe('theoretical');
+    // The noise estimate follows the problem's noise (0.3), not the worst-case default of 1.
+    expect(practical.stats().noise).toBeGreaterThan(0.2);
+    expect(practical.stats().noise).toBeLessThan(0.45);
+    expect(theoretical.stats().radius).toBeGreaterThan(3 * practical.stats().radius);
+    expectBanditError(sb, () => new sb.LinTS({ dim: 4, radius: 'loose' }), 'INVALID_ARGUMENT');
+    practical.dispose();
+    theoretical.dispose();
+  });
+
+  test('SubTS over HNSW reports its audits in stats().approximation', () => {
+    const problem = makeProblem(8, 22);
+    const policy = new sb.SubTS({ dim: 8, seed: 2, auditBudget: 1, index: { type: 'hnsw', M: 4, efConstruction: 8, efSearch: 1 }, shortlist: 1 });
+    problem.add(policy, 3000);
+    for (let t = 0; t < 600; t++) problem.play(policy);
+    const { approximation } = policy.stats();
+    expect(approximation.audited).toBe(true);
+    expect(approximation.audits).toBeGreaterThan(5);
+    expect(approximation.missRate).toBeCloseTo(approximation.misses / approximation.audits, 12);
+    expect(approximation.regretRisk).toBeGreaterThanOrEqual(0);
+    policy.dispose();
   });
 });

@@ -214,7 +214,8 @@ export const families = {
       policy.dispose();
       return arm === 7;
     },
-    constructorOptions: badConstructorOptions,
+    constructorOptions: [...badConstructorOptions, ['radius not a rule', { radius: 'tight' }, 'INVALID_ARGUMENT'],
+      ['radius a number', { radius: 1 }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       armCount: { get: true },
