@@ -33,13 +33,45 @@ export function setUpExperiments() {
   const tradeoffChart = new TradeoffChart($('#tradeoff-chart'));
   let ratings = null;
   let controller = null;
-  let finished = [];
-  let lastConfiguration = null;
+  // The results on the page with the preset and configuration they ran with: redraws, the paper
+  // table beside them and exports read this, never the form, which may have changed since.
+  let shown = null;
+  // A link opened while a run is going applies when the run ends (the form is locked until then).
+  let pendingHash = false;
 
   const custom = mountCustomForm($('#custom-form'), () => {
     $('#preset-source').textContent = currentPreset().source;
     saveState();
   });
+
+  const limits = { seeds: { min: 1, max: 50 }, horizon: { min: 1, max: 10_000_000 } };
+
+  function showMessage(selector, text) {
+    $(selector).textContent = text ?? '';
+    $(selector).hidden = !text;
+  }
+
+  // The form's values, or the reasons they cannot run; inputs at fault are marked aria-invalid.
+  function readSettings() {
+    const errors = [];
+    const values = {};
+    for (const [id, { min, max }] of Object.entries(limits)) {
+      const input = $(`#${id}`);
+      const text = input.value.trim();
+      const value = Number(text);
+      const valid = text !== '' && Number.isInteger(value) && value >= min && value <= max;
+      input.setAttribute('aria-invalid', String(!valid));
+      if (!valid) errors.push(`${id === 'seeds' ? 'Seeds' : 'Horizon T'} must be a whole number from ${min} to ${max.toLocaleString('en-US')}${text === '' ? '' : ` (got ${text})`}.`);
+      values[id] = value;
+    }
+    return { errors, ...values };
+  }
+
+  function validate() {
+    const { errors } = readSettings();
+    showMessage('#experiment-error', errors.join(' '));
+    return errors.length === 0;
+  }
 
   function currentPreset() {
     return presetSelect.value === 'custom' ? customPreset(custom.read()) : findPreset(presetSelect.value);
@@ -53,7 +85,22 @@ export function setUpExperiments() {
     $('#preset-source').textContent = preset.source;
     $('#horizon').value = full ? preset.horizon.full : preset.horizon.small;
     $('#seeds').value = full ? preset.seeds.full : preset.seeds.small;
+    validate();
+    showPaperTable();
+  }
+
+  // The paper's numbers beside the results they compare with: the run's preset once there are
+  // results, the selected one before.
+  function showPaperTable() {
+    const preset = shown?.preset ?? currentPreset();
     fillTable($('#paper-table'), preset.paper.columns, preset.paper.rows);
+    $('#paper-title').textContent = shown ? `The paper (${preset.title})` : 'The paper';
+  }
+
+  function describeRun({ preset, configuration }) {
+    const scale = preset.id === 'custom' ? 'custom' : configuration.full ? 'full scale' : 'laptop scale';
+    const seeds = configuration.seeds.length;
+    return `Results: ${preset.title} — ${scale}, T = ${configuration.horizon.toLocaleString('en-US')}, ${seeds} seed${seeds === 1 ? '' : 's'}`;
   }
 
   function saveState() {
@@ -69,11 +116,12 @@ export function setUpExperiments() {
     showPreset();
     if (state.seeds) $('#seeds').value = state.seeds;
     if (state.horizon) $('#horizon').value = state.horizon;
+    validate();
   }
 
   // Paper 001's MIPS presets: each method's precision@k (mean reward per query) against its online
   // speedup, the select time of the exact run on the same data (same `group`) over its own.
-  function tradeoffPoints(runs) {
+  function tradeoffPoints(runs, finished) {
     const selectSeconds = (runIndex) => {
       const results = finished.filter((entry) => entry.runIndex === runIndex).map((entry) => entry.result);
       return results.length ? aggregateRuns(results, 'reward') : null;
@@ -90,7 +138,10 @@ export function setUpExperiments() {
     return points;
   }
 
-  function redraw(preset, runs) {
+  function redraw() {
+    const { preset, runs, finished } = shown;
+    $('#results-title').textContent = describeRun(shown);
+    $('#results-title').hidden = false;
     const series = [];
     const rows = [];
     runs.forEach((run, runIndex) => {
@@ -105,7 +156,7 @@ export function setUpExperiments() {
     const metricLabel = preset.metric === 'reward' ? 'cumulative reward' : 'cumulative regret';
     curveChart.update(series, metricLabel);
     $('#tradeoff-box').hidden = !preset.tradeoff;
-    if (preset.tradeoff) tradeoffChart.update(tradeoffPoints(runs));
+    if (preset.tradeoff) tradeoffChart.update(tradeoffPoints(runs, finished));
     timeChart.update(series.map((entry) => entry.label), series.map((entry) => entry.msPerStep));
     fillTable($('#results-table'), ['policy', 'seeds', `final ${metricLabel}`, 'total s', 'setup s', 'ms / step', 'inner products / step',
       ...(preset.summary ? [preset.summary.column] : [])], rows);
@@ -114,24 +165,28 @@ export function setUpExperiments() {
   async function run() {
     const preset = currentPreset();
     const full = $('#full').checked;
-    const horizon = Number.parseInt($('#horizon').value, 10);
-    const seedCount = Number.parseInt($('#seeds').value, 10);
-    if (!Number.isInteger(horizon) || horizon < 1 || !Number.isInteger(seedCount) || seedCount < 1) {
-      $('#progress-text').textContent = 'Horizon and seeds must be positive integers.';
+    const settings = readSettings();
+    if (settings.errors.length) {
+      showMessage('#experiment-error', settings.errors.join(' '));
       return;
     }
+    const { horizon, seeds: seedCount } = settings;
     saveState();
     const runs = preset.runs({ full });
     if (runs.length === 0) {
-      $('#progress-text').textContent = 'Choose at least one policy.';
+      showMessage('#experiment-error', 'Choose at least one policy.');
       return;
     }
+    showMessage('#experiment-error', '');
+    showMessage('#experiment-notice', '');
     const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
     const jobs = planJobs({ runs, horizon, seeds, ratings: ratings ?? preset.defaultRatings?.() });
-    lastConfiguration = { preset: preset.id, full, horizon, seeds, runs };
-    finished = [];
-    redraw(preset, runs);
+    shown = { preset, runs, finished: [], configuration: { preset: preset.id, title: preset.title, full, horizon, seeds, runs } };
+    const { finished } = shown;
+    redraw();
+    showPaperTable();
     controller = new AbortController();
+    $('#experiment-settings').disabled = true;
     $('#run-experiment').disabled = true;
     $('#cancel').disabled = false;
     $('#export-csv').disabled = true;
@@ -150,34 +205,61 @@ export function setUpExperiments() {
         onProgress: showProgress,
         onJobDone: (job, result) => {
           finished.push({ runIndex: job.runIndex, seed: job.seed, label: runs[job.runIndex].label, result });
-          redraw(preset, runs);
+          redraw();
         },
       });
       $('#progress-text').textContent = `Done: ${jobs.length} runs in ${formatDuration((performance.now() - started) / 1000)}.`;
       $('#progress').value = 1;
     } catch (error) {
-      $('#progress-text').textContent = error?.name === 'AbortError' ? `Cancelled after ${finished.length} of ${jobs.length} runs.` : `Failed: ${error?.code ? `${error.code}: ` : ''}${error?.message ?? error}`;
+      if (error?.name === 'AbortError') {
+        $('#progress-text').textContent = `Cancelled after ${finished.length} of ${jobs.length} runs.`;
+      } else {
+        // The reason on its own line (it can be long); the progress line stays short.
+        $('#progress-text').textContent = 'Failed (the reason is above).';
+        showMessage('#experiment-error', `The experiment failed: ${error?.code ? `${error.code}: ` : ''}${error?.message ?? error}`);
+      }
     } finally {
       controller = null;
+      $('#experiment-settings').disabled = false;
       $('#run-experiment').disabled = false;
       $('#cancel').disabled = true;
       $('#export-csv').disabled = finished.length === 0;
       $('#export-json').disabled = finished.length === 0;
+      if (pendingHash) {
+        pendingHash = false;
+        showMessage('#experiment-notice', '');
+        restoreState();
+      }
     }
+  }
+
+  // Exports name and describe the run they hold, whatever the form says now.
+  function exportName(extension) {
+    return `${shown.preset.id}${shown.configuration.full ? '-full' : ''}.${extension}`;
   }
 
   presetSelect.addEventListener('change', () => { showPreset(); saveState(); });
   $('#full').addEventListener('change', () => { showPreset(); saveState(); });
-  $('#seeds').addEventListener('change', saveState);
-  $('#horizon').addEventListener('change', saveState);
+  for (const id of ['#seeds', '#horizon']) {
+    $(id).addEventListener('input', validate);
+    $(id).addEventListener('change', saveState);
+  }
+  window.addEventListener('hashchange', () => {
+    if (controller) {
+      pendingHash = true;
+      showMessage('#experiment-notice', 'The link\'s configuration will be applied when this run ends or is cancelled.');
+      return;
+    }
+    restoreState();
+  });
   $('#experiment-form').addEventListener('submit', (event) => { event.preventDefault(); run(); });
   $('#cancel').addEventListener('click', () => controller?.abort());
   $('#ratings-file').addEventListener('change', async (event) => {
     const file = event.target.files?.[0];
     ratings = file ? new Uint8Array(await file.arrayBuffer()) : null;
   });
-  $('#export-csv').addEventListener('click', () => download(`${currentPreset().id}.csv`, toCsv(finished), 'text/csv'));
-  $('#export-json').addEventListener('click', () => download(`${currentPreset().id}.json`, toJson(lastConfiguration, finished), 'application/json'));
+  $('#export-csv').addEventListener('click', () => download(exportName('csv'), toCsv(shown.finished), 'text/csv'));
+  $('#export-json').addEventListener('click', () => download(exportName('json'), toJson(shown.configuration, shown.finished), 'application/json'));
   restoreState();
   $('#run-experiment').disabled = false;
 }
