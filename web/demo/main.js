@@ -12,4 +12,5 @@ try {
   setUpExperiments();
 } catch (error) {
   status.textContent = `The WebAssembly module failed to load: ${error?.message ?? error}`;
+  status.classList.add('error');
 }
