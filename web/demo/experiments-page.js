@@ -1,5 +1,7 @@
 // The experiments section: preset choice, runs in workers with progress and cancel, charts that
 // grow as runs finish, our numbers beside the paper's, export, and the configuration in the URL.
+import { papers, presetNotes } from './about.js';
+import { renderPresetNote } from './about-page.js';
 import { BarChart, CurveChart, TradeoffChart } from './charts.js';
 import { customPreset, mountCustomForm } from './custom-form.js';
 import { planJobs, runJobs } from './experiment.js';
@@ -26,7 +28,14 @@ function formatDuration(seconds) {
 
 export function setUpExperiments() {
   const presetSelect = $('#preset');
-  for (const preset of presets) presetSelect.append(new Option(preset.title, preset.id));
+  // Presets grouped under their paper's title (the option texts keep their table or figure).
+  for (const preset of presets) {
+    const number = presetNotes[preset.id]?.paper;
+    const label = number ? `${papers[number].title} (paper ${number})` : 'Other';
+    let group = [...presetSelect.children].find((child) => child.label === label);
+    if (!group) presetSelect.append(group = Object.assign(document.createElement('optgroup'), { label }));
+    group.append(new Option(preset.title, preset.id));
+  }
   presetSelect.append(new Option('Custom experiment: choose the environment, policies and every option', 'custom'));
   const curveChart = new CurveChart($('#curve-chart'), { yLabel: 'cumulative regret' });
   const timeChart = new BarChart($('#time-chart'), { xLabel: 'milliseconds per step (select + update)', yLabel: 'policy' });
@@ -83,6 +92,7 @@ export function setUpExperiments() {
     $('#custom-fieldset').hidden = preset.id !== 'custom';
     $('#full').disabled = preset.id === 'custom';
     $('#preset-source').textContent = preset.source;
+    renderPresetNote($('#preset-note'), preset.id);
     $('#horizon').value = full ? preset.horizon.full : preset.horizon.small;
     $('#seeds').value = full ? preset.seeds.full : preset.seeds.small;
     validate();
