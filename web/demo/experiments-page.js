@@ -2,7 +2,7 @@
 // grow as runs finish, our numbers beside the paper's, export, and the configuration in the URL.
 import { papers, presetNotes } from './about.js';
 import { renderPresetNote } from './about-page.js';
-import { BarChart, CurveChart, TradeoffChart } from './charts.js';
+import { BarChart, CurveChart, seriesStyles, TradeoffChart } from './charts.js';
 import { customPreset, mountCustomForm } from './custom-form.js';
 import { planJobs, runJobs } from './experiment.js';
 import { download, toCsv, toJson } from './export.js';
@@ -20,6 +20,14 @@ function fillTable(table, columns, rows) {
     for (const cell of row) tr.append(Object.assign(document.createElement('td'), { textContent: String(cell) }));
     return tr;
   }));
+  updateScrollCues();
+}
+
+// A table wider than its box scrolls; the line of text above it says so only when it does.
+function updateScrollCues() {
+  for (const box of document.querySelectorAll('.table-scroll')) {
+    box.previousElementSibling?.classList.toggle('overflowing', box.scrollWidth > box.clientWidth + 1);
+  }
 }
 
 function formatDuration(seconds) {
@@ -37,9 +45,9 @@ export function setUpExperiments() {
     group.append(new Option(preset.title, preset.id));
   }
   presetSelect.append(new Option('Custom experiment: choose the environment, policies and every option', 'custom'));
-  const curveChart = new CurveChart($('#curve-chart'), { yLabel: 'cumulative regret' });
+  const curveChart = new CurveChart($('#curve-chart'), { yLabel: 'cumulative regret', legend: $('#curve-legend') });
   const timeChart = new BarChart($('#time-chart'), { xLabel: 'milliseconds per step (select + update)', yLabel: 'policy' });
-  const tradeoffChart = new TradeoffChart($('#tradeoff-chart'));
+  const tradeoffChart = new TradeoffChart($('#tradeoff-chart'), { legend: $('#tradeoff-legend') });
   let ratings = null;
   let controller = null;
   // The results on the page with the preset and configuration they ran with: redraws, the paper
@@ -143,7 +151,7 @@ export function setUpExperiments() {
       const baseline = selectSeconds(baselineIndex);
       if (!own || !baseline || run.method === 'Exact') return;
       const steps = own.t[own.t.length - 1];
-      points.push({ method: `${run.method} (${run.group})`, label: run.label, x: baseline.seconds.select / Math.max(own.seconds.select, 1e-9), y: own.final.mean / steps });
+      points.push({ method: run.method, group: run.group, label: run.label, x: baseline.seconds.select / Math.max(own.seconds.select, 1e-9), y: own.final.mean / steps });
     });
     return points;
   }
@@ -154,11 +162,12 @@ export function setUpExperiments() {
     $('#results-title').hidden = false;
     const series = [];
     const rows = [];
+    const styles = seriesStyles(runs);
     runs.forEach((run, runIndex) => {
       const results = finished.filter((entry) => entry.runIndex === runIndex).map((entry) => entry.result);
       if (results.length === 0) return;
       const summary = aggregateRuns(results, preset.metric);
-      series.push({ label: run.label, ...summary });
+      series.push({ label: run.label, style: styles[runIndex], ...summary });
       rows.push([run.label, results.length, `${summary.final.mean.toFixed(1)} ± ${summary.final.std.toFixed(1)}`,
         summary.seconds.total.toFixed(3), summary.seconds.setup.toFixed(3), summary.msPerStep.toFixed(4), Math.round(summary.innerProductsPerStep),
         ...(preset.summary ? [preset.summary.value(run, results)] : [])]);
@@ -167,9 +176,25 @@ export function setUpExperiments() {
     curveChart.update(series, metricLabel);
     $('#tradeoff-box').hidden = !preset.tradeoff;
     if (preset.tradeoff) tradeoffChart.update(tradeoffPoints(runs, finished));
-    timeChart.update(series.map((entry) => entry.label), series.map((entry) => entry.msPerStep));
+    timeChart.update(series.map((entry) => entry.label), series.map((entry) => entry.msPerStep), series.map((entry) => entry.style));
+    showIdenticalCurves(series);
     fillTable($('#results-table'), ['policy', 'seeds', `final ${metricLabel}`, 'total s', 'setup s', 'ms / step', 'inner products / step',
       ...(preset.summary ? [preset.summary.column] : [])], rows);
+  }
+
+  // Curves with exactly the same values hide each other (Sub-TS with a large enough shortlist makes
+  // Linear TS's decisions): this note names them.
+  function showIdenticalCurves(series) {
+    const groups = new Map();
+    for (const entry of series) {
+      const key = `${entry.t.join()}|${entry.mean.join()}`;
+      groups.set(key, [...(groups.get(key) ?? []), entry.label]);
+    }
+    const identical = [...groups.values()].filter((labels) => labels.length > 1);
+    $('#curve-note').hidden = identical.length === 0;
+    $('#curve-note').textContent = identical.length
+      ? `Identical results (their curves lie on top of each other; the legend's buttons hide one to see the other): ${identical.map((labels) => labels.join(' = ')).join('; ')}.`
+      : '';
   }
 
   async function run() {
@@ -270,6 +295,8 @@ export function setUpExperiments() {
   });
   $('#export-csv').addEventListener('click', () => download(exportName('csv'), toCsv(shown.finished), 'text/csv'));
   $('#export-json').addEventListener('click', () => download(exportName('json'), toJson(shown.configuration, shown.finished), 'application/json'));
+  const resizes = new ResizeObserver(updateScrollCues);
+  for (const box of document.querySelectorAll('.table-scroll')) resizes.observe(box);
   restoreState();
   $('#run-experiment').disabled = false;
 }
