@@ -7,6 +7,7 @@ import { customPreset, mountCustomForm } from './custom-form.js';
 import { planJobs, runJobs } from './experiment.js';
 import { download, toCsv, toJson } from './export.js';
 import { findPreset, presets } from './presets.js';
+import { describeRatings, RatingsFileError, ratingsProblem, readRatingsFile } from './ratings-file.js';
 import { aggregateRuns } from './statistics.js';
 import { readState, writeState } from './url-state.js';
 
@@ -48,6 +49,8 @@ export function setUpExperiments() {
   const curveChart = new CurveChart($('#curve-chart'), { yLabel: 'cumulative regret', legend: $('#curve-legend') });
   const timeChart = new BarChart($('#time-chart'), { xLabel: 'milliseconds per step (select + update)', yLabel: 'policy' });
   const tradeoffChart = new TradeoffChart($('#tradeoff-chart'), { legend: $('#tradeoff-legend') });
+  // The chosen ratings file, read and checked when chosen: { name, file } (file: readRatingsFile's
+  // result), or { name, error }; null for none.
   let ratings = null;
   let controller = null;
   // The results on the page with the preset and configuration they ran with: redraws, the paper
@@ -84,8 +87,51 @@ export function setUpExperiments() {
     return { errors, ...values };
   }
 
+  // The environments of the selected preset that read a ratings file (movies: Table 3; promotions:
+  // Table I), with the page's ratings options applied.
+  function ratingsEnvironments() {
+    const preset = currentPreset();
+    return preset.runs({ full: $('#full').checked }).map((run) => withRatingsOptions(run.environment, preset))
+      .filter((environment) => ['ratings', 'promotion'].includes(environment.type));
+  }
+
+  const positiveInteger = (selector, min) => {
+    const value = Number($(selector).value);
+    return $(selector).value.trim() !== '' && Number.isInteger(value) && value >= min ? value : undefined;
+  };
+
+  // The page's ratings options on an environment: minRatings for the movie experiment (the custom
+  // form has its own control), the promotions' rater limits when a file is chosen.
+  function withRatingsOptions(environment, preset) {
+    if (environment.type === 'ratings' && preset.id !== 'custom') {
+      const minRatings = positiveInteger('#min-ratings', 0);
+      return minRatings === undefined ? environment : { ...environment, minRatings };
+    }
+    if (environment.type === 'promotion' && ratings?.file) {
+      return { ...environment, testMinRaters: positiveInteger('#min-raters', 1) ?? 1400, testMaxRaters: positiveInteger('#max-raters', 1) ?? 2800 };
+    }
+    return environment;
+  }
+
+  // Shows the ratings options the selected preset uses, the file's summary, and returns what stops
+  // it from running with this file.
+  function checkRatings() {
+    const environments = ratingsEnvironments();
+    const preset = currentPreset();
+    $('#ratings-options').hidden = environments.length === 0;
+    $('#min-ratings-label').hidden = !environments.some((environment) => environment.type === 'ratings') || preset.id === 'custom';
+    const promotion = environments.some((environment) => environment.type === 'promotion');
+    $('#min-raters-label').hidden = !promotion;
+    $('#max-raters-label').hidden = !promotion;
+    const generated = preset.defaultRatings ? 'No file chosen: a generated MovieLens-format file stands in.' : 'No file chosen: generated users stand in.';
+    $('#ratings-summary').textContent = ratings?.file ? describeRatings(ratings.name, ratings.file) : ratings ? `${ratings.name}: not a ratings file.` : generated;
+    if (ratings?.error) return [ratings.error];
+    if (!ratings?.file) return [];
+    return [...new Set(environments.map((environment) => ratingsProblem(ratings.file, environment)).filter(Boolean))];
+  }
+
   function validate() {
-    const { errors } = readSettings();
+    const errors = [...readSettings().errors, ...checkRatings()];
     showMessage('#experiment-error', errors.join(' '));
     return errors.length === 0;
   }
@@ -103,6 +149,9 @@ export function setUpExperiments() {
     renderPresetNote($('#preset-note'), preset.id);
     $('#horizon').value = full ? preset.horizon.full : preset.horizon.small;
     $('#seeds').value = full ? preset.seeds.full : preset.seeds.small;
+    // The movie experiment's own minRatings for this scale, which the page's control can change.
+    const movies = preset.id === 'custom' ? undefined : preset.runs({ full }).find((run) => run.environment.type === 'ratings');
+    $('#min-ratings').value = movies?.environment.minRatings ?? 100;
     validate();
     showPaperTable();
   }
@@ -122,7 +171,12 @@ export function setUpExperiments() {
   }
 
   function saveState() {
+    // The ratings options go into the link only where the preset uses them (the file itself cannot).
+    const shows = (selector) => !$('#ratings-options').hidden && !$(`${selector}-label`).hidden;
     writeState({ preset: presetSelect.value, full: $('#full').checked ? 1 : 0, seeds: $('#seeds').value, horizon: $('#horizon').value,
+      minRatings: shows('#min-ratings') ? $('#min-ratings').value : undefined,
+      minRaters: shows('#min-raters') ? $('#min-raters').value : undefined,
+      maxRaters: shows('#max-raters') ? $('#max-raters').value : undefined,
       custom: presetSelect.value === 'custom' ? custom.read() : undefined });
   }
 
@@ -134,6 +188,9 @@ export function setUpExperiments() {
     showPreset();
     if (state.seeds) $('#seeds').value = state.seeds;
     if (state.horizon) $('#horizon').value = state.horizon;
+    if (state.minRatings) $('#min-ratings').value = state.minRatings;
+    if (state.minRaters) $('#min-raters').value = state.minRaters;
+    if (state.maxRaters) $('#max-raters').value = state.maxRaters;
     validate();
   }
 
@@ -201,13 +258,14 @@ export function setUpExperiments() {
     const preset = currentPreset();
     const full = $('#full').checked;
     const settings = readSettings();
-    if (settings.errors.length) {
-      showMessage('#experiment-error', settings.errors.join(' '));
+    const problems = [...settings.errors, ...checkRatings()];
+    if (problems.length) {
+      showMessage('#experiment-error', problems.join(' '));
       return;
     }
     const { horizon, seeds: seedCount } = settings;
     saveState();
-    const runs = preset.runs({ full });
+    const runs = preset.runs({ full }).map((run) => ({ ...run, environment: withRatingsOptions(run.environment, preset) }));
     if (runs.length === 0) {
       showMessage('#experiment-error', 'Choose at least one policy.');
       return;
@@ -215,8 +273,10 @@ export function setUpExperiments() {
     showMessage('#experiment-error', '');
     showMessage('#experiment-notice', '');
     const seeds = Array.from({ length: seedCount }, (_, i) => i + 1);
-    const jobs = planJobs({ runs, horizon, seeds, ratings: ratings ?? preset.defaultRatings?.() });
-    shown = { preset, runs, finished: [], configuration: { preset: preset.id, title: preset.title, full, horizon, seeds, runs } };
+    const jobs = planJobs({ runs, horizon, seeds, ratings: ratings?.file?.bytes ?? preset.defaultRatings?.() });
+    const usesRatings = runs.some((run) => ['ratings', 'promotion'].includes(run.environment.type));
+    const ratingsData = !usesRatings ? undefined : ratings?.file ? describeRatings(ratings.name, ratings.file) : 'generated';
+    shown = { preset, runs, finished: [], configuration: { preset: preset.id, title: preset.title, full, horizon, seeds, ratings: ratingsData, runs } };
     const { finished } = shown;
     redraw();
     showPaperTable();
@@ -226,6 +286,9 @@ export function setUpExperiments() {
     $('#cancel').disabled = false;
     $('#export-csv').disabled = true;
     $('#export-json').disabled = true;
+    // The last run's "Done" must not linger while this one starts (workers take a moment to load).
+    $('#progress').value = 0;
+    $('#progress-text').textContent = 'Starting…';
     const started = performance.now();
     const showProgress = (fraction) => {
       const elapsed = (performance.now() - started) / 1000;
@@ -290,9 +353,23 @@ export function setUpExperiments() {
   $('#experiment-form').addEventListener('submit', (event) => { event.preventDefault(); run(); });
   $('#cancel').addEventListener('click', () => controller?.abort());
   $('#ratings-file').addEventListener('change', async (event) => {
-    const file = event.target.files?.[0];
-    ratings = file ? new Uint8Array(await file.arrayBuffer()) : null;
+    const chosen = event.target.files?.[0];
+    ratings = null;
+    if (chosen) {
+      $('#ratings-summary').textContent = `Reading ${chosen.name}…`;
+      try {
+        ratings = { name: chosen.name, file: readRatingsFile(new Uint8Array(await chosen.arrayBuffer())) };
+      } catch (error) {
+        if (!(error instanceof RatingsFileError)) throw error;
+        ratings = { name: chosen.name, error: `${chosen.name} cannot be used: ${error.message}` };
+      }
+    }
+    validate();
   });
+  for (const id of ['#min-ratings', '#min-raters', '#max-raters']) {
+    $(id).addEventListener('input', validate);
+    $(id).addEventListener('change', saveState);
+  }
   $('#export-csv').addEventListener('click', () => download(exportName('csv'), toCsv(shown.finished), 'text/csv'));
   $('#export-json').addEventListener('click', () => download(exportName('json'), toJson(shown.configuration, shown.finished), 'application/json'));
   const resizes = new ResizeObserver(updateScrollCues);
