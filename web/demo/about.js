@@ -27,7 +27,7 @@ export const presetNotes = {
   },
   'paper000-table2': {
     paper: '000',
-    lookFor: 'The Sub-TS curves for shortlists 10, 30 and 100 against Linear TS: a shortlist large enough gives exactly the same decisions (identical curves are drawn dashed and listed under the chart), a larger shortlist costs a little more per step.',
+    lookFor: 'The Sub-TS curves for shortlists 10, 30 and 100 (one dash pattern each) against Linear TS: a shortlist large enough gives exactly the same decisions (identical curves are listed under the chart), a larger shortlist costs a little more per step.',
     settings: { laptop: 'K = 5,000 (final), T = 2,000, 2 seeds', full: 'K = 100,000, T = 20,000, 10 seeds', paper: 'K = 100,000, T = 20,000, 10 runs; also Sub-Elim rows, not run here' },
     verdict: 'Regret reproduced in kind: in our laptop run (2 seeds) all three shortlists gave Linear TS\'s curve exactly (335 ± 42), as the paper\'s shortlist 100 does. Speed not at laptop scale: each Sub-TS spent 0.7–0.8 s building its index and its steps were no faster than the exact scan\'s (see Table 1 for why). The full scale was not measured in this page.',
   },
