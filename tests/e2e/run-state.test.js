@@ -64,6 +64,18 @@ describe('results belong to their run', () => {
     await page.close();
   }, 200_000);
 
+  test('a long full-scale run gives an estimate of the time left within seconds', async () => {
+    // Table 1 at full scale with 50 seeds: 200 runs of 20,000 steps over 100,000 arms, so 2% of it
+    // (where an estimate used to appear) takes well over 10 seconds.
+    const { page, errors } = await openPage('preset=paper000-table1&full=1&seeds=50');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 10_000 }).toMatch(/\d+(\.\d)? (s|min \d+ s) left/);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.locator('#progress-text').textContent()).toMatch(/^Cancelled/);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   test('a link opened between runs applies at once (hashchange)', async () => {
     const { page, errors } = await openPage('preset=paper000-table4&seeds=1&horizon=60');
     await page.evaluate(() => { location.hash = 'preset=paper000-table5&full=1&seeds=3&horizon=77'; });

@@ -293,7 +293,11 @@ export function setUpExperiments() {
     const showProgress = (fraction) => {
       const elapsed = (performance.now() - started) / 1000;
       $('#progress').value = fraction;
-      const remaining = fraction > 0.02 ? ` — about ${formatDuration((elapsed * (1 - fraction)) / fraction)} left` : '';
+      // An estimate as soon as there is progress to extrapolate, said to be rough while it is small
+      // (a full-scale run of many jobs may take a minute to reach a few percent).
+      const left = formatDuration((elapsed * (1 - fraction)) / Math.max(fraction, 1e-9));
+      const remaining = fraction >= 0.05 ? ` — about ${left} left`
+        : fraction > 0 && elapsed >= 2 ? ` — roughly ${left} left (early estimate)` : ' — estimating the time left…';
       $('#progress-text').textContent = `${(fraction * 100).toFixed(0)}% — ${formatDuration(elapsed)} elapsed${remaining}`;
     };
     try {
