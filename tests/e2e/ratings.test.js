@@ -86,6 +86,20 @@ describe('ratings files as users have them', () => {
     await page.close();
   }, 120_000);
 
+  test('the custom movie environment asks for a file before it runs', async () => {
+    const { page, errors } = await openPage('preset=custom&seeds=1&horizon=60');
+    await page.selectOption('#custom-environment', 'ratings');
+    const error = page.locator('#experiment-error');
+    await expect.poll(() => error.textContent()).toContain('The movie environment needs a ratings file');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await page.waitForTimeout(300);
+    expect(await page.locator('#progress-text').textContent()).toBe('');
+    await choose(page, 'ratings.dat', plantedRatingsText());
+    await expect.poll(() => error.isVisible()).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   test('Table I on a small file: the rater limits are on the page, checked at once, kept in the link, and the run uses them', async () => {
     const small = plantedRatingsText({ users: 600, movies: 80, density: 0.25, seed: 3 });
     const { page, errors } = await openPage('preset=paper003-table1&seeds=1&horizon=5');

@@ -108,14 +108,18 @@ describe('results belong to their run', () => {
     await expect.poll(() => error.isVisible()).toBe(false);
     expect(await page.locator('#seeds').getAttribute('aria-invalid')).toBe('false');
 
-    // A run that fails (the custom ratings environment without a file) says why, at length, on its
-    // own line, and the progress bar keeps most of the width.
+    // A run that fails (a custom matroid whose rank exceeds its arms) says why, on its own line, and
+    // the progress bar keeps most of the width.
     await page.selectOption('#preset', 'custom');
-    await page.selectOption('#custom-environment', 'ratings');
+    await page.selectOption('#custom-environment', 'matroid');
+    await page.getByLabel('arms K').fill('10');
+    await page.getByLabel('arms K').dispatchEvent('change');
+    await page.getByLabel('rank D (uniform)').fill('20');
+    await page.getByLabel('rank D (uniform)').dispatchEvent('change');
     await page.getByRole('button', { name: 'Run experiment' }).click();
     await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 60_000 }).toMatch(/^Failed/);
     expect(await error.isVisible()).toBe(true);
-    expect((await error.textContent()).length).toBeGreaterThan(30);
+    expect(await error.textContent()).toContain("INVALID_ARGUMENT: option 'rank' must be an integer in [1, 10]");
     const bar = await page.locator('#progress').boundingBox();
     expect(bar.width).toBeGreaterThan(180);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

@@ -61,6 +61,7 @@ export function setUpExperiments() {
 
   const custom = mountCustomForm($('#custom-form'), () => {
     $('#preset-source').textContent = currentPreset().source;
+    validate();
     saveState();
   });
 
@@ -123,10 +124,14 @@ export function setUpExperiments() {
     const promotion = environments.some((environment) => environment.type === 'promotion');
     $('#min-raters-label').hidden = !promotion;
     $('#max-raters-label').hidden = !promotion;
-    const generated = preset.defaultRatings ? 'No file chosen: a generated MovieLens-format file stands in.' : 'No file chosen: generated users stand in.';
+    // Without a file a preset's generated stand-in runs (Table 3's file, Table I's users); the
+    // custom movie environment has none.
+    const needsFile = !preset.defaultRatings && environments.some((environment) => environment.type === 'ratings');
+    const generated = preset.defaultRatings ? 'No file chosen: a generated MovieLens-format file stands in.'
+      : needsFile ? 'No file chosen.' : 'No file chosen: generated users stand in.';
     $('#ratings-summary').textContent = ratings?.file ? describeRatings(ratings.name, ratings.file) : ratings ? `${ratings.name}: not a ratings file.` : generated;
     if (ratings?.error) return [ratings.error];
-    if (!ratings?.file) return [];
+    if (!ratings?.file) return needsFile ? ['The movie environment needs a ratings file: choose one above (MovieLens ratings.dat, u.data or ratings.csv).'] : [];
     return [...new Set(environments.map((environment) => ratingsProblem(ratings.file, environment)).filter(Boolean))];
   }
 
