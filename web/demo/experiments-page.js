@@ -32,7 +32,9 @@ function updateScrollCues() {
 }
 
 function formatDuration(seconds) {
-  return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s` : `${seconds.toFixed(1)} s`;
+  // Rounded first, so that 119.6 s reads "2 min 0 s", not "1 min 60 s".
+  const whole = Math.round(seconds);
+  return seconds >= 59.95 ? `${Math.floor(whole / 60)} min ${whole % 60} s` : `${seconds.toFixed(1)} s`;
 }
 
 export function setUpExperiments() {
