@@ -18,6 +18,6 @@ export default defineConfig({
   },
   worker: { format: 'es' },
   server: { port: 5173, strictPort: true, fs: { allow: [fileURLToPath(new URL('../..', import.meta.url))] } },
-  build: { outDir: fileURLToPath(new URL('../../build/demo-site', import.meta.url)), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000 },
+  build: { outDir: fileURLToPath(new URL('../../build/demo-site', import.meta.url)), emptyOutDir: true, target: 'es2022' },
   clearScreen: false,
 });
