@@ -1,8 +1,11 @@
 import init from 'sublinear-bandits';
+import { renderIntroduction } from './about-page.js';
 import { setUpExperiments } from './experiments-page.js';
 import { setUpSearchDemo } from './search-demo.js';
 
 const status = document.querySelector('#status');
+// The explanations need no WebAssembly: shown while the module loads (and if it fails to).
+renderIntroduction();
 try {
   const sb = await init();
   // For exploring the API from the browser console.
@@ -12,4 +15,5 @@ try {
   setUpExperiments();
 } catch (error) {
   status.textContent = `The WebAssembly module failed to load: ${error?.message ?? error}`;
+  status.classList.add('error');
 }

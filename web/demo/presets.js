@@ -208,7 +208,7 @@ export const presets = [
     id: 'paper003-table1',
     title: 'Sending promotions (paper 003, Table I)',
     source: 'Arm-wise randomization for combinatorial linear semi-bandits, Table I: M = 10 promotions, k users each among '
-      + 'N = 100 k drawn per round, T = 20. With a MovieLens file (the file input below) users are its users (ALS factors) '
+      + 'N = 100 k drawn per round, T = 20. With a MovieLens file (the file input above) users are its users (ALS factors) '
       + 'and rewards their ratings; without one, a generated clustered population stands in (rewards 0 or 1, so not comparable '
       + 'in scale to the paper\'s ratings)',
     metric: 'reward',

@@ -1,5 +1,5 @@
 // The quick check: exact top-k search over seeded Gaussian vectors, with the scores charted.
-import { Chart } from './charts.js';
+import { applyTheme, Chart } from './charts.js';
 import { gaussianVectors } from './data.js';
 
 export function setUpSearchDemo(sb) {
@@ -25,6 +25,8 @@ export function setUpSearchDemo(sb) {
         scales: { x: { title: { display: true, text: 'item (best first)' } }, y: { title: { display: true, text: 'inner product with the query' } } },
       },
     });
+    applyTheme(chart);
+    chart.update();
   }
 
   form.addEventListener('submit', (event) => {

@@ -1,0 +1,92 @@
+// The static build (what `npm run build:demo` writes) served from a subfolder of a plain static
+// server, as a host would: it must load, run a preset to the end in workers, and say so when a file
+// is missing instead of waiting forever.
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium, watchErrors } from './chromium.js';
+
+const prefix = '/some/sub/dir/';
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
+let site;
+let server;
+let baseUrl;
+let browser;
+// Paths the server pretends not to have (a partly uploaded site).
+const missing = new Set();
+
+beforeAll(async () => {
+  site = mkdtempSync(join(tmpdir(), 'demo-site-'));
+  const { build } = await import('vite');
+  // The same configuration as `npm run build:demo`, into a scratch folder.
+  await build({ configFile: fileURLToPath(new URL('../../web/demo/vite.config.js', import.meta.url)), logLevel: 'error', build: { outDir: site, emptyOutDir: true } });
+  server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    if (!path.startsWith(prefix)) return response.writeHead(404).end();
+    const relative = normalize(path.slice(prefix.length) || 'index.html');
+    const file = join(site, relative.endsWith('/') ? `${relative}index.html` : relative);
+    if (relative.startsWith('..') || [...missing].some((ending) => file.endsWith(ending))) return response.writeHead(404).end();
+    try {
+      if (!statSync(file).isFile()) throw new Error('not a file');
+      response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${server.address().port}${prefix}`;
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  if (site) rmSync(site, { recursive: true, force: true });
+});
+
+describe('the static demo site from a subfolder', () => {
+  test('every URL in the build is relative', () => {
+    const html = readFileSync(join(site, 'index.html'), 'utf8');
+    expect(html).not.toMatch(/(src|href)="\/(?!\/)/);
+    expect(html).toMatch(/src="\.\/assets\//);
+  });
+
+  test(`loads from ${prefix} and runs a preset to the end in workers`, async () => {
+    missing.clear();
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${baseUrl}#preset=paper000-table4&seeds=1&horizon=60`);
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toContain('WebAssembly module loaded');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^(Done|Failed|Cancelled)/);
+    expect(await page.locator('#progress-text').textContent()).toMatch(/^Done/);
+    expect(await page.locator('#results-table tbody tr').count()).toBe(4);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  test('a missing .wasm shows an error on the page instead of "Loading…"', async () => {
+    missing.clear();
+    missing.add('.wasm');
+    const page = await browser.newPage();
+    await page.goto(baseUrl);
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toMatch(/failed to load/i);
+    expect(await page.locator('#status').getAttribute('class')).toContain('error');
+    await page.close();
+    missing.clear();
+  }, 60_000);
+
+  test('a missing script shows an error on the page instead of "Loading…"', async () => {
+    missing.clear();
+    missing.add('.js');
+    const page = await browser.newPage();
+    await page.goto(baseUrl);
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toMatch(/could not load/);
+    expect(await page.locator('#status').getAttribute('class')).toContain('error');
+    await page.close();
+    missing.clear();
+  }, 60_000);
+});
