@@ -284,3 +284,34 @@ TEST(HnswIndex, ShortlistsBelowEfSearchStillWidenTheSearch) {
   }
   EXPECT_GE(previousRecall, 0.85);
 }
+
+TEST(HnswIndex, AutoSpaceMeasuresBothOnASampleAndKeepsInnerProductOnGaussianData) {
+  Random random(21);
+  const std::size_t dim = 16, n = 3000;
+  std::vector<ItemId> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, n * dim);
+  auto automatic = hnsw(dim, Json{{"seed", 2}, {"efConstruction", 32}});
+  // Below 1,000 items nothing is decided yet.
+  automatic->add(ids.data(), 500, vectors.data(), 500 * dim);
+  EXPECT_FALSE(automatic->stats()["spaceDecided"].get<bool>());
+  automatic->add(ids.data() + 500, n - 500, vectors.data() + 500 * dim, (n - 500) * dim);
+  const Json stats = automatic->stats();
+  EXPECT_TRUE(stats["spaceDecided"].get<bool>());
+  EXPECT_EQ(stats["space"], "inner-product");
+  EXPECT_GT(stats["spaceTrial"]["innerProductRecall"].get<double>(), stats["spaceTrial"]["euclideanRecall"].get<double>());
+  // An explicit space is kept without a trial.
+  auto euclidean = hnsw(dim, Json{{"seed", 2}, {"efConstruction", 32}, {"space", "euclidean"}});
+  euclidean->add(ids.data(), n, vectors.data(), vectors.size());
+  EXPECT_EQ(euclidean->stats()["space"], "euclidean");
+  EXPECT_FALSE(euclidean->stats().contains("spaceTrial"));
+  // Answers stay exact-scored and agree with the oracle on most queries after the decision.
+  ExactIndex oracle(dim);
+  oracle.add(ids.data(), n, vectors.data(), vectors.size());
+  double recall = 0.0;
+  for (int q = 0; q < 50; ++q) {
+    const auto query = gaussian(random, dim);
+    recall += checkResult(*automatic, oracle, query, 10, automatic->search(query.data(), dim, 10));
+  }
+  EXPECT_GE(recall / 50, 0.9);
+}

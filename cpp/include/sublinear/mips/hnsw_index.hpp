@@ -11,14 +11,18 @@ namespace sublinear {
 
 // A hierarchical navigable small-world graph (hnswlib's HierarchicalNSW, Malkov & Yashunin) over the
 // items, in one of two spaces:
-//   "inner-product" (default): hnswlib's inner-product distance 1 - <x, q> directly.
+//   "inner-product": hnswlib's inner-product distance 1 - <x, q> directly.
 //   "euclidean": the reduction of Bachrach et al. (paper 000, Appendix A.1). Every item x is stored as
 //     (x, sqrt(R^2 - |x|^2)) and the query as (q, 0), so |x' - q'|^2 = R^2 + |q|^2 - 2<x, q>: the nearest
 //     neighbour is the maximum inner product, in a true metric.
-// The default is measured, not assumed: on Gaussian data (bench/mips.mjs) the inner-product graph
-// reaches recall@10 0.998 at 10k x 16 where the reduction reaches 0.92 at the same efSearch 64, and
-// with log-normally spread norms 0.996 against 0.29: after the reduction every query (q, 0) is about
-// R away from every item, so the greedy descent has almost no gradient to follow.
+// Which one serves depends on the data, so the default, "auto", measures it: once the index holds
+// 1,000 items it builds both graphs over a sample of up to 10,000 of them and keeps the space of
+// higher recall@10 (stats().space, stats().spaceTrial). On Gaussian data (bench/mips.mjs) the
+// inner-product graph reaches recall@10 0.998 at 10k x 16 where the reduction reaches 0.92 at the
+// same efSearch 64 (after the reduction every query (q, 0) is about R away from every item, so the
+// greedy descent has little gradient to follow); on real image vectors (Fashion-MNIST, 60k x 784,
+// nonnegative, all in one narrow cone) the inner-product graph funnels every search to a few
+// large-norm hubs and the reduction wins (bench mips --real).
 // Candidates come from searchKnn with ef = efSearch + count - 1 (count = max(k, shortlist)), so
 // both knobs widen the search; the base class ranks them exactly.
 //
@@ -65,6 +69,10 @@ class HnswIndex final : public MipsIndex {
   void advanceCompaction(std::size_t steps);
   void insert(Graph& graph, ItemId id);
   void erase(Graph& graph, ItemId id);
+  void setSpace(bool euclidean);
+  // space "auto": builds both spaces' graphs over a sample of the items and keeps the one of higher
+  // recall (see the constants in hnsw_index.cpp).
+  void chooseSpace();
   // The item's vector in the graph's space (augmented in the euclidean space), in scratch_.
   const float* graphVector(const float* paddedItem);
 
@@ -72,8 +80,12 @@ class HnswIndex final : public MipsIndex {
   std::size_t efConstruction_;
   std::size_t efSearch_;
   std::uint64_t seed_;
-  bool euclidean_;
-  std::size_t graphStride_;
+  bool euclidean_ = false;
+  bool spaceDecided_ = true;
+  double innerProductTrialRecall_ = -1.0;
+  double euclideanTrialRecall_ = -1.0;
+  std::uint64_t trialEvaluations_ = 0;
+  std::size_t graphStride_ = 0;
   // R of the euclidean reduction and the largest item norm seen so far (R >= kNormHeadroom * it).
   double transformNorm_ = 0.0;
   double largestNorm_ = 0.0;

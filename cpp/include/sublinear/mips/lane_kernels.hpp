@@ -58,17 +58,15 @@ inline float squaredDistance(const float* a, const float* b, std::size_t paddedD
 #endif
 }
 
-// Four consecutive rows (stride paddedDim) against one query: the query is loaded once per step for
-// four rows, and the four horizontal sums share one transpose. out[r] == innerProduct(row r, query).
-inline void innerProducts4(const float* rows, const float* query, std::size_t paddedDim, float* out) {
+// Four rows anywhere in memory against one query: the query is loaded once per step for four rows,
+// and the four horizontal sums share one transpose. out[r] == innerProduct(row r, query).
+inline void innerProducts4(const float* r0, const float* r1, const float* r2, const float* r3, const float* query,
+                           std::size_t paddedDim, float* out) {
 #ifdef __wasm_simd128__
   v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
-  const float* r1 = rows + paddedDim;
-  const float* r2 = r1 + paddedDim;
-  const float* r3 = r2 + paddedDim;
   for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
     const v128_t q = wasm_v128_load(query + i);
-    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(rows + i), q));
+    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(r0 + i), q));
     s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(wasm_v128_load(r1 + i), q));
     s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(wasm_v128_load(r2 + i), q));
     s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(wasm_v128_load(r3 + i), q));
@@ -84,8 +82,14 @@ inline void innerProducts4(const float* rows, const float* query, std::size_t pa
   const v128_t lane3 = wasm_i32x4_shuffle(b01, b23, 2, 3, 6, 7);
   wasm_v128_store(out, wasm_f32x4_add(wasm_f32x4_add(lane0, lane1), wasm_f32x4_add(lane2, lane3)));
 #else
-  for (std::size_t r = 0; r < 4; ++r) out[r] = innerProduct(rows + r * paddedDim, query, paddedDim);
+  const float* rows[4] = {r0, r1, r2, r3};
+  for (std::size_t r = 0; r < 4; ++r) out[r] = innerProduct(rows[r], query, paddedDim);
 #endif
+}
+
+// Four consecutive rows (stride paddedDim), as the exact scan reads them.
+inline void innerProducts4(const float* rows, const float* query, std::size_t paddedDim, float* out) {
+  innerProducts4(rows, rows + paddedDim, rows + 2 * paddedDim, rows + 3 * paddedDim, query, paddedDim, out);
 }
 
 }  // namespace sublinear::lanes
