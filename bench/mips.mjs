@@ -32,7 +32,7 @@ function parseArgs(args) {
 }
 
 // What is measured: one label per index, each with its search settings. HNSW's ef is varied through
-// `shortlist` on one graph built with efSearch 16 (the search uses ef = max(efSearch, shortlist) and
+// `shortlist` on one graph built with efSearch 16 (the search uses ef = efSearch + shortlist - 1 and
 // ranks the shortlist exactly, which costs `shortlist` extra inner products).
 function indexConfigs() {
   const efs = [32, 64, 128, 256];
