@@ -50,6 +50,33 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions {
   index?: PolicyIndexOptions;
   /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
   negativeRewardTransform?: boolean;
+  /**
+   * Audits of an approximate index: on a random fraction of steps the exact scan checks the index's
+   * answer, costing about this fraction of the search work, in [0, 1]; 0 turns audits off.
+   * Default 0.1. Results in stats().approximation.
+   */
+  auditBudget?: number;
+  /** When the audited miss rate is clearly above this, in (0, 1], the shortlist doubles. Default 0.05. */
+  targetMissRate?: number;
+  /** The largest shortlist the audits may raise it to. Default 64 x shortlist (at most 100,000). */
+  maxShortlist?: number;
+}
+
+/** stats().approximation of SubTS (and LinTS over an approximate index). */
+export interface ApproximationStats {
+  /** Whether audits run (an approximate index and auditBudget > 0). */
+  audited: boolean;
+  audits: number;
+  /** Audits whose exact scan found an arm of higher sampled score than the index's answer. */
+  misses: number;
+  missRate: number;
+  /** Mean over audits of the sampled-score gap <x*, theta~> - <x, theta~> (0 for a hit). */
+  meanGap: number;
+  /** meanGap x selections: the sampled-score loss the approximation is estimated to have cost so far. */
+  regretRisk: number;
+  /** How many times the shortlist was doubled. */
+  effortRaises: number;
+  auditInnerProducts: number;
 }
 
 export interface EliminationOptions extends LinearPolicyOptions {
@@ -70,6 +97,12 @@ export interface LinearPolicyStats {
   updates: number;
   arms: number;
   type: string;
+  /** 'practical', 'theoretical' or 'fixed' (the beta option). */
+  radiusRule: string;
+  /** The noise scale the radius uses: given, or estimated from the ridge residuals. */
+  noise: number;
+  /** SubTS and LinTS only. */
+  approximation?: ApproximationStats;
   [key: string]: unknown;
 }
 

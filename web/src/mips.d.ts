@@ -55,8 +55,12 @@ export interface HnswIndexOptions extends IndexOptions {
   efConstruction?: number;
   /** Candidates kept while searching beyond those asked for (default 64; the beam is efSearch + max(k, shortlist) - 1). */
   efSearch?: number;
-  /** 'inner-product' (default, measured better) or 'euclidean' (the reduction of Bachrach et al.). */
-  space?: 'inner-product' | 'euclidean';
+  /**
+   * 'auto' (default): once 1,000 items are in, both spaces are measured on a sample and the one of
+   * higher recall is kept (stats().space, stats().spaceTrial); 'inner-product'; or 'euclidean' (the
+   * reduction of Bachrach et al.).
+   */
+  space?: 'auto' | 'inner-product' | 'euclidean';
 }
 
 export interface LshIndexOptions extends IndexOptions {
