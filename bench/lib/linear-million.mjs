@@ -90,9 +90,15 @@ export default async function linearMillion(args, report) {
     const ratioStep = mean(ts.map((r) => r.stepMs)) / mean(sub.map((r) => r.stepMs));
     const totalTs = mean(ts.map((r) => r.setupMs + r.stepMs * config.horizon));
     const totalSub = mean(sub.map((r) => r.setupMs + r.stepMs * config.horizon));
+    // Total time against the horizon: setup + T x step for each; Sub-TS's total drops below Linear
+    // TS's from T = (setup_sub - setup_ts) / (step_ts - step_sub).
+    const setupGap = mean(sub.map((r) => r.setupMs)) - mean(ts.map((r) => r.setupMs));
+    const stepGap = mean(ts.map((r) => r.stepMs)) - mean(sub.map((r) => r.stepMs));
+    const crossover = stepGap > 0 ? Math.max(0, Math.ceil(setupGap / stepGap)) : Infinity;
     report.note(`${runtime}: Sub-TS regret ×${ratioRegret.toFixed(3)} of Linear TS's (mean of ${config.seeds} seeds); ` +
       `steps ×${ratioStep.toFixed(1)} faster; total time with setup ×${(totalTs / totalSub).toFixed(2)} ` +
-      `(${(totalSub / 1000).toFixed(1)} s against ${(totalTs / 1000).toFixed(1)} s at T = ${config.horizon}).`);
+      `(${(totalSub / 1000).toFixed(1)} s against ${(totalTs / 1000).toFixed(1)} s at T = ${config.horizon}); ` +
+      `Sub-TS's total time drops below Linear TS's from T = ${Number.isFinite(crossover) ? crossover : 'never'}.`);
   }
   report.table(`Linear TS against Sub-TS at K = ${config.arms}, d = ${config.dim}, T = ${config.horizon}`,
     ['runtime', 'policy', 'regret mean ± std', 'regret per seed', 'setup s', 'ms / step', 'longest step ms', 'heap MiB', 'audit misses / audits'], rows);
