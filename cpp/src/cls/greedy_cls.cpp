@@ -1,10 +1,12 @@
 #include "sublinear/cls/greedy_cls.hpp"
 
+#include "sublinear/core/option_table.hpp"
+
 #include <limits>
 
 namespace sublinear {
 
 GreedyCLS::GreedyCLS(const Json& options)
-    : ClsPolicy(options, readNumber(options, "lambda", 1.0, 0.0, std::numeric_limits<double>::max(), false)) {}
+    : ClsPolicy(options, readOption(option_groups::clsRidge(), options, "lambda")) {}
 
 }  // namespace sublinear

@@ -1,3 +1,4 @@
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/sim/simulate.hpp"
 
 #include <chrono>
@@ -28,7 +29,6 @@ const std::vector<TrialFamily>& trialFamilies() {
 }
 
 namespace {
-constexpr long long kMaxHorizon = 1000000000LL;
 constexpr long long kMaxSeed = 9007199254740991LL;  // 2^53 - 1: exact as a JavaScript number
 constexpr std::size_t kMaxSeeds = 100000;
 
@@ -50,7 +50,7 @@ std::vector<std::uint64_t> seedsOf(const Json& config, bool& multiple) {
   const bool hasSeeds = config.contains("seeds") && !config["seeds"].is_null();
   require(!(hasSeed && hasSeeds), ErrorCode::InvalidArgument, "give either 'seed' or 'seeds', not both");
   multiple = hasSeeds;
-  if (!hasSeeds) return {readSeed(config, 0)};
+  if (!hasSeeds) return {readSeedOption(option_groups::simulation(), config)};
   const Json& seeds = config["seeds"];
   require(seeds.is_array() && !seeds.empty() && seeds.size() <= kMaxSeeds, ErrorCode::InvalidArgument,
           "option 'seeds' must be a non-empty array of at most 100000 seeds");
@@ -86,20 +86,15 @@ class ProgressReporter {
 SimulationResult simulate(const Json& config, const std::function<void(double)>& onProgress) {
   using Clock = std::chrono::steady_clock;
   require(config.is_object(), ErrorCode::InvalidArgument, "the simulation config must be an object");
-  for (const auto& [key, value] : config.items()) {
-    static const char* const known[] = {"environment", "policy", "horizon", "seed", "seeds", "recordEvery", "onProgress"};
-    bool ok = false;
-    for (const char* name : known) ok = ok || key == name;
-    require(ok, ErrorCode::InvalidArgument,
-            ("unknown simulation option '" + key + "' (known: environment, policy, horizon, seed, seeds, recordEvery)").c_str());
-  }
+  optionTable("simulation", "simulate").check(config);
   require(config.contains("environment") && config["environment"].is_object(), ErrorCode::InvalidArgument,
           "option 'environment' must be an object with a 'type'");
   require(config.contains("policy") && config["policy"].is_object(), ErrorCode::InvalidArgument,
           "option 'policy' must be an object with a 'type'");
   require(config.contains("horizon"), ErrorCode::InvalidArgument, "option 'horizon' (the number of rounds) is required");
-  const std::int64_t horizon = readInteger(config, "horizon", 0, 1, kMaxHorizon);
-  const std::int64_t recordEvery = readInteger(config, "recordEvery", std::max<std::int64_t>(1, horizon / 1000), 1, kMaxHorizon);
+  const OptionGroup& specs = option_groups::simulation();
+  const std::int64_t horizon = readIntegerOption(specs, config, "horizon");
+  const std::int64_t recordEvery = readIntegerOption(specs, config, "recordEvery", std::max<std::int64_t>(1, horizon / 1000));
   const TrialFactory factory = familyOf(config["environment"]);
   SimulationResult result;
   const std::vector<std::uint64_t> seeds = seedsOf(config, result.multipleSeeds);
