@@ -72,6 +72,16 @@ TEST(OptionTable, MisspeltKeyNamesTheNearestOption) {
   expectError(ErrorCode::InvalidArgument, "unknown option 'horizn' for simulate (did you mean 'horizon'?)", [] {
     simulate(Json{{"environment", {{"type", "linear"}}}, {"policy", {{"type", "lin-ucb"}}}, {"horizon", 5}, {"horizn", 5}});
   });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'arm' for linear (did you mean 'arms'?)", [] {
+    simulate(Json{{"environment", {{"type", "linear"}, {"arm", 3}}}, {"policy", {{"type", "lin-ucb"}}}, {"horizon", 5}});
+  });
+  // The matroid environment reads K and matroid: { rank }, not arms and rank.
+  expectError(ErrorCode::InvalidArgument, "unknown option 'rank' for matroid", [] {
+    simulate(Json{{"environment", {{"type", "matroid"}, {"rank", 3}}}, {"policy", {{"type", "cucb"}}}, {"horizon", 5}});
+  });
+  // Every environment accepts the seed (the demo gives one to each), mab-bp included.
+  EXPECT_NO_THROW(simulate(Json{{"environment", {{"type", "mab-bp"}, {"arms", 4}, {"listLength", 10}, {"seed", 3}}},
+                                {"policy", {{"type", "bounded-me"}}}, {"horizon", 2}}));
   // Nothing near: the known names instead.
   expectError(ErrorCode::InvalidArgument, "unknown option 'zzzzzzzz' for lsh (known: dim, journal, bits, tables, seed)",
               [] { makeMipsIndex(4, Json{{"type", "lsh"}, {"zzzzzzzz", 1}}); });

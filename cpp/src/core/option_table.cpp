@@ -139,7 +139,7 @@ const OptionTable& optionTable(const std::string& kind, const std::string& type)
   }
   if (types.empty()) {
     fail(ErrorCode::InvalidArgument,
-         "unknown option table kind '" + kind + "' (known: index, linear-policy, semi-bandit-policy, cls-policy, simulation)");
+         "unknown option table kind '" + kind + "' (known: index, linear-policy, semi-bandit-policy, cls-policy, simulation, environment)");
   }
   std::string known;
   for (const std::string& name : types) known += (known.empty() ? "" : ", ") + name;

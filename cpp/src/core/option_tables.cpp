@@ -317,6 +317,108 @@ const OptionGroup& simulation() {
   return group;
 }
 
+// ---- simulate()'s environments (cpp/src/env, cpp/src/cls, cpp/src/matroid, cpp/src/sim) ----
+// Their constructors still read these options themselves (same defaults and ranges); the tables
+// list and check the keys, and document them.
+
+const OptionGroup& environmentCommon() {
+  static const OptionGroup group{
+      internal(integer("horizon", 0, 0, 1e12, "set by simulate() from its own horizon")),
+      seed(0, "fixes the instance (default: derived from the run's seed); accepted by every environment"),
+  };
+  return group;
+}
+
+const OptionGroup& linearEnvironment() {
+  static const OptionGroup group{
+      integer("dim", 16, 1, 4096, "dimension d of the arms and theta*"),
+      integer("arms", 1000, 1, 50000000, "initial arms K"),
+      number("noise", 1.0, 0, 1e12, "standard deviation of the Gaussian reward noise"),
+      boolean("normalize", false, "unit-norm arms and theta*"),
+      object("change", "{ every: 0 }", "{ every, add, remove }: arm additions and removals every `every` steps"),
+  };
+  return group;
+}
+
+const OptionGroup& ratingsEnvironment() {
+  static const OptionGroup group{
+      text("ratings", "required", "", "the contents of a MovieLens-format ratings file"),
+      integer("dim", 16, 1, 256, "rank d of the factorisation"),
+      integer("iterations", 10, 1, 1000, "alternating least squares iterations"),
+      number("lambda", 0.1, 0, 1e6, "ridge regulariser of the factorisation", true, false),
+      integer("testUsers", 300, 1, 100000000, "held-out users"),
+      integer("minRatings", 100, 0, 100000000, "a held-out user rated more movies than this"),
+      computedInteger("user", 0, 4294967295.0, "a held-out user drawn from the seed", "the held-out user whose likes are the rewards"),
+      computedInteger("arms", 1, 100000000, "the movies not scheduled to arrive later", "initial arms (movies)"),
+      object("change", "{ every: 20, add: 2, remove: 0 }", "{ every, add, remove }: movie arrivals and removals"),
+      number("threshold", 4.0, -1e300, 1e300, "a rating at least this is a like (reward 1)"),
+      text("regret", "paper", "paper|best", "regret against the paper's reference or the best movie present"),
+  };
+  return group;
+}
+
+const OptionGroup& clusteredEnvironment() {
+  static const OptionGroup group{
+      integer("dim", 11, 2, 10000, "feature dimension"),
+      integer("arms", 2000, 1, 100000000, "arms per round N"),
+      integer("k", 100, 1, 100000000, "super-arm size (at most arms)"),
+      number("angle", 0.7853981633974483, 0, 1.5707963267948966, "angle of the clusters (radians)", true, false),
+      number("jitter", 0.0, 0, 1e6, "noise added to the arms' features"),
+  };
+  return group;
+}
+
+const OptionGroup& promotionEnvironment() {
+  static const OptionGroup group{
+      integer("promotions", 10, 1, 10000, "promotions M"),
+      integer("rank", 10, 1, 1000, "feature rank"),
+      integer("k", 50, 1, 100000000, "users per promotion k"),
+      computedInteger("users", 1, 100000000, "100 k", "users drawn per round N, at least k"),
+      text("ratings", "none: synthetic users", "", "the contents of a MovieLens-format ratings file"),
+      integer("testMinRaters", 1400, 1, 100000000, "(ratings) movies rated by at least this many users"),
+      integer("testMaxRaters", 2800, 1, 100000000, "(ratings) and at most this many"),
+      integer("iterations", 10, 1, 1000, "(ratings) alternating least squares iterations"),
+      number("lambda", 0.1, 0, 1e6, "(ratings) ridge regulariser of the factorisation", true, false),
+      computedInteger("population", 1, 100000000, "max(users, 20000)", "(synthetic) users in the population, at least users"),
+      number("spread", 0.3, 0, 1e6, "(synthetic) spread of the users around their cluster"),
+  };
+  return group;
+}
+
+const OptionGroup& matroidEnvironment() {
+  static const OptionGroup group{
+      integer("K", 1000, 1, 100000000, "arms K"),
+      text("rewards", "bernoulli", "bernoulli|bounded", "Bernoulli rewards, or bounded ones in [a, b]"),
+      number("a", 0.0, -1e150, 1e150, "(bounded) lower end of the rewards"),
+      number("b", 1.0, -1e150, 1e150, "(bounded) upper end of the rewards"),
+      object("matroid", "{ kind: 'uniform' }", "{ kind, rank | groups | groupOfArm | vertices, edges | right, degree, edges }"),
+      [] {
+        OptionSpec spec{"means", OptionType::Array};
+        spec.fallbackText = "drawn from the seed";
+        spec.doc = "the K arms' mean rewards, in [a, b]";
+        return spec;
+      }(),
+  };
+  return group;
+}
+
+const OptionGroup& mabBpEnvironment() {
+  static const OptionGroup group{
+      integer("arms", 1000, 2, 10000000, "arms K"),
+      integer("listLength", 1000, 1, 1000000000, "rewards per arm N"),
+  };
+  return group;
+}
+
+const OptionGroup& mipsEnvironment() {
+  static const OptionGroup group{
+      integer("items", 2000, 1, 100000000, "items in the dataset"),
+      integer("dim", 1000, 1, 1000000, "dimension"),
+      text("dataset", "gaussian", "gaussian|uniform", "distribution of the entries"),
+  };
+  return group;
+}
+
 }  // namespace option_groups
 
 const std::vector<OptionTable>& optionTables() {
@@ -344,6 +446,13 @@ const std::vector<OptionTable>& optionTables() {
       {"cls-policy", "comb-lin-ts", {&typed(), &cls(), &combLinTs()}},
       {"cls-policy", "greedy-cls", {&typed(), &cls(), &clsRidge()}},
       {"simulation", "simulate", {&simulation()}},
+      {"environment", "linear", {&typed(), &environmentCommon(), &linearEnvironment()}},
+      {"environment", "ratings", {&typed(), &environmentCommon(), &ratingsEnvironment()}},
+      {"environment", "clustered", {&typed(), &environmentCommon(), &clusteredEnvironment()}},
+      {"environment", "promotion", {&typed(), &environmentCommon(), &promotionEnvironment()}},
+      {"environment", "matroid", {&typed(), &environmentCommon(), &matroidEnvironment()}},
+      {"environment", "mab-bp", {&typed(), &environmentCommon(), &mabBpEnvironment()}},
+      {"environment", "mips", {&typed(), &environmentCommon(), &mipsEnvironment()}},
   };
   return tables;
 }

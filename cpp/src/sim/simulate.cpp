@@ -96,6 +96,8 @@ SimulationResult simulate(const Json& config, const std::function<void(double)>&
   const std::int64_t horizon = readIntegerOption(specs, config, "horizon");
   const std::int64_t recordEvery = readIntegerOption(specs, config, "recordEvery", std::max<std::int64_t>(1, horizon / 1000));
   const TrialFactory factory = familyOf(config["environment"]);
+  // Every environment family has a table (familyOf knows the type): its keys are checked here, once.
+  optionTable("environment", readString(config["environment"], "type", "")).check(config["environment"]);
   SimulationResult result;
   const std::vector<std::uint64_t> seeds = seedsOf(config, result.multipleSeeds);
   (void)kMaxSeed;

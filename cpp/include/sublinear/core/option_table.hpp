@@ -43,7 +43,7 @@ struct OptionSpec {
 using OptionGroup = std::vector<OptionSpec>;
 
 struct OptionTable {
-  std::string kind;  // "index", "linear-policy", "semi-bandit-policy", "cls-policy", "environment", "simulation"
+  std::string kind;  // "index", "linear-policy", "semi-bandit-policy", "cls-policy", "simulation", "environment"
   std::string type;  // the kebab-case type, e.g. "hnsw"
   std::vector<const OptionGroup*> groups;
 
@@ -105,8 +105,16 @@ const OptionGroup& pc2ucb();
 const OptionGroup& combTs();
 const OptionGroup& combLinTs();
 const OptionGroup& combLinUcb();
-// simulate()'s config.
+// simulate()'s config and its environments.
 const OptionGroup& simulation();
+const OptionGroup& environmentCommon();
+const OptionGroup& linearEnvironment();
+const OptionGroup& ratingsEnvironment();
+const OptionGroup& clusteredEnvironment();
+const OptionGroup& promotionEnvironment();
+const OptionGroup& matroidEnvironment();
+const OptionGroup& mabBpEnvironment();
+const OptionGroup& mipsEnvironment();
 }  // namespace option_groups
 
 }  // namespace sublinear
