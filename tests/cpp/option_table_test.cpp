@@ -82,6 +82,13 @@ TEST(OptionTable, MisspeltKeyNamesTheNearestOption) {
   // Every environment accepts the seed (the demo gives one to each), mab-bp included.
   EXPECT_NO_THROW(simulate(Json{{"environment", {{"type", "mab-bp"}, {"arms", 4}, {"listLength", 10}, {"seed", 3}}},
                                 {"policy", {{"type", "bounded-me"}}}, {"horizon", 2}}));
+  // simulate() gives its horizon only to policies that read one: a combinatorial policy has none.
+  EXPECT_NO_THROW(simulate(Json{{"environment", {{"type", "clustered"}, {"dim", 3}, {"arms", 20}, {"k", 2}}},
+                                {"policy", {{"type", "c2ucb"}}}, {"horizon", 3}}));
+  expectError(ErrorCode::InvalidArgument, "unknown option 'horizon' for c2ucb", [] {
+    simulate(Json{{"environment", {{"type", "clustered"}, {"dim", 3}, {"arms", 20}, {"k", 2}}},
+                  {"policy", {{"type", "c2ucb"}, {"horizon", 3}}}, {"horizon", 3}});
+  });
   // Nothing near: the known names instead.
   expectError(ErrorCode::InvalidArgument, "unknown option 'zzzzzzzz' for lsh (known: dim, journal, bits, tables, seed)",
               [] { makeMipsIndex(4, Json{{"type", "lsh"}, {"zzzzzzzz", 1}}); });

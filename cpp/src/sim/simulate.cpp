@@ -17,13 +17,13 @@ namespace sublinear {
 
 const std::vector<TrialFamily>& trialFamilies() {
   static const std::vector<TrialFamily> families = {
-      {"linear", &makeLinearTrial},
-      {"ratings", &makeLinearTrial},
-      {"matroid", &makeMatroidTrial},
-      {"clustered", &makeClsTrial},
-      {"promotion", &makeClsTrial},
-      {"mab-bp", &makeMabBpTrial},
-      {"mips", &makeMipsTrial},
+      {"linear", &makeLinearTrial, true},
+      {"ratings", &makeLinearTrial, true},
+      {"matroid", &makeMatroidTrial, true},
+      {"clustered", &makeClsTrial, false},
+      {"promotion", &makeClsTrial, false},
+      {"mab-bp", &makeMabBpTrial, false},
+      {"mips", &makeMipsTrial, false},
   };
   return families;
 }
@@ -32,14 +32,14 @@ namespace {
 constexpr long long kMaxSeed = 9007199254740991LL;  // 2^53 - 1: exact as a JavaScript number
 constexpr std::size_t kMaxSeeds = 100000;
 
-TrialFactory familyOf(const Json& environment) {
+const TrialFamily& familyOf(const Json& environment) {
   requireObject(environment, "environment");
   require(environment.is_object() && environment.contains("type"), ErrorCode::InvalidArgument,
           "environment option 'type' is required");
   const std::string type = readString(environment, "type", "");
   std::string known;
   for (const TrialFamily& family : trialFamilies()) {
-    if (type == family.environmentType) return family.factory;
+    if (type == family.environmentType) return family;
     known += (known.empty() ? "" : ", ") + std::string(family.environmentType);
   }
   fail(ErrorCode::InvalidArgument, "unknown or unsupported environment type '" + type + "' (known: " + known + ")");
@@ -95,19 +95,20 @@ SimulationResult simulate(const Json& config, const std::function<void(double)>&
   const OptionGroup& specs = option_groups::simulation();
   const std::int64_t horizon = readIntegerOption(specs, config, "horizon");
   const std::int64_t recordEvery = readIntegerOption(specs, config, "recordEvery", std::max<std::int64_t>(1, horizon / 1000));
-  const TrialFactory factory = familyOf(config["environment"]);
+  const TrialFamily& family = familyOf(config["environment"]);
+  const TrialFactory factory = family.factory;
   // Every environment family has a table (familyOf knows the type): its keys are checked here, once.
   optionTable("environment", readString(config["environment"], "type", "")).check(config["environment"]);
   SimulationResult result;
   const std::vector<std::uint64_t> seeds = seedsOf(config, result.multipleSeeds);
   (void)kMaxSeed;
 
-  // Both configs learn the horizon: policies size confidence radii with it, and a ratings
-  // environment schedules the movies' arrivals with it.
+  // Both configs learn the horizon: policies size confidence radii with it (those of the families
+  // whose policies read one), and a ratings environment schedules the movies' arrivals with it.
   Json environment = config["environment"];
   Json policy = config["policy"];
   environment["horizon"] = horizon;
-  if (!policy.contains("horizon")) policy["horizon"] = horizon;
+  if (family.policyTakesHorizon && !policy.contains("horizon")) policy["horizon"] = horizon;
 
   const double totalRounds = static_cast<double>(horizon) * static_cast<double>(seeds.size());
   ProgressReporter progress(onProgress, totalRounds);
