@@ -132,6 +132,30 @@ TEST(OptionTable, EveryConstructorAcceptsEveryOptionOfItsTable) {
   }
 }
 
+// Every environment (but ratings, which needs a file) runs with each of its plain options given at
+// the table's default: the tables and the environments' readers agree on names and ranges.
+TEST(OptionTable, EveryEnvironmentAcceptsItsTablesDefaults) {
+  const std::pair<const char*, const char*> policies[] = {{"linear", "lin-ucb"}, {"clustered", "c2ucb"}, {"promotion", "c2ucb"},
+                                                          {"matroid", "cucb"}, {"mab-bp", "bounded-me"}, {"mips", "exact"}};
+  for (const auto& [type, policy] : policies) {
+    Json environment{{"type", type}};
+    for (const OptionGroup* group : optionTable("environment", type).groups) {
+      for (const OptionSpec& spec : *group) {
+        if (spec.internal || spec.computed) continue;
+        if (spec.type == OptionType::Integer || spec.type == OptionType::Number || spec.type == OptionType::Seed) {
+          environment[spec.name] = spec.fallback;
+        } else if (spec.type == OptionType::Boolean) {
+          environment[spec.name] = spec.fallback != 0.0;
+        } else if (spec.type == OptionType::String && *spec.choices != '\0') {
+          environment[spec.name] = spec.fallbackText;
+        }
+      }
+    }
+    SCOPED_TRACE(environment.dump());
+    EXPECT_NO_THROW(simulate(Json{{"environment", environment}, {"policy", {{"type", policy}}}, {"horizon", 2}}));
+  }
+}
+
 TEST(OptionTable, DefaultsLieInTheirRangesAndNamesAreUnique) {
   for (const OptionTable& table : optionTables()) {
     std::vector<std::string> names;

@@ -1,4 +1,3 @@
-#include "sublinear/core/option_table.hpp"
 #include "sublinear/cls/cls_policy.hpp"
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 
 #include "sublinear/cls/upper_bound_index.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {

@@ -1,8 +1,8 @@
 #include "sublinear/cls/comb_lin_ts.hpp"
 
-#include "sublinear/core/option_table.hpp"
-
 #include <cmath>
+
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 

@@ -1,11 +1,10 @@
 #include "sublinear/cls/comb_ts.hpp"
 
-#include "sublinear/core/option_table.hpp"
-
 #include <cmath>
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 

@@ -1,8 +1,8 @@
 #include "sublinear/cls/greedy_cls.hpp"
 
-#include "sublinear/core/option_table.hpp"
-
 #include <limits>
+
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 

@@ -1,4 +1,3 @@
-#include "sublinear/core/option_table.hpp"
 #include "sublinear/matroid/faster_cucb.hpp"
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
 
 namespace sublinear {

@@ -1,13 +1,13 @@
 #include "sublinear/mips/bounded_me_index.hpp"
 
-#include "sublinear/core/option_table.hpp"
-
 #include <algorithm>
 #include <limits>
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
 #endif
+
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 

@@ -1,4 +1,3 @@
-#include "sublinear/core/option_table.hpp"
 #include "sublinear/sim/simulate.hpp"
 
 #include <chrono>
@@ -8,6 +7,7 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/memory_budget.hpp"
 #include "sublinear/cls/cls_trial.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/matroid/matroid_trial.hpp"
 #include "sublinear/sim/linear_trial.hpp"
 #include "sublinear/sim/mab_bp_trial.hpp"
