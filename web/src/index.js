@@ -58,7 +58,7 @@ export async function init(options = {}) {
     ], (seed, count) => Module.randomChecksum(seed, count)),
     // The option table of one class, as the C++ constructors read it (core/option_tables.cpp):
     // [{ name, type, default, low, high, lowOpen, highOpen, choices, doc, internal }, ...]. kind is
-    // 'index', 'linear-policy', 'semi-bandit-policy', 'cls-policy' or 'simulation' (type 'simulate');
+    // 'index', 'linear-policy', 'semi-bandit-policy', 'cls-policy', 'environment' or 'simulation' (type 'simulate');
     // with no arguments, the list of every { kind, type }.
     optionTable: runtime.func([
       (kind) => (kind === undefined ? kind : requireName(kind, 'kind')),
