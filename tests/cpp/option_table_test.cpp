@@ -186,6 +186,16 @@ TEST(OptionTable, HnswDefaultsMatchWhatTheIndexUses) {
     EXPECT_EQ(stats[name].get<double>(), table.find(name)->fallback) << name;
   }
   EXPECT_EQ(stats["space"].get<std::string>(), table.find("space")->fallbackText);
+  // And on the ranges: both ends accepted, one beyond refused, by HnswIndex's own reader.
+  for (const char* name : {"M", "efConstruction", "efSearch", "seed"}) {
+    const OptionSpec& spec = *table.find(name);
+    for (const double value : {spec.low, spec.high}) {
+      EXPECT_NO_THROW(makeMipsIndex(4, Json{{"type", "hnsw"}, {name, value}})) << name << " " << value;
+    }
+    for (const double value : {spec.low - 1, spec.high + 1}) {
+      EXPECT_EQ(codeOf([&] { makeMipsIndex(4, Json{{"type", "hnsw"}, {name, value}}); }), ErrorCode::InvalidArgument) << name << " " << value;
+    }
+  }
 }
 
 TEST(OptionTable, NearestNameNeedsToBeNear) {
