@@ -99,19 +99,19 @@ std::string clsType(ClsPolicyHandle& self) { return self.policy->type(); }
 EMSCRIPTEN_BINDINGS(sublinear_cls) {
   using namespace sublinear::bindings;
   emscripten::class_<ClsPolicyHandle>("ClsPolicyHandle")
-      .function("select", &clsSelect)
-      .function("selectFromArms", &clsSelectFromArms)
-      .function("setArms", &clsSetArms)
-      .function("update", &clsUpdate)
-      .function("lastRows", &clsLastRows)
-      .function("theta", &clsTheta)
-      .function("stats", &clsStats)
-      .function("dim", &clsDim)
-      .function("armCount", &clsArmCount)
-      .function("defaultK", &clsDefaultK)
-      .function("type", &clsType)
-      .function("saveBytes", &saveBytes<ClsPolicyHandle, &ClsPolicyHandle::policy>)
-      .function("savedBytes", &savedBytes<ClsPolicyHandle>);
-  emscripten::function("createClsPolicy", &createClsPolicy, emscripten::allow_raw_pointers());
-  emscripten::function("restoreClsPolicy", &restoreClsPolicy, emscripten::allow_raw_pointers());
+      .function("select", guard<&clsSelect>)
+      .function("selectFromArms", guard<&clsSelectFromArms>)
+      .function("setArms", guard<&clsSetArms>)
+      .function("update", guard<&clsUpdate>)
+      .function("lastRows", guard<&clsLastRows>)
+      .function("theta", guard<&clsTheta>)
+      .function("stats", guard<&clsStats>)
+      .function("dim", guard<&clsDim>)
+      .function("armCount", guard<&clsArmCount>)
+      .function("defaultK", guard<&clsDefaultK>)
+      .function("type", guard<&clsType>)
+      .function("saveBytes", guard<&saveBytes<ClsPolicyHandle, &ClsPolicyHandle::policy>>)
+      .function("savedBytes", guard<&savedBytes<ClsPolicyHandle>>);
+  emscripten::function("createClsPolicy", guard<&createClsPolicy>, emscripten::allow_raw_pointers());
+  emscripten::function("restoreClsPolicy", guard<&restoreClsPolicy>, emscripten::allow_raw_pointers());
 }

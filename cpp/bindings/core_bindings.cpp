@@ -4,6 +4,7 @@
 #include <malloc.h>
 
 #include "guard.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random_checksum.hpp"
 
 namespace sublinear::bindings {
@@ -15,15 +16,32 @@ void reportError(const char* code, const std::string& message) {
 
 }  // namespace sublinear::bindings
 
+namespace sublinear::bindings {
+namespace {
+// Bytes in use by malloc: what tests watch to prove that objects and errors free their memory.
+double allocatedBytes() { return static_cast<double>(mallinfo().uordblks); }
+
+std::string checksum(double seed, double count) {
+  require(seed >= 0 && count >= 0, ErrorCode::InvalidArgument, "seed and count must be non-negative");
+  return randomChecksum(static_cast<std::uint64_t>(seed), static_cast<std::size_t>(count));
+}
+
+// The option table of one class (core/option_tables.cpp) as JSON: [{ name, type, default, ... }].
+std::string optionTableJson(const std::string& kind, const std::string& type) { return optionTable(kind, type).describe().dump(); }
+
+// Every table: [{ kind, type }, ...].
+std::string optionTableList() {
+  Json list = Json::array();
+  for (const OptionTable& table : optionTables()) list.push_back({{"kind", table.kind}, {"type", table.type}});
+  return list.dump();
+}
+}  // namespace
+}  // namespace sublinear::bindings
+
 EMSCRIPTEN_BINDINGS(sublinear_core) {
-  using namespace sublinear;
   using namespace sublinear::bindings;
-  // Bytes in use by malloc: what tests watch to prove that objects and errors free their memory.
-  emscripten::function("allocatedBytes", +[] { return static_cast<double>(mallinfo().uordblks); });
-  emscripten::function("randomChecksum", +[](double seed, double count) {
-    return guarded([&] {
-      require(seed >= 0 && count >= 0, ErrorCode::InvalidArgument, "seed and count must be non-negative");
-      return randomChecksum(static_cast<std::uint64_t>(seed), static_cast<std::size_t>(count));
-    });
-  });
+  emscripten::function("allocatedBytes", guard<&allocatedBytes>);
+  emscripten::function("randomChecksum", guard<&checksum>);
+  emscripten::function("optionTable", guard<&optionTableJson>);
+  emscripten::function("optionTableList", guard<&optionTableList>);
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <exception>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,11 +29,34 @@ auto guarded(Function&& function) -> decltype(function()) {
     reportError(errorCodeName(error.code()), error.what());
   } catch (const std::bad_alloc&) {
     reportError("INVALID_ARGUMENT", "out of memory: the request does not fit in the WebAssembly heap (4 GiB at most)");
+  } catch (const std::length_error&) {
+    // A size beyond what a container can hold (std::vector's max_size on wasm32): the same answer
+    // as running out of memory, not "internal error: vector".
+    reportError("INVALID_ARGUMENT", "out of memory: the request does not fit in the WebAssembly heap (4 GiB at most)");
   } catch (const std::exception& error) {
     reportError("INVALID_ARGUMENT", std::string("internal error: ") + error.what());
   }
-  if constexpr (!std::is_void_v<Result>) return Result{};
+  if constexpr (std::is_same_v<Result, emscripten::val>) {
+    return emscripten::val::undefined();
+  } else if constexpr (!std::is_void_v<Result>) {
+    return Result{};
+  }
 }
+
+// The function every binding registers: guard<&function> calls `function` inside guarded(), so a
+// binding cannot forget the guard (tests/js/bindings-guard.test.js checks every registration).
+template <auto Function>
+struct Guard;
+
+template <typename Result, typename... Args, Result (*Function)(Args...)>
+struct Guard<Function> {
+  static Result call(Args... args) {
+    return guarded([&]() -> Result { return Function(static_cast<Args&&>(args)...); });
+  }
+};
+
+template <auto Function>
+constexpr auto guard = &Guard<Function>::call;
 
 // JS passes wasm heap addresses as plain numbers.
 template <typename T>

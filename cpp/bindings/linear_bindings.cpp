@@ -71,18 +71,18 @@ LinearPolicyHandle* restoreLinearPolicy(std::uintptr_t bytes, std::size_t length
 EMSCRIPTEN_BINDINGS(sublinear_linear) {
   using namespace sublinear::bindings;
   emscripten::class_<LinearPolicyHandle>("LinearPolicyHandle")
-      .function("addArms", &policyAddArms)
-      .function("removeArms", &policyRemoveArms)
-      .function("select", &policySelect)
-      .function("update", &policyUpdate)
-      .function("theta", &policyTheta)
-      .function("armCount", &policyArmCount)
-      .function("dim", &policyDim)
-      .function("hasArm", &policyHasArm)
-      .function("stats", &policyStats)
-      .function("type", &policyType)
-      .function("saveBytes", &saveBytes<LinearPolicyHandle, &LinearPolicyHandle::policy>)
-      .function("savedBytes", &savedBytes<LinearPolicyHandle>);
-  emscripten::function("createLinearPolicy", &createLinearPolicy, emscripten::allow_raw_pointers());
-  emscripten::function("restoreLinearPolicy", &restoreLinearPolicy, emscripten::allow_raw_pointers());
+      .function("addArms", guard<&policyAddArms>)
+      .function("removeArms", guard<&policyRemoveArms>)
+      .function("select", guard<&policySelect>)
+      .function("update", guard<&policyUpdate>)
+      .function("theta", guard<&policyTheta>)
+      .function("armCount", guard<&policyArmCount>)
+      .function("dim", guard<&policyDim>)
+      .function("hasArm", guard<&policyHasArm>)
+      .function("stats", guard<&policyStats>)
+      .function("type", guard<&policyType>)
+      .function("saveBytes", guard<&saveBytes<LinearPolicyHandle, &LinearPolicyHandle::policy>>)
+      .function("savedBytes", guard<&savedBytes<LinearPolicyHandle>>);
+  emscripten::function("createLinearPolicy", guard<&createLinearPolicy>, emscripten::allow_raw_pointers());
+  emscripten::function("restoreLinearPolicy", guard<&restoreLinearPolicy>, emscripten::allow_raw_pointers());
 }

@@ -31,6 +31,6 @@ emscripten::val boundedMELastArms() { return emscripten::val(emscripten::typed_m
 
 EMSCRIPTEN_BINDINGS(sublinear_mab_bp) {
   using namespace sublinear::bindings;
-  emscripten::function("boundedME", &boundedME);
-  emscripten::function("boundedMELastArms", &boundedMELastArms);
+  emscripten::function("boundedME", guard<&boundedME>);
+  emscripten::function("boundedMELastArms", guard<&boundedMELastArms>);
 }

@@ -118,27 +118,27 @@ SemiBanditHandle* restoreSemiBanditPolicy(std::uintptr_t bytes, std::size_t leng
 EMSCRIPTEN_BINDINGS(sublinear_matroid) {
   using namespace sublinear::bindings;
   emscripten::class_<MatroidHandle>("MatroidHandle")
-      .function("rank", &matroidRank)
-      .function("size", &matroidSize)
-      .function("kind", &matroidKind)
-      .function("isIndependent", &matroidIsIndependent)
-      .function("maxWeightBasis", &matroidMaxWeightBasis)
-      .function("lastBasis", &matroidLast);
+      .function("rank", guard<&matroidRank>)
+      .function("size", guard<&matroidSize>)
+      .function("kind", guard<&matroidKind>)
+      .function("isIndependent", guard<&matroidIsIndependent>)
+      .function("maxWeightBasis", guard<&matroidMaxWeightBasis>)
+      .function("lastBasis", guard<&matroidLast>);
   emscripten::class_<SemiBanditHandle>("SemiBanditHandle")
-      .function("select", &policySelect)
-      .function("lastBasis", &policyLast)
-      .function("update", &policyUpdate)
-      .function("stats", &policyStats)
-      .function("type", &policyType)
-      .function("rounds", &policyRounds)
-      .function("armCount", &policyArmCount)
-      .function("rank", &policyRank)
-      .function("saveBytes", &saveBytes<SemiBanditHandle, &SemiBanditHandle::policy>)
-      .function("savedBytes", &savedBytes<SemiBanditHandle>);
-  emscripten::function("createUniformMatroid", &createUniformMatroid, emscripten::allow_raw_pointers());
-  emscripten::function("createPartitionMatroid", &createPartitionMatroid, emscripten::allow_raw_pointers());
-  emscripten::function("createGraphicMatroid", &createGraphicMatroid, emscripten::allow_raw_pointers());
-  emscripten::function("createTransversalMatroid", &createTransversalMatroid, emscripten::allow_raw_pointers());
-  emscripten::function("createSemiBanditPolicy", &createSemiBanditPolicy, emscripten::allow_raw_pointers());
-  emscripten::function("restoreSemiBanditPolicy", &restoreSemiBanditPolicy, emscripten::allow_raw_pointers());
+      .function("select", guard<&policySelect>)
+      .function("lastBasis", guard<&policyLast>)
+      .function("update", guard<&policyUpdate>)
+      .function("stats", guard<&policyStats>)
+      .function("type", guard<&policyType>)
+      .function("rounds", guard<&policyRounds>)
+      .function("armCount", guard<&policyArmCount>)
+      .function("rank", guard<&policyRank>)
+      .function("saveBytes", guard<&saveBytes<SemiBanditHandle, &SemiBanditHandle::policy>>)
+      .function("savedBytes", guard<&savedBytes<SemiBanditHandle>>);
+  emscripten::function("createUniformMatroid", guard<&createUniformMatroid>, emscripten::allow_raw_pointers());
+  emscripten::function("createPartitionMatroid", guard<&createPartitionMatroid>, emscripten::allow_raw_pointers());
+  emscripten::function("createGraphicMatroid", guard<&createGraphicMatroid>, emscripten::allow_raw_pointers());
+  emscripten::function("createTransversalMatroid", guard<&createTransversalMatroid>, emscripten::allow_raw_pointers());
+  emscripten::function("createSemiBanditPolicy", guard<&createSemiBanditPolicy>, emscripten::allow_raw_pointers());
+  emscripten::function("restoreSemiBanditPolicy", guard<&restoreSemiBanditPolicy>, emscripten::allow_raw_pointers());
 }

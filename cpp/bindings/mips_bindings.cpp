@@ -67,18 +67,18 @@ std::string indexType(IndexHandle& self) { return self.index->index().type(); }
 EMSCRIPTEN_BINDINGS(sublinear_mips) {
   using namespace sublinear::bindings;
   emscripten::class_<IndexHandle>("MipsIndexHandle")
-      .function("add", &indexAdd)
-      .function("remove", &indexRemove)
-      .function("search", &indexSearch)
-      .function("lastIds", &indexLastIds)
-      .function("lastScores", &indexLastScores)
-      .function("size", &indexSize)
-      .function("dim", &indexDim)
-      .function("has", &indexHas)
-      .function("stats", &indexStats)
-      .function("type", &indexType)
-      .function("saveBytes", &saveBytes<IndexHandle, &IndexHandle::index>)
-      .function("savedBytes", &savedBytes<IndexHandle>);
-  emscripten::function("createMipsIndex", &createIndex, emscripten::allow_raw_pointers());
-  emscripten::function("restoreMipsIndex", &restoreIndex, emscripten::allow_raw_pointers());
+      .function("add", guard<&indexAdd>)
+      .function("remove", guard<&indexRemove>)
+      .function("search", guard<&indexSearch>)
+      .function("lastIds", guard<&indexLastIds>)
+      .function("lastScores", guard<&indexLastScores>)
+      .function("size", guard<&indexSize>)
+      .function("dim", guard<&indexDim>)
+      .function("has", guard<&indexHas>)
+      .function("stats", guard<&indexStats>)
+      .function("type", guard<&indexType>)
+      .function("saveBytes", guard<&saveBytes<IndexHandle, &IndexHandle::index>>)
+      .function("savedBytes", guard<&savedBytes<IndexHandle>>);
+  emscripten::function("createMipsIndex", guard<&createIndex>, emscripten::allow_raw_pointers());
+  emscripten::function("restoreMipsIndex", guard<&restoreIndex>, emscripten::allow_raw_pointers());
 }

@@ -51,7 +51,10 @@ emscripten::val view(const std::vector<T>& values) {
   return emscripten::val(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
-const SimulationRun& runAt(SimulationHandle& self, std::size_t i) { return self.result.runs.at(i); }
+const SimulationRun& runAt(SimulationHandle& self, std::size_t i) {
+  require(i < self.result.runs.size(), ErrorCode::InvalidArgument, "run index out of range");
+  return self.result.runs[i];
+}
 
 std::size_t runCount(SimulationHandle& self) { return self.result.runs.size(); }
 bool multipleSeeds(SimulationHandle& self) { return self.result.multipleSeeds; }
@@ -81,17 +84,17 @@ emscripten::val stdReward(SimulationHandle& self) { return view(self.stdReward);
 EMSCRIPTEN_BINDINGS(sublinear_sim) {
   using namespace sublinear::bindings;
   emscripten::class_<SimulationHandle>("SimulationHandle")
-      .function("runCount", &runCount)
-      .function("multipleSeeds", &multipleSeeds)
-      .function("runSeed", &runSeed)
-      .function("runT", &runT)
-      .function("runRegret", &runRegret)
-      .function("runReward", &runReward)
-      .function("runInnerProducts", &runInnerProducts)
-      .function("runSeconds", &runSeconds)
-      .function("meanRegret", &meanRegret)
-      .function("stdRegret", &stdRegret)
-      .function("meanReward", &meanReward)
-      .function("stdReward", &stdReward);
-  emscripten::function("runSimulation", &runSimulation, emscripten::allow_raw_pointers());
+      .function("runCount", guard<&runCount>)
+      .function("multipleSeeds", guard<&multipleSeeds>)
+      .function("runSeed", guard<&runSeed>)
+      .function("runT", guard<&runT>)
+      .function("runRegret", guard<&runRegret>)
+      .function("runReward", guard<&runReward>)
+      .function("runInnerProducts", guard<&runInnerProducts>)
+      .function("runSeconds", guard<&runSeconds>)
+      .function("meanRegret", guard<&meanRegret>)
+      .function("stdRegret", guard<&stdRegret>)
+      .function("meanReward", guard<&meanReward>)
+      .function("stdReward", guard<&stdReward>);
+  emscripten::function("runSimulation", guard<&runSimulation>, emscripten::allow_raw_pointers());
 }

@@ -25,8 +25,12 @@ using sublinear::testing::GaussianProblem;
 
 namespace {
 
+// Options are strict: inflation only for Thompson sampling, an index only for the policies that search one.
 Json tsOptions(const std::string& type, const std::string& index, std::uint64_t seed) {
-  return Json{{"type", type}, {"seed", seed}, {"horizon", 2000}, {"inflation", 0.2}, {"index", Json{{"type", index}}}};
+  Json options{{"type", type}, {"seed", seed}, {"horizon", 2000}};
+  if (type == "lin-ts" || type == "sub-ts") options["inflation"] = 0.2;
+  if (type != "lin-ucb") options["index"] = Json{{"type", index}};
+  return options;
 }
 
 ErrorCode codeOf(LinearPolicy* policy, ArmId arm) {

@@ -107,7 +107,8 @@ describe('CUCB, FasterCUCB, CTS', () => {
     test(`${name} plays bases and its regret per round falls`, () => {
       const m = sb.Matroid.partition(groups);
       const optimum = Array.from(m.maxWeightBasis(means)).reduce((t, a) => t + means[a], 0);
-      const policy = new sb[name]({ matroid: m, horizon: 3000, a: 0.1, b: 1, epsilon: 0.1, seed: 1 });
+      // Options are strict: only FasterCUCB reads epsilon.
+      const policy = new sb[name]({ matroid: m, horizon: 3000, a: 0.1, b: 1, seed: 1, ...(name === 'FasterCUCB' ? { epsilon: 0.1 } : {}) });
       m.dispose(); // the policy holds its own copy
       const rewardRandom = seededRandom(5);
       const regret = [];

@@ -36,6 +36,11 @@ const scalarKinds = {
     ['0', 0, 'INVALID_ARGUMENT'], ['-1', -1, 'INVALID_ARGUMENT'], ['1.5', 1.5, 'INVALID_ARGUMENT'],
     [`${max} + 1`, max + 1, 'INVALID_ARGUMENT'], ['NaN', Number.NaN, 'INVALID_ARGUMENT'], ['-Infinity', -Infinity, 'INVALID_ARGUMENT'],
   ],
+  // A name (an option table's kind or type): a string the core knows.
+  name: () => [
+    ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['an object', {}, 'INVALID_ARGUMENT'],
+    ['a BigInt', 5n, 'INVALID_ARGUMENT'], ['an unknown name', 'nope', 'INVALID_ARGUMENT'], ['a misspelt name', 'hnws', 'INVALID_ARGUMENT'],
+  ],
   // A reward: finite, at most 1e15 in magnitude.
   reward: () => [
     ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
@@ -181,7 +186,8 @@ export const families = {
       index.dispose();
       return found[0] === 9;
     },
-    constructorOptions: badConstructorOptions,
+    constructorOptions: [...badConstructorOptions, ['a misspelt key', { sed: 2 }, 'INVALID_ARGUMENT'],
+      ['a journal that is not a boolean', { journal: 1 }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       size: { get: true },
@@ -215,7 +221,8 @@ export const families = {
       return arm === 7;
     },
     constructorOptions: [...badConstructorOptions, ['radius not a rule', { radius: 'tight' }, 'INVALID_ARGUMENT'],
-      ['radius a number', { radius: 1 }, 'INVALID_ARGUMENT']],
+      ['radius a number', { radius: 1 }, 'INVALID_ARGUMENT'], ['a misspelt key', { lamda: 1 }, 'INVALID_ARGUMENT'],
+      ['a misspelt index key', { index: { type: 'hnsw', efSerch: 8 } }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       armCount: { get: true },
@@ -256,6 +263,7 @@ export const families = {
     },
     // The matroid option is checked by the JS layer (a Matroid of this module, not disposed).
     constructorOptions: [...badConstructorOptions, ['matroid a number', { matroid: 3 }, 'INVALID_ARGUMENT'],
+      ['a misspelt key', { horizn: 100 }, 'INVALID_ARGUMENT'],
       ['matroid a plain object', { matroid: { rank: 2 } }, 'INVALID_ARGUMENT'],
       ['a matroid disposed by a getter of the options', (sb, valid) => ({
         ...valid,
@@ -304,6 +312,8 @@ export const families = {
   'combinatorial linear policies': {
     classes: [['C2UCB', {}], ['PC2UCB', {}], ['CombLinUCB', {}], ['CombLinTS', {}], ['CombTS', { randomization: 'arm' }], ['GreedyCLS', {}],
       ['CombTS', { randomization: 'round', index: { type: 'exact' } }]],
+    constructorOptions: [...badConstructorOptions, ['a misspelt key', { seeed: 1 }, 'INVALID_ARGUMENT'],
+      ['journal (combinatorial policies keep no journal)', { journal: false }, 'INVALID_ARGUMENT']],
     options: (sb, options) => ({ dim, k: 2, seed: 1, ...options }),
     make(sb, name, options) {
       const policy = new sb[name]({ dim, k: 2, seed: 1, ...options });
@@ -320,7 +330,6 @@ export const families = {
       policy.dispose();
       return chosen.length === 2;
     },
-    constructorOptions: badConstructorOptions,
     members: {
       dim: { get: true },
       armCount: { get: true },
@@ -357,6 +366,9 @@ export const moduleFunctions = {
         ['onProgress a number', { ...smallLinear, onProgress: 3 }, 'INVALID_ARGUMENT'],
         ['horizon NaN', { ...smallLinear, horizon: Number.NaN }, 'INVALID_ARGUMENT'],
         ['horizon as a BigInt', { ...smallLinear, horizon: 20n }, 'INVALID_ARGUMENT'],
+        ['a misspelt key', { ...smallLinear, horizn: 20 }, 'INVALID_ARGUMENT'],
+        ['a misspelt policy key', { ...smallLinear, policy: { type: 'lin-ucb', lamda: 1 } }, 'INVALID_ARGUMENT'],
+        ['a misspelt index key of a policy', { ...smallLinear, policy: { type: 'sub-ts', index: { type: 'lsh', bit: 4 } } }, 'INVALID_ARGUMENT'],
         ['ratings as numbers', { ...smallLinear, environment: { type: 'ratings', ratings: [1, 2] } }, 'INVALID_ARGUMENT'],
         ['ratings on a detached buffer', { ...smallLinear, environment: { type: 'ratings', ratings: detached(Uint8Array, 8) } }, 'INVALID_ARGUMENT'],
       ],
@@ -366,6 +378,10 @@ export const moduleFunctions = {
   randomChecksum: {
     args: [['natural', () => 1, { max: Number.MAX_SAFE_INTEGER }], ['natural', () => 10]],
     works: (sb) => /^[0-9a-f]{16}$/.test(sb.randomChecksum(1, 10)),
+  },
+  optionTable: {
+    args: [['name', () => 'index'], ['name', () => 'hnsw']],
+    works: (sb) => sb.optionTable('index', 'hnsw').some((option) => option.name === 'efSearch') && sb.optionTable().length >= 22,
   },
   // Allowed inside onProgress: it runs no algorithm.
   memoryUsage: { args: [], reentrant: true, works: (sb) => sb.memoryUsage().heapBytes > 0 },

@@ -260,8 +260,9 @@ describe('functions of the module', () => {
   test('simulate() re-entered from its own onProgress (every environment family) throws INVALID_ARGUMENT; the instance stays usable', () => {
     const configs = [
       { environment: { type: 'linear', dim: 2, arms: 5 }, policy: { type: 'lin-ucb' }, horizon: 50, seed: 1 },
-      // Nested, this configuration once ended in "RuntimeError: memory access out of bounds".
-      { environment: { type: 'matroid', arms: 20, rank: 3 }, policy: { type: 'faster-cucb' }, horizon: 100, seed: 1 },
+      // Nested, this configuration once ended in "RuntimeError: memory access out of bounds". It was
+      // written { arms: 20, rank: 3 }, keys the matroid environment never read (K 1000 and rank 10 ran).
+      { environment: { type: 'matroid', K: 1000, matroid: { kind: 'uniform', rank: 10 } }, policy: { type: 'faster-cucb' }, horizon: 100, seed: 1 },
     ];
     for (const config of configs) {
       expect(codeOf(() => sb.simulate({ ...config, onProgress: () => sb.simulate(config) }))).toBe('INVALID_ARGUMENT');

@@ -30,6 +30,31 @@ export interface SublinearBandits extends MipsClasses, LinearClasses, MatroidCla
   memoryUsage(): { heapBytes: number; allocatedBytes: number };
   /** Hex checksum of the core's random transforms for a seed; identical in every build. */
   randomChecksum(seed: number, count: number): string;
+  /**
+   * The options a class accepts, as its C++ constructor reads them: kind 'index', 'linear-policy',
+   * 'semi-bandit-policy', 'cls-policy', 'environment' (simulate()'s environment types) or 'simulation'
+   * (type 'simulate'), type the kebab-case class name. With no arguments, every { kind, type } that has a table.
+   */
+  optionTable(kind: string, type: string): OptionSpec[];
+  optionTable(): { kind: string; type: string }[];
+}
+
+/** One option of a class (optionTable). */
+export interface OptionSpec {
+  name: string;
+  type: 'integer' | 'number' | 'boolean' | 'string' | 'object' | 'array' | 'seed';
+  /** The default: a value, or a description when it is computed ('required' when there is none). */
+  default: number | boolean | string;
+  /** Beside a plain default: how it may differ (e.g. a noise scale estimated online). */
+  defaultNote?: string;
+  low?: number;
+  high?: number;
+  lowOpen?: boolean;
+  highOpen?: boolean;
+  choices?: string[];
+  doc: string;
+  /** Set by the package itself (a class's type), not part of the documented options. */
+  internal: boolean;
 }
 
 export declare function init(options?: InitOptions): Promise<SublinearBandits>;

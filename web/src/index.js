@@ -1,6 +1,6 @@
 // Entry point of the npm package: `const sb = await init()` in Node >= 20 and in browsers.
 import createSublinearModule from './sublinear_bandits_wasm.js';
-import { BanditError, ErrorCode } from './errors.js';
+import { BanditError, ErrorCode, invalidArgument } from './errors.js';
 import { requireInteger } from './convert.js';
 import { createRuntime } from './runtime.js';
 import { defineMipsClasses } from './mips.js';
@@ -56,7 +56,24 @@ export async function init(options = {}) {
       (seed) => requireInteger(seed, 'seed', 0, Number.MAX_SAFE_INTEGER),
       (count) => requireInteger(count, 'count', 0, 0xffffffff),
     ], (seed, count) => Module.randomChecksum(seed, count)),
+    // The option table of one class, as the C++ constructors read it (core/option_tables.cpp):
+    // [{ name, type, default, low, high, lowOpen, highOpen, choices, doc, internal }, ...]. kind is
+    // 'index', 'linear-policy', 'semi-bandit-policy', 'cls-policy', 'environment' or 'simulation' (type 'simulate');
+    // with no arguments, the list of every { kind, type }.
+    optionTable: runtime.func([
+      (kind) => (kind === undefined ? kind : requireName(kind, 'kind')),
+      (type) => (type === undefined ? type : requireName(type, 'type')),
+    ], (kind, type) => {
+      if (kind === undefined && type === undefined) return JSON.parse(Module.optionTableList());
+      if (kind === undefined || type === undefined) throw invalidArgument('optionTable(kind, type) needs both, or neither for the list');
+      return JSON.parse(Module.optionTable(kind, type));
+    }),
   });
+}
+
+function requireName(value, name) {
+  if (typeof value !== 'string') throw invalidArgument(`${name} must be a string`);
+  return value;
 }
 
 export default init;

@@ -50,6 +50,8 @@ export interface RatingsEnvironmentConfig {
  */
 export interface MabBpEnvironmentConfig {
   type: 'mab-bp';
+  /** Accepted like every environment's seed; the lists are drawn from the run's seed. */
+  seed?: number;
   /** K (1000; the paper: 10,000). */
   arms?: number;
   /** N (1000; the paper: 100,000). The lists are never materialised. */

@@ -1,15 +1,11 @@
 #include "sublinear/cls/c2ucb.hpp"
 
-#include <limits>
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
-namespace {
-constexpr double kHuge = std::numeric_limits<double>::max();
-}
-
 C2UCB::C2UCB(const Json& options)
-    : ClsPolicy(options, readNumber(options, "lambda", 1.0, 0.0, kHuge, false)),
-      alpha_(readNumber(options, "alpha", 1.0, 0.0, kHuge)) {}
+    : ClsPolicy(options, readOption(option_groups::clsRidge(), options, "lambda")),
+      alpha_(readOption(option_groups::c2ucb(), options, "alpha")) {}
 
 }  // namespace sublinear

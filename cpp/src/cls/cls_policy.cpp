@@ -7,6 +7,7 @@
 
 #include "sublinear/cls/upper_bound_index.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {
@@ -35,15 +36,15 @@ std::size_t rowsOf(std::size_t length, int dim) {
 int readDimension(const Json& options) {
   requireObject(options, "policy options");
   require(options.is_object() && options.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
-  return static_cast<int>(readInteger(options, "dim", 0, 1, 100000));
+  return static_cast<int>(readIntegerOption(option_groups::cls(), options, "dim"));
 }
 
-int readBlocks(const Json& options) { return static_cast<int>(readInteger(options, "blocks", 1, 1, 100000)); }
+int readBlocks(const Json& options) { return static_cast<int>(readIntegerOption(option_groups::cls(), options, "blocks")); }
 }  // namespace
 
 ClsPolicy::ClsPolicy(const Json& options, double ridgeLambda)
-    : random_(readSeed(options)), ridge_(readDimension(options), readBlocks(options), ridgeLambda), options_(options) {
-  defaultK_ = static_cast<std::size_t>(readInteger(options, "k", 0, 1, static_cast<long long>(kMaxArms)));
+    : random_(readSeedOption(option_groups::cls(), options)), ridge_(readDimension(options), readBlocks(options), ridgeLambda), options_(options) {
+  defaultK_ = static_cast<std::size_t>(readIntegerOption(option_groups::cls(), options, "k"));
   if (options.contains("index") && !options["index"].is_null()) {
     const Json& spec = options["index"];
     require(spec.is_object(), ErrorCode::InvalidArgument, "option 'index' must be an object { type, shortlist, ... }");

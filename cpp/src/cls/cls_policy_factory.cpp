@@ -10,6 +10,7 @@
 #include "sublinear/cls/greedy_cls.hpp"
 #include "sublinear/cls/pc2ucb.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {
@@ -17,6 +18,9 @@ namespace sublinear {
 std::unique_ptr<ClsPolicy> makeClsPolicy(const Json& options) {
   requireObject(options, "policy options");
   const std::string type = readString(options, "type", "");
+  for (const auto& name : clsPolicyTypes()) {
+    if (name == type) optionTable("cls-policy", type).check(options);
+  }
   if (type == "c2ucb") return std::make_unique<C2UCB>(options);
   if (type == "pc2ucb") return std::make_unique<PC2UCB>(options);
   if (type == "comb-ts") return std::make_unique<CombTS>(options);

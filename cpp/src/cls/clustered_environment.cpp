@@ -3,11 +3,11 @@
 #include <cmath>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
 namespace {
-constexpr double kHalfPi = 1.5707963267948966;
 
 // cos and sin on [0, pi/2] by their Taylor series in plain IEEE arithmetic: libm's last bits differ
 // between glibc and musl, and a seed must mean the same features everywhere.
@@ -36,12 +36,12 @@ Vector unitGaussian(Random& random, std::size_t dim) {
 }  // namespace
 
 ClusteredEnvironment::ClusteredEnvironment(const Json& options, std::uint64_t seed)
-    : dim_(static_cast<std::size_t>(readInteger(options, "dim", 11, 2, 10000))),
+    : dim_(static_cast<std::size_t>(readIntegerOption(option_groups::clusteredEnvironment(), options, "dim"))),
       random_(readSeed(options, seed)) {
-  const auto arms = static_cast<std::size_t>(readInteger(options, "arms", 2000, 1, 100000000));
+  const auto arms = static_cast<std::size_t>(readIntegerOption(option_groups::clusteredEnvironment(), options, "arms"));
   const auto k = static_cast<std::size_t>(readInteger(options, "k", 100, 1, static_cast<long long>(arms)));
-  const double angle = readNumber(options, "angle", kHalfPi / 2.0, 0.0, kHalfPi, false, true);
-  const double jitter = readNumber(options, "jitter", 0.0, 0.0, 1e6);
+  const double angle = readOption(option_groups::clusteredEnvironment(), options, "angle");
+  const double jitter = readOption(option_groups::clusteredEnvironment(), options, "jitter");
   double cosine = 0.0, sine = 0.0;
   cosSin(angle, &cosine, &sine);
   thetaStar_ = unitGaussian(random_, dim_);

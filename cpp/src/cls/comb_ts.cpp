@@ -1,18 +1,17 @@
 #include "sublinear/cls/comb_ts.hpp"
 
 #include <cmath>
-#include <limits>
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
 namespace {
-constexpr double kHuge = std::numeric_limits<double>::max();
 
 bool readArmWise(const Json& options) {
-  const std::string randomization = readString(options, "randomization", "arm");
+  const std::string randomization = readStringOption(option_groups::combTs(), options, "randomization");
   if (randomization != "arm" && randomization != "round") {
     fail(ErrorCode::InvalidArgument, "option 'randomization' must be 'round' or 'arm', got '" + randomization + "'");
   }
@@ -21,8 +20,8 @@ bool readArmWise(const Json& options) {
 }  // namespace
 
 CombTS::CombTS(const Json& options)
-    : ClsPolicy(options, readNumber(options, "lambda", 1.0, 0.0, kHuge, false)),
-      v_(readNumber(options, "v", 1.0, 0.0, kHuge)),
+    : ClsPolicy(options, readOption(option_groups::clsRidge(), options, "lambda")),
+      v_(readOption(option_groups::combTs(), options, "v")),
       armWise_(readArmWise(options)),
       sample_(ridge_.theta()) {}
 

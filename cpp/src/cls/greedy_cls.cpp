@@ -2,9 +2,11 @@
 
 #include <limits>
 
+#include "sublinear/core/option_table.hpp"
+
 namespace sublinear {
 
 GreedyCLS::GreedyCLS(const Json& options)
-    : ClsPolicy(options, readNumber(options, "lambda", 1.0, 0.0, std::numeric_limits<double>::max(), false)) {}
+    : ClsPolicy(options, readOption(option_groups::clsRidge(), options, "lambda")) {}
 
 }  // namespace sublinear

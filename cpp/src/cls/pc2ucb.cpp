@@ -1,16 +1,12 @@
 #include "sublinear/cls/pc2ucb.hpp"
 
-#include <limits>
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
-namespace {
-constexpr double kHuge = std::numeric_limits<double>::max();
-}
-
 PC2UCB::PC2UCB(const Json& options)
-    : ClsPolicy(options, readNumber(options, "lambda", 1.0, 0.0, kHuge, false)),
-      alpha_(readNumber(options, "alpha", 1.0, 0.0, kHuge)),
-      c_(readNumber(options, "c", 1.0, 0.0, kHuge)) {}
+    : ClsPolicy(options, readOption(option_groups::clsRidge(), options, "lambda")),
+      alpha_(readOption(option_groups::c2ucb(), options, "alpha")),
+      c_(readOption(option_groups::pc2ucb(), options, "c")) {}
 
 }  // namespace sublinear

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/env/alternating_least_squares.hpp"
 #include "sublinear/env/ratings_table.hpp"
 
@@ -21,11 +22,11 @@ void normalise(double* values, std::size_t count) {
 }  // namespace
 
 PromotionEnvironment::PromotionEnvironment(const Json& options, std::uint64_t seed)
-    : promotions_(static_cast<std::size_t>(readInteger(options, "promotions", 10, 1, 10000))),
+    : promotions_(static_cast<std::size_t>(readIntegerOption(option_groups::promotionEnvironment(), options, "promotions"))),
       users_(0),
-      width_(static_cast<std::size_t>(readInteger(options, "rank", 10, 1, 1000)) + 1),
+      width_(static_cast<std::size_t>(readIntegerOption(option_groups::promotionEnvironment(), options, "rank")) + 1),
       random_(readSeed(options, seed)) {
-  const auto k = static_cast<std::size_t>(readInteger(options, "k", 50, 1, 100000000));
+  const auto k = static_cast<std::size_t>(readIntegerOption(option_groups::promotionEnvironment(), options, "k"));
   users_ = static_cast<std::size_t>(readInteger(options, "users", static_cast<long long>(100 * k), static_cast<long long>(k), 100000000));
   require(users_ * promotions_ <= 4294967295u, ErrorCode::InvalidArgument, "users * promotions must be below 2^32");
   const bool fromRatings = options.is_object() && options.contains("ratings") && !options["ratings"].is_null();
@@ -51,10 +52,10 @@ PromotionEnvironment::PromotionEnvironment(const Json& options, std::uint64_t se
 void PromotionEnvironment::loadRatings(const Json& options) {
   require(options["ratings"].is_string(), ErrorCode::InvalidArgument, "option 'ratings' must be the contents of a MovieLens ratings file");
   const RatingsTable table = RatingsTable::parse(options["ratings"].get_ref<const std::string&>());
-  const auto minRaters = static_cast<std::size_t>(readInteger(options, "testMinRaters", 1400, 1, 100000000));
-  const auto maxRaters = static_cast<std::size_t>(readInteger(options, "testMaxRaters", 2800, 1, 100000000));
-  const int iterations = static_cast<int>(readInteger(options, "iterations", 10, 1, 1000));
-  const double lambda = readNumber(options, "lambda", 0.1, 0.0, 1e6, false, true);
+  const auto minRaters = static_cast<std::size_t>(readIntegerOption(option_groups::promotionEnvironment(), options, "testMinRaters"));
+  const auto maxRaters = static_cast<std::size_t>(readIntegerOption(option_groups::promotionEnvironment(), options, "testMaxRaters"));
+  const int iterations = static_cast<int>(readIntegerOption(option_groups::promotionEnvironment(), options, "iterations"));
+  const double lambda = readOption(option_groups::promotionEnvironment(), options, "lambda");
   // Dense indices for users and movies, in id order (the table is sorted by (user, item)).
   std::vector<std::uint32_t> userIds, movieIds;
   for (const Rating& rating : table.ratings()) {
@@ -115,7 +116,7 @@ void PromotionEnvironment::loadRatings(const Json& options) {
 void PromotionEnvironment::generateUsers(const Json& options) {
   const auto population = static_cast<std::size_t>(readInteger(
       options, "population", static_cast<long long>(users_ > 20000 ? users_ : 20000), static_cast<long long>(users_), 100000000));
-  const double spread = readNumber(options, "spread", 0.3, 0.0, 1e6);
+  const double spread = readOption(option_groups::promotionEnvironment(), options, "spread");
   const std::size_t rank = width_ - 1;
   const double inverseSqrt2 = 1.0 / std::sqrt(2.0);
 

@@ -3,11 +3,12 @@
 #include <new>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
 OperationJournal::OperationJournal(const std::string& type, const Json& options)
-    : enabled_(readBool(options, "journal", true)), log_(type), discarded_(type) {
+    : enabled_(readBoolOption(option_groups::journaled(), options, "journal")), log_(type), discarded_(type) {
   log_.json(options);
 }
 

@@ -5,12 +5,12 @@
 #include <string>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
 namespace {
 constexpr long long kMaxArms = 50000000;
-constexpr long long kMaxDim = 4096;
 
 double dot(const double* a, const double* b, int dim) {
   double sum = 0.0;
@@ -38,13 +38,13 @@ GaussianLinearEnvironment::GaussianLinearEnvironment(const Json& options, std::u
                                                      std::uint64_t noiseSeed)
     : instance_(instanceSeed),
       noise_(noiseSeed),
-      noiseDeviation_(readNumber(options, "noise", 1.0, 0.0, 1e12)),
-      normalize_(readBool(options, "normalize", false)),
+      noiseDeviation_(readOption(option_groups::linearEnvironment(), options, "noise")),
+      normalize_(readBoolOption(option_groups::linearEnvironment(), options, "normalize")),
       changeEvery_(readInteger(changeOptions(options), "every", 0, 0, 1000000000000LL)),
       changeAdd_(static_cast<std::size_t>(readInteger(changeOptions(options), "add", 0, 0, kMaxArms))),
       changeRemove_(static_cast<std::size_t>(readInteger(changeOptions(options), "remove", 0, 0, kMaxArms))),
-      initialArms_(static_cast<std::size_t>(readInteger(options, "arms", 1000, 1, kMaxArms))),
-      arms_(static_cast<int>(readInteger(options, "dim", 16, 1, kMaxDim))) {
+      initialArms_(static_cast<std::size_t>(readIntegerOption(option_groups::linearEnvironment(), options, "arms"))),
+      arms_(static_cast<int>(readIntegerOption(option_groups::linearEnvironment(), options, "dim"))) {
   const int d = arms_.dim();
   // The features live in one dense block: keep it well inside the 4 GiB a wasm instance can address.
   require(static_cast<double>(initialArms_) * d <= 2.5e8, ErrorCode::InvalidArgument,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
@@ -29,14 +30,14 @@ RatingsEnvironment::RatingsEnvironment(std::shared_ptr<const RatingsModel> model
     : model_(std::move(model)),
       user_(pickUser(*model_, options, runSeed)),
       userRatings_(model_->ratingsOf(user_)),
-      threshold_(readNumber(options, "threshold", 4.0, -1e300, 1e300)),
+      threshold_(readOption(option_groups::ratingsEnvironment(), options, "threshold")),
       paperRegret_(true),
       changeEvery_(readInteger(changeOptions(options), "every", 20, 0, 1000000000000LL)),
       changeAdd_(static_cast<std::size_t>(readInteger(changeOptions(options), "add", 2, 0, 100000000))),
       changeRemove_(static_cast<std::size_t>(readInteger(changeOptions(options), "remove", 0, 0, 100000000))),
       random_(instanceSeed ^ (runSeed * 0x9e3779b97f4a7c15ULL)),
       arms_(model_->dim()) {
-  const std::string regret = readString(options, "regret", "paper");
+  const std::string regret = readStringOption(option_groups::ratingsEnvironment(), options, "regret");
   require(regret == "paper" || regret == "best", ErrorCode::InvalidArgument, "option 'regret' must be 'paper' or 'best'");
   paperRegret_ = regret == "paper";
   const std::size_t movies = model_->moviesByArrival().size();

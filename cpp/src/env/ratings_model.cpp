@@ -5,6 +5,7 @@
 #include <map>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/env/alternating_least_squares.hpp"
 
@@ -12,11 +13,11 @@ namespace sublinear {
 
 RatingsModel::RatingsModel(const std::string& text, const Json& options, std::uint64_t instanceSeed)
     : table_(RatingsTable::parse(text)) {
-  const int dim = static_cast<int>(readInteger(options, "dim", 16, 1, 256));
-  const int iterations = static_cast<int>(readInteger(options, "iterations", 10, 1, 1000));
-  const double lambda = readNumber(options, "lambda", 0.1, 0.0, 1e6, false, true);
-  const auto testUsers = static_cast<std::size_t>(readInteger(options, "testUsers", 300, 1, 100000000));
-  const auto minRatings = static_cast<std::size_t>(readInteger(options, "minRatings", 100, 0, 100000000));
+  const int dim = static_cast<int>(readIntegerOption(option_groups::ratingsEnvironment(), options, "dim"));
+  const int iterations = static_cast<int>(readIntegerOption(option_groups::ratingsEnvironment(), options, "iterations"));
+  const double lambda = readOption(option_groups::ratingsEnvironment(), options, "lambda");
+  const auto testUsers = static_cast<std::size_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "testUsers"));
+  const auto minRatings = static_cast<std::size_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "minRatings"));
   const bool userGiven = options.is_object() && options.contains("user") && !options["user"].is_null();
   const auto chosenUser = static_cast<std::uint32_t>(readInteger(options, "user", 0, 0, 4294967295LL));
 

@@ -1,6 +1,7 @@
 #include "sublinear/linear/journaled_linear_policy.hpp"
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/linear/policy_factory.hpp"
 
 namespace sublinear {
@@ -11,7 +12,7 @@ enum Operation : std::uint8_t { kAddArms = 1, kRemoveArms = 2, kSelect = 3, kUpd
 std::unique_ptr<LinearPolicy> makePolicyFromSpec(const Json& spec) {
   requireObject(spec, "policy options");
   require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
-  return makeLinearPolicy(static_cast<int>(readInteger(spec, "dim", 0, 1, 1000)), spec);
+  return makeLinearPolicy(static_cast<int>(readIntegerOption(option_groups::linearDim(), spec, "dim")), spec);
 }
 }  // namespace
 

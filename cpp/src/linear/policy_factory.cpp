@@ -1,6 +1,7 @@
 #include "sublinear/linear/policy_factory.hpp"
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/linear/lin_ts.hpp"
 #include "sublinear/linear/lin_ucb.hpp"
 #include "sublinear/linear/linear_elim.hpp"
@@ -19,6 +20,9 @@ std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options) {
   require(options.is_object() && options.contains("type") && !options["type"].is_null(), ErrorCode::InvalidArgument,
           "option 'type' is required (one of lin-ucb, lin-ts, linear-elim, sub-elim, sub-ts)");
   const std::string type = readString(options, "type", "");
+  for (const auto& name : linearPolicyTypes()) {
+    if (name == type) optionTable("linear-policy", type).check(options);
+  }
   if (type == "lin-ucb") return std::make_unique<LinUCB>(dim, options);
   if (type == "lin-ts") return std::make_unique<LinTS>(dim, options);
   if (type == "sub-ts") return std::make_unique<SubTS>(dim, options);

@@ -6,14 +6,15 @@
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
 namespace {
-double readLambda(const Json& options) { return readNumber(options, "lambda", 1.0, 0.0, 1e12, false, true); }
+double readLambda(const Json& options) { return readOption(option_groups::ridge(), options, "lambda"); }
 
 bool readTheoretical(const Json& options) {
-  const std::string rule = readString(options, "radius", "practical");
+  const std::string rule = readStringOption(option_groups::ridge(), options, "radius");
   if (rule != "practical" && rule != "theoretical") {
     fail(ErrorCode::InvalidArgument, "option 'radius' must be \"practical\" or \"theoretical\", got \"" + rule + "\"");
   }
@@ -31,15 +32,15 @@ constexpr double kPriorWeight = 2.0;
 RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
     : arms_(dim),
       ridge_(modelDim, readLambda(options)),
-      random_(readSeed(options)),
-      delta_(readNumber(options, "delta", 0.05, 0.0, 1.0, false, false)),
+      random_(readSeedOption(option_groups::ridge(), options)),
+      delta_(readOption(option_groups::ridge(), options, "delta")),
       theoretical_(readTheoretical(options)),
       noiseGiven_(given(options, "noise")),
-      noise_(readNumber(options, "noise", 1.0, 0.0, 1e12)),
-      bound_(readNumber(options, "bound", 1.0, 0.0, 1e12)),
-      horizon_(readInteger(options, "horizon", 10000, 1, 1000000000000LL)),
+      noise_(readOption(option_groups::ridge(), options, "noise")),
+      bound_(readOption(option_groups::ridge(), options, "bound")),
+      horizon_(readIntegerOption(option_groups::ridge(), options, "horizon")),
       fixedBeta_(given(options, "beta")),
-      beta_(readNumber(options, "beta", 0.0, 0.0, 1e12)) {}
+      beta_(readOption(option_groups::ridge(), options, "beta")) {}
 
 Vector RidgePolicy::modelFeatures(const double* features) const {
   return Eigen::Map<const Vector>(features, arms_.dim());

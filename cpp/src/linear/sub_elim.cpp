@@ -6,6 +6,7 @@
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
@@ -17,12 +18,12 @@ constexpr int kStageCap = 60;
 constexpr double kReviewGrowth = 1.25;
 
 double defaultEta(const Json& options) {
-  const auto horizon = readInteger(options, "horizon", 10000, 1, 1000000000000LL);
+  const auto horizon = readIntegerOption(option_groups::ridge(), options, "horizon");
   // The paper's eta(T) = 1/sqrt(T) leaves smax = log2(sqrt(T) / 8) stages, whose last one is
   // played uniformly at random although its arms may still differ by 2^-smax ~ 8 / sqrt(T) in mean:
   // as much as the whole spread of rewards on small-|theta| problems. Under the practical rule the
   // stages go down to 8 / T, so the policy keeps exploring only arms that are still plausible.
-  const bool theoretical = readString(options, "radius", "practical") == "theoretical";
+  const bool theoretical = readStringOption(option_groups::ridge(), options, "radius") == "theoretical";
   return theoretical ? 1.0 / std::sqrt(static_cast<double>(horizon) + 1.0) : 1.0 / (static_cast<double>(horizon) + 1.0);
 }
 
@@ -36,9 +37,9 @@ SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, con
     : RidgePolicy(dim, options, dim),
       type_(std::move(type)),
       lift_(dim),
-      eta_(readNumber(options, "eta", defaultEta(options), 0.0, 1.0, false, false)),
-      featureBound_(readNumber(options, "featureBound", 1.0, 0.0, 1e12, false, true)),
-      shortlist_(static_cast<std::size_t>(readInteger(options, "shortlist", 30, 1, 1000000))) {
+      eta_(readOption(option_groups::elimination(), options, "eta", defaultEta(options))),
+      featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
+      shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::elimination(), options, "shortlist"))) {
   refreshRadius();
   const double stages = std::ceil(log2(1.0 / (8.0 * eta_)));
   maxStage_ = stages <= 0.0 ? 0 : static_cast<int>(std::min<double>(stages, kStageCap));

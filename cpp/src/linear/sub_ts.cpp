@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
@@ -12,21 +13,21 @@ namespace {
 const double kSqrtTwo = std::sqrt(2.0);
 
 int modelDimension(int dim, const Json& options) {
-  return readBool(options, "negativeRewardTransform", false) ? dim + 1 : dim;
+  return readBoolOption(option_groups::thompson(), options, "negativeRewardTransform") ? dim + 1 : dim;
 }
 }  // namespace
 
 SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const Json& options)
     : RidgePolicy(dim, options, modelDimension(dim, options)),
       type_(std::move(type)),
-      transform_(readBool(options, "negativeRewardTransform", false)),
-      inflation_(readNumber(options, "inflation", 1.0, 0.0, 1e12)),
-      shortlist_(static_cast<std::size_t>(readInteger(options, "shortlist", 30, 1, 1000000))),
-      auditBudget_(readNumber(options, "auditBudget", 0.1, 0.0, 1.0)),
-      targetMissRate_(readNumber(options, "targetMissRate", 0.05, 0.0, 1.0, false, true)),
-      maxShortlist_(static_cast<std::size_t>(
-          readInteger(options, "maxShortlist", static_cast<long long>(std::min<std::size_t>(64 * shortlist_, 100000)), 1, 1000000))),
-      auditRandom_(readSeed(options) ^ 0xA0D17A0D17ULL) {
+      transform_(readBoolOption(option_groups::thompson(), options, "negativeRewardTransform")),
+      inflation_(readOption(option_groups::thompson(), options, "inflation")),
+      shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::thompson(), options, "shortlist"))),
+      auditBudget_(readOption(option_groups::thompson(), options, "auditBudget")),
+      targetMissRate_(readOption(option_groups::thompson(), options, "targetMissRate")),
+      maxShortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::thompson(), options, "maxShortlist",
+                                                               static_cast<long long>(std::min<std::size_t>(64 * shortlist_, 100000))))),
+      auditRandom_(readSeedOption(option_groups::ridge(), options) ^ 0xA0D17A0D17ULL) {
   require(maxShortlist_ >= shortlist_, ErrorCode::InvalidArgument, "option 'maxShortlist' must be at least 'shortlist'");
   // Construction effort 64 instead of HnswIndex's 200: the shortlist is ranked exactly, and on
   // bench/linear.mjs's arms (K = 20,000, d = 16) it gave the same regret with a third of the

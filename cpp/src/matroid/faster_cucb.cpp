@@ -7,6 +7,7 @@
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
 
 namespace sublinear {
@@ -23,7 +24,7 @@ constexpr std::int64_t kCycleWindows = 8;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 double defaultEpsilon(const Json& options) {
-  const double horizon = static_cast<double>(readInteger(options, "horizon", 10000, 1, 9007199254740991LL));
+  const double horizon = static_cast<double>(readIntegerOption(option_groups::semiBandit(), options, "horizon"));
   const double logHorizon = deterministic::log(std::max(horizon, 3.0));
   return std::min(0.5, std::max(0.01, 1.0 / logHorizon));
 }
@@ -31,7 +32,7 @@ double defaultEpsilon(const Json& options) {
 
 FasterCucb::FasterCucb(const Matroid& matroid, const Json& options)
     : SemiBanditPolicy(matroid, options),
-      epsilon_(readNumber(options, "epsilon", defaultEpsilon(options), 0.0, 1.0, false, false)),
+      epsilon_(readOption(option_groups::fasterCucb(), options, "epsilon", defaultEpsilon(options))),
       eta_(epsilon_ / 3.0),
       logStep_(deterministic::log(1.0 + eta_)),
       componentOfArm_(matroid.groundSetSize(), 0),

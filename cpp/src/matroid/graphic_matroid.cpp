@@ -61,6 +61,9 @@ class ForestOracle : public IndependenceOracle {
 GraphicMatroid::GraphicMatroid(std::size_t numVertices, std::vector<std::uint32_t> edges)
     : numVertices_(numVertices), endpoints_(std::move(edges)) {
   if (numVertices < 1 || numVertices > 0xffffffffULL) fail(ErrorCode::InvalidArgument, "a graphic matroid needs at least one vertex");
+  if (numVertices > kMaxMatroidVertices) {
+    fail(ErrorCode::InvalidArgument, "a graphic matroid has at most 2^28 vertices (numVertices), got " + std::to_string(numVertices));
+  }
   if (endpoints_.size() % 2 != 0) fail(ErrorCode::DimensionMismatch, "edges must hold pairs [u0, v0, u1, v1, ...]");
   if (endpoints_.empty()) fail(ErrorCode::InvalidArgument, "a graphic matroid needs at least one edge");
   for (std::size_t i = 0; i < endpoints_.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/matroid/graphic_matroid.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
 #include "sublinear/matroid/transversal_matroid.hpp"
@@ -12,7 +13,6 @@
 namespace sublinear {
 
 namespace {
-constexpr long long kMaxArms = 100000000LL;
 
 bool has(const Json& options, const char* key) { return options.is_object() && options.contains(key) && !options.at(key).is_null(); }
 
@@ -91,13 +91,13 @@ std::unique_ptr<Matroid> makeMatroid(const Json& spec, std::size_t k, Random& ra
 MatroidEnvironment::MatroidEnvironment(const Json& options, std::uint64_t fallbackSeed) {
   requireObject(options, "environment options");
   Random random(readSeed(options, fallbackSeed));
-  const auto k = static_cast<std::size_t>(readInteger(options, "K", 1000, 1, kMaxArms));
-  const std::string rewards = readString(options, "rewards", "bernoulli");
+  const auto k = static_cast<std::size_t>(readIntegerOption(option_groups::matroidEnvironment(), options, "K"));
+  const std::string rewards = readStringOption(option_groups::matroidEnvironment(), options, "rewards");
   require(rewards == "bernoulli" || rewards == "bounded", ErrorCode::InvalidArgument, "option 'rewards' must be 'bernoulli' or 'bounded'");
   bernoulli_ = rewards == "bernoulli";
   if (!bernoulli_) {
-    a_ = readNumber(options, "a", 0.0, -1e150, 1e150);
-    b_ = readNumber(options, "b", 1.0, -1e150, 1e150);
+    a_ = readOption(option_groups::matroidEnvironment(), options, "a");
+    b_ = readOption(option_groups::matroidEnvironment(), options, "b");
     require(a_ < b_, ErrorCode::InvalidArgument, "options 'a' and 'b' must satisfy a < b");
   }
   matroid_ = makeMatroid(options.is_object() && options.contains("matroid") ? options.at("matroid") : Json::object(), k, random);

@@ -7,12 +7,12 @@
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/memory_budget.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
 namespace {
-// Rewards and ranges beyond this would make the UCB arithmetic overflow.
-constexpr double kLargestReward = 1e150;
+// Rewards and ranges beyond 1e150 (the range of options 'a' and 'b') would make the UCB arithmetic overflow.
 
 // The per-arm statistics and bookkeeping take about 32 bytes per arm.
 std::size_t affordableArmCount(std::size_t k) {
@@ -24,10 +24,10 @@ std::size_t affordableArmCount(std::size_t k) {
 SemiBanditPolicy::SemiBanditPolicy(const Matroid& matroid, const Json& options)
     : matroid_(matroid.clone()),
       armCount_(affordableArmCount(matroid.groundSetSize())),
-      a_(readNumber(options, "a", 0.0, -kLargestReward, kLargestReward)),
-      b_(readNumber(options, "b", 1.0, -kLargestReward, kLargestReward)),
-      horizon_(readInteger(options, "horizon", 10000, 1, 9007199254740991LL)),
-      random_(readSeed(options)),
+      a_(readOption(option_groups::semiBandit(), options, "a")),
+      b_(readOption(option_groups::semiBandit(), options, "b")),
+      horizon_(readIntegerOption(option_groups::semiBandit(), options, "horizon")),
+      random_(readSeedOption(option_groups::semiBandit(), options)),
       pulls_(matroid.groundSetSize(), 0),
       means_(matroid.groundSetSize(), 0.0),
       oracle_(matroid_->makeOracle()) {

@@ -101,6 +101,12 @@ TransversalMatroid::TransversalMatroid(std::size_t groundSetSize, std::size_t nu
     : numRight_(numRight) {
   if (groundSetSize < 1 || groundSetSize > 0xffffffffULL) fail(ErrorCode::InvalidArgument, "a transversal matroid needs K >= 1 arms");
   if (numRight < 1 || numRight > 0xffffffffULL) fail(ErrorCode::InvalidArgument, "a transversal matroid needs numRight >= 1 right vertices");
+  if (groundSetSize > kMaxMatroidVertices) {
+    fail(ErrorCode::InvalidArgument, "a transversal matroid has at most 2^28 arms (K), got " + std::to_string(groundSetSize));
+  }
+  if (numRight > kMaxMatroidVertices) {
+    fail(ErrorCode::InvalidArgument, "a transversal matroid has at most 2^28 right vertices (numRight), got " + std::to_string(numRight));
+  }
   if (edges.size() % 2 != 0) fail(ErrorCode::DimensionMismatch, "edges must hold pairs [arm0, right0, arm1, right1, ...]");
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   pairs.reserve(edges.size() / 2);

@@ -4,14 +4,16 @@
 #include <cmath>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/index_factory.hpp"
 
 namespace sublinear {
 
 AdaptiveIndex::AdaptiveIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
-  const auto copies = static_cast<std::size_t>(readInteger(options, "copies", 3, 1, 64));
-  const double epsilon = readNumber(options, "epsilon", 0.01, 0.0, 1.0, false, false);
+  const OptionGroup& specs = option_groups::adaptive();
+  const auto copies = static_cast<std::size_t>(readIntegerOption(specs, options, "copies"));
+  const double epsilon = readOption(specs, options, "epsilon");
   gridStep_ = epsilon / static_cast<double>(dim);
   Json base = Json{{"type", "hnsw"}};
   if (options.is_object() && options.contains("base") && !options.at("base").is_null()) {
@@ -21,7 +23,7 @@ AdaptiveIndex::AdaptiveIndex(std::size_t dim, const Json& options) : MipsIndex(d
   }
   baseType_ = readString(base, "type", "hnsw");
   // Independent copies: each one's seed is a fresh draw from the index's seed.
-  Random seeds(readSeed(options, 0));
+  Random seeds(readSeedOption(specs, options));
   for (std::size_t i = 0; i < copies; ++i) {
     base["seed"] = seeds.nextU64() >> 11;  // 53 bits: a seed JSON (and JavaScript) carries exactly
     copies_.push_back(makeMipsIndex(dim, base));

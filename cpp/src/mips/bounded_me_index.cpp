@@ -7,6 +7,8 @@
 #include <wasm_simd128.h>
 #endif
 
+#include "sublinear/core/option_table.hpp"
+
 namespace sublinear {
 
 namespace {
@@ -50,8 +52,8 @@ float partialProduct(const float* a, const float* b, std::size_t count) {
 
 BoundedMEIndex::BoundedMEIndex(std::size_t dim, const Json& options)
     : MipsIndex(dim),
-      solver_(readNumber(options, "epsilon", 0.1, 0, 1, false, false), readNumber(options, "delta", 0.1, 0, 1, false, false)),
-      random_(readSeed(options)) {
+      solver_(readOption(option_groups::boundedMe(), options, "epsilon"), readOption(option_groups::boundedMe(), options, "delta")),
+      random_(readSeedOption(option_groups::boundedMe(), options)) {
   sigma_.resize(dim);
   for (std::size_t c = 0; c < dim; ++c) sigma_[c] = static_cast<std::uint32_t>(c);
   random_.shuffle(sigma_);

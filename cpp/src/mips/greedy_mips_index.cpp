@@ -6,13 +6,14 @@
 #include <queue>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
 GreedyMipsIndex::GreedyMipsIndex(std::size_t dim, const Json& options)
     : MipsIndex(dim),
-      budget_(static_cast<std::size_t>(readInteger(options, "budget", 0, 1, 4294967295LL))),
-      budgetFraction_(readNumber(options, "budgetFraction", 0.1, 0, 1, false, true)),
+      budget_(static_cast<std::size_t>(readIntegerOption(option_groups::greedy(), options, "budget", 0))),
+      budgetFraction_(readOption(option_groups::greedy(), options, "budgetFraction")),
       lists_(dim) {
   require(!(options.contains("budget") && options.contains("budgetFraction")), ErrorCode::InvalidArgument,
           "give either option 'budget' (candidates) or 'budgetFraction' (of the size), not both");

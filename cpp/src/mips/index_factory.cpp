@@ -1,6 +1,7 @@
 #include "sublinear/mips/index_factory.hpp"
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/mips/adaptive_index.hpp"
 #include "sublinear/mips/exact_index.hpp"
 #include "sublinear/mips/hnsw_index.hpp"
@@ -11,20 +12,28 @@
 
 namespace sublinear {
 
-// Every index with options reads them in its constructor (dim, options); ExactIndex has none.
+// Every index with options reads them in its constructor (dim, options) through its option table
+// (core/option_tables.cpp); the keys are checked against that table first. ExactIndex reads only
+// the seed every index accepts, which it validates and ignores (the exact scan draws no random numbers).
 std::unique_ptr<MipsIndex> makeMipsIndex(std::size_t dim, const Json& spec) {
   requireObject(spec, "index options");
   const std::string type = readString(spec, "type", "exact");
-  if (type == "exact") return std::make_unique<ExactIndex>(dim);
+  bool known = false;
+  for (const auto& name : mipsIndexTypes()) known = known || name == type;
+  if (known) optionTable("index", type).check(spec);
+  if (type == "exact") {
+    readSeedOption(option_groups::exact(), spec);
+    return std::make_unique<ExactIndex>(dim);
+  }
   if (type == "hnsw") return std::make_unique<HnswIndex>(dim, spec);
   if (type == "lsh") return std::make_unique<LshIndex>(dim, spec);
   if (type == "adaptive") return std::make_unique<AdaptiveIndex>(dim, spec);
   if (type == "bounded-me") return std::make_unique<BoundedMEIndex>(dim, spec);
   if (type == "greedy") return std::make_unique<GreedyMipsIndex>(dim, spec);
   if (type == "pca-tree") return std::make_unique<PcaTreeIndex>(dim, spec);
-  std::string known;
-  for (const auto& name : mipsIndexTypes()) known += (known.empty() ? "" : ", ") + name;
-  fail(ErrorCode::InvalidArgument, "unknown index type '" + type + "' (known: " + known + ")");
+  std::string names;
+  for (const auto& name : mipsIndexTypes()) names += (names.empty() ? "" : ", ") + name;
+  fail(ErrorCode::InvalidArgument, "unknown index type '" + type + "' (known: " + names + ")");
 }
 
 std::vector<std::string> mipsIndexTypes() { return {"exact", "hnsw", "lsh", "adaptive", "bounded-me", "greedy", "pca-tree"}; }

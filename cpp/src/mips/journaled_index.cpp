@@ -1,6 +1,9 @@
 #include "sublinear/mips/journaled_index.hpp"
 
+#include <cmath>
+
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/mips/index_factory.hpp"
 
 namespace sublinear {
@@ -11,10 +14,25 @@ enum Operation : std::uint8_t { kAdd = 1, kRemove = 2, kSearch = 3 };
 std::unique_ptr<MipsIndex> makeIndexFromSpec(const Json& spec) {
   requireObject(spec, "index options");
   require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
-  const auto dim = static_cast<std::size_t>(readInteger(spec, "dim", 0, 1, static_cast<long long>(kMaxDimension)));
+  const auto dim = static_cast<std::size_t>(readIntegerOption(option_groups::indexDim(), spec, "dim"));
   return makeMipsIndex(dim, spec);
 }
 
+// Like the linear policies' features (ArmSet::kMaxMagnitude) and the JS layer's MAX_MAGNITUDE:
+// with |x_i| <= 1e15 and dim <= 10^6 an inner product stays finite in float32 arithmetic. Checked
+// here, on every vector and query that reaches an index from outside the core; a non-finite entry
+// is left to the index (NON_FINITE).
+constexpr double kMaxMagnitude = 1e15;
+
+void requireMagnitude(const float* values, std::size_t length, const char* what) {
+  for (std::size_t i = 0; i < length; ++i) {
+    const double value = values[i];
+    if (std::isfinite(value) && std::fabs(value) > kMaxMagnitude) {
+      fail(ErrorCode::InvalidArgument, std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(value) +
+                                           " exceeds 1e15 in magnitude (inner products must stay finite in float32)");
+    }
+  }
+}
 }  // namespace
 
 JournaledIndex::JournaledIndex(const Json& spec) : index_(makeIndexFromSpec(spec)), journal_(index_->type(), spec) {}
@@ -58,6 +76,7 @@ std::unique_ptr<JournaledIndex> JournaledIndex::fromBytes(const std::uint8_t* by
 }
 
 void JournaledIndex::add(const ItemId* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
+  requireMagnitude(vectors, vectorLength, "vectors");
   index_->add(ids, idCount, vectors, vectorLength);
   StateWriter& out = journal_.record(kAdd);
   out.u32s(ids, idCount);
@@ -70,6 +89,7 @@ void JournaledIndex::remove(const ItemId* ids, std::size_t idCount) {
 }
 
 SearchResult JournaledIndex::search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
+  requireMagnitude(query, queryLength, "query");
   SearchResult result = index_->search(query, queryLength, k, options);
   StateWriter& out = journal_.record(kSearch);
   out.f32s(query, queryLength);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/lane_kernels.hpp"
 
@@ -17,9 +18,10 @@ double squaredNorm(const float* vector, std::size_t dim) {
 }  // namespace
 
 LshIndex::LshIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
-  bits_ = static_cast<std::size_t>(readInteger(options, "bits", 8, 1, 64));
-  tables_ = static_cast<std::size_t>(readInteger(options, "tables", 16, 1, 1000));
-  Random random(readSeed(options, 0));
+  const OptionGroup& specs = option_groups::lsh();
+  bits_ = static_cast<std::size_t>(readIntegerOption(specs, options, "bits"));
+  tables_ = static_cast<std::size_t>(readIntegerOption(specs, options, "tables"));
+  Random random(readSeedOption(specs, options));
   liftedStride_ = paddedDimension(dim + 1);
   projections_.assign(tables_ * bits_ * liftedStride_, 0.0f);
   for (std::size_t row = 0; row < tables_ * bits_; ++row) {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "sublinear/core/option_table.hpp"
+
 namespace sublinear {
 
 namespace {
@@ -25,7 +27,16 @@ void orthonormalizeColumns(std::vector<double>& matrix, std::size_t rows, std::s
 }  // namespace
 
 PcaTreeIndex::PcaTreeIndex(std::size_t dim, const Json& options)
-    : MipsIndex(dim), depth_(static_cast<std::size_t>(readInteger(options, "depth", 8, 0, kMaxDepth))), random_(readSeed(options)) {}
+    : MipsIndex(dim),
+      fixedDepth_(optionGiven(options, "depth")),
+      depth_(static_cast<std::size_t>(readIntegerOption(option_groups::pcaTree(), options, "depth", 0))),
+      random_(readSeedOption(option_groups::pcaTree(), options)) {}
+
+std::size_t PcaTreeIndex::defaultDepth(std::size_t size) {
+  std::size_t depth = 0;
+  while (depth < kMaxDepth && (size >> (depth + 1)) >= kLeafTarget) ++depth;
+  return depth;
+}
 
 void PcaTreeIndex::transform(const float* vector, double* out) const {
   // (x, sqrt(M^2 - |x|^2)); the max() absorbs rounding for the longest items.
@@ -126,6 +137,7 @@ void PcaTreeIndex::computeDirections(const std::vector<double>& mean, std::size_
 void PcaTreeIndex::rebuild() {
   const std::size_t n = size();
   const std::size_t width = dim() + 1;
+  if (!fixedDepth_) depth_ = defaultDepth(n);
   maxNorm_ = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const float* x = items_.rowData(i);

@@ -6,6 +6,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/memory_budget.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/env/environment_factory.hpp"
 
 namespace sublinear {
@@ -49,8 +50,8 @@ std::unique_ptr<Trial> makeMabBpTrial(const Json& environment, const Json& polic
   requireObject(policy, "policy");
   const std::string type = readString(policy, "type", "");
   if (type != "bounded-me") fail(ErrorCode::InvalidArgument, "the mab-bp environment is played by policy type 'bounded-me', got '" + type + "'");
-  const auto arms = static_cast<std::size_t>(readInteger(environment, "arms", 1000, 2, 10000000));
-  const auto listLength = static_cast<std::size_t>(readInteger(environment, "listLength", 1000, 1, 1000000000));
+  const auto arms = static_cast<std::size_t>(readIntegerOption(option_groups::mabBpEnvironment(), environment, "arms"));
+  const auto listLength = static_cast<std::size_t>(readIntegerOption(option_groups::mabBpEnvironment(), environment, "listLength"));
   const double epsilon = readNumber(policy, "epsilon", 0.1, 0.0, 1.0, false, false);
   const double delta = readNumber(policy, "delta", 0.1, 0.0, 1.0, false, false);
   return std::make_unique<MabBpTrial>(arms, listLength, epsilon, delta, seed);

@@ -5,6 +5,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/memory_budget.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/env/environment_factory.hpp"
 #include "sublinear/mips/index_factory.hpp"
 
@@ -15,19 +16,19 @@ using Clock = std::chrono::steady_clock;
 constexpr std::uint64_t kDataPurpose = 12;
 
 std::size_t dimensionOf(const Json& environment) {
-  return static_cast<std::size_t>(readInteger(environment, "dim", 1000, 1, static_cast<long long>(kMaxDimension)));
+  return static_cast<std::size_t>(readIntegerOption(option_groups::mipsEnvironment(), environment, "dim"));
 }
 }  // namespace
 
 MipsTrial::MipsTrial(const Json& environment, const Json& policy, std::uint64_t seed)
-    : items_(static_cast<std::size_t>(readInteger(environment, "items", 2000, 1, 100000000))),
+    : items_(static_cast<std::size_t>(readIntegerOption(option_groups::mipsEnvironment(), environment, "items"))),
       dim_(dimensionOf(environment)),
       k_(static_cast<std::size_t>(readInteger(policy, "k", 5, 1, 1000000))),
       indexSpec_(policy),
       random_(deriveSeed(readInteger(environment, "seed", static_cast<long long>(seed >> 11), 0, 9007199254740991LL), kDataPurpose)),
       oracle_(dimensionOf(environment)),
       query_(dimensionOf(environment)) {
-  const std::string dataset = readString(environment, "dataset", "gaussian");
+  const std::string dataset = readStringOption(option_groups::mipsEnvironment(), environment, "dataset");
   if (dataset != "gaussian" && dataset != "uniform") {
     fail(ErrorCode::InvalidArgument, "option 'dataset' must be 'gaussian' or 'uniform', got '" + dataset + "'");
   }

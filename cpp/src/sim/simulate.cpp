@@ -7,6 +7,7 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/memory_budget.hpp"
 #include "sublinear/cls/cls_trial.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/matroid/matroid_trial.hpp"
 #include "sublinear/sim/linear_trial.hpp"
 #include "sublinear/sim/mab_bp_trial.hpp"
@@ -16,30 +17,29 @@ namespace sublinear {
 
 const std::vector<TrialFamily>& trialFamilies() {
   static const std::vector<TrialFamily> families = {
-      {"linear", &makeLinearTrial},
-      {"ratings", &makeLinearTrial},
-      {"matroid", &makeMatroidTrial},
-      {"clustered", &makeClsTrial},
-      {"promotion", &makeClsTrial},
-      {"mab-bp", &makeMabBpTrial},
-      {"mips", &makeMipsTrial},
+      {"linear", &makeLinearTrial, true},
+      {"ratings", &makeLinearTrial, true},
+      {"matroid", &makeMatroidTrial, true},
+      {"clustered", &makeClsTrial, false},
+      {"promotion", &makeClsTrial, false},
+      {"mab-bp", &makeMabBpTrial, false},
+      {"mips", &makeMipsTrial, false},
   };
   return families;
 }
 
 namespace {
-constexpr long long kMaxHorizon = 1000000000LL;
 constexpr long long kMaxSeed = 9007199254740991LL;  // 2^53 - 1: exact as a JavaScript number
 constexpr std::size_t kMaxSeeds = 100000;
 
-TrialFactory familyOf(const Json& environment) {
+const TrialFamily& familyOf(const Json& environment) {
   requireObject(environment, "environment");
   require(environment.is_object() && environment.contains("type"), ErrorCode::InvalidArgument,
           "environment option 'type' is required");
   const std::string type = readString(environment, "type", "");
   std::string known;
   for (const TrialFamily& family : trialFamilies()) {
-    if (type == family.environmentType) return family.factory;
+    if (type == family.environmentType) return family;
     known += (known.empty() ? "" : ", ") + std::string(family.environmentType);
   }
   fail(ErrorCode::InvalidArgument, "unknown or unsupported environment type '" + type + "' (known: " + known + ")");
@@ -50,7 +50,7 @@ std::vector<std::uint64_t> seedsOf(const Json& config, bool& multiple) {
   const bool hasSeeds = config.contains("seeds") && !config["seeds"].is_null();
   require(!(hasSeed && hasSeeds), ErrorCode::InvalidArgument, "give either 'seed' or 'seeds', not both");
   multiple = hasSeeds;
-  if (!hasSeeds) return {readSeed(config, 0)};
+  if (!hasSeeds) return {readSeedOption(option_groups::simulation(), config)};
   const Json& seeds = config["seeds"];
   require(seeds.is_array() && !seeds.empty() && seeds.size() <= kMaxSeeds, ErrorCode::InvalidArgument,
           "option 'seeds' must be a non-empty array of at most 100000 seeds");
@@ -86,31 +86,29 @@ class ProgressReporter {
 SimulationResult simulate(const Json& config, const std::function<void(double)>& onProgress) {
   using Clock = std::chrono::steady_clock;
   require(config.is_object(), ErrorCode::InvalidArgument, "the simulation config must be an object");
-  for (const auto& [key, value] : config.items()) {
-    static const char* const known[] = {"environment", "policy", "horizon", "seed", "seeds", "recordEvery", "onProgress"};
-    bool ok = false;
-    for (const char* name : known) ok = ok || key == name;
-    require(ok, ErrorCode::InvalidArgument,
-            ("unknown simulation option '" + key + "' (known: environment, policy, horizon, seed, seeds, recordEvery)").c_str());
-  }
+  optionTable("simulation", "simulate").check(config);
   require(config.contains("environment") && config["environment"].is_object(), ErrorCode::InvalidArgument,
           "option 'environment' must be an object with a 'type'");
   require(config.contains("policy") && config["policy"].is_object(), ErrorCode::InvalidArgument,
           "option 'policy' must be an object with a 'type'");
   require(config.contains("horizon"), ErrorCode::InvalidArgument, "option 'horizon' (the number of rounds) is required");
-  const std::int64_t horizon = readInteger(config, "horizon", 0, 1, kMaxHorizon);
-  const std::int64_t recordEvery = readInteger(config, "recordEvery", std::max<std::int64_t>(1, horizon / 1000), 1, kMaxHorizon);
-  const TrialFactory factory = familyOf(config["environment"]);
+  const OptionGroup& specs = option_groups::simulation();
+  const std::int64_t horizon = readIntegerOption(specs, config, "horizon");
+  const std::int64_t recordEvery = readIntegerOption(specs, config, "recordEvery", std::max<std::int64_t>(1, horizon / 1000));
+  const TrialFamily& family = familyOf(config["environment"]);
+  const TrialFactory factory = family.factory;
+  // Every environment family has a table (familyOf knows the type): its keys are checked here, once.
+  optionTable("environment", readString(config["environment"], "type", "")).check(config["environment"]);
   SimulationResult result;
   const std::vector<std::uint64_t> seeds = seedsOf(config, result.multipleSeeds);
   (void)kMaxSeed;
 
-  // Both configs learn the horizon: policies size confidence radii with it, and a ratings
-  // environment schedules the movies' arrivals with it.
+  // Both configs learn the horizon: policies size confidence radii with it (those of the families
+  // whose policies read one), and a ratings environment schedules the movies' arrivals with it.
   Json environment = config["environment"];
   Json policy = config["policy"];
   environment["horizon"] = horizon;
-  if (!policy.contains("horizon")) policy["horizon"] = horizon;
+  if (family.policyTakesHorizon && !policy.contains("horizon")) policy["horizon"] = horizon;
 
   const double totalRounds = static_cast<double>(horizon) * static_cast<double>(seeds.size());
   ProgressReporter progress(onProgress, totalRounds);

@@ -12,6 +12,11 @@ namespace sublinear {
 class StateReader;
 class StateWriter;
 
+// Largest vertex count of a graphic matroid and arm or right-vertex count of a transversal one
+// (2^28): their per-vertex arrays must stay addressable on wasm32, where 2^32 - 1 + 1 entries wrap
+// to an empty vector that is then written out of bounds. The JS layer caps them at the same value.
+constexpr std::size_t kMaxMatroidVertices = std::size_t{1} << 28;
+
 // A matroid ([K], I) given by its incremental independence oracle. Every class computes its rank
 // once at construction; bases are the maximal independent sets, all of size rank().
 class Matroid {

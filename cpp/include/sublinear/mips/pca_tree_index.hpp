@@ -36,7 +36,15 @@ class PcaTreeIndex final : public MipsIndex {
   static constexpr std::size_t kMaxDepth = 20;
   static constexpr std::size_t kDirectCovarianceLimit = 256;
 
-  // Options: depth in [0, kMaxDepth] (default 8), seed.
+  // Items per leaf the default depth aims at (1024 to 2047 after the median splits). A fixed depth
+  // of 8 whatever the size left 6,000 x 16 Gaussian items in leaves of 23 and recall@10 near 0.06.
+  // Measured there (200 queries): recall@10 is 0.74, 0.52, 0.38, 0.28, 0.19 at depths 1 to 5, and
+  // it falls with the depth much more than with the leaf size (at 50,000 items: 0.74, 0.56, 0.41,
+  // 0.31, 0.23), so leaves of a few hundred (depth 4 here) would still miss seven in ten.
+  static constexpr std::size_t kLeafTarget = 1024;
+
+  // Options (option_groups::pcaTree()): depth in [0, kMaxDepth] (default: defaultDepth(size) at
+  // each build), seed.
   PcaTreeIndex(std::size_t dim, const Json& options);
   std::string type() const override { return "pca-tree"; }
   Json stats() const override;
@@ -47,6 +55,8 @@ class PcaTreeIndex final : public MipsIndex {
   std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
 
  private:
+  // The largest depth whose leaves hold at least kLeafTarget of `size` items.
+  static std::size_t defaultDepth(std::size_t size);
   void rebuild();
   void computeDirections(const std::vector<double>& transformed, std::size_t n);
   // Leaf reached by a transformed vector (dim + 1 entries).
@@ -55,6 +65,7 @@ class PcaTreeIndex final : public MipsIndex {
   void centeredTransform(const float* vector, double* out) const;
   void collectLeaves(std::size_t node, std::vector<ItemId>& out) const;
 
+  bool fixedDepth_;
   std::size_t depth_;
   Random random_;
   bool built_ = false;

@@ -39,6 +39,10 @@ struct SimulationResult {
 struct TrialFamily {
   const char* environmentType;
   TrialFactory factory;
+  // Whether the family's policies read a horizon: simulate() gives them its own unless the policy
+  // config has one. Others (combinatorial linear policies, BoundedME, MIPS indexes) get none, since
+  // options are strict and they would refuse the key.
+  bool policyTakesHorizon;
 };
 const std::vector<TrialFamily>& trialFamilies();
 

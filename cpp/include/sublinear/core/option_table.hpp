@@ -1,0 +1,120 @@
+#pragma once
+
+// Option tables (issue 16): every class that takes an options object has one table listing each
+// option it accepts with its type, default, range and a one-line description. The constructors read
+// their options through the table (so a default or a range is written once), the factories refuse
+// a key outside the table naming the nearest valid one, and the bindings hand the tables to
+// JavaScript (optionTable(kind, type)), where a test holds the .d.ts files and the README to them.
+//
+// A table is made of groups: the options one piece of code reads (e.g. every ridge-regression
+// policy's lambda, delta, ...). A class's table is the union of the groups its code reads.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sublinear/core/options.hpp"
+
+namespace sublinear {
+
+enum class OptionType { Integer, Number, Boolean, String, Object, Array, Seed };
+
+struct OptionSpec {
+  const char* name;
+  OptionType type;
+  // Integer, Number and Seed: the accepted range (open ends where lowOpen / highOpen).
+  double low = 0.0;
+  double high = 0.0;
+  bool lowOpen = false;
+  bool highOpen = false;
+  // The default of a number, integer, seed or boolean (booleans: 0 or 1). A computed default (one
+  // that depends on other options or on the data) has `computed` set and is described in `fallbackText`.
+  double fallback = 0.0;
+  bool computed = false;
+  // The default of a string, the description of a computed default, or "required".
+  const char* fallbackText = "";
+  // The accepted strings, "a|b" (String only); empty when any string is accepted.
+  const char* choices = "";
+  const char* doc = "";
+  // Set by the package's own layers, not by a user (the class's `type`, simulate()'s `blocks`):
+  // accepted, but not part of the documented options.
+  bool internal = false;
+};
+
+using OptionGroup = std::vector<OptionSpec>;
+
+struct OptionTable {
+  std::string kind;  // "index", "linear-policy", "semi-bandit-policy", "cls-policy", "simulation", "environment"
+  std::string type;  // the kebab-case type, e.g. "hnsw"
+  std::vector<const OptionGroup*> groups;
+
+  const OptionSpec* find(const std::string& name) const;
+  // Fails with INVALID_ARGUMENT on the first key of `options` outside the table:
+  // "unknown option 'efSerch' for hnsw (did you mean 'efSearch'?)".
+  void check(const Json& options) const;
+  // [{ name, type, default, low, high, lowOpen, highOpen, choices, doc, internal }, ...]
+  Json describe() const;
+};
+
+// The table of one class; INVALID_ARGUMENT when there is none.
+const OptionTable& optionTable(const std::string& kind, const std::string& type);
+const std::vector<OptionTable>& optionTables();
+
+// The valid name nearest to `key` (edit distance, ignoring case) if it is near enough, else "".
+std::string nearestOptionName(const std::string& key, const std::vector<std::string>& names);
+
+// Reading one option through its group: the default and the range come from the spec. The forms
+// with `fallback` are for options whose default is computed (spec.computed).
+double readOption(const OptionGroup& group, const Json& options, const char* name);
+double readOption(const OptionGroup& group, const Json& options, const char* name, double fallback);
+long long readIntegerOption(const OptionGroup& group, const Json& options, const char* name);
+long long readIntegerOption(const OptionGroup& group, const Json& options, const char* name, long long fallback);
+bool readBoolOption(const OptionGroup& group, const Json& options, const char* name);
+std::string readStringOption(const OptionGroup& group, const Json& options, const char* name);
+// The group's `seed` spec (its own default).
+std::uint64_t readSeedOption(const OptionGroup& group, const Json& options);
+bool optionGiven(const Json& options, const char* name);
+
+// The groups (data in cpp/src/core/option_tables.cpp).
+namespace option_groups {
+// Every class: `type` (internal), `seed`.
+const OptionGroup& typed();
+// Objects that save a journal: `journal`.
+const OptionGroup& journaled();
+// MIPS indexes.
+const OptionGroup& indexDim();
+const OptionGroup& exact();
+const OptionGroup& hnsw();
+const OptionGroup& lsh();
+const OptionGroup& adaptive();
+const OptionGroup& boundedMe();
+const OptionGroup& greedy();
+const OptionGroup& pcaTree();
+// Linear policies.
+const OptionGroup& linearDim();
+const OptionGroup& ridge();
+const OptionGroup& thompson();
+const OptionGroup& elimination();
+// Matroid semi-bandit policies.
+const OptionGroup& semiBandit();
+const OptionGroup& fasterCucb();
+// Combinatorial linear policies.
+const OptionGroup& cls();
+const OptionGroup& clsRidge();
+const OptionGroup& c2ucb();
+const OptionGroup& pc2ucb();
+const OptionGroup& combTs();
+const OptionGroup& combLinTs();
+const OptionGroup& combLinUcb();
+// simulate()'s config and its environments.
+const OptionGroup& simulation();
+const OptionGroup& environmentCommon();
+const OptionGroup& linearEnvironment();
+const OptionGroup& ratingsEnvironment();
+const OptionGroup& clusteredEnvironment();
+const OptionGroup& promotionEnvironment();
+const OptionGroup& matroidEnvironment();
+const OptionGroup& mabBpEnvironment();
+const OptionGroup& mipsEnvironment();
+}  // namespace option_groups
+
+}  // namespace sublinear

@@ -1,0 +1,203 @@
+#include "sublinear/core/option_table.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "sublinear/core/error.hpp"
+
+namespace sublinear {
+
+namespace {
+const char* typeName(OptionType type) {
+  switch (type) {
+    case OptionType::Integer: return "integer";
+    case OptionType::Number: return "number";
+    case OptionType::Boolean: return "boolean";
+    case OptionType::String: return "string";
+    case OptionType::Object: return "object";
+    case OptionType::Array: return "array";
+    case OptionType::Seed: return "seed";
+  }
+  return "unknown";
+}
+
+std::size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> previous(b.size() + 1), current(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (same ? 0 : 1)});
+    }
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+// A spec missing from its group is a programming error (a constructor reading an option its table
+// does not list), not a user's: the test suites catch it.
+const OptionSpec& specOf(const OptionGroup& group, const char* name) {
+  for (const OptionSpec& spec : group) {
+    if (std::string(spec.name) == name) return spec;
+  }
+  throw std::logic_error(std::string("option '") + name + "' is read but not in its option table");
+}
+
+long long integerBound(double value) { return static_cast<long long>(value); }
+}  // namespace
+
+const OptionSpec* OptionTable::find(const std::string& name) const {
+  for (const OptionGroup* group : groups) {
+    for (const OptionSpec& spec : *group) {
+      if (name == spec.name) return &spec;
+    }
+  }
+  return nullptr;
+}
+
+void OptionTable::check(const Json& options) const {
+  if (!options.is_object()) return;
+  for (const auto& item : options.items()) {
+    const std::string& key = item.key();
+    if (find(key) != nullptr) continue;
+    std::vector<std::string> names;
+    for (const OptionGroup* group : groups) {
+      for (const OptionSpec& spec : *group) {
+        if (!spec.internal) names.push_back(spec.name);
+      }
+    }
+    const std::string nearest = nearestOptionName(key, names);
+    std::string message = "unknown option '" + key + "' for " + type;
+    if (!nearest.empty()) {
+      message += " (did you mean '" + nearest + "'?)";
+    } else {
+      std::string known;
+      for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+      message += " (known: " + known + ")";
+    }
+    fail(ErrorCode::InvalidArgument, message);
+  }
+}
+
+Json OptionTable::describe() const {
+  Json out = Json::array();
+  for (const OptionGroup* group : groups) {
+    for (const OptionSpec& spec : *group) {
+      Json entry = {{"name", spec.name}, {"type", typeName(spec.type)}, {"doc", spec.doc}, {"internal", spec.internal}};
+      switch (spec.type) {
+        case OptionType::Integer:
+        case OptionType::Number:
+        case OptionType::Seed:
+          entry["low"] = spec.low;
+          entry["high"] = spec.high;
+          entry["lowOpen"] = spec.lowOpen;
+          entry["highOpen"] = spec.highOpen;
+          if (spec.computed) {
+            entry["default"] = spec.fallbackText;
+          } else {
+            entry["default"] = spec.fallback;
+            if (*spec.fallbackText != '\0') entry["defaultNote"] = spec.fallbackText;
+          }
+          break;
+        case OptionType::Boolean:
+          entry["default"] = spec.fallback != 0.0;
+          break;
+        case OptionType::String:
+          entry["default"] = spec.fallbackText;
+          if (*spec.choices != '\0') {
+            Json choices = Json::array();
+            std::string all = spec.choices;
+            for (std::size_t start = 0;;) {
+              const std::size_t bar = all.find('|', start);
+              choices.push_back(all.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+              if (bar == std::string::npos) break;
+              start = bar + 1;
+            }
+            entry["choices"] = choices;
+          }
+          break;
+        case OptionType::Object:
+        case OptionType::Array:
+          entry["default"] = spec.fallbackText;
+          break;
+      }
+      out.push_back(entry);
+    }
+  }
+  return out;
+}
+
+const OptionTable& optionTable(const std::string& kind, const std::string& type) {
+  for (const OptionTable& table : optionTables()) {
+    if (table.kind == kind && table.type == type) return table;
+  }
+  std::vector<std::string> types;
+  for (const OptionTable& table : optionTables()) {
+    if (table.kind == kind) types.push_back(table.type);
+  }
+  if (types.empty()) {
+    fail(ErrorCode::InvalidArgument,
+         "unknown option table kind '" + kind + "' (known: index, linear-policy, semi-bandit-policy, cls-policy, simulation, environment)");
+  }
+  std::string known;
+  for (const std::string& name : types) known += (known.empty() ? "" : ", ") + name;
+  fail(ErrorCode::InvalidArgument, "no " + kind + " type '" + type + "' (known: " + known + ")");
+}
+
+std::string nearestOptionName(const std::string& key, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t bestDistance = std::string::npos;
+  for (const std::string& name : names) {
+    const std::size_t distance = editDistance(key, name);
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = name;
+    }
+  }
+  // Near enough: a slip of a key or two (a third of the name's letters for long names).
+  const std::size_t limit = std::max<std::size_t>(2, best.size() / 3);
+  return bestDistance <= limit && bestDistance < best.size() ? best : std::string();
+}
+
+bool optionGiven(const Json& options, const char* name) {
+  return options.is_object() && options.contains(name) && !options.at(name).is_null();
+}
+
+double readOption(const OptionGroup& group, const Json& options, const char* name) {
+  const OptionSpec& spec = specOf(group, name);
+  return readOption(group, options, name, spec.fallback);
+}
+
+double readOption(const OptionGroup& group, const Json& options, const char* name, double fallback) {
+  const OptionSpec& spec = specOf(group, name);
+  return readNumber(options, spec.name, fallback, spec.low, spec.high, !spec.lowOpen, !spec.highOpen);
+}
+
+long long readIntegerOption(const OptionGroup& group, const Json& options, const char* name) {
+  const OptionSpec& spec = specOf(group, name);
+  return readIntegerOption(group, options, name, static_cast<long long>(spec.fallback));
+}
+
+long long readIntegerOption(const OptionGroup& group, const Json& options, const char* name, long long fallback) {
+  const OptionSpec& spec = specOf(group, name);
+  return readInteger(options, spec.name, fallback, integerBound(spec.low), integerBound(spec.high));
+}
+
+bool readBoolOption(const OptionGroup& group, const Json& options, const char* name) {
+  const OptionSpec& spec = specOf(group, name);
+  return readBool(options, spec.name, spec.fallback != 0.0);
+}
+
+std::string readStringOption(const OptionGroup& group, const Json& options, const char* name) {
+  const OptionSpec& spec = specOf(group, name);
+  return readString(options, spec.name, spec.fallbackText);
+}
+
+std::uint64_t readSeedOption(const OptionGroup& group, const Json& options) {
+  const OptionSpec& spec = specOf(group, "seed");
+  return readSeed(options, static_cast<std::uint64_t>(spec.fallback));
+}
+
+}  // namespace sublinear

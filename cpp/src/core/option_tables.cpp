@@ -1,0 +1,460 @@
+#include <limits>
+
+#include "sublinear/core/option_table.hpp"
+
+// Every class's options, as data (issue 16). A constructor reads its options through these groups
+// (readOption and friends), a factory checks the keys against the class's table, and JavaScript
+// sees the same tables through optionTable(kind, type). Ranges and defaults are the ones the
+// constructors used before the tables existed; change them here and only here.
+namespace sublinear {
+
+namespace {
+constexpr double kMaxSeed = 9007199254740991.0;  // 2^53 - 1: exact as a JavaScript number
+constexpr double kHuge = std::numeric_limits<double>::max();
+
+OptionSpec integer(const char* name, double fallback, double low, double high, const char* doc, const char* note = "") {
+  OptionSpec spec{name, OptionType::Integer};
+  spec.fallback = fallback;
+  spec.low = low;
+  spec.high = high;
+  spec.fallbackText = note;
+  spec.doc = doc;
+  return spec;
+}
+
+OptionSpec computedInteger(const char* name, double low, double high, const char* note, const char* doc) {
+  OptionSpec spec = integer(name, 0, low, high, doc, note);
+  spec.computed = true;
+  return spec;
+}
+
+OptionSpec number(const char* name, double fallback, double low, double high, const char* doc, bool lowOpen = false,
+                  bool highOpen = false, const char* note = "") {
+  OptionSpec spec{name, OptionType::Number};
+  spec.fallback = fallback;
+  spec.low = low;
+  spec.high = high;
+  spec.lowOpen = lowOpen;
+  spec.highOpen = highOpen;
+  spec.fallbackText = note;
+  spec.doc = doc;
+  return spec;
+}
+
+OptionSpec computedNumber(const char* name, double low, double high, bool lowOpen, bool highOpen, const char* note,
+                          const char* doc) {
+  OptionSpec spec = number(name, 0, low, high, doc, lowOpen, highOpen, note);
+  spec.computed = true;
+  return spec;
+}
+
+OptionSpec required(const char* name, double low, double high, const char* doc) {
+  OptionSpec spec = integer(name, 0, low, high, doc, "required");
+  spec.computed = true;
+  return spec;
+}
+
+OptionSpec boolean(const char* name, bool fallback, const char* doc) {
+  OptionSpec spec{name, OptionType::Boolean};
+  spec.fallback = fallback ? 1.0 : 0.0;
+  spec.doc = doc;
+  return spec;
+}
+
+OptionSpec text(const char* name, const char* fallback, const char* choices, const char* doc) {
+  OptionSpec spec{name, OptionType::String};
+  spec.fallbackText = fallback;
+  spec.choices = choices;
+  spec.doc = doc;
+  return spec;
+}
+
+OptionSpec object(const char* name, const char* note, const char* doc) {
+  OptionSpec spec{name, OptionType::Object};
+  spec.fallbackText = note;
+  spec.doc = doc;
+  return spec;
+}
+
+OptionSpec seed(double fallback, const char* doc) {
+  OptionSpec spec{"seed", OptionType::Seed};
+  spec.fallback = fallback;
+  spec.low = 0;
+  spec.high = kMaxSeed;
+  spec.doc = doc;
+  return spec;
+}
+
+OptionSpec internal(OptionSpec spec) {
+  spec.internal = true;
+  return spec;
+}
+}  // namespace
+
+namespace option_groups {
+
+const OptionGroup& typed() {
+  static const OptionGroup group{
+      internal(text("type", "", "", "the kebab-case class name; set by the class (JavaScript) or given in a spec")),
+  };
+  return group;
+}
+
+const OptionGroup& journaled() {
+  static const OptionGroup group{
+      boolean("journal", true, "keep the history that toBytes() saves; false keeps memory bounded and makes toBytes() fail"),
+  };
+  return group;
+}
+
+// ---- MIPS indexes (cpp/src/mips) ----
+
+const OptionGroup& indexDim() {
+  static const OptionGroup group{required("dim", 1, 1000000, "vector dimension")};
+  return group;
+}
+
+const OptionGroup& exact() {
+  static const OptionGroup group{
+      seed(0, "accepted like every index's seed (a policy gives one to any index type); the exact scan draws no random numbers"),
+  };
+  return group;
+}
+
+const OptionGroup& hnsw() {
+  static const OptionGroup group{
+      integer("M", 16, 2, 1000, "links per node"),
+      integer("efConstruction", 200, 1, 1000000, "candidate list size while building"),
+      integer("efSearch", 64, 1, 1000000, "candidates kept while searching beyond those asked for"),
+      text("space", "inner-product", "inner-product|euclidean", "the graph's distance: inner product, or the Euclidean reduction"),
+      seed(100, "seed of the level generator"),
+  };
+  return group;
+}
+
+const OptionGroup& lsh() {
+  static const OptionGroup group{
+      integer("bits", 8, 1, 64, "a: sign bits ANDed into one key"),
+      integer("tables", 16, 1, 1000, "b: hash tables ORed together"),
+      seed(0, "seed of the hyperplanes"),
+  };
+  return group;
+}
+
+const OptionGroup& adaptive() {
+  static const OptionGroup group{
+      object("base", "{ type: 'hnsw' }", "{ type, ...options } of the index of each copy; its seed is set per copy"),
+      integer("copies", 3, 1, 64, "kappa: independent copies"),
+      number("epsilon", 0.01, 0, 1, "queries are normalised and rounded to multiples of epsilon / dim", true, true),
+      seed(0, "seed of the copies"),
+  };
+  return group;
+}
+
+const OptionGroup& boundedMe() {
+  static const OptionGroup group{
+      number("epsilon", 0.1, 0, 1, "accuracy of the (epsilon, delta) guarantee", true, true),
+      number("delta", 0.1, 0, 1, "failure probability of the (epsilon, delta) guarantee", true, true),
+      seed(0, "seed of the coordinate permutations"),
+  };
+  return group;
+}
+
+const OptionGroup& greedy() {
+  static const OptionGroup group{
+      computedInteger("budget", 1, 4294967295.0, "budgetFraction x size", "candidates screened per query (not with budgetFraction)"),
+      number("budgetFraction", 0.1, 0, 1, "candidates screened per query as a fraction of the size (not with budget)", true, false),
+      seed(0, "accepted like every index's seed; Greedy-MIPS draws no random numbers"),
+  };
+  return group;
+}
+
+const OptionGroup& pcaTree() {
+  static const OptionGroup group{
+      computedInteger("depth", 0, 20, "floor(log2(size / 1024)) at each build, so that leaves hold 1024 to 2047 items",
+                      "levels of the tree; a given depth is kept whatever the size"),
+      seed(0, "seed of the randomized subspace iteration"),
+  };
+  return group;
+}
+
+// ---- Linear policies (cpp/src/linear) ----
+
+const OptionGroup& linearDim() {
+  static const OptionGroup group{required("dim", 1, 1000, "feature dimension d")};
+  return group;
+}
+
+const OptionGroup& ridge() {
+  static const OptionGroup group{
+      number("lambda", 1.0, 0, 1e12, "ridge regulariser, V_1 = lambda I", true, false),
+      text("radius", "practical", "practical|theoretical", "how the confidence radius is set"),
+      number("delta", 0.05, 0, 1, "failure probability of the confidence radius", true, true),
+      number("noise", 1.0, 0, 1e12, "R, scale of the reward noise", false, false,
+             "estimated from the ridge residuals (practical radius), 1 (theoretical radius)"),
+      number("bound", 1.0, 0, 1e12, "S, bound on the norm of theta* (theoretical radius only)"),
+      integer("horizon", 10000, 1, 1e12, "T, the horizon (enters the radii of TS and Elim)"),
+      number("beta", 0.0, 0, 1e12, "a fixed confidence radius replacing either rule", false, false, "none: the radius rule"),
+      seed(0, "seed of the policy's random numbers"),
+  };
+  return group;
+}
+
+const OptionGroup& thompson() {
+  static const OptionGroup group{
+      number("inflation", 1.0, 0, 1e12, "multiplies the sampling scale"),
+      integer("shortlist", 30, 1, 1000000, "candidates retrieved from the index and ranked exactly"),
+      number("auditBudget", 0.1, 0, 1, "exact audits of the index may cost up to this fraction of the search work"),
+      number("targetMissRate", 0.05, 0, 1, "the shortlist doubles while the audited miss rate exceeds this", true, false),
+      computedInteger("maxShortlist", 1, 1000000, "min(64 x shortlist, 100000)", "the shortlist never grows beyond this"),
+      object("index", "{ type: 'exact' } (lin-ts), { type: 'hnsw', efConstruction: 64 } (sub-ts)", "{ type, ...options } of the MIPS index"),
+      boolean("negativeRewardTransform", false, "the paper's transform for a negative best reward"),
+  };
+  return group;
+}
+
+const OptionGroup& elimination() {
+  static const OptionGroup group{
+      computedNumber("eta", 0, 1, true, true, "1 / (horizon + 1) (practical radius), 1 / sqrt(horizon + 1) (theoretical)",
+                     "MIPS accuracy; the last stage is ceil(log2(1 / (8 eta)))"),
+      number("featureBound", 1.0, 0, 1e12, "L, bound on the arms' norm in the theoretical radius", true, false),
+      integer("shortlist", 30, 1, 1000000, "candidates retrieved from a stage's index and ranked exactly"),
+      object("index", "{ type: 'exact' } (linear-elim), { type: 'hnsw' } (sub-elim)", "{ type, ...options } of the MIPS index"),
+  };
+  return group;
+}
+
+// ---- Matroid semi-bandit policies (cpp/src/matroid) ----
+
+const OptionGroup& semiBandit() {
+  static const OptionGroup group{
+      number("a", 0.0, -1e150, 1e150, "lower end of the rewards' range [a, b]"),
+      number("b", 1.0, -1e150, 1e150, "upper end of the rewards' range [a, b]"),
+      integer("horizon", 10000, 1, kMaxSeed, "T, the number of rounds"),
+      seed(0, "seed of the policy's random numbers"),
+  };
+  return group;
+}
+
+const OptionGroup& fasterCucb() {
+  static const OptionGroup group{
+      computedNumber("epsilon", 0, 1, true, true, "min(0.5, max(0.01, 1 / ln(max(horizon, 3))))", "feature rounding accuracy"),
+  };
+  return group;
+}
+
+// ---- Combinatorial linear policies (cpp/src/cls) ----
+
+const OptionGroup& cls() {
+  static const OptionGroup group{
+      required("dim", 1, 100000, "feature dimension"),
+      integer("k", 0, 1, 4294967295.0, "default size of the super arm", "none: select() gives k"),
+      internal(integer("blocks", 1, 1, 100000, "diagonal blocks of V (simulate()'s promotion problem)")),
+      object("index", "none: every arm is scored", "{ type, shortlist, certify, delta, ...index options } for fixed arms (setArms)"),
+      seed(0, "seed of the policy's random numbers"),
+  };
+  return group;
+}
+
+const OptionGroup& clsRidge() {
+  static const OptionGroup group{number("lambda", 1.0, 0, kHuge, "ridge regulariser", true, false)};
+  return group;
+}
+
+const OptionGroup& c2ucb() {
+  static const OptionGroup group{number("alpha", 1.0, 0, kHuge, "confidence width multiplier")};
+  return group;
+}
+
+const OptionGroup& pc2ucb() {
+  static const OptionGroup group{number("c", 1.0, 0, kHuge, "weight of the penalty")};
+  return group;
+}
+
+const OptionGroup& combTs() {
+  static const OptionGroup group{
+      number("v", 1.0, 0, kHuge, "posterior scale"),
+      text("randomization", "arm", "round|arm", "one sample per round, or one per arm"),
+  };
+  return group;
+}
+
+const OptionGroup& combLinTs() {
+  static const OptionGroup group{
+      number("priorVariance", 1.0, 0, kHuge, "variance of the Gaussian prior on theta", true, false),
+      number("noiseVariance", 1.0, 0, kHuge, "variance of the reward noise", true, false),
+  };
+  return group;
+}
+
+const OptionGroup& combLinUcb() {
+  static const OptionGroup group{number("c", 1.0, 0, kHuge, "confidence width multiplier")};
+  return group;
+}
+
+// ---- simulate() (cpp/src/sim) ----
+
+const OptionGroup& simulation() {
+  static const OptionGroup group{
+      object("environment", "required", "{ type, ...options } of the environment"),
+      object("policy", "required", "{ type, ...options } of the policy"),
+      required("horizon", 1, 1e9, "rounds per run"),
+      seed(0, "seed of the run (not with seeds)"),
+      [] {
+        OptionSpec spec{"seeds", OptionType::Array};
+        spec.fallbackText = "none: one run with seed";
+        spec.doc = "one run per seed, averaged (not with seed)";
+        return spec;
+      }(),
+      computedInteger("recordEvery", 1, 1e9, "max(1, horizon / 1000)", "rounds between recorded points"),
+      [] {
+        OptionSpec spec{"onProgress", OptionType::Object};
+        spec.fallbackText = "none";
+        spec.doc = "a function called with the fraction done (JavaScript only)";
+        return spec;
+      }(),
+  };
+  return group;
+}
+
+// ---- simulate()'s environments (cpp/src/env, cpp/src/cls, cpp/src/matroid, cpp/src/sim) ----
+// Their constructors still read these options themselves (same defaults and ranges); the tables
+// list and check the keys, and document them.
+
+const OptionGroup& environmentCommon() {
+  static const OptionGroup group{
+      internal(integer("horizon", 0, 0, 1e12, "set by simulate() from its own horizon")),
+      seed(0, "fixes the instance (default: derived from the run's seed); accepted by every environment"),
+  };
+  return group;
+}
+
+const OptionGroup& linearEnvironment() {
+  static const OptionGroup group{
+      integer("dim", 16, 1, 4096, "dimension d of the arms and theta*"),
+      integer("arms", 1000, 1, 50000000, "initial arms K"),
+      number("noise", 1.0, 0, 1e12, "standard deviation of the Gaussian reward noise"),
+      boolean("normalize", false, "unit-norm arms and theta*"),
+      object("change", "{ every: 0 }", "{ every, add, remove }: arm additions and removals every `every` steps"),
+  };
+  return group;
+}
+
+const OptionGroup& ratingsEnvironment() {
+  static const OptionGroup group{
+      text("ratings", "required", "", "the contents of a MovieLens-format ratings file"),
+      integer("dim", 16, 1, 256, "rank d of the factorisation"),
+      integer("iterations", 10, 1, 1000, "alternating least squares iterations"),
+      number("lambda", 0.1, 0, 1e6, "ridge regulariser of the factorisation", true, false),
+      integer("testUsers", 300, 1, 100000000, "held-out users"),
+      integer("minRatings", 100, 0, 100000000, "a held-out user rated more movies than this"),
+      computedInteger("user", 0, 4294967295.0, "a held-out user drawn from the seed", "the held-out user whose likes are the rewards"),
+      computedInteger("arms", 1, 100000000, "the movies not scheduled to arrive later", "initial arms (movies)"),
+      object("change", "{ every: 20, add: 2, remove: 0 }", "{ every, add, remove }: movie arrivals and removals"),
+      number("threshold", 4.0, -1e300, 1e300, "a rating at least this is a like (reward 1)"),
+      text("regret", "paper", "paper|best", "regret against the paper's reference or the best movie present"),
+  };
+  return group;
+}
+
+const OptionGroup& clusteredEnvironment() {
+  static const OptionGroup group{
+      integer("dim", 11, 2, 10000, "feature dimension"),
+      integer("arms", 2000, 1, 100000000, "arms per round N"),
+      integer("k", 100, 1, 100000000, "super-arm size (at most arms)"),
+      number("angle", 0.7853981633974483, 0, 1.5707963267948966, "angle of the clusters (radians)", true, false),
+      number("jitter", 0.0, 0, 1e6, "noise added to the arms' features"),
+  };
+  return group;
+}
+
+const OptionGroup& promotionEnvironment() {
+  static const OptionGroup group{
+      integer("promotions", 10, 1, 10000, "promotions M"),
+      integer("rank", 10, 1, 1000, "feature rank"),
+      integer("k", 50, 1, 100000000, "users per promotion k"),
+      computedInteger("users", 1, 100000000, "100 k", "users drawn per round N, at least k"),
+      text("ratings", "none: synthetic users", "", "the contents of a MovieLens-format ratings file"),
+      integer("testMinRaters", 1400, 1, 100000000, "(ratings) movies rated by at least this many users"),
+      integer("testMaxRaters", 2800, 1, 100000000, "(ratings) and at most this many"),
+      integer("iterations", 10, 1, 1000, "(ratings) alternating least squares iterations"),
+      number("lambda", 0.1, 0, 1e6, "(ratings) ridge regulariser of the factorisation", true, false),
+      computedInteger("population", 1, 100000000, "max(users, 20000)", "(synthetic) users in the population, at least users"),
+      number("spread", 0.3, 0, 1e6, "(synthetic) spread of the users around their cluster"),
+  };
+  return group;
+}
+
+const OptionGroup& matroidEnvironment() {
+  static const OptionGroup group{
+      integer("K", 1000, 1, 100000000, "arms K"),
+      text("rewards", "bernoulli", "bernoulli|bounded", "Bernoulli rewards, or bounded ones in [a, b]"),
+      number("a", 0.0, -1e150, 1e150, "(bounded) lower end of the rewards"),
+      number("b", 1.0, -1e150, 1e150, "(bounded) upper end of the rewards"),
+      object("matroid", "{ kind: 'uniform' }", "{ kind, rank | groups | groupOfArm | vertices, edges | right, degree, edges }"),
+      [] {
+        OptionSpec spec{"means", OptionType::Array};
+        spec.fallbackText = "drawn from the seed";
+        spec.doc = "the K arms' mean rewards, in [a, b]";
+        return spec;
+      }(),
+  };
+  return group;
+}
+
+const OptionGroup& mabBpEnvironment() {
+  static const OptionGroup group{
+      integer("arms", 1000, 2, 10000000, "arms K"),
+      integer("listLength", 1000, 1, 1000000000, "rewards per arm N"),
+  };
+  return group;
+}
+
+const OptionGroup& mipsEnvironment() {
+  static const OptionGroup group{
+      integer("items", 2000, 1, 100000000, "items in the dataset"),
+      integer("dim", 1000, 1, 1000000, "dimension"),
+      text("dataset", "gaussian", "gaussian|uniform", "distribution of the entries"),
+  };
+  return group;
+}
+
+}  // namespace option_groups
+
+const std::vector<OptionTable>& optionTables() {
+  using namespace option_groups;
+  static const std::vector<OptionTable> tables{
+      {"index", "exact", {&typed(), &indexDim(), &journaled(), &exact()}},
+      {"index", "hnsw", {&typed(), &indexDim(), &journaled(), &hnsw()}},
+      {"index", "lsh", {&typed(), &indexDim(), &journaled(), &lsh()}},
+      {"index", "adaptive", {&typed(), &indexDim(), &journaled(), &adaptive()}},
+      {"index", "bounded-me", {&typed(), &indexDim(), &journaled(), &boundedMe()}},
+      {"index", "greedy", {&typed(), &indexDim(), &journaled(), &greedy()}},
+      {"index", "pca-tree", {&typed(), &indexDim(), &journaled(), &pcaTree()}},
+      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &journaled(), &ridge()}},
+      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &journaled(), &ridge(), &thompson()}},
+      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &journaled(), &ridge(), &thompson()}},
+      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &journaled(), &ridge(), &elimination()}},
+      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &journaled(), &ridge(), &elimination()}},
+      {"semi-bandit-policy", "cucb", {&typed(), &journaled(), &semiBandit()}},
+      {"semi-bandit-policy", "faster-cucb", {&typed(), &journaled(), &semiBandit(), &fasterCucb()}},
+      {"semi-bandit-policy", "cts", {&typed(), &journaled(), &semiBandit()}},
+      {"cls-policy", "c2ucb", {&typed(), &cls(), &clsRidge(), &c2ucb()}},
+      {"cls-policy", "pc2ucb", {&typed(), &cls(), &clsRidge(), &c2ucb(), &pc2ucb()}},
+      {"cls-policy", "comb-ts", {&typed(), &cls(), &clsRidge(), &combTs()}},
+      {"cls-policy", "comb-lin-ucb", {&typed(), &cls(), &combLinTs(), &combLinUcb()}},
+      {"cls-policy", "comb-lin-ts", {&typed(), &cls(), &combLinTs()}},
+      {"cls-policy", "greedy-cls", {&typed(), &cls(), &clsRidge()}},
+      {"simulation", "simulate", {&simulation()}},
+      {"environment", "linear", {&typed(), &environmentCommon(), &linearEnvironment()}},
+      {"environment", "ratings", {&typed(), &environmentCommon(), &ratingsEnvironment()}},
+      {"environment", "clustered", {&typed(), &environmentCommon(), &clusteredEnvironment()}},
+      {"environment", "promotion", {&typed(), &environmentCommon(), &promotionEnvironment()}},
+      {"environment", "matroid", {&typed(), &environmentCommon(), &matroidEnvironment()}},
+      {"environment", "mab-bp", {&typed(), &environmentCommon(), &mabBpEnvironment()}},
+      {"environment", "mips", {&typed(), &environmentCommon(), &mipsEnvironment()}},
+  };
+  return tables;
+}
+
+}  // namespace sublinear

@@ -1,0 +1,263 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "sublinear/cls/cls_policy_factory.hpp"
+#include "sublinear/core/option_table.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/linear/policy_factory.hpp"
+#include "sublinear/matroid/graphic_matroid.hpp"
+#include "sublinear/matroid/semi_bandit_factory.hpp"
+#include "sublinear/matroid/transversal_matroid.hpp"
+#include "sublinear/matroid/uniform_matroid.hpp"
+#include "sublinear/mips/exact_index.hpp"
+#include "sublinear/mips/index_factory.hpp"
+#include "sublinear/mips/journaled_index.hpp"
+#include "sublinear/mips/pca_tree_index.hpp"
+#include "sublinear/sim/simulate.hpp"
+#include "test_support.hpp"
+
+using namespace sublinear;
+using sublinear::testing::codeOf;
+using sublinear::testing::expectError;
+
+namespace {
+// A valid value of every documented option of `table` (defaults where they are plain numbers).
+Json everyOption(const OptionTable& table) {
+  Json options = Json::object();
+  for (const OptionGroup* group : table.groups) {
+    for (const OptionSpec& spec : *group) {
+      if (spec.internal) continue;
+      const std::string name = spec.name;
+      switch (spec.type) {
+        case OptionType::Integer:
+        case OptionType::Number:
+        case OptionType::Seed: {
+          double value = spec.fallback;
+          if (spec.computed && spec.type == OptionType::Integer) {
+            value = spec.high;  // maxShortlist must be at least shortlist
+          } else if (spec.computed || value < spec.low || (spec.lowOpen && value == spec.low)) {
+            value = spec.type == OptionType::Number ? (spec.low + std::min(spec.high, spec.low + 1.0)) / 2.0 : std::min(spec.high, spec.low + 2.0);
+          }
+          if (name == "dim") value = 3;
+          options[name] = value;
+          break;
+        }
+        case OptionType::Boolean: options[name] = spec.fallback != 0.0; break;
+        case OptionType::String: options[name] = spec.fallbackText; break;
+        case OptionType::Object:
+        case OptionType::Array: break;  // nested specs, seeds: covered by their own tests
+      }
+    }
+  }
+  return options;
+}
+}  // namespace
+
+TEST(OptionTable, MisspeltKeyNamesTheNearestOption) {
+  expectError(ErrorCode::InvalidArgument, "unknown option 'efSerch' for hnsw (did you mean 'efSearch'?)",
+              [] { makeMipsIndex(4, Json{{"type", "hnsw"}, {"efSerch", 10}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'shortlst' for sub-ts (did you mean 'shortlist'?)",
+              [] { makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"shortlst", 10}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'auditbudget' for lin-ts (did you mean 'auditBudget'?)",
+              [] { makeLinearPolicy(3, Json{{"type", "lin-ts"}, {"auditbudget", 0.2}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'radious' for lin-ucb (did you mean 'radius'?)",
+              [] { makeLinearPolicy(3, Json{{"type", "lin-ucb"}, {"radious", "practical"}}); });
+  const UniformMatroid matroid(6, 2);
+  expectError(ErrorCode::InvalidArgument, "unknown option 'epsilom' for faster-cucb (did you mean 'epsilon'?)",
+              [&] { makeSemiBanditPolicy("faster-cucb", matroid, Json{{"epsilom", 0.1}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'alpah' for c2ucb (did you mean 'alpha'?)",
+              [] { makeClsPolicy(Json{{"type", "c2ucb"}, {"dim", 3}, {"alpah", 1}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'horizn' for simulate (did you mean 'horizon'?)", [] {
+    simulate(Json{{"environment", {{"type", "linear"}}}, {"policy", {{"type", "lin-ucb"}}}, {"horizon", 5}, {"horizn", 5}});
+  });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'arm' for linear (did you mean 'arms'?)", [] {
+    simulate(Json{{"environment", {{"type", "linear"}, {"arm", 3}}}, {"policy", {{"type", "lin-ucb"}}}, {"horizon", 5}});
+  });
+  // The matroid environment reads K and matroid: { rank }, not arms and rank.
+  expectError(ErrorCode::InvalidArgument, "unknown option 'rank' for matroid", [] {
+    simulate(Json{{"environment", {{"type", "matroid"}, {"rank", 3}}}, {"policy", {{"type", "cucb"}}}, {"horizon", 5}});
+  });
+  // Every environment accepts the seed (the demo gives one to each), mab-bp included.
+  EXPECT_NO_THROW(simulate(Json{{"environment", {{"type", "mab-bp"}, {"arms", 4}, {"listLength", 10}, {"seed", 3}}},
+                                {"policy", {{"type", "bounded-me"}}}, {"horizon", 2}}));
+  // simulate() gives its horizon only to policies that read one: a combinatorial policy has none.
+  EXPECT_NO_THROW(simulate(Json{{"environment", {{"type", "clustered"}, {"dim", 3}, {"arms", 20}, {"k", 2}}},
+                                {"policy", {{"type", "c2ucb"}}}, {"horizon", 3}}));
+  expectError(ErrorCode::InvalidArgument, "unknown option 'horizon' for c2ucb", [] {
+    simulate(Json{{"environment", {{"type", "clustered"}, {"dim", 3}, {"arms", 20}, {"k", 2}}},
+                  {"policy", {{"type", "c2ucb"}, {"horizon", 3}}}, {"horizon", 3}});
+  });
+  // Nothing near: the known names instead.
+  expectError(ErrorCode::InvalidArgument, "unknown option 'zzzzzzzz' for lsh (known: dim, journal, bits, tables, seed)",
+              [] { makeMipsIndex(4, Json{{"type", "lsh"}, {"zzzzzzzz", 1}}); });
+}
+
+TEST(OptionTable, OptionsOfAnotherClassAreRefused) {
+  // LinUCB has no shortlist, C2UCB no journal, an exact index no M.
+  expectError(ErrorCode::InvalidArgument, "unknown option 'shortlist' for lin-ucb",
+              [] { makeLinearPolicy(3, Json{{"type", "lin-ucb"}, {"shortlist", 10}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'journal' for c2ucb",
+              [] { makeClsPolicy(Json{{"type", "c2ucb"}, {"dim", 3}, {"journal", false}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'M' for exact", [] { makeMipsIndex(4, Json{{"type", "exact"}, {"M", 4}}); });
+  // A policy's index spec is checked by the index's table.
+  expectError(ErrorCode::InvalidArgument, "unknown option 'efSerch' for hnsw",
+              [] { makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"index", {{"type", "hnsw"}, {"efSerch", 4}}}}); });
+}
+
+TEST(OptionTable, ExactIndexValidatesTheSeedEveryIndexAccepts) {
+  EXPECT_EQ(codeOf([] { makeMipsIndex(4, Json{{"type", "exact"}, {"seed", -1}}); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(codeOf([] { JournaledIndex(Json{{"type", "exact"}, {"dim", 4}, {"seed", 1.5}}); }), ErrorCode::InvalidArgument);
+  EXPECT_NO_THROW(makeMipsIndex(4, Json{{"type", "exact"}, {"seed", 7}}));
+}
+
+TEST(OptionTable, EveryConstructorAcceptsEveryOptionOfItsTable) {
+  const UniformMatroid matroid(6, 2);
+  for (const OptionTable& table : optionTables()) {
+    Json options = everyOption(table);
+    options["type"] = table.type;
+    SCOPED_TRACE(table.kind + " " + table.type + " " + options.dump());
+    if (table.kind == "index") {
+      if (table.type == "greedy") options.erase("budget");  // not with budgetFraction
+      EXPECT_NO_THROW(JournaledIndex{options});
+    } else if (table.kind == "linear-policy") {
+      EXPECT_NO_THROW(makeLinearPolicy(3, options));
+    } else if (table.kind == "semi-bandit-policy") {
+      options.erase("type");
+      EXPECT_NO_THROW(makeSemiBanditPolicy(table.type, matroid, options));
+    } else if (table.kind == "cls-policy") {
+      EXPECT_NO_THROW(makeClsPolicy(options));
+    }
+  }
+}
+
+// Every environment (but ratings, which needs a file) runs with each of its plain options given at
+// the table's default: the tables and the environments' readers agree on names and ranges.
+TEST(OptionTable, EveryEnvironmentAcceptsItsTablesDefaults) {
+  const std::pair<const char*, const char*> policies[] = {{"linear", "lin-ucb"}, {"clustered", "c2ucb"}, {"promotion", "c2ucb"},
+                                                          {"matroid", "cucb"}, {"mab-bp", "bounded-me"}, {"mips", "exact"}};
+  for (const auto& [type, policy] : policies) {
+    Json environment{{"type", type}};
+    for (const OptionGroup* group : optionTable("environment", type).groups) {
+      for (const OptionSpec& spec : *group) {
+        if (spec.internal || spec.computed) continue;
+        if (spec.type == OptionType::Integer || spec.type == OptionType::Number || spec.type == OptionType::Seed) {
+          environment[spec.name] = spec.fallback;
+        } else if (spec.type == OptionType::Boolean) {
+          environment[spec.name] = spec.fallback != 0.0;
+        } else if (spec.type == OptionType::String && *spec.choices != '\0') {
+          environment[spec.name] = spec.fallbackText;
+        }
+      }
+    }
+    SCOPED_TRACE(environment.dump());
+    EXPECT_NO_THROW(simulate(Json{{"environment", environment}, {"policy", {{"type", policy}}}, {"horizon", 2}}));
+  }
+}
+
+TEST(OptionTable, DefaultsLieInTheirRangesAndNamesAreUnique) {
+  for (const OptionTable& table : optionTables()) {
+    std::vector<std::string> names;
+    for (const OptionGroup* group : table.groups) {
+      for (const OptionSpec& spec : *group) {
+        SCOPED_TRACE(table.type + "." + spec.name);
+        EXPECT_EQ(std::count(names.begin(), names.end(), spec.name), 0) << "listed twice";
+        names.push_back(spec.name);
+        EXPECT_NE(std::string(spec.doc), "");
+        const bool numeric = spec.type == OptionType::Integer || spec.type == OptionType::Number || spec.type == OptionType::Seed;
+        if (numeric && !spec.computed && std::string(spec.fallbackText).empty()) {
+          EXPECT_TRUE(spec.lowOpen ? spec.fallback > spec.low : spec.fallback >= spec.low);
+          EXPECT_TRUE(spec.highOpen ? spec.fallback < spec.high : spec.fallback <= spec.high);
+        }
+      }
+    }
+    EXPECT_EQ(table.describe().size(), names.size());
+  }
+  EXPECT_EQ(codeOf([] { optionTable("index", "hnws"); }), ErrorCode::InvalidArgument);
+}
+
+// hnsw_index.cpp reads its own literals (another change owns that file): the table must agree.
+TEST(OptionTable, HnswDefaultsMatchWhatTheIndexUses) {
+  const auto index = makeMipsIndex(4, Json{{"type", "hnsw"}});
+  const Json stats = index->stats();
+  const OptionTable& table = optionTable("index", "hnsw");
+  for (const char* name : {"M", "efConstruction", "efSearch"}) {
+    EXPECT_EQ(stats[name].get<double>(), table.find(name)->fallback) << name;
+  }
+  EXPECT_EQ(stats["space"].get<std::string>(), table.find("space")->fallbackText);
+  // And on the ranges: both ends accepted, one beyond refused, by HnswIndex's own reader.
+  for (const char* name : {"M", "efConstruction", "efSearch", "seed"}) {
+    const OptionSpec& spec = *table.find(name);
+    for (const double value : {spec.low, spec.high}) {
+      EXPECT_NO_THROW(makeMipsIndex(4, Json{{"type", "hnsw"}, {name, value}})) << name << " " << value;
+    }
+    for (const double value : {spec.low - 1, spec.high + 1}) {
+      EXPECT_EQ(codeOf([&] { makeMipsIndex(4, Json{{"type", "hnsw"}, {name, value}}); }), ErrorCode::InvalidArgument) << name << " " << value;
+    }
+  }
+}
+
+TEST(OptionTable, NearestNameNeedsToBeNear) {
+  EXPECT_EQ(nearestOptionName("efsearch", {"efSearch", "M"}), "efSearch");
+  EXPECT_EQ(nearestOptionName("x", {"M", "k"}), "");
+  EXPECT_EQ(nearestOptionName("totallyDifferent", {"shortlist", "lambda"}), "");
+}
+
+TEST(SizeLimits, MatroidsRefuseMoreThanTwoToThe28Vertices) {
+  expectError(ErrorCode::InvalidArgument, "at most 2^28 arms",
+              [] { TransversalMatroid(4294967295u, 2, std::vector<std::uint32_t>{0, 0}); });
+  expectError(ErrorCode::InvalidArgument, "at most 2^28 right vertices",
+              [] { TransversalMatroid(2, (std::size_t{1} << 28) + 1, std::vector<std::uint32_t>{0, 0}); });
+  expectError(ErrorCode::InvalidArgument, "at most 2^28 vertices",
+              [] { GraphicMatroid(4294967295u, std::vector<std::uint32_t>{0, 1}); });
+  EXPECT_NO_THROW(GraphicMatroid(3, std::vector<std::uint32_t>{0, 1, 1, 2}));
+}
+
+TEST(SizeLimits, IndexVectorsAndQueriesAreAtMost1e15) {
+  JournaledIndex index(Json{{"type", "exact"}, {"dim", 2}});
+  const ItemId ids[] = {1};
+  const float large[] = {2e15f, 0.0f};
+  const float fine[] = {1e15f, 0.0f};
+  expectError(ErrorCode::InvalidArgument, "exceeds 1e15", [&] { index.add(ids, 1, large, 2); });
+  EXPECT_EQ(index.index().size(), 0u);
+  const float infinite[] = {INFINITY, 0.0f};
+  EXPECT_EQ(codeOf([&] { index.add(ids, 1, infinite, 2); }), ErrorCode::NonFinite);
+  index.add(ids, 1, fine, 2);
+  expectError(ErrorCode::InvalidArgument, "query[0]", [&] { index.search(large, 2, 1); });
+  EXPECT_EQ(index.search(fine, 2, 1).ids.size(), 1u);
+}
+
+// Recall@10 of the PCA tree against the exact scan on 6,000 Gaussian items in d = 16. With the old
+// fixed depth of 8 (leaves of about 23 items) it was about 0.07.
+TEST(PcaTreeDefaults, DepthAdaptsToTheSizeAndKeepsRecall) {
+  constexpr std::size_t n = 6000, dim = 16, k = 10, queries = 100;
+  Random random(5);
+  std::vector<float> data(n * dim);
+  for (auto& value : data) value = static_cast<float>(random.normal());
+  std::vector<ItemId> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<ItemId>(i);
+  const auto tree = makeMipsIndex(dim, Json{{"type", "pca-tree"}, {"seed", 1}});
+  const auto fixed = makeMipsIndex(dim, Json{{"type", "pca-tree"}, {"seed", 1}, {"depth", 8}});
+  ExactIndex exact(dim);
+  tree->add(ids.data(), n, data.data(), data.size());
+  fixed->add(ids.data(), n, data.data(), data.size());
+  exact.add(ids.data(), n, data.data(), data.size());
+  double found = 0, foundFixed = 0;
+  std::vector<float> query(dim);
+  for (std::size_t q = 0; q < queries; ++q) {
+    for (auto& value : query) value = static_cast<float>(random.normal());
+    const auto truth = exact.search(query.data(), dim, k).ids;
+    const auto approximate = tree->search(query.data(), dim, k).ids;
+    const auto approximateFixed = fixed->search(query.data(), dim, k).ids;
+    for (const ItemId id : truth) {
+      found += std::count(approximate.begin(), approximate.end(), id);
+      foundFixed += std::count(approximateFixed.begin(), approximateFixed.end(), id);
+    }
+  }
+  const double recall = found / (queries * k);
+  EXPECT_GE(recall, 0.45) << "default depth " << tree->stats()["depth"];
+  EXPECT_GT(recall, 4 * foundFixed / (queries * k));
+  EXPECT_EQ(tree->stats()["depth"].get<std::size_t>(), 2u);  // 6000 / 2^2 = 1500 items per leaf
+  EXPECT_EQ(fixed->stats()["depth"].get<std::size_t>(), 8u);  // a given depth is kept
+}

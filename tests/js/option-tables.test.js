@@ -1,0 +1,160 @@
+// The C++ option tables (sb.optionTable, cpp/src/core/option_tables.cpp) against what users read:
+// the hand-written .d.ts files and the README's option lists must name exactly the options each
+// class's constructor accepts. The .d.ts files are parsed textually: `export interface X extends Y {`
+// blocks, their two-space-indented `name?:` members, and `declare class C extends ...` with either
+// `constructor(options: X)` or a generic base `Base<X>`.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { loadModule } from './helpers.js';
+
+const root = new URL('../../', import.meta.url);
+const read = (path) => readFileSync(new URL(path, root), 'utf8');
+
+const sb = await loadModule();
+
+function interfacesOf(text) {
+  const interfaces = new Map();
+  const pattern = /^(?:export )?interface (\w+)(?:<[^>]*>)?(?: extends ([\w, ]+))? \{\n([\s\S]*?)^\}/gm;
+  for (const [, name, parents, body] of text.matchAll(pattern)) {
+    const keys = [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??:/gm)].map((match) => match[1]);
+    interfaces.set(name, { parents: parents ? parents.split(',').map((parent) => parent.trim()) : [], keys });
+  }
+  return interfaces;
+}
+
+function keysOf(interfaces, name) {
+  const entry = interfaces.get(name);
+  if (!entry) throw new Error(`no interface ${name}`);
+  return [...entry.keys, ...entry.parents.flatMap((parent) => keysOf(interfaces, parent))];
+}
+
+// Class name -> the interface of its constructor's options.
+function constructorOptionsOf(text) {
+  const classes = new Map();
+  for (const [, name, generic, body] of text.matchAll(/^export declare class (\w+) extends \w+(?:<(\w+)>)? \{(\}|\n[\s\S]*?^\})/gm)) {
+    const constructor = body.match(/constructor\(options: (\w+)\)/);
+    if (constructor || generic) classes.set(name, constructor ? constructor[1] : generic);
+  }
+  return classes;
+}
+
+const families = [
+  { file: 'web/src/mips.d.ts', kind: 'index' },
+  { file: 'web/src/linear.d.ts', kind: 'linear-policy' },
+  // `matroid` is read by the JS layer (a Matroid object), never by the core.
+  { file: 'web/src/matroid.d.ts', kind: 'semi-bandit-policy', jsOnly: ['matroid'] },
+  { file: 'web/src/cls.d.ts', kind: 'cls-policy' },
+];
+
+const documented = (table) => table.filter((option) => !option.internal).map((option) => option.name).sort();
+
+describe('option tables', () => {
+  test('every table is reachable and describes its options', () => {
+    const list = sb.optionTable();
+    expect(list.length).toBeGreaterThanOrEqual(22);
+    for (const { kind, type } of list) {
+      const table = sb.optionTable(kind, type);
+      expect(table.length, `${kind} ${type}`).toBeGreaterThan(0);
+      for (const option of table) {
+        expect(typeof option.name).toBe('string');
+        expect(typeof option.doc).toBe('string');
+        expect(option).toHaveProperty('default');
+      }
+    }
+    const hnsw = Object.fromEntries(sb.optionTable('index', 'hnsw').map((option) => [option.name, option]));
+    expect(hnsw.efSearch).toMatchObject({ type: 'integer', default: 64, low: 1 });
+    expect(hnsw.space.choices).toEqual(['inner-product', 'euclidean']);
+    const subTs = sb.optionTable('linear-policy', 'sub-ts').map((option) => option.name);
+    expect(subTs).toEqual(expect.arrayContaining(['radius', 'auditBudget', 'targetMissRate', 'maxShortlist']));
+    expect(() => sb.optionTable('index', 'hnws')).toThrow(sb.BanditError);
+    expect(() => sb.optionTable('index')).toThrow(sb.BanditError);
+    expect(() => sb.optionTable(3, 'hnsw')).toThrow(sb.BanditError);
+  });
+
+  test.each(families)('$file lists exactly the options of each class\'s table', ({ file, kind, jsOnly = [] }) => {
+    const text = read(file);
+    const interfaces = interfacesOf(text);
+    const classes = constructorOptionsOf(text);
+    const types = sb.optionTable().filter((entry) => entry.kind === kind).map((entry) => entry.type);
+    const covered = new Set();
+    for (const [name, optionsInterface] of classes) {
+      const type = sb[name].type;
+      covered.add(type);
+      const declared = [...new Set(keysOf(interfaces, optionsInterface))].filter((key) => !jsOnly.includes(key)).sort();
+      expect(declared, `${name} (${optionsInterface}) in ${file}`).toEqual(documented(sb.optionTable(kind, type)));
+    }
+    expect([...covered].sort()).toEqual([...types].sort());
+  });
+
+  test('simulate.d.ts lists exactly simulate()\'s own options', () => {
+    const interfaces = interfacesOf(read('web/src/simulate.d.ts'));
+    const declared = new Set([...keysOf(interfaces, 'SingleSeedConfig'), ...keysOf(interfaces, 'ManySeedsConfig')]);
+    expect([...declared].sort()).toEqual(documented(sb.optionTable('simulation', 'simulate')));
+  });
+
+  test('simulate.d.ts lists exactly the options of each environment it declares', () => {
+    const interfaces = interfacesOf(read('web/src/simulate.d.ts'));
+    const declared = { linear: 'LinearEnvironmentConfig', ratings: 'RatingsEnvironmentConfig', 'mab-bp': 'MabBpEnvironmentConfig', mips: 'MipsEnvironmentConfig' };
+    for (const [type, name] of Object.entries(declared)) {
+      const keys = [...new Set(keysOf(interfaces, name))].filter((key) => key !== 'type').sort();
+      expect(keys, name).toEqual(documented(sb.optionTable('environment', type)));
+    }
+    expect(sb.optionTable().filter((entry) => entry.kind === 'environment').length).toBe(7);
+  });
+
+  test('the README\'s index option lists match the tables', () => {
+    const readme = read('README.md');
+    const paragraph = readme.slice(readme.indexOf('`ExactIndex`, `HnswIndex` ('), readme.indexOf('share the interface above'));
+    const common = ['dim', 'seed', 'journal'];
+    let classes = 0;
+    for (const [, name, list] of paragraph.matchAll(/`(\w+Index)`(?: \(((?:[^()`]|`[^`]*`)*)\))?/g)) {
+      classes += 1;
+      const listed = [...(list ?? '').matchAll(/`([A-Za-z]\w*)/g)].map((match) => match[1]).sort();
+      const table = documented(sb.optionTable('index', sb[name].type)).filter((option) => !common.includes(option));
+      expect(listed, `README, ${name}`).toEqual(table);
+    }
+    expect(classes).toBe(7);
+  });
+
+  test('a misspelt option names the nearest valid one, in every family', () => {
+    const message = (action) => {
+      try {
+        action();
+      } catch (error) {
+        expect(error).toBeInstanceOf(sb.BanditError);
+        expect(error.code).toBe('INVALID_ARGUMENT');
+        return error.message;
+      }
+      return 'no error';
+    };
+    expect(message(() => new sb.HnswIndex({ dim: 3, efSerch: 10 }))).toBe("unknown option 'efSerch' for hnsw (did you mean 'efSearch'?)");
+    expect(message(() => new sb.SubTS({ dim: 3, auditBudjet: 0.1 }))).toMatch(/did you mean 'auditBudget'/);
+    const matroid = sb.Matroid.uniform(4, 2);
+    expect(message(() => new sb.FasterCUCB({ matroid, epsilom: 0.1 }))).toMatch(/did you mean 'epsilon'/);
+    matroid.dispose();
+    expect(message(() => new sb.PC2UCB({ dim: 3, alhpa: 1 }))).toMatch(/did you mean 'alpha'/);
+    expect(message(() => sb.simulate({ environment: { type: 'linear' }, policy: { type: 'lin-ucb' }, horizon: 5, recordEvry: 1 })))
+      .toMatch(/did you mean 'recordEvery'/);
+    expect(message(() => sb.simulate({ environment: { type: 'linear', dim: 2, arms: 3 }, policy: { type: 'lin-ucb', lamda: 1 }, horizon: 5 })))
+      .toMatch(/did you mean 'lambda'/);
+    expect(message(() => sb.simulate({ environment: { type: 'linear', dim: 2, arm: 3 }, policy: { type: 'lin-ucb' }, horizon: 5 })))
+      .toBe("unknown option 'arm' for linear (did you mean 'arms'?)");
+    expect(message(() => sb.simulate({ environment: { type: 'matroid', arms: 20 }, policy: { type: 'cucb' }, horizon: 5 })))
+      .toMatch(/unknown option 'arms' for matroid/);
+    // ExactIndex accepts the seed every index accepts, and validates it.
+    expect(message(() => new sb.ExactIndex({ dim: 3, seed: -1 }))).not.toBe('no error');
+    new sb.ExactIndex({ dim: 3, seed: 4 }).dispose();
+  });
+});
+
+describe('bindings', () => {
+  test('every embind registration goes through guard<> (no exception or abort reaches JavaScript)', () => {
+    for (const file of readdirSync(new URL('cpp/bindings/', root)).filter((name) => name.endsWith('.cpp'))) {
+      const text = read(`cpp/bindings/${file}`);
+      for (const [registration] of text.matchAll(/(?:\.function|emscripten::function)\("\w+", [^\n]*/g)) {
+        expect(registration, file).toMatch(/^(?:\.function|emscripten::function)\("\w+", guard</);
+      }
+    }
+  });
+});
+
