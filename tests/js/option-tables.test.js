@@ -63,7 +63,7 @@ describe('option tables', () => {
     }
     const hnsw = Object.fromEntries(sb.optionTable('index', 'hnsw').map((option) => [option.name, option]));
     expect(hnsw.efSearch).toMatchObject({ type: 'integer', default: 64, low: 1 });
-    expect(hnsw.space.choices).toEqual(['inner-product', 'euclidean']);
+    expect(hnsw.space.choices).toEqual(['auto', 'inner-product', 'euclidean']);
     const subTs = sb.optionTable('linear-policy', 'sub-ts').map((option) => option.name);
     expect(subTs).toEqual(expect.arrayContaining(['radius', 'auditBudget', 'targetMissRate', 'maxShortlist']));
     expect(() => sb.optionTable('index', 'hnws')).toThrow(sb.BanditError);

@@ -10,17 +10,17 @@ const number = (key, label, defaultValue, min, max, step = 'any') => ({ key, lab
 const bool = (key, label, defaultValue) => ({ key, label, type: 'bool', default: defaultValue });
 const select = (key, label, choices, defaultValue = choices[0]) => ({ key, label, type: 'select', choices, default: defaultValue });
 
-const ridge = [number('lambda', 'ridge λ', 1, 0.000001), number('delta', 'failure probability δ', 0.05, 0.000001, 0.999999),
-  number('beta', 'fixed confidence radius β (empty: theory)', '', 0)];
+const ridge = [select('radius', 'confidence radius rule', ['practical', 'theoretical']), number('lambda', 'ridge λ', 1, 0.000001),
+  number('delta', 'failure probability δ', 0.05, 0.000001, 0.999999), number('beta', 'fixed confidence radius β (empty: the rule)', '', 0)];
 const shortlist = int('shortlist', 'shortlist p (candidates ranked exactly)', 30, 1, 100000);
 
 export const indexTypes = {
   exact: { label: 'Exact SIMD scan', options: [] },
-  hnsw: { label: 'HNSW (hnswlib)', options: [int('M', 'links per node M', 16, 2, 256), int('efConstruction', 'efConstruction', 200, 1, 100000), int('efSearch', 'efSearch', 64, 1, 100000)] },
+  hnsw: { label: 'HNSW (hnswlib)', options: [int('M', 'links per node M', 16, 2, 256), int('efConstruction', 'efConstruction', 200, 1, 100000), int('efSearch', 'efSearch', 64, 1, 100000), select('space', 'space', ['auto', 'inner-product', 'euclidean'])] },
   lsh: { label: 'Simple-LSH', options: [int('bits', 'AND width a (bits)', 8, 1, 64), int('tables', 'OR count b (tables)', 16, 1, 1000)] },
   'bounded-me': { label: 'BoundedME', options: [number('epsilon', 'ε', 0.1, 0.000001, 0.999999), number('delta', 'δ', 0.1, 0.000001, 0.999999)] },
   greedy: { label: 'Greedy-MIPS', options: [number('budgetFraction', 'budget B (fraction of the items)', 0.1, 0.000001, 1)] },
-  'pca-tree': { label: 'PCA-MIPS tree', options: [int('depth', 'tree depth', 8, 0, 20)] },
+  'pca-tree': { label: 'PCA-MIPS tree', options: [int('depth', 'tree depth (empty: from the size)', '', 0, 20)] },
   adaptive: { label: 'Adaptive (rounded queries, copies)', options: [int('copies', 'copies κ', 3, 1, 64), number('epsilon', 'grid ε', 0.01, 0.000001, 0.999999)] },
 };
 
@@ -81,8 +81,8 @@ export const policyTypes = {
   cls: {
     c2ucb: { label: 'C2UCB', options: [number('lambda', 'ridge λ', 1, 0.000001), number('alpha', 'width α', 1, 0)] },
     pc2ucb: { label: 'PC2UCB', options: [number('lambda', 'ridge λ', 1, 0.000001), number('alpha', 'width α', 1, 0), number('c', 'noise scale c', 1, 0)] },
-    'comb-lin-ucb': { label: 'CombLinUCB', options: [number('lambda', 'ridge λ', 1, 0.000001)] },
-    'comb-lin-ts': { label: 'CombLinTS', options: [number('lambda', 'ridge λ', 1, 0.000001)] },
+    'comb-lin-ucb': { label: 'CombLinUCB', options: [number('priorVariance', 'prior variance', 1, 0.000001), number('noiseVariance', 'noise variance', 1, 0.000001), number('c', 'width c', 1, 0)] },
+    'comb-lin-ts': { label: 'CombLinTS', options: [number('priorVariance', 'prior variance', 1, 0.000001), number('noiseVariance', 'noise variance', 1, 0.000001)] },
     'comb-ts': { label: 'Combinatorial TS', options: [number('lambda', 'ridge λ', 1, 0.000001), select('randomization', 'randomization', ['arm', 'round']), number('v', 'sampling scale v', 1, 0)] },
     'greedy-cls': { label: 'Greedy', options: [number('lambda', 'ridge λ', 1, 0.000001)] },
   },

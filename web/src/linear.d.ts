@@ -46,12 +46,6 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions {
   inflation?: number;
   /** Candidates retrieved from the index and ranked exactly. Default 30. */
   shortlist?: number;
-  /** Exact audits of the index (a scan on a random fraction of steps) cost at most this fraction of the search work, in [0, 1]. Default 0.1. */
-  auditBudget?: number;
-  /** The shortlist doubles while the audited miss rate exceeds this, in (0, 1]. Default 0.05. */
-  targetMissRate?: number;
-  /** The shortlist never grows beyond this, at least shortlist. Default min(64 shortlist, 100000). */
-  maxShortlist?: number;
   /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS (an hnsw index without efConstruction gets 64 here). */
   index?: PolicyIndexOptions;
   /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */

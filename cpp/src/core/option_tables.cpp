@@ -126,7 +126,8 @@ const OptionGroup& hnsw() {
       integer("M", 16, 2, 1000, "links per node"),
       integer("efConstruction", 200, 1, 1000000, "candidate list size while building"),
       integer("efSearch", 64, 1, 1000000, "candidates kept while searching beyond those asked for"),
-      text("space", "inner-product", "inner-product|euclidean", "the graph's distance: inner product, or the Euclidean reduction"),
+      text("space", "auto", "auto|inner-product|euclidean",
+           "the graph's distance: measured on a sample (auto), inner product, or the Euclidean reduction"),
       seed(100, "seed of the level generator"),
   };
   return group;

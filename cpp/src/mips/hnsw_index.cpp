@@ -1,6 +1,7 @@
 #include "sublinear/mips/hnsw_index.hpp"
 
 #include "sublinear/core/deterministic_math.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random.hpp"
 
 // hnswlib 0.6.2's SSE path prefetches *(links + j + 1) one entry past the end of a link list, an
@@ -107,11 +108,12 @@ struct HnswIndex::Graph {
 };
 
 HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
-  M_ = static_cast<std::size_t>(readInteger(options, "M", 16, 2, 1000));
-  efConstruction_ = static_cast<std::size_t>(readInteger(options, "efConstruction", 200, 1, 1000000));
-  efSearch_ = static_cast<std::size_t>(readInteger(options, "efSearch", 64, 1, 1000000));
-  seed_ = readSeed(options, 100);
-  const std::string space = readString(options, "space", "auto");
+  const OptionGroup& specs = option_groups::hnsw();
+  M_ = static_cast<std::size_t>(readIntegerOption(specs, options, "M"));
+  efConstruction_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efConstruction"));
+  efSearch_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efSearch"));
+  seed_ = readSeedOption(specs, options);
+  const std::string space = readStringOption(specs, options, "space");
   if (space != "euclidean" && space != "inner-product" && space != "auto") {
     fail(ErrorCode::InvalidArgument, "option 'space' must be \"auto\", \"euclidean\" or \"inner-product\", got \"" + space + "\"");
   }
