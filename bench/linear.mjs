@@ -101,7 +101,7 @@ export default async function linearBenchmark(args, report) {
     const config = { type };
     if (options.beta !== null) config.beta = options.beta;
     if (options.radius !== null) config.radius = options.radius;
-    if (shortlist) config.shortlist = shortlist;
+    if (shortlist && type !== 'lin-ucb') config.shortlist = shortlist;
     if (type.startsWith('sub-')) config.index = { type: subIndex };
     return config;
   };
