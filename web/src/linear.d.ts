@@ -119,7 +119,12 @@ export interface LinearPolicy extends Disposable {
   removeArms(ids: Ids): void;
   /** An arm currently in the set; EMPTY when there is none. */
   select(): number;
-  /** reward: a finite number. */
+  /**
+   * reward: a finite number, at most 1e15 in magnitude. Any arm in the set may be updated, selected
+   * or not, any number of times: each call is one observation (x_arm, reward) folded into the ridge
+   * estimate, so feedback logged elsewhere (off-policy) can be fed in; an arm not in the set throws
+   * UNKNOWN_ID.
+   */
   update(arm: number, reward: number): void;
   /** The ridge estimate theta^. */
   theta(): Float64Array;
