@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <functional>
 
-#include "sublinear/cls/cls_trial.hpp"
+#include "sublinear/sim/cls_trial.hpp"
 #include "sublinear/cls/promotion_environment.hpp"
 #include "sublinear/core/error.hpp"
 #include "planted_ratings.hpp"

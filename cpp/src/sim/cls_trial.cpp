@@ -1,4 +1,4 @@
-#include "sublinear/cls/cls_trial.hpp"
+#include "sublinear/sim/cls_trial.hpp"
 
 #include <chrono>
 

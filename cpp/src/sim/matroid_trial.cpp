@@ -1,4 +1,4 @@
-#include "sublinear/matroid/matroid_trial.hpp"
+#include "sublinear/sim/matroid_trial.hpp"
 
 #include <chrono>
 
