@@ -52,7 +52,7 @@ Vector SubTS::theta() const {
   return kSqrtTwo * ridge_.theta().head(arms_.dim());
 }
 
-void SubTS::onAddArms(const ArmId* ids, std::size_t count) {
+void SubTS::onAddArms(const Id* ids, std::size_t count) {
   const auto modelDim = static_cast<std::size_t>(ridge_.dim());
   std::vector<float> vectors(count * modelDim);
   for (std::size_t i = 0; i < count; ++i) {
@@ -62,9 +62,9 @@ void SubTS::onAddArms(const ArmId* ids, std::size_t count) {
   index_->add(ids, count, vectors.data(), vectors.size());
 }
 
-void SubTS::onRemoveArms(const ArmId* ids, std::size_t count) { index_->remove(ids, count); }
+void SubTS::onRemoveArms(const Id* ids, std::size_t count) { index_->remove(ids, count); }
 
-ArmId SubTS::chooseArm() {
+Id SubTS::chooseArm() {
   lastScale_ = inflation_ * (theoreticalRadius() ? adaptiveRadius(delta() / (4.0 * static_cast<double>(horizon())))
                                                   : practicalRadius(1.0));
   const Vector sampled = ridge_.sampleTheta(random_, lastScale_);

@@ -3,12 +3,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sublinear/core/id.hpp"
 #include "sublinear/core/ridge_regression.hpp"
 
 namespace sublinear {
-
-// Row index of an arm in the feature matrix of a round (the arm's identity in CLS).
-using ArmRow = std::uint32_t;
 
 // The nonzero part of one arm's feature vector: `width` values placed at columns
 // [offset, offset + width) of a `dim`-dimensional vector; every other entry is zero.

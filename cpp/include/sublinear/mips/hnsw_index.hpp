@@ -49,9 +49,9 @@ class HnswIndex final : public MipsIndex {
   Json stats() const override;
 
  protected:
-  void onAdd(const ItemId* ids, std::size_t count) override;
-  void onRemove(const ItemId* ids, std::size_t count) override;
-  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+  void onAdd(const Id* ids, std::size_t count) override;
+  void onRemove(const Id* ids, std::size_t count) override;
+  std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
 
  private:
   // hnswlib.h defines non-inline functions, so its types stay inside hnsw_index.cpp.
@@ -67,8 +67,8 @@ class HnswIndex final : public MipsIndex {
   void startCompaction();
   // Up to `steps` insertions into the successor; swaps it in when every queued item is in it.
   void advanceCompaction(std::size_t steps);
-  void insert(Graph& graph, ItemId id);
-  void erase(Graph& graph, ItemId id);
+  void insert(Graph& graph, Id id);
+  void erase(Graph& graph, Id id);
   void setSpace(bool euclidean);
   // space "auto": builds both spaces' graphs over a sample of the items and keeps the one of higher
   // recall (see the constants in hnsw_index.cpp).
@@ -97,7 +97,7 @@ class HnswIndex final : public MipsIndex {
   std::unique_ptr<Graph> graph_;
   // The compaction under way: the successor graph and the items it still has to take, in order.
   std::unique_ptr<Graph> successor_;
-  std::vector<ItemId> successorQueue_;
+  std::vector<Id> successorQueue_;
   std::size_t successorNext_ = 0;
 };
 

@@ -50,9 +50,9 @@ class PcaTreeIndex final : public MipsIndex {
   Json stats() const override;
 
  protected:
-  void onAdd(const ItemId* ids, std::size_t count) override;
-  void onRemove(const ItemId* ids, std::size_t count) override;
-  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+  void onAdd(const Id* ids, std::size_t count) override;
+  void onRemove(const Id* ids, std::size_t count) override;
+  std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
 
  private:
   // The largest depth whose leaves hold at least kLeafTarget of `size` items.
@@ -63,7 +63,7 @@ class PcaTreeIndex final : public MipsIndex {
   std::size_t leafOf(const double* transformed) const;
   void transform(const float* vector, double* out) const;
   void centeredTransform(const float* vector, double* out) const;
-  void collectLeaves(std::size_t node, std::vector<ItemId>& out) const;
+  void collectLeaves(std::size_t node, std::vector<Id>& out) const;
 
   bool fixedDepth_;
   std::size_t depth_;
@@ -76,8 +76,8 @@ class PcaTreeIndex final : public MipsIndex {
   std::vector<double> directions_;           // depth_ rows of dim + 1
   std::vector<double> thresholds_;           // per internal node (heap order: children 2i+1, 2i+2)
   std::vector<std::uint32_t> subtreeCount_;  // items under every node
-  std::vector<std::vector<ItemId>> leaves_;
-  std::unordered_map<ItemId, std::uint32_t> leafOfItem_;  // looked up only, never iterated
+  std::vector<std::vector<Id>> leaves_;
+  std::unordered_map<Id, std::uint32_t> leafOfItem_;  // looked up only, never iterated
 };
 
 }  // namespace sublinear
