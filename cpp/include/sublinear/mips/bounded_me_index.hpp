@@ -36,9 +36,9 @@ namespace sublinear {
 // removals leave them valid but loose until a lazy recomputation.
 class BoundedMEIndex final : public MipsIndex {
  public:
-  // 256 columns: long enough that a panel's partial product amortises its loop set-up (about 3 instructions
-  // per pull against 4 at 64, measured with callgrind), short enough that a 10^4-dim query still draws
-  // an order over 40 panels.
+  // 256 columns: long enough that a panel's partial product amortises its loop set-up (shorter panels
+  // spend a larger share of each pull on it), short enough that a 10^4-dim query still draws an order
+  // over 40 panels.
   static constexpr std::size_t kBlock = 256;
 
   // Options: epsilon and delta in (0, 1) (default 0.1 each), seed.
