@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <functional>
 
-#include "sublinear/sim/cls_trial.hpp"
 #include "sublinear/cls/promotion_environment.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/sim/cls_trial.hpp"
 #include "planted_ratings.hpp"
 #include "test_support.hpp"
 

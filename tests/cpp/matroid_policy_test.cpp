@@ -11,9 +11,9 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/matroid/cucb.hpp"
 #include "sublinear/matroid/faster_cucb.hpp"
-#include "sublinear/sim/matroid_trial.hpp"
 #include "sublinear/matroid/semi_bandit_factory.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
+#include "sublinear/sim/matroid_trial.hpp"
 #include "test_support.hpp"
 
 using sublinear::testing::codeOf;
