@@ -13,7 +13,7 @@ namespace {
 // One JS policy object: the policy and the rows of its last selection, which JS copies out.
 struct ClsPolicyHandle {
   std::unique_ptr<ClsPolicy> policy;
-  std::vector<ArmRow> last;
+  std::vector<Id> last;
   Vector theta;
   std::vector<std::uint8_t> saved;
 };
@@ -67,7 +67,7 @@ void clsSetArms(ClsPolicyHandle& self, std::uintptr_t features, std::size_t leng
 
 void clsUpdate(ClsPolicyHandle& self, std::uintptr_t chosen, std::size_t count, std::uintptr_t rewards, std::size_t rewardCount) {
   guarded([&] {
-    self.policy->update(fromAddress<const ArmRow>(chosen), count, fromAddress<const double>(rewards), rewardCount);
+    self.policy->update(fromAddress<const Id>(chosen), count, fromAddress<const double>(rewards), rewardCount);
   });
 }
 

@@ -26,12 +26,12 @@ LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
 void policyAddArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
                    std::size_t featureLength) {
   guarded([&] {
-    self.policy->addArms(fromAddress<const ArmId>(ids), idCount, fromAddress<const double>(features), featureLength);
+    self.policy->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength);
   });
 }
 
 void policyRemoveArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount) {
-  guarded([&] { self.policy->removeArms(fromAddress<const ArmId>(ids), idCount); });
+  guarded([&] { self.policy->removeArms(fromAddress<const Id>(ids), idCount); });
 }
 
 double policySelect(LinearPolicyHandle& self) {
@@ -41,7 +41,7 @@ double policySelect(LinearPolicyHandle& self) {
 void policyUpdate(LinearPolicyHandle& self, double arm, double reward) {
   guarded([&] {
     if (!(arm >= 0 && arm <= 4294967295.0)) fail(ErrorCode::UnknownId, "arm is not an integer in [0, 2^32-1]");
-    self.policy->update(static_cast<ArmId>(arm), reward);
+    self.policy->update(static_cast<Id>(arm), reward);
   });
 }
 
@@ -54,7 +54,7 @@ emscripten::val policyTheta(LinearPolicyHandle& self) {
 double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.policy->policy().armCount()); }
 int policyDim(LinearPolicyHandle& self) { return self.policy->policy().dim(); }
 bool policyHasArm(LinearPolicyHandle& self, double id) {
-  return id >= 0 && id <= 4294967295.0 && self.policy->policy().hasArm(static_cast<ArmId>(id));
+  return id >= 0 && id <= 4294967295.0 && self.policy->policy().hasArm(static_cast<Id>(id));
 }
 std::string policyStats(LinearPolicyHandle& self) { return guarded([&] { return self.policy->policy().stats().dump(); }); }
 std::string policyType(LinearPolicyHandle& self) { return self.policy->policy().type(); }

@@ -18,13 +18,13 @@ namespace {
 // One JS Matroid: the matroid and the buffer of its last maxWeightBasis, which JS copies out.
 struct MatroidHandle {
   std::unique_ptr<Matroid> matroid;
-  std::vector<MatroidArm> last;
+  std::vector<Id> last;
 };
 
 // One JS matroid policy (CUCB, FasterCUCB, CTS): it owns a copy of the matroid it was given.
 struct SemiBanditHandle {
   std::unique_ptr<JournaledSemiBanditPolicy> policy;
-  std::vector<MatroidArm> last;
+  std::vector<Id> last;
   std::vector<std::uint8_t> saved;
 };
 
@@ -68,7 +68,7 @@ std::size_t matroidSize(MatroidHandle& self) { return self.matroid->groundSetSiz
 std::string matroidKind(MatroidHandle& self) { return self.matroid->kind(); }
 
 bool matroidIsIndependent(MatroidHandle& self, std::uintptr_t arms, std::size_t length) {
-  return guarded([&] { return self.matroid->isIndependent(fromAddress<const MatroidArm>(arms), length); });
+  return guarded([&] { return self.matroid->isIndependent(fromAddress<const Id>(arms), length); });
 }
 
 std::size_t matroidMaxWeightBasis(MatroidHandle& self, std::uintptr_t weights, std::size_t length) {
@@ -97,7 +97,7 @@ std::size_t policySelect(SemiBanditHandle& self) {
 emscripten::val policyLast(SemiBanditHandle& self) { return emscripten::val(emscripten::typed_memory_view(self.last.size(), self.last.data())); }
 
 void policyUpdate(SemiBanditHandle& self, std::uintptr_t basis, std::size_t basisLength, std::uintptr_t rewards, std::size_t rewardLength) {
-  guarded([&] { self.policy->update(fromAddress<const MatroidArm>(basis), basisLength, fromAddress<const double>(rewards), rewardLength); });
+  guarded([&] { self.policy->update(fromAddress<const Id>(basis), basisLength, fromAddress<const double>(rewards), rewardLength); });
 }
 
 std::string policyStats(SemiBanditHandle& self) { return guarded([&] { return self.policy->policy().stats().dump(); }); }

@@ -23,11 +23,11 @@ IndexHandle* createIndex(const std::string& specJson) {
 }
 
 void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength) {
-  guarded([&] { self.index->add(fromAddress<const ItemId>(ids), idCount, fromAddress<const float>(vectors), vectorLength); });
+  guarded([&] { self.index->add(fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength); });
 }
 
 void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
-  guarded([&] { self.index->remove(fromAddress<const ItemId>(ids), idCount); });
+  guarded([&] { self.index->remove(fromAddress<const Id>(ids), idCount); });
 }
 
 std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist) {
@@ -57,7 +57,7 @@ IndexHandle* restoreIndex(std::uintptr_t bytes, std::size_t length, const std::s
 
 std::size_t indexSize(IndexHandle& self) { return self.index->index().size(); }
 std::size_t indexDim(IndexHandle& self) { return self.index->index().dim(); }
-bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= 4294967295.0 && self.index->index().contains(static_cast<ItemId>(id)); }
+bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= 4294967295.0 && self.index->index().contains(static_cast<Id>(id)); }
 std::string indexStats(IndexHandle& self) { return guarded([&] { return self.index->index().stats().dump(); }); }
 std::string indexType(IndexHandle& self) { return self.index->index().type(); }
 }  // namespace

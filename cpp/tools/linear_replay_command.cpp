@@ -18,13 +18,13 @@ int linearReplay(const char* path) {
   const sublinear::Json input = sublinear::parseJson(text.str());
   const int dim = input.at("dim").get<int>();
   auto policy = sublinear::makeLinearPolicy(dim, input.at("options"));
-  const auto ids = input.at("ids").get<std::vector<sublinear::ArmId>>();
+  const auto ids = input.at("ids").get<std::vector<sublinear::Id>>();
   const auto features = input.at("features").get<std::vector<double>>();
   const auto thetaStar = input.at("thetaStar").get<std::vector<double>>();
   policy->addArms(ids.data(), ids.size(), features.data(), features.size());
   const long steps = input.at("steps").get<long>();
   for (long t = 0; t < steps; ++t) {
-    const sublinear::ArmId arm = policy->select();
+    const sublinear::Id arm = policy->select();
     std::size_t row = 0;
     while (ids[row] != arm) ++row;
     // The same summation order as the JavaScript side, so both compute the same reward bits.

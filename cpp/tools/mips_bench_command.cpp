@@ -58,13 +58,13 @@ Json runMipsBench(const Json& config) {
     out.write(reinterpret_cast<const char*>(items.data()), static_cast<std::streamsize>(items.size() * sizeof(float)));
     out.write(reinterpret_cast<const char*>(queries.data()), static_cast<std::streamsize>(queries.size() * sizeof(float)));
   }
-  std::vector<sublinear::ItemId> ids(n);
+  std::vector<sublinear::Id> ids(n);
   std::iota(ids.begin(), ids.end(), 0u);
 
   // The exact answers, for recall.
   auto exact = sublinear::makeMipsIndex(dim, Json{{"type", "exact"}});
   exact->add(ids.data(), n, items.data(), items.size());
-  std::vector<std::set<sublinear::ItemId>> truth(queryCount);
+  std::vector<std::set<sublinear::Id>> truth(queryCount);
   for (std::size_t q = 0; q < queryCount; ++q) {
     const auto result = exact->search(queries.data() + q * dim, dim, k);
     truth[q].insert(result.ids.begin(), result.ids.end());

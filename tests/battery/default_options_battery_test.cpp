@@ -46,10 +46,10 @@ Outcome play(const std::string& type, const Problem& problem, int horizon, std::
   theta *= problem.thetaNorm / theta.norm();
   const bool unit = std::string(problem.arms) == "unit";
   std::vector<double> features(static_cast<std::size_t>(problem.count) * static_cast<std::size_t>(d));
-  std::vector<ArmId> ids(static_cast<std::size_t>(problem.count));
+  std::vector<Id> ids(static_cast<std::size_t>(problem.count));
   std::vector<double> means(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    ids[i] = static_cast<ArmId>(i);
+    ids[i] = static_cast<Id>(i);
     Eigen::Map<Vector> x(features.data() + i * static_cast<std::size_t>(d), d);
     random.fillNormal(x.data(), static_cast<std::size_t>(d));
     if (unit) x /= x.norm();
@@ -67,7 +67,7 @@ Outcome play(const std::string& type, const Problem& problem, int horizon, std::
   const int lastQuarter = horizon - horizon / 4;
   double total = 0.0, late = 0.0;
   for (int t = 0; t < horizon; ++t) {
-    const ArmId arm = policy->select();
+    const Id arm = policy->select();
     const double regret = best - means[arm];
     total += regret;
     if (t >= lastQuarter) late += regret;

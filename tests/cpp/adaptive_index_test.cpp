@@ -51,7 +51,7 @@ TEST(AdaptiveIndex, ReturnsTheBestExactScoreAmongTheCopiesAnswers) {
   const Json base = {{"type", "lsh"}, {"bits", 10}, {"tables", 2}};
   AdaptiveIndex index(8, Json{{"base", base}, {"copies", 4}, {"seed", 9}, {"epsilon", 0.05}});
   Random random(2);
-  std::vector<ItemId> ids(3000);
+  std::vector<Id> ids(3000);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, ids.size() * 8);
   index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
@@ -76,7 +76,7 @@ TEST(AdaptiveIndex, ReturnsTheBestExactScoreAmongTheCopiesAnswers) {
     for (auto& copy : copies) {
       const auto answer = copy->search(rounded.data(), 8, 1);
       float best = -INFINITY;
-      for (ItemId id : answer.ids) best = std::max(best, exactScore(*copy, id, query));
+      for (Id id : answer.ids) best = std::max(best, exactScore(*copy, id, query));
       bestOfCopies = std::max(bestOfCopies, best);
       worstOfCopies = std::min(worstOfCopies, best);
     }
@@ -92,7 +92,7 @@ TEST(AdaptiveIndex, AZeroQueryAndAnEmptyIndexAreFine) {
   auto index = adaptive(3);
   const float zero[] = {0, 0, 0};
   EXPECT_TRUE(index->search(zero, 3, 2).ids.empty());
-  const ItemId ids[] = {1, 2};
+  const Id ids[] = {1, 2};
   const float vectors[] = {1, 0, 0, 0, 2, 0};
   index->add(ids, 2, vectors, 6);
   EXPECT_EQ(index->search(zero, 3, 2).ids.size(), 2u);

@@ -23,7 +23,7 @@ TEST(BoundedMEIndex, PrecisionAndWorkOnGaussianData) {
   const std::size_t n = 2000, dim = 2048, k = 5;
   Random random(42);
   const auto vectors = gaussian(random, n * dim);
-  std::vector<ItemId> ids(n);
+  std::vector<Id> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   ExactIndex exact(dim);
   exact.add(ids.data(), n, vectors.data(), vectors.size());
@@ -35,7 +35,7 @@ TEST(BoundedMEIndex, PrecisionAndWorkOnGaussianData) {
     for (int q = 0; q < queries; ++q) {
       const auto query = gaussian(random, dim);
       const auto truth = exact.search(query.data(), dim, k).ids;
-      for (ItemId id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k);
+      for (Id id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k);
     }
     precision /= queries;
     const Json stats = index.stats();
@@ -57,7 +57,7 @@ TEST(BoundedMEIndex, SameSeedSameResults) {
   Random random(9);
   const std::size_t n = 300, dim = 50;
   const auto vectors = gaussian(random, n * dim);
-  std::vector<ItemId> ids(n);
+  std::vector<Id> ids(n);
   std::iota(ids.begin(), ids.end(), 10);
   const Json options{{"epsilon", 0.4}, {"delta", 0.3}, {"seed", 5}};
   BoundedMEIndex a(dim, options), b(dim, options);

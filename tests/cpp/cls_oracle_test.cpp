@@ -23,10 +23,10 @@ TEST(ClsOracle, TopKMatchesAFullSort) {
     for (double& s : scores) s = static_cast<double>(random.uniformInt(20));
     SuperArmConstraint constraint;
     constraint.k = 1 + random.uniformInt(n);
-    const std::vector<ArmRow> chosen = SuperArmOracle::select(scores, constraint);
-    std::vector<ArmRow> order(n);
+    const std::vector<Id> chosen = SuperArmOracle::select(scores, constraint);
+    std::vector<Id> order(n);
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](ArmRow a, ArmRow b) { return scores[a] > scores[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](Id a, Id b) { return scores[a] > scores[b]; });
     order.resize(constraint.k);
     EXPECT_EQ(chosen, order);
   }
@@ -49,15 +49,15 @@ TEST(ClsOracle, QuotasGiveTheBestFeasibleSetByEnumeration) {
     for (auto& [g, size] : sizes) capacity += std::min(size, constraint.perGroup);
     constraint.k = 1 + random.uniformInt(capacity);
     SuperArmOracle::validate(constraint, n);
-    const std::vector<ArmRow> chosen = SuperArmOracle::select(scores, constraint);
+    const std::vector<Id> chosen = SuperArmOracle::select(scores, constraint);
     ASSERT_EQ(chosen.size(), constraint.k);
     std::map<std::uint32_t, std::size_t> taken;
     double total = 0.0;
-    for (ArmRow row : chosen) {
+    for (Id row : chosen) {
       EXPECT_LE(++taken[constraint.groups[row]], constraint.perGroup);
       total += scores[row];
     }
-    std::vector<ArmRow> sorted = chosen;
+    std::vector<Id> sorted = chosen;
     std::sort(sorted.begin(), sorted.end());
     EXPECT_EQ(std::unique(sorted.begin(), sorted.end()), sorted.end());
     // Brute force over all subsets of size k that respect the quotas.

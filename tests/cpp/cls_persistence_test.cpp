@@ -22,7 +22,7 @@ std::vector<double> features(Random& random) {
   return values;
 }
 
-std::vector<double> rewardsOf(const std::vector<ArmRow>& rows, Random& random) {
+std::vector<double> rewardsOf(const std::vector<Id>& rows, Random& random) {
   std::vector<double> rewards;
   for (std::size_t i = 0; i < rows.size(); ++i) rewards.push_back(random.bernoulli(0.5) ? 1.0 : -1.0);
   return rewards;

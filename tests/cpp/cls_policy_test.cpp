@@ -54,10 +54,10 @@ double playClustered(const Json& policyOptions, double angle, std::uint64_t seed
   auto policy = makeClsPolicy(with(with(policyOptions, "dim", 11), "seed", seed + 1000));
   double total = 0.0;
   for (int t = 0; t < rounds; ++t) {
-    const std::vector<ArmRow> chosen = policy->select(environment.arms(), environment.constraint());
+    const std::vector<Id> chosen = policy->select(environment.arms(), environment.constraint());
     std::vector<double> rewards;
     std::set<std::size_t> clusters;
-    for (ArmRow row : chosen) {
+    for (Id row : chosen) {
       total += environment.expectedReward(row);
       rewards.push_back(environment.drawReward(row));
       clusters.insert(row * 10 / 2000);
@@ -86,10 +86,10 @@ TEST(ClsPolicy, SuperArmsAreValidWithAndWithoutQuotas) {
       }
       const auto chosen = policy->select(features.data(), features.size(), constraint);
       ASSERT_EQ(chosen.size(), constraint.k) << options.dump();
-      std::set<ArmRow> distinct(chosen.begin(), chosen.end());
+      std::set<Id> distinct(chosen.begin(), chosen.end());
       EXPECT_EQ(distinct.size(), chosen.size());
       std::map<std::uint32_t, std::size_t> perGroup;
-      for (ArmRow row : chosen) {
+      for (Id row : chosen) {
         EXPECT_LT(row, n);
         if (constraint.grouped()) {
           EXPECT_LE(++perGroup[constraint.groups[row]], constraint.perGroup);
@@ -114,7 +114,7 @@ TEST(ClsPolicy, LearnsOnTheClusteredCaseBetterThanRandomSelection) {
       policyTotal += playClustered(options, 1.2, seed, rounds);
       ClusteredEnvironment environment({{"dim", 11}, {"arms", 2000}, {"k", 100}, {"angle", 1.2}}, seed);
       double mean = 0.0;
-      for (ArmRow row = 0; row < 2000; ++row) mean += environment.expectedReward(row) / 2000.0;
+      for (Id row = 0; row < 2000; ++row) mean += environment.expectedReward(row) / 2000.0;
       randomTotal += rounds * 100 * mean;
     }
     EXPECT_GT(policyTotal, randomTotal + 300.0) << options.dump();
@@ -171,7 +171,7 @@ TEST(ClsPolicy, ErrorsLeaveThePolicyUnchanged) {
     const auto features = gaussianFeatures(random, 10, d);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     // update before any select
-    const ArmRow zero = 0;
+    const Id zero = 0;
     const double one = 1.0;
     EXPECT_EQ(codeOf([&] { policy->update(&zero, 1, &one, 1); }), ErrorCode::InvalidArgument);
     EXPECT_EQ(codeOf([&] { policy->select(features.data(), features.size() - 1, constraint); }), ErrorCode::DimensionMismatch);
@@ -188,10 +188,10 @@ TEST(ClsPolicy, ErrorsLeaveThePolicyUnchanged) {
     ASSERT_EQ(chosen, twinChosen);
     std::vector<double> rewards = {1.0, -1.0, 0.5};
     std::vector<double> badRewards = {1.0, nan, 0.5};
-    ArmRow outside = 0;
+    Id outside = 0;
     while (std::find(chosen.begin(), chosen.end(), outside) != chosen.end()) ++outside;
-    std::vector<ArmRow> notChosen = {chosen[0], outside, chosen[2]};
-    std::vector<ArmRow> repeated = {chosen[0], chosen[0], chosen[2]};
+    std::vector<Id> notChosen = {chosen[0], outside, chosen[2]};
+    std::vector<Id> repeated = {chosen[0], chosen[0], chosen[2]};
     EXPECT_EQ(codeOf([&] { policy->update(chosen.data(), 3, badRewards.data(), 3); }), ErrorCode::NonFinite);
     EXPECT_EQ(codeOf([&] { policy->update(chosen.data(), 3, rewards.data(), 2); }), ErrorCode::DimensionMismatch);
     EXPECT_EQ(codeOf([&] { policy->update(notChosen.data(), 3, rewards.data(), 3); }), ErrorCode::InvalidArgument);
@@ -230,7 +230,7 @@ TEST(ClsPolicy, ShortlistOverFixedArmsMatchesFullScoring) {
   const ArmFeatures arms = ArmFeatures::dense(dense.data(), n, d);
   Vector thetaStar(static_cast<Eigen::Index>(d));
   random.fillNormal(thetaStar.data(), d);
-  auto expected = [&](ArmRow row) { return arms.vector(row).dot(thetaStar); };
+  auto expected = [&](Id row) { return arms.vector(row).dot(thetaStar); };
   SuperArmConstraint constraint;
   constraint.k = 20;
   for (const std::string& type : types) {
@@ -245,14 +245,14 @@ TEST(ClsPolicy, ShortlistOverFixedArmsMatchesFullScoring) {
         const auto a = fast->selectFromArms(constraint);
         const auto b = full->select(arms, constraint);
         ASSERT_EQ(a.size(), 20u);
-        std::set<ArmRow> distinct(a.begin(), a.end());
+        std::set<Id> distinct(a.begin(), a.end());
         ASSERT_EQ(distinct.size(), a.size());
         if (deterministic && type == "exact") {
           ASSERT_EQ(a, b) << options.dump() << " round " << t;
         }
         std::vector<double> rewardsA, rewardsB;
-        for (ArmRow row : a) { rewardsA.push_back(expected(row)); fastTotal += rewardsA.back(); }
-        for (ArmRow row : b) { rewardsB.push_back(expected(row)); fullTotal += rewardsB.back(); }
+        for (Id row : a) { rewardsA.push_back(expected(row)); fastTotal += rewardsA.back(); }
+        for (Id row : b) { rewardsB.push_back(expected(row)); fullTotal += rewardsB.back(); }
         fast->update(a.data(), a.size(), rewardsA.data(), rewardsA.size());
         full->update(b.data(), b.size(), rewardsB.data(), rewardsB.size());
       }

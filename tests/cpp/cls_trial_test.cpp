@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <functional>
 
-#include "sublinear/cls/cls_trial.hpp"
 #include "sublinear/cls/promotion_environment.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/sim/cls_trial.hpp"
 #include "planted_ratings.hpp"
 #include "test_support.hpp"
 
@@ -76,7 +76,7 @@ TEST(ClsTrial, PromotionRespectsQuotasAndLearns) {
   double mean = 0.0;
   for (int round = 0; round < 10; ++round) {
     sample.beginRound();
-    for (ArmRow row = 0; row < 1200; ++row) mean += sample.expectedReward(row) / 12000.0;
+    for (Id row = 0; row < 1200; ++row) mean += sample.expectedReward(row) / 12000.0;
   }
   const double random = 30 * 20 * mean;
   std::printf("promotion totals over 30 rounds: greedy %.0f, arm-wise TS %.0f, random %.0f\n", greedy.reward, armWise.reward, random);
@@ -111,7 +111,7 @@ TEST(ClsTrial, PromotionFromARatingsFileRewardsRatingsAndLearns) {
   sample.beginRound();
   // Rewards are ratings (0 when the user did not rate the movie) and deterministic.
   std::size_t rated = 0;
-  for (ArmRow row = 0; row < 600; ++row) {
+  for (Id row = 0; row < 600; ++row) {
     const double value = sample.expectedReward(row);
     EXPECT_TRUE(value == 0.0 || (value >= 1.0 && value <= 5.0)) << value;
     EXPECT_EQ(sample.drawReward(row), value);
@@ -124,7 +124,7 @@ TEST(ClsTrial, PromotionFromARatingsFileRewardsRatingsAndLearns) {
   double mean = 0.0;
   for (int round = 0; round < 10; ++round) {
     sample.beginRound();
-    for (ArmRow row = 0; row < 600; ++row) mean += sample.expectedReward(row) / 6000.0;
+    for (Id row = 0; row < 600; ++row) mean += sample.expectedReward(row) / 6000.0;
   }
   EXPECT_GT(learned.reward, 1.2 * 20 * 15 * mean);
 }

@@ -16,15 +16,15 @@ using namespace sublinear;
 
 namespace {
 // The oracle: inner products in double, sorted by score then id.
-std::vector<ItemId> bruteForce(const std::map<ItemId, std::vector<float>>& items, const std::vector<float>& query, std::size_t k) {
-  std::vector<std::pair<double, ItemId>> scored;
+std::vector<Id> bruteForce(const std::map<Id, std::vector<float>>& items, const std::vector<float>& query, std::size_t k) {
+  std::vector<std::pair<double, Id>> scored;
   for (const auto& [id, vector] : items) {
     double score = 0;
     for (std::size_t i = 0; i < query.size(); ++i) score += static_cast<double>(vector[i]) * query[i];
     scored.emplace_back(-score, id);
   }
   std::sort(scored.begin(), scored.end());
-  std::vector<ItemId> ids;
+  std::vector<Id> ids;
   for (std::size_t i = 0; i < std::min(k, scored.size()); ++i) ids.push_back(scored[i].second);
   return ids;
 }
@@ -41,22 +41,22 @@ TEST(ExactIndex, TopKEqualsBruteForceThroughAddsAndRemoves) {
   for (std::size_t dim : {1u, 3u, 16u, 33u}) {
     Random random(dim);
     ExactIndex index(dim);
-    std::map<ItemId, std::vector<float>> oracle;
-    ItemId nextId = 1000;
+    std::map<Id, std::vector<float>> oracle;
+    Id nextId = 1000;
     for (int round = 0; round < 20; ++round) {
       const std::size_t n = 50;
-      std::vector<ItemId> ids(n);
+      std::vector<Id> ids(n);
       std::iota(ids.begin(), ids.end(), nextId);
       nextId += n;
       const auto vectors = gaussian(random, n * dim);
       index.add(ids.data(), n, vectors.data(), vectors.size());
       for (std::size_t i = 0; i < n; ++i) oracle[ids[i]] = std::vector<float>(vectors.begin() + i * dim, vectors.begin() + (i + 1) * dim);
-      std::vector<ItemId> removed;
+      std::vector<Id> removed;
       for (const auto& entry : oracle) {
         if (random.bernoulli(0.3)) removed.push_back(entry.first);
       }
       index.remove(removed.data(), removed.size());
-      for (ItemId id : removed) oracle.erase(id);
+      for (Id id : removed) oracle.erase(id);
       ASSERT_EQ(index.size(), oracle.size());
       const auto query = gaussian(random, dim);
       const auto result = index.search(query.data(), dim, 10);
@@ -69,7 +69,7 @@ TEST(ExactIndex, TopKEqualsBruteForceThroughAddsAndRemoves) {
           EXPECT_GE(result.scores[i - 1], result.scores[i]);
         }
       }
-      for (ItemId id : removed) EXPECT_FALSE(index.contains(id));
+      for (Id id : removed) EXPECT_FALSE(index.contains(id));
     }
   }
 }
@@ -78,11 +78,11 @@ TEST(ExactIndex, ReturnsMinOfKAndSizeAndCountsWork) {
   ExactIndex index(2);
   const float query[] = {1, 0};
   EXPECT_TRUE(index.search(query, 2, 5).ids.empty());
-  const ItemId ids[] = {7, 3, 9};
+  const Id ids[] = {7, 3, 9};
   const float vectors[] = {1, 0, 2, 0, 3, 0};
   index.add(ids, 3, vectors, 6);
   const auto result = index.search(query, 2, 5);
-  EXPECT_EQ(result.ids, (std::vector<ItemId>{9, 3, 7}));
+  EXPECT_EQ(result.ids, (std::vector<Id>{9, 3, 7}));
   EXPECT_EQ(result.scores, (std::vector<float>{3, 2, 1}));
   EXPECT_GE(index.innerProducts(), 3u);
   EXPECT_EQ(index.stats()["searches"], 2);
@@ -90,27 +90,27 @@ TEST(ExactIndex, ReturnsMinOfKAndSizeAndCountsWork) {
 
 TEST(ExactIndex, TiesAreBrokenBySmallerId) {
   ExactIndex index(1);
-  const ItemId ids[] = {5, 2, 8};
+  const Id ids[] = {5, 2, 8};
   const float vectors[] = {1, 1, 1};
   index.add(ids, 3, vectors, 3);
   const float query[] = {1};
-  EXPECT_EQ(index.search(query, 1, 2).ids, (std::vector<ItemId>{2, 5}));
+  EXPECT_EQ(index.search(query, 1, 2).ids, (std::vector<Id>{2, 5}));
 }
 
 TEST(ExactIndex, BadInputThrowsTheRightCodeAndChangesNothing) {
   ExactIndex index(2);
-  const ItemId ids[] = {1, 2};
+  const Id ids[] = {1, 2};
   const float vectors[] = {1, 2, 3, 4};
   index.add(ids, 2, vectors, 4);
-  const ItemId more[] = {3, 4};
+  const Id more[] = {3, 4};
   EXPECT_EQ(codeOf([&] { index.add(more, 2, vectors, 3); }), ErrorCode::DimensionMismatch);
   const float bad[] = {1, 2, 3, std::numeric_limits<float>::infinity()};
   EXPECT_EQ(codeOf([&] { index.add(more, 2, bad, 4); }), ErrorCode::NonFinite);
-  const ItemId clash[] = {3, 1};
+  const Id clash[] = {3, 1};
   EXPECT_EQ(codeOf([&] { index.add(clash, 2, vectors, 4); }), ErrorCode::DuplicateId);
-  const ItemId twice[] = {5, 5};
+  const Id twice[] = {5, 5};
   EXPECT_EQ(codeOf([&] { index.add(twice, 2, vectors, 4); }), ErrorCode::DuplicateId);
-  const ItemId unknown[] = {1, 99};
+  const Id unknown[] = {1, 99};
   EXPECT_EQ(codeOf([&] { index.remove(unknown, 2); }), ErrorCode::UnknownId);
   const float query[] = {1, 1};
   EXPECT_EQ(codeOf([&] { index.search(query, 1, 1); }), ErrorCode::DimensionMismatch);
@@ -120,7 +120,7 @@ TEST(ExactIndex, BadInputThrowsTheRightCodeAndChangesNothing) {
   EXPECT_EQ(index.size(), 2u);
   EXPECT_TRUE(index.contains(1));
   EXPECT_FALSE(index.contains(3));
-  EXPECT_EQ(index.search(query, 2, 2).ids, (std::vector<ItemId>{2, 1}));
+  EXPECT_EQ(index.search(query, 2, 2).ids, (std::vector<Id>{2, 1}));
   EXPECT_EQ(codeOf([] { ExactIndex zero(0); }), ErrorCode::InvalidArgument);
 }
 

@@ -59,9 +59,9 @@ TransversalMatroid transversalFor(std::size_t right, std::size_t k, std::uint64_
 }
 
 void playRound(FasterCucb& policy, const std::vector<double>& means, Random& random) {
-  const std::vector<MatroidArm> basis = policy.select();
+  const std::vector<Id> basis = policy.select();
   std::vector<double> rewards;
-  for (const MatroidArm arm : basis) rewards.push_back(random.uniform() < means[arm] ? 1.0 : 0.0);
+  for (const Id arm : basis) rewards.push_back(random.uniform() < means[arm] ? 1.0 : 0.0);
   policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
 }
 
@@ -88,19 +88,19 @@ TEST(FasterCucbBasis, IsAnExactMaximumBasisOfTheDominatingWeightsEveryRound) {
       std::size_t checked = 0;
       for (int round = 0; round < 3000; ++round) {
         if (policy.initialPullsDone()) {
-          const std::vector<MatroidArm> basis = policy.select();
+          const std::vector<Id> basis = policy.select();
           const double lambda = policy.confidenceWidth(policy.rounds() + 1);
           std::vector<double> dominating(c.matroid->groundSetSize(), 0.0);
-          for (MatroidArm arm = 0; arm < dominating.size(); ++arm) {
+          for (Id arm = 0; arm < dominating.size(); ++arm) {
             if (!c.matroid->isLoop(arm)) dominating[arm] = policy.roundedIndex(arm, lambda);
           }
           double optimum = 0.0, played = 0.0;
-          for (const MatroidArm arm : c.matroid->maxWeightBasis(dominating.data(), dominating.size())) optimum += dominating[arm];
-          for (const MatroidArm arm : basis) played += dominating[arm];
+          for (const Id arm : c.matroid->maxWeightBasis(dominating.data(), dominating.size())) optimum += dominating[arm];
+          for (const Id arm : basis) played += dominating[arm];
           ASSERT_NEAR(played, optimum, 1e-9 * optimum) << c.name << " epsilon " << epsilon << " round " << round;
           ++checked;
           std::vector<double> rewards;
-          for (const MatroidArm arm : basis) rewards.push_back(random.uniform() < c.means[arm] ? 1.0 : 0.0);
+          for (const Id arm : basis) rewards.push_back(random.uniform() < c.means[arm] ? 1.0 : 0.0);
           policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
         } else {
           playRound(policy, c.means, random);
@@ -132,20 +132,20 @@ TEST(MatroidArmClasses, ArmsOfOneClassAreInterchangeable) {
     std::size_t sharedPairs = 0;
     for (int trial = 0; trial < 300; ++trial) {
       // A random independent set, grown greedily from a random order.
-      std::vector<MatroidArm> held;
+      std::vector<Id> held;
       auto oracle = m->makeOracle();
       for (int attempt = 0; attempt < 6; ++attempt) {
-        const auto arm = static_cast<MatroidArm>(random.uniformInt(m->groundSetSize()));
+        const auto arm = static_cast<Id>(random.uniformInt(m->groundSetSize()));
         if (std::find(held.begin(), held.end(), arm) == held.end() && oracle->canAdd(arm)) {
           oracle->add(arm);
           held.push_back(arm);
         }
       }
-      for (MatroidArm a = 0; a < m->groundSetSize(); ++a) {
-        for (MatroidArm b = a + 1; b < m->groundSetSize(); ++b) {
+      for (Id a = 0; a < m->groundSetSize(); ++a) {
+        for (Id b = a + 1; b < m->groundSetSize(); ++b) {
           if (classes[a] != classes[b]) continue;
           if (std::find(held.begin(), held.end(), a) != held.end() || std::find(held.begin(), held.end(), b) != held.end()) continue;
-          std::vector<MatroidArm> withA = held, withB = held;
+          std::vector<Id> withA = held, withB = held;
           withA.push_back(a);
           withB.push_back(b);
           ASSERT_EQ(m->isIndependent(withA.data(), withA.size()), m->isIndependent(withB.data(), withB.size())) << m->kind();

@@ -24,7 +24,7 @@ TEST(GreedyMipsIndex, LargerBudgetScreensMoreAndFindsMore) {
   Random random(4);
   const std::size_t n = 3000, dim = 32, k = 10;
   const auto vectors = gaussian(random, n * dim);
-  std::vector<ItemId> ids(n);
+  std::vector<Id> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   ExactIndex exact(dim);
   exact.add(ids.data(), n, vectors.data(), vectors.size());
@@ -37,7 +37,7 @@ TEST(GreedyMipsIndex, LargerBudgetScreensMoreAndFindsMore) {
     for (int q = 0; q < 20; ++q) {
       const auto query = gaussian(queries, dim);
       const auto truth = exact.search(query.data(), dim, k).ids;
-      for (ItemId id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k * 20);
+      for (Id id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k * 20);
     }
     EXPECT_GE(precision, previous - 0.02) << fraction;
     previous = precision;

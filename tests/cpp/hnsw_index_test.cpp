@@ -44,7 +44,7 @@ TEST(HnswIndex, ShortlistRetrievesThatManyCandidates) {
   auto wide = hnsw(8, Json{{"efSearch", 4}, {"seed", 2}});
   Random random(5);
   ExactIndex oracle(8);
-  std::vector<ItemId> ids(3000);
+  std::vector<Id> ids(3000);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, 3000 * 8);
   wide->add(ids.data(), ids.size(), vectors.data(), vectors.size());
@@ -63,7 +63,7 @@ TEST(HnswIndex, ShortlistRetrievesThatManyCandidates) {
 TEST(HnswIndex, GrowsBeyondItsInitialCapacityOneItemAtATime) {
   auto index = hnsw(4, Json{{"seed", 4}});
   Random random(4);
-  for (ItemId id = 0; id < 300; ++id) {
+  for (Id id = 0; id < 300; ++id) {
     const auto vector = gaussian(random, 4);
     index->add(&id, 1, vector.data(), vector.size());
   }
@@ -78,20 +78,20 @@ TEST(HnswIndex, DeletedSlotsAreReusedSoTheGraphDoesNotGrow) {
   auto index = hnsw(8, Json{{"seed", 5}, {"efConstruction", 64}});
   Random random(6);
   ExactIndex oracle(8);
-  std::vector<ItemId> live(1000);
+  std::vector<Id> live(1000);
   std::iota(live.begin(), live.end(), 0);
   auto vectors = gaussian(random, live.size() * 8);
   index->add(live.data(), live.size(), vectors.data(), vectors.size());
   oracle.add(live.data(), live.size(), vectors.data(), vectors.size());
-  ItemId nextId = 1000;
+  Id nextId = 1000;
   double recall = 0;
   for (int cycle = 0; cycle < 40; ++cycle) {
     random.shuffle(live);
-    std::vector<ItemId> out(live.end() - 100, live.end());
+    std::vector<Id> out(live.end() - 100, live.end());
     live.resize(live.size() - 100);
     index->remove(out.data(), out.size());
     oracle.remove(out.data(), out.size());
-    std::vector<ItemId> in(100);
+    std::vector<Id> in(100);
     for (auto& id : in) id = nextId++;
     vectors = gaussian(random, in.size() * 8);
     index->add(in.data(), in.size(), vectors.data(), vectors.size());
@@ -113,7 +113,7 @@ TEST(HnswIndex, CompactionIsSpreadOverLaterCallsAndKeepsAnswersExact) {
   auto index = hnsw(8, Json{{"seed", 12}, {"efConstruction", 64}});
   Random random(13);
   ExactIndex oracle(8);
-  std::vector<ItemId> live(2000);
+  std::vector<Id> live(2000);
   std::iota(live.begin(), live.end(), 0);
   auto vectors = gaussian(random, live.size() * 8);
   index->add(live.data(), live.size(), vectors.data(), vectors.size());
@@ -130,15 +130,15 @@ TEST(HnswIndex, CompactionIsSpreadOverLaterCallsAndKeepsAnswersExact) {
     largestCall = std::max(largestCall, work() - before);
     sawCompacting = sawCompacting || index->stats()["compacting"].get<bool>();
   };
-  ItemId nextId = 5000;
+  Id nextId = 5000;
   const int cycles = 300;
   for (int cycle = 0; cycle < cycles; ++cycle) {
     random.shuffle(live);
-    std::vector<ItemId> out(live.end() - 20, live.end());
+    std::vector<Id> out(live.end() - 20, live.end());
     live.resize(live.size() - 20);
     measured([&] { index->remove(out.data(), out.size()); });
     oracle.remove(out.data(), out.size());
-    std::vector<ItemId> in(20);
+    std::vector<Id> in(20);
     for (auto& id : in) id = nextId++;
     vectors = gaussian(random, in.size() * 8);
     measured([&] { index->add(in.data(), in.size(), vectors.data(), vectors.size()); });
@@ -161,37 +161,37 @@ TEST(HnswIndex, RemovingMostItemsCompactsTheGraph) {
   auto index = hnsw(6, Json{{"seed", 7}});
   Random random(7);
   ExactIndex oracle(6);
-  std::vector<ItemId> ids(600);
+  std::vector<Id> ids(600);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, ids.size() * 6);
   index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
-  std::vector<ItemId> out(ids.begin(), ids.begin() + 500);
+  std::vector<Id> out(ids.begin(), ids.begin() + 500);
   index->remove(out.data(), out.size());
   oracle.remove(out.data(), out.size());
   const auto query = gaussian(random, 6);
   EXPECT_EQ(checkResult(*index, oracle, query, 10, index->search(query.data(), 6, 10)), 1.0);
   EXPECT_EQ(index->stats()["graphSlots"].get<std::size_t>(), 100u);
   // Removing everything leaves an empty, usable index.
-  std::vector<ItemId> rest(ids.begin() + 500, ids.end());
+  std::vector<Id> rest(ids.begin() + 500, ids.end());
   index->remove(rest.data(), rest.size());
   EXPECT_TRUE(index->search(query.data(), 6, 10).ids.empty());
   index->add(ids.data(), 1, vectors.data(), 6);
-  EXPECT_EQ(index->search(query.data(), 6, 10).ids, (std::vector<ItemId>{0}));
+  EXPECT_EQ(index->search(query.data(), 6, 10).ids, (std::vector<Id>{0}));
 }
 
 TEST(HnswIndex, EuclideanReductionRebuildsWhenTheLargestNormGrows) {
   auto index = hnsw(3, Json{{"seed", 8}, {"space", "euclidean"}});
   Random random(8);
   ExactIndex oracle(3);
-  std::vector<ItemId> ids(200);
+  std::vector<Id> ids(200);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, ids.size() * 3, 0.1);
   index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
   const double firstNorm = index->stats()["transformNorm"].get<double>();
   // One far larger item: it must become the answer for queries along it.
-  const ItemId big = 1000;
+  const Id big = 1000;
   const float far[] = {30, -40, 0};
   index->add(&big, 1, far, 3);
   oracle.add(&big, 1, far, 3);
@@ -210,7 +210,7 @@ TEST(HnswIndex, SameSeedSameResults) {
   auto a = hnsw(8, Json{{"seed", 9}});
   auto b = hnsw(8, Json{{"seed", 9}});
   Random random(9);
-  std::vector<ItemId> ids(2000);
+  std::vector<Id> ids(2000);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, ids.size() * 8);
   a->add(ids.data(), ids.size(), vectors.data(), vectors.size());
@@ -244,7 +244,7 @@ TEST(HnswIndex, ShortlistsBelowEfSearchStillWidenTheSearch) {
 #else
   const std::size_t dim = 16, n = 6000;
 #endif
-  std::vector<ItemId> ids(n);
+  std::vector<Id> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, n * dim);
   ExactIndex oracle(dim);
@@ -288,7 +288,7 @@ TEST(HnswIndex, ShortlistsBelowEfSearchStillWidenTheSearch) {
 TEST(HnswIndex, AutoSpaceMeasuresBothOnASampleAndKeepsInnerProductOnGaussianData) {
   Random random(21);
   const std::size_t dim = 16, n = 3000;
-  std::vector<ItemId> ids(n);
+  std::vector<Id> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, n * dim);
   auto automatic = hnsw(dim, Json{{"seed", 2}, {"efConstruction", 32}});

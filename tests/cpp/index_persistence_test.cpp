@@ -30,9 +30,9 @@ std::vector<float> gaussian(Random& random, std::size_t count) {
   return values;
 }
 
-void addRange(JournaledIndex& index, Random& random, ItemId first, std::size_t count) {
-  std::vector<ItemId> ids(count);
-  for (std::size_t i = 0; i < count; ++i) ids[i] = first + static_cast<ItemId>(i);
+void addRange(JournaledIndex& index, Random& random, Id first, std::size_t count) {
+  std::vector<Id> ids(count);
+  for (std::size_t i = 0; i < count; ++i) ids[i] = first + static_cast<Id>(i);
   const auto vectors = gaussian(random, count * kDim);
   index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
 }
@@ -41,9 +41,9 @@ void addRange(JournaledIndex& index, Random& random, ItemId first, std::size_t c
 void expectSameContinuation(JournaledIndex& original, JournaledIndex& restored) {
   Random a(77), b(77);
   for (int round = 0; round < 6; ++round) {
-    addRange(original, a, 1000 + 20 * static_cast<ItemId>(round), 20);
-    addRange(restored, b, 1000 + 20 * static_cast<ItemId>(round), 20);
-    const ItemId gone[] = {static_cast<ItemId>(20 + round), static_cast<ItemId>(1005 + 20 * round)};
+    addRange(original, a, 1000 + 20 * static_cast<Id>(round), 20);
+    addRange(restored, b, 1000 + 20 * static_cast<Id>(round), 20);
+    const Id gone[] = {static_cast<Id>(20 + round), static_cast<Id>(1005 + 20 * round)};
     original.remove(gone, 2);
     restored.remove(gone, 2);
     for (int q = 0; q < 5; ++q) {
@@ -65,7 +65,7 @@ TEST_P(IndexPersistence, RestoredIndexContinuesExactly) {
   Random random(11);
   JournaledIndex index(specOf(GetParam()));
   addRange(index, random, 0, 300);
-  const ItemId removed[] = {7, 8, 150};
+  const Id removed[] = {7, 8, 150};
   index.remove(removed, 3);
   const auto query = gaussian(random, kDim);
   index.search(query.data(), kDim, 5);

@@ -14,7 +14,7 @@
 
 using sublinear::testing::indexTypeAvailable;
 
-using sublinear::ArmId;
+using sublinear::Id;
 using sublinear::Error;
 using sublinear::ErrorCode;
 using sublinear::Json;
@@ -93,7 +93,7 @@ TEST(SubElim, SelectsTheMostUncertainArmOfTheFirstStageAndNeverAnEliminatedOne) 
   int checked = 0;
   for (int t = 0; t < 1500; ++t) {
     if (t % 50 == 0) problem.addArms(policy, 3);
-    const ArmId arm = policy.select();
+    const Id arm = policy.select();
     const int stage = policy.stageOf(arm);
     ASSERT_GE(stage, 0) << "played an eliminated arm";
     int first = 0;
@@ -120,7 +120,7 @@ TEST(SubElim, SelectsTheMostUncertainArmOfTheFirstStageAndNeverAnEliminatedOne) 
   EXPECT_GT(stats["eliminated"].get<int>(), 0);
   EXPECT_GT(stats["repartitions"].get<int>(), 0);
   // With a valid confidence radius the best arm survives every elimination.
-  ArmId best = 0;
+  Id best = 0;
   double bestMean = -1e300;
   for (const auto& [id, x] : problem.arms) {
     if (problem.mean(id) > bestMean) {
@@ -140,7 +140,7 @@ TEST(SubElim, ANewBestArmRaisesTheThresholdAndEliminatesThroughTheHeaps) {
   const auto before = policy.stats();
   // An arm far better than every other: its lower bound exceeds many arms' upper keys.
   const Vector star = 4.0 * problem.thetaStar / problem.thetaStar.norm();
-  const ArmId id = 5000;
+  const Id id = 5000;
   policy.addArms(&id, 1, star.data(), star.size());
   problem.arms.emplace(id, star);
   const auto after = policy.stats();
@@ -161,7 +161,7 @@ TEST(SubElim, AnArrivingArmBelowTheCurrentThresholdIsEliminatedAtOnce) {
   const double threshold = policy.stats()["threshold"].get<double>();
   ASSERT_GT(threshold, 0.0);
   const Vector worst = -4.0 * problem.thetaStar / problem.thetaStar.norm();
-  const ArmId id = 6000;
+  const Id id = 6000;
   policy.addArms(&id, 1, worst.data(), worst.size());
   EXPECT_EQ(policy.stats()["threshold"].get<double>(), threshold);
   EXPECT_EQ(policy.stageOf(id), -1);
@@ -212,10 +212,10 @@ TEST(SubElim, RemovingTheThresholdWitnessReadmitsEliminatedArms) {
   problem.run(policy, 300);
   ASSERT_TRUE(policy.hasWitness());
   ASSERT_GT(policy.stats()["eliminated"].get<int>(), 0);
-  std::vector<ArmId> removed;
+  std::vector<Id> removed;
   for (int round = 0; round < 5; ++round) {
     // Items leave real catalogues: the witness itself must be removable, every time.
-    const ArmId witness = policy.witness();
+    const Id witness = policy.witness();
     policy.removeArms(&witness, 1);
     problem.arms.erase(witness);
     removed.push_back(witness);
@@ -223,7 +223,7 @@ TEST(SubElim, RemovingTheThresholdWitnessReadmitsEliminatedArms) {
     EXPECT_EQ(policy.stats()["readmissions"].get<int>(), round + 1);
     // The best remaining arm is in play again (readmitted if it had been eliminated), and only a
     // remaining arm can be the new witness.
-    ArmId best = 0;
+    Id best = 0;
     for (const auto& [id, x] : problem.arms) {
       if (problem.mean(id) == problem.bestMean()) best = id;
     }
@@ -233,7 +233,7 @@ TEST(SubElim, RemovingTheThresholdWitnessReadmitsEliminatedArms) {
   }
   EXPECT_EQ(policy.armCount(), problem.arms.size());
   for (int t = 0; t < 300; ++t) {
-    const ArmId arm = policy.select();
+    const Id arm = policy.select();
     ASSERT_EQ(std::count(removed.begin(), removed.end(), arm), 0);
     policy.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
   }

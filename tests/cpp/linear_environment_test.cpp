@@ -28,8 +28,8 @@ double dot(const Vector& a, const double* b) {
 TEST(EnvironmentArms, BestTracksABruteForceMaxUnderRandomAddsAndRemoves) {
   Random random(5);
   EnvironmentArms arms(3);
-  std::map<ArmId, double> oracle;
-  ArmId next = 0;
+  std::map<Id, double> oracle;
+  Id next = 0;
   for (int step = 0; step < 3000; ++step) {
     if (oracle.empty() || random.uniform() < 0.55) {
       const double x[3] = {random.normal(), random.normal(), random.normal()};
@@ -61,8 +61,8 @@ TEST(GaussianLinearEnvironment, BestArmAndExpectedRewardsMatchBruteForceThroughC
   const Json options = Json::parse(R"({"type": "linear", "dim": 5, "arms": 60, "change": {"every": 3, "add": 2, "remove": 3}})");
   GaussianLinearEnvironment environment(options, 11, 12);
   const Vector theta = environment.thetaStar();
-  std::map<ArmId, bool> present;
-  for (ArmId id : environment.arms().ids()) present[id] = true;
+  std::map<Id, bool> present;
+  for (Id id : environment.arms().ids()) present[id] = true;
   for (std::int64_t t = 1; t <= 200; ++t) {
     const ArmChange change = environment.changeAfterRound(t);
     if (t % 3 == 0) {
@@ -71,7 +71,7 @@ TEST(GaussianLinearEnvironment, BestArmAndExpectedRewardsMatchBruteForceThroughC
     } else {
       EXPECT_TRUE(change.empty());
     }
-    for (ArmId id : change.removed) {
+    for (Id id : change.removed) {
       ASSERT_TRUE(present.count(id)) << "removed an arm that was not there";
       present.erase(id);
     }
@@ -84,14 +84,14 @@ TEST(GaussianLinearEnvironment, BestArmAndExpectedRewardsMatchBruteForceThroughC
     ASSERT_EQ(arms.size(), present.size());
     ASSERT_GE(arms.size(), 1u);
     double best = -INFINITY;
-    for (ArmId id : arms.ids()) {
+    for (Id id : arms.ids()) {
       ASSERT_TRUE(present.count(id));
       const double expected = dot(theta, arms.features(id));
       ASSERT_EQ(arms.expectedReward(id), expected);
       best = std::max(best, expected);
     }
     ASSERT_EQ(arms.bestExpectedReward(), best);
-    for (ArmId id : arms.ids()) ASSERT_GE(environment.regret(id), 0.0);
+    for (Id id : arms.ids()) ASSERT_GE(environment.regret(id), 0.0);
     ASSERT_EQ(environment.regret(arms.bestArm()), 0.0);
   }
 }
@@ -114,7 +114,7 @@ TEST(GaussianLinearEnvironment, DrawsGaussianArmsAndUnitGaussianNoise) {
   const EnvironmentArms& arms = environment.arms();
   double sum = 0.0;
   double squares = 0.0;
-  for (ArmId id : arms.ids()) {
+  for (Id id : arms.ids()) {
     for (int j = 0; j < 4; ++j) {
       sum += arms.features(id)[j];
       squares += arms.features(id)[j] * arms.features(id)[j];
@@ -123,7 +123,7 @@ TEST(GaussianLinearEnvironment, DrawsGaussianArmsAndUnitGaussianNoise) {
   const double n = 80000.0;
   EXPECT_NEAR(sum / n, 0.0, 0.02);
   EXPECT_NEAR(squares / n, 1.0, 0.03);
-  const ArmId arm = arms.ids()[17];
+  const Id arm = arms.ids()[17];
   double noiseSum = 0.0;
   double noiseSquares = 0.0;
   const int draws = 40000;
@@ -137,7 +137,7 @@ TEST(GaussianLinearEnvironment, DrawsGaussianArmsAndUnitGaussianNoise) {
 
   GaussianLinearEnvironment scaled(Json::parse(R"({"dim": 3, "arms": 5, "noise": 2.5, "normalize": true})"), 3, 4);
   EXPECT_NEAR(scaled.thetaStar().norm(), 1.0, 1e-12);
-  for (ArmId id : scaled.arms().ids()) {
+  for (Id id : scaled.arms().ids()) {
     const double* x = scaled.arms().features(id);
     EXPECT_NEAR(std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), 1.0, 1e-12);
   }
@@ -156,7 +156,7 @@ TEST(GaussianLinearEnvironment, TheInstanceSeedFixesArmsAndTheRunSeedOnlyTheNois
   const Json seeded = Json::parse(R"({"type": "linear", "dim": 3, "arms": 10, "seed": 42})");
   auto a = makeLinearEnvironment(seeded, 100, 1);
   auto b = makeLinearEnvironment(seeded, 100, 2);
-  for (ArmId id : a->arms().ids()) EXPECT_EQ(a->arms().expectedReward(id), b->arms().expectedReward(id));
+  for (Id id : a->arms().ids()) EXPECT_EQ(a->arms().expectedReward(id), b->arms().expectedReward(id));
   EXPECT_NE(a->drawReward(0), b->drawReward(0));
   const Json unseeded = Json::parse(R"({"type": "linear", "dim": 3, "arms": 10})");
   auto c = makeLinearEnvironment(unseeded, 100, 1);

@@ -26,7 +26,7 @@ Json specOf(const std::string& type) {
 struct Drive {
   Random random;
   std::vector<double> thetaStar;
-  ArmId nextId = 0;
+  Id nextId = 0;
   explicit Drive(std::uint64_t seed) : random(seed), thetaStar(kDim) {
     for (auto& value : thetaStar) value = random.normal();
   }
@@ -38,7 +38,7 @@ struct Drive {
 };
 
 void addArms(JournaledLinearPolicy& a, JournaledLinearPolicy* b, Drive& drive, std::size_t count) {
-  std::vector<ArmId> ids;
+  std::vector<Id> ids;
   for (std::size_t i = 0; i < count; ++i) ids.push_back(drive.nextId++);
   const auto x = drive.features(count);
   a.addArms(ids.data(), ids.size(), x.data(), x.size());
@@ -52,14 +52,14 @@ TEST_P(LinearPersistence, RestoredPolicyMakesTheSameSelections) {
   JournaledLinearPolicy original(specOf(GetParam()));
   addArms(original, nullptr, drive, 60);
   for (int t = 0; t < 80; ++t) original.update(original.select(), drive.random.normal());
-  const ArmId gone[] = {2};
+  const Id gone[] = {2};
   if (GetParam() != "linear-elim" && GetParam() != "sub-elim") original.removeArms(gone, 1);
 
   const auto bytes = original.toBytes();
   auto restored = JournaledLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam());
   EXPECT_EQ(restored->policy().armCount(), original.policy().armCount());
   for (int t = 0; t < 120; ++t) {
-    const ArmId x = original.select();
+    const Id x = original.select();
     ASSERT_EQ(restored->select(), x) << GetParam() << " step " << t;
     const double reward = drive.random.normal();
     original.update(x, reward);
@@ -114,7 +114,7 @@ TEST(OperationJournal, ObjectsMadeWithoutAJournalWorkButCannotBeSaved) {
   JournaledLinearPolicy recorded(specOf("sub-ts"));
   addArms(quiet, &recorded, drive, 30);
   for (int t = 0; t < 20; ++t) {
-    const ArmId arm = quiet.select();
+    const Id arm = quiet.select();
     ASSERT_EQ(recorded.select(), arm);  // the journal never changes what the policy does
     quiet.update(arm, 0.5);
     recorded.update(arm, 0.5);

@@ -11,7 +11,7 @@
 
 using sublinear::testing::codeOf;
 
-using sublinear::ArmId;
+using sublinear::Id;
 using sublinear::Error;
 using sublinear::ErrorCode;
 using sublinear::Json;
@@ -70,7 +70,7 @@ TEST_P(EveryPolicy, ThetaApproachesThetaStar) {
   ASSERT_EQ(theta.size(), d);
   // Projected on the best arm's direction the estimate must be close; every policy plays that
   // direction most often.
-  ArmId best = 0;
+  Id best = 0;
   double bestMean = -1e300;
   for (const auto& [id, x] : problem.arms) {
     if (x.dot(problem.thetaStar) > bestMean) {
@@ -96,11 +96,11 @@ TEST_P(EveryPolicy, ReportsErrorsAndStaysUnchanged) {
   twinProblem.addArms(*twin, 20);
   for (int t = 0; t < 30; ++t) problem.play(*policy), twinProblem.play(*twin);
 
-  const ArmId unknown = 999;
+  const Id unknown = 999;
   const double features[] = {1, 2, 3, 4, 5, 6};
   const double nanFeatures[] = {1, NAN, 3};
-  const ArmId two[] = {100, 100};
-  const ArmId existing[] = {3};
+  const Id two[] = {100, 100};
+  const Id existing[] = {3};
   EXPECT_EQ(codeOf([&] { policy->update(unknown, 1.0); }), ErrorCode::UnknownId);
   EXPECT_EQ(codeOf([&] { policy->update(0, NAN); }), ErrorCode::NonFinite);
   EXPECT_EQ(codeOf([&] { policy->update(0, INFINITY); }), ErrorCode::NonFinite);
@@ -109,7 +109,7 @@ TEST_P(EveryPolicy, ReportsErrorsAndStaysUnchanged) {
   EXPECT_EQ(codeOf([&] { policy->addArms(two, 1, features, 6); }), ErrorCode::DimensionMismatch);
   EXPECT_EQ(codeOf([&] { policy->addArms(two, 1, nanFeatures, 3); }), ErrorCode::NonFinite);
   EXPECT_EQ(codeOf([&] { policy->removeArms(&unknown, 1); }), ErrorCode::UnknownId);
-  const ArmId mixed[] = {1, unknown};
+  const Id mixed[] = {1, unknown};
   EXPECT_EQ(codeOf([&] { policy->removeArms(mixed, 2); }), ErrorCode::UnknownId);
   EXPECT_TRUE(policy->hasArm(1));
   EXPECT_EQ(policy->armCount(), 20U);

@@ -16,8 +16,8 @@ struct GaussianProblem {
   double noise;
   Random random;
   Vector thetaStar;
-  std::map<ArmId, Vector> arms;  // ordered: the best arm is found deterministically
-  ArmId nextId = 0;
+  std::map<Id, Vector> arms;  // ordered: the best arm is found deterministically
+  Id nextId = 0;
 
   GaussianProblem(int dim_, std::uint64_t seed, double noise_ = 0.5) : dim(dim_), noise(noise_), random(seed) {
     thetaStar = gaussian();
@@ -30,8 +30,8 @@ struct GaussianProblem {
   }
 
   // Adds `count` new arms to the problem and the policy.
-  std::vector<ArmId> addArms(LinearPolicy& policy, std::size_t count) {
-    std::vector<ArmId> ids;
+  std::vector<Id> addArms(LinearPolicy& policy, std::size_t count) {
+    std::vector<Id> ids;
     std::vector<double> features;
     for (std::size_t i = 0; i < count; ++i) {
       const Vector x = gaussian();
@@ -43,12 +43,12 @@ struct GaussianProblem {
     return ids;
   }
 
-  void removeArms(LinearPolicy& policy, const std::vector<ArmId>& ids) {
+  void removeArms(LinearPolicy& policy, const std::vector<Id>& ids) {
     policy.removeArms(ids.data(), ids.size());
-    for (const ArmId id : ids) arms.erase(id);
+    for (const Id id : ids) arms.erase(id);
   }
 
-  double mean(ArmId id) const { return arms.at(id).dot(thetaStar); }
+  double mean(Id id) const { return arms.at(id).dot(thetaStar); }
   double bestMean() const {
     double best = -1e300;
     for (const auto& [id, x] : arms) best = std::max(best, x.dot(thetaStar));
@@ -57,7 +57,7 @@ struct GaussianProblem {
 
   // One round: select, reward, update; returns the regret.
   double play(LinearPolicy& policy) {
-    const ArmId arm = policy.select();
+    const Id arm = policy.select();
     const double regret = bestMean() - mean(arm);
     policy.update(arm, mean(arm) + noise * random.normal());
     return regret;

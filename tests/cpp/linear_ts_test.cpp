@@ -13,7 +13,7 @@
 
 using sublinear::testing::indexTypeAvailable;
 
-using sublinear::ArmId;
+using sublinear::Id;
 using sublinear::Error;
 using sublinear::ErrorCode;
 using sublinear::Json;
@@ -33,7 +33,7 @@ Json tsOptions(const std::string& type, const std::string& index, std::uint64_t 
   return options;
 }
 
-ErrorCode codeOf(LinearPolicy* policy, ArmId arm) {
+ErrorCode codeOf(LinearPolicy* policy, Id arm) {
   try {
     policy->update(arm, 0.0);
   } catch (const Error& error) {
@@ -51,17 +51,17 @@ TEST(LinearPolicies, ARemovedArmIsNeverSelected) {
     if (type == "linear-elim" || type == "sub-elim") options["beta"] = 1.0;
     auto policy = makeLinearPolicy(d, options);
     problem.addArms(*policy, 50);
-    std::set<ArmId> removed;
+    std::set<Id> removed;
     for (int t = 0; t < 600; ++t) {
       if (t % 10 == 5) {
         // Remove the arm the policy just liked most (the hardest case: for Elim, often the witness
         // of its threshold).
-        const ArmId favourite = policy->select();
+        const Id favourite = policy->select();
         problem.removeArms(*policy, {favourite});
         removed.insert(favourite);
         problem.addArms(*policy, 1);
       }
-      const ArmId arm = policy->select();
+      const Id arm = policy->select();
       ASSERT_EQ(removed.count(arm), 0U) << type;
       ASSERT_TRUE(policy->hasArm(arm));
       policy->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
@@ -87,7 +87,7 @@ TEST(SubTS, NegativeRewardTransformRecoversThetaUnderAnOffset) {
     auto policy = makeLinearPolicy(d, options);
     problem.addArms(*policy, 40);
     for (int t = 0; t < 1500; ++t) {
-      const ArmId arm = policy->select();
+      const Id arm = policy->select();
       policy->update(arm, problem.mean(arm) - 3.0 + problem.noise * problem.random.normal());
     }
     return (policy->theta() - problem.thetaStar).norm() / problem.thetaStar.norm();
@@ -159,7 +159,7 @@ double innerProductsPerStep(const std::string& type, const std::string& index, s
   const double before = policy->stats()["innerProducts"].get<double>();
   const int steps = 200;
   for (int t = 0; t < steps; ++t) {
-    const ArmId arm = policy->select();
+    const Id arm = policy->select();
     policy->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
   }
   return (policy->stats()["innerProducts"].get<double>() - before) / steps;

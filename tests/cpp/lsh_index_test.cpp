@@ -37,7 +37,7 @@ TEST(LshIndex, RecallGrowsWithTablesAndFallsWithBits) {
 TEST(LshIndex, RemovalsReallyRemoveAndSlotsAreReused) {
   auto index = lsh(8, Json{{"seed", 4}, {"tables", 4}});
   Random random(4);
-  std::vector<ItemId> ids(500);
+  std::vector<Id> ids(500);
   std::iota(ids.begin(), ids.end(), 0);
   for (int cycle = 0; cycle < 10; ++cycle) {
     const auto vectors = gaussian(random, ids.size() * 8, 0.5);
@@ -57,13 +57,13 @@ TEST(LshIndex, RehashesWhenTheLargestNormGrows) {
   auto index = lsh(4, Json{{"seed", 5}, {"bits", 4}, {"tables", 8}});
   Random random(5);
   ExactIndex oracle(4);
-  std::vector<ItemId> ids(300);
+  std::vector<Id> ids(300);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, ids.size() * 4);
   index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
   const double firstScale = index->stats()["scale"].get<double>();
-  const ItemId big = 999;
+  const Id big = 999;
   const float far[] = {0, 0, 100, 0};
   index->add(&big, 1, far, 4);
   oracle.add(&big, 1, far, 4);
@@ -83,7 +83,7 @@ TEST(LshIndex, TooFewCollisionsProbeNeighbouringBuckets) {
   auto index = lsh(8, Json{{"seed", 6}, {"bits", 1}, {"tables", 1}});
   Random random(6);
   ExactIndex oracle(8);
-  std::vector<ItemId> ids(50);
+  std::vector<Id> ids(50);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, ids.size() * 8);
   index->add(ids.data(), ids.size(), vectors.data(), vectors.size());

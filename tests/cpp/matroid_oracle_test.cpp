@@ -18,13 +18,13 @@
 using namespace sublinear;
 
 namespace {
-using Subset = std::vector<MatroidArm>;
+using Subset = std::vector<Id>;
 using Definition = std::function<bool(const Subset&)>;
 
 Subset members(unsigned mask, std::size_t k) {
   Subset s;
   for (std::size_t i = 0; i < k; ++i)
-    if (mask & (1u << i)) s.push_back(static_cast<MatroidArm>(i));
+    if (mask & (1u << i)) s.push_back(static_cast<Id>(i));
   return s;
 }
 

@@ -11,9 +11,9 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/matroid/cucb.hpp"
 #include "sublinear/matroid/faster_cucb.hpp"
-#include "sublinear/matroid/matroid_trial.hpp"
 #include "sublinear/matroid/semi_bandit_factory.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
+#include "sublinear/sim/matroid_trial.hpp"
 #include "test_support.hpp"
 
 using sublinear::testing::codeOf;
@@ -32,7 +32,7 @@ Json environmentFor(const std::string& kind, std::size_t k, const std::string& r
 
 const std::vector<std::string> kKinds{"uniform", "partition", "graphic", "transversal"};
 
-bool isBasis(const Matroid& m, std::vector<MatroidArm> basis) {
+bool isBasis(const Matroid& m, std::vector<Id> basis) {
   if (basis.size() != m.rank()) return false;
   std::sort(basis.begin(), basis.end());
   if (std::adjacent_find(basis.begin(), basis.end()) != basis.end()) return false;
@@ -79,7 +79,7 @@ TEST(MatroidPolicies, EveryBasisIsValidAndEveryArmIsPulledFirst) {
       }
       if (type != "cts") {
         EXPECT_TRUE(policy->initialPullsDone());
-        for (MatroidArm arm = 0; arm < m.groundSetSize(); ++arm) {
+        for (Id arm = 0; arm < m.groundSetSize(); ++arm) {
           if (!m.isLoop(arm)) {
             EXPECT_GT(policy->pulls(arm), 0u) << kind << " arm " << arm;
           }
@@ -97,7 +97,7 @@ TEST(MatroidPolicies, CucbPlaysTheGreedyBasisOfItsIndices) {
     const auto basis = policy.select();
     if (policy.initialPullsDone()) {
       std::vector<double> ucb(30);
-      for (MatroidArm arm = 0; arm < 30; ++arm) ucb[arm] = policy.pulls(arm) > 0 ? policy.ucbIndex(arm, t) : 0.0;
+      for (Id arm = 0; arm < 30; ++arm) ucb[arm] = policy.pulls(arm) > 0 ? policy.ucbIndex(arm, t) : 0.0;
       EXPECT_EQ(basis, environment.matroid().maxWeightBasis(ucb.data(), ucb.size()));
     }
     std::vector<double> rewards;
@@ -119,7 +119,7 @@ TEST(MatroidPolicies, FasterCucbBasesAreWithinOnePlusEpsilonOfTheUcbOptimum) {
           const auto basis = policy.select();
           if (policy.initialPullsDone()) {
             std::vector<double> ucb(m.groundSetSize(), 0.0);
-            for (MatroidArm arm = 0; arm < m.groundSetSize(); ++arm) {
+            for (Id arm = 0; arm < m.groundSetSize(); ++arm) {
               if (policy.pulls(arm) > 0) ucb[arm] = policy.ucbIndex(arm, t);
             }
             double optimum = 0, got = 0;
@@ -179,10 +179,10 @@ TEST(MatroidPolicies, UpdateValidatesBeforeChangingAnything) {
   for (const std::string type : {"cucb", "faster-cucb", "cts"}) {
     auto policy = makeSemiBanditPolicy(type, m, Json{{"a", 0.1}, {"b", 1.0}});
     const std::vector<double> good{0.5, 0.5};
-    const std::vector<MatroidArm> some{0, 1};
+    const std::vector<Id> some{0, 1};
     EXPECT_EQ(codeOf([&] { policy->update(some.data(), 2, good.data(), 2); }), ErrorCode::InvalidArgument) << "no select yet";
     auto basis = policy->select();
-    std::vector<MatroidArm> other = basis;
+    std::vector<Id> other = basis;
     other[0] = (basis[0] + 1) % 6 == basis[1] ? (basis[0] + 2) % 6 : (basis[0] + 1) % 6;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const std::vector<double> withNan{0.5, nan}, outside{0.5, 1.5}, below{0.05, 0.5}, three{0.5, 0.5, 0.5};
@@ -193,7 +193,7 @@ TEST(MatroidPolicies, UpdateValidatesBeforeChangingAnything) {
     EXPECT_EQ(codeOf([&] { policy->update(basis.data(), 2, outside.data(), 2); }), ErrorCode::InvalidArgument);
     EXPECT_EQ(codeOf([&] { policy->update(basis.data(), 2, below.data(), 2); }), ErrorCode::InvalidArgument);
     EXPECT_EQ(policy->rounds(), 0);
-    for (MatroidArm arm = 0; arm < 6; ++arm) EXPECT_EQ(policy->pulls(arm), 0u);
+    for (Id arm = 0; arm < 6; ++arm) EXPECT_EQ(policy->pulls(arm), 0u);
     std::reverse(basis.begin(), basis.end());  // any order of the selected arms is accepted
     policy->update(basis.data(), 2, good.data(), 2);
     EXPECT_EQ(policy->rounds(), 1);

@@ -30,7 +30,7 @@ inline std::vector<float> gaussian(Random& random, std::size_t count, double sca
 }
 
 // The float score the base class must report: the project's kernel on padded copies.
-inline float exactScore(const MipsIndex& index, ItemId id, const std::vector<float>& query) {
+inline float exactScore(const MipsIndex& index, Id id, const std::vector<float>& query) {
   std::vector<float> padded(index.items().stride(), 0.0f);
   std::copy(query.begin(), query.end(), padded.begin());
   return innerProduct(index.items().vectorOf(id), padded.data(), index.items().stride());
@@ -41,7 +41,7 @@ inline double checkResult(const MipsIndex& index, ExactIndex& oracle, const std:
                           const SearchResult& result) {
   EXPECT_EQ(result.ids.size(), result.scores.size());
   EXPECT_LE(result.ids.size(), std::min(k, oracle.size()));
-  std::set<ItemId> seen;
+  std::set<Id> seen;
   for (std::size_t i = 0; i < result.ids.size(); ++i) {
     EXPECT_TRUE(oracle.contains(result.ids[i])) << "returned an id that is not (or no longer) in the set";
     EXPECT_TRUE(index.contains(result.ids[i])) << "returned an id the index does not hold";
@@ -55,7 +55,7 @@ inline double checkResult(const MipsIndex& index, ExactIndex& oracle, const std:
   const SearchResult exact = oracle.search(query.data(), query.size(), k);
   if (exact.ids.empty()) return 1.0;
   std::size_t hits = 0;
-  for (ItemId id : exact.ids) hits += seen.count(id);
+  for (Id id : exact.ids) hits += seen.count(id);
   return static_cast<double>(hits) / static_cast<double>(exact.ids.size());
 }
 
@@ -73,13 +73,13 @@ struct Interleaving {
 inline double interleave(MipsIndex& index, std::size_t dim, std::uint64_t seed, const Interleaving& plan = {}) {
   Random random(seed);
   ExactIndex oracle(dim);
-  std::vector<ItemId> removedIds;
-  ItemId nextId = 5;
+  std::vector<Id> removedIds;
+  Id nextId = 5;
   double recallSum = 0;
   int searches = 0;
   for (int round = 0; round < plan.rounds; ++round) {
     const std::size_t n = plan.batch > 0 ? plan.batch : 40 + random.uniformInt(120);
-    std::vector<ItemId> ids;
+    std::vector<Id> ids;
     for (std::size_t i = 0; i < n; ++i) {
       // Sometimes bring back a removed id: ids are caller-chosen and may return (with a new vector).
       if (!removedIds.empty() && random.bernoulli(0.2)) {
@@ -93,15 +93,15 @@ inline double interleave(MipsIndex& index, std::size_t dim, std::uint64_t seed, 
     const auto vectors = gaussian(random, n * dim);
     index.add(ids.data(), n, vectors.data(), vectors.size());
     oracle.add(ids.data(), n, vectors.data(), vectors.size());
-    std::vector<ItemId> removed;
-    for (ItemId id : oracle.items().ids()) {
+    std::vector<Id> removed;
+    for (Id id : oracle.items().ids()) {
       if (random.bernoulli(0.3)) removed.push_back(id);
     }
     index.remove(removed.data(), removed.size());
     oracle.remove(removed.data(), removed.size());
     removedIds.insert(removedIds.end(), removed.begin(), removed.end());
     EXPECT_EQ(index.size(), oracle.size());
-    for (ItemId id : removed) EXPECT_FALSE(index.contains(id));
+    for (Id id : removed) EXPECT_FALSE(index.contains(id));
     for (int q = 0; q < 3; ++q) {
       const auto query = gaussian(random, dim);
       const SearchResult result = index.search(query.data(), dim, plan.k);
@@ -124,7 +124,7 @@ inline double interleave(const Json& spec, std::size_t dim, std::uint64_t seed, 
 inline double recallAt(MipsIndex& index, std::size_t n, std::size_t dim, std::size_t queries, std::size_t k, std::uint64_t seed) {
   Random random(seed);
   ExactIndex oracle(dim);
-  std::vector<ItemId> ids(n);
+  std::vector<Id> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, n * dim);
   index.add(ids.data(), n, vectors.data(), vectors.size());
@@ -141,21 +141,21 @@ inline double recallAt(MipsIndex& index, std::size_t n, std::size_t dim, std::si
 inline void checkErrorsLeaveStateUnchanged(MipsIndex& index) {
   const std::size_t dim = index.dim();
   Random random(99);
-  std::vector<ItemId> ids(30);
+  std::vector<Id> ids(30);
   std::iota(ids.begin(), ids.end(), 100);
   const auto vectors = gaussian(random, 30 * dim);
   index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
   const auto query = gaussian(random, dim);
   const SearchResult before = index.search(query.data(), dim, 5);
   const std::size_t sizeBefore = index.size();
-  const ItemId clash[] = {500, 100};
+  const Id clash[] = {500, 100};
   EXPECT_EQ(codeOf([&] { index.add(clash, 2, vectors.data(), 2 * dim); }), ErrorCode::DuplicateId);
   EXPECT_EQ(codeOf([&] { index.add(clash, 2, vectors.data(), 2 * dim - 1); }), ErrorCode::DimensionMismatch);
   std::vector<float> bad(vectors.begin(), vectors.begin() + 2 * dim);
   bad[1] = std::numeric_limits<float>::quiet_NaN();
-  const ItemId fresh[] = {500, 501};
+  const Id fresh[] = {500, 501};
   EXPECT_EQ(codeOf([&] { index.add(fresh, 2, bad.data(), bad.size()); }), ErrorCode::NonFinite);
-  const ItemId unknown[] = {100, 999};
+  const Id unknown[] = {100, 999};
   EXPECT_EQ(codeOf([&] { index.remove(unknown, 2); }), ErrorCode::UnknownId);
   EXPECT_EQ(codeOf([&] { index.search(query.data(), dim, 0); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(codeOf([&] { index.search(query.data(), dim - 1, 3); }), ErrorCode::DimensionMismatch);

@@ -217,7 +217,7 @@ TEST(SizeLimits, MatroidsRefuseMoreThanTwoToThe28Vertices) {
 
 TEST(SizeLimits, IndexVectorsAndQueriesAreAtMost1e15) {
   JournaledIndex index(Json{{"type", "exact"}, {"dim", 2}});
-  const ItemId ids[] = {1};
+  const Id ids[] = {1};
   const float large[] = {2e15f, 0.0f};
   const float fine[] = {1e15f, 0.0f};
   expectError(ErrorCode::InvalidArgument, "exceeds 1e15", [&] { index.add(ids, 1, large, 2); });
@@ -236,8 +236,8 @@ TEST(PcaTreeDefaults, DepthAdaptsToTheSizeAndKeepsRecall) {
   Random random(5);
   std::vector<float> data(n * dim);
   for (auto& value : data) value = static_cast<float>(random.normal());
-  std::vector<ItemId> ids(n);
-  for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<ItemId>(i);
+  std::vector<Id> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<Id>(i);
   const auto tree = makeMipsIndex(dim, Json{{"type", "pca-tree"}, {"seed", 1}});
   const auto fixed = makeMipsIndex(dim, Json{{"type", "pca-tree"}, {"seed", 1}, {"depth", 8}});
   ExactIndex exact(dim);
@@ -251,7 +251,7 @@ TEST(PcaTreeDefaults, DepthAdaptsToTheSizeAndKeepsRecall) {
     const auto truth = exact.search(query.data(), dim, k).ids;
     const auto approximate = tree->search(query.data(), dim, k).ids;
     const auto approximateFixed = fixed->search(query.data(), dim, k).ids;
-    for (const ItemId id : truth) {
+    for (const Id id : truth) {
       found += std::count(approximate.begin(), approximate.end(), id);
       foundFixed += std::count(approximateFixed.begin(), approximateFixed.end(), id);
     }

@@ -27,7 +27,7 @@ TEST(PcaTreeIndex, DeeperTreesScanFewerItems) {
   Random random(6);
   const std::size_t n = 4000, dim = 16, k = 5;
   const auto vectors = gaussian(random, n * dim);
-  std::vector<ItemId> ids(n);
+  std::vector<Id> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   ExactIndex exact(dim);
   exact.add(ids.data(), n, vectors.data(), vectors.size());
@@ -39,7 +39,7 @@ TEST(PcaTreeIndex, DeeperTreesScanFewerItems) {
     for (int q = 0; q < 20; ++q) {
       const auto query = gaussian(random, dim);
       const auto truth = exact.search(query.data(), dim, k).ids;
-      for (ItemId id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k * 20);
+      for (Id id : index.search(query.data(), dim, k).ids) precision += std::count(truth.begin(), truth.end(), id) / double(k * 20);
     }
     const double work = static_cast<double>(index.innerProducts());
     EXPECT_LT(work, previousWork * 0.75) << "depth " << depth;

@@ -115,7 +115,7 @@ TEST(RatingsEnvironment, FollowsThePapersMovieProtocol) {
   std::sort(present.begin(), present.end());
   for (std::size_t i = 0; i < present.size(); ++i) EXPECT_EQ(present[i], static_cast<std::uint32_t>(movies - 39 + i));
   const ArmChange change = environment->changeAfterRound(10);
-  EXPECT_EQ(change.added, (std::vector<ArmId>{40, 39}));
+  EXPECT_EQ(change.added, (std::vector<Id>{40, 39}));
   EXPECT_TRUE(environment->changeAfterRound(11).empty());
 
   // Reward 1 exactly for movies the user rated >= 4; the paper's regret is 1 - reward.
@@ -124,7 +124,7 @@ TEST(RatingsEnvironment, FollowsThePapersMovieProtocol) {
     if (rating.user == environment->user()) ratingOf[rating.item] = rating.value;
   }
   int liked = 0;
-  for (ArmId movie : environment->arms().ids()) {
+  for (Id movie : environment->arms().ids()) {
     const double expected = ratingOf.count(movie) && ratingOf[movie] >= 4 ? 1.0 : 0.0;
     liked += static_cast<int>(expected);
     EXPECT_EQ(environment->drawReward(movie), expected);
@@ -134,7 +134,7 @@ TEST(RatingsEnvironment, FollowsThePapersMovieProtocol) {
   Json bestOptions = options;
   bestOptions["regret"] = "best";
   auto best = makeLinearEnvironment(bestOptions, horizon, 0);
-  for (ArmId movie : best->arms().ids()) EXPECT_EQ(best->regret(movie), best->arms().bestExpectedReward() - best->arms().expectedReward(movie));
+  for (Id movie : best->arms().ids()) EXPECT_EQ(best->regret(movie), best->arms().bestExpectedReward() - best->arms().expectedReward(movie));
 }
 
 TEST(RatingsEnvironment, RejectsMissingOrMalformedFiles) {

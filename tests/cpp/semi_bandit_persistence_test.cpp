@@ -38,9 +38,9 @@ std::unique_ptr<Matroid> matroidOfKind(const std::string& kind) {
 }
 
 // Bernoulli rewards from a fixed mean per arm, drawn by the test's own generator.
-std::vector<double> rewardsFor(const std::vector<MatroidArm>& basis, Random& random) {
+std::vector<double> rewardsFor(const std::vector<Id>& basis, Random& random) {
   std::vector<double> rewards;
-  for (const MatroidArm arm : basis) rewards.push_back(random.bernoulli(0.1 + 0.8 * ((arm * 37) % 30) / 30.0) ? 1.0 : 0.0);
+  for (const Id arm : basis) rewards.push_back(random.bernoulli(0.1 + 0.8 * ((arm * 37) % 30) / 30.0) ? 1.0 : 0.0);
   return rewards;
 }
 

@@ -23,28 +23,28 @@ class MirrorPolicy : public LinearPolicy {
   std::string type() const override { return "mirror"; }
   int dim() const override { return dim_; }
   std::size_t armCount() const override { return arms_.size(); }
-  bool hasArm(ArmId id) const override { return arms_.count(id) != 0; }
-  void addArms(const ArmId* ids, std::size_t count, const double*, std::size_t length) override {
+  bool hasArm(Id id) const override { return arms_.count(id) != 0; }
+  void addArms(const Id* ids, std::size_t count, const double*, std::size_t length) override {
     EXPECT_EQ(length, count * static_cast<std::size_t>(dim_));
     for (std::size_t i = 0; i < count; ++i) EXPECT_TRUE(arms_.insert(ids[i]).second);
   }
-  void removeArms(const ArmId* ids, std::size_t count) override {
+  void removeArms(const Id* ids, std::size_t count) override {
     for (std::size_t i = 0; i < count; ++i) EXPECT_EQ(arms_.erase(ids[i]), 1u);
   }
-  ArmId select() override {
+  Id select() override {
     auto it = arms_.begin();
     std::advance(it, static_cast<long>(random_.uniformInt(arms_.size())));
     return *it;
   }
-  void update(ArmId arm, double) override { EXPECT_TRUE(arms_.count(arm)); }
+  void update(Id arm, double) override { EXPECT_TRUE(arms_.count(arm)); }
   Vector theta() const override { return Vector::Zero(dim_); }
   Json stats() const override { return Json{{"innerProducts", 7}}; }
-  const std::set<ArmId>& arms() const { return arms_; }
+  const std::set<Id>& arms() const { return arms_; }
 
  private:
   int dim_;
   Random random_;
-  std::set<ArmId> arms_;
+  std::set<Id> arms_;
 };
 
 Json linearConfig() {
@@ -70,7 +70,7 @@ TEST(LinearTrial, ThePolicyAlwaysHoldsTheEnvironmentsArms) {
     const RoundOutcome outcome = trial.playRound(t, clock);
     EXPECT_GE(outcome.regret, 0.0);
     const auto& ids = trial.environment().arms().ids();
-    ASSERT_EQ(std::set<ArmId>(ids.begin(), ids.end()), policy->arms()) << "round " << t;
+    ASSERT_EQ(std::set<Id>(ids.begin(), ids.end()), policy->arms()) << "round " << t;
   }
   EXPECT_EQ(trial.innerProducts(), 7u);
   EXPECT_GE(clock.select, 0.0);

@@ -51,7 +51,7 @@ std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
     case 0: {
       static const char* const types[] = {"exact", "hnsw", "lsh", "bounded-me", "greedy", "pca-tree", "adaptive"};
       JournaledIndex index(Json{{"type", types[variant % 7]}, {"dim", 3}, {"seed", 1}});
-      std::vector<ItemId> ids = {1, 2, 3, 4};
+      std::vector<Id> ids = {1, 2, 3, 4};
       std::vector<float> x(12);
       for (auto& value : x) value = static_cast<float>(random.normal());
       index.add(ids.data(), 4, x.data(), x.size());
@@ -62,7 +62,7 @@ std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
     case 1: {
       static const char* const types[] = {"lin-ucb", "lin-ts", "linear-elim", "sub-elim", "sub-ts"};
       JournaledLinearPolicy policy(Json{{"type", types[variant % 5]}, {"dim", 2}, {"seed", 1}, {"index", Json{{"type", "exact"}}}});
-      const ArmId ids[] = {7, 8, 9};
+      const Id ids[] = {7, 8, 9};
       const double x[] = {1, 0, 0, 1, 0.5, 0.5};
       policy.addArms(ids, 3, x, 6);
       for (int t = 0; t < 3; ++t) policy.update(policy.select(), random.normal());

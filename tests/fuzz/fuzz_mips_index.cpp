@@ -27,14 +27,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string type = types[input.below(types.size())];
   const std::size_t dim = 1 + input.below(9);
   auto index = makeMipsIndex(dim, Json{{"type", type}, {"seed", input.byte()}});
-  std::map<ItemId, std::vector<float>> oracle;
+  std::map<Id, std::vector<float>> oracle;
 
   for (int operation = 0; operation < 64 && !input.empty(); ++operation) {
     switch (input.byte() % 4) {
       case 0:
       case 1: {  // add a small batch, sometimes with a duplicate id
         const std::size_t n = 1 + input.below(6);
-        std::vector<ItemId> ids(n);
+        std::vector<Id> ids(n);
         std::vector<float> vectors(n * dim);
         for (auto& id : ids) id = input.below(40);
         for (auto& value : vectors) value = input.smallFloat();
@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       case 2: {  // remove a few ids, sometimes unknown ones
         const std::size_t n = 1 + input.below(3);
-        std::vector<ItemId> ids(n);
+        std::vector<Id> ids(n);
         for (auto& id : ids) id = input.below(40);
         bool valid = true;
         for (std::size_t i = 0; i < n; ++i) {
@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         try {
           index->remove(ids.data(), n);
           check(valid);
-          for (const ItemId id : ids) oracle.erase(id);
+          for (const Id id : ids) oracle.erase(id);
         } catch (const Error& error) {
           check(!valid && (error.code() == ErrorCode::UnknownId || error.code() == ErrorCode::DuplicateId));
         }
@@ -88,7 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
     check(index->size() == oracle.size());
-    for (ItemId id = 0; id < 40; ++id) check(index->contains(id) == (oracle.count(id) == 1));
+    for (Id id = 0; id < 40; ++id) check(index->contains(id) == (oracle.count(id) == 1));
   }
   return 0;
 }

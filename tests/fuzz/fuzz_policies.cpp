@@ -58,7 +58,7 @@ void fuzzLinear(fuzz::FuzzInput& input) {
     switch (input.byte() % 4) {
       case 0: {
         const std::size_t n = 1 + input.below(4);
-        std::vector<ArmId> ids(n);
+        std::vector<Id> ids(n);
         std::vector<double> x(n * static_cast<std::size_t>(dim) + (input.byte() % 8 == 0 ? 1 : 0));
         for (auto& id : ids) id = input.below(24);
         for (auto& value : x) value = input.smallFloat();
@@ -66,12 +66,12 @@ void fuzzLinear(fuzz::FuzzInput& input) {
         break;
       }
       case 1: {
-        const ArmId id = input.below(24);
+        const Id id = input.below(24);
         attempt([&] { policy.removeArms(&id, 1); }, save);
         break;
       }
       default: {
-        ArmId arm = 0;
+        Id arm = 0;
         bool selected = false;
         attempt([&] {
           arm = policy.select();
@@ -100,7 +100,7 @@ void fuzzSemiBandit(fuzz::FuzzInput& input) {
   JournaledSemiBanditPolicy policy(types[input.below(types.size())], *matroid, Json{{"horizon", 100}, {"seed", input.byte()}});
   const auto save = [&] { return policy.toBytes(); };
   for (int step = 0; step < 48 && !input.empty(); ++step) {
-    std::vector<MatroidArm> basis = policy.select();
+    std::vector<Id> basis = policy.select();
     check(basis.size() == matroid->rank() && matroid->isIndependent(basis.data(), basis.size()));
     std::vector<double> rewards(basis.size());
     for (auto& r : rewards) r = input.byte() % 16 == 0 ? 2.0 : (input.byte() % 2);
@@ -123,12 +123,12 @@ void fuzzCls(fuzz::FuzzInput& input) {
     for (auto& value : x) value = input.byte() % 32 == 0 ? INFINITY : input.smallFloat();
     SuperArmConstraint constraint;
     constraint.k = input.below(rows + 2);
-    std::vector<ArmRow> chosen;
+    std::vector<Id> chosen;
     bool selected = false;
     attempt([&] {
       chosen = policy->select(x.data(), x.size(), constraint);
       selected = true;
-      check(chosen.size() == constraint.k && std::set<ArmRow>(chosen.begin(), chosen.end()).size() == chosen.size());
+      check(chosen.size() == constraint.k && std::set<Id>(chosen.begin(), chosen.end()).size() == chosen.size());
     }, save);
     if (!selected) continue;
     std::vector<double> rewards(chosen.size());

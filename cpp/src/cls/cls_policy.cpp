@@ -73,7 +73,7 @@ double ClsPolicy::dot(const ArmSlice& arm, const Vector& direction) const {
 
 double ClsPolicy::width(const ArmSlice& arm) const { return std::sqrt(std::max(0.0, ridge_.quadraticForm(arm))); }
 
-double ClsPolicy::armDraw(ArmRow row) {
+double ClsPolicy::armDraw(Id row) {
   double& slot = draws_[row];
   if (std::isnan(slot)) {
     slot = drawArmNoise();
@@ -82,7 +82,7 @@ double ClsPolicy::armDraw(ArmRow row) {
   return slot;
 }
 
-double ClsPolicy::scoreArm(const ArmSlice& arm, ArmRow row, double* widthOut) {
+double ClsPolicy::scoreArm(const ArmSlice& arm, Id row, double* widthOut) {
   ++scoredArms_;
   double score = dot(arm, center());
   if (usesWidth()) {
@@ -100,13 +100,13 @@ void ClsPolicy::startRound(std::size_t arms) {
   if (draws_.size() != arms) {
     draws_.assign(arms, unset);
   } else {
-    for (const ArmRow row : drawnRows_) draws_[row] = unset;
+    for (const Id row : drawnRows_) draws_[row] = unset;
   }
   drawnRows_.clear();
   beginRound();
 }
 
-std::vector<ArmRow> ClsPolicy::select(const ArmFeatures& arms, const SuperArmConstraint& constraint) {
+std::vector<Id> ClsPolicy::select(const ArmFeatures& arms, const SuperArmConstraint& constraint) {
   if (arms.dim() != static_cast<std::size_t>(dim())) {
     fail(ErrorCode::DimensionMismatch, "arms have dimension " + std::to_string(arms.dim()) + ", the policy has dim " +
                                            std::to_string(dim()));
@@ -115,13 +115,13 @@ std::vector<ArmRow> ClsPolicy::select(const ArmFeatures& arms, const SuperArmCon
   return selectAll(arms, constraint);
 }
 
-std::vector<ArmRow> ClsPolicy::select(const double* features, std::size_t length, const SuperArmConstraint& constraint) {
+std::vector<Id> ClsPolicy::select(const double* features, std::size_t length, const SuperArmConstraint& constraint) {
   const std::size_t rows = rowsOf(length, dim());
   requireFinite(features, length, "features");
   return select(ArmFeatures::dense(features, rows, static_cast<std::size_t>(dim())), constraint);
 }
 
-std::vector<ArmRow> ClsPolicy::selectAll(const ArmFeatures& arms, const SuperArmConstraint& constraint) {
+std::vector<Id> ClsPolicy::selectAll(const ArmFeatures& arms, const SuperArmConstraint& constraint) {
   const std::size_t count = arms.count();
   startRound(count);
   std::vector<double> scores(count);
@@ -131,13 +131,13 @@ std::vector<ArmRow> ClsPolicy::selectAll(const ArmFeatures& arms, const SuperArm
     for (std::size_t row = 0; row < count; ++row) scores[row] = random_.normal();
   } else {
     for (std::size_t row = 0; row < count; ++row) {
-      scores[row] = scoreArm(arms.slice(row), static_cast<ArmRow>(row), &widths[row]);
+      scores[row] = scoreArm(arms.slice(row), static_cast<Id>(row), &widths[row]);
     }
   }
-  std::vector<ArmRow> chosen = SuperArmOracle::select(scores, constraint);
+  std::vector<Id> chosen = SuperArmOracle::select(scores, constraint);
   std::vector<double> chosenWidths;
   chosenWidths.reserve(chosen.size());
-  for (const ArmRow row : chosen) chosenWidths.push_back(widths[row]);
+  for (const Id row : chosen) chosenWidths.push_back(widths[row]);
   remember(arms, chosen, chosenWidths);
   return chosen;
 }
@@ -158,7 +158,7 @@ void ClsPolicy::setArms(const double* features, std::size_t length) {
   pendingVectors_.clear();
 }
 
-std::vector<ArmRow> ClsPolicy::selectFromArms(const SuperArmConstraint& constraint) {
+std::vector<Id> ClsPolicy::selectFromArms(const SuperArmConstraint& constraint) {
   require(fixedCount_ > 0, ErrorCode::Empty, "no fixed arm set: call setArms(features) first, or pass features to select");
   SuperArmOracle::validate(constraint, fixedCount_);
   const ArmFeatures arms = ArmFeatures::dense(fixedFeatures_.data(), fixedCount_, static_cast<std::size_t>(dim()));
@@ -167,7 +167,7 @@ std::vector<ArmRow> ClsPolicy::selectFromArms(const SuperArmConstraint& constrai
   return selectShortlist(constraint);
 }
 
-std::vector<ArmRow> ClsPolicy::selectShortlist(const SuperArmConstraint& constraint) {
+std::vector<Id> ClsPolicy::selectShortlist(const SuperArmConstraint& constraint) {
   const std::size_t count = fixedCount_;
   const std::size_t d = static_cast<std::size_t>(dim());
   const ArmFeatures arms = ArmFeatures::dense(fixedFeatures_.data(), count, d);
@@ -178,11 +178,11 @@ std::vector<ArmRow> ClsPolicy::selectShortlist(const SuperArmConstraint& constra
     cachedScores_.assign(count, unset);
     cachedWidths_.assign(count, unset);
   }
-  for (const ArmRow row : cachedRows_) cachedScores_[row] = unset;
+  for (const Id row : cachedRows_) cachedScores_[row] = unset;
   cachedRows_.clear();
   const double multiplier = usesWidth() ? widthMultiplierBound(count) : 0.0;
   std::size_t retrieve = std::min(count, std::max(constraint.k, shortlist_ == 0 ? 4 * constraint.k : shortlist_));
-  std::vector<ArmRow> chosen;
+  std::vector<Id> chosen;
   std::vector<double> chosenWidths;
   while (true) {
     const UpperBoundIndex::Candidates candidates =
@@ -191,7 +191,7 @@ std::vector<ArmRow> ClsPolicy::selectShortlist(const SuperArmConstraint& constra
     std::vector<double> widths(candidates.rows.size());
     for (std::size_t i = 0; i < candidates.rows.size(); ++i) {
       // A grown shortlist contains the previous one: score each arm once per round.
-      const ArmRow row = candidates.rows[i];
+      const Id row = candidates.rows[i];
       if (std::isnan(cachedScores_[row])) {
         cachedScores_[row] = scoreArm(arms.slice(row), row, &cachedWidths_[row]);
         cachedRows_.push_back(row);
@@ -230,13 +230,13 @@ std::vector<ArmRow> ClsPolicy::selectShortlist(const SuperArmConstraint& constra
   return chosen;
 }
 
-void ClsPolicy::remember(const ArmFeatures& arms, const std::vector<ArmRow>& chosen, const std::vector<double>& widths) {
+void ClsPolicy::remember(const ArmFeatures& arms, const std::vector<Id>& chosen, const std::vector<double>& widths) {
   ++rounds_;
   pending_ = true;
   pendingRows_ = chosen;
   pendingVectors_.clear();
   pendingVectors_.reserve(chosen.size());
-  for (const ArmRow row : chosen) pendingVectors_.push_back(arms.vector(row));
+  for (const Id row : chosen) pendingVectors_.push_back(arms.vector(row));
   if (usesWidth() && !widths.empty()) {
     std::vector<double> sorted = widths;
     std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
@@ -245,7 +245,7 @@ void ClsPolicy::remember(const ArmFeatures& arms, const std::vector<ArmRow>& cho
   }
 }
 
-void ClsPolicy::update(const ArmRow* chosen, std::size_t count, const double* rewards, std::size_t rewardCount) {
+void ClsPolicy::update(const Id* chosen, std::size_t count, const double* rewards, std::size_t rewardCount) {
   require(pending_, ErrorCode::InvalidArgument, "update must follow a select (each selection is updated at most once)");
   if (rewardCount != count) {
     fail(ErrorCode::DimensionMismatch, "rewards must have one entry per chosen arm: " + std::to_string(count) +
@@ -317,14 +317,14 @@ void ClsPolicy::loadState(StateReader& in) {
   in.check(counters.size() == 4, "bad counters");
   const double widthScale = in.f64();
   const std::uint8_t pending = in.u8();
-  const std::vector<ArmRow> pendingRows = in.u32s();
+  const std::vector<Id> pendingRows = in.u32s();
   const std::vector<double> vectors = in.f64s();
   const std::vector<double> fixed = in.f64s();
   in.check(pending <= 1 && std::isfinite(widthScale) && widthScale > 0.0, "bad selection state");
   in.check(vectors.size() == pendingRows.size() * d && (pending == 1 || pendingRows.empty()), "pending selection does not match");
   in.check(fixed.size() % d == 0, "fixed arms do not match the dimension");
   for (const double value : vectors) in.check(std::isfinite(value), "a pending feature is not finite");
-  for (const ArmRow row : pendingRows) in.check(fixed.empty() || row < fixed.size() / d, "a pending row is out of range");
+  for (const Id row : pendingRows) in.check(fixed.empty() || row < fixed.size() / d, "a pending row is out of range");
   if (!fixed.empty()) setArms(fixed.data(), fixed.size());  // validates and rebuilds the index
   ridge_ = std::move(ridge);
   random_ = random;

@@ -69,7 +69,7 @@ ClusteredEnvironment::ClusteredEnvironment(const Json& options, std::uint64_t se
   constraint_.k = k;
 }
 
-double ClusteredEnvironment::drawReward(ArmRow row) {
+double ClusteredEnvironment::drawReward(Id row) {
   // P(+1) = (1 + mean) / 2 gives E[r] = mean; |mean| <= ||theta*|| ||x|| = 1.
   return random_.bernoulli((1.0 + means_[row]) / 2.0) ? 1.0 : -1.0;
 }

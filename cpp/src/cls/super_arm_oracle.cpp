@@ -32,14 +32,14 @@ void SuperArmOracle::validate(const SuperArmConstraint& constraint, std::size_t 
   }
 }
 
-std::vector<ArmRow> SuperArmOracle::select(const std::vector<double>& scores, const SuperArmConstraint& constraint) {
-  std::vector<ArmRow> rows(scores.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<ArmRow>(i);
+std::vector<Id> SuperArmOracle::select(const std::vector<double>& scores, const SuperArmConstraint& constraint) {
+  std::vector<Id> rows(scores.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<Id>(i);
   const std::vector<std::size_t> positions = selectAmong(rows, scores, constraint);
-  return std::vector<ArmRow>(positions.begin(), positions.end());
+  return std::vector<Id>(positions.begin(), positions.end());
 }
 
-std::vector<std::size_t> SuperArmOracle::selectAmong(const std::vector<ArmRow>& rows, const std::vector<double>& scores,
+std::vector<std::size_t> SuperArmOracle::selectAmong(const std::vector<Id>& rows, const std::vector<double>& scores,
                                                 const SuperArmConstraint& constraint) {
   // Positions into `rows`, ordered by the scores of the subset.
   std::vector<std::size_t> order(rows.size());

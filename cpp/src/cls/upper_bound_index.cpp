@@ -19,7 +19,7 @@ UpperBoundIndex::~UpperBoundIndex() = default;
 void UpperBoundIndex::build(const double* features, std::size_t count) {
   const std::size_t width = index_->dim();
   std::vector<float> lifts(count * width);
-  std::vector<ItemId> ids(count);
+  std::vector<Id> ids(count);
   for (std::size_t row = 0; row < count; ++row) {
     const double* x = features + row * dim_;
     float* out = lifts.data() + row * width;
@@ -31,7 +31,7 @@ void UpperBoundIndex::build(const double* features, std::size_t count) {
         for (std::size_t b = a + 1; b < dim_; ++b) out[position++] = static_cast<float>(kSqrt2 * x[a] * x[b]);
       }
     }
-    ids[row] = static_cast<ItemId>(row);
+    ids[row] = static_cast<Id>(row);
   }
   index_->add(ids.data(), count, lifts.data(), lifts.size());
 }

@@ -2,7 +2,7 @@
 
 #include "sublinear/core/option_table.hpp"
 
-// Every class's options, as data (issue 16). A constructor reads its options through these groups
+// Every class's options, as data. A constructor reads its options through these groups
 // (readOption and friends), a factory checks the keys against the class's table, and JavaScript
 // sees the same tables through optionTable(kind, type). Ranges and defaults are the ones the
 // constructors used before the tables existed; change them here and only here.

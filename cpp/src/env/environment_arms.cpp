@@ -8,7 +8,7 @@ namespace sublinear {
 
 EnvironmentArms::EnvironmentArms(int dim) : dim_(dim) { require(dim >= 1, ErrorCode::InvalidArgument, "dim must be at least 1"); }
 
-void EnvironmentArms::add(ArmId id, const double* features, double expectedReward) {
+void EnvironmentArms::add(Id id, const double* features, double expectedReward) {
   if (contains(id)) fail(ErrorCode::DuplicateId, "arm " + std::to_string(id) + " is already in the set");
   rowOf_.emplace(id, ids_.size());
   ids_.push_back(id);
@@ -17,7 +17,7 @@ void EnvironmentArms::add(ArmId id, const double* features, double expectedRewar
   ranked_.emplace(expectedReward, id);
 }
 
-void EnvironmentArms::remove(ArmId id) {
+void EnvironmentArms::remove(Id id) {
   const auto found = rowOf_.find(id);
   if (found == rowOf_.end()) fail(ErrorCode::UnknownId, "arm " + std::to_string(id) + " is not in the set");
   const std::size_t row = found->second;
@@ -38,12 +38,12 @@ void EnvironmentArms::remove(ArmId id) {
   features_.resize(last * d);
 }
 
-std::vector<ArmId> EnvironmentArms::removeRandom(std::size_t count, std::size_t keepAtLeast, Random& random) {
+std::vector<Id> EnvironmentArms::removeRandom(std::size_t count, std::size_t keepAtLeast, Random& random) {
   const std::size_t removable = size() > keepAtLeast ? size() - keepAtLeast : 0;
-  std::vector<ArmId> removed;
+  std::vector<Id> removed;
   removed.reserve(std::min(count, removable));
   for (std::size_t i = 0; i < std::min(count, removable); ++i) {
-    const ArmId victim = idAt(static_cast<std::size_t>(random.uniformInt(size())));
+    const Id victim = idAt(static_cast<std::size_t>(random.uniformInt(size())));
     remove(victim);
     removed.push_back(victim);
   }

@@ -68,7 +68,7 @@ void GaussianLinearEnvironment::addArm(const double* features) {
   arms_.add(nextId_++, features, dot(thetaStar_.data(), features, arms_.dim()));
 }
 
-double GaussianLinearEnvironment::drawReward(ArmId arm) {
+double GaussianLinearEnvironment::drawReward(Id arm) {
   if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "arm " + std::to_string(arm) + " is not in the environment's set");
   const double mean = arms_.expectedReward(arm);
   return noiseDeviation_ > 0.0 ? mean + noiseDeviation_ * noise_.normal() : mean;

@@ -6,7 +6,7 @@
 
 namespace sublinear {
 
-double LinearEnvironment::regret(ArmId arm) const {
+double LinearEnvironment::regret(Id arm) const {
   const EnvironmentArms& set = arms();
   if (!set.contains(arm)) fail(ErrorCode::UnknownId, "arm " + std::to_string(arm) + " is not in the environment's set");
   // Both terms are the same stored doubles, so the difference is exactly >= 0.

@@ -66,12 +66,12 @@ void RatingsEnvironment::addNextMovie(ArmChange* change) {
   }
 }
 
-double RatingsEnvironment::drawReward(ArmId arm) {
+double RatingsEnvironment::drawReward(Id arm) {
   if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "movie " + std::to_string(arm) + " is not among the current arms");
   return arms_.expectedReward(arm);
 }
 
-double RatingsEnvironment::regret(ArmId arm) const {
+double RatingsEnvironment::regret(Id arm) const {
   if (!paperRegret_) return LinearEnvironment::regret(arm);
   if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "movie " + std::to_string(arm) + " is not among the current arms");
   return 1.0 - arms_.expectedReward(arm);

@@ -12,7 +12,7 @@ ArmSet::ArmSet(int dim) : dim_(dim) {
   require(dim >= 1, ErrorCode::InvalidArgument, "dim must be a positive integer");
 }
 
-void ArmSet::checkAdd(const ArmId* ids, std::size_t count, const double* features, std::size_t featureLength) const {
+void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) const {
   const std::size_t expected = count * static_cast<std::size_t>(dim_);
   if (featureLength != expected) {
     fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(count) + " x " + std::to_string(dim_) + " = " +
@@ -28,7 +28,7 @@ void ArmSet::checkAdd(const ArmId* ids, std::size_t count, const double* feature
                                            " exceeds 1e15 in magnitude (indexes store float32 products of features)");
     }
   }
-  std::unordered_set<ArmId> batch;
+  std::unordered_set<Id> batch;
   batch.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     if (contains(ids[i])) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " is already in the set");
@@ -36,8 +36,8 @@ void ArmSet::checkAdd(const ArmId* ids, std::size_t count, const double* feature
   }
 }
 
-void ArmSet::checkRemove(const ArmId* ids, std::size_t count) const {
-  std::unordered_set<ArmId> batch;
+void ArmSet::checkRemove(const Id* ids, std::size_t count) const {
+  std::unordered_set<Id> batch;
   batch.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     if (!contains(ids[i])) fail(ErrorCode::UnknownId, "arm " + std::to_string(ids[i]) + " is not in the set");
@@ -45,7 +45,7 @@ void ArmSet::checkRemove(const ArmId* ids, std::size_t count) const {
   }
 }
 
-void ArmSet::add(const ArmId* ids, std::size_t count, const double* features) {
+void ArmSet::add(const Id* ids, std::size_t count, const double* features) {
   const auto d = static_cast<std::size_t>(dim_);
   features_.reserve(features_.size() + count * d);
   ids_.reserve(ids_.size() + count);
@@ -56,7 +56,7 @@ void ArmSet::add(const ArmId* ids, std::size_t count, const double* features) {
   }
 }
 
-void ArmSet::remove(const ArmId* ids, std::size_t count) {
+void ArmSet::remove(const Id* ids, std::size_t count) {
   const auto d = static_cast<std::size_t>(dim_);
   for (std::size_t i = 0; i < count; ++i) {
     const auto it = rowOf_.find(ids[i]);

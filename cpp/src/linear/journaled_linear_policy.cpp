@@ -42,13 +42,13 @@ std::unique_ptr<JournaledLinearPolicy> JournaledLinearPolicy::fromBytes(const st
             break;
           }
           case kSelect: {
-            const ArmId recorded = in.u32();
+            const Id recorded = in.u32();
             // The replay must take the same path; a different arm means the bytes were altered.
             require(restored->select() == recorded, ErrorCode::CorruptState, "replayed selection differs from the recorded one");
             break;
           }
           case kUpdate: {
-            const ArmId arm = in.u32();
+            const Id arm = in.u32();
             restored->update(arm, in.f64());
             break;
           }
@@ -59,25 +59,25 @@ std::unique_ptr<JournaledLinearPolicy> JournaledLinearPolicy::fromBytes(const st
   return restored;
 }
 
-void JournaledLinearPolicy::addArms(const ArmId* ids, std::size_t count, const double* features, std::size_t featureLength) {
+void JournaledLinearPolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) {
   policy_->addArms(ids, count, features, featureLength);
   StateWriter& out = journal_.record(kAddArms);
   out.u32s(ids, count);
   out.f64s(features, featureLength);
 }
 
-void JournaledLinearPolicy::removeArms(const ArmId* ids, std::size_t count) {
+void JournaledLinearPolicy::removeArms(const Id* ids, std::size_t count) {
   policy_->removeArms(ids, count);
   journal_.record(kRemoveArms).u32s(ids, count);
 }
 
-ArmId JournaledLinearPolicy::select() {
-  const ArmId arm = policy_->select();
+Id JournaledLinearPolicy::select() {
+  const Id arm = policy_->select();
   journal_.record(kSelect).u32(arm);
   return arm;
 }
 
-void JournaledLinearPolicy::update(ArmId arm, double reward) {
+void JournaledLinearPolicy::update(Id arm, double reward) {
   policy_->update(arm, reward);
   StateWriter& out = journal_.record(kUpdate);
   out.u32(arm);

@@ -6,7 +6,7 @@ namespace sublinear {
 
 LinUCB::LinUCB(int dim, const Json& options) : RidgePolicy(dim, options, dim) {}
 
-ArmId LinUCB::chooseArm() {
+Id LinUCB::chooseArm() {
   const double radius = theoreticalRadius() ? adaptiveRadius(delta()) : practicalRadius(confidenceMultiplier());
   lastRadius_ = radius;
   const auto features = arms_.matrix();
@@ -15,7 +15,7 @@ ArmId LinUCB::chooseArm() {
   const Matrix& inverseGram = ridge_.inverseGram();
   const Vector& theta = ridge_.theta();
   double bestScore = -INFINITY;
-  ArmId bestArm = arms_.idAt(0);
+  Id bestArm = arms_.idAt(0);
   for (Eigen::Index start = 0; start < features.rows(); start += kBlock) {
     const Eigen::Index rows = std::min(kBlock, features.rows() - start);
     const auto block = features.middleRows(start, rows);
@@ -24,7 +24,7 @@ ArmId LinUCB::chooseArm() {
     const Vector widths = transformed.cwiseProduct(block).rowwise().sum();
     for (Eigen::Index i = 0; i < rows; ++i) {
       const double score = means[i] + radius * std::sqrt(std::max(0.0, widths[i]));
-      const ArmId id = arms_.idAt(static_cast<std::size_t>(start + i));
+      const Id id = arms_.idAt(static_cast<std::size_t>(start + i));
       if (score > bestScore || (score == bestScore && id < bestArm)) {
         bestScore = score;
         bestArm = id;

@@ -46,7 +46,7 @@ Vector RidgePolicy::modelFeatures(const double* features) const {
   return Eigen::Map<const Vector>(features, arms_.dim());
 }
 
-void RidgePolicy::addArms(const ArmId* ids, std::size_t count, const double* features, std::size_t featureLength) {
+void RidgePolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) {
   arms_.checkAdd(ids, count, features, featureLength);
   arms_.add(ids, count, features);
   try {
@@ -57,20 +57,20 @@ void RidgePolicy::addArms(const ArmId* ids, std::size_t count, const double* fea
   }
 }
 
-void RidgePolicy::removeArms(const ArmId* ids, std::size_t count) {
+void RidgePolicy::removeArms(const Id* ids, std::size_t count) {
   arms_.checkRemove(ids, count);
   onRemoveArms(ids, count);
   arms_.remove(ids, count);
 }
 
-ArmId RidgePolicy::select() {
+Id RidgePolicy::select() {
   require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before select()");
-  const ArmId arm = chooseArm();
+  const Id arm = chooseArm();
   ++selections_;
   return arm;
 }
 
-void RidgePolicy::update(ArmId arm, double reward) {
+void RidgePolicy::update(Id arm, double reward) {
   if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "arm " + std::to_string(arm) + " is not in the set");
   require(std::isfinite(reward), ErrorCode::NonFinite, "reward must be a finite number");
   // Like features (ArmSet::kMaxMagnitude): larger rewards would overflow b = sum r x, and the policy

@@ -13,8 +13,8 @@ namespace sublinear {
 namespace {
 constexpr int kStageCap = 60;
 // review() runs whenever the observations have grown by this factor: about 45 times in 20,000
-// steps. Doubling (about 15 times) left the battery's unit-norm d = 8 problem at 0.16 of uniform
-// play's regret in its last quarter, against 0.02.
+// steps. Doubling (about 15 times) reviews too rarely: arms that should be eliminated keep being
+// played, and the battery's unit-norm d = 8 problem kept several times the regret late in the run.
 constexpr double kReviewGrowth = 1.25;
 
 double defaultEta(const Json& options) {
@@ -78,7 +78,7 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
   Stage& target = stages_[static_cast<std::size_t>(stage)];
   const std::size_t lifted = lift_.liftedDim();
   std::vector<float> vectors(arms.size() * lifted);
-  std::vector<ArmId> ids(arms.size());
+  std::vector<Id> ids(arms.size());
   for (std::size_t i = 0; i < arms.size(); ++i) {
     ids[i] = arms[i].id;
     lift_.liftOuterProduct(arms_.featuresOf(arms[i].id), vectors.data() + i * lifted);
@@ -92,7 +92,7 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
   }
 }
 
-void SubElim::raiseThreshold(double candidate, ArmId witness) {
+void SubElim::raiseThreshold(double candidate, Id witness) {
   if (candidate > threshold_) {
     threshold_ = candidate;
     hasWitness_ = true;
@@ -103,10 +103,10 @@ void SubElim::raiseThreshold(double candidate, ArmId witness) {
   // keep such arms -- and play them at random in the last stage -- until the next rise.
   for (int s = 0; s <= maxStage_; ++s) {
     Stage& stage = stages_[static_cast<std::size_t>(s)];
-    std::vector<ArmId> doomed;
+    std::vector<Id> doomed;
     std::vector<HeapEntry> retained;
     while (!stage.heap.empty() && stage.heap.top().first < threshold_) {
-      const ArmId id = stage.heap.top().second;
+      const Id id = stage.heap.top().second;
       stage.heap.pop();
       // Entries of arms that moved on, were removed or were eliminated are stale: skip them.
       const auto it = stageOf_.find(id);
@@ -130,11 +130,11 @@ void SubElim::raiseThreshold(double candidate, ArmId witness) {
   }
 }
 
-void SubElim::onAddArms(const ArmId* ids, std::size_t count) {
+void SubElim::onAddArms(const Id* ids, std::size_t count) {
   refreshRadius();
   std::vector<std::vector<Placement>> byStage(static_cast<std::size_t>(maxStage_) + 1);
   double best = -INFINITY;
-  ArmId bestId = 0;
+  Id bestId = 0;
   const Vector& theta = ridge_.theta();
   for (std::size_t i = 0; i < count; ++i) {
     const double* x = arms_.featuresOf(ids[i]);
@@ -150,7 +150,7 @@ void SubElim::onAddArms(const ArmId* ids, std::size_t count) {
   } catch (...) {
     // Undo the stages already filled so that the policy is unchanged (their heap entries go stale).
     for (int s = 0; s < placed; ++s) {
-      std::vector<ArmId> undo;
+      std::vector<Id> undo;
       for (const Placement& arm : byStage[static_cast<std::size_t>(s)]) undo.push_back(arm.id), stageOf_.erase(arm.id);
       if (!undo.empty()) stages_[static_cast<std::size_t>(s)].index->remove(undo.data(), undo.size());
     }
@@ -159,9 +159,9 @@ void SubElim::onAddArms(const ArmId* ids, std::size_t count) {
   if (count > 0) raiseThreshold(best, bestId);
 }
 
-void SubElim::onRemoveArms(const ArmId* ids, std::size_t count) {
+void SubElim::onRemoveArms(const Id* ids, std::size_t count) {
   bool witnessLeaves = false;
-  std::vector<std::vector<ArmId>> byStage(static_cast<std::size_t>(maxStage_) + 1);
+  std::vector<std::vector<Id>> byStage(static_cast<std::size_t>(maxStage_) + 1);
   for (std::size_t i = 0; i < count; ++i) {
     if (hasWitness_ && ids[i] == witness_) witnessLeaves = true;
     const int stage = stageOf_.at(ids[i]);
@@ -175,20 +175,20 @@ void SubElim::onRemoveArms(const ArmId* ids, std::size_t count) {
   if (witnessLeaves) readmitEliminated(ids, count);
 }
 
-void SubElim::readmitEliminated(const ArmId* leaving, std::size_t count) {
+void SubElim::readmitEliminated(const Id* leaving, std::size_t count) {
   // Arms were eliminated because their upper bound fell below the witness's lower bound; without
   // the witness that comparison no longer holds, so every eliminated arm comes back and the
   // threshold is derived afresh from the arms that remain. O(K), and only when a witness leaves.
   ++readmissions_;
   threshold_ = -INFINITY;
   hasWitness_ = false;
-  const std::unordered_set<ArmId> gone(leaving, leaving + count);
+  const std::unordered_set<Id> gone(leaving, leaving + count);
   std::vector<std::vector<Placement>> byStage(static_cast<std::size_t>(maxStage_) + 1);
   const Vector& theta = ridge_.theta();
   double best = -INFINITY;
-  ArmId bestId = 0;
+  Id bestId = 0;
   for (std::size_t i = 0; i < arms_.size(); ++i) {
-    const ArmId id = arms_.idAt(i);
+    const Id id = arms_.idAt(i);
     if (gone.count(id) != 0) continue;
     const double* x = arms_.featuresOf(id);
     const double u = uncertainty(x);
@@ -201,16 +201,16 @@ void SubElim::readmitEliminated(const ArmId* leaving, std::size_t count) {
   if (best > -INFINITY) raiseThreshold(best, bestId);
 }
 
-std::pair<ArmId, double> SubElim::repartition(int stage) {
+std::pair<Id, double> SubElim::repartition(int stage) {
   ++repartitions_;
   Stage& source = stages_[static_cast<std::size_t>(stage)];
-  const std::vector<ArmId> members = source.index->items().ids();
+  const std::vector<Id> members = source.index->items().ids();
   const Vector& theta = ridge_.theta();
   std::vector<std::vector<Placement>> moves(static_cast<std::size_t>(maxStage_) + 1);
-  std::vector<ArmId> leaving;
+  std::vector<Id> leaving;
   double bestLower = -INFINITY, bestUncertainty = -INFINITY;
-  ArmId lowerWitness = 0, mostUncertain = 0;
-  for (const ArmId id : members) {
+  Id lowerWitness = 0, mostUncertain = 0;
+  for (const Id id : members) {
     const double* x = arms_.featuresOf(id);
     const double u = uncertainty(x);
     const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
@@ -229,7 +229,7 @@ std::pair<ArmId, double> SubElim::repartition(int stage) {
   return {mostUncertain, bestUncertainty};
 }
 
-ArmId SubElim::randomArmOf(int stage) {
+Id SubElim::randomArmOf(int stage) {
   const VectorStore& items = stages_[static_cast<std::size_t>(stage)].index->items();
   return items.idAt(static_cast<std::size_t>(random_.uniformInt(items.size())));
 }
@@ -238,13 +238,13 @@ void SubElim::review() {
   ++reviews_;
   const Vector& theta = ridge_.theta();
   std::vector<std::vector<Placement>> members(static_cast<std::size_t>(maxStage_) + 1);
-  std::vector<std::vector<ArmId>> leaving(static_cast<std::size_t>(maxStage_) + 1);
+  std::vector<std::vector<Id>> leaving(static_cast<std::size_t>(maxStage_) + 1);
   double bestLower = -INFINITY;
-  ArmId lowerWitness = 0;
+  Id lowerWitness = 0;
   std::size_t examined = 0;
   for (int s = 0; s <= maxStage_; ++s) {
     Stage& stage = stages_[static_cast<std::size_t>(s)];
-    for (const ArmId id : stage.index->items().ids()) {
+    for (const Id id : stage.index->items().ids()) {
       const double* x = arms_.featuresOf(id);
       const double u = uncertainty(x);
       const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
@@ -272,7 +272,7 @@ void SubElim::review() {
     stage.heap = decltype(stage.heap)(std::greater<HeapEntry>(), std::move(entries));
     if (!arriving.empty()) {
       std::vector<float> vectors(arriving.size() * lift_.liftedDim());
-      std::vector<ArmId> ids(arriving.size());
+      std::vector<Id> ids(arriving.size());
       for (std::size_t i = 0; i < arriving.size(); ++i) {
         ids[i] = arriving[i].id;
         lift_.liftOuterProduct(arms_.featuresOf(ids[i]), vectors.data() + i * lift_.liftedDim());
@@ -284,7 +284,7 @@ void SubElim::review() {
   if (examined > 0) raiseThreshold(bestLower, lowerWitness);
 }
 
-ArmId SubElim::chooseArm() {
+Id SubElim::chooseArm() {
   refreshRadius();
   if (!theoreticalRadius() && ridge_.observations() >= nextReview_) {
     review();
@@ -310,7 +310,7 @@ ArmId SubElim::chooseArm() {
     const SearchResult answer =
         stages_[static_cast<std::size_t>(stage)].index->search(query.data(), query.size(), 1, searchOptions);
     if (!answer.ids.empty()) {
-      const ArmId candidate = answer.ids.front();
+      const Id candidate = answer.ids.front();
       countInnerProducts(1);
       if (uncertainty(arms_.featuresOf(candidate)) >= acceptance(stage)) return candidate;
     }

@@ -8,13 +8,13 @@ Cts::Cts(const Matroid& matroid, const Json& options)
       failures_(matroid.groundSetSize(), 0.0),
       samples_(matroid.groundSetSize(), 0.0) {}
 
-std::vector<MatroidArm> Cts::chooseBasis(std::int64_t) {
-  for (MatroidArm arm = 0; arm < armCount(); ++arm) samples_[arm] = random().beta(1.0 + successes_[arm], 1.0 + failures_[arm]);
+std::vector<Id> Cts::chooseBasis(std::int64_t) {
+  for (Id arm = 0; arm < armCount(); ++arm) samples_[arm] = random().beta(1.0 + successes_[arm], 1.0 + failures_[arm]);
   armsScanned_ += armCount();
   return matroid().maxWeightBasis(samples_.data(), samples_.size());
 }
 
-void Cts::armUpdated(MatroidArm arm, double reward) {
+void Cts::armUpdated(Id arm, double reward) {
   const double scaled = (reward - rewardLow()) / (rewardHigh() - rewardLow());
   // Exact 0/1 rewards (Bernoulli arms) need no trial; others are binarised.
   const bool success = scaled >= 1.0 ? true : scaled <= 0.0 ? false : random().bernoulli(scaled);

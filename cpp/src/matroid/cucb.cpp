@@ -6,9 +6,9 @@ namespace sublinear {
 
 Cucb::Cucb(const Matroid& matroid, const Json& options) : SemiBanditPolicy(matroid, options), indices_(matroid.groundSetSize()) {}
 
-std::vector<MatroidArm> Cucb::chooseBasis(std::int64_t t) {
+std::vector<Id> Cucb::chooseBasis(std::int64_t t) {
   const double lambda = confidenceWidth(t);
-  for (MatroidArm arm = 0; arm < armCount(); ++arm) {
+  for (Id arm = 0; arm < armCount(); ++arm) {
     // Loops are never pulled (N = 0); they are in no basis, so their index does not matter.
     indices_[arm] = pulls(arm) > 0 ? empiricalMean(arm) + lambda / std::sqrt(static_cast<double>(pulls(arm))) : empiricalMean(arm);
   }

@@ -45,7 +45,7 @@ FasterCucb::FasterCucb(const Matroid& matroid, const Json& options)
   const std::string kind = this->matroid().kind();
   if (kind == "partition") {
     const auto& partition = static_cast<const PartitionMatroid&>(this->matroid());
-    for (MatroidArm arm = 0; arm < armCount(); ++arm) componentOfArm_[arm] = partition.groupOf(arm);
+    for (Id arm = 0; arm < armCount(); ++arm) componentOfArm_[arm] = partition.groupOf(arm);
     components_.resize(partition.rank());
     walk_ = Walk::OneArmPerComponent;
   } else {
@@ -70,7 +70,7 @@ int FasterCucb::level(double value) const {
   return estimate;
 }
 
-double FasterCucb::roundedIndex(MatroidArm arm, double lambda) const {
+double FasterCucb::roundedIndex(Id arm, double lambda) const {
   require(binsBuilt_ && binOfArm_[arm] != kNoBin, ErrorCode::InvalidArgument, "the arm has no feature yet");
   return weight(binOfArm_[arm], lambda);
 }
@@ -111,7 +111,7 @@ std::size_t FasterCucb::positionOf(const Component& component, std::uint32_t bin
                                   }) - order.begin());
 }
 
-void FasterCucb::placeArm(MatroidArm arm, bool maintainOrder) {
+void FasterCucb::placeArm(Id arm, bool maintainOrder) {
   Component& component = components_[componentOfArm_[arm]];
   // beta = 1/sqrt(N) depends on N alone: its level is computed once per value of N.
   const std::uint64_t n = pulls(arm);
@@ -169,7 +169,7 @@ void FasterCucb::placeArm(MatroidArm arm, bool maintainOrder) {
   binOfArm_[arm] = bin;
 }
 
-void FasterCucb::unplaceArm(MatroidArm arm) {
+void FasterCucb::unplaceArm(Id arm) {
   Component& component = components_[componentOfArm_[arm]];
   const std::uint32_t bin = binOfArm_[arm];
   Bin& source = bins_[bin];
@@ -202,7 +202,7 @@ void FasterCucb::unplaceArm(MatroidArm arm) {
 
 void FasterCucb::initialPullsCompleted() {
   // INITIALIZE (Algorithm 2): every playable arm has a feature now.
-  for (MatroidArm arm = 0; arm < armCount(); ++arm) {
+  for (Id arm = 0; arm < armCount(); ++arm) {
     if (pulls(arm) > 0) placeArm(arm, false);
   }
   binsBuilt_ = true;
@@ -210,7 +210,7 @@ void FasterCucb::initialPullsCompleted() {
   for (auto& component : components_) component.cellHigh = -1.0;
 }
 
-void FasterCucb::armUpdated(MatroidArm arm, double) {
+void FasterCucb::armUpdated(Id arm, double) {
   if (!binsBuilt_) return;
   const bool maintained = basisValid_ && !rebuildEveryRound_ && basisSlotOfArm_[arm] != kNotInBasis;
   const Component& component = components_[componentOfArm_[arm]];
@@ -240,20 +240,20 @@ void FasterCucb::armUpdated(MatroidArm arm, double) {
   if (demoted) exchangeAfterDemotion(arm, oldPosition);
 }
 
-void FasterCucb::exchangeAfterDemotion(MatroidArm arm, std::size_t oldPosition) {
+void FasterCucb::exchangeAfterDemotion(Id arm, std::size_t oldPosition) {
   oracle_->clear();
-  for (const MatroidArm kept : basis_) {
+  for (const Id kept : basis_) {
     if (kept != arm) oracle_->add(kept);
   }
   oracleCalls_ += basis_.size() - 1;
   const auto& order = components_.front().order;
   const std::uint32_t newBin = binOfArm_[arm];
-  MatroidArm replacement = arm;
+  Id replacement = arm;
   for (std::size_t position = oldPosition; position < order.size() && order[position] != newBin && replacement == arm; ++position) {
     ++binsVisited_;
     for (const auto& group : bins_[order[position]].groups) {
       // One arm outside the basis per class: the others of the class give the same answer.
-      const auto candidate = std::find_if(group.begin(), group.end(), [&](MatroidArm a) { return basisSlotOfArm_[a] == kNotInBasis; });
+      const auto candidate = std::find_if(group.begin(), group.end(), [&](Id a) { return basisSlotOfArm_[a] == kNotInBasis; });
       if (candidate == group.end()) continue;
       ++armsScanned_;
       ++oracleCalls_;
@@ -292,9 +292,9 @@ void FasterCucb::chooseMaintenance(std::int64_t t) {
   if (!rebuildEveryRound_) basisValid_ = false;
 }
 
-std::vector<MatroidArm> FasterCucb::greedyOverBins() {
+std::vector<Id> FasterCucb::greedyOverBins() {
   const std::size_t rank = matroid().rank();
-  std::vector<MatroidArm> basis;
+  std::vector<Id> basis;
   basis.reserve(rank);
   oracle_->clear();
   for (const std::uint32_t bin : components_.front().order) {
@@ -302,7 +302,7 @@ std::vector<MatroidArm> FasterCucb::greedyOverBins() {
     for (const auto& group : bins_[bin].groups) {
       // Arms of one class are offered until one is refused: a refused arm stays dependent as the
       // held set grows, and so do the rest of its class.
-      for (const MatroidArm arm : group) {
+      for (const Id arm : group) {
         ++armsScanned_;
         oracleCalls_ += 2;
         if (!oracle_->canAdd(arm)) break;
@@ -318,14 +318,14 @@ std::vector<MatroidArm> FasterCucb::greedyOverBins() {
   return basis;
 }
 
-std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
+std::vector<Id> FasterCucb::chooseBasis(std::int64_t t) {
   // FIND-BASE (Algorithm 3) for q = (1, lambda_t).
   const double lambda = confidenceWidth(t);
   for (auto& component : components_) {
     if (lambda > component.cellHigh || lambda < component.representative) enterCell(component, lambda);
   }
   const std::size_t rank = matroid().rank();
-  std::vector<MatroidArm> basis;
+  std::vector<Id> basis;
   basis.reserve(rank);
   if (walk_ == Walk::OneArmPerComponent) {
     for (const auto& component : components_) {
@@ -340,7 +340,7 @@ std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
     for (const std::uint32_t bin : order) {
       ++binsVisited_;
       for (const auto& group : bins_[bin].groups) {
-        for (const MatroidArm arm : group) {
+        for (const Id arm : group) {
           basis.push_back(arm);
           if (basis.size() == rank) break;
         }
@@ -354,7 +354,7 @@ std::vector<MatroidArm> FasterCucb::chooseBasis(std::int64_t t) {
   chooseMaintenance(t);
   if (rebuildEveryRound_) basisValid_ = false;
   if (!basisValid_) {
-    for (const MatroidArm arm : basis_) basisSlotOfArm_[arm] = kNotInBasis;
+    for (const Id arm : basis_) basisSlotOfArm_[arm] = kNotInBasis;
     basis_ = greedyOverBins();
     for (std::size_t slot = 0; slot < basis_.size(); ++slot) basisSlotOfArm_[basis_[slot]] = static_cast<std::uint32_t>(slot);
     basisValid_ = true;

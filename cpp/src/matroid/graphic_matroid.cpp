@@ -18,8 +18,8 @@ class ForestOracle : public IndependenceOracle {
   explicit ForestOracle(const GraphicMatroid& graph) : graph_(graph), parent_(graph.numVertices()), size_(graph.numVertices(), 1) {
     for (std::size_t v = 0; v < parent_.size(); ++v) parent_[v] = static_cast<std::uint32_t>(v);
   }
-  bool canAdd(MatroidArm arm) override { return find(graph_.tail(arm)) != find(graph_.head(arm)); }
-  void add(MatroidArm arm) override {
+  bool canAdd(Id arm) override { return find(graph_.tail(arm)) != find(graph_.head(arm)); }
+  void add(Id arm) override {
     std::uint32_t u = find(graph_.tail(arm));
     std::uint32_t v = find(graph_.head(arm));
     if (size_[u] < size_[v]) std::swap(u, v);
@@ -73,7 +73,7 @@ GraphicMatroid::GraphicMatroid(std::size_t numVertices, std::vector<std::uint32_
     }
   }
   auto oracle = makeOracle();
-  for (MatroidArm arm = 0; arm < groundSetSize(); ++arm) {
+  for (Id arm = 0; arm < groundSetSize(); ++arm) {
     if (oracle->canAdd(arm)) oracle->add(arm);
   }
   rank_ = oracle->size();
@@ -84,7 +84,7 @@ std::unique_ptr<IndependenceOracle> GraphicMatroid::makeOracle() const { return 
 std::vector<std::uint32_t> GraphicMatroid::armClasses() const {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> classOfEndpoints;
   std::vector<std::uint32_t> classes(groundSetSize());
-  for (MatroidArm arm = 0; arm < classes.size(); ++arm) {
+  for (Id arm = 0; arm < classes.size(); ++arm) {
     const std::uint32_t u = tail(arm), v = head(arm);
     const std::pair<std::uint32_t, std::uint32_t> endpoints{std::min(u, v), std::max(u, v)};
     classes[arm] = classOfEndpoints.emplace(endpoints, static_cast<std::uint32_t>(classOfEndpoints.size())).first->second;

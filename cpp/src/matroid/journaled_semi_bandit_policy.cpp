@@ -26,7 +26,7 @@ std::unique_ptr<JournaledSemiBanditPolicy> JournaledSemiBanditPolicy::fromBytes(
   const std::string type = savedTypeOf(bytes, length, semiBanditPolicyTypes(), expectedType, "semi-bandit policy");
   Json options;
   std::unique_ptr<JournaledSemiBanditPolicy> restored;
-  std::vector<MatroidArm> basis;
+  std::vector<Id> basis;
   replayJournal(
       bytes, length, type, [&](const Json& saved) { options = saved; },
       [&](std::uint8_t operation, StateReader& in) {
@@ -55,13 +55,13 @@ std::unique_ptr<JournaledSemiBanditPolicy> JournaledSemiBanditPolicy::fromBytes(
   return restored;
 }
 
-const std::vector<MatroidArm>& JournaledSemiBanditPolicy::select() {
-  const std::vector<MatroidArm>& basis = policy_->select();
+const std::vector<Id>& JournaledSemiBanditPolicy::select() {
+  const std::vector<Id>& basis = policy_->select();
   journal_.record(kSelect).u32s(basis.data(), basis.size());
   return basis;
 }
 
-void JournaledSemiBanditPolicy::update(const MatroidArm* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength) {
+void JournaledSemiBanditPolicy::update(const Id* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength) {
   policy_->update(basis, basisLength, rewards, rewardLength);
   StateWriter& out = journal_.record(kUpdate);
   out.u32s(basis, basisLength);

@@ -13,10 +13,10 @@
 
 namespace sublinear {
 
-bool Matroid::isIndependent(const MatroidArm* arms, std::size_t count) const {
+bool Matroid::isIndependent(const Id* arms, std::size_t count) const {
   const std::size_t k = groundSetSize();
-  std::vector<MatroidArm> sorted(arms, arms + count);
-  for (const MatroidArm arm : sorted) {
+  std::vector<Id> sorted(arms, arms + count);
+  for (const Id arm : sorted) {
     if (arm >= k) fail(ErrorCode::InvalidArgument, "arm " + std::to_string(arm) + " is not in the ground set [0, " + std::to_string(k) + ")");
   }
   std::sort(sorted.begin(), sorted.end());
@@ -32,24 +32,24 @@ bool Matroid::isIndependent(const MatroidArm* arms, std::size_t count) const {
   return true;
 }
 
-std::vector<MatroidArm> Matroid::maxWeightBasis(const double* weights, std::size_t count) const {
+std::vector<Id> Matroid::maxWeightBasis(const double* weights, std::size_t count) const {
   const std::size_t k = groundSetSize();
   if (count != k) {
     fail(ErrorCode::DimensionMismatch, "weights must hold one number per arm: expected " + std::to_string(k) + ", got " + std::to_string(count));
   }
   for (std::size_t i = 0; i < count; ++i) require(std::isfinite(weights[i]), ErrorCode::NonFinite, "weights must be finite");
   // Heap order: larger weight first, then smaller index (std heaps pop the "largest").
-  const auto later = [weights](MatroidArm x, MatroidArm y) { return weights[x] < weights[y] || (weights[x] == weights[y] && x > y); };
-  std::vector<MatroidArm> heap(k);
-  for (std::size_t i = 0; i < k; ++i) heap[i] = static_cast<MatroidArm>(i);
+  const auto later = [weights](Id x, Id y) { return weights[x] < weights[y] || (weights[x] == weights[y] && x > y); };
+  std::vector<Id> heap(k);
+  for (std::size_t i = 0; i < k; ++i) heap[i] = static_cast<Id>(i);
   std::make_heap(heap.begin(), heap.end(), later);
   auto oracle = makeOracle();
-  std::vector<MatroidArm> basis;
+  std::vector<Id> basis;
   const std::size_t r = rank();
   basis.reserve(r);
   while (basis.size() < r && !heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), later);
-    const MatroidArm arm = heap.back();
+    const Id arm = heap.back();
     heap.pop_back();
     if (oracle->canAdd(arm)) {
       oracle->add(arm);
@@ -59,11 +59,11 @@ std::vector<MatroidArm> Matroid::maxWeightBasis(const double* weights, std::size
   return basis;
 }
 
-std::vector<MatroidArm> Matroid::greedyInOrder(const std::vector<MatroidArm>& order) const {
+std::vector<Id> Matroid::greedyInOrder(const std::vector<Id>& order) const {
   auto oracle = makeOracle();
-  std::vector<MatroidArm> basis;
+  std::vector<Id> basis;
   const std::size_t r = rank();
-  for (const MatroidArm arm : order) {
+  for (const Id arm : order) {
     if (basis.size() >= r) break;
     if (oracle->canAdd(arm)) {
       oracle->add(arm);
@@ -73,7 +73,7 @@ std::vector<MatroidArm> Matroid::greedyInOrder(const std::vector<MatroidArm>& or
   return basis;
 }
 
-bool Matroid::isLoop(MatroidArm arm) const { return !makeOracle()->canAdd(arm); }
+bool Matroid::isLoop(Id arm) const { return !makeOracle()->canAdd(arm); }
 
 std::vector<std::uint32_t> Matroid::armClasses() const {
   std::vector<std::uint32_t> classes(groundSetSize());

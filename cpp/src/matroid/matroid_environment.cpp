@@ -118,13 +118,13 @@ MatroidEnvironment::MatroidEnvironment(const Json& options, std::uint64_t fallba
   optimalValue_ = expectedValue(matroid_->maxWeightBasis(means_.data(), means_.size()));
 }
 
-double MatroidEnvironment::expectedValue(const std::vector<MatroidArm>& basis) const {
+double MatroidEnvironment::expectedValue(const std::vector<Id>& basis) const {
   double total = 0.0;
-  for (const MatroidArm arm : basis) total += means_[arm];
+  for (const Id arm : basis) total += means_[arm];
   return total;
 }
 
-double MatroidEnvironment::draw(MatroidArm arm, Random& random) const {
+double MatroidEnvironment::draw(Id arm, Random& random) const {
   const double mean = means_[arm];
   if (bernoulli_) return random.bernoulli(mean) ? 1.0 : 0.0;
   const double radius = std::min(mean - a_, b_ - mean);

@@ -13,8 +13,8 @@ namespace {
 class PartitionOracle : public IndependenceOracle {
  public:
   PartitionOracle(const std::vector<std::uint32_t>& group, std::size_t groupCount) : group_(group), used_(groupCount, 0) {}
-  bool canAdd(MatroidArm arm) override { return used_[group_[arm]] == 0; }
-  void add(MatroidArm arm) override {
+  bool canAdd(Id arm) override { return used_[group_[arm]] == 0; }
+  void add(Id arm) override {
     used_[group_[arm]] = 1;
     held_.push_back(group_[arm]);
   }

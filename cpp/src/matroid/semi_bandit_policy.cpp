@@ -35,7 +35,7 @@ SemiBanditPolicy::SemiBanditPolicy(const Matroid& matroid, const Json& options)
   require(a_ < b_, ErrorCode::InvalidArgument, "options 'a' and 'b' must satisfy a < b (rewards lie in [a, b])");
   require(matroid_->rank() >= 1, ErrorCode::InvalidArgument, "the matroid has rank 0: there is nothing to play");
   referenceBasis_.reserve(matroid_->rank());
-  for (MatroidArm arm = 0; arm < armCount_ && referenceBasis_.size() < matroid_->rank(); ++arm) {
+  for (Id arm = 0; arm < armCount_ && referenceBasis_.size() < matroid_->rank(); ++arm) {
     if (oracle_->canAdd(arm)) {
       oracle_->add(arm);
       referenceBasis_.push_back(arm);
@@ -49,16 +49,16 @@ double SemiBanditPolicy::confidenceWidth(std::int64_t t) const {
   return std::sqrt(1.5 * range * range * deterministic::log(static_cast<double>(std::max<std::int64_t>(t, 1))));
 }
 
-double SemiBanditPolicy::ucbIndex(MatroidArm arm, std::int64_t t) const {
+double SemiBanditPolicy::ucbIndex(Id arm, std::int64_t t) const {
   return means_[arm] + confidenceWidth(t) / std::sqrt(static_cast<double>(pulls_[arm]));
 }
 
-const std::vector<MatroidArm>& SemiBanditPolicy::select() {
+const std::vector<Id>& SemiBanditPolicy::select() {
   if (!unpulledListed_ && needsInitialPulls()) {
     // Built on the first select rather than in the constructor, where needsInitialPulls() is not
     // yet the subclass's. Loops are in no basis and are never pulled.
     unpulledListed_ = true;
-    for (MatroidArm arm = 0; arm < armCount_; ++arm) {
+    for (Id arm = 0; arm < armCount_; ++arm) {
       if (oracle_->canAdd(arm)) unpulled_.push_back(arm);
     }
     random_.shuffle(unpulled_);
@@ -66,31 +66,31 @@ const std::vector<MatroidArm>& SemiBanditPolicy::select() {
     for (std::size_t i = 0; i < unpulled_.size(); ++i) unpulledPosition_[unpulled_[i]] = static_cast<std::uint32_t>(i);
   }
   const std::int64_t t = rounds_ + 1;
-  std::vector<MatroidArm> basis = (initialPhase_ && needsInitialPulls()) ? basisCoveringUnpulled() : chooseBasis(t);
+  std::vector<Id> basis = (initialPhase_ && needsInitialPulls()) ? basisCoveringUnpulled() : chooseBasis(t);
   if (basis.size() != matroid_->rank()) fail(ErrorCode::CorruptState, "internal error: the chosen set is not a basis");
   selected_ = std::move(basis);
   pending_ = true;
   return selected_;
 }
 
-std::vector<MatroidArm> SemiBanditPolicy::basisCoveringUnpulled() {
+std::vector<Id> SemiBanditPolicy::basisCoveringUnpulled() {
   // Greedy over (a window of) the unpulled arms, then completed from a fixed basis: by the
   // augmentation property an independent set always extends to a basis with elements of another
   // basis. The window keeps a round O(rank · T_member); the first unpulled arm always fits.
   const std::size_t rank = matroid_->rank();
   const std::size_t window = std::min(unpulled_.size(), 4 * rank + 16);
-  std::vector<MatroidArm> basis;
+  std::vector<Id> basis;
   basis.reserve(rank);
   oracle_->clear();
   for (std::size_t i = 0; i < window && basis.size() < rank; ++i) {
-    const MatroidArm arm = unpulled_[i];
+    const Id arm = unpulled_[i];
     ++armsScanned_;
     if (oracle_->canAdd(arm)) {
       oracle_->add(arm);
       basis.push_back(arm);
     }
   }
-  for (const MatroidArm arm : referenceBasis_) {
+  for (const Id arm : referenceBasis_) {
     if (basis.size() >= rank) break;
     ++armsScanned_;
     if (std::find(basis.begin(), basis.end(), arm) == basis.end() && oracle_->canAdd(arm)) {
@@ -102,7 +102,7 @@ std::vector<MatroidArm> SemiBanditPolicy::basisCoveringUnpulled() {
   return basis;
 }
 
-void SemiBanditPolicy::validateUpdate(const MatroidArm* basis, std::size_t basisLength, const double* rewards,
+void SemiBanditPolicy::validateUpdate(const Id* basis, std::size_t basisLength, const double* rewards,
                                       std::size_t rewardLength) const {
   require(pending_, ErrorCode::InvalidArgument, "update() must follow select(): there is no selected basis to update");
   if (basisLength != selected_.size()) {
@@ -112,8 +112,8 @@ void SemiBanditPolicy::validateUpdate(const MatroidArm* basis, std::size_t basis
     fail(ErrorCode::DimensionMismatch, "rewards must be aligned with the basis: " + std::to_string(basisLength) + " arms, " +
                                            std::to_string(rewardLength) + " rewards");
   }
-  std::vector<MatroidArm> given(basis, basis + basisLength);
-  std::vector<MatroidArm> expected = selected_;
+  std::vector<Id> given(basis, basis + basisLength);
+  std::vector<Id> expected = selected_;
   std::sort(given.begin(), given.end());
   std::sort(expected.begin(), expected.end());
   require(given == expected, ErrorCode::InvalidArgument, "update() must receive the basis that the last select() returned");
@@ -125,10 +125,10 @@ void SemiBanditPolicy::validateUpdate(const MatroidArm* basis, std::size_t basis
   }
 }
 
-void SemiBanditPolicy::update(const MatroidArm* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength) {
+void SemiBanditPolicy::update(const Id* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength) {
   validateUpdate(basis, basisLength, rewards, rewardLength);
   for (std::size_t i = 0; i < basisLength; ++i) {
-    const MatroidArm arm = basis[i];
+    const Id arm = basis[i];
     if (pulls_[arm] == 0 && unpulledListed_) {
       // Swap-remove: O(1), and the list stays in random order.
       const std::uint32_t position = unpulledPosition_[arm];

@@ -25,9 +25,9 @@ class MatchingOracle : public IndependenceOracle {
         seen_(matroid.numRight(), 0),
         cameFrom_(matroid.numRight(), kUnmatched) {}
 
-  bool canAdd(MatroidArm arm) override { return search(arm); }
+  bool canAdd(Id arm) override { return search(arm); }
 
-  void add(MatroidArm arm) override {
+  void add(Id arm) override {
     if (!(cachedValid_ && cachedArm_ == arm)) search(arm);
     // Flip the path: walk back from the free right vertex to `arm`.
     std::uint32_t right = cachedFreeRight_;
@@ -44,7 +44,7 @@ class MatchingOracle : public IndependenceOracle {
   }
 
   void clear() override {
-    for (const MatroidArm arm : held_) {
+    for (const Id arm : held_) {
       matchOfRight_[matchOfArm_[arm]] = kUnmatched;
       matchOfArm_[arm] = kUnmatched;
     }
@@ -55,7 +55,7 @@ class MatchingOracle : public IndependenceOracle {
   std::size_t size() const override { return held_.size(); }
 
  private:
-  bool search(MatroidArm start) {
+  bool search(Id start) {
     if (++epoch_ == 0) {  // the stamps wrapped around: forget them all once
       std::fill(seen_.begin(), seen_.end(), 0);
       epoch_ = 1;
@@ -64,7 +64,7 @@ class MatchingOracle : public IndependenceOracle {
     queue_.push_back(start);
     const auto& rights = matroid_.rights();
     for (std::size_t head = 0; head < queue_.size(); ++head) {
-      const MatroidArm arm = queue_[head];
+      const Id arm = queue_[head];
       for (std::size_t e = matroid_.edgeStart(arm); e < matroid_.edgeStart(arm + 1); ++e) {
         const std::uint32_t right = rights[e];
         if (seen_[right] == epoch_) continue;
@@ -88,11 +88,11 @@ class MatchingOracle : public IndependenceOracle {
   std::vector<std::uint32_t> matchOfArm_;
   std::vector<std::uint32_t> seen_;
   std::vector<std::uint32_t> cameFrom_;
-  std::vector<MatroidArm> queue_;
-  std::vector<MatroidArm> held_;
+  std::vector<Id> queue_;
+  std::vector<Id> held_;
   std::uint32_t epoch_ = 0;
   bool cachedValid_ = false;
-  MatroidArm cachedArm_ = 0;
+  Id cachedArm_ = 0;
   std::uint32_t cachedFreeRight_ = 0;
 };
 }  // namespace
@@ -130,7 +130,7 @@ TransversalMatroid::TransversalMatroid(std::size_t groundSetSize, std::size_t nu
   }
   for (std::size_t k = 0; k < groundSetSize; ++k) edgeStart_[k + 1] += edgeStart_[k];
   auto oracle = makeOracle();
-  for (MatroidArm arm = 0; arm < groundSetSize; ++arm) {
+  for (Id arm = 0; arm < groundSetSize; ++arm) {
     if (oracle->canAdd(arm)) oracle->add(arm);
   }
   rank_ = oracle->size();
@@ -143,7 +143,7 @@ std::vector<std::uint32_t> TransversalMatroid::armClasses() const {
   // Neighbour lists are sorted and merged (CSR built from sorted pairs), so equal sets are equal lists.
   std::map<std::vector<std::uint32_t>, std::uint32_t> classOfNeighbours;
   std::vector<std::uint32_t> classes(groundSetSize());
-  for (MatroidArm arm = 0; arm < classes.size(); ++arm) {
+  for (Id arm = 0; arm < classes.size(); ++arm) {
     std::vector<std::uint32_t> neighbours(right_.begin() + static_cast<std::ptrdiff_t>(edgeStart_[arm]),
                                           right_.begin() + static_cast<std::ptrdiff_t>(edgeStart_[arm + 1]));
     classes[arm] = classOfNeighbours.emplace(std::move(neighbours), static_cast<std::uint32_t>(classOfNeighbours.size())).first->second;

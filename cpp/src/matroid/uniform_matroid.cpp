@@ -12,8 +12,8 @@ namespace {
 class UniformOracle : public IndependenceOracle {
  public:
   explicit UniformOracle(std::size_t rank) : rank_(rank) {}
-  bool canAdd(MatroidArm) override { return size_ < rank_; }
-  void add(MatroidArm) override { ++size_; }
+  bool canAdd(Id) override { return size_ < rank_; }
+  void add(Id) override { ++size_; }
   void clear() override { size_ = 0; }
   std::size_t size() const override { return size_; }
 

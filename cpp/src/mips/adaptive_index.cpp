@@ -42,7 +42,7 @@ std::vector<float> AdaptiveIndex::roundedQuery(const float* query) const {
   return rounded;
 }
 
-void AdaptiveIndex::onAdd(const ItemId* ids, std::size_t count) {
+void AdaptiveIndex::onAdd(const Id* ids, std::size_t count) {
   std::vector<float> vectors(count * dim());
   for (std::size_t i = 0; i < count; ++i) {
     const float* vector = items_.vectorOf(ids[i]);
@@ -57,13 +57,13 @@ void AdaptiveIndex::onAdd(const ItemId* ids, std::size_t count) {
   }
 }
 
-void AdaptiveIndex::onRemove(const ItemId* ids, std::size_t count) {
+void AdaptiveIndex::onRemove(const Id* ids, std::size_t count) {
   for (auto& copy : copies_) copy->remove(ids, count);
 }
 
-std::vector<ItemId> AdaptiveIndex::candidates(const float* paddedQuery, std::size_t count) {
+std::vector<Id> AdaptiveIndex::candidates(const float* paddedQuery, std::size_t count) {
   const std::vector<float> rounded = roundedQuery(paddedQuery);
-  std::vector<ItemId> pooled;
+  std::vector<Id> pooled;
   for (auto& copy : copies_) {
     const SearchResult answer = copy->search(rounded.data(), rounded.size(), count);
     pooled.insert(pooled.end(), answer.ids.begin(), answer.ids.end());

@@ -64,7 +64,7 @@ BoundedMEIndex::BoundedMEIndex(std::size_t dim, const Json& options)
   panels_.resize(blockOrder_.size());
 }
 
-void BoundedMEIndex::onAdd(const ItemId* ids, std::size_t count) {
+void BoundedMEIndex::onAdd(const Id* ids, std::size_t count) {
   // Reserve first: the scatter below then cannot fail halfway.
   const std::size_t rows = rowIds_.size() + count;
   for (std::size_t p = 0; p < panels_.size(); ++p) panels_[p].reserve(rows * panelWidth(p));
@@ -85,7 +85,7 @@ void BoundedMEIndex::onAdd(const ItemId* ids, std::size_t count) {
   }
 }
 
-void BoundedMEIndex::onRemove(const ItemId* ids, std::size_t count) {
+void BoundedMEIndex::onRemove(const Id* ids, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t row = rowOf_.at(ids[i]), last = rowIds_.size() - 1;
     for (std::size_t p = 0; p < panels_.size(); ++p) {
@@ -135,7 +135,7 @@ void BoundedMEIndex::segmentsFor(std::size_t from, std::size_t to, std::vector<S
   }
 }
 
-std::vector<ItemId> BoundedMEIndex::candidates(const float* paddedQuery, std::size_t count) {
+std::vector<Id> BoundedMEIndex::candidates(const float* paddedQuery, std::size_t count) {
   const std::size_t n = rowIds_.size();
   if (boundsStale_) recomputeBounds();
   for (std::size_t c = 0; c < dim(); ++c) permutedQuery_[c] = paddedQuery[sigma_[c]];
@@ -168,7 +168,7 @@ std::vector<ItemId> BoundedMEIndex::candidates(const float* paddedQuery, std::si
   pullsNotCounted_ += result.pulls;
   countInnerProducts(static_cast<double>(pullsNotCounted_ / dim()));
   pullsNotCounted_ %= dim();
-  std::vector<ItemId> ids;
+  std::vector<Id> ids;
   ids.reserve(result.arms.size());
   for (const std::size_t row : result.arms) ids.push_back(rowIds_[row]);
   return ids;

@@ -2,6 +2,6 @@
 
 namespace sublinear {
 
-std::vector<ItemId> ExactIndex::candidates(const float* paddedQuery, std::size_t count) { return scan(paddedQuery, count); }
+std::vector<Id> ExactIndex::candidates(const float* paddedQuery, std::size_t count) { return scan(paddedQuery, count); }
 
 }  // namespace sublinear

@@ -19,7 +19,7 @@ GreedyMipsIndex::GreedyMipsIndex(std::size_t dim, const Json& options)
           "give either option 'budget' (candidates) or 'budgetFraction' (of the size), not both");
 }
 
-void GreedyMipsIndex::onAdd(const ItemId* ids, std::size_t count) {
+void GreedyMipsIndex::onAdd(const Id* ids, std::size_t count) {
   // Reserve everything first so that the additions below cannot fail halfway.
   const std::size_t slots = slotId_.size() + count;
   for (auto& list : lists_) list.reserve(slots);
@@ -36,7 +36,7 @@ void GreedyMipsIndex::onAdd(const ItemId* ids, std::size_t count) {
   }
 }
 
-void GreedyMipsIndex::onRemove(const ItemId* ids, std::size_t count) {
+void GreedyMipsIndex::onRemove(const Id* ids, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     const auto it = slotOf_.find(ids[i]);
     slotAlive_[it->second] = 0;
@@ -59,7 +59,7 @@ void GreedyMipsIndex::mergePending() {
 void GreedyMipsIndex::compact() {
   // Renumbering live slots in increasing order keeps every sorted list sorted.
   std::vector<std::uint32_t> renumbered(slotId_.size(), std::numeric_limits<std::uint32_t>::max());
-  std::vector<ItemId> liveIds;
+  std::vector<Id> liveIds;
   liveIds.reserve(slotId_.size() - deadSlots_);
   for (std::size_t slot = 0; slot < slotId_.size(); ++slot) {
     if (!slotAlive_[slot]) continue;
@@ -81,7 +81,7 @@ void GreedyMipsIndex::compact() {
   deadSlots_ = 0;
 }
 
-std::vector<ItemId> GreedyMipsIndex::candidates(const float* paddedQuery, std::size_t count) {
+std::vector<Id> GreedyMipsIndex::candidates(const float* paddedQuery, std::size_t count) {
   mergePending();
   if (deadSlots_ > slotId_.size() - deadSlots_) compact();
   const std::size_t n = size();
@@ -103,7 +103,7 @@ std::vector<ItemId> GreedyMipsIndex::candidates(const float* paddedQuery, std::s
     for (std::size_t j = 0; j < dim(); ++j) heap.emplace(entryAt(j).value * paddedQuery[j], static_cast<std::uint32_t>(j));
   }
   seen_.resize(length, 0);
-  std::vector<ItemId> ids;
+  std::vector<Id> ids;
   std::vector<std::uint32_t> seenSlots;
   ids.reserve(budget);
   std::uint64_t steps = 0;

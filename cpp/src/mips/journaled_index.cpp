@@ -75,7 +75,7 @@ std::unique_ptr<JournaledIndex> JournaledIndex::fromBytes(const std::uint8_t* by
   return restored;
 }
 
-void JournaledIndex::add(const ItemId* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
+void JournaledIndex::add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
   requireMagnitude(vectors, vectorLength, "vectors");
   index_->add(ids, idCount, vectors, vectorLength);
   StateWriter& out = journal_.record(kAdd);
@@ -83,7 +83,7 @@ void JournaledIndex::add(const ItemId* ids, std::size_t idCount, const float* ve
   out.f32s(vectors, vectorLength);
 }
 
-void JournaledIndex::remove(const ItemId* ids, std::size_t idCount) {
+void JournaledIndex::remove(const Id* ids, std::size_t idCount) {
   index_->remove(ids, idCount);
   journal_.record(kRemove).u32s(ids, idCount);
 }

@@ -40,7 +40,7 @@ std::uint64_t LshIndex::keyOf(const float* lifted, std::size_t table) const {
   return key;
 }
 
-void LshIndex::insert(ItemId id) {
+void LshIndex::insert(Id id) {
   Slot slot;
   if (freeSlots_.empty()) {
     slot = static_cast<Slot>(idOfSlot_.size());
@@ -81,7 +81,7 @@ void LshIndex::rehash(double scale) {
   for (std::size_t row = 0; row < items_.size(); ++row) insert(items_.idAt(row));
 }
 
-void LshIndex::onAdd(const ItemId* ids, std::size_t count) {
+void LshIndex::onAdd(const Id* ids, std::size_t count) {
   double batchNorm = 0.0;
   for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredNorm(items_.vectorOf(ids[i]), dim())));
   try {
@@ -103,7 +103,7 @@ void LshIndex::onAdd(const ItemId* ids, std::size_t count) {
   }
 }
 
-void LshIndex::onRemove(const ItemId* ids, std::size_t count) {
+void LshIndex::onRemove(const Id* ids, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     const auto found = slotOf_.find(ids[i]);
     const Slot slot = found->second;
@@ -123,7 +123,7 @@ void LshIndex::onRemove(const ItemId* ids, std::size_t count) {
   }
 }
 
-void LshIndex::collect(std::size_t table, std::uint64_t key, std::vector<ItemId>& out) {
+void LshIndex::collect(std::size_t table, std::uint64_t key, std::vector<Id>& out) {
   const auto found = buckets_[table].find(key);
   if (found == buckets_[table].end()) return;
   for (const Slot slot : found->second) {
@@ -133,7 +133,7 @@ void LshIndex::collect(std::size_t table, std::uint64_t key, std::vector<ItemId>
   }
 }
 
-std::vector<ItemId> LshIndex::candidates(const float* paddedQuery, std::size_t count) {
+std::vector<Id> LshIndex::candidates(const float* paddedQuery, std::size_t count) {
   ++queries_;
   // q -> (q / |q|, 0): the signs do not depend on the positive factor 1 / |q|, so it is skipped.
   std::copy(paddedQuery, paddedQuery + dim(), lifted_.begin());
@@ -141,7 +141,7 @@ std::vector<ItemId> LshIndex::candidates(const float* paddedQuery, std::size_t c
   std::vector<std::uint64_t> queryKeys(tables_);
   for (std::size_t table = 0; table < tables_; ++table) queryKeys[table] = keyOf(lifted_.data(), table);
   countInnerProducts(static_cast<double>(tables_ * bits_) * static_cast<double>(liftedStride_) / static_cast<double>(dim()));
-  std::vector<ItemId> out;
+  std::vector<Id> out;
   for (std::size_t table = 0; table < tables_; ++table) collect(table, queryKeys[table], out);
   // Too few collisions: multi-probe the neighbouring buckets (one sign flipped).
   for (std::size_t bit = 0; bit < bits_ && out.size() < count; ++bit) {

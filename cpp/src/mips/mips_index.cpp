@@ -26,14 +26,14 @@ std::size_t checkedDimension(std::size_t dim) {
 
 MipsIndex::MipsIndex(std::size_t dim) : items_(checkedDimension(dim)) {}
 
-void MipsIndex::add(const ItemId* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
+void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
   if (vectorLength != idCount * dim()) {
     fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(idCount) + " x " + std::to_string(dim()) +
                                            " = " + std::to_string(idCount * dim()) + " vector entries, got " +
                                            std::to_string(vectorLength));
   }
   requireFinite(vectors, vectorLength, "vectors");
-  std::unordered_set<ItemId> batch;
+  std::unordered_set<Id> batch;
   batch.reserve(idCount);
   for (std::size_t i = 0; i < idCount; ++i) {
     if (items_.contains(ids[i])) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " is already in the index");
@@ -50,8 +50,8 @@ void MipsIndex::add(const ItemId* ids, std::size_t idCount, const float* vectors
   }
 }
 
-void MipsIndex::remove(const ItemId* ids, std::size_t idCount) {
-  std::unordered_set<ItemId> batch;
+void MipsIndex::remove(const Id* ids, std::size_t idCount) {
+  std::unordered_set<Id> batch;
   batch.reserve(idCount);
   for (std::size_t i = 0; i < idCount; ++i) {
     if (!items_.contains(ids[i])) fail(ErrorCode::UnknownId, "id " + std::to_string(ids[i]) + " is not in the index");
@@ -84,13 +84,13 @@ SearchResult MipsIndex::searchExactly(const float* query, std::size_t queryLengt
   if (items_.size() == 0) return {};
   std::vector<float> padded(items_.stride());
   items_.pad(query, padded.data());
-  const std::vector<ItemId> best = scan(padded.data(), std::min(k, items_.size()));
+  const std::vector<Id> best = scan(padded.data(), std::min(k, items_.size()));
   // scan() counted the whole store; ranking its answer again only restores the order and scores.
   SearchResult result = rankExactly(padded.data(), best, k);
   return result;
 }
 
-std::vector<ItemId> MipsIndex::scan(const float* paddedQuery, std::size_t count) {
+std::vector<Id> MipsIndex::scan(const float* paddedQuery, std::size_t count) {
   TopK best(count);
   const std::size_t stride = items_.stride();
   const std::size_t rows = items_.size();
@@ -109,13 +109,13 @@ std::vector<ItemId> MipsIndex::scan(const float* paddedQuery, std::size_t count)
     if (best.admits(score)) best.push(score, items_.idAt(row));
   }
   countInnerProducts(static_cast<double>(rows));
-  std::vector<ItemId> ids;
+  std::vector<Id> ids;
   ids.reserve(count);
   for (const auto& entry : best.take()) ids.push_back(entry.second);
   return ids;
 }
 
-SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<ItemId>& ids, std::size_t k) {
+SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k) {
   TopK best(k);
   // The scan's kernel, four rows at a time, over the candidates' rows in memory order: the same
   // cost per inner product as the exhaustive scan, so a method's speed-up against it is the work it

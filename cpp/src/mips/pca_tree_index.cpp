@@ -207,7 +207,7 @@ void PcaTreeIndex::centeredTransform(const float* vector, double* out) const {
   for (std::size_t j = 0; j <= dim(); ++j) out[j] -= mean_[j];
 }
 
-void PcaTreeIndex::onAdd(const ItemId* ids, std::size_t count) {
+void PcaTreeIndex::onAdd(const Id* ids, std::size_t count) {
   changesSinceBuild_ += count;
   if (!built_ || stale_) return;
   // Stale until the additions are in their leaves, so a failure midway leads to a rebuild.
@@ -231,7 +231,7 @@ void PcaTreeIndex::onAdd(const ItemId* ids, std::size_t count) {
   stale_ = 2 * changesSinceBuild_ > sizeAtBuild_ + 16;
 }
 
-void PcaTreeIndex::onRemove(const ItemId* ids, std::size_t count) {
+void PcaTreeIndex::onRemove(const Id* ids, std::size_t count) {
   changesSinceBuild_ += count;
   if (!built_ || stale_) return;
   const std::size_t leafBase = (std::size_t{1} << depth_) - 1;
@@ -251,7 +251,7 @@ void PcaTreeIndex::onRemove(const ItemId* ids, std::size_t count) {
   stale_ = 2 * changesSinceBuild_ > sizeAtBuild_ + 16;
 }
 
-void PcaTreeIndex::collectLeaves(std::size_t node, std::vector<ItemId>& out) const {
+void PcaTreeIndex::collectLeaves(std::size_t node, std::vector<Id>& out) const {
   const std::size_t leafBase = (std::size_t{1} << depth_) - 1;
   if (subtreeCount_[node] == 0) return;
   if (node >= leafBase) {
@@ -263,7 +263,7 @@ void PcaTreeIndex::collectLeaves(std::size_t node, std::vector<ItemId>& out) con
   collectLeaves(2 * node + 2, out);
 }
 
-std::vector<ItemId> PcaTreeIndex::candidates(const float* paddedQuery, std::size_t count) {
+std::vector<Id> PcaTreeIndex::candidates(const float* paddedQuery, std::size_t count) {
   if (!built_ || stale_) rebuild();
   std::vector<double> query(dim() + 1, 0.0);
   double norm2 = 0;
@@ -277,7 +277,7 @@ std::vector<ItemId> PcaTreeIndex::candidates(const float* paddedQuery, std::size
   widened_ += node < leafBase ? 1 : 0;
   // Descending the tree costs `depth` projections of dim + 1 entries.
   countInnerProducts(static_cast<double>(depth_));
-  std::vector<ItemId> ids;
+  std::vector<Id> ids;
   ids.reserve(subtreeCount_[node]);
   collectLeaves(node, ids);
   return ids;

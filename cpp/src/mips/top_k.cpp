@@ -4,8 +4,8 @@
 
 namespace sublinear {
 
-std::vector<std::pair<float, ItemId>> TopK::take() {
-  std::vector<std::pair<float, ItemId>> result;
+std::vector<std::pair<float, Id>> TopK::take() {
+  std::vector<std::pair<float, Id>> result;
   result.reserve(heap_.size());
   while (!heap_.empty()) {
     result.push_back(heap_.top());

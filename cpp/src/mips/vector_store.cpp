@@ -10,13 +10,13 @@ namespace sublinear {
 VectorStore::VectorStore(std::size_t dim) : dim_(dim), stride_(paddedDimension(dim)) {}
 
 void VectorStore::reserve(std::size_t count) {
-  requireAddressable(count, stride_ * sizeof(float) + sizeof(ItemId), std::to_string(count) + " items of dimension " + std::to_string(dim_));
+  requireAddressable(count, stride_ * sizeof(float) + sizeof(Id), std::to_string(count) + " items of dimension " + std::to_string(dim_));
   data_.reserve(count * stride_);
   ids_.reserve(count);
   rowOf_.reserve(count);
 }
 
-void VectorStore::add(ItemId id, const float* vector) {
+void VectorStore::add(Id id, const float* vector) {
   const std::size_t row = ids_.size();
   data_.resize(data_.size() + stride_, 0.0f);
   std::copy(vector, vector + dim_, data_.begin() + static_cast<std::ptrdiff_t>(row * stride_));
@@ -24,7 +24,7 @@ void VectorStore::add(ItemId id, const float* vector) {
   rowOf_.emplace(id, row);
 }
 
-void VectorStore::remove(ItemId id) {
+void VectorStore::remove(Id id) {
   const std::size_t row = rowOf_.at(id);
   const std::size_t last = ids_.size() - 1;
   if (row != last) {

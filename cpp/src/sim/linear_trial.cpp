@@ -29,7 +29,7 @@ void LinearTrial::setup(TrialClock& clock) {
   const EnvironmentArms& arms = environment_->arms();
   if (!arms.empty()) {
     // The rows are contiguous in the environment, so they go to the policy in one call.
-    const std::vector<ArmId>& ids = arms.ids();
+    const std::vector<Id>& ids = arms.ids();
     policy_->addArms(ids.data(), ids.size(), arms.features(ids.front()), ids.size() * static_cast<std::size_t>(arms.dim()));
   }
   clock.setup += secondsBetween(start, Clock::now());
@@ -37,7 +37,7 @@ void LinearTrial::setup(TrialClock& clock) {
 
 RoundOutcome LinearTrial::playRound(std::int64_t t, TrialClock& clock) {
   const auto beforeSelect = Clock::now();
-  const ArmId arm = policy_->select();
+  const Id arm = policy_->select();
   const auto afterSelect = Clock::now();
   clock.select += secondsBetween(beforeSelect, afterSelect);
   RoundOutcome outcome;

@@ -48,8 +48,8 @@ void MipsTrial::draw(float* out, std::size_t count) {
 void MipsTrial::setup(TrialClock& clock) {
   std::vector<float> data(items_ * dim_);
   draw(data.data(), data.size());
-  std::vector<ItemId> ids(items_);
-  for (std::size_t i = 0; i < items_; ++i) ids[i] = static_cast<ItemId>(i);
+  std::vector<Id> ids(items_);
+  for (std::size_t i = 0; i < items_; ++i) ids[i] = static_cast<Id>(i);
   oracle_.add(ids.data(), ids.size(), data.data(), data.size());
   const auto start = Clock::now();
   index_ = makeMipsIndex(dim_, indexSpec_);
@@ -64,7 +64,7 @@ RoundOutcome MipsTrial::playRound(std::int64_t, TrialClock& clock) {
   const SearchResult answer = index_->search(query_.data(), dim_, k_);
   clock.select += std::chrono::duration<double>(Clock::now() - start).count();
   std::size_t hits = 0;
-  for (const ItemId id : answer.ids) hits += std::count(truth.ids.begin(), truth.ids.end(), id) > 0 ? 1 : 0;
+  for (const Id id : answer.ids) hits += std::count(truth.ids.begin(), truth.ids.end(), id) > 0 ? 1 : 0;
   RoundOutcome outcome;
   outcome.reward = static_cast<double>(hits) / static_cast<double>(k_);
   outcome.regret = 1.0 - outcome.reward;

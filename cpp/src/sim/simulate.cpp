@@ -6,11 +6,11 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/memory_budget.hpp"
-#include "sublinear/cls/cls_trial.hpp"
 #include "sublinear/core/option_table.hpp"
-#include "sublinear/matroid/matroid_trial.hpp"
+#include "sublinear/sim/cls_trial.hpp"
 #include "sublinear/sim/linear_trial.hpp"
 #include "sublinear/sim/mab_bp_trial.hpp"
+#include "sublinear/sim/matroid_trial.hpp"
 #include "sublinear/sim/mips_trial.hpp"
 
 namespace sublinear {

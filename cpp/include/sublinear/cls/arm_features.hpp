@@ -3,12 +3,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sublinear/core/id.hpp"
 #include "sublinear/core/ridge_regression.hpp"
 
 namespace sublinear {
-
-// Row index of an arm in the feature matrix of a round (the arm's identity in CLS).
-using ArmRow = std::uint32_t;
 
 // The nonzero part of one arm's feature vector: `width` values placed at columns
 // [offset, offset + width) of a `dim`-dimensional vector; every other entry is zero.
@@ -18,8 +16,8 @@ struct ArmSlice {
   std::size_t width;
 };
 
-// A read-only view of a round's feature matrix. Dense rows are the general case (API.md's
-// `features: N*dim`); block rows are the promotion problem of paper 003 (section VII-A2), where arm
+// A read-only view of a round's feature matrix. Dense rows are the general case (the public
+// JavaScript contract's `features: N*dim`); block rows are the promotion problem of paper 003 (section VII-A2), where arm
 // jN + i is user i's d features placed in promotion j's block of a dM-dimensional vector. Keeping
 // the blocks implicit spares an N x dM matrix that is M times larger and mostly zeros, and lets
 // scoring cost O(d^2) per arm instead of O((dM)^2).

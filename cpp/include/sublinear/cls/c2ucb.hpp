@@ -16,7 +16,7 @@ class C2UCB : public ClsPolicy {
  protected:
   const Vector& center() const override { return ridge_.theta(); }
   bool usesWidth() const override { return true; }
-  double widthMultiplier(ArmRow) override { return alpha_; }
+  double widthMultiplier(Id) override { return alpha_; }
   double widthMultiplierBound(std::size_t) const override { return alpha_; }
 
  private:

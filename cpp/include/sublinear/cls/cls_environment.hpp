@@ -21,9 +21,9 @@ class ClsEnvironment {
   virtual ArmFeatures arms() const = 0;
   virtual const SuperArmConstraint& constraint() const = 0;
   // theta*^T x of a row of the current round.
-  virtual double expectedReward(ArmRow row) const = 0;
+  virtual double expectedReward(Id row) const = 0;
   // One noisy reward of a row of the current round.
-  virtual double drawReward(ArmRow row) = 0;
+  virtual double drawReward(Id row) = 0;
 };
 
 }  // namespace sublinear

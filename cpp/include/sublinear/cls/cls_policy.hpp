@@ -48,20 +48,20 @@ class ClsPolicy {
   long rounds() const { return rounds_; }
 
   // Chooses a super arm among this round's arms; returns row indices, best score first.
-  std::vector<ArmRow> select(const ArmFeatures& arms, const SuperArmConstraint& constraint);
+  std::vector<Id> select(const ArmFeatures& arms, const SuperArmConstraint& constraint);
   // The same with `length` = N * dim doubles, row-major (DIMENSION_MISMATCH / NON_FINITE).
-  std::vector<ArmRow> select(const double* features, std::size_t length, const SuperArmConstraint& constraint);
+  std::vector<Id> select(const double* features, std::size_t length, const SuperArmConstraint& constraint);
 
   // Registers a fixed arm set (N * dim doubles), replacing any previous one, and builds the index
   // of the `index` option over it. Then selectFromArms() chooses among these rows.
   void setArms(const double* features, std::size_t length);
   std::size_t armCount() const { return fixedCount_; }
   // EMPTY without setArms. With an index and no groups: a shortlist from the index, scored exactly.
-  std::vector<ArmRow> selectFromArms(const SuperArmConstraint& constraint);
+  std::vector<Id> selectFromArms(const SuperArmConstraint& constraint);
 
   // Feedback for rows of the last selection: each chosen row must be in it, at most once; one finite
   // reward per row. A subset is allowed (arms whose reward was not observed). Clears the selection.
-  void update(const ArmRow* chosen, std::size_t count, const double* rewards, std::size_t rewardCount);
+  void update(const Id* chosen, std::size_t count, const double* rewards, std::size_t rewardCount);
 
   // { innerProducts, scoredArms, rounds, shortlistRounds, certifiedRounds, index? }.
   Json stats() const;
@@ -81,7 +81,7 @@ class ClsPolicy {
   // Whether the score has a width term at all.
   virtual bool usesWidth() const = 0;
   // m for one arm (arm-wise draws go through armDraw so that an arm scored twice keeps its draw).
-  virtual double widthMultiplier(ArmRow) { return 0.0; }
+  virtual double widthMultiplier(Id) { return 0.0; }
   // An upper bound on every multiplier of this round for `arms` arms; arm-wise TS's Gaussian draws
   // have no bound, so it returns one that holds with probability 1 - delta (delta = indexDelta()).
   virtual double widthMultiplierBound(std::size_t arms) const = 0;
@@ -91,20 +91,20 @@ class ClsPolicy {
   virtual double drawArmNoise() { return 0.0; }
 
   // The arm-wise draw of `row` this round (drawn on first use, then cached until the next round).
-  double armDraw(ArmRow row);
+  double armDraw(Id row);
   double indexDelta() const { return indexDelta_; }
 
   Random random_;
   BlockDiagonalRidge ridge_;
 
  private:
-  double scoreArm(const ArmSlice& arm, ArmRow row, double* widthOut);
+  double scoreArm(const ArmSlice& arm, Id row, double* widthOut);
   double dot(const ArmSlice& arm, const Vector& direction) const;
   double width(const ArmSlice& arm) const;
   void startRound(std::size_t arms);
-  std::vector<ArmRow> selectAll(const ArmFeatures& arms, const SuperArmConstraint& constraint);
-  std::vector<ArmRow> selectShortlist(const SuperArmConstraint& constraint);
-  void remember(const ArmFeatures& arms, const std::vector<ArmRow>& chosen, const std::vector<double>& widths);
+  std::vector<Id> selectAll(const ArmFeatures& arms, const SuperArmConstraint& constraint);
+  std::vector<Id> selectShortlist(const SuperArmConstraint& constraint);
+  void remember(const ArmFeatures& arms, const std::vector<Id>& chosen, const std::vector<double>& widths);
 
   Json options_;
   std::size_t defaultK_ = 0;
@@ -115,16 +115,16 @@ class ClsPolicy {
 
   // Arm-wise draws of the current round: NaN = not drawn yet.
   std::vector<double> draws_;
-  std::vector<ArmRow> drawnRows_;
+  std::vector<Id> drawnRows_;
 
   // Scores of the current round's shortlisted arms (NaN = not scored yet).
   std::vector<double> cachedScores_;
   std::vector<double> cachedWidths_;
-  std::vector<ArmRow> cachedRows_;
+  std::vector<Id> cachedRows_;
 
   // The last selection, kept until update.
   bool pending_ = false;
-  std::vector<ArmRow> pendingRows_;
+  std::vector<Id> pendingRows_;
   std::vector<Vector> pendingVectors_;
 
   // Fixed arm set and its index.

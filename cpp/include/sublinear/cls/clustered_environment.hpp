@@ -24,8 +24,8 @@ class ClusteredEnvironment final : public ClsEnvironment {
   void beginRound() override {}
   ArmFeatures arms() const override { return ArmFeatures::dense(features_.data(), means_.size(), dim_); }
   const SuperArmConstraint& constraint() const override { return constraint_; }
-  double expectedReward(ArmRow row) const override { return means_[row]; }
-  double drawReward(ArmRow row) override;
+  double expectedReward(Id row) const override { return means_[row]; }
+  double drawReward(Id row) override;
   const Vector& thetaStar() const { return thetaStar_; }
 
  private:

@@ -18,7 +18,7 @@ class CombLinUCB : public ClsPolicy {
  protected:
   const Vector& center() const override { return ridge_.theta(); }
   bool usesWidth() const override { return true; }
-  double widthMultiplier(ArmRow) override { return multiplier_; }
+  double widthMultiplier(Id) override { return multiplier_; }
   double widthMultiplierBound(std::size_t) const override { return multiplier_; }
 
  private:

@@ -22,7 +22,7 @@ class CombTS : public ClsPolicy {
   void beginRound() override;
   const Vector& center() const override { return armWise_ ? ridge_.theta() : sample_; }
   bool usesWidth() const override { return armWise_; }
-  double widthMultiplier(ArmRow row) override { return v_ * armDraw(row); }
+  double widthMultiplier(Id row) override { return v_ * armDraw(row); }
   // z(i) <= sqrt(2 log(N / delta)) for all N arms with probability >= 1 - delta (Gaussian tail and
   // a union bound): the shortlist's guarantee for arm-wise TS holds outside that event.
   double widthMultiplierBound(std::size_t arms) const override;

@@ -16,7 +16,7 @@ class PC2UCB : public ClsPolicy {
  protected:
   const Vector& center() const override { return ridge_.theta(); }
   bool usesWidth() const override { return true; }
-  double widthMultiplier(ArmRow row) override { return (1.0 + armDraw(row)) * alpha_; }
+  double widthMultiplier(Id row) override { return (1.0 + armDraw(row)) * alpha_; }
   double widthMultiplierBound(std::size_t) const override { return (1.0 + c_) * alpha_; }
   double drawArmNoise() override { return random_.uniform(0.0, c_); }
 

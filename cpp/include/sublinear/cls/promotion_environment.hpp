@@ -36,8 +36,8 @@ class PromotionEnvironment final : public ClsEnvironment {
   void beginRound() override;
   ArmFeatures arms() const override { return ArmFeatures::blocks(roundFeatures_.data(), users_, promotions_, width_); }
   const SuperArmConstraint& constraint() const override { return constraint_; }
-  double expectedReward(ArmRow row) const override { return means_[row]; }
-  double drawReward(ArmRow row) override {
+  double expectedReward(Id row) const override { return means_[row]; }
+  double drawReward(Id row) override {
     if (!ratingOf_.empty()) return means_[row];
     return random_.bernoulli(means_[row]) ? 1.0 : 0.0;
   }

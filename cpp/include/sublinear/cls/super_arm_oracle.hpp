@@ -28,11 +28,11 @@ class SuperArmOracle {
   // groups, and the quotas admit k rows (sum over groups of min(perGroup, group size) >= k).
   static void validate(const SuperArmConstraint& constraint, std::size_t rows);
   // The chosen rows, best score first. `scores` has one entry per row; the constraint is valid.
-  static std::vector<ArmRow> select(const std::vector<double>& scores, const SuperArmConstraint& constraint);
+  static std::vector<Id> select(const std::vector<double>& scores, const SuperArmConstraint& constraint);
   // The same over a subset of rows (`rows[i]` has score `scores[i]`, ties still go to the smaller
   // row); with groups, labels are constraint.groups[rows[i]]. Returns POSITIONS i into `rows`, best
   // first, as many as the subset allows up to k.
-  static std::vector<std::size_t> selectAmong(const std::vector<ArmRow>& rows, const std::vector<double>& scores,
+  static std::vector<std::size_t> selectAmong(const std::vector<Id>& rows, const std::vector<double>& scores,
                                               const SuperArmConstraint& constraint);
 };
 

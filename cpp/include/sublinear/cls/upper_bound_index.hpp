@@ -34,7 +34,7 @@ class UpperBoundIndex {
   void build(const double* features, std::size_t count);
 
   struct Candidates {
-    std::vector<ArmRow> rows;   // largest bound first
+    std::vector<Id> rows;   // largest bound first
     std::vector<double> bounds; // the bound of each row (float precision of the index)
   };
   // The `count` rows of largest bound for center c, inverse Gram A, multiplier m and scale s.

@@ -5,7 +5,7 @@
 
 namespace sublinear {
 
-// The codes of the public contract (API.md). The JavaScript layer turns each into a BanditError
+// The codes of the public JavaScript contract. The JavaScript layer turns each into a BanditError
 // whose `code` is the string that errorCodeName() returns.
 enum class ErrorCode {
   InvalidArgument,

@@ -1,6 +1,6 @@
 #pragma once
 
-// Option tables (issue 16): every class that takes an options object has one table listing each
+// Option tables: every class that takes an options object has one table listing each
 // option it accepts with its type, default, range and a one-line description. The constructors read
 // their options through the table (so a default or a range is written once), the factories refuse
 // a key outside the table naming the nearest valid one, and the bindings hand the tables to

@@ -22,31 +22,31 @@ class EnvironmentArms {
   int dim() const { return dim_; }
   std::size_t size() const { return ids_.size(); }
   bool empty() const { return ids_.empty(); }
-  bool contains(ArmId id) const { return rowOf_.count(id) != 0; }
-  const std::vector<ArmId>& ids() const { return ids_; }
-  ArmId idAt(std::size_t row) const { return ids_[row]; }
+  bool contains(Id id) const { return rowOf_.count(id) != 0; }
+  const std::vector<Id>& ids() const { return ids_; }
+  Id idAt(std::size_t row) const { return ids_[row]; }
   // dim() doubles; precondition: contains(id).
-  const double* features(ArmId id) const { return features_.data() + rowOf_.at(id) * static_cast<std::size_t>(dim_); }
-  double expectedReward(ArmId id) const { return expected_[rowOf_.at(id)]; }
+  const double* features(Id id) const { return features_.data() + rowOf_.at(id) * static_cast<std::size_t>(dim_); }
+  double expectedReward(Id id) const { return expected_[rowOf_.at(id)]; }
   // The largest expected reward in the set; precondition: !empty().
   double bestExpectedReward() const { return ranked_.rbegin()->first; }
-  ArmId bestArm() const { return ranked_.rbegin()->second; }
+  Id bestArm() const { return ranked_.rbegin()->second; }
 
   // DUPLICATE_ID for an id already present.
-  void add(ArmId id, const double* features, double expectedReward);
+  void add(Id id, const double* features, double expectedReward);
   // UNKNOWN_ID for an id not present.
-  void remove(ArmId id);
+  void remove(Id id);
   // Removes up to `count` arms at uniformly random rows, one at a time, never leaving fewer than
   // `keepAtLeast`; returns their ids in removal order.
-  std::vector<ArmId> removeRandom(std::size_t count, std::size_t keepAtLeast, Random& random);
+  std::vector<Id> removeRandom(std::size_t count, std::size_t keepAtLeast, Random& random);
 
  private:
   int dim_;
-  std::vector<ArmId> ids_;
+  std::vector<Id> ids_;
   std::vector<double> features_;
   std::vector<double> expected_;
-  std::unordered_map<ArmId, std::size_t> rowOf_;  // looked up only, never iterated
-  std::set<std::pair<double, ArmId>> ranked_;
+  std::unordered_map<Id, std::size_t> rowOf_;  // looked up only, never iterated
+  std::set<std::pair<double, Id>> ranked_;
 };
 
 }  // namespace sublinear

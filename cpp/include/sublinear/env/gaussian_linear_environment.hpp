@@ -19,7 +19,7 @@ class GaussianLinearEnvironment : public LinearEnvironment {
 
   std::string type() const override { return "linear"; }
   const EnvironmentArms& arms() const override { return arms_; }
-  double drawReward(ArmId arm) override;
+  double drawReward(Id arm) override;
   ArmChange changeAfterRound(std::int64_t t) override;
   Json describe() const override;
 
@@ -38,7 +38,7 @@ class GaussianLinearEnvironment : public LinearEnvironment {
   std::size_t changeAdd_;
   std::size_t changeRemove_;
   std::size_t initialArms_;
-  ArmId nextId_ = 0;
+  Id nextId_ = 0;
   Vector thetaStar_;
   EnvironmentArms arms_;
 };

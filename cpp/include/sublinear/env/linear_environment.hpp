@@ -12,9 +12,9 @@ namespace sublinear {
 
 // How the arm set changed after a round: what the policy must be told with addArms/removeArms.
 struct ArmChange {
-  std::vector<ArmId> added;
+  std::vector<Id> added;
   std::vector<double> addedFeatures;  // added.size() * dim, row-major
-  std::vector<ArmId> removed;
+  std::vector<Id> removed;
   bool empty() const { return added.empty() && removed.empty(); }
 };
 
@@ -33,10 +33,10 @@ class LinearEnvironment {
   virtual const EnvironmentArms& arms() const = 0;
 
   // A reward drawn for pulling `arm` (UNKNOWN_ID if it is not in the set).
-  virtual double drawReward(ArmId arm) = 0;
+  virtual double drawReward(Id arm) = 0;
   // The (expected) regret of choosing `arm` now; >= 0. The default is the best expected reward of
   // the current set minus the arm's expected reward.
-  virtual double regret(ArmId arm) const;
+  virtual double regret(Id arm) const;
   // Applies the arm changes scheduled after round t (1-based) and returns them.
   virtual ArmChange changeAfterRound(std::int64_t t) = 0;
   // What the environment is, for the result: type, dim, arm counts, and family-specific facts.

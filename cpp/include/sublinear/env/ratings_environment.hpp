@@ -27,8 +27,8 @@ class RatingsEnvironment : public LinearEnvironment {
 
   std::string type() const override { return "ratings"; }
   const EnvironmentArms& arms() const override { return arms_; }
-  double drawReward(ArmId arm) override;
-  double regret(ArmId arm) const override;
+  double drawReward(Id arm) override;
+  double regret(Id arm) const override;
   ArmChange changeAfterRound(std::int64_t t) override;
   Json describe() const override;
 

@@ -26,13 +26,13 @@ class ArmSet {
 
   int dim() const { return dim_; }
   std::size_t size() const { return ids_.size(); }
-  bool contains(ArmId id) const { return rowOf_.count(id) != 0; }
+  bool contains(Id id) const { return rowOf_.count(id) != 0; }
   // Row of a stored id (precondition: contains(id)).
-  std::size_t rowOf(ArmId id) const { return rowOf_.at(id); }
-  ArmId idAt(std::size_t row) const { return ids_[row]; }
+  std::size_t rowOf(Id id) const { return rowOf_.at(id); }
+  Id idAt(std::size_t row) const { return ids_[row]; }
   const double* rowData(std::size_t row) const { return features_.data() + row * static_cast<std::size_t>(dim_); }
-  const double* featuresOf(ArmId id) const { return rowData(rowOf(id)); }
-  Eigen::Map<const Vector> feature(ArmId id) const { return Eigen::Map<const Vector>(featuresOf(id), dim_); }
+  const double* featuresOf(Id id) const { return rowData(rowOf(id)); }
+  Eigen::Map<const Vector> feature(Id id) const { return Eigen::Map<const Vector>(featuresOf(id), dim_); }
   // All rows as a size() x dim() matrix (valid until the next add or remove).
   Eigen::Map<const RowMatrix> matrix() const {
     return Eigen::Map<const RowMatrix>(features_.data(), static_cast<Eigen::Index>(size()), dim_);
@@ -40,16 +40,16 @@ class ArmSet {
 
   // Throw DIMENSION_MISMATCH / NON_FINITE / DUPLICATE_ID (resp. UNKNOWN_ID / DUPLICATE_ID) and
   // change nothing; add/remove assume their batch passed the check.
-  void checkAdd(const ArmId* ids, std::size_t count, const double* features, std::size_t featureLength) const;
-  void checkRemove(const ArmId* ids, std::size_t count) const;
-  void add(const ArmId* ids, std::size_t count, const double* features);
-  void remove(const ArmId* ids, std::size_t count);
+  void checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) const;
+  void checkRemove(const Id* ids, std::size_t count) const;
+  void add(const Id* ids, std::size_t count, const double* features);
+  void remove(const Id* ids, std::size_t count);
 
  private:
   int dim_;
   std::vector<double> features_;
-  std::vector<ArmId> ids_;
-  std::unordered_map<ArmId, std::size_t> rowOf_;
+  std::vector<Id> ids_;
+  std::unordered_map<Id, std::size_t> rowOf_;
 };
 
 }  // namespace sublinear

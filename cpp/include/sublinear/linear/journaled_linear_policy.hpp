@@ -25,10 +25,10 @@ class JournaledLinearPolicy {
 
   const LinearPolicy& policy() const { return *policy_; }
 
-  void addArms(const ArmId* ids, std::size_t count, const double* features, std::size_t featureLength);
-  void removeArms(const ArmId* ids, std::size_t count);
-  ArmId select();
-  void update(ArmId arm, double reward);
+  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength);
+  void removeArms(const Id* ids, std::size_t count);
+  Id select();
+  void update(Id arm, double reward);
 
   std::vector<std::uint8_t> toBytes() const { return journal_.toBytes(); }
 

@@ -15,9 +15,9 @@ class LinUCB final : public RidgePolicy {
   std::string type() const override { return "lin-ucb"; }
 
  protected:
-  void onAddArms(const ArmId*, std::size_t) override {}
-  void onRemoveArms(const ArmId*, std::size_t) override {}
-  ArmId chooseArm() override;
+  void onAddArms(const Id*, std::size_t) override {}
+  void onRemoveArms(const Id*, std::size_t) override {}
+  Id chooseArm() override;
   Json extraStats() const override;
 
  private:

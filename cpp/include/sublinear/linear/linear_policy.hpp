@@ -4,13 +4,12 @@
 #include <cstdint>
 #include <string>
 
+#include "sublinear/core/id.hpp"
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/ridge_regression.hpp"
 #include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear {
-
-using ArmId = std::uint32_t;
 
 // A linear bandit policy over a changing set of arms (one arm per step). Arms are identified by
 // caller-chosen ids and carry d-dimensional features; select() returns an arm in the current set.
@@ -25,16 +24,16 @@ class LinearPolicy {
   virtual std::string type() const = 0;
   virtual int dim() const = 0;
   virtual std::size_t armCount() const = 0;
-  virtual bool hasArm(ArmId id) const = 0;
+  virtual bool hasArm(Id id) const = 0;
 
   // features: count * dim() doubles, row-major. DUPLICATE_ID / NON_FINITE / DIMENSION_MISMATCH.
-  virtual void addArms(const ArmId* ids, std::size_t count, const double* features, std::size_t featureLength) = 0;
+  virtual void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) = 0;
   // UNKNOWN_ID (nothing removed) for an id not in the set.
-  virtual void removeArms(const ArmId* ids, std::size_t count) = 0;
+  virtual void removeArms(const Id* ids, std::size_t count) = 0;
   // EMPTY when there is no arm.
-  virtual ArmId select() = 0;
+  virtual Id select() = 0;
   // UNKNOWN_ID for an arm not in the set, NON_FINITE for a non-finite reward.
-  virtual void update(ArmId arm, double reward) = 0;
+  virtual void update(Id arm, double reward) = 0;
   // The ridge estimate theta^.
   virtual Vector theta() const = 0;
   // Work counters, at least { innerProducts } (the MIPS index's and the policy's own scoring).

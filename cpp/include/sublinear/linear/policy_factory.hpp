@@ -9,7 +9,7 @@
 
 namespace sublinear {
 
-// Builds a linear policy from API.md's `policy` object plus the run's `horizon` and `seed`:
+// Builds a linear policy from the public JavaScript contract's `policy` object plus the run's `horizon` and `seed`:
 //
 //   { type: "lin-ucb" | "lin-ts" | "linear-elim" | "sub-elim" | "sub-ts", ...options,
 //     index: { type, ...index options }, horizon, seed }

@@ -30,12 +30,12 @@ class RidgePolicy : public LinearPolicy {
  public:
   int dim() const final { return arms_.dim(); }
   std::size_t armCount() const final { return arms_.size(); }
-  bool hasArm(ArmId id) const final { return arms_.contains(id); }
+  bool hasArm(Id id) const final { return arms_.contains(id); }
 
-  void addArms(const ArmId* ids, std::size_t count, const double* features, std::size_t featureLength) final;
-  void removeArms(const ArmId* ids, std::size_t count) final;
-  ArmId select() final;
-  void update(ArmId arm, double reward) final;
+  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) final;
+  void removeArms(const Id* ids, std::size_t count) final;
+  Id select() final;
+  void update(Id arm, double reward) final;
   Vector theta() const override { return ridge_.theta(); }
   Json stats() const override;
 
@@ -44,11 +44,11 @@ class RidgePolicy : public LinearPolicy {
   RidgePolicy(int dim, const Json& options, int modelDim);
 
   // The arms are in arms_ already (rolled back if this throws).
-  virtual void onAddArms(const ArmId* ids, std::size_t count) = 0;
+  virtual void onAddArms(const Id* ids, std::size_t count) = 0;
   // The arms are still in arms_; the batch passed ArmSet::checkRemove. Throw here to refuse removal.
-  virtual void onRemoveArms(const ArmId* ids, std::size_t count) = 0;
+  virtual void onRemoveArms(const Id* ids, std::size_t count) = 0;
   // Called with at least one arm in the set.
-  virtual ArmId chooseArm() = 0;
+  virtual Id chooseArm() = 0;
   // Further counters for stats() (innerProducts is added by the base).
   virtual Json extraStats() const { return Json::object(); }
   // Inner products computed by indexes the subclass owns.

@@ -54,24 +54,24 @@ class SubElim : public RidgePolicy {
   int maxStage() const { return maxStage_; }
   double radius() const { return beta_; }
   // The stage of an arm, or -1 once it is eliminated (precondition: hasArm(id)).
-  int stageOf(ArmId id) const { return stageOf_.at(id); }
+  int stageOf(Id id) const { return stageOf_.at(id); }
   std::size_t stageSize(int stage) const { return stages_[static_cast<std::size_t>(stage)].index->size(); }
   std::uint64_t mipsQueries() const { return queries_; }
   // The arm whose lower bound set the current elimination threshold, if any.
   bool hasWitness() const { return hasWitness_; }
-  ArmId witness() const { return witness_; }
+  Id witness() const { return witness_; }
 
  protected:
   SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options);
 
-  void onAddArms(const ArmId* ids, std::size_t count) override;
-  void onRemoveArms(const ArmId* ids, std::size_t count) override;
-  ArmId chooseArm() override;
+  void onAddArms(const Id* ids, std::size_t count) override;
+  void onRemoveArms(const Id* ids, std::size_t count) override;
+  Id chooseArm() override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override;
 
  private:
-  using HeapEntry = std::pair<double, ArmId>;
+  using HeapEntry = std::pair<double, Id>;
   struct Stage {
     std::unique_ptr<MipsIndex> index;
     std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> heap;
@@ -79,7 +79,7 @@ class SubElim : public RidgePolicy {
   // An arm about to enter a stage, with its current mean estimate x^T theta^ and uncertainty
   // beta ||x||_{V^-1}.
   struct Placement {
-    ArmId id;
+    Id id;
     double mean;
     double uncertainty;
   };
@@ -93,10 +93,10 @@ class SubElim : public RidgePolicy {
   // Adds the arms to stage s (index and heap).
   void place(int stage, const std::vector<Placement>& arms);
   // Raises the threshold to `candidate` if higher, then eliminates every arm whose key is below it.
-  void raiseThreshold(double candidate, ArmId witness);
+  void raiseThreshold(double candidate, Id witness);
   // Moves the arms of `stage` whose stage rose; returns the arm of largest uncertainty found.
-  std::pair<ArmId, double> repartition(int stage);
-  ArmId randomArmOf(int stage);
+  std::pair<Id, double> repartition(int stage);
+  Id randomArmOf(int stage);
   // Re-examines every arm still in play with the current estimate: moves arms whose stage rose,
   // re-keys every heap and raises the threshold from the best lower bound of all. Algorithm 2
   // re-keys an arm only when a failed query re-partitions its stage, and Psi_0's arms are all
@@ -106,7 +106,7 @@ class SubElim : public RidgePolicy {
   void review();
   // Brings every eliminated arm back when the witness of the threshold is removed (the arms in
   // `leaving` are about to go and stay out).
-  void readmitEliminated(const ArmId* leaving, std::size_t count);
+  void readmitEliminated(const Id* leaving, std::size_t count);
 
   std::string type_;
   SymmetricLift lift_;
@@ -116,10 +116,10 @@ class SubElim : public RidgePolicy {
   int maxStage_;
   std::size_t shortlist_;
   std::vector<Stage> stages_;
-  std::unordered_map<ArmId, int> stageOf_;  // lookups only, never iterated
+  std::unordered_map<Id, int> stageOf_;  // lookups only, never iterated
   double threshold_ = -INFINITY;
   bool hasWitness_ = false;
-  ArmId witness_ = 0;
+  Id witness_ = 0;
   std::uint64_t queries_ = 0;
   std::uint64_t emptyAnswers_ = 0;
   std::uint64_t repartitions_ = 0;

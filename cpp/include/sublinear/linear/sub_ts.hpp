@@ -45,9 +45,9 @@ class SubTS : public RidgePolicy {
  protected:
   SubTS(std::string type, const std::string& defaultIndex, int dim, const Json& options);
 
-  void onAddArms(const ArmId* ids, std::size_t count) override;
-  void onRemoveArms(const ArmId* ids, std::size_t count) override;
-  ArmId chooseArm() override;
+  void onAddArms(const Id* ids, std::size_t count) override;
+  void onRemoveArms(const Id* ids, std::size_t count) override;
+  Id chooseArm() override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override { return index_->innerProducts(); }
   Vector modelFeatures(const double* features) const override;

@@ -15,8 +15,8 @@ class Cts : public SemiBanditPolicy {
   std::string type() const override { return "cts"; }
 
  protected:
-  std::vector<MatroidArm> chooseBasis(std::int64_t t) override;
-  void armUpdated(MatroidArm arm, double reward) override;
+  std::vector<Id> chooseBasis(std::int64_t t) override;
+  void armUpdated(Id arm, double reward) override;
   bool needsInitialPulls() const override { return false; }
 
  private:

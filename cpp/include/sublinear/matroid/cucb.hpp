@@ -13,7 +13,7 @@ class Cucb : public SemiBanditPolicy {
   std::string type() const override { return "cucb"; }
 
  protected:
-  std::vector<MatroidArm> chooseBasis(std::int64_t t) override;
+  std::vector<Id> chooseBasis(std::int64_t t) override;
 
  private:
   std::vector<double> indices_;

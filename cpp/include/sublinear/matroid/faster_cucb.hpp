@@ -70,13 +70,13 @@ class FasterCucb : public SemiBanditPolicy {
   double epsilon() const { return epsilon_; }
   double eta() const { return eta_; }
   // <dom(f_k), (1, lambda)> of a pulled arm, after the initial pulls.
-  double roundedIndex(MatroidArm arm, double lambda) const;
+  double roundedIndex(Id arm, double lambda) const;
   std::size_t binCount() const { return binCount_; }
   Json stats() const override;
 
  protected:
-  std::vector<MatroidArm> chooseBasis(std::int64_t t) override;
-  void armUpdated(MatroidArm arm, double reward) override;
+  std::vector<Id> chooseBasis(std::int64_t t) override;
+  void armUpdated(Id arm, double reward) override;
   void initialPullsCompleted() override;
 
  private:
@@ -86,7 +86,7 @@ class FasterCucb : public SemiBanditPolicy {
     double domAlpha = 0.0;  // the dominating point dom_{q,r} (Eq. 7)
     double domBeta = 0.0;
     // The bin's arms grouped by class (Matroid::armClasses), groups in random order.
-    std::vector<std::vector<MatroidArm>> groups;
+    std::vector<std::vector<Id>> groups;
     std::unordered_map<std::uint32_t, std::uint32_t> groupOfClass;
   };
   // The structure of one representative h, for one direct summand of the matroid: a partition
@@ -106,13 +106,13 @@ class FasterCucb : public SemiBanditPolicy {
   bool ahead(std::uint32_t x, std::uint32_t y, double lambda) const;
   double crossing(const Component& component, std::uint32_t upper, std::uint32_t lower) const;
   void enterCell(Component& component, double lambda);
-  void placeArm(MatroidArm arm, bool maintainOrder);
-  void unplaceArm(MatroidArm arm);
+  void placeArm(Id arm, bool maintainOrder);
+  void unplaceArm(Id arm);
   std::size_t positionOf(const Component& component, std::uint32_t bin) const;
-  std::vector<MatroidArm> greedyOverBins();
+  std::vector<Id> greedyOverBins();
   // Restores a maximum basis after basis arm `arm` moved from the bin at `oldPosition` (positions
   // at and behind it hold the bins not ahead of the old one) to a bin behind it.
-  void exchangeAfterDemotion(MatroidArm arm, std::size_t oldPosition);
+  void exchangeAfterDemotion(Id arm, std::size_t oldPosition);
   // At the end of each measurement window, picks exchange repair or a greedy rebuild every round.
   void chooseMaintenance(std::int64_t t);
 
@@ -132,7 +132,7 @@ class FasterCucb : public SemiBanditPolicy {
   std::unique_ptr<IndependenceOracle> oracle_;
   std::vector<std::uint32_t> classOfArm_;
   // The maintained basis (Walk::Oracle): valid from the greedy at a cell's entry until the next.
-  std::vector<MatroidArm> basis_;
+  std::vector<Id> basis_;
   std::vector<std::uint32_t> basisSlotOfArm_;  // kNotInBasis for arms outside basis_
   bool basisValid_ = false;
   std::uint64_t basisRebuilds_ = 0;

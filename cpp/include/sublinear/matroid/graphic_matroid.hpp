@@ -24,8 +24,8 @@ class GraphicMatroid : public Matroid {
   std::vector<std::uint32_t> armClasses() const override;
 
   std::size_t numVertices() const { return numVertices_; }
-  std::uint32_t tail(MatroidArm arm) const { return endpoints_[2 * arm]; }
-  std::uint32_t head(MatroidArm arm) const { return endpoints_[2 * arm + 1]; }
+  std::uint32_t tail(Id arm) const { return endpoints_[2 * arm]; }
+  std::uint32_t head(Id arm) const { return endpoints_[2 * arm + 1]; }
 
  private:
   std::size_t numVertices_;

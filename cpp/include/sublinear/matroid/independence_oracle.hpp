@@ -3,10 +3,9 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace sublinear {
+#include "sublinear/core/id.hpp"
 
-// Arms of a matroid's ground set are the integers 0 .. K-1.
-using MatroidArm = std::uint32_t;
+namespace sublinear {
 
 // The incremental independence (membership) oracle of paper 002, Appendix C: it holds an
 // independent set x, starting empty, answers whether x + e_k is still independent, and adds k.
@@ -17,9 +16,9 @@ class IndependenceOracle {
  public:
   virtual ~IndependenceOracle() = default;
   // Whether the held set plus `arm` is independent. `arm` must be < K and not already held.
-  virtual bool canAdd(MatroidArm arm) = 0;
+  virtual bool canAdd(Id arm) = 0;
   // Adds `arm`; the caller has checked canAdd(arm).
-  virtual void add(MatroidArm arm) = 0;
+  virtual void add(Id arm) = 0;
   // Back to the empty set (in time proportional to what was added, not to K).
   virtual void clear() = 0;
   virtual std::size_t size() const = 0;

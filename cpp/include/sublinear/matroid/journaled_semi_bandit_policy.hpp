@@ -24,8 +24,8 @@ class JournaledSemiBanditPolicy {
 
   const SemiBanditPolicy& policy() const { return *policy_; }
 
-  const std::vector<MatroidArm>& select();
-  void update(const MatroidArm* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength);
+  const std::vector<Id>& select();
+  void update(const Id* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength);
 
   std::vector<std::uint8_t> toBytes() const { return journal_.toBytes(); }
 

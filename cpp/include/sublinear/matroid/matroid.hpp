@@ -36,7 +36,7 @@ class Matroid {
 
   // Whether `arms` (distinct, each < K) is independent. INVALID_ARGUMENT for an arm >= K,
   // DUPLICATE_ID for a repeated arm.
-  bool isIndependent(const MatroidArm* arms, std::size_t count) const;
+  bool isIndependent(const Id* arms, std::size_t count) const;
 
   // A maximum-weight basis by the greedy algorithm (paper 002, Algorithm 1): arms by weight
   // descending, ties by smaller index, each added when it keeps the set independent, until the set
@@ -44,14 +44,14 @@ class Matroid {
   // looked at), which is still Algorithm 1 and the same result as a full sort. Negative weights do
   // not stop the greedy: the result is always a basis (semi-bandit super arms are bases), the best
   // one among bases. weights: K finite numbers (DIMENSION_MISMATCH / NON_FINITE).
-  std::vector<MatroidArm> maxWeightBasis(const double* weights, std::size_t count) const;
+  std::vector<Id> maxWeightBasis(const double* weights, std::size_t count) const;
 
   // Greedy over arms in the given order (no validation: arms < K, distinct), stopping at rank().
   // Completes with nothing else: the result is a basis when `order` spans the matroid.
-  std::vector<MatroidArm> greedyInOrder(const std::vector<MatroidArm>& order) const;
+  std::vector<Id> greedyInOrder(const std::vector<Id>& order) const;
 
   // Whether `arm` is a loop (independent of nothing, in no basis): such arms are never played.
-  bool isLoop(MatroidArm arm) const;
+  bool isLoop(Id arm) const;
 
   // A class id per arm (K of them): arms of one class are interchangeable - exchanging two of
   // them maps independent sets to independent sets (parallel edges of a graph, arms with the same

@@ -32,9 +32,9 @@ class MatroidEnvironment {
   bool bernoulli() const { return bernoulli_; }
   // Expected reward of the best basis (the greedy basis under the means).
   double optimalValue() const { return optimalValue_; }
-  double expectedValue(const std::vector<MatroidArm>& basis) const;
+  double expectedValue(const std::vector<Id>& basis) const;
   // One reward draw for `arm`.
-  double draw(MatroidArm arm, Random& random) const;
+  double draw(Id arm, Random& random) const;
 
  private:
   std::unique_ptr<Matroid> matroid_;

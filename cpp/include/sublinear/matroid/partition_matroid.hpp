@@ -24,7 +24,7 @@ class PartitionMatroid : public Matroid {
   std::vector<std::uint32_t> armClasses() const override { return group_; }
 
   // Groups renumbered densely 0 .. rank-1 in order of first appearance of their labels' sorted order.
-  std::uint32_t groupOf(MatroidArm arm) const { return group_[arm]; }
+  std::uint32_t groupOf(Id arm) const { return group_[arm]; }
 
  private:
   std::vector<std::uint32_t> group_;  // dense group index of each arm

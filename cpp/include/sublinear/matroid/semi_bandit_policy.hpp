@@ -31,8 +31,8 @@ class SemiBanditPolicy {
   virtual std::string type() const = 0;
 
   // The basis to play this round (arm indices, rank() of them).
-  const std::vector<MatroidArm>& select();
-  void update(const MatroidArm* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength);
+  const std::vector<Id>& select();
+  void update(const Id* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength);
 
   const Matroid& matroid() const { return *matroid_; }
   std::size_t armCount() const { return armCount_; }
@@ -41,12 +41,12 @@ class SemiBanditPolicy {
   std::int64_t horizon() const { return horizon_; }
   // Rounds completed (updates received).
   std::int64_t rounds() const { return rounds_; }
-  std::uint64_t pulls(MatroidArm arm) const { return pulls_[arm]; }
-  double empiricalMean(MatroidArm arm) const { return means_[arm]; }
+  std::uint64_t pulls(Id arm) const { return pulls_[arm]; }
+  double empiricalMean(Id arm) const { return means_[arm]; }
   // lambda_t = sqrt(1.5 (b - a)^2 log t), the confidence width of CUCB (paper 002, Theorem 5.1).
   double confidenceWidth(std::int64_t t) const;
   // The UCB index mu^_k + lambda_t / sqrt(N_k) of a pulled arm at round t.
-  double ucbIndex(MatroidArm arm, std::int64_t t) const;
+  double ucbIndex(Id arm, std::int64_t t) const;
   // Whether every playable arm (every non-loop) has been pulled at least once.
   bool initialPullsDone() const { return !initialPhase_; }
   // Work counters: { rounds, armsScanned, ... }.
@@ -55,9 +55,9 @@ class SemiBanditPolicy {
  protected:
   // The basis for round t (1-based) once the initial pulls are done (or from the start for
   // policies that do not need them).
-  virtual std::vector<MatroidArm> chooseBasis(std::int64_t t) = 0;
+  virtual std::vector<Id> chooseBasis(std::int64_t t) = 0;
   // Called after arm's N_k and mu^_k changed.
-  virtual void armUpdated(MatroidArm arm, double reward) { (void)arm, (void)reward; }
+  virtual void armUpdated(Id arm, double reward) { (void)arm, (void)reward; }
   // Called once, at the update that completes the initial pulls.
   virtual void initialPullsCompleted() {}
   // Policies that start from a prior (CTS) skip the initial pulls.
@@ -67,8 +67,8 @@ class SemiBanditPolicy {
   std::uint64_t armsScanned_ = 0;
 
  private:
-  std::vector<MatroidArm> basisCoveringUnpulled();
-  void validateUpdate(const MatroidArm* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength) const;
+  std::vector<Id> basisCoveringUnpulled();
+  void validateUpdate(const Id* basis, std::size_t basisLength, const double* rewards, std::size_t rewardLength) const;
 
   std::unique_ptr<Matroid> matroid_;
   std::size_t armCount_;
@@ -81,12 +81,12 @@ class SemiBanditPolicy {
   std::vector<double> means_;
   // Playable arms not pulled yet, in a random order (so that the bases covering them fill fast
   // whatever the arms' numbering), and a basis used to complete those bases.
-  std::vector<MatroidArm> unpulled_;
+  std::vector<Id> unpulled_;
   std::vector<std::uint32_t> unpulledPosition_;
   bool unpulledListed_ = false;
-  std::vector<MatroidArm> referenceBasis_;
+  std::vector<Id> referenceBasis_;
   std::unique_ptr<IndependenceOracle> oracle_;
-  std::vector<MatroidArm> selected_;
+  std::vector<Id> selected_;
   bool pending_ = false;
   bool initialPhase_ = true;
 };

@@ -27,7 +27,7 @@ class TransversalMatroid : public Matroid {
 
   std::size_t numRight() const { return numRight_; }
   // Right vertices adjacent to `arm`: rights()[edgeStart(arm) .. edgeStart(arm + 1)).
-  std::size_t edgeStart(MatroidArm arm) const { return edgeStart_[arm]; }
+  std::size_t edgeStart(Id arm) const { return edgeStart_[arm]; }
   const std::vector<std::uint32_t>& rights() const { return right_; }
 
  private:

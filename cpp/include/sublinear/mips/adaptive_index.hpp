@@ -31,9 +31,9 @@ class AdaptiveIndex final : public MipsIndex {
   std::vector<float> roundedQuery(const float* query) const;
 
  protected:
-  void onAdd(const ItemId* ids, std::size_t count) override;
-  void onRemove(const ItemId* ids, std::size_t count) override;
-  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+  void onAdd(const Id* ids, std::size_t count) override;
+  void onRemove(const Id* ids, std::size_t count) override;
+  std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
 
  private:
   double gridStep_;

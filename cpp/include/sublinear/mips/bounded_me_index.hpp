@@ -36,9 +36,9 @@ namespace sublinear {
 // removals leave them valid but loose until a lazy recomputation.
 class BoundedMEIndex final : public MipsIndex {
  public:
-  // 256 columns: long enough that a panel's partial product amortises its loop set-up (about 3 instructions
-  // per pull against 4 at 64, measured with callgrind), short enough that a 10^4-dim query still draws
-  // an order over 40 panels.
+  // 256 columns: long enough that a panel's partial product amortises its loop set-up (shorter panels
+  // spend a larger share of each pull on it), short enough that a 10^4-dim query still draws an order
+  // over 40 panels.
   static constexpr std::size_t kBlock = 256;
 
   // Options: epsilon and delta in (0, 1) (default 0.1 each), seed.
@@ -47,9 +47,9 @@ class BoundedMEIndex final : public MipsIndex {
   Json stats() const override;
 
  protected:
-  void onAdd(const ItemId* ids, std::size_t count) override;
-  void onRemove(const ItemId* ids, std::size_t count) override;
-  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+  void onAdd(const Id* ids, std::size_t count) override;
+  void onRemove(const Id* ids, std::size_t count) override;
+  std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
 
  private:
   void recomputeBounds();
@@ -64,8 +64,8 @@ class BoundedMEIndex final : public MipsIndex {
   Random random_;
   std::vector<std::uint32_t> sigma_;          // permuted column c holds original coordinate sigma_[c]
   std::vector<std::vector<float>> panels_;    // panel p: row r's columns at [r * width, (r + 1) * width)
-  std::vector<ItemId> rowIds_;
-  std::unordered_map<ItemId, std::size_t> rowOf_;  // looked up only, never iterated
+  std::vector<Id> rowIds_;
+  std::unordered_map<Id, std::size_t> rowOf_;  // looked up only, never iterated
   std::vector<float> low_, high_;     // per stored column, over the stored items
   std::size_t removalsSinceBounds_ = 0;
   bool boundsStale_ = false;

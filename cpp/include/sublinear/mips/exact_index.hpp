@@ -12,9 +12,9 @@ class ExactIndex final : public MipsIndex {
   std::string type() const override { return "exact"; }
 
  protected:
-  void onAdd(const ItemId*, std::size_t) override {}
-  void onRemove(const ItemId*, std::size_t) override {}
-  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+  void onAdd(const Id*, std::size_t) override {}
+  void onRemove(const Id*, std::size_t) override {}
+  std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
 };
 
 }  // namespace sublinear

@@ -33,9 +33,9 @@ class GreedyMipsIndex final : public MipsIndex {
   Json stats() const override;
 
  protected:
-  void onAdd(const ItemId* ids, std::size_t count) override;
-  void onRemove(const ItemId* ids, std::size_t count) override;
-  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+  void onAdd(const Id* ids, std::size_t count) override;
+  void onRemove(const Id* ids, std::size_t count) override;
+  std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
 
  private:
   struct Entry {
@@ -50,9 +50,9 @@ class GreedyMipsIndex final : public MipsIndex {
   double budgetFraction_;
   std::vector<std::vector<Entry>> lists_;  // one per coordinate
   std::size_t sortedLength_ = 0;           // every list's sorted prefix; the rest are recent additions
-  std::vector<ItemId> slotId_;
+  std::vector<Id> slotId_;
   std::vector<char> slotAlive_;
-  std::unordered_map<ItemId, std::uint32_t> slotOf_;  // looked up only, never iterated
+  std::unordered_map<Id, std::uint32_t> slotOf_;  // looked up only, never iterated
   std::size_t deadSlots_ = 0;
   std::vector<char> seen_;  // per slot, during one search
   std::uint64_t screened_ = 0;

@@ -18,9 +18,9 @@ namespace sublinear {
 // Which one serves depends on the data, so the default, "auto", measures it: once the index holds
 // 1,000 items it builds both graphs over a sample of up to 10,000 of them and keeps the space of
 // higher recall@10 (stats().space, stats().spaceTrial). On Gaussian data (bench/mips.mjs) the
-// inner-product graph reaches recall@10 0.998 at 10k x 16 where the reduction reaches 0.92 at the
-// same efSearch 64 (after the reduction every query (q, 0) is about R away from every item, so the
-// greedy descent has little gradient to follow); on real image vectors (Fashion-MNIST, 60k x 784,
+// inner-product graph finds more of the true top 10 than the reduction at the same efSearch (after
+// the reduction every query (q, 0) is about R away from every item, so the greedy descent has little
+// gradient to follow); on real image vectors (Fashion-MNIST, 60k x 784,
 // nonnegative, all in one narrow cone) the inner-product graph funnels every search to a few
 // large-norm hubs and the reduction wins (bench mips --real).
 // Candidates come from searchKnn with ef = efSearch + count - 1 (count = max(k, shortlist)), so
@@ -32,7 +32,7 @@ namespace sublinear {
 // reused more often than there are live items (relinking can strand a few nodes), a compaction
 // starts: a fresh successor graph of the stored items is built a few insertions per later call (4
 // per item added, 2 per item removed, 1 per search) while the current graph keeps answering, and
-// replaces it when complete. So no call pays for a whole rebuild (the soak benchmark's 1.7 s pause),
+// replaces it when complete. So no call pays for a whole rebuild (a pause long enough to notice),
 // at the price of two graphs in memory while it runs. Capacity doubles with resizeIndex when full. In the
 // euclidean space R starts at the largest norm of the first batch; an item beyond R triggers a rebuild
 // with R = kNormHeadroom times the new largest norm, so R grows geometrically and rebuilds are rare
@@ -49,9 +49,9 @@ class HnswIndex final : public MipsIndex {
   Json stats() const override;
 
  protected:
-  void onAdd(const ItemId* ids, std::size_t count) override;
-  void onRemove(const ItemId* ids, std::size_t count) override;
-  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+  void onAdd(const Id* ids, std::size_t count) override;
+  void onRemove(const Id* ids, std::size_t count) override;
+  std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
 
  private:
   // hnswlib.h defines non-inline functions, so its types stay inside hnsw_index.cpp.
@@ -67,8 +67,8 @@ class HnswIndex final : public MipsIndex {
   void startCompaction();
   // Up to `steps` insertions into the successor; swaps it in when every queued item is in it.
   void advanceCompaction(std::size_t steps);
-  void insert(Graph& graph, ItemId id);
-  void erase(Graph& graph, ItemId id);
+  void insert(Graph& graph, Id id);
+  void erase(Graph& graph, Id id);
   void setSpace(bool euclidean);
   // space "auto": builds both spaces' graphs over a sample of the items and keeps the one of higher
   // recall (see the constants in hnsw_index.cpp).
@@ -97,7 +97,7 @@ class HnswIndex final : public MipsIndex {
   std::unique_ptr<Graph> graph_;
   // The compaction under way: the successor graph and the items it still has to take, in order.
   std::unique_ptr<Graph> successor_;
-  std::vector<ItemId> successorQueue_;
+  std::vector<Id> successorQueue_;
   std::size_t successorNext_ = 0;
 };
 

@@ -25,8 +25,8 @@ class JournaledIndex {
 
   const MipsIndex& index() const { return *index_; }
 
-  void add(const ItemId* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
-  void remove(const ItemId* ids, std::size_t idCount);
+  void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
+  void remove(const Id* ids, std::size_t idCount);
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
 
   std::vector<std::uint8_t> toBytes() const { return journal_.toBytes(); }

@@ -35,9 +35,9 @@ class LshIndex final : public MipsIndex {
   Json stats() const override;
 
  protected:
-  void onAdd(const ItemId* ids, std::size_t count) override;
-  void onRemove(const ItemId* ids, std::size_t count) override;
-  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+  void onAdd(const Id* ids, std::size_t count) override;
+  void onRemove(const Id* ids, std::size_t count) override;
+  std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
 
  private:
   using Slot = std::uint32_t;
@@ -46,8 +46,8 @@ class LshIndex final : public MipsIndex {
   // The table's key of a lifted vector (liftedStride_ floats).
   std::uint64_t keyOf(const float* lifted, std::size_t table) const;
   void rehash(double scale);
-  void insert(ItemId id);
-  void collect(std::size_t table, std::uint64_t key, std::vector<ItemId>& out);
+  void insert(Id id);
+  void collect(std::size_t table, std::uint64_t key, std::vector<Id>& out);
 
   std::size_t bits_;
   std::size_t tables_;
@@ -60,8 +60,8 @@ class LshIndex final : public MipsIndex {
 
   std::vector<std::unordered_map<std::uint64_t, Bucket>> buckets_;  // one map per table
   // Per slot (an item's place in these arrays): its id, and per table its key and bucket position.
-  std::unordered_map<ItemId, Slot> slotOf_;
-  std::vector<ItemId> idOfSlot_;
+  std::unordered_map<Id, Slot> slotOf_;
+  std::vector<Id> idOfSlot_;
   std::vector<std::uint64_t> keys_;
   std::vector<std::uint32_t> positions_;
   std::vector<Slot> freeSlots_;

@@ -13,7 +13,7 @@ namespace sublinear {
 constexpr std::size_t kMaxDimension = 1000000;
 
 struct SearchResult {
-  std::vector<ItemId> ids;   // best first
+  std::vector<Id> ids;   // best first
   std::vector<float> scores; // the exact inner products of those ids
 };
 
@@ -38,12 +38,12 @@ class MipsIndex {
 
   std::size_t dim() const { return items_.dim(); }
   std::size_t size() const { return items_.size(); }
-  bool contains(ItemId id) const { return items_.contains(id); }
+  bool contains(Id id) const { return items_.contains(id); }
   const VectorStore& items() const { return items_; }
 
   // vectorLength must equal idCount * dim().
-  void add(const ItemId* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
-  void remove(const ItemId* ids, std::size_t idCount);
+  void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
+  void remove(const Id* ids, std::size_t idCount);
   // The min(k, size()) items of largest inner product with the query, best first, ties by smaller id.
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
 
@@ -58,17 +58,17 @@ class MipsIndex {
 
  protected:
   // Called after the items are in the store.
-  virtual void onAdd(const ItemId* ids, std::size_t count) = 0;
+  virtual void onAdd(const Id* ids, std::size_t count) = 0;
   // Called while the items are still in the store.
-  virtual void onRemove(const ItemId* ids, std::size_t count) = 0;
+  virtual void onRemove(const Id* ids, std::size_t count) = 0;
   // Up to `count` candidate ids for the padded query (stride() floats), any order; the base class
   // scores them exactly. Returning fewer (even none) is allowed for approximate methods.
-  virtual std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) = 0;
+  virtual std::vector<Id> candidates(const float* paddedQuery, std::size_t count) = 0;
 
   // The ids of the `count` stored items of largest inner product, by a scan of the store.
-  std::vector<ItemId> scan(const float* paddedQuery, std::size_t count);
+  std::vector<Id> scan(const float* paddedQuery, std::size_t count);
   // Exact top-k of the given ids, counted as inner products.
-  SearchResult rankExactly(const float* paddedQuery, const std::vector<ItemId>& ids, std::size_t k);
+  SearchResult rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k);
   void countInnerProducts(double count) { innerProducts_ += static_cast<std::uint64_t>(count); }
 
   VectorStore items_;

@@ -36,11 +36,10 @@ class PcaTreeIndex final : public MipsIndex {
   static constexpr std::size_t kMaxDepth = 20;
   static constexpr std::size_t kDirectCovarianceLimit = 256;
 
-  // Items per leaf the default depth aims at (1024 to 2047 after the median splits). A fixed depth
-  // of 8 whatever the size left 6,000 x 16 Gaussian items in leaves of 23 and recall@10 near 0.06.
-  // Measured there (200 queries): recall@10 is 0.74, 0.52, 0.38, 0.28, 0.19 at depths 1 to 5, and
-  // it falls with the depth much more than with the leaf size (at 50,000 items: 0.74, 0.56, 0.41,
-  // 0.31, 0.23), so leaves of a few hundred (depth 4 here) would still miss seven in ten.
+  // Items per leaf the default depth aims at (1024 to 2047 after the median splits), so the depth
+  // follows the size: a fixed depth leaves small sets in tiny leaves that hold almost none of the
+  // true top 10. Recall falls with the depth much more than with the leaf size, so the leaves stay
+  // large: leaves of a few hundred items would still miss most of the true top 10.
   static constexpr std::size_t kLeafTarget = 1024;
 
   // Options (option_groups::pcaTree()): depth in [0, kMaxDepth] (default: defaultDepth(size) at
@@ -50,9 +49,9 @@ class PcaTreeIndex final : public MipsIndex {
   Json stats() const override;
 
  protected:
-  void onAdd(const ItemId* ids, std::size_t count) override;
-  void onRemove(const ItemId* ids, std::size_t count) override;
-  std::vector<ItemId> candidates(const float* paddedQuery, std::size_t count) override;
+  void onAdd(const Id* ids, std::size_t count) override;
+  void onRemove(const Id* ids, std::size_t count) override;
+  std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
 
  private:
   // The largest depth whose leaves hold at least kLeafTarget of `size` items.
@@ -63,7 +62,7 @@ class PcaTreeIndex final : public MipsIndex {
   std::size_t leafOf(const double* transformed) const;
   void transform(const float* vector, double* out) const;
   void centeredTransform(const float* vector, double* out) const;
-  void collectLeaves(std::size_t node, std::vector<ItemId>& out) const;
+  void collectLeaves(std::size_t node, std::vector<Id>& out) const;
 
   bool fixedDepth_;
   std::size_t depth_;
@@ -76,8 +75,8 @@ class PcaTreeIndex final : public MipsIndex {
   std::vector<double> directions_;           // depth_ rows of dim + 1
   std::vector<double> thresholds_;           // per internal node (heap order: children 2i+1, 2i+2)
   std::vector<std::uint32_t> subtreeCount_;  // items under every node
-  std::vector<std::vector<ItemId>> leaves_;
-  std::unordered_map<ItemId, std::uint32_t> leafOfItem_;  // looked up only, never iterated
+  std::vector<std::vector<Id>> leaves_;
+  std::unordered_map<Id, std::uint32_t> leafOfItem_;  // looked up only, never iterated
 };
 
 }  // namespace sublinear

@@ -14,11 +14,11 @@ class TopK {
  public:
   explicit TopK(std::size_t k) : k_(k) {}
 
-  static bool better(float scoreA, ItemId idA, float scoreB, ItemId idB) {
+  static bool better(float scoreA, Id idA, float scoreB, Id idB) {
     return scoreA > scoreB || (scoreA == scoreB && idA < idB);
   }
 
-  void push(float score, ItemId id) {
+  void push(float score, Id id) {
     if (heap_.size() < k_) {
       heap_.emplace(score, id);
     } else if (k_ > 0 && better(score, id, heap_.top().first, heap_.top().second)) {
@@ -31,16 +31,16 @@ class TopK {
   bool admits(float score) const { return heap_.size() < k_ || score >= heap_.top().first; }
 
   // Best first.
-  std::vector<std::pair<float, ItemId>> take();
+  std::vector<std::pair<float, Id>> take();
 
  private:
   struct Worse {
-    bool operator()(const std::pair<float, ItemId>& a, const std::pair<float, ItemId>& b) const {
+    bool operator()(const std::pair<float, Id>& a, const std::pair<float, Id>& b) const {
       return better(a.first, a.second, b.first, b.second);
     }
   };
   std::size_t k_;
-  std::priority_queue<std::pair<float, ItemId>, std::vector<std::pair<float, ItemId>>, Worse> heap_;
+  std::priority_queue<std::pair<float, Id>, std::vector<std::pair<float, Id>>, Worse> heap_;
 };
 
 }  // namespace sublinear

@@ -46,7 +46,7 @@ struct TrialFamily {
 };
 const std::vector<TrialFamily>& trialFamilies();
 
-// Runs API.md's simulate() config { environment, policy, horizon, seed | seeds, recordEvery }
+// Runs simulate()'s config { environment, policy, horizon, seed | seeds, recordEvery }
 // (validated before anything runs). onProgress receives the fraction of all rounds of all runs
 // done, at most about 100 times (each time it advanced by >= 1%), ending with exactly 1.
 // recordEvery defaults to max(1, horizon / 1000).

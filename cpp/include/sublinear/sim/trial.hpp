@@ -42,7 +42,7 @@ namespace sublinear {
 
 // Each problem family provides one of these; simulate() picks the family from the environment's
 // `type` (linear/ratings -> linear, matroid -> matroid, clustered/promotion -> combinatorial linear).
-// `environment` and `policy` are the config objects of API.md's simulate(); `seed` is the run's seed.
+// `environment` and `policy` are the objects of simulate()'s config; `seed` is the run's seed.
 using TrialFactory = std::unique_ptr<Trial> (*)(const Json& environment, const Json& policy, std::uint64_t seed);
 
 }  // namespace sublinear

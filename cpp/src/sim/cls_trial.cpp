@@ -1,4 +1,4 @@
-#include "sublinear/cls/cls_trial.hpp"
+#include "sublinear/sim/cls_trial.hpp"
 
 #include <chrono>
 
@@ -35,9 +35,9 @@ std::unique_ptr<ClsEnvironment> makeEnvironment(const Json& options, std::uint64
 double bestExpected(const ClsEnvironment& environment) {
   const ArmFeatures arms = environment.arms();
   std::vector<double> means(arms.count());
-  for (std::size_t row = 0; row < means.size(); ++row) means[row] = environment.expectedReward(static_cast<ArmRow>(row));
+  for (std::size_t row = 0; row < means.size(); ++row) means[row] = environment.expectedReward(static_cast<Id>(row));
   double best = 0.0;
-  for (const ArmRow row : SuperArmOracle::select(means, environment.constraint())) best += means[row];
+  for (const Id row : SuperArmOracle::select(means, environment.constraint())) best += means[row];
   return best;
 }
 }  // namespace
@@ -76,7 +76,7 @@ RoundOutcome ClsTrial::playRound(std::int64_t, TrialClock& clock) {
   environment_->beginRound();
   const SuperArmConstraint& constraint = environment_->constraint();
   auto start = Clock::now();
-  const std::vector<ArmRow> chosen =
+  const std::vector<Id> chosen =
       useFixedArms_ ? policy_->selectFromArms(constraint) : policy_->select(environment_->arms(), constraint);
   clock.select += secondsSince(start);
 

@@ -1,4 +1,4 @@
-#include "sublinear/matroid/matroid_trial.hpp"
+#include "sublinear/sim/matroid_trial.hpp"
 
 #include <chrono>
 
@@ -39,7 +39,7 @@ void MatroidTrial::setup(TrialClock& clock) {
 RoundOutcome MatroidTrial::playRound(std::int64_t, TrialClock& clock) {
   require(policy_ != nullptr, ErrorCode::InvalidArgument, "setup() must run before playRound()");
   auto start = std::chrono::steady_clock::now();
-  const std::vector<MatroidArm> basis = policy_->select();
+  const std::vector<Id> basis = policy_->select();
   clock.select += secondsSince(start);
   observed_.resize(basis.size());
   RoundOutcome outcome;
