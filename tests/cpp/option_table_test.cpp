@@ -185,7 +185,7 @@ TEST(OptionTable, HnswDefaultsMatchWhatTheIndexUses) {
   for (const char* name : {"M", "efConstruction", "efSearch"}) {
     EXPECT_EQ(stats[name].get<double>(), table.find(name)->fallback) << name;
   }
-  EXPECT_EQ(table.find("space")->fallbackText, "auto");
+  EXPECT_EQ(std::string(table.find("space")->fallbackText), "auto");
   EXPECT_FALSE(stats["spaceDecided"].get<bool>());
   // And on the ranges: both ends accepted, one beyond refused, by HnswIndex's own reader.
   for (const char* name : {"M", "efConstruction", "efSearch", "seed"}) {
