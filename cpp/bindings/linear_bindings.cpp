@@ -5,21 +5,21 @@
 #include <vector>
 
 #include "guard.hpp"
-#include "sublinear/linear/journaled_linear_policy.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
 
 namespace sublinear::bindings {
 
 namespace {
 // One JS policy object: the policy and the buffer of its last theta(), which JS copies out.
 struct LinearPolicyHandle {
-  std::unique_ptr<JournaledLinearPolicy> policy;
+  std::unique_ptr<PersistentLinearPolicy> policy;
   std::vector<double> theta;
   std::vector<std::uint8_t> saved;
 };
 
 LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
   return guarded([&]() -> LinearPolicyHandle* {
-    return new LinearPolicyHandle{std::make_unique<JournaledLinearPolicy>(parseJson(specJson)), {}, {}};
+    return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson)), {}, {}};
   });
 }
 
@@ -61,7 +61,7 @@ std::string policyType(LinearPolicyHandle& self) { return self.policy->policy().
 
 LinearPolicyHandle* restoreLinearPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> LinearPolicyHandle* {
-    return new LinearPolicyHandle{JournaledLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
+    return new LinearPolicyHandle{PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
   });
 }
 }  // namespace

@@ -8,7 +8,7 @@
 #include "guard.hpp"
 #include "sublinear/matroid/graphic_matroid.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
-#include "sublinear/matroid/journaled_semi_bandit_policy.hpp"
+#include "sublinear/matroid/persistent_semi_bandit_policy.hpp"
 #include "sublinear/matroid/transversal_matroid.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
 
@@ -23,7 +23,7 @@ struct MatroidHandle {
 
 // One JS matroid policy (CUCB, FasterCUCB, CTS): it owns a copy of the matroid it was given.
 struct SemiBanditHandle {
-  std::unique_ptr<JournaledSemiBanditPolicy> policy;
+  std::unique_ptr<PersistentSemiBanditPolicy> policy;
   std::vector<Id> last;
   std::vector<std::uint8_t> saved;
 };
@@ -83,7 +83,7 @@ emscripten::val matroidLast(MatroidHandle& self) { return emscripten::val(emscri
 SemiBanditHandle* createSemiBanditPolicy(const std::string& type, MatroidHandle& matroid, const std::string& optionsJson) {
   return guarded([&]() -> SemiBanditHandle* {
     const Json options = parseJson(optionsJson);
-    return new SemiBanditHandle{std::make_unique<JournaledSemiBanditPolicy>(type, *matroid.matroid, options), {}, {}};
+    return new SemiBanditHandle{std::make_unique<PersistentSemiBanditPolicy>(type, *matroid.matroid, options), {}, {}};
   });
 }
 
@@ -108,7 +108,7 @@ std::size_t policyRank(SemiBanditHandle& self) { return self.policy->policy().ma
 
 SemiBanditHandle* restoreSemiBanditPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> SemiBanditHandle* {
-    return new SemiBanditHandle{JournaledSemiBanditPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
+    return new SemiBanditHandle{PersistentSemiBanditPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
   });
 }
 }  // namespace

@@ -4,21 +4,21 @@
 #include <memory>
 
 #include "guard.hpp"
-#include "sublinear/mips/journaled_index.hpp"
+#include "sublinear/mips/persistent_index.hpp"
 
 namespace sublinear::bindings {
 
 namespace {
 // One JS index object: the index and the buffers of its last search, which JS copies out.
 struct IndexHandle {
-  std::unique_ptr<JournaledIndex> index;
+  std::unique_ptr<PersistentIndex> index;
   SearchResult last;
   std::vector<std::uint8_t> saved;
 };
 
 IndexHandle* createIndex(const std::string& specJson) {
   return guarded([&]() -> IndexHandle* {
-    return new IndexHandle{std::make_unique<JournaledIndex>(parseJson(specJson)), {}, {}};
+    return new IndexHandle{std::make_unique<PersistentIndex>(parseJson(specJson)), {}, {}};
   });
 }
 
@@ -51,7 +51,7 @@ emscripten::val indexLastScores(IndexHandle& self) {
 
 IndexHandle* restoreIndex(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> IndexHandle* {
-    return new IndexHandle{JournaledIndex::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
+    return new IndexHandle{PersistentIndex::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
   });
 }
 

@@ -1,4 +1,4 @@
-// JournaledIndex::toBytes / fromBytes for every index type: a restored index answers and continues
+// PersistentIndex::toBytes / fromBytes for every index type: a restored index answers and continues
 // exactly as the original (same results, same work counters after the same operations), and
 // damaged bytes are CORRUPT_STATE.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include "test_support.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/index_factory.hpp"
-#include "sublinear/mips/journaled_index.hpp"
+#include "sublinear/mips/persistent_index.hpp"
 
 namespace sublinear::testing {
 namespace {
@@ -30,7 +30,7 @@ std::vector<float> gaussian(Random& random, std::size_t count) {
   return values;
 }
 
-void addRange(JournaledIndex& index, Random& random, Id first, std::size_t count) {
+void addRange(PersistentIndex& index, Random& random, Id first, std::size_t count) {
   std::vector<Id> ids(count);
   for (std::size_t i = 0; i < count; ++i) ids[i] = first + static_cast<Id>(i);
   const auto vectors = gaussian(random, count * kDim);
@@ -38,7 +38,7 @@ void addRange(JournaledIndex& index, Random& random, Id first, std::size_t count
 }
 
 // The same operations on both indexes must give the same answers.
-void expectSameContinuation(JournaledIndex& original, JournaledIndex& restored) {
+void expectSameContinuation(PersistentIndex& original, PersistentIndex& restored) {
   Random a(77), b(77);
   for (int round = 0; round < 6; ++round) {
     addRange(original, a, 1000 + 20 * static_cast<Id>(round), 20);
@@ -63,7 +63,7 @@ class IndexPersistence : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(IndexPersistence, RestoredIndexContinuesExactly) {
   Random random(11);
-  JournaledIndex index(specOf(GetParam()));
+  PersistentIndex index(specOf(GetParam()));
   addRange(index, random, 0, 300);
   const Id removed[] = {7, 8, 150};
   index.remove(removed, 3);
@@ -71,7 +71,7 @@ TEST_P(IndexPersistence, RestoredIndexContinuesExactly) {
   index.search(query.data(), kDim, 5);
 
   const auto bytes = index.toBytes();
-  auto restored = JournaledIndex::fromBytes(bytes.data(), bytes.size(), GetParam());
+  auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), GetParam());
   EXPECT_EQ(restored->index().type(), GetParam());
   EXPECT_EQ(restored->index().size(), index.index().size());
   EXPECT_FALSE(restored->index().contains(7));
@@ -80,22 +80,22 @@ TEST_P(IndexPersistence, RestoredIndexContinuesExactly) {
 
 TEST_P(IndexPersistence, DamagedBytesAreCorruptState) {
   Random random(12);
-  JournaledIndex index(specOf(GetParam()));
+  PersistentIndex index(specOf(GetParam()));
   addRange(index, random, 0, 40);
   const std::vector<float> query(kDim, 0.5f);
   index.search(query.data(), kDim, 3);
   expectDamageDetected(index.toBytes(), [&](const Bytes& bytes) {
-    auto restored = JournaledIndex::fromBytes(bytes.data(), bytes.size(), "");
+    auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "");
     // Whatever decoded must be a working index.
     restored->search(query.data(), restored->index().dim(), 3);
   });
 }
 
 TEST_P(IndexPersistence, StateOfAnotherTypeIsRejected) {
-  JournaledIndex index(specOf(GetParam()));
+  PersistentIndex index(specOf(GetParam()));
   const auto bytes = index.toBytes();
   const std::string other = GetParam() == "exact" ? "hnsw" : "exact";
-  expectError(ErrorCode::CorruptState, "not of a " + other, [&] { JournaledIndex::fromBytes(bytes.data(), bytes.size(), other); });
+  expectError(ErrorCode::CorruptState, "not of a " + other, [&] { PersistentIndex::fromBytes(bytes.data(), bytes.size(), other); });
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryType, IndexPersistence, ::testing::ValuesIn(mipsIndexTypes()),

@@ -1,4 +1,4 @@
-// JournaledLinearPolicy::toBytes / fromBytes for every linear policy type: after a save in the middle
+// PersistentLinearPolicy::toBytes / fromBytes for every linear policy type: after a save in the middle
 // of a run with arriving and leaving arms, the restored policy makes the same selections as the
 // original for the same updates, and damaged bytes are CORRUPT_STATE.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "persistence_checks.hpp"
-#include "sublinear/linear/journaled_linear_policy.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
 #include "test_support.hpp"
 
@@ -37,7 +37,7 @@ struct Drive {
   }
 };
 
-void addArms(JournaledLinearPolicy& a, JournaledLinearPolicy* b, Drive& drive, std::size_t count) {
+void addArms(PersistentLinearPolicy& a, PersistentLinearPolicy* b, Drive& drive, std::size_t count) {
   std::vector<Id> ids;
   for (std::size_t i = 0; i < count; ++i) ids.push_back(drive.nextId++);
   const auto x = drive.features(count);
@@ -49,14 +49,14 @@ class LinearPersistence : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LinearPersistence, RestoredPolicyMakesTheSameSelections) {
   Drive drive(5);
-  JournaledLinearPolicy original(specOf(GetParam()));
+  PersistentLinearPolicy original(specOf(GetParam()));
   addArms(original, nullptr, drive, 60);
   for (int t = 0; t < 80; ++t) original.update(original.select(), drive.random.normal());
   const Id gone[] = {2};
   if (GetParam() != "linear-elim" && GetParam() != "sub-elim") original.removeArms(gone, 1);
 
   const auto bytes = original.toBytes();
-  auto restored = JournaledLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam());
+  auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam());
   EXPECT_EQ(restored->policy().armCount(), original.policy().armCount());
   for (int t = 0; t < 120; ++t) {
     const Id x = original.select();
@@ -73,11 +73,11 @@ TEST_P(LinearPersistence, RestoredPolicyMakesTheSameSelections) {
 
 TEST_P(LinearPersistence, DamagedBytesAreCorruptState) {
   Drive drive(6);
-  JournaledLinearPolicy policy(specOf(GetParam()));
+  PersistentLinearPolicy policy(specOf(GetParam()));
   addArms(policy, nullptr, drive, 10);
   for (int t = 0; t < 10; ++t) policy.update(policy.select(), drive.random.normal());
   expectDamageDetected(policy.toBytes(), [](const Bytes& bytes) {
-    auto restored = JournaledLinearPolicy::fromBytes(bytes.data(), bytes.size(), "");
+    auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "");
     // What decoded is a valid policy: using it may fail only with a coded error.
     try {
       restored->update(restored->select(), 0.5);
@@ -88,10 +88,10 @@ TEST_P(LinearPersistence, DamagedBytesAreCorruptState) {
 }
 
 TEST_P(LinearPersistence, StateOfAnotherTypeIsRejected) {
-  JournaledLinearPolicy policy(specOf(GetParam()));
+  PersistentLinearPolicy policy(specOf(GetParam()));
   const auto bytes = policy.toBytes();
   const std::string other = GetParam() == "lin-ucb" ? "sub-ts" : "lin-ucb";
-  expectError(ErrorCode::CorruptState, "not of a " + other, [&] { JournaledLinearPolicy::fromBytes(bytes.data(), bytes.size(), other); });
+  expectError(ErrorCode::CorruptState, "not of a " + other, [&] { PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), other); });
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryType, LinearPersistence, ::testing::ValuesIn(linearPolicyTypes()), [](const auto& info) {
@@ -99,29 +99,6 @@ INSTANTIATE_TEST_SUITE_P(EveryType, LinearPersistence, ::testing::ValuesIn(linea
   for (auto& c : name) c = (c == '-') ? '_' : c;
   return name;
 });
-
-}  // namespace
-}  // namespace sublinear::testing
-
-namespace sublinear::testing {
-namespace {
-
-TEST(OperationJournal, ObjectsMadeWithoutAJournalWorkButCannotBeSaved) {
-  Drive drive(7);
-  Json spec = specOf("sub-ts");
-  spec["journal"] = false;
-  JournaledLinearPolicy quiet(spec);
-  JournaledLinearPolicy recorded(specOf("sub-ts"));
-  addArms(quiet, &recorded, drive, 30);
-  for (int t = 0; t < 20; ++t) {
-    const Id arm = quiet.select();
-    ASSERT_EQ(recorded.select(), arm);  // the journal never changes what the policy does
-    quiet.update(arm, 0.5);
-    recorded.update(arm, 0.5);
-  }
-  expectError(ErrorCode::InvalidArgument, "journal: false", [&] { quiet.toBytes(); });
-  EXPECT_GT(recorded.toBytes().size(), 30u * kDim * sizeof(double));
-}
 
 }  // namespace
 }  // namespace sublinear::testing

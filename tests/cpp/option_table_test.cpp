@@ -13,7 +13,7 @@
 #include "sublinear/matroid/uniform_matroid.hpp"
 #include "sublinear/mips/exact_index.hpp"
 #include "sublinear/mips/index_factory.hpp"
-#include "sublinear/mips/journaled_index.hpp"
+#include "sublinear/mips/persistent_index.hpp"
 #include "sublinear/mips/pca_tree_index.hpp"
 #include "sublinear/sim/simulate.hpp"
 #include "test_support.hpp"
@@ -90,16 +90,16 @@ TEST(OptionTable, MisspeltKeyNamesTheNearestOption) {
                   {"policy", {{"type", "c2ucb"}, {"horizon", 3}}}, {"horizon", 3}});
   });
   // Nothing near: the known names instead.
-  expectError(ErrorCode::InvalidArgument, "unknown option 'zzzzzzzz' for lsh (known: dim, journal, bits, tables, seed)",
+  expectError(ErrorCode::InvalidArgument, "unknown option 'zzzzzzzz' for lsh (known: dim, bits, tables, seed)",
               [] { makeMipsIndex(4, Json{{"type", "lsh"}, {"zzzzzzzz", 1}}); });
 }
 
 TEST(OptionTable, OptionsOfAnotherClassAreRefused) {
-  // LinUCB has no shortlist, C2UCB no journal, an exact index no M.
+  // LinUCB has no shortlist, C2UCB no efSearch of its own, an exact index no M.
   expectError(ErrorCode::InvalidArgument, "unknown option 'shortlist' for lin-ucb",
               [] { makeLinearPolicy(3, Json{{"type", "lin-ucb"}, {"shortlist", 10}}); });
-  expectError(ErrorCode::InvalidArgument, "unknown option 'journal' for c2ucb",
-              [] { makeClsPolicy(Json{{"type", "c2ucb"}, {"dim", 3}, {"journal", false}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'efSearch' for c2ucb",
+              [] { makeClsPolicy(Json{{"type", "c2ucb"}, {"dim", 3}, {"efSearch", 8}}); });
   expectError(ErrorCode::InvalidArgument, "unknown option 'M' for exact", [] { makeMipsIndex(4, Json{{"type", "exact"}, {"M", 4}}); });
   // A policy's index spec is checked by the index's table.
   expectError(ErrorCode::InvalidArgument, "unknown option 'efSerch' for hnsw",
@@ -108,7 +108,7 @@ TEST(OptionTable, OptionsOfAnotherClassAreRefused) {
 
 TEST(OptionTable, ExactIndexValidatesTheSeedEveryIndexAccepts) {
   EXPECT_EQ(codeOf([] { makeMipsIndex(4, Json{{"type", "exact"}, {"seed", -1}}); }), ErrorCode::InvalidArgument);
-  EXPECT_EQ(codeOf([] { JournaledIndex(Json{{"type", "exact"}, {"dim", 4}, {"seed", 1.5}}); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(codeOf([] { PersistentIndex(Json{{"type", "exact"}, {"dim", 4}, {"seed", 1.5}}); }), ErrorCode::InvalidArgument);
   EXPECT_NO_THROW(makeMipsIndex(4, Json{{"type", "exact"}, {"seed", 7}}));
 }
 
@@ -120,7 +120,7 @@ TEST(OptionTable, EveryConstructorAcceptsEveryOptionOfItsTable) {
     SCOPED_TRACE(table.kind + " " + table.type + " " + options.dump());
     if (table.kind == "index") {
       if (table.type == "greedy") options.erase("budget");  // not with budgetFraction
-      EXPECT_NO_THROW(JournaledIndex{options});
+      EXPECT_NO_THROW(PersistentIndex{options});
     } else if (table.kind == "linear-policy") {
       EXPECT_NO_THROW(makeLinearPolicy(3, options));
     } else if (table.kind == "semi-bandit-policy") {
@@ -216,7 +216,7 @@ TEST(SizeLimits, MatroidsRefuseMoreThanTwoToThe28Vertices) {
 }
 
 TEST(SizeLimits, IndexVectorsAndQueriesAreAtMost1e15) {
-  JournaledIndex index(Json{{"type", "exact"}, {"dim", 2}});
+  PersistentIndex index(Json{{"type", "exact"}, {"dim", 2}});
   const Id ids[] = {1};
   const float large[] = {2e15f, 0.0f};
   const float fine[] = {1e15f, 0.0f};

@@ -1,4 +1,4 @@
-// JournaledSemiBanditPolicy::toBytes / fromBytes for every policy type on every matroid class: the
+// PersistentSemiBanditPolicy::toBytes / fromBytes for every policy type on every matroid class: the
 // restored policy plays the same bases for the same rewards, and damaged bytes are CORRUPT_STATE.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "persistence_checks.hpp"
 #include "sublinear/matroid/graphic_matroid.hpp"
-#include "sublinear/matroid/journaled_semi_bandit_policy.hpp"
+#include "sublinear/matroid/persistent_semi_bandit_policy.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
 #include "sublinear/matroid/semi_bandit_factory.hpp"
 #include "sublinear/matroid/transversal_matroid.hpp"
@@ -50,7 +50,7 @@ class SemiBanditPersistence : public ::testing::TestWithParam<Case> {};
 TEST_P(SemiBanditPersistence, RestoredPolicyPlaysTheSameBases) {
   const auto& [type, kind] = GetParam();
   const Json options{{"horizon", 400}, {"seed", 2}};
-  JournaledSemiBanditPolicy original(type, *matroidOfKind(kind), options);
+  PersistentSemiBanditPolicy original(type, *matroidOfKind(kind), options);
   Random random(4);
   for (int t = 0; t < 60; ++t) {
     const auto basis = original.select();
@@ -59,7 +59,7 @@ TEST_P(SemiBanditPersistence, RestoredPolicyPlaysTheSameBases) {
   }
   original.select();  // saved with a selection pending
   const auto bytes = original.toBytes();
-  auto restored = JournaledSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), type);
+  auto restored = PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), type);
   EXPECT_EQ(restored->policy().matroid().kind(), kind);
   EXPECT_EQ(restored->policy().matroid().rank(), original.policy().matroid().rank());
   for (int t = 0; t < 60; ++t) {
@@ -75,7 +75,7 @@ TEST_P(SemiBanditPersistence, RestoredPolicyPlaysTheSameBases) {
 
 TEST_P(SemiBanditPersistence, DamagedBytesAreCorruptState) {
   const auto& [type, kind] = GetParam();
-  JournaledSemiBanditPolicy policy(type, *matroidOfKind(kind), Json{{"horizon", 100}, {"seed", 1}});
+  PersistentSemiBanditPolicy policy(type, *matroidOfKind(kind), Json{{"horizon", 100}, {"seed", 1}});
   Random random(5);
   for (int t = 0; t < 5; ++t) {
     const auto basis = policy.select();
@@ -83,7 +83,7 @@ TEST_P(SemiBanditPersistence, DamagedBytesAreCorruptState) {
     policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
   }
   expectDamageDetected(policy.toBytes(), [](const Bytes& bytes) {
-    auto restored = JournaledSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), "");
+    auto restored = PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), "");
     try {
       restored->select();
     } catch (const Error& error) {
@@ -92,7 +92,7 @@ TEST_P(SemiBanditPersistence, DamagedBytesAreCorruptState) {
   }, 40);
   const auto bytes = policy.toBytes();
   const std::string other = type == "cucb" ? "cts" : "cucb";
-  expectError(ErrorCode::CorruptState, "not of a " + other, [&] { JournaledSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), other); });
+  expectError(ErrorCode::CorruptState, "not of a " + other, [&] { PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), other); });
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryTypeAndMatroid, SemiBanditPersistence,

@@ -39,6 +39,8 @@ class MirrorPolicy : public LinearPolicy {
   void update(Id arm, double) override { EXPECT_TRUE(arms_.count(arm)); }
   Vector theta() const override { return Vector::Zero(dim_); }
   Json stats() const override { return Json{{"innerProducts", 7}}; }
+  void save(StateWriter&) const override {}
+  void load(StateReader&) override {}
   const std::set<Id>& arms() const { return arms_; }
 
  private:

@@ -15,10 +15,10 @@
 #include "sublinear/cls/cls_policy_factory.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/state_codec.hpp"
-#include "sublinear/linear/journaled_linear_policy.hpp"
-#include "sublinear/matroid/journaled_semi_bandit_policy.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
+#include "sublinear/matroid/persistent_semi_bandit_policy.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
-#include "sublinear/mips/journaled_index.hpp"
+#include "sublinear/mips/persistent_index.hpp"
 
 using namespace sublinear;
 
@@ -50,7 +50,7 @@ std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
   switch (family) {
     case 0: {
       static const char* const types[] = {"exact", "hnsw", "lsh", "bounded-me", "greedy", "pca-tree", "adaptive"};
-      JournaledIndex index(Json{{"type", types[variant % 7]}, {"dim", 3}, {"seed", 1}});
+      PersistentIndex index(Json{{"type", types[variant % 7]}, {"dim", 3}, {"seed", 1}});
       std::vector<Id> ids = {1, 2, 3, 4};
       std::vector<float> x(12);
       for (auto& value : x) value = static_cast<float>(random.normal());
@@ -64,7 +64,7 @@ std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
       Json spec{{"type", types[variant % 5]}, {"dim", 2}, {"seed", 1}};
       // LinUCB scans its arms itself and takes no index (an unknown option is refused).
       if (variant % 5 != 0) spec["index"] = Json{{"type", "exact"}};
-      JournaledLinearPolicy policy(spec);
+      PersistentLinearPolicy policy(spec);
       const Id ids[] = {7, 8, 9};
       const double x[] = {1, 0, 0, 1, 0.5, 0.5};
       policy.addArms(ids, 3, x, 6);
@@ -73,7 +73,7 @@ std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
     }
     case 2: {
       static const char* const types[] = {"cucb", "faster-cucb", "cts"};
-      JournaledSemiBanditPolicy policy(types[variant % 3], UniformMatroid(5, 2), Json{{"seed", 1}, {"horizon", 50}});
+      PersistentSemiBanditPolicy policy(types[variant % 3], UniformMatroid(5, 2), Json{{"seed", 1}, {"horizon", 50}});
       for (int t = 0; t < 3; ++t) {
         const auto basis = policy.select();
         const double rewards[] = {1.0, 0.0};
@@ -117,18 +117,18 @@ void restoreAndUse(const Restore& restore, const Use& use) {
 void restoreAndUse(int family, const std::vector<std::uint8_t>& bytes) {
   switch (family) {
     case 0:
-      restoreAndUse([&] { return JournaledIndex::fromBytes(bytes.data(), bytes.size(), ""); }, [](JournaledIndex& index) {
+      restoreAndUse([&] { return PersistentIndex::fromBytes(bytes.data(), bytes.size(), ""); }, [](PersistentIndex& index) {
         const std::vector<float> query(index.index().dim(), 0.5f);
         index.search(query.data(), query.size(), 2);
       });
       break;
     case 1:
-      restoreAndUse([&] { return JournaledLinearPolicy::fromBytes(bytes.data(), bytes.size(), ""); },
-                    [](JournaledLinearPolicy& policy) { policy.select(); });
+      restoreAndUse([&] { return PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), ""); },
+                    [](PersistentLinearPolicy& policy) { policy.select(); });
       break;
     case 2:
-      restoreAndUse([&] { return JournaledSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), ""); },
-                    [](JournaledSemiBanditPolicy& policy) { policy.select(); });
+      restoreAndUse([&] { return PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), ""); },
+                    [](PersistentSemiBanditPolicy& policy) { policy.select(); });
       break;
     default:
       restoreAndUse([&] { return clsPolicyFromBytes(bytes.data(), bytes.size(), ""); }, [](ClsPolicy& policy) {

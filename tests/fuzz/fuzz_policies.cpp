@@ -13,9 +13,9 @@
 #include "fuzz_input.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
 #include "sublinear/core/error.hpp"
-#include "sublinear/linear/journaled_linear_policy.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
-#include "sublinear/matroid/journaled_semi_bandit_policy.hpp"
+#include "sublinear/matroid/persistent_semi_bandit_policy.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
 #include "sublinear/matroid/semi_bandit_factory.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
@@ -53,7 +53,7 @@ void fuzzLinear(fuzz::FuzzInput& input) {
   Json spec{{"type", types[input.below(types.size())]}, {"dim", dim}, {"seed", input.byte()}, {"horizon", 200}, {"beta", 1.0}};
   // LinUCB scans its arms itself and takes no index (an unknown option is refused).
   if (input.byte() % 2 && spec["type"] != "lin-ucb") spec["index"] = Json{{"type", "hnsw"}, {"M", 4}};
-  JournaledLinearPolicy policy(spec);
+  PersistentLinearPolicy policy(spec);
   const auto save = [&] { return policy.toBytes(); };
   for (int step = 0; step < 48 && !input.empty(); ++step) {
     switch (input.byte() % 4) {
@@ -84,7 +84,7 @@ void fuzzLinear(fuzz::FuzzInput& input) {
     }
   }
   const auto bytes = policy.toBytes();
-  auto restored = JournaledLinearPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type());
+  auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type());
   if (policy.policy().armCount() > 0) check(restored->select() == policy.select());
 }
 
@@ -98,7 +98,7 @@ void fuzzSemiBandit(fuzz::FuzzInput& input) {
     for (auto& group : groups) group = input.below(3);
     matroid = std::make_unique<PartitionMatroid>(groups);
   }
-  JournaledSemiBanditPolicy policy(types[input.below(types.size())], *matroid, Json{{"horizon", 100}, {"seed", input.byte()}});
+  PersistentSemiBanditPolicy policy(types[input.below(types.size())], *matroid, Json{{"horizon", 100}, {"seed", input.byte()}});
   const auto save = [&] { return policy.toBytes(); };
   for (int step = 0; step < 48 && !input.empty(); ++step) {
     std::vector<Id> basis = policy.select();
@@ -109,7 +109,7 @@ void fuzzSemiBandit(fuzz::FuzzInput& input) {
     attempt([&] { policy.update(basis.data(), basis.size(), rewards.data(), rewards.size()); }, save);
   }
   const auto bytes = policy.toBytes();
-  auto restored = JournaledSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type());
+  auto restored = PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type());
   check(restored->select() == policy.select());
 }
 

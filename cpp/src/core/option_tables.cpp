@@ -100,13 +100,6 @@ const OptionGroup& typed() {
   return group;
 }
 
-const OptionGroup& journaled() {
-  static const OptionGroup group{
-      boolean("journal", true, "keep the history that toBytes() saves; false keeps memory bounded and makes toBytes() fail"),
-  };
-  return group;
-}
-
 // ---- MIPS indexes (cpp/src/mips) ----
 
 const OptionGroup& indexDim() {
@@ -425,21 +418,21 @@ const OptionGroup& mipsEnvironment() {
 const std::vector<OptionTable>& optionTables() {
   using namespace option_groups;
   static const std::vector<OptionTable> tables{
-      {"index", "exact", {&typed(), &indexDim(), &journaled(), &exact()}},
-      {"index", "hnsw", {&typed(), &indexDim(), &journaled(), &hnsw()}},
-      {"index", "lsh", {&typed(), &indexDim(), &journaled(), &lsh()}},
-      {"index", "adaptive", {&typed(), &indexDim(), &journaled(), &adaptive()}},
-      {"index", "bounded-me", {&typed(), &indexDim(), &journaled(), &boundedMe()}},
-      {"index", "greedy", {&typed(), &indexDim(), &journaled(), &greedy()}},
-      {"index", "pca-tree", {&typed(), &indexDim(), &journaled(), &pcaTree()}},
-      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &journaled(), &ridge()}},
-      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &journaled(), &ridge(), &thompson()}},
-      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &journaled(), &ridge(), &thompson()}},
-      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &journaled(), &ridge(), &elimination()}},
-      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &journaled(), &ridge(), &elimination()}},
-      {"semi-bandit-policy", "cucb", {&typed(), &journaled(), &semiBandit()}},
-      {"semi-bandit-policy", "faster-cucb", {&typed(), &journaled(), &semiBandit(), &fasterCucb()}},
-      {"semi-bandit-policy", "cts", {&typed(), &journaled(), &semiBandit()}},
+      {"index", "exact", {&typed(), &indexDim(), &exact()}},
+      {"index", "hnsw", {&typed(), &indexDim(), &hnsw()}},
+      {"index", "lsh", {&typed(), &indexDim(), &lsh()}},
+      {"index", "adaptive", {&typed(), &indexDim(), &adaptive()}},
+      {"index", "bounded-me", {&typed(), &indexDim(), &boundedMe()}},
+      {"index", "greedy", {&typed(), &indexDim(), &greedy()}},
+      {"index", "pca-tree", {&typed(), &indexDim(), &pcaTree()}},
+      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge()}},
+      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &thompson()}},
+      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &thompson()}},
+      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &elimination()}},
+      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination()}},
+      {"semi-bandit-policy", "cucb", {&typed(), &semiBandit()}},
+      {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &fasterCucb()}},
+      {"semi-bandit-policy", "cts", {&typed(), &semiBandit()}},
       {"cls-policy", "c2ucb", {&typed(), &cls(), &clsRidge(), &c2ucb()}},
       {"cls-policy", "pc2ucb", {&typed(), &cls(), &clsRidge(), &c2ucb(), &pc2ucb()}},
       {"cls-policy", "comb-ts", {&typed(), &cls(), &clsRidge(), &combTs()}},

@@ -66,6 +66,24 @@ bool readBool(const Json& options, const char* key, bool fallback) {
 }
 
 Json parseJson(const std::string& text) {
+  // The nesting is checked on the text first, so that a hostile depth never reaches the parser.
+  int depth = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxOptionDepth) {
+        fail(ErrorCode::InvalidArgument, "options are nested more than " + std::to_string(kMaxOptionDepth) + " levels deep");
+      }
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
   try {
     return Json::parse(text);
   } catch (const Json::parse_error& error) {

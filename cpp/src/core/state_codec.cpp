@@ -36,11 +36,63 @@ const std::array<std::uint32_t, 256>& crcTable() {
   return table;
 }
 
-// Fixed envelope sizes: magic + version + type length, then payload length, then the checksum.
-constexpr std::size_t kHeadBytes = 4 + 2 + 4;
+// Fixed envelope sizes: magic + format version, the two string lengths, payload length, checksum.
+constexpr std::size_t kMagicBytes = 4 + 2;
+constexpr std::size_t kStringLengthBytes = 4;
 constexpr std::size_t kLengthBytes = 8;
 constexpr std::size_t kChecksumBytes = 4;
+
+void appendString(std::vector<std::uint8_t>& out, const std::string& value) {
+  appendLittleEndian(out, value.size(), 4);
+  out.insert(out.end(), value.begin(), value.end());
+}
+
+// The envelope's head: the format version, and the library version and type strings with the
+// offset just past them. Every format version starts this way.
+struct Head {
+  std::uint64_t format = 0;
+  std::string library;
+  std::string type;
+  std::size_t end = 0;
+};
+
+Head readHead(const std::uint8_t* bytes, std::size_t length) {
+  if (bytes == nullptr || length < kMagicBytes || std::memcmp(bytes, kMagic, 4) != 0) corrupt("not a sublinear-bandits state");
+  Head head;
+  head.format = readLittleEndian(bytes + 4, 2);
+  std::size_t at = kMagicBytes;
+  auto nextString = [&]() {
+    if (length - at < kStringLengthBytes) corrupt("truncated header");
+    const std::size_t size = readLittleEndian(bytes + at, 4);
+    at += kStringLengthBytes;
+    if (size > length - at || size > 256) corrupt("truncated header");
+    std::string value(reinterpret_cast<const char*>(bytes + at), size);
+    at += size;
+    return value;
+  };
+  if (head.format == 1) {
+    // Format 1 (library 0.1.x) had no library version field.
+    head.library = "0.1.x";
+  } else {
+    head.library = nextString();
+  }
+  if (head.format != kStateFormatVersion) {
+    fail(ErrorCode::CorruptState, "saved state has format version " + std::to_string(head.format) + " (written by sublinear-bandits " +
+                                      head.library + "); this is sublinear-bandits " + kLibraryVersion +
+                                      ", which reads format version " + std::to_string(kStateFormatVersion) +
+                                      (head.format < kStateFormatVersion ? " (build the object again from its data)"
+                                                                         : " (load it with sublinear-bandits " + head.library + " or later)"));
+  }
+  head.type = nextString();
+  head.end = at;
+  return head;
+}
 }  // namespace
+
+#ifndef SUBLINEAR_VERSION
+#error "SUBLINEAR_VERSION (package.json's version) must be defined by the build"
+#endif
+const char* const kLibraryVersion = SUBLINEAR_VERSION;
 
 std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length) {
   std::uint32_t c = 0xFFFFFFFFU;
@@ -108,30 +160,25 @@ void StateWriter::matrix(const Eigen::MatrixXd& value) {
 }
 
 std::vector<std::uint8_t> StateWriter::finish() {
-  std::vector<std::uint8_t> out(std::begin(kMagic), std::end(kMagic));
-  appendLittleEndian(out, kStateFormatVersion, 2);
-  appendLittleEndian(out, type_.size(), 4);
-  out.insert(out.end(), type_.begin(), type_.end());
-  appendLittleEndian(out, payload_.size(), 8);
-  out.insert(out.end(), payload_.begin(), payload_.end());
+  std::vector<std::uint8_t> head(std::begin(kMagic), std::end(kMagic));
+  appendLittleEndian(head, kStateFormatVersion, 2);
+  appendString(head, kLibraryVersion);
+  appendString(head, type_);
+  appendLittleEndian(head, payload_.size(), 8);
+  // The payload becomes the output in place (one copy of the state at a time, not two).
+  std::vector<std::uint8_t> out = std::move(payload_);
+  payload_ = {};
+  out.insert(out.begin(), head.begin(), head.end());
   appendLittleEndian(out, crc32(out.data(), out.size()), 4);
-  payload_.clear();
   return out;
 }
 
-std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length) {
-  if (bytes == nullptr || length < kHeadBytes || std::memcmp(bytes, kMagic, 4) != 0) corrupt("not a sublinear-bandits state");
-  const std::size_t typeLength = readLittleEndian(bytes + 6, 4);
-  if (typeLength > length - kHeadBytes) corrupt("truncated header");
-  return std::string(reinterpret_cast<const char*>(bytes + kHeadBytes), typeLength);
-}
+std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length) { return readHead(bytes, length).type; }
 
 StateReader::StateReader(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
-  const std::string type = peekType(bytes, length);
-  const std::uint64_t version = readLittleEndian(bytes + 4, 2);
-  if (version != kStateFormatVersion) corrupt("format version " + std::to_string(version) + " is not supported");
-  if (type != expectedType) corrupt("it holds a " + type + ", not a " + expectedType);
-  const std::size_t payloadStart = kHeadBytes + type.size() + kLengthBytes;
+  const Head head = readHead(bytes, length);
+  if (head.type != expectedType) corrupt("it holds a " + head.type + ", not a " + expectedType);
+  const std::size_t payloadStart = head.end + kLengthBytes;
   if (length < payloadStart + kChecksumBytes) corrupt("truncated");
   const std::uint64_t payloadLength = readLittleEndian(bytes + payloadStart - kLengthBytes, 8);
   if (payloadLength != length - payloadStart - kChecksumBytes) corrupt("length does not match");

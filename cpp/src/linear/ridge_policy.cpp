@@ -138,4 +138,8 @@ double RidgePolicy::practicalRadius(double multiplier) const {
   return multiplier * noiseEstimate() + bias;
 }
 
+// SNAPSHOT-TODO: replaced by the real fields before this lands.
+void RidgePolicy::save(StateWriter&) const { fail(ErrorCode::InvalidArgument, "saving is not implemented yet"); }
+void RidgePolicy::load(StateReader&) { fail(ErrorCode::InvalidArgument, "loading is not implemented yet"); }
+
 }  // namespace sublinear

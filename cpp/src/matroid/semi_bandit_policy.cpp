@@ -152,4 +152,8 @@ Json SemiBanditPolicy::stats() const {
   return Json{{"type", type()}, {"rounds", rounds_}, {"armsScanned", armsScanned_}, {"initialPullsDone", !initialPhase_}};
 }
 
+// SNAPSHOT-TODO: replaced by the real fields before this lands.
+void SemiBanditPolicy::save(StateWriter&) const { fail(ErrorCode::InvalidArgument, "saving is not implemented yet"); }
+void SemiBanditPolicy::load(StateReader&) { fail(ErrorCode::InvalidArgument, "loading is not implemented yet"); }
+
 }  // namespace sublinear

@@ -143,8 +143,43 @@ SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<
   return result;
 }
 
+void MipsIndex::save(StateWriter& out) const {
+  out.u64(items_.size());
+  for (std::size_t row = 0; row < items_.size(); ++row) {
+    out.u32(items_.idAt(row));
+    const float* vector = items_.rowData(row);
+    for (std::size_t i = 0; i < dim(); ++i) out.f32(vector[i]);
+  }
+  out.u64(innerProducts_);
+  out.u64(searches_);
+  saveStructure(out);
+}
+
+void MipsIndex::load(StateReader& in) {
+  in.check(items_.size() == 0, "an index can only be restored into an empty one");
+  const std::size_t count = in.count(sizeof(Id) + dim() * sizeof(float));
+  items_.reserve(count);
+  std::vector<float> vector(dim());
+  for (std::size_t row = 0; row < count; ++row) {
+    const Id id = in.u32();
+    in.check(!items_.contains(id), "item id " + std::to_string(id) + " is stored twice");
+    for (auto& value : vector) {
+      value = in.f32();
+      in.check(std::isfinite(value) && std::fabs(value) <= kMaxMagnitude, "an item vector has an entry that is not finite or exceeds 1e15");
+    }
+    items_.add(id, vector.data());
+  }
+  innerProducts_ = in.u64();
+  searches_ = in.u64();
+  loadStructure(in);
+}
+
 Json MipsIndex::stats() const {
   return Json{{"innerProducts", innerProducts_}, {"searches", searches_}, {"size", items_.size()}, {"type", type()}};
 }
+
+// SNAPSHOT-TODO
+void MipsIndex::saveStructure(StateWriter&) const { fail(ErrorCode::InvalidArgument, "saving is not implemented yet"); }
+void MipsIndex::loadStructure(StateReader&) { fail(ErrorCode::InvalidArgument, "loading is not implemented yet"); }
 
 }  // namespace sublinear

@@ -78,8 +78,6 @@ bool optionGiven(const Json& options, const char* name);
 namespace option_groups {
 // Every class: `type` (internal), `seed`.
 const OptionGroup& typed();
-// Objects that save a journal: `journal`.
-const OptionGroup& journaled();
 // MIPS indexes.
 const OptionGroup& indexDim();
 const OptionGroup& exact();

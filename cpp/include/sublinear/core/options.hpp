@@ -19,6 +19,9 @@ std::uint64_t readSeed(const Json& options, std::uint64_t fallback = 0);
 std::string readString(const Json& options, const char* key, const std::string& fallback);
 bool readBool(const Json& options, const char* key, bool fallback);
 // Parses JSON text, mapping a syntax error to INVALID_ARGUMENT.
+// Options are small: deeper nesting is refused (INVALID_ARGUMENT) before it costs stack or heap.
+constexpr int kMaxOptionDepth = 64;
+// INVALID_ARGUMENT unless `text` is JSON nested at most kMaxOptionDepth deep.
 Json parseJson(const std::string& text);
 // Fails with INVALID_ARGUMENT unless `options` is an object (or null, meaning no options).
 void requireObject(const Json& options, const char* what);

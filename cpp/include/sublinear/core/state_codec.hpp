@@ -13,10 +13,12 @@
 namespace sublinear {
 
 // The saved-state format of every object (toBytes/fromBytes), documented in docs/state-format.md:
-//   magic "SBST" | format version u16 | type name (u32 length + bytes) | payload length u64 |
-//   payload | CRC-32 of everything before it (u32)
-// All integers little-endian and doubles as IEEE-754 bit patterns, whatever the platform.
-// Any damage (magic, version, type, length, checksum, truncation) is reported as CORRUPT_STATE.
+//   magic "SBST" | format version u16 | library version (u32 length + bytes) |
+//   type name (u32 length + bytes) | payload length u64 | payload | CRC-32 of everything before it (u32)
+// The first three fields keep this layout in every format version, so any later library can name
+// the versions of a state it cannot read. All integers little-endian and doubles as IEEE-754 bit
+// patterns, whatever the platform. Any damage (magic, version, type, length, checksum, truncation)
+// is reported as CORRUPT_STATE.
 class StateWriter {
  public:
   explicit StateWriter(const std::string& type);
@@ -75,8 +77,11 @@ class StateReader {
   // Fails unless every payload byte was consumed.
   void finish() const;
 
-  // The type name stored in an envelope, without checking the rest (CORRUPT_STATE if unreadable).
+  // The type name stored in an envelope, without checking the rest (CORRUPT_STATE if unreadable,
+  // or if it is of another format version, naming both versions).
   static std::string peekType(const std::uint8_t* bytes, std::size_t length);
+  // Bytes left in the payload: decoders bound their allocations by it.
+  std::size_t remaining() const { return static_cast<std::size_t>(end_ - cursor_); }
 
  private:
   const std::uint8_t* take(std::size_t size);
@@ -84,7 +89,10 @@ class StateReader {
   const std::uint8_t* end_;
 };
 
-constexpr std::uint16_t kStateFormatVersion = 1;
+// 1: journals of calls (0.1.x); 2: snapshots of the structures.
+constexpr std::uint16_t kStateFormatVersion = 2;
+// The package version (package.json), recorded in every state.
+extern const char* const kLibraryVersion;
 
 // The type stored in an envelope, which must be one of `knownTypes` and, when `expectedType` is not
 // empty, that one: CORRUPT_STATE ("saved state is not of a <expected or family> ...") otherwise.

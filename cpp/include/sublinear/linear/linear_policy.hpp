@@ -6,6 +6,7 @@
 
 #include "sublinear/core/id.hpp"
 #include "sublinear/core/options.hpp"
+#include "sublinear/core/state_codec.hpp"
 #include "sublinear/core/ridge_regression.hpp"
 #include "sublinear/mips/vector_store.hpp"
 
@@ -38,6 +39,11 @@ class LinearPolicy {
   virtual Vector theta() const = 0;
   // Work counters, at least { innerProducts } (the MIPS index's and the policy's own scoring).
   virtual Json stats() const = 0;
+
+  // Snapshot (core/snapshot.hpp): every field the policy's future depends on. load() runs on a
+  // policy just constructed with the same options and validates what it reads (CORRUPT_STATE).
+  virtual void save(StateWriter& out) const = 0;
+  virtual void load(StateReader& in) = 0;
 };
 
 }  // namespace sublinear

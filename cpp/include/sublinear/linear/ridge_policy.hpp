@@ -51,6 +51,11 @@ class RidgePolicy : public LinearPolicy {
   virtual Id chooseArm() = 0;
   // Further counters for stats() (innerProducts is added by the base).
   virtual Json extraStats() const { return Json::object(); }
+ public:
+  // SNAPSHOT-TODO: replaced by the real fields before this lands.
+  void save(StateWriter&) const override;
+  void load(StateReader&) override;
+ protected:
   // Inner products computed by indexes the subclass owns.
   virtual std::uint64_t indexInnerProducts() const { return 0; }
 

@@ -52,6 +52,12 @@ class SemiBanditPolicy {
   // Work counters: { rounds, armsScanned, ... }.
   virtual Json stats() const;
 
+  // Snapshot (core/snapshot.hpp), after the matroid: every field the policy's future depends on.
+  // load() runs on a policy just constructed over the saved matroid with the same options and
+  // validates what it reads (CORRUPT_STATE).
+  virtual void save(StateWriter& out) const;
+  virtual void load(StateReader& in);
+
  protected:
   // The basis for round t (1-based) once the initial pulls are done (or from the start for
   // policies that do not need them).

@@ -6,11 +6,15 @@
 #include <vector>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/core/state_codec.hpp"
 #include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear {
 
 constexpr std::size_t kMaxDimension = 1000000;
+// Like the linear policies' features (ArmSet::kMaxMagnitude) and the JS layer's MAX_MAGNITUDE: with
+// |x_i| <= 1e15 and dim <= 10^6 an inner product stays finite in float32 arithmetic.
+constexpr double kMaxMagnitude = 1e15;
 
 struct SearchResult {
   std::vector<Id> ids;   // best first
@@ -56,7 +60,19 @@ class MipsIndex {
   virtual Json stats() const;
   std::uint64_t innerProducts() const { return innerProducts_; }
 
+  // Snapshot (core/snapshot.hpp): the stored items in row order and the work counters, then the
+  // structure's own fields. load() runs on an empty index constructed with the same options and
+  // leaves it as the saved one was: the same answers, the same work, the same future.
+  void save(StateWriter& out) const;
+  void load(StateReader& in);
+
  protected:
+  // The structure's fields after the items; loadStructure runs once the store holds them again and
+  // validates everything it reads (CORRUPT_STATE).
+  // SNAPSHOT-TODO: pure virtual before this lands.
+  virtual void saveStructure(StateWriter& out) const;
+  virtual void loadStructure(StateReader& in);
+
   // Called after the items are in the store.
   virtual void onAdd(const Id* ids, std::size_t count) = 0;
   // Called while the items are still in the store.

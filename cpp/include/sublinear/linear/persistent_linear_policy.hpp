@@ -6,21 +6,20 @@
 #include <string>
 #include <vector>
 
-#include "sublinear/core/operation_journal.hpp"
+#include "sublinear/core/options.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {
 
-// A linear policy as a user holds it: the policy made from `{ type, dim, ...options }` and the
-// journal that is its saved state (operation_journal.hpp): arm additions and removals, selections
-// and updates, recorded once they succeed.
-class JournaledLinearPolicy {
+// A linear policy as a user holds it: the policy made from `{ type, dim, ...options }` and its saved
+// state, a snapshot of the options and the policy's structures (core/snapshot.hpp).
+class PersistentLinearPolicy {
  public:
   // spec: { type, dim, ...options } as in makeLinearPolicy; dim is required (1..1000).
-  explicit JournaledLinearPolicy(const Json& spec);
+  explicit PersistentLinearPolicy(const Json& spec);
 
   // Restores toBytes() of a policy of `expectedType` (any linear policy type when empty).
-  static std::unique_ptr<JournaledLinearPolicy> fromBytes(const std::uint8_t* bytes, std::size_t length,
+  static std::unique_ptr<PersistentLinearPolicy> fromBytes(const std::uint8_t* bytes, std::size_t length,
                                                           const std::string& expectedType);
 
   const LinearPolicy& policy() const { return *policy_; }
@@ -30,11 +29,11 @@ class JournaledLinearPolicy {
   Id select();
   void update(Id arm, double reward);
 
-  std::vector<std::uint8_t> toBytes() const { return journal_.toBytes(); }
+  std::vector<std::uint8_t> toBytes() const;
 
  private:
+  Json spec_;
   std::unique_ptr<LinearPolicy> policy_;
-  OperationJournal journal_;
 };
 
 }  // namespace sublinear

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "sublinear/core/options.hpp"
+#include "sublinear/core/state_codec.hpp"
+
+namespace sublinear {
+
+// Saved state as a snapshot of the structure (docs/state-format.md): the constructor options, then
+// each class's fields in a fixed order. An object is restored by constructing it from the options
+// and letting it read its fields; the memory of an object so depends on its state, never on how
+// many calls it has served.
+//
+// Decoders validate everything they read before using it -- counts against the bytes that remain,
+// ids and links in range, matrices finite -- so hostile bytes can only fail with CORRUPT_STATE.
+
+// Options as stored in a state: an object, nested at most kMaxOptionDepth deep (like parseJson).
+Json readOptions(StateReader& in);
+
+// Opens the envelope of `bytes` (which must hold `type`), runs `read` on its payload and checks
+// that the payload was consumed. Any failure -- a damaged envelope, an invalid option, a field out
+// of range, a failed allocation -- is reported as CORRUPT_STATE.
+void loadSnapshot(const std::uint8_t* bytes, std::size_t length, const std::string& type,
+                  const std::function<void(StateReader& in)>& read);
+
+}  // namespace sublinear
