@@ -22,6 +22,9 @@ constexpr std::uint32_t kNotInBasis = 0xffffffffu;
 constexpr std::int64_t kWindowRounds = 32;
 constexpr std::int64_t kCycleWindows = 8;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// The levels of 1/sqrt(N) are cached up to here (256 KiB): memory that does not grow with the
+// rounds, and a restored policy refills at most this much before its first update.
+constexpr std::uint64_t kCachedPulls = std::uint64_t{1} << 16;
 
 double defaultEpsilon(const Json& options) {
   const double horizon = static_cast<double>(readIntegerOption(option_groups::semiBandit(), options, "horizon"));
@@ -70,6 +73,16 @@ int FasterCucb::level(double value) const {
   return estimate;
 }
 
+int FasterCucb::betaLevel(std::uint64_t pulls) {
+  // beta = 1/sqrt(N) depends on N alone: for small N its level is computed once per value of N.
+  if (pulls >= kCachedPulls) return level(1.0 / std::sqrt(static_cast<double>(pulls)));
+  while (betaLevelOfPulls_.size() <= pulls) {
+    const double count = static_cast<double>(betaLevelOfPulls_.size());
+    betaLevelOfPulls_.push_back(count == 0 ? kZeroLevel : level(1.0 / std::sqrt(count)));
+  }
+  return betaLevelOfPulls_[pulls];
+}
+
 double FasterCucb::roundedIndex(Id arm, double lambda) const {
   require(binsBuilt_ && binOfArm_[arm] != kNoBin, ErrorCode::InvalidArgument, "the arm has no feature yet");
   return weight(binOfArm_[arm], lambda);
@@ -113,13 +126,7 @@ std::size_t FasterCucb::positionOf(const Component& component, std::uint32_t bin
 
 void FasterCucb::placeArm(Id arm, bool maintainOrder) {
   Component& component = components_[componentOfArm_[arm]];
-  // beta = 1/sqrt(N) depends on N alone: its level is computed once per value of N.
-  const std::uint64_t n = pulls(arm);
-  while (betaLevelOfPulls_.size() <= n) {
-    const double count = static_cast<double>(betaLevelOfPulls_.size());
-    betaLevelOfPulls_.push_back(count == 0 ? kZeroLevel : level(1.0 / std::sqrt(count)));
-  }
-  const auto key = std::make_pair(level(empiricalMean(arm)), betaLevelOfPulls_[n]);
+  const auto key = std::make_pair(level(empiricalMean(arm)), betaLevel(pulls(arm)));
   std::uint32_t bin;
   const auto found = component.binOfLevels.find(key);
   if (found != component.binOfLevels.end()) {

@@ -101,6 +101,7 @@ class FasterCucb : public SemiBanditPolicy {
   };
 
   int level(double value) const;
+  int betaLevel(std::uint64_t pulls);
   double corner(int level) const;
   double weight(std::uint32_t bin, double lambda) const { return bins_[bin].domAlpha + lambda * bins_[bin].domBeta; }
   bool ahead(std::uint32_t x, std::uint32_t y, double lambda) const;
@@ -126,6 +127,7 @@ class FasterCucb : public SemiBanditPolicy {
   std::vector<std::uint32_t> binOfArm_;
   std::vector<std::uint32_t> slotOfArm_;  // position in its bin's group
   std::size_t binCount_ = 0;
+  // level(1/sqrt(N)) for the small N (below kCachedPulls), where most updates happen.
   std::vector<int> betaLevelOfPulls_;
   bool binsBuilt_ = false;
   enum class Walk { TopArms, OneArmPerComponent, Oracle } walk_;
