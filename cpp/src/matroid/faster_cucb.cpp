@@ -8,6 +8,7 @@
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/core/state_codec.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
 
 namespace sublinear {
@@ -383,6 +384,142 @@ Json FasterCucb::stats() const {
     result["basisMaintenance"] = rebuildEveryRound_ ? "greedy every round" : "exchange";
   }
   return result;
+}
+
+void FasterCucb::save(StateWriter& out) const {
+  SemiBanditPolicy::save(out);
+  out.u64(bins_.size());
+  for (const Bin& bin : bins_) {
+    out.u64(bin.groups.size());
+    for (const auto& group : bin.groups) out.u32s(group.data(), group.size());
+  }
+  out.u32s(freeBins_.data(), freeBins_.size());
+  for (const Component& component : components_) {
+    out.f64(component.representative);
+    out.f64(component.cellHigh);
+    out.u32s(component.order.data(), component.order.size());
+  }
+  out.u32s(basis_.data(), basis_.size());
+  out.u8(basisValid_ ? 1 : 0);
+  out.u8(rebuildEveryRound_ ? 1 : 0);
+  const std::uint64_t counters[] = {basisRebuilds_, basisExchanges_, oracleCalls_, static_cast<std::uint64_t>(window_),
+                                    static_cast<std::uint64_t>(windowStart_), windowCalls_, cellsEntered_, binsVisited_};
+  out.u64s(counters, 8);
+  out.f64(exchangeCost_);
+  out.f64(rebuildCost_);
+}
+
+void FasterCucb::load(StateReader& in) {
+  SemiBanditPolicy::load(in);
+  binsBuilt_ = initialPullsDone();
+
+  // Bins: an arm leaves its bin before it joins another, so at most one slot per arm ever exists.
+  // The levels of a bin are those of its arms' features, which every arm must share.
+  const std::size_t slots = in.count(8);
+  in.check(slots <= armCount(), "there are more bins than arms");
+  bins_.resize(slots);
+  std::vector<std::uint32_t> componentOfBin(slots, 0);
+  for (std::uint32_t bin = 0; bin < slots; ++bin) {
+    Bin& target = bins_[bin];
+    const std::size_t groups = in.count(8);
+    for (std::size_t g = 0; g < groups; ++g) {
+      std::vector<Id> arms = in.u32s();
+      in.check(!arms.empty(), "a bin holds an empty group");
+      for (std::size_t slot = 0; slot < arms.size(); ++slot) {
+        const Id arm = arms[slot];
+        in.check(binsBuilt_ && arm < armCount() && pulls(arm) > 0 && binOfArm_[arm] == kNoBin, "a bin holds an arm that cannot be there");
+        in.check(classOfArm_[arm] == classOfArm_[arms.front()], "a group of a bin mixes classes");
+        binOfArm_[arm] = bin;
+        slotOfArm_[arm] = static_cast<std::uint32_t>(slot);
+      }
+      in.check(target.groupOfClass.emplace(classOfArm_[arms.front()], static_cast<std::uint32_t>(g)).second,
+               "a bin holds two groups of one class");
+      target.groups.push_back(std::move(arms));
+    }
+    if (target.groups.empty()) continue;
+    const Id first = target.groups.front().front();
+    target.alphaLevel = level(empiricalMean(first));
+    target.betaLevel = betaLevel(pulls(first));
+    target.domAlpha = corner(target.alphaLevel);
+    target.domBeta = corner(target.betaLevel);
+    componentOfBin[bin] = componentOfArm_[first];
+    for (const auto& group : target.groups) {
+      for (const Id arm : group) {
+        in.check(componentOfArm_[arm] == componentOfBin[bin] && level(empiricalMean(arm)) == target.alphaLevel &&
+                     betaLevel(pulls(arm)) == target.betaLevel,
+                 "an arm is in a bin of other features");
+      }
+    }
+    in.check(components_[componentOfBin[bin]].binOfLevels.emplace(std::make_pair(target.alphaLevel, target.betaLevel), bin).second,
+             "two bins have the same features");
+    ++binCount_;
+  }
+  // Once the bins are built (at the end of the initial pulls) every pulled arm has one.
+  for (Id arm = 0; arm < armCount(); ++arm) {
+    in.check((binOfArm_[arm] != kNoBin) == (binsBuilt_ && pulls(arm) > 0), "a pulled arm is in no bin");
+  }
+  freeBins_ = in.u32s();
+  in.check(freeBins_.size() == slots - binCount_, "the free bins are not the empty ones");
+  std::vector<bool> listed(slots, false);
+  for (const std::uint32_t bin : freeBins_) {
+    in.check(bin < slots && bins_[bin].groups.empty() && !listed[bin], "the free bins are not the empty ones");
+    listed[bin] = true;
+  }
+
+  // Cells: [representative, cellHigh], or cellHigh = -1 before the first. Within a cell the order
+  // is the one of the representative (positionOf searches it), and holds each of the bins once.
+  std::fill(listed.begin(), listed.end(), false);
+  for (std::uint32_t c = 0; c < components_.size(); ++c) {
+    Component& component = components_[c];
+    component.representative = in.f64();
+    component.cellHigh = in.f64();
+    component.order = in.u32s();
+    const bool entered = component.cellHigh >= component.representative;
+    in.check(std::isfinite(component.representative) && component.representative >= 0.0 && (entered || component.cellHigh == -1.0),
+             "a cell is damaged");
+    in.check(component.order.size() == component.binOfLevels.size(), "a cell's order misses bins");
+    for (std::size_t i = 0; i < component.order.size(); ++i) {
+      const std::uint32_t bin = component.order[i];
+      in.check(bin < slots && !bins_[bin].groups.empty() && componentOfBin[bin] == c && !listed[bin], "a cell's order is damaged");
+      listed[bin] = true;
+      in.check(!entered || i == 0 || ahead(component.order[i - 1], bin, component.representative), "a cell's order is not sorted");
+    }
+  }
+
+  // The maintained basis (graphic and transversal matroids only): empty or a basis of placed arms.
+  basis_ = in.u32s();
+  const std::uint8_t valid = in.u8();
+  const std::uint8_t rebuild = in.u8();
+  in.check(valid <= 1 && rebuild <= 1 && (walk_ == Walk::Oracle || (valid == 0 && rebuild == 0)), "bad flags of the maintained basis");
+  in.check(basis_.empty() ? valid == 0 : walk_ == Walk::Oracle && basis_.size() == matroid().rank(), "the maintained basis is damaged");
+  for (std::size_t slot = 0; slot < basis_.size(); ++slot) {
+    const Id arm = basis_[slot];
+    in.check(arm < armCount() && binOfArm_[arm] != kNoBin && basisSlotOfArm_[arm] == kNotInBasis && oracle_->canAdd(arm),
+             "the maintained basis is not a basis");
+    oracle_->add(arm);
+    basisSlotOfArm_[arm] = static_cast<std::uint32_t>(slot);
+  }
+  oracle_->clear();
+  basisValid_ = valid == 1;
+  rebuildEveryRound_ = rebuild == 1;
+
+  const std::vector<std::uint64_t> counters = in.u64s();
+  in.check(counters.size() == 8, "the counters are damaged");
+  exchangeCost_ = in.f64();
+  rebuildCost_ = in.f64();
+  // Costs are oracle calls per round, negative (-1) until measured; windows start at a round t.
+  const auto validCost = [](double cost) { return cost == -1.0 || (std::isfinite(cost) && cost >= 0.0); };
+  in.check(counters[3] <= static_cast<std::uint64_t>(rounds()) && counters[4] <= static_cast<std::uint64_t>(rounds()) + 1 &&
+               counters[5] <= counters[2] && validCost(exchangeCost_) && validCost(rebuildCost_),
+           "the basis-maintenance measurements are damaged");
+  basisRebuilds_ = counters[0];
+  basisExchanges_ = counters[1];
+  oracleCalls_ = counters[2];
+  window_ = static_cast<std::int64_t>(counters[3]);
+  windowStart_ = static_cast<std::int64_t>(counters[4]);
+  windowCalls_ = counters[5];
+  cellsEntered_ = counters[6];
+  binsVisited_ = counters[7];
 }
 
 }  // namespace sublinear

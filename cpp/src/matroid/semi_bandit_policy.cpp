@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/memory_budget.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {
 
@@ -152,8 +154,87 @@ Json SemiBanditPolicy::stats() const {
   return Json{{"type", type()}, {"rounds", rounds_}, {"armsScanned", armsScanned_}, {"initialPullsDone", !initialPhase_}};
 }
 
-// SNAPSHOT-TODO: replaced by the real fields before this lands.
-void SemiBanditPolicy::save(StateWriter&) const { fail(ErrorCode::InvalidArgument, "saving is not implemented yet"); }
-void SemiBanditPolicy::load(StateReader&) { fail(ErrorCode::InvalidArgument, "loading is not implemented yet"); }
+void SemiBanditPolicy::save(StateWriter& out) const {
+  out.u64(static_cast<std::uint64_t>(rounds_));
+  out.u64s(pulls_.data(), pulls_.size());
+  out.f64s(means_.data(), means_.size());
+  out.random(random_);
+  out.u64(armsScanned_);
+  out.u32s(unpulled_.data(), unpulled_.size());
+  // The selection an update() may still answer; empty when none is pending (a basis never is).
+  out.u32s(selected_.data(), pending_ ? selected_.size() : 0);
+}
+
+void SemiBanditPolicy::load(StateReader& in) {
+  const std::uint64_t rounds = in.u64();
+  in.check(rounds <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()), "the round count is out of range");
+  std::vector<std::uint64_t> pulls = in.u64s();
+  std::vector<double> means = in.f64s();
+  in.check(pulls.size() == armCount_ && means.size() == armCount_, "the arm statistics do not match the matroid");
+  in.random(random_);
+  armsScanned_ = in.u64();
+  std::vector<Id> unpulled = in.u32s();
+  std::vector<Id> selected = in.u32s();
+
+  // Every round pulls one basis (rank() arms, each at most once), so the counts add up to
+  // rounds x rank; loops are in no basis. Means average rewards in [a, b]; the slack covers the
+  // rounding of the running average.
+  const std::size_t rank = matroid_->rank();
+  in.check(rounds <= std::numeric_limits<std::uint64_t>::max() / rank, "the round count is out of range");
+  const std::uint64_t expectedPulls = rounds * rank;
+  const double slack = 1e-9 * (b_ - a_);
+  std::uint64_t totalPulls = 0;
+  std::size_t unpulledPlayable = 0;
+  for (Id arm = 0; arm < armCount_; ++arm) {
+    const bool loop = !oracle_->canAdd(arm);
+    in.check(pulls[arm] <= rounds && pulls[arm] <= expectedPulls - totalPulls, "the pull counts do not add up to the rounds");
+    totalPulls += pulls[arm];
+    in.check(!loop || pulls[arm] == 0, "a loop was pulled");
+    if (pulls[arm] == 0) {
+      in.check(means[arm] == 0.0, "an arm never pulled has a mean");
+      if (!loop) ++unpulledPlayable;
+    } else {
+      in.check(std::isfinite(means[arm]) && means[arm] >= a_ - slack && means[arm] <= b_ + slack, "a mean is outside [a, b]");
+    }
+  }
+  in.check(totalPulls == expectedPulls, "the pull counts do not add up to the rounds");
+
+  // select() lists the unpulled arms (in a random order) on its first call, so they are listed
+  // once a round was played or a selection is pending; the list then holds every playable arm
+  // not pulled yet.
+  const bool listed = needsInitialPulls() && (rounds > 0 || !selected.empty());
+  in.check(unpulled.size() == (listed ? unpulledPlayable : 0), "the list of unpulled arms is incomplete");
+  std::vector<std::uint32_t> position(listed ? armCount_ : 0, 0);
+  std::vector<bool> seen(unpulled.size() > 0 ? armCount_ : 0, false);
+  for (std::size_t i = 0; i < unpulled.size(); ++i) {
+    const Id arm = unpulled[i];
+    in.check(arm < armCount_ && pulls[arm] == 0 && oracle_->canAdd(arm) && !seen[arm], "the list of unpulled arms is damaged");
+    seen[arm] = true;
+    position[arm] = static_cast<std::uint32_t>(i);
+  }
+  if (!selected.empty()) {
+    std::vector<Id> sorted = selected;
+    std::sort(sorted.begin(), sorted.end());
+    in.check(selected.size() == rank && std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(),
+             "the pending selection is not a basis");
+    for (const Id arm : selected) {
+      in.check(arm < armCount_ && oracle_->canAdd(arm), "the pending selection is not a basis");
+      oracle_->add(arm);
+    }
+    oracle_->clear();
+  }
+
+  rounds_ = static_cast<std::int64_t>(rounds);
+  pulls_ = std::move(pulls);
+  means_ = std::move(means);
+  unpulled_ = std::move(unpulled);
+  unpulledPosition_ = std::move(position);
+  unpulledListed_ = listed;
+  // The initial phase ends at the update that pulls the last unpulled arm (at the first update
+  // for policies without initial pulls).
+  initialPhase_ = rounds == 0 || (needsInitialPulls() && !unpulled_.empty());
+  pending_ = !selected.empty();
+  selected_ = std::move(selected);
+}
 
 }  // namespace sublinear

@@ -13,6 +13,9 @@ class Cts : public SemiBanditPolicy {
  public:
   Cts(const Matroid& matroid, const Json& options);
   std::string type() const override { return "cts"; }
+  // After the base fields: the successes of every arm (its failures are its other pulls).
+  void save(StateWriter& out) const override;
+  void load(StateReader& in) override;
 
  protected:
   std::vector<Id> chooseBasis(std::int64_t t) override;

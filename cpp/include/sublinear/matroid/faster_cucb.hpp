@@ -73,6 +73,10 @@ class FasterCucb : public SemiBanditPolicy {
   double roundedIndex(Id arm, double lambda) const;
   std::size_t binCount() const { return binCount_; }
   Json stats() const override;
+  // After the base fields: the bins' arm groups, the free bins, each component's cell and order,
+  // the maintained basis and the counters. The bins' levels follow from their arms.
+  void save(StateWriter& out) const override;
+  void load(StateReader& in) override;
 
  protected:
   std::vector<Id> chooseBasis(std::int64_t t) override;

@@ -54,7 +54,7 @@ class SemiBanditPolicy {
 
   // Snapshot (core/snapshot.hpp), after the matroid: every field the policy's future depends on.
   // load() runs on a policy just constructed over the saved matroid with the same options and
-  // validates what it reads (CORRUPT_STATE).
+  // validates what it reads (CORRUPT_STATE). Subclasses write their fields after the base's.
   virtual void save(StateWriter& out) const;
   virtual void load(StateReader& in);
 
