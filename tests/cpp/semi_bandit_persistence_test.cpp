@@ -2,6 +2,8 @@
 // restored policy plays the same bases for the same rewards, and damaged bytes are CORRUPT_STATE.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -122,6 +124,81 @@ INSTANTIATE_TEST_SUITE_P(EveryTypeAndMatroid, SemiBanditPersistence,
                            for (auto& c : name) c = (c == '-') ? '_' : c;
                            return name;
                          });
+
+// Hostile states: a valid state whose sizes were changed and resealed must be refused as
+// CORRUPT_STATE before anything is allocated for the sizes it claims, so quickly.
+Bytes savedState(const std::string& type, const Matroid& matroid) {
+  PersistentSemiBanditPolicy policy(type, matroid, Json{{"horizon", 100}, {"seed", 1}});
+  Random random(7);
+  for (int t = 0; t < 5; ++t) {
+    const auto basis = policy.select();
+    const auto rewards = rewardsFor(basis, random);
+    policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+  }
+  return policy.toBytes();
+}
+
+// Sets the `field`-th u64 after the matroid's kind name (StateWriter::string: u64 length, bytes).
+Bytes withMatroidSize(Bytes bytes, const std::string& kind, std::size_t field, std::uint64_t value) {
+  Bytes name(8, 0);
+  name[0] = static_cast<std::uint8_t>(kind.size());
+  name.insert(name.end(), kind.begin(), kind.end());
+  const auto at = std::search(bytes.begin(), bytes.end(), name.begin(), name.end());
+  EXPECT_NE(at, bytes.end()) << kind;
+  const auto offset = static_cast<std::size_t>(at - bytes.begin()) + name.size() + 8 * field;
+  for (int i = 0; i < 8; ++i) bytes[offset + i] = static_cast<std::uint8_t>(value >> (8 * i));
+  return resealed(bytes);
+}
+
+void expectQuicklyRefused(const Bytes& bytes, const std::string& fragment) {
+  const auto start = std::chrono::steady_clock::now();
+  expectError(ErrorCode::CorruptState, fragment, [&] { PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), ""); });
+  const auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(elapsed, 100.0) << bytes.size() << " bytes";
+}
+
+TEST(SemiBanditHostileState, HundredMillionUniformArmsAreRefusedQuickly) {
+  for (const std::string type : {"cucb", "faster-cucb", "cts"}) {
+    expectQuicklyRefused(withMatroidSize(savedState(type, UniformMatroid(30, 4)), "uniform", 0, 100000000), "more arms than the state has data for");
+  }
+}
+
+TEST(SemiBanditHostileState, HundredMillionGraphVerticesAreRefusedQuickly) {
+  const auto graph = matroidOfKind("graphic");
+  for (const std::string type : {"cucb", "faster-cucb"}) {
+    expectQuicklyRefused(withMatroidSize(savedState(type, *graph), "graphic", 0, 100000000), "more vertices than its edges touch");
+  }
+}
+
+TEST(SemiBanditHostileState, HundredMillionTransversalVerticesAreRefusedQuickly) {
+  const Bytes bytes = savedState("cucb", *matroidOfKind("transversal"));
+  expectQuicklyRefused(withMatroidSize(bytes, "transversal", 0, 100000000), "more arms than the state has data for");
+  expectQuicklyRefused(withMatroidSize(bytes, "transversal", 1, 100000000), "more right vertices than its edges touch");
+}
+
+// Isolated vertices are not saved, so the vertex bound holds for every valid state.
+TEST(SemiBanditHostileState, GraphWithIsolatedVerticesIsRestored) {
+  const GraphicMatroid graph(1000000, {0, 999999, 999999, 5, 5, 0, 7, 8});
+  PersistentSemiBanditPolicy original("faster-cucb", graph, Json{{"seed", 2}});
+  Random random(8);
+  for (int t = 0; t < 30; ++t) {
+    const auto basis = original.select();
+    const auto rewards = rewardsFor(basis, random);
+    original.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+  }
+  const auto bytes = original.toBytes();
+  EXPECT_LT(bytes.size(), 1000u);
+  auto restored = PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), "faster-cucb");
+  EXPECT_EQ(restored->policy().matroid().rank(), 3u);
+  for (int t = 0; t < 30; ++t) {
+    const auto basis = original.select();
+    ASSERT_EQ(restored->select(), basis) << "round " << t;
+    const auto rewards = rewardsFor(basis, random);
+    original.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+    restored->update(basis.data(), basis.size(), rewards.data(), rewards.size());
+  }
+  EXPECT_EQ(restored->policy().stats(), original.policy().stats());
+}
 
 }  // namespace
 }  // namespace sublinear::testing

@@ -93,9 +93,18 @@ std::vector<std::uint32_t> GraphicMatroid::armClasses() const {
 }
 
 void GraphicMatroid::save(StateWriter& out) const {
+  // Isolated vertices change no forest: only the touched ones are numbered, in their order (so
+  // every oracle answers as before), and loadMatroid bounds the vertex count by the edges.
+  std::vector<std::uint32_t> touched = endpoints_;
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  std::vector<std::uint32_t> renumbered(endpoints_.size());
+  for (std::size_t i = 0; i < endpoints_.size(); ++i) {
+    renumbered[i] = static_cast<std::uint32_t>(std::lower_bound(touched.begin(), touched.end(), endpoints_[i]) - touched.begin());
+  }
   out.string(kind());
-  out.u64(numVertices_);
-  out.u32s(endpoints_.data(), endpoints_.size());
+  out.u64(touched.size());
+  out.u32s(renumbered.data(), renumbered.size());
 }
 
 }  // namespace sublinear

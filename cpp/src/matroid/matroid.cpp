@@ -81,7 +81,7 @@ std::vector<std::uint32_t> Matroid::armClasses() const {
   return classes;
 }
 
-std::unique_ptr<Matroid> loadMatroid(StateReader& in) {
+std::unique_ptr<Matroid> loadMatroid(StateReader& in, std::size_t bytesPerArm) {
   // Sizes beyond what a semi-bandit policy can hold (the simulate() limit) mean damaged bytes; they
   // are refused before any constructor allocates for them.
   constexpr std::uint64_t kLargestSaved = 100000000;
@@ -90,20 +90,38 @@ std::unique_ptr<Matroid> loadMatroid(StateReader& in) {
     in.check(value <= kLargestSaved, std::string("saved matroid has too many ") + what);
     return static_cast<std::size_t>(value);
   };
+  // The arms' fields still to come bound the arm count, so K costs the state its bytes.
+  const auto checkArms = [&in, bytesPerArm](std::size_t k) {
+    in.check(k <= in.remaining() / bytesPerArm, "saved matroid has more arms than the state has data for");
+  };
   const std::string kind = in.string();
   if (kind == "uniform") {
     const std::size_t k = size("arms");
-    return std::make_unique<UniformMatroid>(k, size("elements in a basis"));
+    const std::size_t rank = size("elements in a basis");
+    checkArms(k);
+    return std::make_unique<UniformMatroid>(k, rank);
   }
-  if (kind == "partition") return std::make_unique<PartitionMatroid>(in.u32s());
+  if (kind == "partition") {
+    std::vector<std::uint32_t> groups = in.u32s();
+    checkArms(groups.size());
+    return std::make_unique<PartitionMatroid>(std::move(groups));
+  }
   if (kind == "graphic") {
+    // GraphicMatroid::save numbers only the vertices that edges touch.
     const std::size_t vertices = size("vertices");
-    return std::make_unique<GraphicMatroid>(vertices, in.u32s());
+    std::vector<std::uint32_t> edges = in.u32s();
+    in.check(vertices <= edges.size(), "saved graphic matroid has more vertices than its edges touch");
+    checkArms(edges.size() / 2);
+    return std::make_unique<GraphicMatroid>(vertices, std::move(edges));
   }
   if (kind == "transversal") {
+    // TransversalMatroid::save numbers only the right vertices that edges touch.
     const std::size_t k = size("arms");
     const std::size_t right = size("right vertices");
-    return std::make_unique<TransversalMatroid>(k, right, in.u32s());
+    const std::vector<std::uint32_t> edges = in.u32s();
+    in.check(right <= edges.size() / 2, "saved transversal matroid has more right vertices than its edges touch");
+    checkArms(k);
+    return std::make_unique<TransversalMatroid>(k, right, edges);
   }
   fail(ErrorCode::CorruptState, "saved state holds an unknown matroid kind '" + kind + "'");
 }

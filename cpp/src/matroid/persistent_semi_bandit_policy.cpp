@@ -24,7 +24,7 @@ std::unique_ptr<PersistentSemiBanditPolicy> PersistentSemiBanditPolicy::fromByte
   loadSnapshot(bytes, length, type, [&](StateReader& in) {
     const Json options = readOptions(in);
     in.check(options.value("type", std::string()) == type, "saved options are of another policy type");
-    restored = std::make_unique<PersistentSemiBanditPolicy>(type, *loadMatroid(in), options);
+    restored = std::make_unique<PersistentSemiBanditPolicy>(type, *loadMatroid(in, SemiBanditPolicy::kSavedBytesPerArm), options);
     restored->policy_->load(in);
   });
   return restored;

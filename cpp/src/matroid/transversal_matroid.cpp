@@ -152,17 +152,22 @@ std::vector<std::uint32_t> TransversalMatroid::armClasses() const {
 }
 
 void TransversalMatroid::save(StateWriter& out) const {
-  out.string(kind());
-  out.u64(groundSetSize());
-  out.u64(numRight_);
+  // Right vertices without edges match nothing: only the touched ones are numbered, in their order
+  // (so neighbour lists and searches run as before), and loadMatroid bounds their count by the edges.
+  std::vector<std::uint32_t> touched = right_;
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   std::vector<std::uint32_t> edges;
   edges.reserve(2 * right_.size());
   for (std::size_t arm = 0; arm + 1 < edgeStart_.size(); ++arm) {
     for (std::size_t e = edgeStart_[arm]; e < edgeStart_[arm + 1]; ++e) {
       edges.push_back(static_cast<std::uint32_t>(arm));
-      edges.push_back(right_[e]);
+      edges.push_back(static_cast<std::uint32_t>(std::lower_bound(touched.begin(), touched.end(), right_[e]) - touched.begin()));
     }
   }
+  out.string(kind());
+  out.u64(groundSetSize());
+  out.u64(touched.size());
   out.u32s(edges.data(), edges.size());
 }
 

@@ -31,7 +31,8 @@ class Matroid {
   virtual std::unique_ptr<IndependenceOracle> makeOracle() const = 0;
   // Policies copy the matroid they are given, so a JS matroid may be disposed after use.
   virtual std::unique_ptr<Matroid> clone() const = 0;
-  // Writes kind() and the constructor's arguments; loadMatroid rebuilds an equal matroid.
+  // Writes kind() and the constructor's arguments of an equal matroid (graphic and transversal ones
+  // without the vertices no edge touches); loadMatroid rebuilds it.
   virtual void save(StateWriter& out) const = 0;
 
   // Whether `arms` (distinct, each < K) is independent. INVALID_ARGUMENT for an arm >= K,
@@ -61,7 +62,10 @@ class Matroid {
   virtual std::vector<std::uint32_t> armClasses() const;
 };
 
-// Rebuilds a matroid written by Matroid::save, through its validating constructor.
-std::unique_ptr<Matroid> loadMatroid(StateReader& in);
+// Rebuilds a matroid written by Matroid::save, through its validating constructor. The state must
+// hold at least `bytesPerArm` (> 0) more bytes per arm after the matroid (a policy's per-arm
+// fields): sizes are checked against the bytes that remain before anything is
+// allocated for them, so damaged sizes cannot cost more memory or time than the state's size.
+std::unique_ptr<Matroid> loadMatroid(StateReader& in, std::size_t bytesPerArm);
 
 }  // namespace sublinear

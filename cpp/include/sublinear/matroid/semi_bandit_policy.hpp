@@ -57,6 +57,9 @@ class SemiBanditPolicy {
   // validates what it reads (CORRUPT_STATE). Subclasses write their fields after the base's.
   virtual void save(StateWriter& out) const;
   virtual void load(StateReader& in);
+  // Every snapshot holds at least this many bytes per arm (N_k and mu^_k), so a restore can bound
+  // the arm count by the bytes that remain before anything is allocated for the arms.
+  static constexpr std::size_t kSavedBytesPerArm = 16;
 
  protected:
   // The basis for round t (1-based) once the initial pulls are done (or from the start for
