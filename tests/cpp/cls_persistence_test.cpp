@@ -76,29 +76,65 @@ TEST_P(ClsPersistence, RestoredPolicySelectsTheSameRows) {
   EXPECT_EQ(restored->toBytes(), original->toBytes());
 }
 
+// The index is saved, not rebuilt: it answers and counts its work as the original's does.
 TEST_P(ClsPersistence, FixedArmsWithAnIndexAreRestored) {
-  Random drive(9);
-  Json options = optionsOf(GetParam(), 5);
-  options["index"] = Json{{"type", "hnsw"}, {"shortlist", 6}};
-  auto original = makeClsPolicy(options);
+  for (const std::string index : {"exact", "hnsw"}) {
+    Random drive(9);
+    Json options = optionsOf(GetParam(), 5);
+    options["index"] = Json{{"type", index}, {"shortlist", 6}};
+    auto original = makeClsPolicy(options);
+    const auto arms = features(drive);
+    original->setArms(arms.data(), arms.size());
+    for (int t = 0; t < 10; ++t) {
+      const auto rows = original->selectFromArms(topK(2));
+      const auto r = rewardsOf(rows, drive);
+      original->update(rows.data(), rows.size(), r.data(), r.size());
+    }
+    const auto bytes = original->toBytes();
+    auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), "");
+    EXPECT_EQ(restored->armCount(), kRows);
+    EXPECT_EQ(restored->stats(), original->stats()) << index;
+    for (int t = 0; t < 10; ++t) {
+      const auto rows = original->selectFromArms(topK(2));
+      ASSERT_EQ(restored->selectFromArms(topK(2)), rows) << GetParam() << " with " << index << ", round " << t;
+      const auto r = rewardsOf(rows, drive);
+      original->update(rows.data(), rows.size(), r.data(), r.size());
+      restored->update(rows.data(), rows.size(), r.data(), r.size());
+    }
+    EXPECT_EQ(restored->ridge().theta(), original->ridge().theta());
+    EXPECT_EQ(restored->stats(), original->stats()) << index;
+    EXPECT_EQ(restored->toBytes(), original->toBytes()) << index;
+  }
+}
+
+TEST_P(ClsPersistence, DamagedFixedArmIndexIsCorruptState) {
+  Random drive(11);
+  Json options = optionsOf(GetParam(), 7);
+  options["index"] = Json{{"type", "exact"}, {"shortlist", 6}};
+  auto policy = makeClsPolicy(options);
   const auto arms = features(drive);
-  original->setArms(arms.data(), arms.size());
-  for (int t = 0; t < 10; ++t) {
-    const auto rows = original->selectFromArms(topK(2));
+  policy->setArms(arms.data(), arms.size());
+  for (int t = 0; t < 4; ++t) {
+    const auto rows = policy->selectFromArms(topK(2));
     const auto r = rewardsOf(rows, drive);
-    original->update(rows.data(), rows.size(), r.data(), r.size());
+    policy->update(rows.data(), rows.size(), r.data(), r.size());
   }
-  const auto bytes = original->toBytes();
-  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), "");
-  EXPECT_EQ(restored->armCount(), kRows);
-  for (int t = 0; t < 10; ++t) {
-    const auto rows = original->selectFromArms(topK(2));
-    ASSERT_EQ(restored->selectFromArms(topK(2)), rows) << GetParam() << " round " << t;
-    const auto r = rewardsOf(rows, drive);
-    original->update(rows.data(), rows.size(), r.data(), r.size());
-    restored->update(rows.data(), rows.size(), r.data(), r.size());
-  }
-  EXPECT_EQ(restored->ridge().theta(), original->ridge().theta());
+  const auto bytes = policy->toBytes();
+  expectDamageDetected(bytes, [&](const Bytes& damaged) {
+    auto restored = clsPolicyFromBytes(damaged.data(), damaged.size(), "");
+    try {
+      restored->selectFromArms(topK(2));
+    } catch (const Error& error) {
+      EXPECT_NE(error.code(), ErrorCode::CorruptState);
+    }
+  }, 60);
+  // The exact index ends the payload with its last item's floats, then its two work counters: an
+  // item that is no longer the lift of its arm is refused.
+  Bytes changed = bytes;
+  ASSERT_GT(changed.size(), 24u);
+  changed.at(changed.size() - 4 - 16 - 4) ^= 1;
+  changed = resealed(changed);
+  expectError(ErrorCode::CorruptState, "other vectors than the fixed arms", [&] { clsPolicyFromBytes(changed.data(), changed.size(), ""); });
 }
 
 TEST_P(ClsPersistence, DamagedBytesAreCorruptState) {

@@ -33,6 +33,13 @@ std::size_t rowsOf(std::size_t length, int dim) {
   return length / d;
 }
 
+// The row count of a fixed arm set, checked like every features argument.
+std::size_t armRows(const double* features, std::size_t length, int dim) {
+  const std::size_t rows = rowsOf(length, dim);
+  requireFinite(features, length, "features");
+  return rows;
+}
+
 int readDimension(const Json& options) {
   requireObject(options, "policy options");
   require(options.is_object() && options.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
@@ -143,8 +150,7 @@ std::vector<Id> ClsPolicy::selectAll(const ArmFeatures& arms, const SuperArmCons
 }
 
 void ClsPolicy::setArms(const double* features, std::size_t length) {
-  const std::size_t rows = rowsOf(length, dim());
-  requireFinite(features, length, "features");
+  const std::size_t rows = armRows(features, length, dim());
   std::unique_ptr<UpperBoundIndex> index;
   if (!indexSpec_.is_null()) {
     index = std::make_unique<UpperBoundIndex>(static_cast<std::size_t>(dim()), usesWidth(), indexSpec_);
@@ -304,6 +310,7 @@ std::vector<std::uint8_t> ClsPolicy::toBytes() const {
   for (const Vector& x : pendingVectors_) vectors.insert(vectors.end(), x.data(), x.data() + x.size());
   out.f64s(vectors.data(), vectors.size());
   out.f64s(fixedFeatures_.data(), fixedFeatures_.size());
+  if (index_) index_->save(out);
   return out.finish();
 }
 
@@ -319,13 +326,22 @@ void ClsPolicy::loadState(StateReader& in) {
   const std::uint8_t pending = in.u8();
   const std::vector<Id> pendingRows = in.u32s();
   const std::vector<double> vectors = in.f64s();
-  const std::vector<double> fixed = in.f64s();
+  std::vector<double> fixed = in.f64s();
   in.check(pending <= 1 && std::isfinite(widthScale) && widthScale > 0.0, "bad selection state");
   in.check(vectors.size() == pendingRows.size() * d && (pending == 1 || pendingRows.empty()), "pending selection does not match");
   in.check(fixed.size() % d == 0, "fixed arms do not match the dimension");
   for (const double value : vectors) in.check(std::isfinite(value), "a pending feature is not finite");
   for (const Id row : pendingRows) in.check(fixed.empty() || row < fixed.size() / d, "a pending row is out of range");
-  if (!fixed.empty()) setArms(fixed.data(), fixed.size());  // validates and rebuilds the index
+  // The index follows a fixed arm set exactly when the options ask for one.
+  const std::size_t rows = fixed.empty() ? 0 : armRows(fixed.data(), fixed.size(), dim());
+  std::unique_ptr<UpperBoundIndex> index;
+  if (rows > 0 && !indexSpec_.is_null()) {
+    index = std::make_unique<UpperBoundIndex>(d, usesWidth(), indexSpec_);
+    index->load(in, fixed.data(), rows);
+  }
+  fixedFeatures_ = std::move(fixed);
+  fixedCount_ = rows;
+  index_ = std::move(index);
   ridge_ = std::move(ridge);
   random_ = random;
   rounds_ = static_cast<long>(counters[0]);

@@ -1,5 +1,6 @@
 #include "sublinear/cls/upper_bound_index.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sublinear/core/error.hpp"
@@ -21,19 +22,36 @@ void UpperBoundIndex::build(const double* features, std::size_t count) {
   std::vector<float> lifts(count * width);
   std::vector<Id> ids(count);
   for (std::size_t row = 0; row < count; ++row) {
-    const double* x = features + row * dim_;
-    float* out = lifts.data() + row * width;
-    std::size_t position = 0;
-    for (std::size_t a = 0; a < dim_; ++a) out[position++] = static_cast<float>(x[a]);
-    if (lifted_) {
-      for (std::size_t a = 0; a < dim_; ++a) {
-        out[position++] = static_cast<float>(x[a] * x[a]);
-        for (std::size_t b = a + 1; b < dim_; ++b) out[position++] = static_cast<float>(kSqrt2 * x[a] * x[b]);
-      }
-    }
+    lift(features + row * dim_, lifts.data() + row * width);
     ids[row] = static_cast<Id>(row);
   }
   index_->add(ids.data(), count, lifts.data(), lifts.size());
+}
+
+void UpperBoundIndex::lift(const double* x, float* out) const {
+  std::size_t position = 0;
+  for (std::size_t a = 0; a < dim_; ++a) out[position++] = static_cast<float>(x[a]);
+  if (lifted_) {
+    for (std::size_t a = 0; a < dim_; ++a) {
+      out[position++] = static_cast<float>(x[a] * x[a]);
+      for (std::size_t b = a + 1; b < dim_; ++b) out[position++] = static_cast<float>(kSqrt2 * x[a] * x[b]);
+    }
+  }
+}
+
+void UpperBoundIndex::save(StateWriter& out) const { index_->save(out); }
+
+void UpperBoundIndex::load(StateReader& in, const double* features, std::size_t count) {
+  index_->load(in);
+  in.check(index_->size() == count, "the index does not hold the fixed arms");
+  const VectorStore& items = index_->items();
+  std::vector<float> expected(index_->dim());
+  for (std::size_t row = 0; row < count; ++row) {
+    const Id id = static_cast<Id>(row);
+    in.check(items.contains(id), "the index does not hold the fixed arms");
+    lift(features + row * dim_, expected.data());
+    in.check(std::equal(expected.begin(), expected.end(), items.vectorOf(id)), "the index holds other vectors than the fixed arms");
+  }
 }
 
 UpperBoundIndex::Candidates UpperBoundIndex::retrieve(const Vector& center, const Matrix& inverseGram, double multiplier,

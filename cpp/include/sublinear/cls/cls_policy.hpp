@@ -67,8 +67,9 @@ class ClsPolicy {
   Json stats() const;
 
   // The saved state (docs/state-format.md): the options, the ridge regression bit for bit, the random
-  // engine, the counters, a pending selection and the fixed arm set, whose index is rebuilt from it
-  // (its work counters restart). clsPolicyFromBytes (cls_policy_factory.hpp) restores it.
+  // engine, the counters, a pending selection, the fixed arm set and its index (MipsIndex::save), so
+  // that the index answers and counts its work as before. clsPolicyFromBytes (cls_policy_factory.hpp)
+  // restores it.
   std::vector<std::uint8_t> toBytes() const;
   // Reads what toBytes wrote after the options into this freshly made policy.
   void loadState(StateReader& in);

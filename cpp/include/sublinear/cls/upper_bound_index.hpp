@@ -44,7 +44,15 @@ class UpperBoundIndex {
   std::size_t size() const;
   Json stats() const;
 
+  // The MIPS index's snapshot. load() runs on a fresh index made with the same arguments and checks
+  // that the restored one indexes exactly the lifts of `count` rows of `features` (CORRUPT_STATE).
+  void save(StateWriter& out) const;
+  void load(StateReader& in, const double* features, std::size_t count);
+
  private:
+  // The point indexed for a row of dim doubles: index_->dim() floats.
+  void lift(const double* x, float* out) const;
+
   std::size_t dim_;
   bool lifted_;
   std::unique_ptr<MipsIndex> index_;
