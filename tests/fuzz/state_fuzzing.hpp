@@ -124,7 +124,7 @@ void restoreAndUse(const Restore& restore, const Use& use) {
   }
 }
 
-inline void restoreAndUse(int family, const std::vector<std::uint8_t>& bytes) {
+inline void restoreFamily(int family, const std::vector<std::uint8_t>& bytes) {
   switch (family) {
     case 0:
       restoreAndUse([&] { return PersistentIndex::fromBytes(bytes.data(), bytes.size(), ""); }, [](PersistentIndex& index) {
@@ -185,7 +185,7 @@ inline int fuzzState(Family family, const std::uint8_t* data, std::size_t size) 
     const std::uint32_t sum = crc32(bytes.data(), bytes.size() - 4);
     for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + i] = static_cast<std::uint8_t>(sum >> (8 * i));
   }
-  restoreAndUse(family, bytes);
+  restoreFamily(family, bytes);
   return 0;
 }
 
