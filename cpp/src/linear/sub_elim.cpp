@@ -87,9 +87,20 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
   const double width = std::ldexp(1.0, -stage);
   for (const Placement& arm : arms) {
     // An upper confidence bound at entry: 2^-s bounds the uncertainty in every stage but Psi_0.
-    target.heap.emplace(arm.mean + std::max(width, arm.uncertainty), arm.id);
-    stageOf_[arm.id] = stage;
+    const double key = arm.mean + std::max(width, arm.uncertainty);
+    target.heap.emplace(key, arm.id);
+    membership_[arm.id] = Membership{stage, key};
   }
+}
+
+void SubElim::dropStaleEntries(int stage) {
+  Stage& target = stages_[static_cast<std::size_t>(stage)];
+  if (target.heap.size() <= 2 * target.index->size()) return;
+  // Each member has exactly one live entry, with the key its membership records.
+  std::vector<HeapEntry> entries;
+  entries.reserve(target.index->size());
+  for (const Id id : target.index->items().ids()) entries.emplace_back(membership_.at(id).key, id);
+  target.heap = decltype(target.heap)(std::greater<HeapEntry>(), std::move(entries));
 }
 
 void SubElim::raiseThreshold(double candidate, Id witness) {
@@ -106,20 +117,21 @@ void SubElim::raiseThreshold(double candidate, Id witness) {
     std::vector<Id> doomed;
     std::vector<HeapEntry> retained;
     while (!stage.heap.empty() && stage.heap.top().first < threshold_) {
-      const Id id = stage.heap.top().second;
+      const auto [key, id] = stage.heap.top();
       stage.heap.pop();
-      // Entries of arms that moved on, were removed or were eliminated are stale: skip them.
-      const auto it = stageOf_.find(id);
-      if (it == stageOf_.end() || it->second != s) continue;
+      // Entries of arms that moved on, were re-keyed, removed or eliminated are stale: skip them.
+      const auto it = membership_.find(id);
+      if (it == membership_.end() || it->second.stage != s || it->second.key != key) continue;
       if (hasWitness_ && id == witness_) {
         // The witness's lower bound is the threshold, so with valid confidence intervals its upper
         // bound never falls below it; re-keyed by a re-partition with a fresh, lower mean estimate
         // (as happens with a radius below the theoretical one) it could, and eliminating it could
         // empty every stage. It stays until a higher threshold names another witness.
         retained.emplace_back(threshold_, id);
+        it->second.key = threshold_;
         continue;
       }
-      it->second = -1;
+      it->second.stage = -1;
       doomed.push_back(id);
     }
     for (const HeapEntry& entry : retained) stage.heap.push(entry);
@@ -151,8 +163,9 @@ void SubElim::onAddArms(const Id* ids, std::size_t count) {
     // Undo the stages already filled so that the policy is unchanged (their heap entries go stale).
     for (int s = 0; s < placed; ++s) {
       std::vector<Id> undo;
-      for (const Placement& arm : byStage[static_cast<std::size_t>(s)]) undo.push_back(arm.id), stageOf_.erase(arm.id);
+      for (const Placement& arm : byStage[static_cast<std::size_t>(s)]) undo.push_back(arm.id), membership_.erase(arm.id);
       if (!undo.empty()) stages_[static_cast<std::size_t>(s)].index->remove(undo.data(), undo.size());
+      dropStaleEntries(s);
     }
     throw;
   }
@@ -164,14 +177,17 @@ void SubElim::onRemoveArms(const Id* ids, std::size_t count) {
   std::vector<std::vector<Id>> byStage(static_cast<std::size_t>(maxStage_) + 1);
   for (std::size_t i = 0; i < count; ++i) {
     if (hasWitness_ && ids[i] == witness_) witnessLeaves = true;
-    const int stage = stageOf_.at(ids[i]);
+    const int stage = membership_.at(ids[i]).stage;
     if (stage >= 0) byStage[static_cast<std::size_t>(stage)].push_back(ids[i]);
   }
   for (int s = 0; s <= maxStage_; ++s) {
     auto& batch = byStage[static_cast<std::size_t>(s)];
     if (!batch.empty()) stages_[static_cast<std::size_t>(s)].index->remove(batch.data(), batch.size());
   }
-  for (std::size_t i = 0; i < count; ++i) stageOf_.erase(ids[i]);
+  for (std::size_t i = 0; i < count; ++i) membership_.erase(ids[i]);
+  for (int s = 0; s <= maxStage_; ++s) {
+    if (!byStage[static_cast<std::size_t>(s)].empty()) dropStaleEntries(s);
+  }
   if (witnessLeaves) readmitEliminated(ids, count);
 }
 
@@ -194,7 +210,7 @@ void SubElim::readmitEliminated(const Id* leaving, std::size_t count) {
     const double u = uncertainty(x);
     const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
     if (mean - u > best) best = mean - u, bestId = id;
-    if (stageOf_.at(id) < 0) byStage[static_cast<std::size_t>(stageFor(u))].push_back({id, mean, u});
+    if (membership_.at(id).stage < 0) byStage[static_cast<std::size_t>(stageFor(u))].push_back({id, mean, u});
   }
   countInnerProducts(arms_.size());
   for (int s = 0; s <= maxStage_; ++s) place(s, byStage[static_cast<std::size_t>(s)]);
@@ -225,6 +241,7 @@ std::pair<Id, double> SubElim::repartition(int stage) {
   countInnerProducts(members.size());
   if (!leaving.empty()) source.index->remove(leaving.data(), leaving.size());
   for (int s = stage + 1; s <= maxStage_; ++s) place(s, moves[static_cast<std::size_t>(s)]);
+  dropStaleEntries(stage);
   if (!members.empty()) raiseThreshold(bestLower, lowerWitness);
   return {mostUncertain, bestUncertainty};
 }
@@ -266,8 +283,11 @@ void SubElim::review() {
     const double width = std::ldexp(1.0, -s);
     std::vector<Placement> arriving;
     for (const Placement& arm : members[static_cast<std::size_t>(s)]) {
-      entries.emplace_back(arm.mean + std::max(width, arm.uncertainty), arm.id);
-      if (stageOf_.at(arm.id) != s) arriving.push_back(arm);
+      const double key = arm.mean + std::max(width, arm.uncertainty);
+      entries.emplace_back(key, arm.id);
+      Membership& where = membership_.at(arm.id);
+      if (where.stage != s) arriving.push_back(arm);
+      where = Membership{s, key};
     }
     stage.heap = decltype(stage.heap)(std::greater<HeapEntry>(), std::move(entries));
     if (!arriving.empty()) {
@@ -276,7 +296,6 @@ void SubElim::review() {
       for (std::size_t i = 0; i < arriving.size(); ++i) {
         ids[i] = arriving[i].id;
         lift_.liftOuterProduct(arms_.featuresOf(ids[i]), vectors.data() + i * lift_.liftedDim());
-        stageOf_[ids[i]] = s;
       }
       stage.index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
     }
@@ -317,8 +336,8 @@ Id SubElim::chooseArm() {
     ++emptyAnswers_;
     // No arm of this stage is uncertain enough (or the index missed it): re-partition exactly.
     const auto [mostUncertain, u] = repartition(stage);
-    const auto it = stageOf_.find(mostUncertain);
-    if (u >= acceptance(stage) && it != stageOf_.end() && it->second == stage) return mostUncertain;
+    const auto it = membership_.find(mostUncertain);
+    if (u >= acceptance(stage) && it != membership_.end() && it->second.stage == stage) return mostUncertain;
   }
 }
 
