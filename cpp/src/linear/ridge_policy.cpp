@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
@@ -138,8 +139,65 @@ double RidgePolicy::practicalRadius(double multiplier) const {
   return multiplier * noiseEstimate() + bias;
 }
 
-// SNAPSHOT-TODO: replaced by the real fields before this lands.
-void RidgePolicy::save(StateWriter&) const { fail(ErrorCode::InvalidArgument, "saving is not implemented yet"); }
-void RidgePolicy::load(StateReader&) { fail(ErrorCode::InvalidArgument, "loading is not implemented yet"); }
+namespace {
+// V is a sum of outer products and symmetric bit for bit; V^-1, kept by Sherman-Morrison, only up to
+// rounding (its triangles drift apart by a few ulps of its largest entry per update), hence the
+// tolerance. A positive diagonal is necessary for a positive definite matrix.
+bool symmetricWithPositiveDiagonal(const Matrix& m) {
+  if (!(m.diagonal().array() > 0.0).all()) return false;
+  const double tolerance = 1e-6 * m.diagonal().maxCoeff();
+  for (Eigen::Index j = 0; j < m.cols(); ++j) {
+    for (Eigen::Index i = 0; i < j; ++i) {
+      if (!(std::fabs(m(i, j) - m(j, i)) <= tolerance)) return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+void RidgePolicy::save(StateWriter& out) const {
+  out.u64(arms_.size());
+  for (std::size_t row = 0; row < arms_.size(); ++row) {
+    out.u32(arms_.idAt(row));
+    const double* x = arms_.rowData(row);
+    for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
+  }
+  ridge_.save(out);
+  out.random(random_);
+  out.u64(innerProducts_);
+  out.u64(selections_);
+  out.u64(updates_);
+  out.f64(rewardSum_);
+  out.f64(squaredRewardSum_);
+  saveFields(out);
+}
+
+void RidgePolicy::load(StateReader& in) {
+  in.check(arms_.size() == 0 && updates_ == 0, "a policy can only be restored into a new one");
+  const auto d = static_cast<std::size_t>(arms_.dim());
+  const std::size_t count = in.count(sizeof(Id) + d * sizeof(double));
+  std::vector<Id> ids(count);
+  std::vector<double> features(count * d);
+  for (std::size_t row = 0; row < count; ++row) {
+    ids[row] = in.u32();
+    for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
+  }
+  // Unique ids, finite features within kMaxMagnitude, as addArms demands (its errors become CORRUPT_STATE).
+  arms_.checkAdd(ids.data(), count, features.data(), features.size());
+  arms_.add(ids.data(), count, features.data());
+  ridge_.load(in);
+  in.check(symmetricWithPositiveDiagonal(ridge_.gram()) && symmetricWithPositiveDiagonal(ridge_.inverseGram()),
+           "ridge state's V or V^-1 is not symmetric with a positive diagonal");
+  in.random(random_);
+  innerProducts_ = in.u64();
+  selections_ = in.u64();
+  updates_ = in.u64();
+  rewardSum_ = in.f64();
+  squaredRewardSum_ = in.f64();
+  in.check(ridge_.observations() >= 0 && updates_ == static_cast<std::uint64_t>(ridge_.observations()), "update count does not match the regression's");
+  in.check(std::isfinite(rewardSum_) && std::isfinite(squaredRewardSum_) && squaredRewardSum_ >= 0.0,
+           "reward sums are not finite");
+  loadFields(in);
+}
 
 }  // namespace sublinear

@@ -1,6 +1,8 @@
 #include "sublinear/linear/sub_elim.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <unordered_set>
 
@@ -364,6 +366,71 @@ Json SubElim::extraStats() const {
               {"randomPlays", randomPlays_},
               {"shortlist", shortlist_},
               {"indexType", stages_.front().index->type()}};
+}
+
+void SubElim::saveFields(StateWriter& out) const {
+  out.f64(beta_);
+  out.f64(threshold_);
+  out.u8(hasWitness_ ? 1 : 0);
+  out.u32(witness_);
+  out.u64(static_cast<std::uint64_t>(nextReview_));
+  for (const std::uint64_t counter : {queries_, emptyAnswers_, repartitions_, reviews_, readmissions_, eliminated_, randomPlays_}) {
+    out.u64(counter);
+  }
+  // Only the live heap entries: stale ones are skipped when popped, so leaving them out changes nothing.
+  std::vector<double> keys;
+  for (const Stage& stage : stages_) {
+    stage.index->save(out);
+    keys.clear();
+    for (const Id id : stage.index->items().ids()) keys.push_back(membership_.at(id).key);
+    out.f64s(keys.data(), keys.size());
+  }
+}
+
+void SubElim::loadFields(StateReader& in) {
+  beta_ = in.f64();
+  threshold_ = in.f64();
+  const std::uint8_t hasWitness = in.u8();
+  witness_ = in.u32();
+  const std::uint64_t nextReview = in.u64();
+  for (std::uint64_t* counter : {&queries_, &emptyAnswers_, &repartitions_, &reviews_, &readmissions_, &eliminated_, &randomPlays_}) {
+    *counter = in.u64();
+  }
+  in.check(std::isfinite(beta_) && beta_ >= 0.0, "radius is not a finite non-negative number");
+  in.check(hasWitness <= 1, "bad witness flag");
+  hasWitness_ = hasWitness == 1;
+  // raiseThreshold sets the threshold together with its witness, readmitEliminated resets both.
+  in.check(hasWitness_ ? std::isfinite(threshold_) : threshold_ == -INFINITY, "threshold does not match its witness");
+  in.check(nextReview >= 1 && nextReview <= static_cast<std::uint64_t>(std::numeric_limits<long>::max()), "review schedule is out of range");
+  nextReview_ = static_cast<long>(nextReview);
+  std::vector<float> lifted(lift_.liftedDim());
+  for (int s = 0; s <= maxStage_; ++s) {
+    Stage& stage = stages_[static_cast<std::size_t>(s)];
+    stage.index->load(in);
+    const std::vector<double> keys = in.f64s();
+    const std::vector<Id>& ids = stage.index->items().ids();
+    in.check(keys.size() == ids.size(), "a stage's heap does not match its index");
+    std::vector<HeapEntry> entries;
+    entries.reserve(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const Id id = ids[i];
+      in.check(arms_.contains(id), "a stage holds arm " + std::to_string(id) + ", which is not in the set");
+      in.check(std::isfinite(keys[i]), "a heap key is not finite");
+      in.check(membership_.emplace(id, Membership{s, keys[i]}).second, "arm " + std::to_string(id) + " is in two stages");
+      lift_.liftOuterProduct(arms_.featuresOf(id), lifted.data());
+      in.check(std::equal(lifted.begin(), lifted.end(), stage.index->items().vectorOf(id)),
+               "a stage's index holds another vector for arm " + std::to_string(id));
+      entries.emplace_back(keys[i], id);
+    }
+    stage.heap = decltype(stage.heap)(std::greater<HeapEntry>(), std::move(entries));
+  }
+  // The arms in no stage are the eliminated ones.
+  for (std::size_t row = 0; row < arms_.size(); ++row) membership_.emplace(arms_.idAt(row), Membership{-1, 0.0});
+  if (hasWitness_) {
+    // The witness is never eliminated (raiseThreshold keeps it).
+    const auto it = membership_.find(witness_);
+    in.check(it != membership_.end() && it->second.stage >= 0, "the threshold's witness is not an arm in play");
+  }
 }
 
 }  // namespace sublinear

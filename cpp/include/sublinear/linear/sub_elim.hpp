@@ -69,6 +69,10 @@ class SubElim : public RidgePolicy {
   Id chooseArm() override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override;
+  // The radius, the threshold and its witness, the review schedule, the counters, then every stage:
+  // its index (over the lifts) and its members' heap keys in the index's row order.
+  void saveFields(StateWriter& out) const override;
+  void loadFields(StateReader& in) override;
 
  private:
   using HeapEntry = std::pair<double, Id>;
