@@ -65,7 +65,8 @@ T* fromAddress(std::uintptr_t address) {
 }
 
 // toBytes() for JS in two calls: saveBytes() keeps the object's bytes in the handle's `saved`
-// buffer and reports their length, savedBytes() hands out a view that JS copies at once.
+// buffer and reports their length, savedBytes() copies them into a JS Uint8Array and frees the
+// buffer, so that no second copy of the state stays on the wasm heap after toBytes() returns.
 // `Object` is the handle's member holding the object.
 template <typename Handle, auto Object>
 std::size_t saveBytes(Handle& self) {
@@ -77,7 +78,10 @@ std::size_t saveBytes(Handle& self) {
 
 template <typename Handle>
 emscripten::val savedBytes(Handle& self) {
-  return emscripten::val(emscripten::typed_memory_view(self.saved.size(), self.saved.data()));
+  const emscripten::val view(emscripten::typed_memory_view(self.saved.size(), self.saved.data()));
+  emscripten::val copy = emscripten::val::global("Uint8Array").new_(view);
+  std::vector<std::uint8_t>().swap(self.saved);
+  return copy;
 }
 
 }  // namespace sublinear::bindings

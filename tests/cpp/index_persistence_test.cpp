@@ -3,6 +3,7 @@
 // damaged bytes are CORRUPT_STATE.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,111 @@ INSTANTIATE_TEST_SUITE_P(EveryType, IndexPersistence, ::testing::ValuesIn(mipsIn
                            for (auto& c : name) c = (c == '-') ? '_' : c;
                            return name;
                          });
+
+}  // namespace
+}  // namespace sublinear::testing
+
+namespace sublinear::testing {
+namespace {
+
+// HNSW's snapshot holds the graph itself: the decided space, the euclidean radius, free slots from
+// removals, and a compaction under way must all come back, and the restored graph must answer as
+// the original would -- not merely as well.
+TEST(HnswPersistence, RestoresTheGraphMidCompactionInEitherSpace) {
+  for (const char* space : {"auto", "euclidean", "inner-product"}) {
+    Random random(21);
+    PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 3}, {"M", 6}, {"space", space}});
+    addRange(index, random, 0, 100);  // ids the continuation removes
+    addRange(index, random, 10000, 1100);  // past the auto space trial
+    // Remove one at a time until a compaction is running (it starts once freed slots outnumber
+    // live items, about 600 removals, and advances two insertions per removal).
+    for (Id id = 10000; id < 10650; ++id) index.remove(&id, 1);
+    addRange(index, random, 5000, 3);
+    ASSERT_TRUE(index.index().stats()["compacting"].get<bool>()) << space;
+    const auto bytes = index.toBytes();
+    auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "hnsw");
+    EXPECT_EQ(restored->index().stats(), index.index().stats()) << space;
+    EXPECT_EQ(restored->toBytes(), bytes) << space;
+    expectSameContinuation(index, *restored);
+  }
+}
+
+TEST(HnswPersistence, SavedSizeDependsOnTheStateNotOnTheCalls) {
+  Random random(22);
+  PersistentIndex index(Json{{"type", "hnsw"}, {"dim", 16}, {"seed", 3}});
+  std::vector<Id> ids(2000);
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(i);
+  const auto vectors = gaussian(random, ids.size() * 16);
+  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  const std::size_t before = index.toBytes().size();
+  for (int q = 0; q < 1000; ++q) {
+    const auto query = gaussian(random, 16);
+    index.search(query.data(), 16, 10);
+  }
+  EXPECT_EQ(index.toBytes().size(), before);
+  // Items (4 + 64 bytes) and level-0 links (at most 2M = 32 of 4 bytes, plus counts and marks):
+  // never more than the vectors twice over, however the graph was reached.
+  EXPECT_LT(before, ids.size() * (4 + 16 * 4) * 3);
+}
+
+// Byte offset of the first graph in an HNSW state with `items` items of dimension `dim`.
+std::size_t graphOffset(const Bytes& bytes, std::size_t items, std::size_t dim) {
+  std::size_t at = 6;
+  for (int field = 0; field < 2; ++field) at += 4 + (bytes[at] | bytes[at + 1] << 8);  // library version, type
+  at += 8;                                                                             // payload length
+  at += 8 + (bytes[at] | bytes[at + 1] << 8);                                          // options
+  at += 8 + items * (4 + 4 * dim) + 16;                                                // items, counters
+  return at + 2 + 8 * 9 + 1;  // space flags, trial and norm fields, counters, graph flag
+}
+
+TEST(HnswPersistence, HostileGraphsAreRefusedQuickly) {
+  Random random(23);
+  PersistentIndex index(Json{{"type", "hnsw"}, {"dim", 4}, {"seed", 3}, {"space", "inner-product"}});
+  std::vector<Id> ids(50);
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(i);
+  const auto vectors = gaussian(random, ids.size() * 4);
+  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  const Bytes bytes = index.toBytes();
+  const std::size_t graph = graphOffset(bytes, ids.size(), 4);
+  auto write64 = [](Bytes state, std::size_t at, std::uint64_t value) {
+    for (int i = 0; i < 8; ++i) state[at + i] = static_cast<std::uint8_t>(value >> (8 * i));
+    return resealed(state);
+  };
+  // The decoded header: capacity, node count; the state as saved loads.
+  ASSERT_EQ(bytes[graph + 8], 50);
+  ASSERT_NO_THROW(PersistentIndex::fromBytes(bytes.data(), bytes.size(), "hnsw"));
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<std::pair<std::string, Bytes>> hostile = {
+      {"huge capacity", write64(bytes, graph, std::uint64_t{1} << 40)},
+      {"node count beyond the data", write64(bytes, graph + 8, std::uint64_t{1} << 30)},
+      {"one node fewer", write64(bytes, graph + 8, 49)},
+  };
+  for (const auto& [what, state] : hostile) {
+    try {
+      auto restored = PersistentIndex::fromBytes(state.data(), state.size(), "hnsw");
+      // A capacity is reserved memory: beyond what the nodes need it is not honoured.
+      EXPECT_EQ(what, "huge capacity");
+      EXPECT_LE(restored->index().stats()["capacity"].get<std::size_t>(), 100u);
+    } catch (const Error& error) {
+      EXPECT_EQ(error.code(), ErrorCode::CorruptState) << what;
+    }
+  }
+  // Every link: redirected to a node that does not exist, it must be refused.
+  std::size_t refused = 0;
+  for (std::size_t at = graph; at + 4 < bytes.size() - 4; ++at) {
+    Bytes state = bytes;
+    state[at + 3] = 0x7F;  // the high byte of a u32 there
+    try {
+      PersistentIndex::fromBytes(resealed(state).data(), state.size(), "hnsw");
+    } catch (const Error& error) {
+      EXPECT_EQ(error.code(), ErrorCode::CorruptState);
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, bytes.size() - graph - 200);  // all but the float fields' bytes
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds / static_cast<double>(bytes.size() - graph), 0.1);
+}
 
 }  // namespace
 }  // namespace sublinear::testing

@@ -5,8 +5,10 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/state_codec.hpp"
+#include "test_support.hpp"
 
 using namespace sublinear;
+using sublinear::testing::expectError;
 
 namespace {
 std::vector<std::uint8_t> sample() {
@@ -73,9 +75,31 @@ TEST(StateCodec, RoundTripsEveryFieldBitExactly) {
 TEST(StateCodec, IsLittleEndianWithAKnownHeader) {
   const auto bytes = sample();
   EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "SBST");
-  EXPECT_EQ(bytes[4], 1);  // format version, low byte first
+  EXPECT_EQ(bytes[4], 2);  // format version, low byte first
   EXPECT_EQ(bytes[5], 0);
-  EXPECT_EQ(bytes[6], 5);  // length of "thing"
+  const std::string library = kLibraryVersion;
+  EXPECT_EQ(bytes[6], library.size());  // the library version that wrote it
+  EXPECT_EQ(std::string(bytes.begin() + 10, bytes.begin() + 10 + static_cast<std::ptrdiff_t>(library.size())), library);
+  EXPECT_EQ(bytes[10 + library.size()], 5);  // length of "thing"
+}
+
+// A state of another format version is refused with both versions named, whether it is older
+// (format 1 had no library version field) or newer (its head keeps the same first three fields).
+TEST(StateCodec, OtherFormatVersionsAreRefusedNamingBothVersions) {
+  auto older = sample();
+  older[4] = 1;
+  expectError(ErrorCode::CorruptState, "format version 1 (written by sublinear-bandits 0.1.x)", [&] { StateReader(older.data(), older.size(), "thing"); });
+  auto newer = sample();
+  newer[4] = 3;
+  try {
+    StateReader(newer.data(), newer.size(), "thing");
+    ADD_FAILURE() << "a newer format was read";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ErrorCode::CorruptState);
+    const std::string message = error.what();
+    EXPECT_NE(message.find("format version 3 (written by sublinear-bandits " + std::string(kLibraryVersion) + ")"), std::string::npos) << message;
+    EXPECT_NE(message.find("reads format version 2"), std::string::npos) << message;
+  }
 }
 
 TEST(StateCodec, EveryFlippedByteAndEveryTruncationIsCorruptState) {

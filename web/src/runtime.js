@@ -195,7 +195,7 @@ export function createRuntime(Module) {
       toBytes: {
         call: (handle) => {
           handle.saveBytes();
-          return handle.savedBytes().slice();
+          return handle.savedBytes();
         },
       },
       stats: { call: (handle) => JSON.parse(handle.stats()) },

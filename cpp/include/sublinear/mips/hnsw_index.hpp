@@ -52,6 +52,8 @@ class HnswIndex final : public MipsIndex {
   void onAdd(const Id* ids, std::size_t count) override;
   void onRemove(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
+  void saveStructure(StateWriter& out) const override;
+  void loadStructure(StateReader& in) override;
 
  private:
   // hnswlib.h defines non-inline functions, so its types stay inside hnsw_index.cpp.
@@ -73,6 +75,10 @@ class HnswIndex final : public MipsIndex {
   // space "auto": builds both spaces' graphs over a sample of the items and keeps the one of higher
   // recall (see the constants in hnsw_index.cpp).
   void chooseSpace();
+  // A graph's nodes (links per layer, labels, deleted marks and the vectors only deleted nodes
+  // still hold), validated on load against the items and, for a successor, the current graph.
+  void saveGraph(const Graph& graph, StateWriter& out) const;
+  std::unique_ptr<Graph> loadGraph(StateReader& in, const Graph* current);
   // The item's vector in the graph's space (augmented in the euclidean space), in scratch_.
   const float* graphVector(const float* paddedItem);
 

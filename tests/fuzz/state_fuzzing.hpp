@@ -1,12 +1,16 @@
-// Byte-level fuzzing of fromBytes for every family. Raw fuzzer bytes rarely pass the checksum, so
-// each input first builds a small valid object, takes its bytes, applies the fuzzer's edits and
-// reseals the checksum: the decoder itself is exercised. Every outcome must be a working object or
-// CORRUPT_STATE -- never a crash, a sanitizer report or a hang.
+#pragma once
+
+// Fuzzing of fromBytes, one libFuzzer target per family (fuzz_state_<family>.cpp). Raw fuzzer
+// bytes rarely pass the checksum, so each input first builds a small valid object of the family,
+// takes its bytes, applies the fuzzer's edits and reseals the checksum: the decoder itself is
+// exercised. The edits are structural as well as byte-level: aligned 32- and 64-bit fields of the
+// payload are set to the values that break decoders (0, 1, -1, 2^31, 2^32 - 1, 2^63, a nearby
+// count), so counts, ids, links and levels are pushed past their limits. Every outcome must be a
+// working object or CORRUPT_STATE -- never a crash, a sanitizer report, a hang or a huge allocation.
 //
-// Resealed bytes may describe a genuinely huge object (a uniform matroid is two numbers, and K up
-// to 10^8 is a valid saved size), whose restore would take gigabytes and minutes here. The wasm
-// build refuses such allocations at its heap limit; this harness does the same with a small heap:
-// one allocation above kHeapCap throws std::bad_alloc, which a restore must turn into CORRUPT_STATE.
+// Allocations: the wasm build refuses them at its heap limit; this harness does the same with a
+// small heap (one allocation above kHeapCap throws std::bad_alloc, which a restore must turn into
+// CORRUPT_STATE). Included by exactly one file per target, which so defines the allocation operators.
 #include <cstdlib>
 #include <new>
 #include <vector>
@@ -20,21 +24,19 @@
 #include "sublinear/matroid/uniform_matroid.hpp"
 #include "sublinear/mips/persistent_index.hpp"
 
-using namespace sublinear;
-
-namespace {
+namespace sublinear::fuzz {
 constexpr std::size_t kHeapCap = std::size_t{64} << 20;
-}  // namespace
+}  // namespace sublinear::fuzz
 
 void* operator new(std::size_t size) {
-  if (size > kHeapCap) throw std::bad_alloc();
+  if (size > sublinear::fuzz::kHeapCap) throw std::bad_alloc();
   if (void* memory = std::malloc(size == 0 ? 1 : size)) return memory;
   throw std::bad_alloc();
 }
 void* operator new[](std::size_t size) { return operator new(size); }
 // The nothrow forms too (libFuzzer uses them), so every new/delete pair is this one.
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  return size > kHeapCap ? nullptr : std::malloc(size == 0 ? 1 : size);
+  return size > sublinear::fuzz::kHeapCap ? nullptr : std::malloc(size == 0 ? 1 : size);
 }
 void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept { return operator new(size, tag); }
 void operator delete(void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
@@ -44,18 +46,26 @@ void operator delete[](void* memory) noexcept { std::free(memory); }
 void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
 void operator delete[](void* memory, std::size_t) noexcept { std::free(memory); }
 
-namespace {
-std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
+
+namespace sublinear::fuzz {
+
+enum Family { kIndex = 0, kLinear = 1, kSemiBandit = 2, kCombinatorial = 3 };
+
+inline std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
   Random random(variant);
   switch (family) {
-    case 0: {
+    case kIndex: {
       static const char* const types[] = {"exact", "hnsw", "lsh", "bounded-me", "greedy", "pca-tree", "adaptive"};
-      PersistentIndex index(Json{{"type", types[variant % 7]}, {"dim", 3}, {"seed", 1}});
-      std::vector<Id> ids = {1, 2, 3, 4};
-      std::vector<float> x(12);
+      Json spec{{"type", types[variant % 7]}, {"dim", 3}, {"seed", 1}};
+      // M = 2: graphs with upper layers, so links of every layer are fuzzed.
+      if (spec["type"] == "hnsw") spec["M"] = 2;
+      PersistentIndex index(spec);
+      std::vector<Id> ids(24);
+      for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(3 * i + 1);
+      std::vector<float> x(ids.size() * 3);
       for (auto& value : x) value = static_cast<float>(random.normal());
-      index.add(ids.data(), 4, x.data(), x.size());
-      index.remove(ids.data(), 1);
+      index.add(ids.data(), ids.size(), x.data(), x.size());
+      index.remove(ids.data(), 3);
       index.search(x.data(), 3, 2);
       return index.toBytes();
     }
@@ -114,7 +124,7 @@ void restoreAndUse(const Restore& restore, const Use& use) {
   }
 }
 
-void restoreAndUse(int family, const std::vector<std::uint8_t>& bytes) {
+inline void restoreFamily(int family, const std::vector<std::uint8_t>& bytes) {
   switch (family) {
     case 0:
       restoreAndUse([&] { return PersistentIndex::fromBytes(bytes.data(), bytes.size(), ""); }, [](PersistentIndex& index) {
@@ -139,20 +149,35 @@ void restoreAndUse(int family, const std::vector<std::uint8_t>& bytes) {
       });
   }
 }
-}  // namespace
+// Sets an aligned field of the payload to a value that breaks decoders.
+inline void structuralEdit(std::vector<std::uint8_t>& bytes, FuzzInput& input) {
+  if (bytes.size() < 16) return;
+  const std::size_t width = input.byte() % 2 == 0 ? 4 : 8;
+  const std::size_t at = (input.below(bytes.size() - 4 - width) / 4) * 4;
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < width; ++i) value |= static_cast<std::uint64_t>(bytes[at + i]) << (8 * i);
+  static const std::uint64_t kBreaking[] = {0, 1, 2, 0x7FFFFFFFULL, 0x80000000ULL, 0xFFFFFFFFULL, 0x8000000000000000ULL,
+                                            ~std::uint64_t{0}};
+  const std::uint8_t choice = input.byte() % 11;
+  if (choice < 8) value = kBreaking[choice];
+  else if (choice == 8) value += 1;
+  else if (choice == 9) value -= 1;
+  else value *= 1000;
+  for (std::size_t i = 0; i < width; ++i) bytes[at + i] = static_cast<std::uint8_t>(value >> (8 * i));
+}
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  fuzz::FuzzInput input(data, size);
-  const int family = input.byte() % 4;
+inline int fuzzState(Family family, const std::uint8_t* data, std::size_t size) {
+  FuzzInput input(data, size);
   std::vector<std::uint8_t> bytes = validState(family, input.byte());
-  const bool reseal = input.byte() % 4 != 0;
+  const bool reseal = input.byte() % 8 != 0;
   while (!input.empty()) {
     const std::size_t at = input.below(bytes.size());
-    switch (input.byte() % 4) {
+    switch (input.byte() % 6) {
       case 0: bytes[at] = input.byte(); break;
       case 1: bytes.resize(at); break;
       case 2: bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at), input.byte()); break;
-      default: bytes[at] ^= static_cast<std::uint8_t>(1u << (input.byte() % 8)); break;
+      case 3: bytes[at] ^= static_cast<std::uint8_t>(1u << (input.byte() % 8)); break;
+      default: structuralEdit(bytes, input); break;
     }
     if (bytes.size() < 8) break;
   }
@@ -160,6 +185,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint32_t sum = crc32(bytes.data(), bytes.size() - 4);
     for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + i] = static_cast<std::uint8_t>(sum >> (8 * i));
   }
-  restoreAndUse(family, bytes);
+  restoreFamily(family, bytes);
   return 0;
 }
+
+}  // namespace sublinear::fuzz

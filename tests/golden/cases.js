@@ -1,0 +1,131 @@
+// The golden saved states (tests/golden/<Class>.sbst): for every class with toBytes(), a small object
+// built deterministically, and the transcript of what it does next. write.mjs saves the objects
+// and their transcripts; tests/js/golden-states.test.js loads the files of every earlier version
+// and replays the transcript, so a format change that breaks old states cannot go unnoticed.
+import { gaussian, seededRandom } from '../js/helpers.js';
+
+const dim = 4;
+const ids = (first, count) => Uint32Array.from({ length: count }, (_, i) => first + i);
+
+function index(name, options = {}) {
+  return {
+    make(sb) {
+      const random = seededRandom(1);
+      const object = new sb[name]({ dim, seed: 2, ...options });
+      object.add(ids(0, 120), gaussian(random, 120 * dim));
+      object.remove([3, 4, 5]);
+      object.search(gaussian(random, dim), 5);
+      return object;
+    },
+    transcript(object) {
+      const random = seededRandom(3);
+      const out = [];
+      for (let q = 0; q < 5; q++) out.push(...object.search(gaussian(random, dim), 5).ids);
+      return out;
+    },
+  };
+}
+
+// Rewards of a fixed linear model, so that transcripts do not depend on a noise stream.
+const linearReward = (features, arm) => features[arm * dim] - 0.5 * features[arm * dim + 1];
+
+function linear(name, options = {}) {
+  const features = Float64Array.from(gaussian(seededRandom(4), 60 * dim));
+  return {
+    make(sb) {
+      const object = new sb[name]({ dim, seed: 5, horizon: 500, ...options });
+      object.addArms(ids(0, 60), features);
+      for (let t = 0; t < 30; t++) {
+        const arm = object.select();
+        object.update(arm, linearReward(features, arm));
+      }
+      object.removeArms([7]);
+      return object;
+    },
+    transcript(object) {
+      const out = [];
+      for (let t = 0; t < 30; t++) {
+        const arm = object.select();
+        out.push(arm);
+        object.update(arm, linearReward(features, arm));
+      }
+      return out;
+    },
+  };
+}
+
+function semiBandit(name) {
+  const bernoulli = (arm, t) => ((arm * 7 + t * 3) % 10 < arm % 10 ? 1 : 0);
+  return {
+    make(sb) {
+      const matroid = sb.Matroid.partition(Uint32Array.from({ length: 30 }, (_, i) => i % 4));
+      const object = new sb[name]({ matroid, horizon: 500, seed: 6 });
+      matroid.dispose();
+      for (let t = 0; t < 20; t++) {
+        const basis = object.select();
+        object.update(basis, Float64Array.from(basis, (arm) => bernoulli(arm, t)));
+      }
+      return object;
+    },
+    transcript(object) {
+      const out = [];
+      for (let t = 20; t < 35; t++) {
+        const basis = object.select();
+        out.push(...basis);
+        object.update(basis, Float64Array.from(basis, (arm) => bernoulli(arm, t)));
+      }
+      return out;
+    },
+  };
+}
+
+function combinatorial(name, options = {}) {
+  const rounds = (seed) => {
+    const random = seededRandom(seed);
+    return () => Float64Array.from(gaussian(random, 8 * dim));
+  };
+  const play = (object, next, count, out) => {
+    for (let t = 0; t < count; t++) {
+      const x = next();
+      const rows = object.select(x, { k: 2 });
+      out?.push(...rows);
+      object.update(rows, Float64Array.from(rows, (row) => linearReward(x, row)));
+    }
+  };
+  return {
+    make(sb) {
+      const object = new sb[name]({ dim, k: 2, seed: 7, ...options });
+      play(object, rounds(8), 10);
+      return object;
+    },
+    transcript(object) {
+      const out = [];
+      play(object, rounds(9), 10, out);
+      return out;
+    },
+  };
+}
+
+export const goldenCases = {
+  ExactIndex: index('ExactIndex'),
+  HnswIndex: index('HnswIndex', { M: 6 }),
+  LshIndex: index('LshIndex', { bits: 4, tables: 4 }),
+  AdaptiveIndex: index('AdaptiveIndex', { base: { type: 'hnsw', M: 4 } }),
+  BoundedMEIndex: index('BoundedMEIndex'),
+  GreedyMipsIndex: index('GreedyMipsIndex'),
+  PcaTreeIndex: index('PcaTreeIndex', { depth: 2 }),
+  LinUCB: linear('LinUCB'),
+  LinTS: linear('LinTS'),
+  LinearElim: linear('LinearElim'),
+  SubElim: linear('SubElim'),
+  SubTS: linear('SubTS'),
+  CUCB: semiBandit('CUCB'),
+  FasterCUCB: semiBandit('FasterCUCB'),
+  CTS: semiBandit('CTS'),
+  C2UCB: combinatorial('C2UCB'),
+  PC2UCB: combinatorial('PC2UCB'),
+  CombLinUCB: combinatorial('CombLinUCB'),
+  CombLinTS: combinatorial('CombLinTS'),
+  CombTS: combinatorial('CombTS', { randomization: 'arm' }),
+  GreedyCLS: combinatorial('GreedyCLS'),
+};

@@ -1,0 +1,46 @@
+// The golden saved states of every format version (tests/golden/format-<N>/, written once by
+// tests/golden/write.mjs and never rewritten): a state of the format this version writes must load
+// and continue exactly as its transcript recorded; a state of any other format must be refused with
+// CORRUPT_STATE naming both format versions and both library versions.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { goldenCases } from '../golden/cases.js';
+import { loadModule } from './helpers.js';
+
+const sb = await loadModule();
+const probe = new sb.ExactIndex({ dim: 1 }).toBytes();
+const currentFormat = probe[4] | (probe[5] << 8);
+const root = new URL('../golden/', import.meta.url);
+const folders = readdirSync(root).filter((name) => /^format-\d+$/.test(name));
+
+test('the golden states of the current format exist for every class that saves', () => {
+  const folder = new URL(`format-${currentFormat}/`, root);
+  const files = readdirSync(folder).filter((name) => name.endsWith('.sbst')).map((name) => name.slice(0, -5));
+  expect(files.sort()).toEqual(Object.keys(goldenCases).sort());
+  // Every class with toBytes() has a golden case.
+  const saving = Object.keys(sb).filter((name) => typeof sb[name]?.fromBytes === 'function');
+  expect(saving.sort()).toEqual(Object.keys(goldenCases).sort());
+});
+
+describe.each(folders)('%s', (folderName) => {
+  const folder = new URL(`${folderName}/`, root);
+  const { library, format, transcripts } = JSON.parse(readFileSync(new URL('transcripts.json', folder), 'utf8'));
+  test.each(Object.keys(transcripts))('%s', (name) => {
+    const bytes = new Uint8Array(readFileSync(new URL(`${name}.sbst`, folder)));
+    if (format === currentFormat) {
+      const restored = sb[name].fromBytes(bytes);
+      expect(goldenCases[name].transcript(restored)).toEqual(transcripts[name]);
+      restored.dispose();
+      return;
+    }
+    let error;
+    try {
+      sb[name].fromBytes(bytes);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error?.code).toBe('CORRUPT_STATE');
+    expect(error.message).toContain(`format version ${format} (written by sublinear-bandits ${format === 1 ? '0.1.x' : library})`);
+    expect(error.message).toContain(`this is sublinear-bandits ${sb.version}, which reads format version ${currentFormat}`);
+  });
+});
