@@ -37,4 +37,11 @@ Id LinUCB::chooseArm() {
 
 Json LinUCB::extraStats() const { return Json{{"radius", lastRadius_}}; }
 
+void LinUCB::saveFields(StateWriter& out) const { out.f64(lastRadius_); }
+
+void LinUCB::loadFields(StateReader& in) {
+  lastRadius_ = in.f64();
+  in.check(std::isfinite(lastRadius_) && lastRadius_ >= 0.0, "radius is not a finite non-negative number");
+}
+
 }  // namespace sublinear

@@ -8,11 +8,13 @@
 namespace sublinear {
 
 namespace {
-std::unique_ptr<LinearPolicy> makePolicyFromSpec(const Json& spec) {
+int dimOf(const Json& spec) {
   requireObject(spec, "policy options");
   require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
-  return makeLinearPolicy(static_cast<int>(readIntegerOption(option_groups::linearDim(), spec, "dim")), spec);
+  return static_cast<int>(readIntegerOption(option_groups::linearDim(), spec, "dim"));
 }
+
+std::unique_ptr<LinearPolicy> makePolicyFromSpec(const Json& spec) { return makeLinearPolicy(dimOf(spec), spec); }
 }  // namespace
 
 PersistentLinearPolicy::PersistentLinearPolicy(const Json& spec) : spec_(spec), policy_(makePolicyFromSpec(spec)) {}
@@ -22,7 +24,12 @@ std::unique_ptr<PersistentLinearPolicy> PersistentLinearPolicy::fromBytes(const 
   const std::string type = savedTypeOf(bytes, length, linearPolicyTypes(), expectedType, "linear policy");
   std::unique_ptr<PersistentLinearPolicy> restored;
   loadSnapshot(bytes, length, type, [&](StateReader& in) {
-    restored = std::make_unique<PersistentLinearPolicy>(readOptions(in));
+    const Json spec = readOptions(in);
+    // A state of dimension d holds V, V^-1 and V's Cholesky factor, 24 d^2 bytes: refuse a dimension
+    // the payload cannot hold before the constructor allocates and factors d x d matrices for it.
+    const auto d = static_cast<std::size_t>(dimOf(spec));
+    in.check(in.remaining() / (3 * sizeof(double)) / d >= d, "the stored dimension exceeds the state");
+    restored = std::make_unique<PersistentLinearPolicy>(spec);
     in.check(restored->policy().type() == type, "saved options are of another policy type");
     restored->policy_->load(in);
   });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
@@ -138,8 +139,55 @@ double RidgePolicy::practicalRadius(double multiplier) const {
   return multiplier * noiseEstimate() + bias;
 }
 
-// SNAPSHOT-TODO: replaced by the real fields before this lands.
-void RidgePolicy::save(StateWriter&) const { fail(ErrorCode::InvalidArgument, "saving is not implemented yet"); }
-void RidgePolicy::load(StateReader&) { fail(ErrorCode::InvalidArgument, "loading is not implemented yet"); }
+
+void RidgePolicy::save(StateWriter& out) const {
+  out.u64(arms_.size());
+  for (std::size_t row = 0; row < arms_.size(); ++row) {
+    out.u32(arms_.idAt(row));
+    const double* x = arms_.rowData(row);
+    for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
+  }
+  ridge_.save(out);
+  out.random(random_);
+  out.u64(innerProducts_);
+  out.u64(selections_);
+  out.u64(updates_);
+  out.f64(rewardSum_);
+  out.f64(squaredRewardSum_);
+  saveFields(out);
+}
+
+void RidgePolicy::load(StateReader& in) {
+  in.check(arms_.size() == 0 && updates_ == 0, "a policy can only be restored into a new one");
+  const auto d = static_cast<std::size_t>(arms_.dim());
+  const std::size_t count = in.count(sizeof(Id) + d * sizeof(double));
+  std::vector<Id> ids(count);
+  std::vector<double> features(count * d);
+  for (std::size_t row = 0; row < count; ++row) {
+    ids[row] = in.u32();
+    for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
+  }
+  // Unique ids, finite features within kMaxMagnitude, as addArms demands (its errors become CORRUPT_STATE).
+  arms_.checkAdd(ids.data(), count, features.data(), features.size());
+  arms_.add(ids.data(), count, features.data());
+  ridge_.load(in);
+  // V = lambda I + sum x x^T adds the same products in the same order on both sides of the diagonal,
+  // so it is symmetric bit for bit. V^-1 is not checked beyond being finite: Sherman-Morrison keeps it
+  // symmetric only up to rounding, and with ill-conditioned features (|x| near 1e8 and above) its
+  // triangles differ by a tenth of its largest entry and its diagonal can turn negative -- states
+  // this library writes. Every use tolerates that: norms clamp at zero, Sub-Elim averages the triangles.
+  const Matrix& gram = ridge_.gram();
+  in.check((gram.diagonal().array() > 0.0).all() && gram == gram.transpose(), "ridge state's V is not symmetric with a positive diagonal");
+  in.random(random_);
+  innerProducts_ = in.u64();
+  selections_ = in.u64();
+  updates_ = in.u64();
+  rewardSum_ = in.f64();
+  squaredRewardSum_ = in.f64();
+  in.check(ridge_.observations() >= 0 && updates_ == static_cast<std::uint64_t>(ridge_.observations()), "update count does not match the regression's");
+  in.check(std::isfinite(rewardSum_) && std::isfinite(squaredRewardSum_) && squaredRewardSum_ >= 0.0,
+           "reward sums are not finite");
+  loadFields(in);
+}
 
 }  // namespace sublinear

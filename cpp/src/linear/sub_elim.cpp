@@ -1,6 +1,8 @@
 #include "sublinear/linear/sub_elim.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <unordered_set>
 
@@ -87,9 +89,20 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
   const double width = std::ldexp(1.0, -stage);
   for (const Placement& arm : arms) {
     // An upper confidence bound at entry: 2^-s bounds the uncertainty in every stage but Psi_0.
-    target.heap.emplace(arm.mean + std::max(width, arm.uncertainty), arm.id);
-    stageOf_[arm.id] = stage;
+    const double key = arm.mean + std::max(width, arm.uncertainty);
+    target.heap.emplace(key, arm.id);
+    membership_[arm.id] = Membership{stage, key};
   }
+}
+
+void SubElim::dropStaleEntries(int stage) {
+  Stage& target = stages_[static_cast<std::size_t>(stage)];
+  if (target.heap.size() <= 2 * target.index->size()) return;
+  // Each member has exactly one live entry, with the key its membership records.
+  std::vector<HeapEntry> entries;
+  entries.reserve(target.index->size());
+  for (const Id id : target.index->items().ids()) entries.emplace_back(membership_.at(id).key, id);
+  target.heap = decltype(target.heap)(std::greater<HeapEntry>(), std::move(entries));
 }
 
 void SubElim::raiseThreshold(double candidate, Id witness) {
@@ -106,20 +119,21 @@ void SubElim::raiseThreshold(double candidate, Id witness) {
     std::vector<Id> doomed;
     std::vector<HeapEntry> retained;
     while (!stage.heap.empty() && stage.heap.top().first < threshold_) {
-      const Id id = stage.heap.top().second;
+      const auto [key, id] = stage.heap.top();
       stage.heap.pop();
-      // Entries of arms that moved on, were removed or were eliminated are stale: skip them.
-      const auto it = stageOf_.find(id);
-      if (it == stageOf_.end() || it->second != s) continue;
+      // Entries of arms that moved on, were re-keyed, removed or eliminated are stale: skip them.
+      const auto it = membership_.find(id);
+      if (it == membership_.end() || it->second.stage != s || it->second.key != key) continue;
       if (hasWitness_ && id == witness_) {
         // The witness's lower bound is the threshold, so with valid confidence intervals its upper
         // bound never falls below it; re-keyed by a re-partition with a fresh, lower mean estimate
         // (as happens with a radius below the theoretical one) it could, and eliminating it could
         // empty every stage. It stays until a higher threshold names another witness.
         retained.emplace_back(threshold_, id);
+        it->second.key = threshold_;
         continue;
       }
-      it->second = -1;
+      it->second.stage = -1;
       doomed.push_back(id);
     }
     for (const HeapEntry& entry : retained) stage.heap.push(entry);
@@ -151,8 +165,9 @@ void SubElim::onAddArms(const Id* ids, std::size_t count) {
     // Undo the stages already filled so that the policy is unchanged (their heap entries go stale).
     for (int s = 0; s < placed; ++s) {
       std::vector<Id> undo;
-      for (const Placement& arm : byStage[static_cast<std::size_t>(s)]) undo.push_back(arm.id), stageOf_.erase(arm.id);
+      for (const Placement& arm : byStage[static_cast<std::size_t>(s)]) undo.push_back(arm.id), membership_.erase(arm.id);
       if (!undo.empty()) stages_[static_cast<std::size_t>(s)].index->remove(undo.data(), undo.size());
+      dropStaleEntries(s);
     }
     throw;
   }
@@ -164,14 +179,17 @@ void SubElim::onRemoveArms(const Id* ids, std::size_t count) {
   std::vector<std::vector<Id>> byStage(static_cast<std::size_t>(maxStage_) + 1);
   for (std::size_t i = 0; i < count; ++i) {
     if (hasWitness_ && ids[i] == witness_) witnessLeaves = true;
-    const int stage = stageOf_.at(ids[i]);
+    const int stage = membership_.at(ids[i]).stage;
     if (stage >= 0) byStage[static_cast<std::size_t>(stage)].push_back(ids[i]);
   }
   for (int s = 0; s <= maxStage_; ++s) {
     auto& batch = byStage[static_cast<std::size_t>(s)];
     if (!batch.empty()) stages_[static_cast<std::size_t>(s)].index->remove(batch.data(), batch.size());
   }
-  for (std::size_t i = 0; i < count; ++i) stageOf_.erase(ids[i]);
+  for (std::size_t i = 0; i < count; ++i) membership_.erase(ids[i]);
+  for (int s = 0; s <= maxStage_; ++s) {
+    if (!byStage[static_cast<std::size_t>(s)].empty()) dropStaleEntries(s);
+  }
   if (witnessLeaves) readmitEliminated(ids, count);
 }
 
@@ -194,7 +212,7 @@ void SubElim::readmitEliminated(const Id* leaving, std::size_t count) {
     const double u = uncertainty(x);
     const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
     if (mean - u > best) best = mean - u, bestId = id;
-    if (stageOf_.at(id) < 0) byStage[static_cast<std::size_t>(stageFor(u))].push_back({id, mean, u});
+    if (membership_.at(id).stage < 0) byStage[static_cast<std::size_t>(stageFor(u))].push_back({id, mean, u});
   }
   countInnerProducts(arms_.size());
   for (int s = 0; s <= maxStage_; ++s) place(s, byStage[static_cast<std::size_t>(s)]);
@@ -225,6 +243,7 @@ std::pair<Id, double> SubElim::repartition(int stage) {
   countInnerProducts(members.size());
   if (!leaving.empty()) source.index->remove(leaving.data(), leaving.size());
   for (int s = stage + 1; s <= maxStage_; ++s) place(s, moves[static_cast<std::size_t>(s)]);
+  dropStaleEntries(stage);
   if (!members.empty()) raiseThreshold(bestLower, lowerWitness);
   return {mostUncertain, bestUncertainty};
 }
@@ -266,8 +285,11 @@ void SubElim::review() {
     const double width = std::ldexp(1.0, -s);
     std::vector<Placement> arriving;
     for (const Placement& arm : members[static_cast<std::size_t>(s)]) {
-      entries.emplace_back(arm.mean + std::max(width, arm.uncertainty), arm.id);
-      if (stageOf_.at(arm.id) != s) arriving.push_back(arm);
+      const double key = arm.mean + std::max(width, arm.uncertainty);
+      entries.emplace_back(key, arm.id);
+      Membership& where = membership_.at(arm.id);
+      if (where.stage != s) arriving.push_back(arm);
+      where = Membership{s, key};
     }
     stage.heap = decltype(stage.heap)(std::greater<HeapEntry>(), std::move(entries));
     if (!arriving.empty()) {
@@ -276,7 +298,6 @@ void SubElim::review() {
       for (std::size_t i = 0; i < arriving.size(); ++i) {
         ids[i] = arriving[i].id;
         lift_.liftOuterProduct(arms_.featuresOf(ids[i]), vectors.data() + i * lift_.liftedDim());
-        stageOf_[ids[i]] = s;
       }
       stage.index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
     }
@@ -317,8 +338,8 @@ Id SubElim::chooseArm() {
     ++emptyAnswers_;
     // No arm of this stage is uncertain enough (or the index missed it): re-partition exactly.
     const auto [mostUncertain, u] = repartition(stage);
-    const auto it = stageOf_.find(mostUncertain);
-    if (u >= acceptance(stage) && it != stageOf_.end() && it->second == stage) return mostUncertain;
+    const auto it = membership_.find(mostUncertain);
+    if (u >= acceptance(stage) && it != membership_.end() && it->second.stage == stage) return mostUncertain;
   }
 }
 
@@ -345,6 +366,71 @@ Json SubElim::extraStats() const {
               {"randomPlays", randomPlays_},
               {"shortlist", shortlist_},
               {"indexType", stages_.front().index->type()}};
+}
+
+void SubElim::saveFields(StateWriter& out) const {
+  out.f64(beta_);
+  out.f64(threshold_);
+  out.u8(hasWitness_ ? 1 : 0);
+  out.u32(witness_);
+  out.u64(static_cast<std::uint64_t>(nextReview_));
+  for (const std::uint64_t counter : {queries_, emptyAnswers_, repartitions_, reviews_, readmissions_, eliminated_, randomPlays_}) {
+    out.u64(counter);
+  }
+  // Only the live heap entries: stale ones are skipped when popped, so leaving them out changes nothing.
+  std::vector<double> keys;
+  for (const Stage& stage : stages_) {
+    stage.index->save(out);
+    keys.clear();
+    for (const Id id : stage.index->items().ids()) keys.push_back(membership_.at(id).key);
+    out.f64s(keys.data(), keys.size());
+  }
+}
+
+void SubElim::loadFields(StateReader& in) {
+  beta_ = in.f64();
+  threshold_ = in.f64();
+  const std::uint8_t hasWitness = in.u8();
+  witness_ = in.u32();
+  const std::uint64_t nextReview = in.u64();
+  for (std::uint64_t* counter : {&queries_, &emptyAnswers_, &repartitions_, &reviews_, &readmissions_, &eliminated_, &randomPlays_}) {
+    *counter = in.u64();
+  }
+  in.check(std::isfinite(beta_) && beta_ >= 0.0, "radius is not a finite non-negative number");
+  in.check(hasWitness <= 1, "bad witness flag");
+  hasWitness_ = hasWitness == 1;
+  // raiseThreshold sets the threshold together with its witness, readmitEliminated resets both.
+  in.check(hasWitness_ ? std::isfinite(threshold_) : threshold_ == -INFINITY, "threshold does not match its witness");
+  in.check(nextReview >= 1 && nextReview <= static_cast<std::uint64_t>(std::numeric_limits<long>::max()), "review schedule is out of range");
+  nextReview_ = static_cast<long>(nextReview);
+  std::vector<float> lifted(lift_.liftedDim());
+  for (int s = 0; s <= maxStage_; ++s) {
+    Stage& stage = stages_[static_cast<std::size_t>(s)];
+    stage.index->load(in);
+    const std::vector<double> keys = in.f64s();
+    const std::vector<Id>& ids = stage.index->items().ids();
+    in.check(keys.size() == ids.size(), "a stage's heap does not match its index");
+    std::vector<HeapEntry> entries;
+    entries.reserve(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const Id id = ids[i];
+      in.check(arms_.contains(id), "a stage holds arm " + std::to_string(id) + ", which is not in the set");
+      in.check(std::isfinite(keys[i]), "a heap key is not finite");
+      in.check(membership_.emplace(id, Membership{s, keys[i]}).second, "arm " + std::to_string(id) + " is in two stages");
+      lift_.liftOuterProduct(arms_.featuresOf(id), lifted.data());
+      in.check(std::equal(lifted.begin(), lifted.end(), stage.index->items().vectorOf(id)),
+               "a stage's index holds another vector for arm " + std::to_string(id));
+      entries.emplace_back(keys[i], id);
+    }
+    stage.heap = decltype(stage.heap)(std::greater<HeapEntry>(), std::move(entries));
+  }
+  // The arms in no stage are the eliminated ones.
+  for (std::size_t row = 0; row < arms_.size(); ++row) membership_.emplace(arms_.idAt(row), Membership{-1, 0.0});
+  if (hasWitness_) {
+    // The witness is never eliminated (raiseThreshold keeps it).
+    const auto it = membership_.find(witness_);
+    in.check(it != membership_.end() && it->second.stage >= 0, "the threshold's witness is not an arm in play");
+  }
 }
 
 }  // namespace sublinear

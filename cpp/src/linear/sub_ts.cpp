@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "sublinear/core/error.hpp"
@@ -113,6 +114,53 @@ void SubTS::audit(const std::vector<float>& query, const SearchResult& answer) {
     ++effortRaises_;
     windowAudits_ = 0;
     windowMisses_ = 0;
+  }
+}
+
+void SubTS::saveFields(StateWriter& out) const {
+  out.f64(lastScale_);
+  out.u64(emptyQueries_);
+  out.u64(shortlist_);
+  out.random(auditRandom_);
+  out.u64(audits_);
+  out.u64(misses_);
+  out.f64(gapSum_);
+  out.u64(windowAudits_);
+  out.u64(windowMisses_);
+  out.u64(effortRaises_);
+  out.u64(auditInnerProducts_);
+  index_->save(out);
+}
+
+void SubTS::loadFields(StateReader& in) {
+  lastScale_ = in.f64();
+  in.check(std::isfinite(lastScale_) && lastScale_ >= 0.0, "sampling scale is not a finite non-negative number");
+  emptyQueries_ = in.u64();
+  const std::uint64_t shortlist = in.u64();
+  // The shortlist only grows, from the option's value (what the constructor set) up to maxShortlist.
+  in.check(shortlist >= shortlist_ && shortlist <= maxShortlist_, "shortlist is out of range");
+  shortlist_ = static_cast<std::size_t>(shortlist);
+  in.random(auditRandom_);
+  audits_ = in.u64();
+  misses_ = in.u64();
+  gapSum_ = in.f64();
+  windowAudits_ = in.u64();
+  windowMisses_ = in.u64();
+  effortRaises_ = in.u64();
+  auditInnerProducts_ = in.u64();
+  in.check(misses_ <= audits_ && windowMisses_ <= windowAudits_ && windowAudits_ <= audits_, "audit counters are inconsistent");
+  in.check(std::isfinite(gapSum_) && gapSum_ >= 0.0, "audit gap sum is not a finite non-negative number");
+  index_->load(in);
+  // The index holds exactly the arms, each as the model sees it (onAddArms).
+  in.check(index_->size() == arms_.size(), "the index does not hold the arms");
+  for (std::size_t row = 0; row < arms_.size(); ++row) {
+    const Id id = arms_.idAt(row);
+    in.check(index_->contains(id), "arm " + std::to_string(id) + " is missing from the index");
+    const Vector x = modelFeatures(arms_.rowData(row));
+    const float* stored = index_->items().vectorOf(id);
+    for (Eigen::Index j = 0; j < x.size(); ++j) {
+      in.check(stored[j] == static_cast<float>(x[j]), "the index holds another vector for arm " + std::to_string(id));
+    }
   }
 }
 

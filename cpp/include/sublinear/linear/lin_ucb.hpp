@@ -19,6 +19,9 @@ class LinUCB final : public RidgePolicy {
   void onRemoveArms(const Id*, std::size_t) override {}
   Id chooseArm() override;
   Json extraStats() const override;
+  // The radius of the last selection (for stats()).
+  void saveFields(StateWriter& out) const override;
+  void loadFields(StateReader& in) override;
 
  private:
   double lastRadius_ = 0.0;

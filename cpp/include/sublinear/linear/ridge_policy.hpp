@@ -38,6 +38,10 @@ class RidgePolicy : public LinearPolicy {
   void update(Id arm, double reward) final;
   Vector theta() const override { return ridge_.theta(); }
   Json stats() const override;
+  // The arms (ids and features in row order), the regression bit for bit, the random engine, the
+  // counters and the noise estimate's sums, then saveFields.
+  void save(StateWriter& out) const final;
+  void load(StateReader& in) final;
 
  protected:
   // modelDim is the dimension the ridge regression works in (dim, or dim + 1 with a feature transform).
@@ -51,11 +55,10 @@ class RidgePolicy : public LinearPolicy {
   virtual Id chooseArm() = 0;
   // Further counters for stats() (innerProducts is added by the base).
   virtual Json extraStats() const { return Json::object(); }
- public:
-  // SNAPSHOT-TODO: replaced by the real fields before this lands.
-  void save(StateWriter&) const override;
-  void load(StateReader&) override;
- protected:
+  // The subclass's fields, written after the base's; loadFields runs once the arms, the regression,
+  // the random engine and the counters hold the saved state, and validates what it reads.
+  virtual void saveFields(StateWriter& out) const = 0;
+  virtual void loadFields(StateReader& in) = 0;
   // Inner products computed by indexes the subclass owns.
   virtual std::uint64_t indexInnerProducts() const { return 0; }
 

@@ -54,7 +54,7 @@ class SubElim : public RidgePolicy {
   int maxStage() const { return maxStage_; }
   double radius() const { return beta_; }
   // The stage of an arm, or -1 once it is eliminated (precondition: hasArm(id)).
-  int stageOf(Id id) const { return stageOf_.at(id); }
+  int stageOf(Id id) const { return membership_.at(id).stage; }
   std::size_t stageSize(int stage) const { return stages_[static_cast<std::size_t>(stage)].index->size(); }
   std::uint64_t mipsQueries() const { return queries_; }
   // The arm whose lower bound set the current elimination threshold, if any.
@@ -69,12 +69,23 @@ class SubElim : public RidgePolicy {
   Id chooseArm() override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override;
+  // The radius, the threshold and its witness, the review schedule, the counters, then every stage:
+  // its index (over the lifts) and its members' heap keys in the index's row order.
+  void saveFields(StateWriter& out) const override;
+  void loadFields(StateReader& in) override;
 
  private:
   using HeapEntry = std::pair<double, Id>;
   struct Stage {
     std::unique_ptr<MipsIndex> index;
     std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> heap;
+  };
+  // Where an arm is: its stage (-1 once eliminated) and the key of its heap entry. Entries of
+  // another stage or key are stale -- left behind when the arm moved, was re-keyed, eliminated or
+  // removed -- and skipped when popped.
+  struct Membership {
+    int stage;
+    double key;
   };
   // An arm about to enter a stage, with its current mean estimate x^T theta^ and uncertainty
   // beta ||x||_{V^-1}.
@@ -92,6 +103,9 @@ class SubElim : public RidgePolicy {
   double acceptance(int stage) const;
   // Adds the arms to stage s (index and heap).
   void place(int stage, const std::vector<Placement>& arms);
+  // Rebuilds the heap of stage s from its members' keys once stale entries make up most of it, so
+  // that the heaps do not grow with arms coming and going.
+  void dropStaleEntries(int stage);
   // Raises the threshold to `candidate` if higher, then eliminates every arm whose key is below it.
   void raiseThreshold(double candidate, Id witness);
   // Moves the arms of `stage` whose stage rose; returns the arm of largest uncertainty found.
@@ -116,7 +130,7 @@ class SubElim : public RidgePolicy {
   int maxStage_;
   std::size_t shortlist_;
   std::vector<Stage> stages_;
-  std::unordered_map<Id, int> stageOf_;  // lookups only, never iterated
+  std::unordered_map<Id, Membership> membership_;  // lookups only, never iterated
   double threshold_ = -INFINITY;
   bool hasWitness_ = false;
   Id witness_ = 0;

@@ -52,6 +52,9 @@ class SubTS : public RidgePolicy {
   std::uint64_t indexInnerProducts() const override { return index_->innerProducts(); }
   Vector modelFeatures(const double* features) const override;
   double modelReward(double reward) const override;
+  // The last scale, the raised shortlist, the audits' random stream and counters, then the index.
+  void saveFields(StateWriter& out) const override;
+  void loadFields(StateReader& in) override;
 
  private:
   // Checks the index's answer against an exact scan, records the outcome, and raises the shortlist
