@@ -156,7 +156,7 @@ void HnswIndex::saveGraph(const Graph& graph, StateWriter& out) const {
   }
 }
 
-std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, const Graph* current) {
+std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, const Graph* current, std::size_t queueLength) {
   // Everything is read and checked before the graph is touched, so a rejected state frees cleanly.
   const std::uint64_t savedCapacity = in.u64();
   const std::size_t nodes = in.count(4 + 1 + 4 + 4);
@@ -234,10 +234,12 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, const Gr
   }
   if (current == nullptr) in.check(lookup.size() == items_.size(), "the graph does not hold every item");
 
-  // Capacity is reserved memory, not state: a saved capacity beyond what the nodes and items could
-  // have needed is not honoured (no allocation larger than the input describes).
-  const std::size_t bound = std::max(kMinimumCapacity, 2 * std::max(nodes, items_.size()));
-  const std::size_t capacity = static_cast<std::size_t>(std::min<std::uint64_t>(savedCapacity, bound));
+  // A graph's capacity is at most twice its nodes (it doubles when full and is fitted when a
+  // compaction completes), or the store it was sized for: a successor under way is sized for the
+  // queue it started with. Anything larger would allocate more than the input describes.
+  const std::size_t bound = std::max(kMinimumCapacity, 2 * std::max({nodes, items_.size(), queueLength}));
+  in.check(savedCapacity <= bound, "graph capacity beyond what its nodes need");
+  const auto capacity = static_cast<std::size_t>(savedCapacity);
   auto graph = std::make_unique<Graph>(graphStride_, euclidean_, capacity, M_, efConstruction_, 0);
   graph->levels = levels;
   graph->reused = static_cast<std::size_t>(reused);
@@ -291,9 +293,9 @@ void HnswIndex::saveStructure(StateWriter& out) const {
   if (graph_) saveGraph(*graph_, out);
   out.u8(successor_ ? 1 : 0);
   if (successor_) {
-    saveGraph(*successor_, out);
     out.u32s(successorQueue_.data(), successorQueue_.size());
     out.u64(successorNext_);
+    saveGraph(*successor_, out);
   }
 }
 
@@ -319,14 +321,14 @@ void HnswIndex::loadStructure(StateReader& in) {
   const std::uint8_t hasGraph = in.u8();
   // No graph is valid: it is built from the store when next needed.
   in.check(hasGraph <= 1, "bad graph flag");
-  if (hasGraph) graph_ = loadGraph(in, nullptr);
+  if (hasGraph) graph_ = loadGraph(in, nullptr, 0);
   const std::uint8_t hasSuccessor = in.u8();
   in.check(hasSuccessor <= 1 && (hasSuccessor == 0 || graph_), "bad successor flag");
   if (hasSuccessor) {
-    successor_ = loadGraph(in, graph_.get());
     successorQueue_ = in.u32s();
     successorNext_ = static_cast<std::size_t>(in.u64());
     in.check(successorNext_ <= successorQueue_.size(), "compaction position out of range");
+    successor_ = loadGraph(in, graph_.get(), successorQueue_.size());
   }
 }
 
@@ -471,6 +473,10 @@ void HnswIndex::advanceCompaction(std::size_t steps) {
   if (successorNext_ < successorQueue_.size()) return;
   retire(std::move(graph_));
   graph_ = std::move(successor_);
+  // The successor was sized for the store when the compaction started; removals since then may
+  // have left it mostly empty. Fitting it keeps memory, and a saved graph's capacity, within twice
+  // its nodes.
+  graph_->hnsw.resizeIndex(std::max(kMinimumCapacity, graph_->hnsw.cur_element_count));
   successorQueue_.clear();
   successorQueue_.shrink_to_fit();
 }

@@ -40,6 +40,12 @@ std::unique_ptr<PersistentIndex> PersistentIndex::fromBytes(const std::uint8_t* 
     restored = std::make_unique<PersistentIndex>(readOptions(in));
     in.check(restored->index().type() == type, "saved options are of another index type");
     restored->index_->load(in);
+    const VectorStore& items = restored->index().items();
+    for (std::size_t row = 0; row < items.size(); ++row) {
+      for (std::size_t i = 0; i < items.dim(); ++i) {
+        in.check(std::fabs(items.rowData(row)[i]) <= kMaxMagnitude, "an item vector has an entry beyond 1e15");
+      }
+    }
   });
   return restored;
 }

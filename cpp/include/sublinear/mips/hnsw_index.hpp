@@ -78,7 +78,8 @@ class HnswIndex final : public MipsIndex {
   // A graph's nodes (links per layer, labels, deleted marks and the vectors only deleted nodes
   // still hold), validated on load against the items and, for a successor, the current graph.
   void saveGraph(const Graph& graph, StateWriter& out) const;
-  std::unique_ptr<Graph> loadGraph(StateReader& in, const Graph* current);
+  // queueLength: a successor's compaction queue, which its capacity was sized for.
+  std::unique_ptr<Graph> loadGraph(StateReader& in, const Graph* current, std::size_t queueLength);
   // The item's vector in the graph's space (augmented in the euclidean space), in scratch_.
   const float* graphVector(const float* paddedItem);
 
