@@ -10,10 +10,10 @@ describe('a WebAssembly heap beyond 2 GiB', () => {
     const dim = 256;
     const rows = (gib) => Math.floor((gib * 2 ** 30) / (dim * 4));
     const before = sb.memoryUsage().allocatedBytes;
-    const large = new sb.ExactIndex({ dim, journal: false });
+    const large = new sb.ExactIndex({ dim });
     const n = rows(0.7);
     large.add(Uint32Array.from({ length: n }, (_, i) => i), new Float32Array(n * dim));
-    const later = new sb.ExactIndex({ dim, journal: false });
+    const later = new sb.ExactIndex({ dim });
     const m = rows(0.15);
     for (let batch = 0; batch < 2; batch++) {
       const vectors = new Float32Array(m * dim);

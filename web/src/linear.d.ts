@@ -12,11 +12,6 @@ export interface PolicyIndexOptions {
 export interface LinearPolicyOptions {
   /** Feature dimension d, in [1, 1000]. */
   dim: number;
-  /**
-   * Keep the history that toBytes() saves (default true). With false the object's memory stays
-   * bounded however long it runs, and toBytes() throws INVALID_ARGUMENT.
-   */
-  journal?: boolean;
   /** Ridge regulariser, V_1 = lambda I. Default 1. */
   lambda?: number;
   /**

@@ -29,11 +29,6 @@ export declare class Matroid implements Disposable {
 export interface SemiBanditOptions {
   /** Copied at construction: the matroid may be disposed afterwards. */
   matroid: Matroid;
-  /**
-   * Keep the history that toBytes() saves (default true). With false the object's memory stays
-   * bounded however long it runs, and toBytes() throws INVALID_ARGUMENT.
-   */
-  journal?: boolean;
   /** T (default 10000). */
   horizon?: number;
   /** Rewards lie in [a, b] (defaults 0 and 1). */

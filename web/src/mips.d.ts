@@ -25,11 +25,6 @@ export interface IndexStats {
 export interface IndexOptions {
   dim: number;
   seed?: number;
-  /**
-   * Keep the history that toBytes() saves (default true). With false the object's memory stays
-   * bounded however long it runs, and toBytes() throws INVALID_ARGUMENT.
-   */
-  journal?: boolean;
 }
 
 /** The interface every MIPS index shares. */
