@@ -134,7 +134,10 @@ declare interface LinearPolicyBase extends globalThis.Disposable {}
 declare class LinearPolicyBase implements LinearPolicy {
   /** The kebab-case type name, as in `policy: { type }`. */
   static readonly type: string;
-  /** Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for damaged or foreign bytes. */
+  /**
+   * Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for
+   * damaged or foreign bytes, and for a state of another format version (the message names both).
+   */
   static fromBytes<T extends LinearPolicyBase>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   readonly dim: number;
   readonly armCount: number;

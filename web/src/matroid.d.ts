@@ -70,7 +70,10 @@ declare interface SemiBanditPolicyBase extends globalThis.Disposable {}
 declare class SemiBanditPolicyBase implements SemiBanditPolicy {
   /** The kebab-case type name, as in `policy: { type }`. */
   static readonly type: string;
-  /** Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for damaged or foreign bytes. */
+  /**
+   * Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for
+   * damaged or foreign bytes, and for a state of another format version (the message names both).
+   */
   static fromBytes<T extends SemiBanditPolicyBase>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   select(): Uint32Array;
   update(basis: Ids, rewards: Floats): void;

@@ -88,8 +88,9 @@ declare abstract class IndexMembers implements MipsIndex {
   /** The kebab-case type name, as in `index: { type }`. */
   static readonly type: string;
   /**
-   * Restores an index saved by toBytes(); it continues exactly as the original would. Damaged bytes or
-   * bytes of another class throw CORRUPT_STATE.
+   * Restores an index saved by toBytes(); it continues exactly as the original would. Damaged bytes,
+   * bytes of another class and a state of another format version (the message names both) throw
+   * CORRUPT_STATE.
    */
   static fromBytes<T extends IndexMembers>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   readonly dim: number;
