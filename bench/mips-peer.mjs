@@ -26,13 +26,13 @@ async function compareInPage({ items, dim, queries, M, efConstruction, efSearch 
   const ids = Uint32Array.from({ length: items }, (_, i) => i);
   const queryData = Array.from({ length: queries }, () => gaussian(dim));
 
-  const exact = new sb.ExactIndex({ dim, journal: false });
+  const exact = new sb.ExactIndex({ dim });
   exact.add(ids, data);
   const truth = queryData.map((query) => new Set(exact.search(query, 10).ids));
   const recall = (found) => found.reduce((sum, list, q) => sum + list.filter((id) => truth[q].has(id)).length / 10, 0) / queries;
 
   let start = performance.now();
-  const ours = new sb.HnswIndex({ dim, M, efConstruction, efSearch, seed: 1, journal: false });
+  const ours = new sb.HnswIndex({ dim, M, efConstruction, efSearch, seed: 1 });
   ours.add(ids, data);
   const oursBuild = performance.now() - start;
   start = performance.now();

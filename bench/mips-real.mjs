@@ -42,7 +42,7 @@ export default async function mipsReal(args, report) {
   const sb = await init();
   const ids = Uint32Array.from({ length: items.count }, (_, i) => i);
   const query = (q) => queries.vectors.subarray(q * dim, (q + 1) * dim);
-  const exact = new sb.ExactIndex({ dim, journal: false });
+  const exact = new sb.ExactIndex({ dim });
   exact.add(ids, items.vectors);
   let start = performance.now();
   const truth = Array.from({ length: queries.count }, (_, q) => new Set(exact.search(query(q), K).ids));
@@ -59,7 +59,7 @@ export default async function mipsReal(args, report) {
     report.progress(n / configs.length, entry.label);
     const className = { hnsw: 'HnswIndex', lsh: 'LshIndex', greedy: 'GreedyMipsIndex', 'pca-tree': 'PcaTreeIndex' }[entry.spec.type];
     start = performance.now();
-    const index = new sb[className]({ dim, seed: 1, journal: false, ...entry.spec });
+    const index = new sb[className]({ dim, seed: 1, ...entry.spec });
     index.add(ids, items.vectors);
     const build = (performance.now() - start) / 1000;
     const stats = index.stats();

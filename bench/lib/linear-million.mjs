@@ -42,7 +42,7 @@ export default async function linearMillion(args, report) {
     `noise ${config.noise}, T = ${config.horizon}, seeds 1..${config.seeds}; LinTS and SubTS with default options ` +
     '(practical radius, Sub-TS: hnsw M 16, efConstruction 64, efSearch 64, shortlist 30, audits 10% of the search work); ' +
     'each step is one select() and one update() from JavaScript. Setup is the constructor and addArms of all arms (for Sub-TS the HNSW build); ' +
-    'heap is the wasm memory the policy holds after the run (its journal included: default options).');
+    'heap is the wasm memory the policy holds after the run (default options).');
   const runtimes = [['Node', null]];
   let browser = null;
   let server = null;

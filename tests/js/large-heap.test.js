@@ -10,11 +10,13 @@ describe('a WebAssembly heap beyond 2 GiB', () => {
     const dim = 256;
     const rows = (gib) => Math.floor((gib * 2 ** 30) / (dim * 4));
     const before = sb.memoryUsage().allocatedBytes;
-    const large = new sb.ExactIndex({ dim, journal: false });
-    const n = rows(0.7);
+    // 1.2 GiB and two batches of 0.5 GiB put more than 2 GiB in use (in 0.2, 0.7 and 2 x 0.15 GiB
+    // left 1.1 GB in use: the heap never reached 2^31).
+    const large = new sb.ExactIndex({ dim });
+    const n = rows(1.2);
     large.add(Uint32Array.from({ length: n }, (_, i) => i), new Float32Array(n * dim));
-    const later = new sb.ExactIndex({ dim, journal: false });
-    const m = rows(0.15);
+    const later = new sb.ExactIndex({ dim });
+    const m = rows(0.5);
     for (let batch = 0; batch < 2; batch++) {
       const vectors = new Float32Array(m * dim);
       vectors[(7 + batch) * dim + batch] = 1;  // item batch * m + 7 + batch points along axis `batch`

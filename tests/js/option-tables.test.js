@@ -5,7 +5,7 @@
 // `constructor(options: X)` or a generic base `Base<X>`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { loadModule } from './helpers.js';
+import { expectBanditError, loadModule } from './helpers.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
@@ -105,7 +105,7 @@ describe('option tables', () => {
   test('the README\'s index option lists match the tables', () => {
     const readme = read('README.md');
     const paragraph = readme.slice(readme.indexOf('`ExactIndex`, `HnswIndex` ('), readme.indexOf('share the interface above'));
-    const common = ['dim', 'seed', 'journal'];
+    const common = ['dim', 'seed'];
     let classes = 0;
     for (const [, name, list] of paragraph.matchAll(/`(\w+Index)`(?: \(((?:[^()`]|`[^`]*`)*)\))?/g)) {
       classes += 1;
@@ -144,6 +144,23 @@ describe('option tables', () => {
     // ExactIndex accepts the seed every index accepts, and validates it.
     expect(message(() => new sb.ExactIndex({ dim: 3, seed: -1 }))).not.toBe('no error');
     new sb.ExactIndex({ dim: 3, seed: 4 }).dispose();
+  });
+
+  // 0.1's `journal` option went with the journals (0.2.0 saves snapshots): code written for 0.1 is
+  // told the option is unknown instead of having it silently ignored.
+  test('journal is an unknown option in every family', () => {
+    const unknown = (action) => {
+      const error = expectBanditError(sb, action, 'INVALID_ARGUMENT');
+      expect(error.message).toMatch(/^unknown option 'journal' for /);
+    };
+    unknown(() => new sb.HnswIndex({ dim: 3, journal: false }));
+    unknown(() => new sb.ExactIndex({ dim: 3, journal: true }));
+    unknown(() => new sb.SubTS({ dim: 3, journal: false }));
+    unknown(() => new sb.SubTS({ dim: 3, index: { type: 'hnsw', journal: false } }));
+    const matroid = sb.Matroid.uniform(4, 2);
+    unknown(() => new sb.FasterCUCB({ matroid, journal: false }));
+    matroid.dispose();
+    unknown(() => new sb.C2UCB({ dim: 3, journal: false }));
   });
 });
 

@@ -159,20 +159,85 @@ describe('combinatorial linear policies', () => {
   });
 });
 
-test('objects made with journal: false work the same and refuse toBytes with INVALID_ARGUMENT', () => {
-  const quiet = new sb.SubTS({ dim: 2, seed: 1, journal: false });
-  const recorded = new sb.SubTS({ dim: 2, seed: 1 });
-  for (const policy of [quiet, recorded]) policy.addArms([1, 2, 3], [1, 0, 0, 1, 0.5, 0.5]);
-  for (let t = 0; t < 10; t++) {
-    const arm = quiet.select();
-    expect(recorded.select()).toBe(arm);
-    quiet.update(arm, 1);
-    recorded.update(arm, 1);
+// The envelope (docs/state-format.md): 'SBST', the format version (u16), the library version that
+// wrote it and the type (u32 length + bytes each), the payload length (u64), the payload, a CRC-32
+// of everything before it.
+const formatVersion = 2;
+
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const byte of bytes) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
   }
-  expectBanditError(sb, () => quiet.toBytes(), 'INVALID_ARGUMENT');
-  expect(recorded.toBytes().length).toBeGreaterThan(0);
-  const index = new sb.HnswIndex({ dim: 2, journal: false });
-  index.add([1], [1, 1]);
-  expectBanditError(sb, () => index.toBytes(), 'INVALID_ARGUMENT');
-  for (const object of [quiet, recorded, index]) object.dispose();
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+// `bytes` with its format version replaced and a valid checksum: only the version can be at fault.
+function withFormat(bytes, format) {
+  const copy = bytes.slice();
+  const view = new DataView(copy.buffer);
+  view.setUint16(4, format, true);
+  view.setUint32(copy.length - 4, crc32(copy.subarray(0, copy.length - 4)), true);
+  return copy;
+}
+
+describe('snapshots', () => {
+  const filled = () => {
+    const index = new sb.HnswIndex({ dim, seed: 1 });
+    index.add(Uint32Array.from({ length: 300 }, (_, i) => i), gaussian(seededRandom(11), 300 * dim));
+    return index;
+  };
+
+  test('every state carries the format version and the library version that wrote it', () => {
+    const index = filled();
+    const bytes = index.toBytes();
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    expect(view.getUint16(4, true)).toBe(formatVersion);
+    const libraryLength = view.getUint32(6, true);
+    expect(new TextDecoder().decode(bytes.subarray(10, 10 + libraryLength))).toBe(sb.version);
+    expect(crc32(bytes.subarray(0, bytes.length - 4))).toBe(view.getUint32(bytes.length - 4, true));
+    index.dispose();
+  });
+
+  test('a state of another format version is refused with CORRUPT_STATE naming both versions', () => {
+    const index = filled();
+    const bytes = index.toBytes();
+    // Format 1 (0.1.x, journals) had no library version field: the message says 0.1.x.
+    const older = expectBanditError(sb, () => sb.HnswIndex.fromBytes(withFormat(bytes, 1)), 'CORRUPT_STATE');
+    expect(older.message).toContain('format version 1 (written by sublinear-bandits 0.1.x)');
+    expect(older.message).toContain(`this is sublinear-bandits ${sb.version}, which reads format version ${formatVersion}`);
+    const newer = expectBanditError(sb, () => sb.HnswIndex.fromBytes(withFormat(bytes, formatVersion + 1)), 'CORRUPT_STATE');
+    expect(newer.message).toContain(`format version ${formatVersion + 1} (written by sublinear-bandits ${sb.version})`);
+    expect(newer.message).toContain(`which reads format version ${formatVersion}`);
+    expect(Array.from(sb.HnswIndex.fromBytes(withFormat(bytes, formatVersion)).search(gaussian(seededRandom(2), dim), 5).ids))
+      .toEqual(Array.from(index.search(gaussian(seededRandom(2), dim), 5).ids));
+    index.dispose();
+  });
+
+  test('the saved state does not grow with calls that leave the structure as it is', () => {
+    const index = filled();
+    const before = index.toBytes().length;
+    const random = seededRandom(12);
+    for (let q = 0; q < 2000; q++) index.search(gaussian(random, dim), 5);
+    expect(index.toBytes().length).toBe(before);
+    index.dispose();
+  });
+
+  // A snapshot is decoded, not replayed: restoring skips the graph construction.
+  test('restoring an HnswIndex is much faster than building it', () => {
+    const count = 5000;
+    const vectors = gaussian(seededRandom(13), count * 16);
+    const started = performance.now();
+    const index = new sb.HnswIndex({ dim: 16, seed: 1 });
+    index.add(Uint32Array.from({ length: count }, (_, i) => i), vectors);
+    const built = performance.now() - started;
+    const bytes = index.toBytes();
+    const loadStarted = performance.now();
+    const restored = sb.HnswIndex.fromBytes(bytes);
+    const loaded = performance.now() - loadStarted;
+    expect(loaded).toBeLessThan(built / 5);
+    index.dispose();
+    restored.dispose();
+  });
 });

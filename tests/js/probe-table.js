@@ -187,7 +187,7 @@ export const families = {
       return found[0] === 9;
     },
     constructorOptions: [...badConstructorOptions, ['a misspelt key', { sed: 2 }, 'INVALID_ARGUMENT'],
-      ['a journal that is not a boolean', { journal: 1 }, 'INVALID_ARGUMENT']],
+      ['journal (gone in 0.2.0: saved states are snapshots)', { journal: true }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       size: { get: true },
@@ -222,7 +222,9 @@ export const families = {
     },
     constructorOptions: [...badConstructorOptions, ['radius not a rule', { radius: 'tight' }, 'INVALID_ARGUMENT'],
       ['radius a number', { radius: 1 }, 'INVALID_ARGUMENT'], ['a misspelt key', { lamda: 1 }, 'INVALID_ARGUMENT'],
-      ['a misspelt index key', { index: { type: 'hnsw', efSerch: 8 } }, 'INVALID_ARGUMENT']],
+      ['a misspelt index key', { index: { type: 'hnsw', efSerch: 8 } }, 'INVALID_ARGUMENT'],
+      ['journal (gone in 0.2.0: saved states are snapshots)', { journal: false }, 'INVALID_ARGUMENT'],
+      ['journal in the index options', { index: { type: 'hnsw', journal: false } }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       armCount: { get: true },
@@ -264,6 +266,7 @@ export const families = {
     // The matroid option is checked by the JS layer (a Matroid of this module, not disposed).
     constructorOptions: [...badConstructorOptions, ['matroid a number', { matroid: 3 }, 'INVALID_ARGUMENT'],
       ['a misspelt key', { horizn: 100 }, 'INVALID_ARGUMENT'],
+      ['journal (gone in 0.2.0: saved states are snapshots)', { journal: true }, 'INVALID_ARGUMENT'],
       ['matroid a plain object', { matroid: { rank: 2 } }, 'INVALID_ARGUMENT'],
       ['a matroid disposed by a getter of the options', (sb, valid) => ({
         ...valid,
@@ -313,7 +316,7 @@ export const families = {
     classes: [['C2UCB', {}], ['PC2UCB', {}], ['CombLinUCB', {}], ['CombLinTS', {}], ['CombTS', { randomization: 'arm' }], ['GreedyCLS', {}],
       ['CombTS', { randomization: 'round', index: { type: 'exact' } }]],
     constructorOptions: [...badConstructorOptions, ['a misspelt key', { seeed: 1 }, 'INVALID_ARGUMENT'],
-      ['journal (combinatorial policies keep no journal)', { journal: false }, 'INVALID_ARGUMENT']],
+      ['journal (not an option of any class)', { journal: false }, 'INVALID_ARGUMENT']],
     options: (sb, options) => ({ dim, k: 2, seed: 1, ...options }),
     make(sb, name, options) {
       const policy = new sb[name]({ dim, k: 2, seed: 1, ...options });

@@ -12,7 +12,7 @@ test('HnswIndex picks its space from the data: the euclidean reduction on Fashio
   const queries = readImages('t10k-images-idx3-ubyte.gz', 40);
   const { dim } = items;
   const ids = Uint32Array.from({ length: items.count }, (_, i) => i);
-  const exact = new sb.ExactIndex({ dim, journal: false });
+  const exact = new sb.ExactIndex({ dim });
   exact.add(ids, items.vectors);
   const recall = (index) => {
     let found = 0;
@@ -23,7 +23,7 @@ test('HnswIndex picks its space from the data: the euclidean reduction on Fashio
     }
     return found / (10 * queries.count);
   };
-  const index = new sb.HnswIndex({ dim, efConstruction: 64, seed: 1, journal: false });
+  const index = new sb.HnswIndex({ dim, efConstruction: 64, seed: 1 });
   index.add(ids, items.vectors);
   const stats = index.stats();
   expect(stats.space).toBe('euclidean');

@@ -1,6 +1,7 @@
 import init from 'sublinear-bandits';
 import { renderIntroduction } from './about-page.js';
 import { setUpExperiments } from './experiments-page.js';
+import { setUpModelDemo } from './model-demo.js';
 import { setUpSearchDemo } from './search-demo.js';
 
 const status = document.querySelector('#status');
@@ -12,6 +13,7 @@ try {
   window.sb = sb;
   status.textContent = `WebAssembly module loaded (sublinear-bandits ${sb.version}).`;
   setUpSearchDemo(sb);
+  setUpModelDemo(sb);
   setUpExperiments();
 } catch (error) {
   status.textContent = `The WebAssembly module failed to load: ${error?.message ?? error}`;

@@ -122,7 +122,10 @@ declare class ClsPolicyBase<Options> implements ClsPolicy {
   constructor(options: Options);
   /** The kebab-case type name, as in `policy: { type }`. */
   static readonly type: string;
-  /** Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for damaged or foreign bytes. */
+  /**
+   * Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for
+   * damaged or foreign bytes, and for a state of another format version (the message names both).
+   */
   static fromBytes<T extends ClsPolicyBase<any>>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   readonly dim: number;
   readonly armCount: number;

@@ -12,11 +12,6 @@ export interface PolicyIndexOptions {
 export interface LinearPolicyOptions {
   /** Feature dimension d, in [1, 1000]. */
   dim: number;
-  /**
-   * Keep the history that toBytes() saves (default true). With false the object's memory stays
-   * bounded however long it runs, and toBytes() throws INVALID_ARGUMENT.
-   */
-  journal?: boolean;
   /** Ridge regulariser, V_1 = lambda I. Default 1. */
   lambda?: number;
   /**
@@ -139,7 +134,10 @@ declare interface LinearPolicyBase extends globalThis.Disposable {}
 declare class LinearPolicyBase implements LinearPolicy {
   /** The kebab-case type name, as in `policy: { type }`. */
   static readonly type: string;
-  /** Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for damaged or foreign bytes. */
+  /**
+   * Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for
+   * damaged or foreign bytes, and for a state of another format version (the message names both).
+   */
   static fromBytes<T extends LinearPolicyBase>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   readonly dim: number;
   readonly armCount: number;

@@ -29,11 +29,6 @@ export declare class Matroid implements Disposable {
 export interface SemiBanditOptions {
   /** Copied at construction: the matroid may be disposed afterwards. */
   matroid: Matroid;
-  /**
-   * Keep the history that toBytes() saves (default true). With false the object's memory stays
-   * bounded however long it runs, and toBytes() throws INVALID_ARGUMENT.
-   */
-  journal?: boolean;
   /** T (default 10000). */
   horizon?: number;
   /** Rewards lie in [a, b] (defaults 0 and 1). */
@@ -75,7 +70,10 @@ declare interface SemiBanditPolicyBase extends globalThis.Disposable {}
 declare class SemiBanditPolicyBase implements SemiBanditPolicy {
   /** The kebab-case type name, as in `policy: { type }`. */
   static readonly type: string;
-  /** Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for damaged or foreign bytes. */
+  /**
+   * Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for
+   * damaged or foreign bytes, and for a state of another format version (the message names both).
+   */
   static fromBytes<T extends SemiBanditPolicyBase>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   select(): Uint32Array;
   update(basis: Ids, rewards: Floats): void;

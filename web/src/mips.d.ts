@@ -25,11 +25,6 @@ export interface IndexStats {
 export interface IndexOptions {
   dim: number;
   seed?: number;
-  /**
-   * Keep the history that toBytes() saves (default true). With false the object's memory stays
-   * bounded however long it runs, and toBytes() throws INVALID_ARGUMENT.
-   */
-  journal?: boolean;
 }
 
 /** The interface every MIPS index shares. */
@@ -93,8 +88,9 @@ declare abstract class IndexMembers implements MipsIndex {
   /** The kebab-case type name, as in `index: { type }`. */
   static readonly type: string;
   /**
-   * Restores an index saved by toBytes(); it continues exactly as the original would. Damaged bytes or
-   * bytes of another class throw CORRUPT_STATE.
+   * Restores an index saved by toBytes(); it continues exactly as the original would. Damaged bytes,
+   * bytes of another class and a state of another format version (the message names both) throw
+   * CORRUPT_STATE.
    */
   static fromBytes<T extends IndexMembers>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   readonly dim: number;
