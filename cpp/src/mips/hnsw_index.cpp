@@ -563,6 +563,16 @@ void HnswIndex::onAdd(const Id* ids, std::size_t count) {
 
 void HnswIndex::onRemove(const Id* ids, std::size_t count) {
   if (!graph_) return;
+  if (count == items_.size()) {
+    // Emptied: drop the graphs rather than keep deleted nodes (and hnswlib's fixed 1.5 MiB of
+    // locks) for items that are gone. Sub-Elim empties its stage indexes as arms move on; the
+    // graph is built again when items come.
+    retire(std::move(graph_));
+    retire(std::move(successor_));
+    successorQueue_.clear();
+    successorQueue_.shrink_to_fit();
+    return;
+  }
   for (std::size_t i = 0; i < count; ++i) {
     erase(*graph_, ids[i]);
     if (successor_ && successor_->holds(ids[i])) erase(*successor_, ids[i]);
