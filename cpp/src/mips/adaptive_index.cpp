@@ -74,6 +74,25 @@ std::vector<Id> AdaptiveIndex::candidates(const float* paddedQuery, std::size_t 
   return pooled;
 }
 
+// Each copy's own snapshot, in copy order; the options fix their number, types and seeds.
+void AdaptiveIndex::saveStructure(StateWriter& out) const {
+  for (const auto& copy : copies_) copy->save(out);
+}
+
+void AdaptiveIndex::loadStructure(StateReader& in) {
+  for (auto& copy : copies_) {
+    copy->load(in);
+    // Every copy took the same additions and removals as this index, so its store is this one,
+    // row for row.
+    const VectorStore& theirs = copy->items();
+    in.check(theirs.size() == size(), "adaptive: a copy holds another number of items");
+    for (std::size_t row = 0; row < size(); ++row) {
+      in.check(theirs.idAt(row) == items_.idAt(row) && std::equal(items_.rowData(row), items_.rowData(row) + dim(), theirs.rowData(row)),
+               "adaptive: a copy holds other items");
+    }
+  }
+}
+
 Json AdaptiveIndex::stats() const {
   Json result = MipsIndex::stats();
   std::uint64_t total = innerProducts();

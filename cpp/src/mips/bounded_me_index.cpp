@@ -1,6 +1,7 @@
 #include "sublinear/mips/bounded_me_index.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #ifdef __wasm_simd128__
@@ -172,6 +173,66 @@ std::vector<Id> BoundedMEIndex::candidates(const float* paddedQuery, std::size_t
   ids.reserve(result.arms.size());
   for (const std::size_t row : result.arms) ids.push_back(rowIds_[row]);
   return ids;
+}
+
+// The panels are not saved: rowIds_ follows the store's row order (both append, and both move the
+// last row into a removed one's place), so the panels are the stored rows permuted by sigma_, which
+// the seed fixes; rebuilding them is one O(n dim) pass, like reading them. The solver holds only
+// epsilon and delta (options); sigma_ comes from the seed, and random_ is saved after it.
+void BoundedMEIndex::saveStructure(StateWriter& out) const {
+  out.random(random_);
+  out.f32s(low_.data(), low_.size());
+  out.f32s(high_.data(), high_.size());
+  out.u64(removalsSinceBounds_);
+  out.u8(boundsStale_ ? 1 : 0);
+  out.u64(pulls_);
+  out.u64(pullsNotCounted_);
+  out.u64(rounds_);
+  out.f64(lastRewardLow_);
+  out.f64(lastRewardHigh_);
+}
+
+void BoundedMEIndex::loadStructure(StateReader& in) {
+  in.random(random_);
+  low_ = in.f32s();
+  high_ = in.f32s();
+  in.check(low_.size() == dim() && high_.size() == dim(), "bounded-me: the column bounds have the wrong length");
+  for (std::size_t c = 0; c < dim(); ++c) {
+    // Infinite only where no item was ever added: +inf as a lower bound, -inf as an upper one.
+    in.check(!std::isnan(low_[c]) && low_[c] != -std::numeric_limits<float>::infinity() && !std::isnan(high_[c]) &&
+                 high_[c] != std::numeric_limits<float>::infinity(),
+             "bounded-me: a column bound is not a number or infinite the wrong way");
+  }
+  removalsSinceBounds_ = in.u64();
+  const std::uint8_t stale = in.u8();
+  in.check(stale <= 1, "bounded-me: bad stale-bounds flag");
+  boundsStale_ = stale == 1;
+  in.check(boundsStale_ || removalsSinceBounds_ == 0 || removalsSinceBounds_ < size(), "bounded-me: bounds are due to be recomputed but not marked stale");
+  pulls_ = in.u64();
+  pullsNotCounted_ = in.u64();
+  in.check(pullsNotCounted_ < dim(), "bounded-me: the carried pulls reach a full inner product");
+  rounds_ = in.u64();
+  lastRewardLow_ = in.f64();
+  lastRewardHigh_ = in.f64();
+  in.check(std::isfinite(lastRewardLow_) && std::isfinite(lastRewardHigh_), "bounded-me: the last reward range is not finite");
+
+  const std::size_t n = size();
+  for (std::size_t p = 0; p < panels_.size(); ++p) panels_[p].reserve(n * panelWidth(p));
+  rowIds_.reserve(n);
+  rowOf_.reserve(n);
+  for (std::size_t row = 0; row < n; ++row) {
+    const float* vector = items_.rowData(row);
+    for (std::size_t p = 0; p < panels_.size(); ++p) {
+      for (std::size_t c = p * kBlock, end = c + panelWidth(p); c < end; ++c) {
+        const float value = vector[sigma_[c]];
+        // Bounds may be loose after removals, never tight enough to exclude a stored value.
+        in.check(low_[c] <= value && value <= high_[c], "bounded-me: a stored value lies outside its column's bounds");
+        panels_[p].push_back(value);
+      }
+    }
+    rowOf_[items_.idAt(row)] = row;
+    rowIds_.push_back(items_.idAt(row));
+  }
 }
 
 Json BoundedMEIndex::stats() const {

@@ -126,6 +126,92 @@ std::vector<Id> GreedyMipsIndex::candidates(const float* paddedQuery, std::size_
   return ids;
 }
 
+// Per slot its liveness, then a live slot's id (its values are the stored item's) or a dead slot's
+// values (the removed item's, which still order the lists until a compaction). Of every list only
+// the sorted prefix is written: the tail holds slot i at position i, as onAdd appends it.
+void GreedyMipsIndex::saveStructure(StateWriter& out) const {
+  // A dead slot's values are only in the lists.
+  std::vector<std::size_t> deadIndex(slotId_.size(), 0);
+  std::size_t dead = 0;
+  for (std::size_t slot = 0; slot < slotId_.size(); ++slot) {
+    if (!slotAlive_[slot]) deadIndex[slot] = dead++;
+  }
+  std::vector<float> deadValues(dead * dim());
+  for (std::size_t j = 0; j < dim(); ++j) {
+    for (const Entry& entry : lists_[j]) {
+      if (!slotAlive_[entry.slot]) deadValues[deadIndex[entry.slot] * dim() + j] = entry.value;
+    }
+  }
+  out.u64(slotId_.size());
+  for (std::size_t slot = 0; slot < slotId_.size(); ++slot) {
+    out.u8(slotAlive_[slot] ? 1 : 0);
+    if (slotAlive_[slot]) {
+      out.u32(slotId_[slot]);
+      continue;
+    }
+    for (std::size_t j = 0; j < dim(); ++j) out.f32(deadValues[deadIndex[slot] * dim() + j]);
+  }
+  out.u64(sortedLength_);
+  for (const auto& list : lists_) {
+    for (std::size_t i = 0; i < sortedLength_; ++i) out.u32(list[i].slot);
+  }
+  out.u64(screened_);
+}
+
+void GreedyMipsIndex::loadStructure(StateReader& in) {
+  // A live slot takes a flag and an id here, a dead one a flag and its values; the lists allocated
+  // below take 8 dim bytes per slot, covered by the slot's values here or its item's in the store.
+  const std::size_t slots = in.count(1 + sizeof(Id));
+  in.check(slots <= std::numeric_limits<std::uint32_t>::max(), "greedy: too many slots");
+  // Each slot's values: a stored row for a live slot, the saved values for a dead one.
+  std::vector<const float*> valuesOf(slots);
+  std::vector<float> deadValues;
+  std::vector<std::size_t> deadSlots;
+  slotId_.assign(slots, 0);
+  slotAlive_.assign(slots, 0);
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    const std::uint8_t alive = in.u8();
+    in.check(alive <= 1, "greedy: bad slot flag");
+    slotAlive_[slot] = static_cast<char>(alive);
+    if (alive) {
+      const Id id = in.u32();
+      in.check(items_.contains(id), "greedy: slot of item " + std::to_string(id) + ", which is not stored");
+      in.check(slotOf_.emplace(id, static_cast<std::uint32_t>(slot)).second, "greedy: item " + std::to_string(id) + " has two slots");
+      slotId_[slot] = id;
+      valuesOf[slot] = items_.vectorOf(id);
+      continue;
+    }
+    deadSlots.push_back(slot);
+    for (std::size_t j = 0; j < dim(); ++j) {
+      const float value = in.f32();
+      in.check(std::isfinite(value) && std::fabs(value) <= kMaxMagnitude, "greedy: a removed item's value is not finite or exceeds 1e15");
+      deadValues.push_back(value);
+    }
+  }
+  in.check(slotOf_.size() == items_.size(), "greedy: a stored item has no slot");
+  for (std::size_t d = 0; d < deadSlots.size(); ++d) valuesOf[deadSlots[d]] = deadValues.data() + d * dim();
+  deadSlots_ = deadSlots.size();
+
+  const std::uint64_t sorted = in.u64();
+  in.check(sorted <= slots, "greedy: the sorted prefix is longer than the lists");
+  sortedLength_ = static_cast<std::size_t>(sorted);
+  // Which list last placed each slot: a slot placed twice in one list is a repeat.
+  std::vector<std::uint32_t> placedIn(slots, 0);
+  for (std::size_t j = 0; j < dim(); ++j) {
+    auto& list = lists_[j];
+    list.resize(slots);
+    for (std::size_t i = 0; i < sortedLength_; ++i) {
+      const std::uint32_t slot = in.u32();
+      in.check(slot < sortedLength_ && placedIn[slot] != j + 1, "greedy: a sorted list holds a slot out of range or twice");
+      placedIn[slot] = static_cast<std::uint32_t>(j + 1);
+      list[i] = {valuesOf[slot][j], slot};
+      in.check(i == 0 || list[i - 1] < list[i], "greedy: a list's prefix is not sorted");
+    }
+    for (std::size_t slot = sortedLength_; slot < slots; ++slot) list[slot] = {valuesOf[slot][j], static_cast<std::uint32_t>(slot)};
+  }
+  screened_ = in.u64();
+}
+
 Json GreedyMipsIndex::stats() const {
   Json stats = MipsIndex::stats();
   stats["screened"] = screened_;

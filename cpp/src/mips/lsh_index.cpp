@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random.hpp"
@@ -150,6 +151,88 @@ std::vector<Id> LshIndex::candidates(const float* paddedQuery, std::size_t count
     }
   }
   return out;
+}
+
+// Slots in slot order, the free ones as zeros: their old keys and positions are never read again,
+// and writing them keeps the state as large as the arrays it restores (so a hostile slot count
+// cannot allocate more than its bytes). seenAt_ and queries_ are not saved: between searches no
+// slot is marked with the current search number, which is all that deduplication needs.
+void LshIndex::saveStructure(StateWriter& out) const {
+  out.f64(scale_);
+  out.f64(largestNorm_);
+  out.u64(rehashes_);
+  out.u64(idOfSlot_.size());
+  out.u32s(freeSlots_.data(), freeSlots_.size());
+  std::vector<char> free(idOfSlot_.size(), 0);
+  for (const Slot slot : freeSlots_) free[slot] = 1;
+  for (std::size_t slot = 0; slot < idOfSlot_.size(); ++slot) {
+    out.u32(free[slot] ? 0 : idOfSlot_[slot]);
+    for (std::size_t table = 0; table < tables_; ++table) out.u64(free[slot] ? 0 : keys_[slot * tables_ + table]);
+    for (std::size_t table = 0; table < tables_; ++table) out.u32(free[slot] ? 0 : positions_[slot * tables_ + table]);
+  }
+}
+
+void LshIndex::loadStructure(StateReader& in) {
+  scale_ = in.f64();
+  largestNorm_ = in.f64();
+  in.check(std::isfinite(scale_) && scale_ >= 0.0, "lsh: the scale U is not a finite non-negative number");
+  in.check(std::isfinite(largestNorm_) && largestNorm_ >= 0.0 && largestNorm_ <= scale_, "lsh: the largest norm is not in [0, U]");
+  for (std::size_t row = 0; row < items_.size(); ++row) {
+    in.check(std::sqrt(squaredNorm(items_.rowData(row), dim())) <= largestNorm_, "lsh: an item is longer than the largest norm");
+  }
+  rehashes_ = in.u64();
+
+  const std::size_t slots = in.count(sizeof(Id) + tables_ * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));
+  in.check(slots < std::numeric_limits<Slot>::max(), "lsh: too many slots");
+  in.check(scale_ > 0.0 || slots == 0, "lsh: slots before the first build");
+  freeSlots_ = in.u32s();
+  in.check(freeSlots_.size() <= slots && slots - freeSlots_.size() == items_.size(), "lsh: the slots do not hold the stored items");
+  std::vector<char> free(slots, 0);
+  for (const Slot slot : freeSlots_) {
+    in.check(slot < slots && !free[slot], "lsh: a free slot is out of range or listed twice");
+    free[slot] = 1;
+  }
+  idOfSlot_.assign(slots, 0);
+  keys_.assign(slots * tables_, 0);
+  positions_.assign(slots * tables_, 0);
+  seenAt_.assign(slots, 0);
+  slotOf_.reserve(items_.size());
+  const std::uint64_t keyLimit = bits_ == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits_) - 1;
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    idOfSlot_[slot] = in.u32();
+    for (std::size_t table = 0; table < tables_; ++table) keys_[slot * tables_ + table] = in.u64();
+    for (std::size_t table = 0; table < tables_; ++table) positions_[slot * tables_ + table] = in.u32();
+    if (free[slot]) {
+      bool blank = idOfSlot_[slot] == 0;
+      for (std::size_t table = 0; table < tables_; ++table) {
+        blank = blank && keys_[slot * tables_ + table] == 0 && positions_[slot * tables_ + table] == 0;
+      }
+      in.check(blank, "lsh: a free slot holds an item");
+      continue;
+    }
+    const Id id = idOfSlot_[slot];
+    in.check(items_.contains(id), "lsh: slot of item " + std::to_string(id) + ", which is not stored");
+    in.check(slotOf_.emplace(id, static_cast<Slot>(slot)).second, "lsh: item " + std::to_string(id) + " has two slots");
+    for (std::size_t table = 0; table < tables_; ++table) {
+      in.check(keys_[slot * tables_ + table] <= keyLimit, "lsh: a key has more bits than the tables");
+    }
+  }
+
+  // The buckets follow from the keys and positions: each must hold its slots at positions 0..size-1.
+  constexpr Slot kUnset = std::numeric_limits<Slot>::max();
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    if (free[slot]) continue;
+    for (std::size_t table = 0; table < tables_; ++table) buckets_[table][keys_[slot * tables_ + table]].push_back(kUnset);
+  }
+  for (std::size_t slot = 0; slot < slots; ++slot) {
+    if (free[slot]) continue;
+    for (std::size_t table = 0; table < tables_; ++table) {
+      Bucket& bucket = buckets_[table][keys_[slot * tables_ + table]];
+      const std::uint32_t position = positions_[slot * tables_ + table];
+      in.check(position < bucket.size() && bucket[position] == kUnset, "lsh: a bucket position is out of range or taken twice");
+      bucket[position] = static_cast<Slot>(slot);
+    }
+  }
 }
 
 Json LshIndex::stats() const {

@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "sublinear/core/option_table.hpp"
@@ -281,6 +282,82 @@ std::vector<Id> PcaTreeIndex::candidates(const float* paddedQuery, std::size_t c
   ids.reserve(subtreeCount_[node]);
   collectLeaves(node, ids);
   return ids;
+}
+
+// The tree only while it is current (built and not stale): a stale tree is never read again, as
+// the next search rebuilds it and additions and removals skip it. subtreeCount_ and leafOfItem_
+// follow from the leaves.
+void PcaTreeIndex::saveStructure(StateWriter& out) const {
+  out.u64(depth_);
+  out.random(random_);
+  out.u64(builds_);
+  out.u64(widened_);
+  out.u8(built_ ? 1 : 0);
+  out.u8(stale_ ? 1 : 0);
+  if (!built_ || stale_) return;
+  out.f64(maxNorm_);
+  out.u64(sizeAtBuild_);
+  out.u64(changesSinceBuild_);
+  out.f64s(mean_.data(), mean_.size());
+  out.f64s(directions_.data(), directions_.size());
+  out.f64s(thresholds_.data(), thresholds_.size());
+  for (const auto& members : leaves_) out.u32s(members.data(), members.size());
+}
+
+void PcaTreeIndex::loadStructure(StateReader& in) {
+  const std::uint64_t depth = in.u64();
+  in.check(depth <= kMaxDepth && (!fixedDepth_ || depth == depth_), "pca-tree: the depth is out of range or not the one in the options");
+  depth_ = static_cast<std::size_t>(depth);
+  in.random(random_);
+  builds_ = in.u64();
+  widened_ = in.u64();
+  const std::uint8_t built = in.u8(), stale = in.u8();
+  in.check(built <= 1 && stale <= 1 && (built == 1 || stale == 1), "pca-tree: bad build flags");
+  built_ = built == 1;
+  stale_ = stale == 1;
+  if (!built_ || stale_) return;
+
+  maxNorm_ = in.f64();
+  in.check(std::isfinite(maxNorm_) && maxNorm_ >= 0, "pca-tree: the largest norm is not a finite non-negative number");
+  for (std::size_t row = 0; row < size(); ++row) {
+    const float* x = items_.rowData(row);
+    double norm2 = 0;
+    for (std::size_t j = 0; j < dim(); ++j) norm2 += static_cast<double>(x[j]) * x[j];
+    in.check(std::sqrt(norm2) <= maxNorm_, "pca-tree: an item is longer than the largest norm of the tree");
+  }
+  sizeAtBuild_ = in.u64();
+  changesSinceBuild_ = in.u64();
+  // Ids are 32 bits, so no set was ever larger; this also keeps the staleness test below exact.
+  in.check(sizeAtBuild_ <= std::numeric_limits<std::uint32_t>::max(), "pca-tree: the size at the last build is out of range");
+  in.check(changesSinceBuild_ <= (sizeAtBuild_ + 16) / 2, "pca-tree: the tree is current but has seen enough changes to be stale");
+  in.check(fixedDepth_ || depth_ == defaultDepth(sizeAtBuild_), "pca-tree: the depth is not the default for the size at the last build");
+  const std::size_t width = dim() + 1;
+  const auto finite = [](const std::vector<double>& values) {
+    return std::all_of(values.begin(), values.end(), [](double value) { return std::isfinite(value); });
+  };
+  mean_ = in.f64s();
+  in.check(mean_.size() == width && finite(mean_), "pca-tree: the mean has the wrong length or a non-finite entry");
+  directions_ = in.f64s();
+  in.check(directions_.size() == depth_ * width && finite(directions_), "pca-tree: the directions have the wrong shape or a non-finite entry");
+  thresholds_ = in.f64s();
+  const std::size_t leafCount = std::size_t{1} << depth_;
+  in.check(thresholds_.size() == leafCount - 1 && finite(thresholds_), "pca-tree: the thresholds have the wrong length or a non-finite entry");
+
+  // Each leaf's count takes 8 bytes, so the leaves allocated here are bounded by the input.
+  in.check(leafCount <= in.remaining() / sizeof(std::uint64_t), "pca-tree: fewer leaves stored than the depth needs");
+  leaves_.assign(leafCount, {});
+  subtreeCount_.assign(2 * leafCount - 1, 0);
+  leafOfItem_.reserve(size());
+  for (std::size_t leaf = 0; leaf < leafCount; ++leaf) {
+    leaves_[leaf] = in.u32s();
+    for (const Id id : leaves_[leaf]) {
+      in.check(items_.contains(id), "pca-tree: a leaf holds item " + std::to_string(id) + ", which is not stored");
+      in.check(leafOfItem_.emplace(id, static_cast<std::uint32_t>(leaf)).second, "pca-tree: item " + std::to_string(id) + " is in two leaves");
+    }
+    subtreeCount_[leafCount - 1 + leaf] = static_cast<std::uint32_t>(leaves_[leaf].size());
+  }
+  in.check(leafOfItem_.size() == size(), "pca-tree: a stored item is in no leaf");
+  for (std::size_t node = leafCount - 1; node-- > 0;) subtreeCount_[node] = subtreeCount_[2 * node + 1] + subtreeCount_[2 * node + 2];
 }
 
 Json PcaTreeIndex::stats() const {

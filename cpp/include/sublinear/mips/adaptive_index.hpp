@@ -34,6 +34,8 @@ class AdaptiveIndex final : public MipsIndex {
   void onAdd(const Id* ids, std::size_t count) override;
   void onRemove(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
+  void saveStructure(StateWriter& out) const override;
+  void loadStructure(StateReader& in) override;
 
  private:
   double gridStep_;
