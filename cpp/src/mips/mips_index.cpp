@@ -180,8 +180,4 @@ Json MipsIndex::stats() const {
   return Json{{"innerProducts", innerProducts_}, {"searches", searches_}, {"size", items_.size()}, {"type", type()}};
 }
 
-// SNAPSHOT-TODO
-void MipsIndex::saveStructure(StateWriter&) const { fail(ErrorCode::InvalidArgument, "saving is not implemented yet"); }
-void MipsIndex::loadStructure(StateReader&) { fail(ErrorCode::InvalidArgument, "loading is not implemented yet"); }
-
 }  // namespace sublinear

@@ -69,9 +69,8 @@ class MipsIndex {
  protected:
   // The structure's fields after the items; loadStructure runs once the store holds them again and
   // validates everything it reads (CORRUPT_STATE).
-  // SNAPSHOT-TODO: pure virtual before this lands.
-  virtual void saveStructure(StateWriter& out) const;
-  virtual void loadStructure(StateReader& in);
+  virtual void saveStructure(StateWriter& out) const = 0;
+  virtual void loadStructure(StateReader& in) = 0;
 
   // Called after the items are in the store.
   virtual void onAdd(const Id* ids, std::size_t count) = 0;
