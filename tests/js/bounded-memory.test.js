@@ -103,9 +103,12 @@ const cases = [
   { name: 'SubTS', holds: '1,000 arms, dim 8', make: linear(sb.SubTS, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5 },
   { name: 'LinTS', holds: '1,000 arms, dim 8', make: linear(sb.LinTS, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5 },
   { name: 'LinearElim', holds: '1,000 arms, dim 8', make: linear(sb.LinearElim, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5 },
-  { name: 'SubElim', holds: '1,000 arms, dim 8', make: linear(sb.SubElim, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5 },
+  // Sub-Elim's and FasterCUCB's states move: arms go from stage to stage (from bin to bin), so
+  // their saved size changes a little with the state while staying bounded -- a history of 10^5
+  // calls would add megabytes.
+  { name: 'SubElim', holds: '1,000 arms, dim 8', make: linear(sb.SubElim, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5, savedSizeMoves: true },
   { name: 'CUCB', holds: 'uniform matroid, 1,000 arms, rank 10', make: matroid(sb.CUCB, { arms: 1000, rank: 10 }), warmUp: 1000, calls: 1e5 },
-  { name: 'FasterCUCB', holds: 'uniform matroid, 1,000 arms, rank 10', make: matroid(sb.FasterCUCB, { arms: 1000, rank: 10 }), warmUp: 1000, calls: 1e5 },
+  { name: 'FasterCUCB', holds: 'uniform matroid, 1,000 arms, rank 10', make: matroid(sb.FasterCUCB, { arms: 1000, rank: 10 }), warmUp: 1000, calls: 1e5, savedSizeMoves: true },
   // A Beta sample for each of the 1,000 arms every round: 10^5 rounds take about 22 s.
   { name: 'CTS', holds: 'uniform matroid, 1,000 arms, rank 10', make: matroid(sb.CTS, { arms: 1000, rank: 10 }), warmUp: 1000, calls: 2e4 },
   { name: 'C2UCB', holds: '20 rows of dim 8 per round, k 5', make: combinatorial(sb.C2UCB, { dim: 8, rows: 20, k: 5 }), warmUp: 1000, calls: 1e5 },
@@ -117,17 +120,17 @@ const cases = [
 ];
 
 describe('no default object\'s memory grows with calls', () => {
-  test.each(cases)('$name ($holds): $calls calls after $warmUp', ({ make, warmUp, calls }) => {
+  test.each(cases)('$name ($holds): $calls calls after $warmUp', ({ make, warmUp, calls, savedSizeMoves }) => {
     const { object, step } = make();
     for (let i = 0; i < warmUp; i++) step(i);
-    // Before the first measurement: toBytes() leaves its bytes in the object's handle until the
-    // next call, so both measurements include one saved state of the same size.
+    // toBytes() frees its buffer on the wasm heap once JS holds the copy: it adds nothing here.
     const saved = object.toBytes().length;
     const before = inUse();
     for (let i = 0; i < calls; i++) step(warmUp + i);
     const growth = inUse() - before;
     expect(growth, `bytes in use grew by ${growth}`).toBeLessThan(slack);
-    expect(object.toBytes().length).toBe(saved);
+    if (savedSizeMoves) expect(Math.abs(object.toBytes().length - saved)).toBeLessThan(saved / 5);
+    else expect(object.toBytes().length).toBe(saved);
     object.dispose();
   }, 120_000);
 });

@@ -23,9 +23,9 @@ constexpr std::uint32_t kNotInBasis = 0xffffffffu;
 constexpr std::int64_t kWindowRounds = 32;
 constexpr std::int64_t kCycleWindows = 8;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-// The levels of 1/sqrt(N) are cached up to here (256 KiB): memory that does not grow with the
+// The levels of 1/sqrt(N) are cached up to here (16 KiB): memory that does not grow with the
 // rounds, and a restored policy refills at most this much before its first update.
-constexpr std::uint64_t kCachedPulls = std::uint64_t{1} << 16;
+constexpr std::uint64_t kCachedPulls = std::uint64_t{1} << 12;
 
 double defaultEpsilon(const Json& options) {
   const double horizon = static_cast<double>(readIntegerOption(option_groups::semiBandit(), options, "horizon"));
