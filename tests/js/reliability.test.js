@@ -184,3 +184,23 @@ describe('requests beyond the heap', () => {
     index.dispose();
   });
 });
+
+describe('hostile options', () => {
+  test('options nested 10^5 deep, or referring to themselves, are INVALID_ARGUMENT without leaking', () => {
+    let deep = {};
+    for (let i = 0; i < 1e5; i++) deep = { a: deep };
+    const circular = { type: 'exact' };
+    circular.self = circular;
+    const before = sb.memoryUsage().allocatedBytes;
+    for (let round = 0; round < 20; round++) {
+      expect(codeOf(() => new sb.ExactIndex({ dim: 2, nested: deep }))).toBe('INVALID_ARGUMENT');
+      expect(codeOf(() => new sb.LinUCB({ dim: 2, nested: circular }))).toBe('INVALID_ARGUMENT');
+    }
+    expect(sb.memoryUsage().allocatedBytes - before).toBeLessThan(64 * 1024);
+    // 64 levels are fine for the parser (the option itself is then refused as unknown).
+    let shallow = 1;
+    for (let i = 0; i < 63; i++) shallow = [shallow];
+    expect(() => new sb.ExactIndex({ dim: 2, nested: shallow })).toThrow(/unknown option 'nested'/);
+    expect(new sb.ExactIndex({ dim: 2 }).size).toBe(0);
+  });
+});

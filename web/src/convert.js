@@ -179,7 +179,24 @@ export function readOptions(value, name, keys) {
 // Options travel to C++ as JSON; JSON would silently turn NaN and Infinity into null (an absent
 // option) and BigInts into an exception, so they are refused here, naming the option. Typed arrays
 // become arrays (of numbers only).
+// Like the C++ parser's limit (kMaxOptionDepth): deeper options are refused before JSON.stringify
+// would recurse into them (a stack overflow for 10^5 levels, a TypeError for a cycle).
+const MAX_OPTION_DEPTH = 64;
+
+function checkNesting(options) {
+  const pending = [[options, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop();
+    if (value === null || typeof value !== 'object' || tagOf(value) !== undefined) continue;
+    if (depth > MAX_OPTION_DEPTH) throw invalidArgument(`options are nested more than ${MAX_OPTION_DEPTH} levels deep (or refer to themselves)`);
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    }
+  }
+}
+
 export function optionsToJson(options) {
+  checkNesting(options);
   return JSON.stringify(options, (key, value) => {
     if (typeof value === 'number' && !Number.isFinite(value)) throw invalidArgument(`option '${key}' must be a finite number, got ${value}`);
     if (typeof value === 'bigint') throw invalidArgument(`option '${key}' must be a number, not a BigInt`);
