@@ -189,6 +189,15 @@ describe('snapshots', () => {
     return index;
   };
 
+  test('toBytes() keeps no copy of the state on the wasm heap once it returns', () => {
+    const index = filled();
+    const before = sb.memoryUsage().allocatedBytes;
+    const bytes = index.toBytes();
+    expect(bytes.length).toBeGreaterThan(300 * dim * 4);
+    expect(sb.memoryUsage().allocatedBytes - before).toBeLessThan(1024);
+    index.dispose();
+  });
+
   test('every state carries the format version and the library version that wrote it', () => {
     const index = filled();
     const bytes = index.toBytes();
