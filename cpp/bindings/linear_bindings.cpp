@@ -51,6 +51,13 @@ emscripten::val policyTheta(LinearPolicyHandle& self) {
   return emscripten::val(emscripten::typed_memory_view(self.theta.size(), self.theta.data()));
 }
 
+double policyBuildIndex(LinearPolicyHandle& self, double maxItems) {
+  return guarded([&]() -> double {
+    require(maxItems >= 0 && maxItems <= 4294967295.0, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
+    return static_cast<double>(self.policy->buildIndex(static_cast<std::size_t>(maxItems)));
+  });
+}
+
 double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.policy->policy().armCount()); }
 int policyDim(LinearPolicyHandle& self) { return self.policy->policy().dim(); }
 bool policyHasArm(LinearPolicyHandle& self, double id) {
@@ -76,6 +83,7 @@ EMSCRIPTEN_BINDINGS(sublinear_linear) {
       .function("select", guard<&policySelect>)
       .function("update", guard<&policyUpdate>)
       .function("theta", guard<&policyTheta>)
+      .function("buildIndex", guard<&policyBuildIndex>)
       .function("armCount", guard<&policyArmCount>)
       .function("dim", guard<&policyDim>)
       .function("hasArm", guard<&policyHasArm>)

@@ -41,6 +41,13 @@ std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t que
   });
 }
 
+std::size_t indexBuild(IndexHandle& self, double maxItems) {
+  return guarded([&]() -> std::size_t {
+    require(maxItems >= 0 && maxItems <= 4294967295.0, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
+    return self.index->build(static_cast<std::size_t>(maxItems));
+  });
+}
+
 emscripten::val indexLastIds(IndexHandle& self) {
   return emscripten::val(emscripten::typed_memory_view(self.last.ids.size(), self.last.ids.data()));
 }
@@ -70,6 +77,7 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
       .function("add", guard<&indexAdd>)
       .function("remove", guard<&indexRemove>)
       .function("search", guard<&indexSearch>)
+      .function("build", guard<&indexBuild>)
       .function("lastIds", guard<&indexLastIds>)
       .function("lastScores", guard<&indexLastScores>)
       .function("size", guard<&indexSize>)

@@ -113,30 +113,39 @@ namespace sublinear::testing {
 namespace {
 
 // HNSW's snapshot holds the graph itself: the decided space, the euclidean radius, free slots from
-// removals, and a compaction under way must all come back, and the restored graph must answer as
-// the original would -- not merely as well.
-TEST(HnswPersistence, RestoresTheGraphMidCompactionInEitherSpace) {
+// removals, a build under way (and the space trial's second graph) must all come back, and the
+// restored graph must answer as the original would -- not merely as well.
+TEST(HnswPersistence, RestoresTheGraphMidBuildInEitherSpace) {
   for (const char* space : {"auto", "euclidean", "inner-product"}) {
     Random random(21);
     PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 3}, {"M", 6}, {"space", space}});
     addRange(index, random, 0, 100);  // ids the continuation removes
-    addRange(index, random, 10000, 1100);  // past the auto space trial
-    // Remove one at a time until a compaction is running (it starts once freed slots outnumber
-    // live items, about 600 removals, and advances two insertions per removal).
-    for (Id id = 10000; id < 10650; ++id) index.remove(&id, 1);
-    addRange(index, random, 5000, 3);
-    ASSERT_TRUE(index.index().stats()["compacting"].get<bool>()) << space;
+    addRange(index, random, 10000, 1100);  // past the auto space trial's minimum
+    index.build(300);
+    for (Id id = 10000; id < 10040; ++id) index.remove(&id, 1);  // built items: freed slots
+    for (Id id = 11000; id < 11010; ++id) index.remove(&id, 1);  // waiting items
+    const std::vector<float> query(kDim, 0.25f);
+    index.search(query.data(), kDim, 5);
+    const Json stats = index.index().stats();
+    ASSERT_GT(stats["built"].get<std::size_t>(), 200u) << space;
+    ASSERT_GT(stats["pending"].get<std::size_t>(), 700u) << space;
+    ASSERT_GT(stats["freeSlots"].get<std::size_t>(), 0u) << space;
+    if (std::string(space) == "auto") ASSERT_TRUE(stats["spaceTrial"]["running"].get<bool>());
     const auto bytes = index.toBytes();
     auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "hnsw");
     EXPECT_EQ(restored->index().stats(), index.index().stats()) << space;
     EXPECT_EQ(restored->toBytes(), bytes) << space;
     expectSameContinuation(index, *restored);
+    // Both finish the build the same way.
+    EXPECT_EQ(index.build(100000), 0u);
+    EXPECT_EQ(restored->build(100000), 0u);
+    EXPECT_EQ(restored->toBytes(), index.toBytes()) << space;
   }
 }
 
 TEST(HnswPersistence, SavedSizeDependsOnTheStateNotOnTheCalls) {
   Random random(22);
-  PersistentIndex index(Json{{"type", "hnsw"}, {"dim", 16}, {"seed", 3}});
+  PersistentIndex index(Json{{"type", "hnsw"}, {"dim", 16}, {"seed", 3}, {"build", "immediate"}});
   std::vector<Id> ids(2000);
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(i);
   const auto vectors = gaussian(random, ids.size() * 16);
@@ -159,12 +168,12 @@ std::size_t graphOffset(const Bytes& bytes, std::size_t items, std::size_t dim) 
   at += 8;                                                                             // payload length
   at += 8 + (bytes[at] | bytes[at + 1] << 8);                                          // options
   at += 8 + items * (4 + 4 * dim) + 16;                                                // items, counters
-  return at + 2 + 8 * 9 + 1;  // space flags, trial and norm fields, counters, graph flag
+  return at + 2 + 8 * 11 + 1;  // space flags, trial and norm fields, counters, built rows, graph flag
 }
 
 TEST(HnswPersistence, HostileGraphsAreRefusedQuickly) {
   Random random(23);
-  PersistentIndex index(Json{{"type", "hnsw"}, {"dim", 4}, {"seed", 3}, {"space", "inner-product"}});
+  PersistentIndex index(Json{{"type", "hnsw"}, {"dim", 4}, {"seed", 3}, {"space", "inner-product"}, {"build", "immediate"}});
   std::vector<Id> ids(50);
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(i);
   const auto vectors = gaussian(random, ids.size() * 4);

@@ -154,6 +154,8 @@ double innerProductsPerStep(const std::string& type, const std::string& index, s
   // The paper's algorithms with a fixed radius: the practical rule's reviews of every arm (O(K)
   // whenever the observations grow by a quarter) would dominate a 200-step count.
   if (type == "linear-elim" || type == "sub-elim") options["beta"] = 1.0, options["radius"] = "theoretical";
+  // Steady state: the graph complete from the first step (the incremental build scans at first).
+  if (index == "hnsw") options["index"]["build"] = "immediate";
   auto policy = makeLinearPolicy(d, options);
   problem.addArms(*policy, arms);
   const double before = policy->stats()["innerProducts"].get<double>();
@@ -191,7 +193,7 @@ Json auditedOptions(std::size_t efSearch, double budget) {
               {"horizon", 3000},
               {"shortlist", 1},
               {"auditBudget", budget},
-              {"index", Json{{"type", "hnsw"}, {"M", 4}, {"efConstruction", 8}, {"efSearch", efSearch}}}};
+              {"index", Json{{"type", "hnsw"}, {"M", 4}, {"efConstruction", 8}, {"efSearch", efSearch}, {"build", "immediate"}}}};
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ TEST(StateCodec, RoundTripsEveryFieldBitExactly) {
 TEST(StateCodec, IsLittleEndianWithAKnownHeader) {
   const auto bytes = sample();
   EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "SBST");
-  EXPECT_EQ(bytes[4], 2);  // format version, low byte first
+  EXPECT_EQ(bytes[4], kStateFormatVersion);  // format version, low byte first
   EXPECT_EQ(bytes[5], 0);
   const std::string library = kLibraryVersion;
   EXPECT_EQ(bytes[6], library.size());  // the library version that wrote it
@@ -90,15 +90,15 @@ TEST(StateCodec, OtherFormatVersionsAreRefusedNamingBothVersions) {
   older[4] = 1;
   expectError(ErrorCode::CorruptState, "format version 1 (written by sublinear-bandits 0.1.x)", [&] { StateReader(older.data(), older.size(), "thing"); });
   auto newer = sample();
-  newer[4] = 3;
+  newer[4] = 4;
   try {
     StateReader(newer.data(), newer.size(), "thing");
     ADD_FAILURE() << "a newer format was read";
   } catch (const Error& error) {
     EXPECT_EQ(error.code(), ErrorCode::CorruptState);
     const std::string message = error.what();
-    EXPECT_NE(message.find("format version 3 (written by sublinear-bandits " + std::string(kLibraryVersion) + ")"), std::string::npos) << message;
-    EXPECT_NE(message.find("reads format version 2"), std::string::npos) << message;
+    EXPECT_NE(message.find("format version 4 (written by sublinear-bandits " + std::string(kLibraryVersion) + ")"), std::string::npos) << message;
+    EXPECT_NE(message.find("reads format version 3"), std::string::npos) << message;
   }
 }
 

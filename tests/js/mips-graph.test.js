@@ -111,7 +111,7 @@ describe('HnswIndex', () => {
 
   test('grows past its capacity and reuses deleted slots', () => {
     const random = seededRandom(4);
-    const index = new sb.HnswIndex({ dim: 4, seed: 3, efConstruction: 50 });
+    const index = new sb.HnswIndex({ dim: 4, seed: 3, efConstruction: 50, build: 'immediate' });
     for (let id = 0; id < 200; id++) index.add([id], gaussian(random, 4));
     expect(index.stats().capacity).toBeGreaterThanOrEqual(200);
     expect(index.search([1, 0, 0, 0], 200).ids.length).toBe(200);

@@ -162,7 +162,7 @@ describe('combinatorial linear policies', () => {
 // The envelope (docs/state-format.md): 'SBST', the format version (u16), the library version that
 // wrote it and the type (u32 length + bytes each), the payload length (u64), the payload, a CRC-32
 // of everything before it.
-const formatVersion = 2;
+const formatVersion = 3;
 
 function crc32(bytes) {
   let c = 0xffffffff;
@@ -240,6 +240,7 @@ describe('snapshots', () => {
     const started = performance.now();
     const index = new sb.HnswIndex({ dim: 16, seed: 1 });
     index.add(Uint32Array.from({ length: count }, (_, i) => i), vectors);
+    expect(index.build()).toBe(0);
     const built = performance.now() - started;
     const bytes = index.toBytes();
     const loadStarted = performance.now();

@@ -30,6 +30,12 @@ const scalarKinds = {
     ['-1', -1, 'INVALID_ARGUMENT'], ['1.5', 1.5, 'INVALID_ARGUMENT'], [`${max} + 1`, max + 1, 'INVALID_ARGUMENT'],
     ['NaN', Number.NaN, 'INVALID_ARGUMENT'], ['Infinity', Infinity, 'INVALID_ARGUMENT'],
   ],
+  // An optional limit (build's maxItems): a non-negative integer, or left out (no limit).
+  limit: () => [
+    ...notNumbers.filter(([label]) => label !== 'undefined').map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
+    ['-1', -1, 'INVALID_ARGUMENT'], ['1.5', 1.5, 'INVALID_ARGUMENT'], ['2^32', 2 ** 32, 'INVALID_ARGUMENT'],
+    ['NaN', Number.NaN, 'INVALID_ARGUMENT'], ['Infinity', Infinity, 'INVALID_ARGUMENT'],
+  ],
   // A count (k, K, D, numVertices): a positive integer; `max` is the largest accepted.
   count: (valid, { max = 2 ** 32 - 1 } = {}) => [
     ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
@@ -198,6 +204,7 @@ export const families = {
         args: [['vectors', () => [1, 0, 0], { dimensioned: true }], ['count', () => 2],
           ['options', () => ({ shortlist: 3 }), { bad: [['a misspelt key', { shortlsit: 3 }, 'INVALID_ARGUMENT'], ...positive('shortlist', { zero: true })] }]],
       },
+      build: { args: [['limit', () => 10]] },
       stats: { args: [] },
       toBytes: { args: [] },
       fromBytes: { static: true, args: [['bytes', (index) => index.toBytes()]] },
@@ -235,6 +242,7 @@ export const families = {
       select: { args: [] },
       update: { args: [['id', () => 1], ['reward', () => 0.25]] },
       theta: { args: [] },
+      buildIndex: { args: [['limit', () => 10]] },
       stats: { args: [] },
       toBytes: { args: [] },
       fromBytes: { static: true, args: [['bytes', (policy) => policy.toBytes()]] },

@@ -25,6 +25,7 @@ test('HnswIndex picks its space from the data: the euclidean reduction on Fashio
   };
   const index = new sb.HnswIndex({ dim, efConstruction: 64, seed: 1 });
   index.add(ids, items.vectors);
+  expect(index.build()).toBe(0);
   const stats = index.stats();
   expect(stats.space).toBe('euclidean');
   expect(stats.spaceTrial.euclideanRecall).toBeGreaterThan(stats.spaceTrial.innerProductRecall);

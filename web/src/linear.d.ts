@@ -123,6 +123,13 @@ export interface LinearPolicy extends Disposable {
   update(arm: number, reward: number): void;
   /** The ridge estimate theta^. */
   theta(): Float64Array;
+  /**
+   * Builds the policy's MIPS index for up to `maxItems` waiting arms now (all by default) and returns
+   * how many still wait. Sub-TS's and Sub-Elim's HNSW graphs are built a slice per step by default
+   * (steps scan the arms not yet in the graph); call it in a Worker or in idle time to have sublinear
+   * steps from the next one. Policies without an approximate index return 0.
+   */
+  buildIndex(maxItems?: number): number;
   stats(): LinearPolicyStats;
   /** The saved state (versioned, checksummed; docs/state-format.md). */
   toBytes(): Uint8Array;
@@ -149,6 +156,7 @@ declare class LinearPolicyBase implements LinearPolicy {
   select(): number;
   update(arm: number, reward: number): void;
   theta(): Float64Array;
+  buildIndex(maxItems?: number): number;
   stats(): LinearPolicyStats;
   toBytes(): Uint8Array;
   dispose(): void;

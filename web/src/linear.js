@@ -1,6 +1,6 @@
 // Linear bandit policies (API.md, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
-import { MAX_MAGNITUDE, requireId, requireNumber, toFeatureArray, toIdArray } from './convert.js';
+import { MAX_MAGNITUDE, MAX_UINT32, requireId, requireInteger, requireNumber, toFeatureArray, toIdArray } from './convert.js';
 
 export function defineLinearClasses(runtime) {
   const { Module, withHeap, call } = runtime;
@@ -30,6 +30,12 @@ export function defineLinearClasses(runtime) {
         // The core refuses rewards beyond 1e15 too (they would overflow the ridge sums).
         args: [(arm) => requireId(arm, 'arm'), (reward) => requireNumber(reward, 'reward', MAX_MAGNITUDE)],
         call: (handle, arm, reward) => handle.update(arm, reward),
+      },
+      // Waiting arms into the policy's MIPS index now (Sub-TS's and Sub-Elim's HNSW graphs are built
+      // a slice per step by default): all of them, or at most maxItems; returns how many still wait.
+      buildIndex: {
+        args: [(maxItems = MAX_UINT32) => requireInteger(maxItems, 'maxItems', 0, MAX_UINT32)],
+        call: (handle, maxItems) => handle.buildIndex(maxItems),
       },
       // A copy: the view points into wasm memory that the next call overwrites.
       theta: { call: (handle) => handle.theta().slice() },

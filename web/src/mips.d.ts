@@ -38,6 +38,12 @@ export interface MipsIndex extends Disposable {
   remove(ids: Ids): void;
   /** The min(k, size) items of largest inner product, best first. */
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
+  /**
+   * Builds the structure of up to `maxItems` waiting items now (all by default) and returns how many
+   * still wait. Only HnswIndex's incremental build leaves items waiting (they are scanned exactly
+   * meanwhile); call it in a Worker or in idle time to finish the graph early. Others return 0.
+   */
+  build(maxItems?: number): number;
   stats(): IndexStats;
   /** The whole state (versioned, checksummed; docs/state-format.md). */
   toBytes(): Uint8Array;
@@ -56,6 +62,16 @@ export interface HnswIndexOptions extends IndexOptions {
    * reduction of Bachrach et al.).
    */
   space?: 'auto' | 'inner-product' | 'euclidean';
+  /**
+   * 'incremental' (default): add() only stores the items; each search scans the items not yet in the
+   * graph exactly and then inserts some of them, so that no search costs more than
+   * (1 + buildCredit) exhaustive scans and the total never more than that many times a scan's
+   * (stats().built, stats().pending; build() finishes at once). Below 1,000 items no graph is kept.
+   * 'immediate': add() inserts every item before it returns.
+   */
+  build?: 'incremental' | 'immediate';
+  /** Graph building per search, in exhaustive scans of the items (> 0, default 1). */
+  buildCredit?: number;
 }
 
 export interface LshIndexOptions extends IndexOptions {
@@ -100,6 +116,7 @@ declare abstract class IndexMembers implements MipsIndex {
   add(ids: Ids, vectors: Floats): void;
   remove(ids: Ids): void;
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
+  build(maxItems?: number): number;
   stats(): IndexStats;
   toBytes(): Uint8Array;
   dispose(): void;

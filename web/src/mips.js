@@ -1,6 +1,6 @@
 // Maximum inner product search indexes (API.md): one JS class per C++ index type, all sharing the
 // MipsIndex interface of the core.
-import { optionsToJson, readOptions, requireId, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
+import { MAX_UINT32, optionsToJson, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 
 function readSearchOptions(options) {
   const { shortlist = 0 } = readOptions(options, 'search options', ['shortlist']);
@@ -29,6 +29,12 @@ export function defineMipsClasses(runtime) {
       remove: {
         args: [(ids) => toIdArray(ids)],
         call: (handle, ids) => withHeap([ids], (address) => handle.remove(address, ids.length)),
+      },
+      // Waiting items into the structure (HnswIndex's incremental build): all of them, or at most
+      // maxItems; returns how many still wait.
+      build: {
+        args: [(maxItems = MAX_UINT32) => requireInteger(maxItems, 'maxItems', 0, MAX_UINT32)],
+        call: (handle, maxItems) => handle.build(maxItems),
       },
       search: {
         args: [(query) => toFloat32Array(query, 'query'), (k) => requirePositiveInteger(k, 'k'), readSearchOptions],

@@ -121,6 +121,9 @@ const OptionGroup& hnsw() {
       integer("efSearch", 64, 1, 1000000, "candidates kept while searching beyond those asked for"),
       text("space", "auto", "auto|inner-product|euclidean",
            "the graph's distance: measured on a sample (auto), inner product, or the Euclidean reduction"),
+      text("build", "incremental", "incremental|immediate",
+           "incremental: searches scan the items not yet in the graph and insert some; immediate: add() builds"),
+      number("buildCredit", 1.0, 0, 1000000, "graph building per search, in full scans of the items (incremental build)", true, false),
       seed(100, "seed of the level generator"),
   };
   return group;

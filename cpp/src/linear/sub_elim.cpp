@@ -174,6 +174,12 @@ void SubElim::onAddArms(const Id* ids, std::size_t count) {
   if (count > 0) raiseThreshold(best, bestId);
 }
 
+std::size_t SubElim::buildIndex(std::size_t maxItems) {
+  std::size_t waiting = 0;
+  for (auto& stage : stages_) waiting += stage.index->build(maxItems);
+  return waiting;
+}
+
 void SubElim::onRemoveArms(const Id* ids, std::size_t count) {
   bool witnessLeaves = false;
   std::vector<std::vector<Id>> byStage(static_cast<std::size_t>(maxStage_) + 1);

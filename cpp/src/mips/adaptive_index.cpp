@@ -42,6 +42,12 @@ std::vector<float> AdaptiveIndex::roundedQuery(const float* query) const {
   return rounded;
 }
 
+std::size_t AdaptiveIndex::buildPending(std::size_t maxItems) {
+  std::size_t waiting = 0;
+  for (auto& copy : copies_) waiting = std::max(waiting, copy->build(maxItems));
+  return waiting;
+}
+
 void AdaptiveIndex::onAdd(const Id* ids, std::size_t count) {
   std::vector<float> vectors(count * dim());
   for (std::size_t i = 0; i < count; ++i) {

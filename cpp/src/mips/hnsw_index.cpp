@@ -20,6 +20,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/mips/lane_kernels.hpp"
+#include "sublinear/mips/top_k.hpp"
 
 namespace sublinear {
 
@@ -66,35 +67,33 @@ double squaredNorm(const float* vector, std::size_t dim) {
 }
 
 constexpr std::size_t kMinimumCapacity = 16;
-// space "auto": decided once the index holds this many items (below it either space answers
-// small sets well), from graphs of up to kSpaceTrialItems sampled items searched for
-// kSpaceTrialQueries further items with the index's own beam for a top 10, and the euclidean
-// reduction chosen only when its recall is higher by more than kSpaceTrialMargin. Smaller trials
-// mislead: on Fashion-MNIST (60k x 784) a 2,000-item trial, or a 10,000-item one with a beam of
-// 10, favoured the inner-product graph, although over all 60,000 items the reduction finds far more
-// of the true top 10; a trial of this size ranks the two spaces as the whole set does.
-constexpr std::size_t kSpaceTrialMinimum = 1000;
+// space "auto": the trial builds both spaces' graphs over the first rows, up to kSpaceTrialItems,
+// searches them for the next kSpaceTrialQueries waiting items with the index's own beam for a top
+// 10, and keeps the euclidean reduction only when its recall is higher by more than
+// kSpaceTrialMargin. Smaller trials mislead: on Fashion-MNIST (60k x 784) a 2,000-item trial, or a
+// 10,000-item one with a beam of 10, favoured the inner-product graph, although over all 60,000
+// items the reduction finds far more of the true top 10.
 constexpr std::size_t kSpaceTrialItems = 10000;
 constexpr std::size_t kSpaceTrialQueries = 64;
-constexpr std::size_t kSpaceTrialConstruction = 64;
 constexpr double kSpaceTrialMargin = 0.02;
-// Below this many freed slots a compacting rebuild is not worth it.
+// Below this many freed slots a compaction is not worth it.
 constexpr std::size_t kCompactionFloor = 64;
-// Insertions into the successor graph per item added or removed and per search while a compaction
-// runs: a compaction started after N reuses completes within about N / 4 further additions, and no
-// single call pays for more than its own share.
-constexpr std::size_t kCompactionStepsPerAdd = 4;
-constexpr std::size_t kCompactionStepsPerRemove = 2;
-constexpr std::size_t kCompactionStepsPerSearch = 1;
+// What one graph distance computation costs in rows of an exhaustive scan: the scan streams rows
+// through a four-row kernel, while a graph visit is a random access, a call through hnswlib's
+// function pointer and heap updates. Measured in wasm and natively (bench/horizon.mjs prints both
+// work counters); it converts a search's credit, counted in scan rows, into insertions.
+constexpr double kEvaluationCost = 8.0;
 
 }  // namespace
 
 struct HnswIndex::Graph {
-  Graph(std::size_t stride, bool euclidean, std::size_t capacity, std::size_t M, std::size_t efConstruction, std::uint64_t seed)
-      : space(stride, euclidean),
+  Graph(std::size_t stride, bool euclideanSpace, std::size_t capacity, std::size_t M, std::size_t efConstruction,
+        std::uint64_t seed)
+      : space(stride, euclideanSpace),
         hnsw(&space, capacity, M, efConstruction, static_cast<std::size_t>(seed)),
         levels(seed),
-        levelScale(1.0 / deterministic::log(static_cast<double>(M))) {
+        levelScale(1.0 / deterministic::log(static_cast<double>(M))),
+        euclidean(euclideanSpace) {
     // hnswlib draws node levels with std::uniform_real_distribution, whose numbers differ between
     // libstdc++ (native) and libc++ (wasm). With its multiplier at zero its own draw is always
     // level 0, and nextLevel() supplies the level instead, the same in every build.
@@ -102,14 +101,17 @@ struct HnswIndex::Graph {
   }
   // The level of a new node: floor(-ln(U) / ln(M)), hnswlib's distribution from our engine.
   int nextLevel() { return static_cast<int>(-deterministic::log(1.0 - levels.uniform()) * levelScale); }
+  std::uint64_t evaluations() const { return space.evaluations(); }
   PaddedSpace space;
   hnswlib::HierarchicalNSW<float> hnsw;
   Random levels;
   double levelScale;
-  // Internal ids of deleted nodes, reused by later additions (last freed first).
+  bool euclidean;
+  // Internal ids of deleted nodes, reused by later insertions (last freed first).
   std::vector<hnswlib::tableint> freeSlots;
-  std::size_t reused = 0;  // freed slots taken by additions since the graph was started
+  std::size_t reused = 0;  // freed slots taken by insertions since the graph was started
   bool holds(Id id) const { return hnsw.label_lookup_.count(id) != 0; }
+  std::size_t live() const { return hnsw.label_lookup_.size(); }
 };
 
 namespace {
@@ -133,7 +135,7 @@ void HnswIndex::saveGraph(const Graph& graph, StateWriter& out) const {
   out.u32(hnsw.enterpoint_node_);
   out.random(graph.levels);
   out.u64(graph.reused);
-  out.u64(graph.space.evaluations());
+  out.u64(graph.evaluations());
   out.u32s(graph.freeSlots.data(), graph.freeSlots.size());
   const std::size_t floats = hnsw.data_size_ / sizeof(float);
   for (hnswlib::tableint node = 0; node < hnsw.cur_element_count; ++node) {
@@ -156,7 +158,7 @@ void HnswIndex::saveGraph(const Graph& graph, StateWriter& out) const {
   }
 }
 
-std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, const Graph* current, std::size_t queueLength) {
+std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euclidean) {
   // Everything is read and checked before the graph is touched, so a rejected state frees cleanly.
   const std::uint64_t savedCapacity = in.u64();
   const std::size_t nodes = in.count(4 + 1 + 4 + 4);
@@ -172,7 +174,7 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, const Gr
   const std::vector<std::uint32_t> freeSlots = in.u32s();
 
   const std::size_t maxM = M_, maxM0 = 2 * M_;
-  const std::size_t floats = graphStride_;
+  const std::size_t floats = paddedDimension(dim() + (euclidean ? 1 : 0));
   std::vector<Id> labels(nodes);
   std::vector<std::uint8_t> deleted(nodes);
   std::vector<int> nodeLevels(nodes);
@@ -213,8 +215,8 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, const Gr
       }
     }
   }
-  // Deleted nodes are exactly the free slots; live labels are distinct items of the index (the
-  // current graph holds every item, a successor some of the current graph's).
+  // Deleted nodes are exactly the free slots; live labels are the items of the first built_ rows,
+  // each once.
   std::size_t deletedCount = 0;
   for (const auto mark : deleted) deletedCount += mark;
   in.check(freeSlots.size() == deletedCount, "free slots do not match the deleted nodes");
@@ -229,18 +231,17 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, const Gr
   lookup.reserve(nodes - deletedCount);
   for (std::size_t node = 0; node < nodes; ++node) {
     if (deleted[node]) continue;
-    in.check(items_.contains(labels[node]) && (current == nullptr || current->holds(labels[node])), "a graph node holds an unknown item");
+    in.check(items_.contains(labels[node]) && items_.rowOf(labels[node]) < built_, "a graph node holds an item outside the built rows");
     in.check(lookup.emplace(labels[node], static_cast<hnswlib::tableint>(node)).second, "an item is in a graph twice");
   }
-  if (current == nullptr) in.check(lookup.size() == items_.size(), "the graph does not hold every item");
+  in.check(lookup.size() == built_, "the graph does not hold every built row");
 
-  // A graph's capacity is at most twice its nodes (it doubles when full and is fitted when a
-  // compaction completes), or the store it was sized for: a successor under way is sized for the
-  // queue it started with. Anything larger would allocate more than the input describes.
-  const std::size_t bound = std::max(kMinimumCapacity, 2 * std::max({nodes, items_.size(), queueLength}));
+  // A graph is sized for the store when started and doubles when full: its capacity is at most
+  // twice its nodes or the store. Anything larger would allocate more than the input describes.
+  const std::size_t bound = std::max(kMinimumCapacity, 2 * std::max(nodes, items_.size()));
   in.check(savedCapacity <= bound, "graph capacity beyond what its nodes need");
   const auto capacity = static_cast<std::size_t>(savedCapacity);
-  auto graph = std::make_unique<Graph>(graphStride_, euclidean_, capacity, M_, efConstruction_, 0);
+  auto graph = std::make_unique<Graph>(floats, euclidean, capacity, M_, efConstruction_, 0);
   graph->levels = levels;
   graph->reused = static_cast<std::size_t>(reused);
   graph->space.setEvaluations(evaluations);
@@ -251,7 +252,7 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, const Gr
     const auto slot = static_cast<hnswlib::tableint>(node);
     char* data = hnsw.data_level0_memory_ + node * hnsw.size_data_per_element_;
     std::memset(data, 0, hnsw.size_data_per_element_);
-    const float* vector = deleted[node] ? deletedVectors.data() + (vectorAt++) * floats : graphVector(items_.vectorOf(labels[node]));
+    const float* vector = deleted[node] ? deletedVectors.data() + (vectorAt++) * floats : graphVector(items_.vectorOf(labels[node]), euclidean);
     std::memcpy(data + hnsw.offsetData_, vector, hnsw.data_size_);
     const int level = nodeLevels[node];
     hnsw.element_levels_[node] = level;
@@ -277,6 +278,7 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, const Gr
   return graph;
 }
 
+
 void HnswIndex::saveStructure(StateWriter& out) const {
   out.u8(euclidean_ ? 1 : 0);
   out.u8(spaceDecided_ ? 1 : 0);
@@ -289,14 +291,12 @@ void HnswIndex::saveStructure(StateWriter& out) const {
   out.u64(rebuilds_);
   out.u64(compactions_);
   out.u64(retiredEvaluations_);
+  out.u64(built_);
+  out.u64(trialTarget_);
   out.u8(graph_ ? 1 : 0);
   if (graph_) saveGraph(*graph_, out);
-  out.u8(successor_ ? 1 : 0);
-  if (successor_) {
-    out.u32s(successorQueue_.data(), successorQueue_.size());
-    out.u64(successorNext_);
-    saveGraph(*successor_, out);
-  }
+  out.u8(trialGraph_ ? 1 : 0);
+  if (trialGraph_) saveGraph(*trialGraph_, out);
 }
 
 void HnswIndex::loadStructure(StateReader& in) {
@@ -318,18 +318,20 @@ void HnswIndex::loadStructure(StateReader& in) {
   rebuilds_ = in.u64();
   compactions_ = in.u64();
   retiredEvaluations_ = in.u64();
+  const std::uint64_t built = in.u64();
+  const std::uint64_t trialTarget = in.u64();
+  in.check(built <= items_.size(), "more built rows than items");
+  in.check(trialTarget <= kSpaceTrialItems, "space trial size out of range");
+  built_ = static_cast<std::size_t>(built);
+  trialTarget_ = static_cast<std::size_t>(trialTarget);
   const std::uint8_t hasGraph = in.u8();
-  // No graph is valid: it is built from the store when next needed.
-  in.check(hasGraph <= 1, "bad graph flag");
-  if (hasGraph) graph_ = loadGraph(in, nullptr, 0);
-  const std::uint8_t hasSuccessor = in.u8();
-  in.check(hasSuccessor <= 1 && (hasSuccessor == 0 || graph_), "bad successor flag");
-  if (hasSuccessor) {
-    successorQueue_ = in.u32s();
-    successorNext_ = static_cast<std::size_t>(in.u64());
-    in.check(successorNext_ <= successorQueue_.size(), "compaction position out of range");
-    successor_ = loadGraph(in, graph_.get(), successorQueue_.size());
-  }
+  in.check(hasGraph <= 1 && (hasGraph == 1 || built_ == 0), "bad graph flag");
+  if (hasGraph) graph_ = loadGraph(in, euclidean_);
+  const std::uint8_t hasTrial = in.u8();
+  // The trial runs beside an inner-product graph while the space is undecided, and ends by its size.
+  in.check(hasTrial <= 1 && (hasTrial == 1) == (trialTarget_ > 0), "bad space trial flag");
+  in.check(hasTrial == 0 || (hasGraph == 1 && !spaceDecided_ && !euclidean_ && built_ < trialTarget_), "bad space trial state");
+  if (hasTrial) trialGraph_ = loadGraph(in, true);
 }
 
 HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
@@ -342,152 +344,152 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
   if (space != "euclidean" && space != "inner-product" && space != "auto") {
     fail(ErrorCode::InvalidArgument, "option 'space' must be \"auto\", \"euclidean\" or \"inner-product\", got \"" + space + "\"");
   }
+  const std::string build = readStringOption(specs, options, "build");
+  if (build != "incremental" && build != "immediate") {
+    fail(ErrorCode::InvalidArgument, "option 'build' must be \"incremental\" or \"immediate\", got \"" + build + "\"");
+  }
+  incremental_ = build == "incremental";
+  buildCredit_ = readOption(specs, options, "buildCredit");
   spaceDecided_ = space != "auto";
   setSpace(space == "euclidean");
-}
-
-void HnswIndex::setSpace(bool euclidean) {
-  euclidean_ = euclidean;
-  // The euclidean reduction appends one coordinate.
-  graphStride_ = euclidean_ ? paddedDimension(dim() + 1) : paddedDimension(dim());
-  scratch_.assign(graphStride_, 0.0f);
-}
-
-void HnswIndex::chooseSpace() {
-  spaceDecided_ = true;
-  // Both spaces on the same random sample of the items, queried with further items (queries like
-  // the data: on isotropic data they are also like a linear bandit's random directions), each
-  // scored by recall@10 against the exact answer within the sample. Deterministic: the index's
-  // seed picks the sample.
-  Random random(seed_ ^ 0x5BACE5ULL);
-  const std::size_t n = items_.size();
-  const std::size_t sampleSize = std::min<std::size_t>(kSpaceTrialItems, n - kSpaceTrialQueries);
-  std::vector<std::size_t> rows(n);
-  for (std::size_t i = 0; i < n; ++i) rows[i] = i;
-  for (std::size_t i = 0; i < sampleSize + kSpaceTrialQueries; ++i) {
-    std::swap(rows[i], rows[i + static_cast<std::size_t>(random.uniformInt(n - i))]);
-  }
-  const std::size_t stride = items_.stride();
-  std::vector<std::vector<float>> queries;
-  for (std::size_t q = 0; q < kSpaceTrialQueries; ++q) {
-    const float* row = items_.rowData(rows[sampleSize + q]);
-    queries.emplace_back(row, row + stride);
-  }
-  // The exact top 10 of each query within the sample.
-  std::vector<std::vector<std::size_t>> truth;
-  for (const auto& query : queries) {
-    std::vector<std::pair<float, std::size_t>> scored;
-    for (std::size_t i = 0; i < sampleSize; ++i) scored.emplace_back(-lanes::innerProduct(items_.rowData(rows[i]), query.data(), stride), i);
-    std::partial_sort(scored.begin(), scored.begin() + std::min<std::size_t>(10, sampleSize), scored.end());
-    std::vector<std::size_t> top;
-    for (std::size_t i = 0; i < std::min<std::size_t>(10, sampleSize); ++i) top.push_back(scored[i].second);
-    truth.push_back(std::move(top));
-  }
-  auto recallOf = [&](bool euclidean) {
-    setSpace(euclidean);
-    double largest = 0.0;
-    for (std::size_t i = 0; i < sampleSize; ++i) largest = std::max(largest, squaredNorm(items_.rowData(rows[i]), dim()));
-    const double savedNorm = transformNorm_;
-    transformNorm_ = largest == 0.0 ? 1.0 : std::sqrt(largest);
-    Graph graph(graphStride_, euclidean_, sampleSize, M_, std::min(efConstruction_, kSpaceTrialConstruction), seed_);
-    for (std::size_t i = 0; i < sampleSize; ++i) graph.hnsw.addPoint(graphVector(items_.rowData(rows[i])), i, graph.nextLevel());
-    graph.hnsw.setEf(efSearch_ + 9);  // as candidates() for a top 10
-    double found = 0.0, wanted = 0.0;
-    for (std::size_t q = 0; q < queries.size(); ++q) {
-      std::copy(queries[q].begin(), queries[q].begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.begin());
-      std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
-      auto answer = graph.hnsw.searchKnn(scratch_.data(), truth[q].size());
-      while (!answer.empty()) {
-        found += std::count(truth[q].begin(), truth[q].end(), answer.top().second) > 0 ? 1.0 : 0.0;
-        answer.pop();
-      }
-      wanted += static_cast<double>(truth[q].size());
-    }
-    transformNorm_ = savedNorm;
-    trialEvaluations_ += graph.space.evaluations();
-    return found / wanted;
-  };
-  innerProductTrialRecall_ = recallOf(false);
-  euclideanTrialRecall_ = recallOf(true);
-  // Ties go to the inner-product space: no extra coordinate and no rebuild when norms grow.
-  setSpace(euclideanTrialRecall_ > innerProductTrialRecall_ + kSpaceTrialMargin);
+  scratch_.assign(paddedDimension(dim + 1), 0.0f);
 }
 
 HnswIndex::~HnswIndex() = default;
 
-const float* HnswIndex::graphVector(const float* paddedItem) {
+void HnswIndex::setSpace(bool euclidean) { euclidean_ = euclidean; }
+
+const float* HnswIndex::graphVector(const float* paddedItem, bool euclidean) {
   std::copy(paddedItem, paddedItem + dim(), scratch_.begin());
   std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
-  if (euclidean_) {
+  if (euclidean) {
     const double slack = transformNorm_ * transformNorm_ - squaredNorm(paddedItem, dim());
     scratch_[dim()] = static_cast<float>(std::sqrt(std::max(0.0, slack)));
   }
   return scratch_.data();
 }
 
-std::unique_ptr<HnswIndex::Graph> HnswIndex::newGraph() {
+std::unique_ptr<HnswIndex::Graph> HnswIndex::newGraph(bool euclidean) {
   const std::size_t capacity = std::max(kMinimumCapacity, items_.size());
   // A different hnswlib seed per graph, still determined by the index's seed.
-  auto graph = std::make_unique<Graph>(graphStride_, euclidean_, capacity, M_, efConstruction_, seed_ + graphsBuilt_);
+  auto graph = std::make_unique<Graph>(paddedDimension(dim() + (euclidean ? 1 : 0)), euclidean, capacity, M_, efConstruction_,
+                                       seed_ + graphsBuilt_);
   ++graphsBuilt_;
   return graph;
 }
 
-void HnswIndex::rebuild() {
-  retire(std::move(graph_));  // free the old graph before allocating the new one
-  retire(std::move(successor_));
-  graph_ = newGraph();
-  ++rebuilds_;
-  for (std::size_t row = 0; row < items_.size(); ++row) insert(*graph_, items_.idAt(row));
+std::uint64_t HnswIndex::distanceComputations() const {
+  return retiredEvaluations_ + (graph_ ? graph_->evaluations() : 0) + (trialGraph_ ? trialGraph_->evaluations() : 0);
 }
 
 void HnswIndex::retire(std::unique_ptr<Graph> graph) {
-  if (graph) retiredEvaluations_ += graph->space.evaluations();
+  if (graph) retiredEvaluations_ += graph->evaluations();
 }
 
-void HnswIndex::startCompaction() {
-  successor_ = newGraph();  // sized for the store, which may still hold a batch being removed
-  successorQueue_.clear();
-  successorQueue_.reserve(items_.size());
-  for (std::size_t row = 0; row < items_.size(); ++row) successorQueue_.push_back(items_.idAt(row));
-  successorNext_ = 0;
-  ++compactions_;
+void HnswIndex::startOver() {
+  retire(std::move(graph_));
+  retire(std::move(trialGraph_));
+  trialTarget_ = 0;
+  built_ = 0;
 }
 
-void HnswIndex::advanceCompaction(std::size_t steps) {
-  if (!successor_) return;
+void HnswIndex::startGraph() {
+  startOver();
+  const std::size_t n = items_.size();
+  if (!spaceDecided_ && n >= kGraphMinimum) {
+    // The trial's euclidean graph needs an R for the items it will hold: the largest norm so far.
+    transformNorm_ = largestNorm_ == 0.0 ? 1.0 : largestNorm_;
+    trialTarget_ = std::min(kSpaceTrialItems, n - kSpaceTrialQueries);
+    trialGraph_ = newGraph(true);
+  } else if (euclidean_ && (transformNorm_ == 0.0 || largestNorm_ > transformNorm_)) {
+    // The first R is the largest norm itself; later ones add headroom, so that restarts stay rare.
+    transformNorm_ = largestNorm_ == 0.0 ? 1.0 : (transformNorm_ == 0.0 ? 1.0 : kNormHeadroom) * largestNorm_;
+  }
+  graph_ = newGraph(euclidean_);
+}
+
+void HnswIndex::buildStep() {
+  const Id id = items_.idAt(built_);
   try {
-    for (; steps > 0 && successorNext_ < successorQueue_.size(); ++successorNext_) {
-      const Id id = successorQueue_[successorNext_];
-      // Removed since it was queued (the current graph holds exactly the live items), or queued
-      // twice (removed and added again): nothing to do.
-      if (!graph_->holds(id) || successor_->holds(id)) continue;
-      insert(*successor_, id);
-      --steps;
-    }
+    insert(*graph_, id);
+    if (trialGraph_) insert(*trialGraph_, id);
   } catch (...) {
-    // Give up this compaction (the current graph is untouched); a later trigger starts another.
-    retire(std::move(successor_));
+    // A graph that could not take an item (out of memory) is dropped whole: the items wait again
+    // and searches stay exact, so graph and store never disagree.
+    startOver();
     throw;
   }
-  if (successorNext_ < successorQueue_.size()) return;
-  retire(std::move(graph_));
-  graph_ = std::move(successor_);
-  // The successor was sized for the store when the compaction started; removals since then may
-  // have left it mostly empty. Fitting it keeps memory, and a saved graph's capacity, within twice
-  // its nodes.
-  graph_->hnsw.resizeIndex(std::max(kMinimumCapacity, graph_->hnsw.cur_element_count));
-  successorQueue_.clear();
-  successorQueue_.shrink_to_fit();
+  ++built_;
+  if (trialGraph_ && (built_ >= trialTarget_ || built_ == items_.size())) decideSpace();
 }
 
-void HnswIndex::ensureGraph() {
-  if (!graph_) rebuild();
+void HnswIndex::decideSpace() {
+  spaceDecided_ = true;
+  // Queries like the data (on isotropic data also like a linear bandit's random directions): the
+  // waiting items after the trial's rows, each scored by recall@10 against the exact top 10 within
+  // those rows. Deterministic: rows are in the order items came.
+  const std::size_t stride = items_.stride();
+  const std::size_t queries = std::min(kSpaceTrialQueries, items_.size() - built_);
+  const std::size_t top = std::min<std::size_t>(10, built_);
+  double found[2] = {0.0, 0.0};
+  double wanted = 0.0;
+  for (std::size_t q = 0; q < queries; ++q) {
+    const float* query = items_.rowData(built_ + q);
+    TopK best(top);
+    for (std::size_t row = 0; row < built_; ++row) best.push(lanes::innerProduct(items_.rowData(row), query, stride), items_.idAt(row));
+    std::vector<Id> truth;
+    for (const auto& entry : best.take()) truth.push_back(entry.second);
+    Graph* graphs[2] = {graph_.get(), trialGraph_.get()};
+    for (int g = 0; g < 2; ++g) {
+      std::copy(query, query + dim(), scratch_.begin());
+      std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
+      graphs[g]->hnsw.setEf(efSearch_ + top - 1);  // as candidates() for a top 10
+      auto answer = graphs[g]->hnsw.searchKnn(scratch_.data(), top);
+      for (; !answer.empty(); answer.pop()) found[g] += std::count(truth.begin(), truth.end(), answer.top().second) > 0 ? 1.0 : 0.0;
+    }
+    wanted += static_cast<double>(top);
+  }
+  innerProductTrialRecall_ = wanted == 0.0 ? 1.0 : found[0] / wanted;
+  euclideanTrialRecall_ = wanted == 0.0 ? 0.0 : found[1] / wanted;
+  trialEvaluations_ = trialGraph_->evaluations();
+  trialTarget_ = 0;
+  // Ties go to the inner-product space: no extra coordinate and no restart when norms grow.
+  if (euclideanTrialRecall_ > innerProductTrialRecall_ + kSpaceTrialMargin) {
+    setSpace(true);
+    retire(std::move(graph_));
+    graph_ = std::move(trialGraph_);
+    // Items added since the trial began may lie beyond its R: start over with a larger one.
+    if (largestNorm_ > transformNorm_) {
+      ++rebuilds_;
+      startGraph();
+    }
+  } else {
+    retire(std::move(trialGraph_));
+  }
+}
+
+void HnswIndex::buildFor(double evaluations, std::size_t maxItems) {
+  if (built_ == items_.size() || maxItems == 0) return;
+  if (!graph_) startGraph();
+  const auto work = [this] { return static_cast<double>(distanceComputations()); };
+  const double start = work();
+  for (std::size_t steps = 0; built_ < items_.size() && steps < maxItems && work() - start < evaluations; ++steps) buildStep();
+  // Relinking a reused node can strand nodes that were reachable only through its old links; after
+  // as many reuses as nodes in use, start over with a fresh graph.
+  if (graph_->reused >= kCompactionFloor && graph_->reused > graph_->live()) {
+    ++compactions_;
+    startOver();
+  }
+}
+
+std::size_t HnswIndex::buildPending(std::size_t maxItems) {
+  buildFor(std::numeric_limits<double>::infinity(), maxItems);
+  return items_.size() - built_;
 }
 
 void HnswIndex::insert(Graph& graph, Id id) {
   auto& hnsw = graph.hnsw;
-  const float* vector = graphVector(items_.vectorOf(id));
+  const float* vector = graphVector(items_.vectorOf(id), graph.euclidean);
   if (graph.freeSlots.empty()) {
     if (hnsw.cur_element_count >= hnsw.max_elements_) hnsw.resizeIndex(2 * hnsw.max_elements_);
     hnsw.addPoint(vector, id, graph.nextLevel());
@@ -514,96 +516,84 @@ void HnswIndex::erase(Graph& graph, Id id) {
 }
 
 void HnswIndex::onAdd(const Id* ids, std::size_t count) {
-  try {
-    if (!spaceDecided_ && items_.size() >= kSpaceTrialMinimum) {
-      const bool wasEuclidean = euclidean_;
-      chooseSpace();
-      if (euclidean_ != wasEuclidean || euclidean_) {
-        // A graph of the other space (or the first euclidean R) is built from the whole store.
-        retire(std::move(graph_));
-        retire(std::move(successor_));
-        successorQueue_.clear();
-        transformNorm_ = 0.0;
-      }
-    }
-    double batchNorm = 0.0;
-    for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredNorm(items_.vectorOf(ids[i]), dim())));
-    largestNorm_ = std::max(largestNorm_, batchNorm);
-    // The euclidean reduction needs R >= every norm: a larger item means a new R and a new graph.
-    // The first R is the largest norm itself; later ones add headroom so that rebuilds stay rare.
-    if (euclidean_ && (transformNorm_ == 0.0 || batchNorm > transformNorm_)) {
-      transformNorm_ = largestNorm_ == 0.0 ? 1.0 : (transformNorm_ == 0.0 ? 1.0 : kNormHeadroom) * largestNorm_;
-      rebuild();
-      return;
-    }
-    if (!graph_) {
-      rebuild();
-      return;
-    }
-    auto& hnsw = graph_->hnsw;
-    const std::size_t fresh = count - std::min(count, graph_->freeSlots.size());
-    if (hnsw.cur_element_count + fresh > hnsw.max_elements_) {
-      hnsw.resizeIndex(std::max(2 * hnsw.max_elements_, hnsw.cur_element_count + fresh));
-    }
-    for (std::size_t i = 0; i < count; ++i) insert(*graph_, ids[i]);
-    // A running compaction inserts the new items when it reaches them.
-    if (successor_) successorQueue_.insert(successorQueue_.end(), ids, ids + count);
-    advanceCompaction(kCompactionStepsPerAdd * count);
-    // Relinking a reused node can strand nodes that were reachable only through its old links; after
-    // as many reuses as live items, compact into a fresh graph, built a few insertions per call.
-    if (!successor_ && graph_->reused >= kCompactionFloor && graph_->reused > items_.size()) startCompaction();
-  } catch (...) {
-    // The base class takes the batch back out of the store; the graph is rebuilt from the store
-    // when next needed, so graph and store never disagree.
-    retire(std::move(graph_));
-    retire(std::move(successor_));
-    throw;
+  double batchNorm = 0.0;
+  for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredNorm(items_.vectorOf(ids[i]), dim())));
+  largestNorm_ = std::max(largestNorm_, batchNorm);
+  // New items wait in the rows after the built ones. The euclidean reduction needs R >= every norm:
+  // a larger item means a new R and a new graph.
+  if (graph_ && euclidean_ && batchNorm > transformNorm_) {
+    ++rebuilds_;
+    startOver();
   }
+  // An immediate graph started before the index was large enough for the space trial starts over
+  // with it.
+  if (graph_ && !spaceDecided_ && !trialGraph_ && items_.size() >= kGraphMinimum) startOver();
+  if (!incremental_) buildPending(items_.size());
 }
 
 void HnswIndex::onRemove(const Id* ids, std::size_t count) {
   if (!graph_) return;
   if (count == items_.size()) {
     // Emptied: drop the graphs rather than keep deleted nodes (and hnswlib's fixed 1.5 MiB of
-    // locks) for items that are gone. Sub-Elim empties its stage indexes as arms move on; the
-    // graph is built again when items come.
-    retire(std::move(graph_));
-    retire(std::move(successor_));
-    successorQueue_.clear();
-    successorQueue_.shrink_to_fit();
+    // locks) for items that are gone.
+    startOver();
     return;
   }
   for (std::size_t i = 0; i < count; ++i) {
+    if (!graph_->holds(ids[i])) continue;
     erase(*graph_, ids[i]);
-    if (successor_ && successor_->holds(ids[i])) erase(*successor_, ids[i]);
+    if (trialGraph_) erase(*trialGraph_, ids[i]);
+    // Keep the built rows a prefix: the removed item moves to the first waiting row's place, where
+    // the store fills its hole with a row from the end, which waits too.
+    items_.swapRows(items_.rowOf(ids[i]), built_ - 1);
+    --built_;
   }
-  // The store still holds the batch (it drops it after this call); the compaction skips it because
-  // the current graph no longer does.
-  const std::size_t live = items_.size() - count;
-  if (!successor_ && graph_->freeSlots.size() >= kCompactionFloor && graph_->freeSlots.size() > live) startCompaction();
-  advanceCompaction(kCompactionStepsPerRemove * count);
+  if (graph_->freeSlots.size() >= kCompactionFloor && graph_->freeSlots.size() > graph_->live()) {
+    ++compactions_;
+    startOver();
+    return;
+  }
+  // A graph is sized for the store when started; when the store shrinks to less than half of it,
+  // fit it, so that memory (and a saved graph's capacity) stays within twice what is held.
+  const std::size_t remaining = items_.size() - count;
+  for (Graph* graph : {graph_.get(), trialGraph_.get()}) {
+    if (graph == nullptr) continue;
+    const std::size_t needed = std::max({kMinimumCapacity, graph->hnsw.cur_element_count, remaining});
+    if (graph->hnsw.max_elements_ > 2 * needed) graph->hnsw.resizeIndex(needed);
+  }
 }
 
 std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t count) {
-  ensureGraph();
-  advanceCompaction(kCompactionStepsPerSearch);
-  auto& hnsw = graph_->hnsw;
-  // The query of the euclidean reduction is (q, 0): the padding is already zero.
-  std::copy(paddedQuery, paddedQuery + dim(), scratch_.begin());
-  std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
-  // The beam holds efSearch candidates beyond the `count` asked for (searchKnn would use
-  // max(ef, count)): so a longer shortlist always means a wider search. With max(), shortlists
-  // up to efSearch changed nothing, and the inner-product space returns the beam's best by the
-  // same float scores the exact ranking uses.
-  hnsw.setEf(efSearch_ + count - 1);
-  const std::uint64_t before = graph_->space.evaluations();
-  auto found = hnsw.searchKnn(scratch_.data(), count);
-  countInnerProducts(static_cast<double>(graph_->space.evaluations() - before));
+  // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers.
+  if (!incremental_) buildPending(items_.size());
+  const std::size_t n = items_.size();
   std::vector<Id> ids;
-  ids.reserve(found.size());
-  while (!found.empty()) {
-    ids.push_back(static_cast<Id>(found.top().second));
-    found.pop();
+  double searchEvaluations = 0.0;
+  if (built_ > 0) {
+    auto& hnsw = graph_->hnsw;
+    // The query of the euclidean reduction is (q, 0): the padding is already zero.
+    std::copy(paddedQuery, paddedQuery + dim(), scratch_.begin());
+    std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
+    // The beam holds efSearch candidates beyond the `count` asked for (searchKnn would use
+    // max(ef, count)): so a longer shortlist always means a wider search.
+    hnsw.setEf(efSearch_ + count - 1);
+    const std::uint64_t before = graph_->evaluations();
+    auto found = hnsw.searchKnn(scratch_.data(), std::min(count, built_));
+    searchEvaluations = static_cast<double>(graph_->evaluations() - before);
+    countInnerProducts(searchEvaluations);
+    ids.reserve(found.size() + count);
+    for (; !found.empty(); found.pop()) ids.push_back(static_cast<Id>(found.top().second));
+  }
+  // The waiting rows, exactly.
+  if (built_ < n) {
+    const std::vector<Id> waiting = scan(paddedQuery, std::min(count, n - built_), built_);
+    ids.insert(ids.end(), waiting.begin(), waiting.end());
+  }
+  if (incremental_ && built_ < n && n >= kGraphMinimum) {
+    // The credit: what the rest of (1 + buildCredit) scans of the store leaves after this search.
+    const double spent = static_cast<double>(n - built_) + kEvaluationCost * searchEvaluations;
+    const double credit = (1.0 + buildCredit_) * static_cast<double>(n) - spent;
+    if (credit > 0.0) buildFor(credit / kEvaluationCost, n);
   }
   return ids;
 }
@@ -614,22 +604,25 @@ Json HnswIndex::stats() const {
   result["M"] = M_;
   result["efConstruction"] = efConstruction_;
   result["efSearch"] = efSearch_;
+  result["build"] = incremental_ ? "incremental" : "immediate";
+  result["buildCredit"] = buildCredit_;
+  result["built"] = built_;
+  result["pending"] = items_.size() - built_;
   result["rebuilds"] = rebuilds_;
   result["compactions"] = compactions_;
-  result["compacting"] = successor_ != nullptr;
   result["graphSlots"] = graph_ ? graph_->hnsw.cur_element_count : 0;
   result["capacity"] = graph_ ? graph_->hnsw.max_elements_ : 0;
   result["freeSlots"] = graph_ ? graph_->freeSlots.size() : 0;
   result["reusedSinceBuild"] = graph_ ? graph_->reused : 0;
-  // Every graph's work, the successor's and retired graphs' included.
-  result["distanceComputations"] = retiredEvaluations_ + (graph_ ? graph_->space.evaluations() : 0) +
-                                   (successor_ ? successor_->space.evaluations() : 0);
+  // Every graph's work: the trial's and retired graphs' included.
+  result["distanceComputations"] = distanceComputations();
   if (euclidean_) result["transformNorm"] = transformNorm_;
-  result["space"] = euclidean_ ? "euclidean" : "inner-product";
   result["spaceDecided"] = spaceDecided_;
-  if (innerProductTrialRecall_ >= 0.0) {
-    result["spaceTrial"] = Json{{"innerProductRecall", innerProductTrialRecall_}, {"euclideanRecall", euclideanTrialRecall_},
-                                {"distanceComputations", trialEvaluations_}};
+  if (innerProductTrialRecall_ >= 0.0 || trialGraph_) {
+    result["spaceTrial"] = Json{{"innerProductRecall", innerProductTrialRecall_},
+                                {"euclideanRecall", euclideanTrialRecall_},
+                                {"distanceComputations", trialGraph_ ? trialGraph_->evaluations() : trialEvaluations_},
+                                {"running", trialGraph_ != nullptr}};
   }
   return result;
 }

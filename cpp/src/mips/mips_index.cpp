@@ -90,14 +90,14 @@ SearchResult MipsIndex::searchExactly(const float* query, std::size_t queryLengt
   return result;
 }
 
-std::vector<Id> MipsIndex::scan(const float* paddedQuery, std::size_t count) {
+std::vector<Id> MipsIndex::scan(const float* paddedQuery, std::size_t count, std::size_t firstRow) {
   TopK best(count);
   const std::size_t stride = items_.stride();
   const std::size_t rows = items_.size();
   // Four rows per step (bit-identical to innerProduct per row, see lane_kernels.hpp): the scan is
   // bound by memory, and this keeps the query in registers and the loop free of calls.
   float scores[4];
-  std::size_t row = 0;
+  std::size_t row = firstRow;
   for (; row + 4 <= rows; row += 4) {
     lanes::innerProducts4(items_.rowData(row), paddedQuery, stride, scores);
     for (std::size_t r = 0; r < 4; ++r) {
@@ -108,7 +108,7 @@ std::vector<Id> MipsIndex::scan(const float* paddedQuery, std::size_t count) {
     const float score = lanes::innerProduct(items_.rowData(row), paddedQuery, stride);
     if (best.admits(score)) best.push(score, items_.idAt(row));
   }
-  countInnerProducts(static_cast<double>(rows));
+  countInnerProducts(static_cast<double>(rows - firstRow));
   std::vector<Id> ids;
   ids.reserve(count);
   for (const auto& entry : best.take()) ids.push_back(entry.second);

@@ -39,6 +39,16 @@ void VectorStore::remove(Id id) {
   rowOf_.erase(id);
 }
 
+void VectorStore::swapRows(std::size_t a, std::size_t b) {
+  if (a == b) return;
+  std::swap_ranges(data_.begin() + static_cast<std::ptrdiff_t>(a * stride_),
+                   data_.begin() + static_cast<std::ptrdiff_t>((a + 1) * stride_),
+                   data_.begin() + static_cast<std::ptrdiff_t>(b * stride_));
+  std::swap(ids_[a], ids_[b]);
+  rowOf_[ids_[a]] = a;
+  rowOf_[ids_[b]] = b;
+}
+
 void VectorStore::pad(const float* vector, float* out) const {
   std::copy(vector, vector + dim_, out);
   std::fill(out + dim_, out + stride_, 0.0f);

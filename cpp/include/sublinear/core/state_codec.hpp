@@ -90,7 +90,7 @@ class StateReader {
 };
 
 // 1: journals of calls (0.1.x); 2: snapshots of the structures.
-constexpr std::uint16_t kStateFormatVersion = 2;
+constexpr std::uint16_t kStateFormatVersion = 3;
 // The package version (package.json), recorded in every state.
 extern const char* const kLibraryVersion;
 

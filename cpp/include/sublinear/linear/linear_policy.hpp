@@ -37,6 +37,9 @@ class LinearPolicy {
   virtual void update(Id arm, double reward) = 0;
   // The ridge estimate theta^.
   virtual Vector theta() const = 0;
+  // Builds the structure of up to maxItems waiting arms of the policy's MIPS indexes now (HnswIndex
+  // builds incrementally, a slice per search) and returns how many still wait; 0 without an index.
+  virtual std::size_t buildIndex(std::size_t /*maxItems*/) { return 0; }
   // Work counters, at least { innerProducts } (the MIPS index's and the policy's own scoring).
   virtual Json stats() const = 0;
 

@@ -23,6 +23,7 @@ class PersistentLinearPolicy {
                                                           const std::string& expectedType);
 
   const LinearPolicy& policy() const { return *policy_; }
+  std::size_t buildIndex(std::size_t maxItems) { return policy_->buildIndex(maxItems); }
 
   void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength);
   void removeArms(const Id* ids, std::size_t count);

@@ -61,6 +61,7 @@ class SubElim : public RidgePolicy {
   bool hasWitness() const { return hasWitness_; }
   Id witness() const { return witness_; }
 
+  std::size_t buildIndex(std::size_t maxItems) override;
  protected:
   SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options);
 

@@ -42,6 +42,7 @@ class SubTS : public RidgePolicy {
   std::string type() const override { return type_; }
   Vector theta() const override;
 
+  std::size_t buildIndex(std::size_t maxItems) override { return index_->build(maxItems); }
  protected:
   SubTS(std::string type, const std::string& defaultIndex, int dim, const Json& options);
 

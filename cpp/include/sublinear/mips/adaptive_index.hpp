@@ -31,6 +31,8 @@ class AdaptiveIndex final : public MipsIndex {
   std::vector<float> roundedQuery(const float* query) const;
 
  protected:
+  // Builds each copy's waiting items (up to maxItems per copy); returns the most still waiting.
+  std::size_t buildPending(std::size_t maxItems) override;
   void onAdd(const Id* ids, std::size_t count) override;
   void onRemove(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;

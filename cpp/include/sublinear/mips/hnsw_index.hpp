@@ -15,40 +15,49 @@ namespace sublinear {
 //   "euclidean": the reduction of Bachrach et al. (paper 000, Appendix A.1). Every item x is stored as
 //     (x, sqrt(R^2 - |x|^2)) and the query as (q, 0), so |x' - q'|^2 = R^2 + |q|^2 - 2<x, q>: the nearest
 //     neighbour is the maximum inner product, in a true metric.
-// Which one serves depends on the data, so the default, "auto", measures it: once the index holds
-// 1,000 items it builds both graphs over a sample of up to 10,000 of them and keeps the space of
-// higher recall@10 (stats().space, stats().spaceTrial). On Gaussian data (bench/mips.mjs) the
-// inner-product graph finds more of the true top 10 than the reduction at the same efSearch (after
-// the reduction every query (q, 0) is about R away from every item, so the greedy descent has little
-// gradient to follow); on real image vectors (Fashion-MNIST, 60k x 784,
-// nonnegative, all in one narrow cone) the inner-product graph funnels every search to a few
-// large-norm hubs and the reduction wins (bench mips --real).
+//
+// Built as it is used (build "incremental", the default). The items the graph holds are the first
+// rows of the store; the rest wait and are scanned exactly. A search asks the graph about the built
+// rows, scans the waiting ones, and then inserts waiting items into the graph until the call has
+// cost (1 + buildCredit) full scans. So no call costs more than that (no add() freezes a page while
+// a graph of 10^6 items is built), the total never exceeds (1 + buildCredit) times an exhaustive
+// scan's at any horizon (the ski-rental argument: the graph is paid for with what scanning would
+// have cost), and answers are exact for every item not yet in the graph. build() finishes the graph
+// at once (in a Worker, say). With build "immediate", add() inserts every item before it returns.
+// Below kGraphMinimum items an incremental index keeps no graph: a scan is cheaper than a search.
+//
+// Which space serves depends on the data, so the default, "auto", measures it: when the graph is
+// started over at least kGraphMinimum items, a second graph in the euclidean space is built beside
+// the inner-product one over the first rows (up to 10,000), both are searched with the next waiting
+// items as queries, and the space of higher recall@10 keeps its graph (stats().space, spaceTrial).
+// On Gaussian data the inner-product graph finds more of the true top 10 (after the reduction every
+// query (q, 0) is about R away from every item, so the greedy descent has little gradient to
+// follow); on real image vectors (Fashion-MNIST, nonnegative, all in one narrow cone) the
+// inner-product graph funnels every search to a few large-norm hubs and the reduction wins.
 // Candidates come from searchKnn with ef = efSearch + count - 1 (count = max(k, shortlist)), so
 // both knobs widen the search; the base class ranks them exactly.
 //
 // A changing set: removal marks the node deleted (hnswlib's markDelete) and frees its slot; the next
-// addition takes a freed slot (new label, new vector, hnswlib's updatePoint relinks it), so the graph
-// does not grow under add/remove cycles. When freed slots outnumber live items, or slots have been
-// reused more often than there are live items (relinking can strand a few nodes), a compaction
-// starts: a fresh successor graph of the stored items is built a few insertions per later call (4
-// per item added, 2 per item removed, 1 per search) while the current graph keeps answering, and
-// replaces it when complete. So no call pays for a whole rebuild (a pause long enough to notice),
-// at the price of two graphs in memory while it runs. Capacity doubles with resizeIndex when full. In the
-// euclidean space R starts at the largest norm of the first batch; an item beyond R triggers a rebuild
-// with R = kNormHeadroom times the new largest norm, so R grows geometrically and rebuilds are rare
-// (at most log_1.25 of the norms' dynamic range). Removals never shrink R.
+// insertion takes a freed slot (hnswlib's updatePoint relinks it), so the graph does not grow under
+// add/remove cycles. When freed slots outnumber the nodes in use, or slots have been reused more
+// often than there are nodes (relinking can strand a few nodes), the graph is started over, and
+// built again as above. Capacity doubles with resizeIndex when full. In the euclidean space R starts
+// at the largest norm; an item beyond R starts the graph over with R = kNormHeadroom times the new
+// largest norm, so R grows geometrically and restarts are rare. Removals never shrink R.
 class HnswIndex final : public MipsIndex {
  public:
   static constexpr double kNormHeadroom = 1.25;
+  // Fewer items than this are scanned (incremental build); the space trial needs as many.
+  static constexpr std::size_t kGraphMinimum = 1000;
 
-  // Options: M (>= 2, default 16), efConstruction (>= 1, 200), efSearch (>= 1, 64), seed,
-  // space ("inner-product" | "euclidean").
+  // Options: see option_groups::hnsw().
   HnswIndex(std::size_t dim, const Json& options);
   ~HnswIndex() override;
   std::string type() const override { return "hnsw"; }
   Json stats() const override;
 
  protected:
+  std::size_t buildPending(std::size_t maxItems) override;
   void onAdd(const Id* ids, std::size_t count) override;
   void onRemove(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
@@ -59,41 +68,42 @@ class HnswIndex final : public MipsIndex {
   // hnswlib.h defines non-inline functions, so its types stay inside hnsw_index.cpp.
   struct Graph;
 
-  // An empty graph with capacity for every stored item.
-  std::unique_ptr<Graph> newGraph();
-  // A fresh graph of every stored item (row order), at once: the first use, a new euclidean R.
-  void rebuild();
-  void ensureGraph();
+  std::unique_ptr<Graph> newGraph(bool euclidean);
+  // Drops the graphs: every item waits again (a new R, a compaction, an emptied index).
+  void startOver();
+  // A graph over no rows yet, with the space trial's second graph while the space is undecided.
+  void startGraph();
+  // Inserts the first waiting row into the graph (and the trial's), ending the trial when due.
+  void buildStep();
+  // Build steps until `evaluations` distance computations are spent or `maxItems` rows inserted.
+  void buildFor(double evaluations, std::size_t maxItems);
+  void decideSpace();
+  // Every graph's work: retired graphs' and the trial's included (never decreases).
+  std::uint64_t distanceComputations() const;
   // Adds the work of a graph being dropped to the work counter.
   void retire(std::unique_ptr<Graph> graph);
-  void startCompaction();
-  // Up to `steps` insertions into the successor; swaps it in when every queued item is in it.
-  void advanceCompaction(std::size_t steps);
   void insert(Graph& graph, Id id);
   void erase(Graph& graph, Id id);
   void setSpace(bool euclidean);
-  // space "auto": builds both spaces' graphs over a sample of the items and keeps the one of higher
-  // recall (see the constants in hnsw_index.cpp).
-  void chooseSpace();
   // A graph's nodes (links per layer, labels, deleted marks and the vectors only deleted nodes
-  // still hold), validated on load against the items and, for a successor, the current graph.
+  // still hold), validated on load against the first `built_` rows of the store.
   void saveGraph(const Graph& graph, StateWriter& out) const;
-  // queueLength: a successor's compaction queue, which its capacity was sized for.
-  std::unique_ptr<Graph> loadGraph(StateReader& in, const Graph* current, std::size_t queueLength);
-  // The item's vector in the graph's space (augmented in the euclidean space), in scratch_.
-  const float* graphVector(const float* paddedItem);
+  std::unique_ptr<Graph> loadGraph(StateReader& in, bool euclidean);
+  // The item's vector in the given space (augmented in the euclidean one), in scratch_.
+  const float* graphVector(const float* paddedItem, bool euclidean);
 
   std::size_t M_;
   std::size_t efConstruction_;
   std::size_t efSearch_;
   std::uint64_t seed_;
+  bool incremental_ = true;
+  double buildCredit_ = 1.0;
   bool euclidean_ = false;
   bool spaceDecided_ = true;
   double innerProductTrialRecall_ = -1.0;
   double euclideanTrialRecall_ = -1.0;
   std::uint64_t trialEvaluations_ = 0;
-  std::size_t graphStride_ = 0;
-  // R of the euclidean reduction and the largest item norm seen so far (R >= kNormHeadroom * it).
+  // R of the euclidean reduction and the largest item norm seen so far.
   double transformNorm_ = 0.0;
   double largestNorm_ = 0.0;
   std::uint64_t graphsBuilt_ = 0;
@@ -101,11 +111,12 @@ class HnswIndex final : public MipsIndex {
   std::uint64_t compactions_ = 0;
   std::uint64_t retiredEvaluations_ = 0;
   std::vector<float> scratch_;
+  // The graph holds exactly the items of rows [0, built_); rows [built_, size()) wait.
+  std::size_t built_ = 0;
   std::unique_ptr<Graph> graph_;
-  // The compaction under way: the successor graph and the items it still has to take, in order.
-  std::unique_ptr<Graph> successor_;
-  std::vector<Id> successorQueue_;
-  std::size_t successorNext_ = 0;
+  // During the space trial: the euclidean graph over the same rows, and the rows the trial builds.
+  std::unique_ptr<Graph> trialGraph_;
+  std::size_t trialTarget_ = 0;
 };
 
 }  // namespace sublinear

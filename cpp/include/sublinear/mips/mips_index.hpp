@@ -55,6 +55,12 @@ class MipsIndex {
   // index's answers are audited against (Sub-TS does so online). Counted like a search's work.
   SearchResult searchExactly(const float* query, std::size_t queryLength, std::size_t k);
 
+  // Structure still to be built, for indexes that build it a slice per search (HnswIndex by
+  // default): builds the structure of up to `maxItems` waiting items at once (a Worker, or idle time
+  // on a page, can finish it this way) and returns how many still wait. Other indexes build
+  // everything in add() and return 0.
+  std::size_t build(std::size_t maxItems) { return buildPending(maxItems); }
+
   // Work counters since creation: innerProducts counts full-dimension products (partial products of
   // sampling methods count as their fraction of dim), searches counts queries.
   virtual Json stats() const;
@@ -72,6 +78,8 @@ class MipsIndex {
   virtual void saveStructure(StateWriter& out) const = 0;
   virtual void loadStructure(StateReader& in) = 0;
 
+  virtual std::size_t buildPending(std::size_t /*maxItems*/) { return 0; }
+
   // Called after the items are in the store.
   virtual void onAdd(const Id* ids, std::size_t count) = 0;
   // Called while the items are still in the store.
@@ -80,8 +88,9 @@ class MipsIndex {
   // scores them exactly. Returning fewer (even none) is allowed for approximate methods.
   virtual std::vector<Id> candidates(const float* paddedQuery, std::size_t count) = 0;
 
-  // The ids of the `count` stored items of largest inner product, by a scan of the store.
-  std::vector<Id> scan(const float* paddedQuery, std::size_t count);
+  // The ids of the `count` stored items of largest inner product among rows [firstRow, size()), by
+  // a scan of the store.
+  std::vector<Id> scan(const float* paddedQuery, std::size_t count, std::size_t firstRow = 0);
   // Exact top-k of the given ids, counted as inner products.
   SearchResult rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k);
   void countInnerProducts(double count) { innerProducts_ += static_cast<std::uint64_t>(count); }

@@ -29,6 +29,8 @@ class PersistentIndex {
   void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
   void remove(const Id* ids, std::size_t idCount);
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
+  // MipsIndex::build: up to maxItems waiting items into the structure; returns how many still wait.
+  std::size_t build(std::size_t maxItems) { return index_->build(maxItems); }
 
   std::vector<std::uint8_t> toBytes() const;
 

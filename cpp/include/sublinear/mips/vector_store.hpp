@@ -30,6 +30,9 @@ class VectorStore {
   void reserve(std::size_t count);
   void add(Id id, const float* vector);
   void remove(Id id);
+  // Exchanges two rows (vectors and ids); ids keep their vectors. Lets an index keep the items its
+  // structure holds in a prefix of the rows, so that the rest can be scanned contiguously.
+  void swapRows(std::size_t a, std::size_t b);
   // Copies `vector` (dim floats) into `out` padded to stride() floats.
   void pad(const float* vector, float* out) const;
 
