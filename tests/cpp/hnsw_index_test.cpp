@@ -177,17 +177,17 @@ TEST(HnswIndex, IncrementalBuildAnswersExactlyAndNoSearchCostsMoreThanItsCredit)
     stats = index->stats();
     const double searchWork = static_cast<double>(index->innerProducts()) - productsBefore;
     const double graphWork = stats["distanceComputations"].get<double>() - before;
-    // Graph work counts 8 scan rows per distance; the last insertion may overshoot by one. The call
+    // Graph work counts kEvaluationCost scan rows per distance; the last insertion may overshoot by one. The call
     // that ends the space trial also searches both trial graphs for 64 items: measured apart.
     const bool decided = stats["spaceDecided"].get<bool>() && trialDecision == 0.0;
-    (decided ? trialDecision : largestBuild) = std::max(decided ? trialDecision : largestBuild, 8.0 * graphWork + searchWork);
+    (decided ? trialDecision : largestBuild) = std::max(decided ? trialDecision : largestBuild, HnswIndex::kEvaluationCost * graphWork + searchWork);
     const std::size_t now = stats["built"].get<std::size_t>();
     EXPECT_GE(now, built);
     built = now;
   }
   EXPECT_EQ(built, n) << "the graph completes within " << searches << " searches";
-  EXPECT_LE(largestBuild, 2.0 * n + 8.0 * 2000.0);
-  EXPECT_LT(trialDecision, 0.05 * 8.0 * index->stats()["distanceComputations"].get<double>());
+  EXPECT_LE(largestBuild, 2.0 * n + HnswIndex::kEvaluationCost * 2000.0);
+  EXPECT_LT(trialDecision, 0.05 * HnswIndex::kEvaluationCost * index->stats()["distanceComputations"].get<double>());
   EXPECT_GE(recall / static_cast<double>(searches - 1), 0.9);
   // Complete: searches do sublinear work and no building.
   const auto query = gaussian(random, dim);

@@ -110,12 +110,12 @@ TEST(SubTS, OneIndexQueryPerStepAndNoScanByThePolicy) {
   EXPECT_EQ(stats["emptyQueries"].get<int>(), 0);
 }
 
-TEST(SubTS, ItsHnswIndexDefaultsToConstructionEffort64UnlessGiven) {
+TEST(SubTS, ItsHnswIndexDefaultsToConstructionEffort16UnlessGiven) {
   const auto efConstruction = [](const Json& index) {
     auto policy = makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"seed", 1}, {"index", index}});
     return policy->stats()["index"]["efConstruction"].get<int>();
   };
-  EXPECT_EQ(efConstruction(Json{{"type", "hnsw"}}), 64);
+  EXPECT_EQ(efConstruction(Json{{"type", "hnsw"}}), 16);
   EXPECT_EQ(efConstruction(Json{{"type", "hnsw"}, {"efConstruction", 150}}), 150);
   // The default applies to the policy's index only: a standalone HnswIndex keeps 200.
   EXPECT_EQ(sublinear::makeMipsIndex(3, Json{{"type", "hnsw"}})->stats()["efConstruction"].get<int>(), 200);

@@ -204,7 +204,7 @@ const OptionGroup& thompson() {
       number("auditBudget", 0.1, 0, 1, "exact audits of the index may cost up to this fraction of the search work"),
       number("targetMissRate", 0.05, 0, 1, "the shortlist doubles while the audited miss rate exceeds this", true, false),
       computedInteger("maxShortlist", 1, 1000000, "min(64 x shortlist, 100000)", "the shortlist never grows beyond this"),
-      object("index", "{ type: 'exact' } (lin-ts), { type: 'hnsw', efConstruction: 64 } (sub-ts)", "{ type, ...options } of the MIPS index"),
+      object("index", "{ type: 'exact' } (lin-ts), { type: 'hnsw', efConstruction: 16 } (sub-ts)", "{ type, ...options } of the MIPS index"),
       boolean("negativeRewardTransform", false, "the paper's transform for a negative best reward"),
   };
   return group;

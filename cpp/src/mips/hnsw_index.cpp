@@ -53,6 +53,7 @@ class PaddedSpace final : public hnswlib::SpaceInterface<float> {
   hnswlib::DISTFUNC<float> get_dist_func() override { return euclidean_ ? &euclideanDistance : &innerProductDistance; }
   void* get_dist_func_param() override { return &parameter_; }
   std::uint64_t evaluations() const { return parameter_.evaluations; }
+  std::size_t stride() const { return parameter_.stride; }
   void setEvaluations(std::uint64_t evaluations) { parameter_.evaluations = evaluations; }
 
  private:
@@ -78,11 +79,6 @@ constexpr std::size_t kSpaceTrialQueries = 64;
 constexpr double kSpaceTrialMargin = 0.02;
 // Below this many freed slots a compaction is not worth it.
 constexpr std::size_t kCompactionFloor = 64;
-// What one graph distance computation costs in rows of an exhaustive scan: the scan streams rows
-// through a four-row kernel, while a graph visit is a random access, a call through hnswlib's
-// function pointer and heap updates. Measured in wasm and natively (bench/horizon.mjs prints both
-// work counters); it converts a search's credit, counted in scan rows, into insertions.
-constexpr double kEvaluationCost = 8.0;
 
 }  // namespace
 
@@ -408,11 +404,24 @@ void HnswIndex::startGraph() {
   graph_ = newGraph(euclidean_);
 }
 
-void HnswIndex::buildStep() {
+double HnswIndex::buildStep() {
   const Id id = items_.idAt(built_);
+  // The insertions' distance computations, each weighted by its graph's row length against the
+  // store's (the euclidean reduction's extra coordinate makes its rows longer).
+  const auto weighted = [this](const Graph& graph, std::uint64_t before) {
+    return static_cast<double>(graph.evaluations() - before) * static_cast<double>(graph.space.stride()) /
+           static_cast<double>(items_.stride());
+  };
+  double cost = 0.0;
   try {
+    const std::uint64_t before = graph_->evaluations();
     insert(*graph_, id);
-    if (trialGraph_) insert(*trialGraph_, id);
+    cost += weighted(*graph_, before);
+    if (trialGraph_) {
+      const std::uint64_t trialBefore = trialGraph_->evaluations();
+      insert(*trialGraph_, id);
+      cost += weighted(*trialGraph_, trialBefore);
+    }
   } catch (...) {
     // A graph that could not take an item (out of memory) is dropped whole: the items wait again
     // and searches stay exact, so graph and store never disagree.
@@ -421,6 +430,7 @@ void HnswIndex::buildStep() {
   }
   ++built_;
   if (trialGraph_ && (built_ >= trialTarget_ || built_ == items_.size())) decideSpace();
+  return cost;
 }
 
 void HnswIndex::decideSpace() {
@@ -471,9 +481,8 @@ void HnswIndex::decideSpace() {
 void HnswIndex::buildFor(double evaluations, std::size_t maxItems) {
   if (built_ == items_.size() || maxItems == 0) return;
   if (!graph_) startGraph();
-  const auto work = [this] { return static_cast<double>(distanceComputations()); };
-  const double start = work();
-  for (std::size_t steps = 0; built_ < items_.size() && steps < maxItems && work() - start < evaluations; ++steps) buildStep();
+  double spent = 0.0;
+  for (std::size_t steps = 0; built_ < items_.size() && steps < maxItems && spent < evaluations; ++steps) spent += buildStep();
   // Relinking a reused node can strand nodes that were reachable only through its old links; after
   // as many reuses as nodes in use, start over with a fresh graph.
   if (graph_->reused >= kCompactionFloor && graph_->reused > graph_->live()) {
