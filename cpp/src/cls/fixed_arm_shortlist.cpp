@@ -5,19 +5,17 @@
 #include <limits>
 
 #include "sublinear/cls/upper_bound_index.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {
 
-namespace {
-constexpr long long kMaxArms = 4294967295LL;
-}  // namespace
-
 FixedArmShortlist::FixedArmShortlist(std::size_t dim, const Json& index, double widthScale) : dim_(dim), widthScale_(widthScale) {
   if (index.is_null()) return;
-  shortlist_ = static_cast<std::size_t>(readInteger(index, "shortlist", 0, 0, kMaxArms));
-  certify_ = readBool(index, "certify", true);
-  delta_ = readNumber(index, "delta", 1e-3, 0.0, 1.0, false, false);
+  const OptionGroup& specs = option_groups::clsShortlist();
+  shortlist_ = static_cast<std::size_t>(readIntegerOption(specs, index, "shortlist"));
+  certify_ = readBoolOption(specs, index, "certify");
+  delta_ = readOption(specs, index, "delta");
   indexSpec_ = index;
   indexSpec_.erase("shortlist");
   indexSpec_.erase("certify");
