@@ -102,8 +102,60 @@ TEST(OptionTable, OptionsOfAnotherClassAreRefused) {
               [] { makeClsPolicy(Json{{"type", "c2ucb"}, {"dim", 3}, {"efSearch", 8}}); });
   expectError(ErrorCode::InvalidArgument, "unknown option 'M' for exact", [] { makeMipsIndex(4, Json{{"type", "exact"}, {"M", 4}}); });
   // A policy's index spec is checked by the index's table.
-  expectError(ErrorCode::InvalidArgument, "unknown option 'efSerch' for hnsw",
+  expectError(ErrorCode::InvalidArgument, "unknown option 'index.efSerch' for sub-ts",
               [] { makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"index", {{"type", "hnsw"}, {"efSerch", 4}}}}); });
+}
+
+// Nested option objects go through their own tables: an unknown key is named with its path, with
+// the nearest valid one, before anything is built.
+TEST(OptionTable, NestedKeysAreCheckedWithTheirPath) {
+  const auto linear = [](const Json& change) {
+    return Json{{"environment", {{"type", "linear"}, {"dim", 2}, {"arms", 5}, {"change", change}}}, {"policy", {{"type", "lin-ucb"}}}, {"horizon", 3}};
+  };
+  expectError(ErrorCode::InvalidArgument, "unknown option 'change.evrey' for linear (did you mean 'change.every'?)",
+              [&] { simulate(linear(Json{{"evrey", 2}})); });
+  EXPECT_NO_THROW(simulate(linear(Json{{"every", 2}, {"add", 1}, {"remove", 1}})));
+  // The ratings environment needs a file to run, not to have its keys checked.
+  expectError(ErrorCode::InvalidArgument, "unknown option 'change.ad' for ratings (did you mean 'change.add'?)",
+              [] { optionTable("environment", "ratings").check(Json{{"change", {{"every", 3}, {"ad", 1}}}}); });
+
+  const auto matroid = [](const Json& spec) {
+    return Json{{"environment", {{"type", "matroid"}, {"K", 12}, {"matroid", spec}}}, {"policy", {{"type", "cucb"}}}, {"horizon", 3}};
+  };
+  expectError(ErrorCode::InvalidArgument, "unknown option 'matroid.rnak' for matroid (did you mean 'matroid.rank'?)",
+              [&] { simulate(matroid(Json{{"kind", "uniform"}, {"rnak", 3}})); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'matroid.vertexes' for matroid (did you mean 'matroid.vertices'?)",
+              [&] { simulate(matroid(Json{{"kind", "graphic"}, {"vertexes", 5}})); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'matroid.zzzzzzzz' for matroid (known: kind, rank, groups, groupOfArm",
+              [&] { simulate(matroid(Json{{"zzzzzzzz", 1}})); });
+  for (const Json& spec : {Json{{"kind", "uniform"}, {"rank", 3}}, Json{{"kind", "partition"}, {"groups", 3}},
+                           Json{{"kind", "graphic"}, {"vertices", 5}}, Json{{"kind", "transversal"}, {"right", 4}, {"degree", 2}}}) {
+    EXPECT_NO_THROW(simulate(matroid(spec))) << spec.dump();
+  }
+
+  // Index specs are checked against the table of their type, defaulting as the owner defaults it.
+  expectError(ErrorCode::InvalidArgument, "unknown option 'index.efSerch' for sub-ts (did you mean 'index.efSearch'?)",
+              [] { makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"index", {{"efSerch", 4}}}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'index.M' for lin-ts", [] { makeLinearPolicy(3, Json{{"type", "lin-ts"}, {"index", {{"M", 4}}}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'index.M' for linear-elim",
+              [] { makeLinearPolicy(3, Json{{"type", "linear-elim"}, {"index", {{"M", 4}}}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'index.efSerch' for sub-elim",
+              [] { makeLinearPolicy(3, Json{{"type", "sub-elim"}, {"index", {{"efSerch", 4}}}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'base.efSerch' for adaptive (did you mean 'base.efSearch'?)",
+              [] { makeMipsIndex(4, Json{{"type", "adaptive"}, {"base", {{"efSerch", 4}}}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'index.base.bitz' for sub-ts (did you mean 'index.base.bits'?)", [] {
+    makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"index", {{"type", "adaptive"}, {"base", {{"type", "lsh"}, {"bitz", 4}}}}}});
+  });
+  // A cls policy's index: the keys the policy reads (shortlist, certify, delta) and the index's.
+  expectError(ErrorCode::InvalidArgument, "unknown option 'index.shortlsit' for c2ucb (did you mean 'index.shortlist'?)",
+              [] { makeClsPolicy(Json{{"type", "c2ucb"}, {"dim", 3}, {"index", {{"type", "hnsw"}, {"shortlsit", 8}}}}); });
+  expectError(ErrorCode::InvalidArgument, "unknown option 'index.M' for comb-ts",
+              [] { makeClsPolicy(Json{{"type", "comb-ts"}, {"dim", 3}, {"index", {{"M", 8}}}}); });
+  EXPECT_NO_THROW(makeClsPolicy(Json{{"type", "c2ucb"}, {"dim", 3},
+                                     {"index", {{"type", "hnsw"}, {"shortlist", 8}, {"certify", false}, {"delta", 0.01}, {"efSearch", 16}}}}));
+  // An unknown type is left to the reader, which names the types it knows.
+  expectError(ErrorCode::InvalidArgument, "unknown index type 'hnws'",
+              [] { makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"index", {{"type", "hnws"}, {"efSerch", 4}}}}); });
 }
 
 TEST(OptionTable, ExactIndexValidatesTheSeedEveryIndexAccepts) {

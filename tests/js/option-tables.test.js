@@ -102,6 +102,16 @@ describe('option tables', () => {
     expect(sb.optionTable().filter((entry) => entry.kind === 'environment').length).toBe(7);
   });
 
+  test('simulate.d.ts lists exactly the keys of each environment\'s nested `change`', () => {
+    const text = read('web/src/simulate.d.ts');
+    for (const [type, name] of [['linear', 'LinearEnvironmentConfig'], ['ratings', 'RatingsEnvironmentConfig']]) {
+      const body = text.match(new RegExp(`^export interface ${name} \\{\\n([\\s\\S]*?)^\\}`, 'm'))[1];
+      const change = body.match(/^ {2}change\?: \{([^}]*)\}/m)[1];
+      const keys = [...change.matchAll(/(\w+)\??:/g)].map((match) => match[1]).sort();
+      expect(keys, `${name}.change`).toEqual(documented(sb.optionTable('nested', `${type}.change`)));
+    }
+  });
+
   test('the README\'s index option lists match the tables', () => {
     const readme = read('README.md');
     const paragraph = readme.slice(readme.indexOf('`ExactIndex`, `HnswIndex` ('), readme.indexOf('share the interface above'));
@@ -151,7 +161,7 @@ describe('option tables', () => {
   test('journal is an unknown option in every family', () => {
     const unknown = (action) => {
       const error = expectBanditError(sb, action, 'INVALID_ARGUMENT');
-      expect(error.message).toMatch(/^unknown option 'journal' for /);
+      expect(error.message).toMatch(/^unknown option '(?:\w+\.)*journal' for /);
     };
     unknown(() => new sb.HnswIndex({ dim: 3, journal: false }));
     unknown(() => new sb.ExactIndex({ dim: 3, journal: true }));
@@ -161,6 +171,37 @@ describe('option tables', () => {
     unknown(() => new sb.FasterCUCB({ matroid, journal: false }));
     matroid.dispose();
     unknown(() => new sb.C2UCB({ dim: 3, journal: false }));
+  });
+});
+
+// Nested option objects are checked like the options around them: the key is named with its path,
+// with the nearest valid one, and nothing is built or run.
+describe('nested options', () => {
+  const message = (action) => expectBanditError(sb, action, 'INVALID_ARGUMENT').message;
+  const linear = (change) => ({ environment: { type: 'linear', dim: 2, arms: 5, change }, policy: { type: 'lin-ucb' }, horizon: 4, seed: 3 });
+  const matroid = (spec) => ({ environment: { type: 'matroid', K: 12, matroid: spec }, policy: { type: 'cucb' }, horizon: 4, seed: 3 });
+
+  test('an environment\'s change and matroid', () => {
+    expect(message(() => sb.simulate(linear({ evrey: 2 })))).toBe("unknown option 'change.evrey' for linear (did you mean 'change.every'?)");
+    expect(message(() => sb.simulate(matroid({ kind: 'uniform', rnak: 3 })))).toBe("unknown option 'matroid.rnak' for matroid (did you mean 'matroid.rank'?)");
+    expect(message(() => sb.simulate(matroid({ kind: 'transversal', rigth: 3 })))).toMatch(/^unknown option 'matroid.rigth' for matroid \(did you mean 'matroid.right'\?\)/);
+    // Refused before anything ran: the same configurations, corrected, give the runs of a fresh module.
+    const first = sb.simulate(linear({ every: 2, add: 1 }));
+    expect(Array.from(sb.simulate(linear({ every: 2, add: 1 })).cumulativeRegret)).toEqual(Array.from(first.cumulativeRegret));
+    expect(sb.simulate(matroid({ kind: 'uniform', rank: 3 })).cumulativeRegret.length).toBeGreaterThan(0);
+  });
+
+  test('index specs of policies and indexes, at any depth', () => {
+    expect(message(() => new sb.SubTS({ dim: 3, index: { efSerch: 4 } }))).toBe("unknown option 'index.efSerch' for sub-ts (did you mean 'index.efSearch'?)");
+    expect(message(() => new sb.LinTS({ dim: 3, index: { M: 4 } }))).toMatch(/^unknown option 'index.M' for lin-ts/);
+    expect(message(() => new sb.AdaptiveIndex({ dim: 3, base: { type: 'lsh', bitz: 4 } }))).toBe("unknown option 'base.bitz' for adaptive (did you mean 'base.bits'?)");
+    expect(message(() => new sb.SubElim({ dim: 3, index: { type: 'adaptive', base: { efSerch: 4 } } })))
+      .toBe("unknown option 'index.base.efSerch' for sub-elim (did you mean 'index.base.efSearch'?)");
+    expect(message(() => new sb.C2UCB({ dim: 3, index: { type: 'exact', shortlsit: 8 } }))).toBe("unknown option 'index.shortlsit' for c2ucb (did you mean 'index.shortlist'?)");
+    expect(message(() => sb.simulate({ environment: { type: 'clustered', dim: 3, arms: 20, k: 2 }, policy: { type: 'c2ucb', index: { certfy: true } }, horizon: 2 })))
+      .toMatch(/^unknown option 'index.certfy' for c2ucb \(did you mean 'index.certify'\?\)/);
+    const policy = new sb.C2UCB({ dim: 3, index: { type: 'exact', shortlist: 8, certify: false, delta: 0.01 } });
+    policy.dispose();
   });
 });
 

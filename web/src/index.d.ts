@@ -32,8 +32,10 @@ export interface SublinearBandits extends MipsClasses, LinearClasses, MatroidCla
   randomChecksum(seed: number, count: number): string;
   /**
    * The options a class accepts, as its C++ constructor reads them: kind 'index', 'linear-policy',
-   * 'semi-bandit-policy', 'cls-policy', 'environment' (simulate()'s environment types) or 'simulation'
-   * (type 'simulate'), type the kebab-case class name. With no arguments, every { kind, type } that has a table.
+   * 'semi-bandit-policy', 'cls-policy', 'environment' (simulate()'s environment types), 'simulation'
+   * (type 'simulate') or 'nested' (an environment's nested object, type its path: 'linear.change',
+   * 'ratings.change', 'matroid.matroid'), type the kebab-case class name. With no arguments, every
+   * { kind, type } that has a table.
    */
   optionTable(kind: string, type: string): OptionSpec[];
   optionTable(): { kind: string; type: string }[];

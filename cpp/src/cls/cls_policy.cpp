@@ -5,7 +5,6 @@
 #include <limits>
 #include <string>
 
-#include "sublinear/cls/upper_bound_index.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
@@ -47,27 +46,25 @@ int readDimension(const Json& options) {
 }
 
 int readBlocks(const Json& options) { return static_cast<int>(readIntegerOption(option_groups::cls(), options, "blocks")); }
+
+// The `index` option, null when absent: an object, and only over one block (the index bounds the
+// width of a full-dimensional V).
+Json indexOption(const Json& options, const BlockDiagonalRidge& ridge) {
+  if (!options.contains("index") || options["index"].is_null()) return Json();
+  const Json& spec = options["index"];
+  require(spec.is_object(), ErrorCode::InvalidArgument, "option 'index' must be an object { type, shortlist, ... }");
+  require(ridge.blockCount() == 1, ErrorCode::InvalidArgument, "option 'index' needs blocks = 1");
+  return spec;
+}
 }  // namespace
 
 ClsPolicy::ClsPolicy(const Json& options, double ridgeLambda)
-    : random_(readSeedOption(option_groups::cls(), options)), ridge_(readDimension(options), readBlocks(options), ridgeLambda), options_(options) {
-  defaultK_ = static_cast<std::size_t>(readIntegerOption(option_groups::cls(), options, "k"));
-  if (options.contains("index") && !options["index"].is_null()) {
-    const Json& spec = options["index"];
-    require(spec.is_object(), ErrorCode::InvalidArgument, "option 'index' must be an object { type, shortlist, ... }");
-    require(ridge_.blockCount() == 1, ErrorCode::InvalidArgument, "option 'index' needs blocks = 1");
-    shortlist_ = static_cast<std::size_t>(readInteger(spec, "shortlist", 0, 0, static_cast<long long>(kMaxArms)));
-    certify_ = readBool(spec, "certify", true);
-    indexDelta_ = readNumber(spec, "delta", 1e-3, 0.0, 1.0, false, false);
-    indexSpec_ = spec;
-    indexSpec_.erase("shortlist");
-    indexSpec_.erase("certify");
-    indexSpec_.erase("delta");
-    // Fail now, not at setArms, on an unknown index type or bad index option.
-    UpperBoundIndex probe(static_cast<std::size_t>(dim()), false, indexSpec_);
-  }
-  widthScale_ = 1.0 / std::sqrt(ridgeLambda);
-}
+    : random_(readSeedOption(option_groups::cls(), options)),
+      ridge_(readDimension(options), readBlocks(options), ridgeLambda),
+      options_(options),
+      defaultK_(static_cast<std::size_t>(readIntegerOption(option_groups::cls(), options, "k"))),
+      // s starts at the width of a unit arm under V = lambda I.
+      fixedArms_(static_cast<std::size_t>(dim()), indexOption(options, ridge_), 1.0 / std::sqrt(ridgeLambda)) {}
 
 ClsPolicy::~ClsPolicy() = default;
 
@@ -151,89 +148,31 @@ std::vector<Id> ClsPolicy::selectAll(const ArmFeatures& arms, const SuperArmCons
 
 void ClsPolicy::setArms(const double* features, std::size_t length) {
   const std::size_t rows = armRows(features, length, dim());
-  std::unique_ptr<UpperBoundIndex> index;
-  if (!indexSpec_.is_null()) {
-    index = std::make_unique<UpperBoundIndex>(static_cast<std::size_t>(dim()), usesWidth(), indexSpec_);
-    index->build(features, rows);
-  }
-  fixedFeatures_.assign(features, features + length);
-  fixedCount_ = rows;
-  index_ = std::move(index);
+  fixedArms_.setArms(features, rows, usesWidth());
   pending_ = false;
   pendingRows_.clear();
   pendingVectors_.clear();
 }
 
 std::vector<Id> ClsPolicy::selectFromArms(const SuperArmConstraint& constraint) {
-  require(fixedCount_ > 0, ErrorCode::Empty, "no fixed arm set: call setArms(features) first, or pass features to select");
-  SuperArmOracle::validate(constraint, fixedCount_);
-  const ArmFeatures arms = ArmFeatures::dense(fixedFeatures_.data(), fixedCount_, static_cast<std::size_t>(dim()));
+  require(fixedArms_.count() > 0, ErrorCode::Empty, "no fixed arm set: call setArms(features) first, or pass features to select");
+  SuperArmOracle::validate(constraint, fixedArms_.count());
+  const ArmFeatures arms = fixedArms_.arms();
   // The index serves the uniform-matroid case; quotas and feature-blind rounds score every arm.
-  if (!index_ || constraint.grouped() || randomRound()) return selectAll(arms, constraint);
+  if (!fixedArms_.indexed() || constraint.grouped() || randomRound()) return selectAll(arms, constraint);
   return selectShortlist(constraint);
 }
 
 std::vector<Id> ClsPolicy::selectShortlist(const SuperArmConstraint& constraint) {
-  const std::size_t count = fixedCount_;
-  const std::size_t d = static_cast<std::size_t>(dim());
-  const ArmFeatures arms = ArmFeatures::dense(fixedFeatures_.data(), count, d);
-  startRound(count);
-  ++shortlistRounds_;
-  const double unset = std::numeric_limits<double>::quiet_NaN();
-  if (cachedScores_.size() != count) {
-    cachedScores_.assign(count, unset);
-    cachedWidths_.assign(count, unset);
-  }
-  for (const Id row : cachedRows_) cachedScores_[row] = unset;
-  cachedRows_.clear();
-  const double multiplier = usesWidth() ? widthMultiplierBound(count) : 0.0;
-  std::size_t retrieve = std::min(count, std::max(constraint.k, shortlist_ == 0 ? 4 * constraint.k : shortlist_));
-  std::vector<Id> chosen;
-  std::vector<double> chosenWidths;
-  while (true) {
-    const UpperBoundIndex::Candidates candidates =
-        index_->retrieve(center(), ridge_.inverseGram(), multiplier, widthScale_, retrieve);
-    std::vector<double> scores(candidates.rows.size());
-    std::vector<double> widths(candidates.rows.size());
-    for (std::size_t i = 0; i < candidates.rows.size(); ++i) {
-      // A grown shortlist contains the previous one: score each arm once per round.
-      const Id row = candidates.rows[i];
-      if (std::isnan(cachedScores_[row])) {
-        cachedScores_[row] = scoreArm(arms.slice(row), row, &cachedWidths_[row]);
-        cachedRows_.push_back(row);
-      }
-      scores[i] = cachedScores_[row];
-      widths[i] = cachedWidths_[row];
-    }
-    const std::vector<std::size_t> best = SuperArmOracle::selectAmong(candidates.rows, scores, constraint);
-    chosen.clear();
-    chosenWidths.clear();
-    for (const std::size_t position : best) {
-      chosen.push_back(candidates.rows[position]);
-      chosenWidths.push_back(widths[position]);
-    }
-    if (candidates.rows.size() >= count) {
-      ++certifiedRounds_;
-      break;
-    }
-    // Certificate: every arm outside the shortlist has bound <= the last candidate's bound, and
-    // score <= bound; if the k-th chosen score reaches it, no outside arm could have entered
-    // (up to the float precision of the index, tolerance tau).
-    if (chosen.size() == constraint.k && !candidates.bounds.empty()) {
-      const double outside = candidates.bounds.back();
-      const double tau = 1e-5 * (1.0 + std::fabs(outside));
-      if (scores[best.back()] >= outside - tau) {
-        ++certifiedRounds_;
-        break;
-      }
-    }
-    // An approximate index may return fewer candidates than asked, even when asked for all.
-    if (!certify_ || retrieve >= count) break;
-    retrieve = std::min(count, retrieve * 4);
-  }
-  if (chosen.size() < constraint.k) return selectAll(arms, constraint);
-  remember(arms, chosen, chosenWidths);
-  return chosen;
+  const ArmFeatures arms = fixedArms_.arms();
+  startRound(arms.count());
+  const double multiplier = usesWidth() ? widthMultiplierBound(arms.count()) : 0.0;
+  const FixedArmShortlist::Choice choice =
+      fixedArms_.choose(constraint, center(), ridge_.inverseGram(), multiplier,
+                        [&](Id row, double* width) { return scoreArm(arms.slice(row), row, width); });
+  if (choice.rows.size() < constraint.k) return selectAll(arms, constraint);
+  remember(arms, choice.rows, choice.widths);
+  return choice.rows;
 }
 
 void ClsPolicy::remember(const ArmFeatures& arms, const std::vector<Id>& chosen, const std::vector<double>& widths) {
@@ -243,12 +182,7 @@ void ClsPolicy::remember(const ArmFeatures& arms, const std::vector<Id>& chosen,
   pendingVectors_.clear();
   pendingVectors_.reserve(chosen.size());
   for (const Id row : chosen) pendingVectors_.push_back(arms.vector(row));
-  if (usesWidth() && !widths.empty()) {
-    std::vector<double> sorted = widths;
-    std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
-    const double median = sorted[sorted.size() / 2];
-    if (median > 0.0 && std::isfinite(median)) widthScale_ = median;
-  }
+  if (usesWidth()) fixedArms_.observeWidths(widths);
 }
 
 void ClsPolicy::update(const Id* chosen, std::size_t count, const double* rewards, std::size_t rewardCount) {
@@ -283,16 +217,16 @@ void ClsPolicy::update(const Id* chosen, std::size_t count, const double* reward
 Json ClsPolicy::stats() const {
   std::uint64_t indexProducts = 0;
   Json stats = Json::object();
-  if (index_) {
-    stats["index"] = index_->stats();
+  if (fixedArms_.indexed()) {
+    stats["index"] = fixedArms_.indexStats();
     indexProducts = stats["index"]["innerProducts"].get<std::uint64_t>();
   }
   stats["innerProducts"] = indexProducts + scoredArms_;
   stats["scoredArms"] = scoredArms_;
   stats["rounds"] = rounds_;
-  stats["shortlistRounds"] = shortlistRounds_;
-  stats["certifiedRounds"] = certifiedRounds_;
-  stats["armCount"] = fixedCount_;
+  stats["shortlistRounds"] = fixedArms_.shortlistRounds();
+  stats["certifiedRounds"] = fixedArms_.certifiedRounds();
+  stats["armCount"] = fixedArms_.count();
   return stats;
 }
 
@@ -301,16 +235,17 @@ std::vector<std::uint8_t> ClsPolicy::toBytes() const {
   out.json(options_);
   ridge_.save(out);
   out.random(random_);
-  const std::uint64_t counters[] = {static_cast<std::uint64_t>(rounds_), scoredArms_, shortlistRounds_, certifiedRounds_};
+  const std::uint64_t counters[] = {static_cast<std::uint64_t>(rounds_), scoredArms_, fixedArms_.shortlistRounds(),
+                                    fixedArms_.certifiedRounds()};
   out.u64s(counters, 4);
-  out.f64(widthScale_);
+  out.f64(fixedArms_.widthScale());
   out.u8(pending_ ? 1 : 0);
   out.u32s(pendingRows_.data(), pendingRows_.size());
   std::vector<double> vectors;
   for (const Vector& x : pendingVectors_) vectors.insert(vectors.end(), x.data(), x.data() + x.size());
   out.f64s(vectors.data(), vectors.size());
-  out.f64s(fixedFeatures_.data(), fixedFeatures_.size());
-  if (index_) index_->save(out);
+  out.f64s(fixedArms_.features().data(), fixedArms_.features().size());
+  fixedArms_.saveIndex(out);
   return out.finish();
 }
 
@@ -332,23 +267,12 @@ void ClsPolicy::loadState(StateReader& in) {
   in.check(fixed.size() % d == 0, "fixed arms do not match the dimension");
   for (const double value : vectors) in.check(std::isfinite(value), "a pending feature is not finite");
   for (const Id row : pendingRows) in.check(fixed.empty() || row < fixed.size() / d, "a pending row is out of range");
-  // The index follows a fixed arm set exactly when the options ask for one.
   const std::size_t rows = fixed.empty() ? 0 : armRows(fixed.data(), fixed.size(), dim());
-  std::unique_ptr<UpperBoundIndex> index;
-  if (rows > 0 && !indexSpec_.is_null()) {
-    index = std::make_unique<UpperBoundIndex>(d, usesWidth(), indexSpec_);
-    index->load(in, fixed.data(), rows);
-  }
-  fixedFeatures_ = std::move(fixed);
-  fixedCount_ = rows;
-  index_ = std::move(index);
+  fixedArms_.load(in, std::move(fixed), rows, usesWidth(), counters[2], counters[3], widthScale);
   ridge_ = std::move(ridge);
   random_ = random;
   rounds_ = static_cast<long>(counters[0]);
   scoredArms_ = counters[1];
-  shortlistRounds_ = counters[2];
-  certifiedRounds_ = counters[3];
-  widthScale_ = widthScale;
   pending_ = pending == 1;
   pendingRows_ = pendingRows;
   pendingVectors_.clear();

@@ -46,6 +46,12 @@ const OptionSpec& specOf(const OptionGroup& group, const char* name) {
 }
 
 long long integerBound(double value) { return static_cast<long long>(value); }
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
 }  // namespace
 
 const OptionSpec* OptionTable::find(const std::string& name) const {
@@ -57,29 +63,55 @@ const OptionSpec* OptionTable::find(const std::string& name) const {
   return nullptr;
 }
 
-void OptionTable::check(const Json& options) const {
+namespace {
+// The table a nested object's keys are checked against (its own groups plus the owner's extra
+// ones), or false when there is none to check: an unknown selected type is left to the code that
+// reads the object, which names what it accepts.
+bool nestedTable(const OptionSpec& spec, const Json& value, OptionTable& out) {
+  if (*spec.nestedKind == '\0' || !value.is_object()) return false;
+  const OptionTable* table = nullptr;
+  if (*spec.nestedSelector != '\0' && value.contains(spec.nestedSelector) && !value.at(spec.nestedSelector).is_null()) {
+    const Json& selector = value.at(spec.nestedSelector);
+    if (selector.is_string()) table = findOptionTable(spec.nestedKind, selector.get<std::string>());
+  } else {
+    table = findOptionTable(spec.nestedKind, spec.nestedType);
+  }
+  if (table == nullptr) return false;
+  out = *table;
+  if (spec.nestedExtra != nullptr) out.groups.push_back(spec.nestedExtra);
+  return true;
+}
+
+// Checks the keys of `options` against `table`; `path` ("" or "matroid.") prefixes every key
+// named, `owner` is the class the whole options object belongs to.
+void checkKeys(const OptionTable& table, const Json& options, const std::string& path, const std::string& owner) {
   if (!options.is_object()) return;
   for (const auto& item : options.items()) {
     const std::string& key = item.key();
-    if (find(key) != nullptr) continue;
+    if (const OptionSpec* spec = table.find(key)) {
+      OptionTable nested;
+      if (nestedTable(*spec, item.value(), nested)) checkKeys(nested, item.value(), path + key + ".", owner);
+      continue;
+    }
     std::vector<std::string> names;
-    for (const OptionGroup* group : groups) {
+    for (const OptionGroup* group : table.groups) {
       for (const OptionSpec& spec : *group) {
         if (!spec.internal) names.push_back(spec.name);
       }
     }
     const std::string nearest = nearestOptionName(key, names);
-    std::string message = "unknown option '" + key + "' for " + type;
+    std::string message = "unknown option '" + path + key + "' for " + owner;
     if (!nearest.empty()) {
-      message += " (did you mean '" + nearest + "'?)";
+      message += " (did you mean '" + path + nearest + "'?)";
     } else {
-      std::string known;
-      for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
-      message += " (known: " + known + ")";
+      message += " (known: " + joined(names) + ")";
     }
     fail(ErrorCode::InvalidArgument, message);
   }
 }
+}  // namespace
+
+void OptionTable::check(const Json& options) const { checkKeys(*this, options, "", type); }
 
 Json OptionTable::describe() const {
   Json out = Json::array();
@@ -129,21 +161,23 @@ Json OptionTable::describe() const {
   return out;
 }
 
-const OptionTable& optionTable(const std::string& kind, const std::string& type) {
+const OptionTable* findOptionTable(const std::string& kind, const std::string& type) {
   for (const OptionTable& table : optionTables()) {
-    if (table.kind == kind && table.type == type) return table;
+    if (table.kind == kind && table.type == type) return &table;
   }
+  return nullptr;
+}
+
+const OptionTable& optionTable(const std::string& kind, const std::string& type) {
+  if (const OptionTable* table = findOptionTable(kind, type)) return *table;
+  std::vector<std::string> kinds;
   std::vector<std::string> types;
   for (const OptionTable& table : optionTables()) {
+    if (std::find(kinds.begin(), kinds.end(), table.kind) == kinds.end()) kinds.push_back(table.kind);
     if (table.kind == kind) types.push_back(table.type);
   }
-  if (types.empty()) {
-    fail(ErrorCode::InvalidArgument,
-         "unknown option table kind '" + kind + "' (known: index, linear-policy, semi-bandit-policy, cls-policy, simulation, environment)");
-  }
-  std::string known;
-  for (const std::string& name : types) known += (known.empty() ? "" : ", ") + name;
-  fail(ErrorCode::InvalidArgument, "no " + kind + " type '" + type + "' (known: " + known + ")");
+  if (types.empty()) fail(ErrorCode::InvalidArgument, "unknown option table kind '" + kind + "' (known: " + joined(kinds) + ")");
+  fail(ErrorCode::InvalidArgument, "no " + kind + " type '" + type + "' (known: " + joined(types) + ")");
 }
 
 std::string nearestOptionName(const std::string& key, const std::vector<std::string>& names) {

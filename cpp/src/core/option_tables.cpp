@@ -69,10 +69,24 @@ OptionSpec text(const char* name, const char* fallback, const char* choices, con
   return spec;
 }
 
-OptionSpec object(const char* name, const char* note, const char* doc) {
-  OptionSpec spec{name, OptionType::Object};
+// An object or an array: its default is described (`note`), not a value.
+OptionSpec described(const char* name, OptionType type, const char* note, const char* doc) {
+  OptionSpec spec{name, type};
   spec.fallbackText = note;
   spec.doc = doc;
+  return spec;
+}
+
+OptionSpec object(const char* name, const char* note, const char* doc) { return described(name, OptionType::Object, note, doc); }
+
+OptionSpec array(const char* name, const char* note, const char* doc) { return described(name, OptionType::Array, note, doc); }
+
+// An object whose keys are checked against optionTable(kind, its `selector` key, else `type`).
+OptionSpec nested(OptionSpec spec, const char* kind, const char* selector, const char* type, const OptionGroup* extra = nullptr) {
+  spec.nestedKind = kind;
+  spec.nestedSelector = selector;
+  spec.nestedType = type;
+  spec.nestedExtra = extra;
   return spec;
 }
 
@@ -140,7 +154,8 @@ const OptionGroup& lsh() {
 
 const OptionGroup& adaptive() {
   static const OptionGroup group{
-      object("base", "{ type: 'hnsw' }", "{ type, ...options } of the index of each copy; its seed is set per copy"),
+      nested(object("base", "{ type: 'hnsw' }", "{ type, ...options } of the index of each copy; its seed is set per copy"), "index",
+             "type", "hnsw"),
       integer("copies", 3, 1, 64, "kappa: independent copies"),
       number("epsilon", 0.01, 0, 1, "queries are normalised and rounded to multiples of epsilon / dim", true, true),
       seed(0, "seed of the copies"),
@@ -204,7 +219,6 @@ const OptionGroup& thompson() {
       number("auditBudget", 0.1, 0, 1, "exact audits of the index may cost up to this fraction of the search work"),
       number("targetMissRate", 0.05, 0, 1, "the shortlist doubles while the audited miss rate exceeds this", true, false),
       computedInteger("maxShortlist", 1, 1000000, "min(64 x shortlist, 100000)", "the shortlist never grows beyond this"),
-      object("index", "{ type: 'exact' } (lin-ts), { type: 'hnsw', efConstruction: 16 } (sub-ts)", "{ type, ...options } of the MIPS index"),
       boolean("negativeRewardTransform", false, "the paper's transform for a negative best reward"),
   };
   return group;
@@ -216,8 +230,29 @@ const OptionGroup& elimination() {
                      "MIPS accuracy; the last stage is ceil(log2(1 / (8 eta)))"),
       number("featureBound", 1.0, 0, 1e12, "L, bound on the arms' norm in the theoretical radius", true, false),
       integer("shortlist", 30, 1, 1000000, "candidates retrieved from a stage's index and ranked exactly"),
-      object("index", "{ type: 'exact' } (linear-elim), { type: 'hnsw' } (sub-elim)", "{ type, ...options } of the MIPS index"),
   };
+  return group;
+}
+
+// The `index` of each linear policy: its keys are the index type's, the type defaulting per policy.
+const OptionGroup& linTsIndex() {
+  static const OptionGroup group{nested(object("index", "{ type: 'exact' }", "{ type, ...options } of the MIPS index"), "index", "type", "exact")};
+  return group;
+}
+
+const OptionGroup& subTsIndex() {
+  static const OptionGroup group{
+      nested(object("index", "{ type: 'hnsw', M: 8, efConstruction: 16 }", "{ type, ...options } of the MIPS index"), "index", "type", "hnsw")};
+  return group;
+}
+
+const OptionGroup& linearElimIndex() {
+  static const OptionGroup group{nested(object("index", "{ type: 'exact' }", "{ type, ...options } of the MIPS index"), "index", "type", "exact")};
+  return group;
+}
+
+const OptionGroup& subElimIndex() {
+  static const OptionGroup group{nested(object("index", "{ type: 'hnsw' }", "{ type, ...options } of the MIPS index"), "index", "type", "hnsw")};
   return group;
 }
 
@@ -247,8 +282,18 @@ const OptionGroup& cls() {
       required("dim", 1, 100000, "feature dimension"),
       integer("k", 0, 1, 4294967295.0, "default size of the super arm", "none: select() gives k"),
       internal(integer("blocks", 1, 1, 100000, "diagonal blocks of V (simulate()'s promotion problem)")),
-      object("index", "none: every arm is scored", "{ type, shortlist, certify, delta, ...index options } for fixed arms (setArms)"),
+      nested(object("index", "none: every arm is scored", "{ type, shortlist, certify, delta, ...index options } for fixed arms (setArms)"),
+             "index", "type", "exact", &clsShortlist()),
       seed(0, "seed of the policy's random numbers"),
+  };
+  return group;
+}
+
+const OptionGroup& clsShortlist() {
+  static const OptionGroup group{
+      integer("shortlist", 0, 0, 4294967295.0, "candidates retrieved first (grown until certified)", "0: 4 k"),
+      boolean("certify", true, "grow the shortlist until no arm outside it can be chosen"),
+      number("delta", 1e-3, 0, 1, "failure probability of the bound on unbounded width multipliers (arm-wise TS)", true, true),
   };
   return group;
 }
@@ -297,19 +342,9 @@ const OptionGroup& simulation() {
       object("policy", "required", "{ type, ...options } of the policy"),
       required("horizon", 1, 1e9, "rounds per run"),
       seed(0, "seed of the run (not with seeds)"),
-      [] {
-        OptionSpec spec{"seeds", OptionType::Array};
-        spec.fallbackText = "none: one run with seed";
-        spec.doc = "one run per seed, averaged (not with seed)";
-        return spec;
-      }(),
+      array("seeds", "none: one run with seed", "one run per seed, averaged (not with seed)"),
       computedInteger("recordEvery", 1, 1e9, "max(1, horizon / 1000)", "rounds between recorded points"),
-      [] {
-        OptionSpec spec{"onProgress", OptionType::Object};
-        spec.fallbackText = "none";
-        spec.doc = "a function called with the fraction done (JavaScript only)";
-        return spec;
-      }(),
+      object("onProgress", "none", "a function called with the fraction done (JavaScript only)"),
   };
   return group;
 }
@@ -332,7 +367,8 @@ const OptionGroup& linearEnvironment() {
       integer("arms", 1000, 1, 50000000, "initial arms K"),
       number("noise", 1.0, 0, 1e12, "standard deviation of the Gaussian reward noise"),
       boolean("normalize", false, "unit-norm arms and theta*"),
-      object("change", "{ every: 0 }", "{ every, add, remove }: arm additions and removals every `every` steps"),
+      nested(object("change", "{ every: 0 }", "{ every, add, remove }: arm additions and removals every `every` steps"), "nested", "",
+             "linear.change"),
   };
   return group;
 }
@@ -347,7 +383,8 @@ const OptionGroup& ratingsEnvironment() {
       integer("minRatings", 100, 0, 100000000, "a held-out user rated more movies than this"),
       computedInteger("user", 0, 4294967295.0, "a held-out user drawn from the seed", "the held-out user whose likes are the rewards"),
       computedInteger("arms", 1, 100000000, "the movies not scheduled to arrive later", "initial arms (movies)"),
-      object("change", "{ every: 20, add: 2, remove: 0 }", "{ every, add, remove }: movie arrivals and removals"),
+      nested(object("change", "{ every: 20, add: 2, remove: 0 }", "{ every, add, remove }: movie arrivals and removals"), "nested", "",
+             "ratings.change"),
       number("threshold", 4.0, -1e300, 1e300, "a rating at least this is a like (reward 1)"),
       text("regret", "paper", "paper|best", "regret against the paper's reference or the best movie present"),
   };
@@ -388,13 +425,9 @@ const OptionGroup& matroidEnvironment() {
       text("rewards", "bernoulli", "bernoulli|bounded", "Bernoulli rewards, or bounded ones in [a, b]"),
       number("a", 0.0, -1e150, 1e150, "(bounded) lower end of the rewards"),
       number("b", 1.0, -1e150, 1e150, "(bounded) upper end of the rewards"),
-      object("matroid", "{ kind: 'uniform' }", "{ kind, rank | groups | groupOfArm | vertices, edges | right, degree, edges }"),
-      [] {
-        OptionSpec spec{"means", OptionType::Array};
-        spec.fallbackText = "drawn from the seed";
-        spec.doc = "the K arms' mean rewards, in [a, b]";
-        return spec;
-      }(),
+      nested(object("matroid", "{ kind: 'uniform' }", "{ kind, rank | groups | groupOfArm | vertices, edges | right, degree, edges }"),
+             "nested", "", "matroid.matroid"),
+      array("means", "drawn from the seed", "the K arms' mean rewards, in [a, b]"),
   };
   return group;
 }
@@ -416,6 +449,42 @@ const OptionGroup& mipsEnvironment() {
   return group;
 }
 
+// ---- Nested objects of the environments ----
+
+const OptionGroup& linearChange() {
+  static const OptionGroup group{
+      integer("every", 0, 0, 1e12, "steps between changes (0: never)"),
+      integer("add", 0, 0, 50000000, "arms added at each change"),
+      integer("remove", 0, 0, 50000000, "arms removed at each change"),
+  };
+  return group;
+}
+
+const OptionGroup& ratingsChange() {
+  static const OptionGroup group{
+      integer("every", 20, 0, 1e12, "steps between changes (0: never)"),
+      integer("add", 2, 0, 100000000, "movies arriving at each change"),
+      integer("remove", 0, 0, 100000000, "movies removed at each change"),
+  };
+  return group;
+}
+
+// One table for every kind: the demo's form sends the keys of every kind, each kind reads its own.
+const OptionGroup& matroidSpec() {
+  static const OptionGroup group{
+      text("kind", "uniform", "uniform|partition|graphic|transversal", "the matroid class"),
+      computedInteger("rank", 1, 100000000, "min(10, K)", "(uniform) rank D, at most K"),
+      computedInteger("groups", 1, 100000000, "min(10, K)", "(partition) groups, arm i in group i mod groups, at most K"),
+      array("groupOfArm", "none: groups", "(partition) the group of each of the K arms"),
+      integer("vertices", 11, 2, 4294967295.0, "(graphic) vertices of the graph"),
+      integer("right", 10, 1, 4294967295.0, "(transversal) right vertices"),
+      integer("degree", 2, 1, 1000, "(transversal) right neighbours drawn per arm when edges are not given"),
+      array("edges", "drawn from the seed",
+            "(graphic) 2K endpoints, arm i joining edges[2i] and edges[2i+1]; (transversal) pairs (arm, right vertex)"),
+  };
+  return group;
+}
+
 }  // namespace option_groups
 
 const std::vector<OptionTable>& optionTables() {
@@ -429,10 +498,10 @@ const std::vector<OptionTable>& optionTables() {
       {"index", "greedy", {&typed(), &indexDim(), &greedy()}},
       {"index", "pca-tree", {&typed(), &indexDim(), &pcaTree()}},
       {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge()}},
-      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &thompson()}},
-      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &thompson()}},
-      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &elimination()}},
-      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination()}},
+      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &linTsIndex()}},
+      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &subTsIndex()}},
+      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &linearElimIndex()}},
+      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &subElimIndex()}},
       {"semi-bandit-policy", "cucb", {&typed(), &semiBandit()}},
       {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &fasterCucb()}},
       {"semi-bandit-policy", "cts", {&typed(), &semiBandit()}},
@@ -450,6 +519,9 @@ const std::vector<OptionTable>& optionTables() {
       {"environment", "matroid", {&typed(), &environmentCommon(), &matroidEnvironment()}},
       {"environment", "mab-bp", {&typed(), &environmentCommon(), &mabBpEnvironment()}},
       {"environment", "mips", {&typed(), &environmentCommon(), &mipsEnvironment()}},
+      {"nested", "linear.change", {&linearChange()}},
+      {"nested", "ratings.change", {&ratingsChange()}},
+      {"nested", "matroid.matroid", {&matroidSpec()}},
   };
   return tables;
 }

@@ -10,7 +10,6 @@
 namespace sublinear {
 
 namespace {
-constexpr long long kMaxArms = 50000000;
 
 double dot(const double* a, const double* b, int dim) {
   double sum = 0.0;
@@ -40,9 +39,9 @@ GaussianLinearEnvironment::GaussianLinearEnvironment(const Json& options, std::u
       noise_(noiseSeed),
       noiseDeviation_(readOption(option_groups::linearEnvironment(), options, "noise")),
       normalize_(readBoolOption(option_groups::linearEnvironment(), options, "normalize")),
-      changeEvery_(readInteger(changeOptions(options), "every", 0, 0, 1000000000000LL)),
-      changeAdd_(static_cast<std::size_t>(readInteger(changeOptions(options), "add", 0, 0, kMaxArms))),
-      changeRemove_(static_cast<std::size_t>(readInteger(changeOptions(options), "remove", 0, 0, kMaxArms))),
+      changeEvery_(readIntegerOption(option_groups::linearChange(), changeOptions(options), "every")),
+      changeAdd_(static_cast<std::size_t>(readIntegerOption(option_groups::linearChange(), changeOptions(options), "add"))),
+      changeRemove_(static_cast<std::size_t>(readIntegerOption(option_groups::linearChange(), changeOptions(options), "remove"))),
       initialArms_(static_cast<std::size_t>(readIntegerOption(option_groups::linearEnvironment(), options, "arms"))),
       arms_(static_cast<int>(readIntegerOption(option_groups::linearEnvironment(), options, "dim"))) {
   const int d = arms_.dim();

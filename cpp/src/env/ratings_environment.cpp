@@ -32,9 +32,9 @@ RatingsEnvironment::RatingsEnvironment(std::shared_ptr<const RatingsModel> model
       userRatings_(model_->ratingsOf(user_)),
       threshold_(readOption(option_groups::ratingsEnvironment(), options, "threshold")),
       paperRegret_(true),
-      changeEvery_(readInteger(changeOptions(options), "every", 20, 0, 1000000000000LL)),
-      changeAdd_(static_cast<std::size_t>(readInteger(changeOptions(options), "add", 2, 0, 100000000))),
-      changeRemove_(static_cast<std::size_t>(readInteger(changeOptions(options), "remove", 0, 0, 100000000))),
+      changeEvery_(readIntegerOption(option_groups::ratingsChange(), changeOptions(options), "every")),
+      changeAdd_(static_cast<std::size_t>(readIntegerOption(option_groups::ratingsChange(), changeOptions(options), "add"))),
+      changeRemove_(static_cast<std::size_t>(readIntegerOption(option_groups::ratingsChange(), changeOptions(options), "remove"))),
       random_(instanceSeed ^ (runSeed * 0x9e3779b97f4a7c15ULL)),
       arms_(model_->dim()) {
   const std::string regret = readStringOption(option_groups::ratingsEnvironment(), options, "regret");

@@ -33,7 +33,9 @@ std::vector<std::uint32_t> readIntegers(const Json& options, const char* key) {
 
 std::unique_ptr<Matroid> makeMatroid(const Json& spec, std::size_t k, Random& random) {
   requireObject(spec, "option 'matroid'");
-  const std::string kind = readString(spec, "kind", "uniform");
+  const OptionGroup& specs = option_groups::matroidSpec();
+  const std::string kind = readStringOption(specs, spec, "kind");
+  // rank and groups are bounded by K, beyond their table's range.
   if (kind == "uniform") {
     return std::make_unique<UniformMatroid>(k, static_cast<std::size_t>(readInteger(spec, "rank", std::min<long long>(10, k), 1, static_cast<long long>(k))));
   }
@@ -50,7 +52,7 @@ std::unique_ptr<Matroid> makeMatroid(const Json& spec, std::size_t k, Random& ra
     return std::make_unique<PartitionMatroid>(std::move(groups));
   }
   if (kind == "graphic") {
-    const auto vertices = static_cast<std::uint32_t>(readInteger(spec, "vertices", 11, 2, 4294967295LL));
+    const auto vertices = static_cast<std::uint32_t>(readIntegerOption(specs, spec, "vertices"));
     std::vector<std::uint32_t> edges;
     if (has(spec, "edges")) {
       edges = readIntegers(spec, "edges");
@@ -68,12 +70,12 @@ std::unique_ptr<Matroid> makeMatroid(const Json& spec, std::size_t k, Random& ra
     return std::make_unique<GraphicMatroid>(vertices, std::move(edges));
   }
   if (kind == "transversal") {
-    const auto right = static_cast<std::uint32_t>(readInteger(spec, "right", 10, 1, 4294967295LL));
+    const auto right = static_cast<std::uint32_t>(readIntegerOption(specs, spec, "right"));
     std::vector<std::uint32_t> edges;
     if (has(spec, "edges")) {
       edges = readIntegers(spec, "edges");
     } else {
-      const auto degree = static_cast<std::size_t>(readInteger(spec, "degree", 2, 1, 1000));
+      const auto degree = static_cast<std::size_t>(readIntegerOption(specs, spec, "degree"));
       edges.reserve(2 * k * degree);
       for (std::size_t i = 0; i < k; ++i) {
         for (std::size_t j = 0; j < degree; ++j) {

@@ -2,12 +2,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "sublinear/cls/arm_features.hpp"
 #include "sublinear/cls/block_diagonal_ridge.hpp"
+#include "sublinear/cls/fixed_arm_shortlist.hpp"
 #include "sublinear/cls/super_arm_oracle.hpp"
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/random.hpp"
@@ -16,7 +16,6 @@
 namespace sublinear {
 
 class StateReader;
-class UpperBoundIndex;
 
 // A combinatorial linear semi-bandit policy (paper 003): each round it scores every arm, plays the
 // feasible super arm of largest total score, and learns from the reward of every arm it played
@@ -26,8 +25,9 @@ class UpperBoundIndex;
 //     score(x) = center^T x + m(x) ||x||_{V^-1}
 // where center is theta^ (UCB, arm-wise TS) or a draw theta~ (round-wise TS), and the width
 // multiplier m is 0, a constant (C2UCB's alpha) or an arm-wise draw (PC2UCB's (1 + c~) alpha, arm-wise
-// TS's v z). Subclasses say which; this class owns validation, the oracle, the feedback and the
-// shortlist over a fixed arm set (setArms). Every public method validates before it mutates.
+// TS's v z). Subclasses say which; this class owns validation, the oracle and the feedback; a fixed
+// arm set (setArms) and its shortlist are a FixedArmShortlist. Every public method validates before
+// it mutates.
 //
 // Options common to all: dim (required), k (default k of select), seed, blocks (default 1: V is kept
 // as that many diagonal blocks, each arm's features must then lie in one block, as in the promotion
@@ -55,7 +55,7 @@ class ClsPolicy {
   // Registers a fixed arm set (N * dim doubles), replacing any previous one, and builds the index
   // of the `index` option over it. Then selectFromArms() chooses among these rows.
   void setArms(const double* features, std::size_t length);
-  std::size_t armCount() const { return fixedCount_; }
+  std::size_t armCount() const { return fixedArms_.count(); }
   // EMPTY without setArms. With an index and no groups: a shortlist from the index, scored exactly.
   std::vector<Id> selectFromArms(const SuperArmConstraint& constraint);
 
@@ -93,7 +93,7 @@ class ClsPolicy {
 
   // The arm-wise draw of `row` this round (drawn on first use, then cached until the next round).
   double armDraw(Id row);
-  double indexDelta() const { return indexDelta_; }
+  double indexDelta() const { return fixedArms_.delta(); }
 
   Random random_;
   BlockDiagonalRidge ridge_;
@@ -111,33 +111,17 @@ class ClsPolicy {
   std::size_t defaultK_ = 0;
   long rounds_ = 0;
   std::uint64_t scoredArms_ = 0;
-  std::uint64_t shortlistRounds_ = 0;
-  std::uint64_t certifiedRounds_ = 0;
 
   // Arm-wise draws of the current round: NaN = not drawn yet.
   std::vector<double> draws_;
   std::vector<Id> drawnRows_;
-
-  // Scores of the current round's shortlisted arms (NaN = not scored yet).
-  std::vector<double> cachedScores_;
-  std::vector<double> cachedWidths_;
-  std::vector<Id> cachedRows_;
 
   // The last selection, kept until update.
   bool pending_ = false;
   std::vector<Id> pendingRows_;
   std::vector<Vector> pendingVectors_;
 
-  // Fixed arm set and its index.
-  std::vector<double> fixedFeatures_;
-  std::size_t fixedCount_ = 0;
-  Json indexSpec_;  // null: no index
-  std::size_t shortlist_ = 0;
-  bool certify_ = true;
-  double indexDelta_ = 1e-3;
-  std::unique_ptr<UpperBoundIndex> index_;
-  // s of the index's bound sqrt(w2) <= w2 / (2 s) + s / 2: the median width of the last selection.
-  double widthScale_ = 1.0;
+  FixedArmShortlist fixedArms_;
 };
 
 }  // namespace sublinear

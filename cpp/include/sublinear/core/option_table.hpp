@@ -18,6 +18,9 @@ namespace sublinear {
 
 enum class OptionType { Integer, Number, Boolean, String, Object, Array, Seed };
 
+struct OptionSpec;
+using OptionGroup = std::vector<OptionSpec>;
+
 struct OptionSpec {
   const char* name;
   OptionType type;
@@ -38,18 +41,30 @@ struct OptionSpec {
   // Set by the package's own layers, not by a user (the class's `type`, simulate()'s `blocks`):
   // accepted, but not part of the documented options.
   bool internal = false;
+  // An Object whose keys OptionTable::check checks too, against optionTable(nestedKind, t): t is
+  // the object's `nestedSelector` key when it names a table of that kind (an index spec's `type`),
+  // else nestedType. nestedExtra lists the keys the owner reads itself before passing the object on
+  // (the cls policy's index: shortlist, certify, delta). Empty nestedKind: not checked inside.
+  const char* nestedKind = "";
+  const char* nestedSelector = "";
+  const char* nestedType = "";
+  const OptionGroup* nestedExtra = nullptr;
 };
 
-using OptionGroup = std::vector<OptionSpec>;
 
 struct OptionTable {
-  std::string kind;  // "index", "linear-policy", "semi-bandit-policy", "cls-policy", "simulation", "environment"
+  // "index", "linear-policy", "semi-bandit-policy", "cls-policy", "simulation", "environment", or
+  // "nested" for the tables of nested objects that are not classes of their own (an environment's
+  // `change`, the matroid environment's `matroid`), whose type is their path ("linear.change").
+  std::string kind;
   std::string type;  // the kebab-case type, e.g. "hnsw"
   std::vector<const OptionGroup*> groups;
 
   const OptionSpec* find(const std::string& name) const;
-  // Fails with INVALID_ARGUMENT on the first key of `options` outside the table:
-  // "unknown option 'efSerch' for hnsw (did you mean 'efSearch'?)".
+  // Fails with INVALID_ARGUMENT on the first key of `options` outside the table, and of its nested
+  // objects outside theirs (OptionSpec::nestedKind), naming the key with its path:
+  // "unknown option 'efSerch' for hnsw (did you mean 'efSearch'?)",
+  // "unknown option 'matroid.rnak' for matroid (did you mean 'matroid.rank'?)".
   void check(const Json& options) const;
   // [{ name, type, default, low, high, lowOpen, highOpen, choices, doc, internal }, ...]
   Json describe() const;
@@ -57,6 +72,8 @@ struct OptionTable {
 
 // The table of one class; INVALID_ARGUMENT when there is none.
 const OptionTable& optionTable(const std::string& kind, const std::string& type);
+// The same, or nullptr when there is none.
+const OptionTable* findOptionTable(const std::string& kind, const std::string& type);
 const std::vector<OptionTable>& optionTables();
 
 // The valid name nearest to `key` (edit distance, ignoring case) if it is near enough, else "".
@@ -95,8 +112,15 @@ const OptionGroup& elimination();
 // Matroid semi-bandit policies.
 const OptionGroup& semiBandit();
 const OptionGroup& fasterCucb();
+// The nested index spec of each linear policy (its default index type differs).
+const OptionGroup& linTsIndex();
+const OptionGroup& subTsIndex();
+const OptionGroup& linearElimIndex();
+const OptionGroup& subElimIndex();
 // Combinatorial linear policies.
 const OptionGroup& cls();
+// The keys of a cls policy's `index` it reads itself; the rest is the index's.
+const OptionGroup& clsShortlist();
 const OptionGroup& clsRidge();
 const OptionGroup& c2ucb();
 const OptionGroup& pc2ucb();
@@ -113,6 +137,10 @@ const OptionGroup& promotionEnvironment();
 const OptionGroup& matroidEnvironment();
 const OptionGroup& mabBpEnvironment();
 const OptionGroup& mipsEnvironment();
+// Nested objects of the environments.
+const OptionGroup& linearChange();
+const OptionGroup& ratingsChange();
+const OptionGroup& matroidSpec();
 }  // namespace option_groups
 
 }  // namespace sublinear
