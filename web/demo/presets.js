@@ -314,12 +314,12 @@ export const presets = [
       });
     },
     // The time-against-K chart: each policy's time per round after its initial pulls (K / 50
-    // rounds that only visit unpulled arms), over at least 100 rounds and 0.25 s or 2,000 rounds.
+    // rounds that only visit unpulled arms), over at least 50 rounds and 0.25 s, or 2,000 rounds.
     scaling: ({ full }) => {
       const sizes = full ? [1000, 10000, 100000, 1000000] : [1000, 10000, 100000];
       return Object.entries(rankFiftyMatroids).flatMap(([kind, shape]) => [['CUCB', 'cucb'], ['FasterCUCB', 'faster-cucb'], ['CTS', 'cts']]
         .flatMap(([method, type]) => timedOverK(method, { type }, sizes, (K) => ({ type: 'matroid', K, matroid: { kind, ...shape } }), kind)))
-        .map((run) => ({ ...run, seeds: 1, steadyRounds: { min: 100, max: 2000, seconds: 0.25 } }));
+        .map((run) => ({ ...run, seeds: 1, steadyRounds: { min: 50, max: 2000, seconds: 0.25 } }));
     },
     paper: {
       columns: ['what', 'goal'],
