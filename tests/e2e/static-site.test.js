@@ -68,6 +68,20 @@ describe('the static demo site from a subfolder', () => {
     await page.close();
   }, 180_000);
 
+  test(`the page's own timing worker (the total-time chart) loads from ${prefix} too`, async () => {
+    missing.clear();
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${baseUrl}#preset=paper000-crossover&seeds=1&horizon=50`);
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toContain('WebAssembly module loaded');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 55_000 }).toMatch(/^(Done|Failed|Cancelled)/);
+    expect(await page.locator('#progress-text').textContent()).toMatch(/^Done/);
+    expect(await page.locator('#horizon-verdict').textContent()).toContain('T = 50');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   test('a missing .wasm shows an error on the page instead of "Loading…"', async () => {
     missing.clear();
     missing.add('.wasm');

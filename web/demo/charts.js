@@ -270,3 +270,65 @@ export class TradeoffChart {
     this.chart.update();
   }
 }
+
+// The timing charts: lines through measured points on log-log axes (time per step against K,
+// total time against the horizon), one colour per method and one dash per group, the HTML legend.
+// Log axes because the values span several powers of ten, and a linear and a sublinear policy
+// differ there in slope.
+export class LogLogChart {
+  constructor(canvas, { xLabel, yLabel, legend }) {
+    this.chart = new Chart(canvas, {
+      type: 'line',
+      data: { datasets: [] },
+      plugins: [htmlLegend],
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        parsing: false,
+        layout: { padding: { top: 10, right: 10 } },
+        interaction: { mode: 'nearest', intersect: false },
+        scales: {
+          x: { type: 'logarithmic', title: { display: true, text: xLabel }, ticks: { maxRotation: 0 } },
+          // The labels are thinned below; Chart.js's own skipping would drop the ones kept.
+          y: { type: 'logarithmic', title: { display: true, text: yLabel }, ticks: { autoSkip: false } },
+        },
+        plugins: {
+          htmlLegend: { container: legend },
+          tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${Number(item.raw.y.toPrecision(3))} at ${item.raw.x.toLocaleString('en-US')}` } },
+        },
+      },
+    });
+    applyTheme(this.chart);
+  }
+
+  // series: [{ label, style: { colour, dash, marker }, points: [{ x, y }] }], x and y positive.
+  update(series) {
+    this.chart.data.datasets = series.map((entry) => ({
+      label: entry.label,
+      style: entry.style,
+      data: entry.points,
+      borderColor: entry.style.colour,
+      backgroundColor: entry.style.colour,
+      borderDash: entry.style.dash,
+      borderWidth: 2,
+      pointStyle: entry.style.marker ?? 'circle',
+      pointRadius: 3.5,
+      clip: 8,
+    }));
+    // A margin around the extreme values, so that no point sits on the border; over more than three
+    // powers of ten only the powers themselves are labelled, so that labels never overlap.
+    for (const axis of ['x', 'y']) {
+      const values = series.flatMap((entry) => entry.points.map((point) => point[axis])).filter((value) => value > 0);
+      const scale = this.chart.options.scales[axis];
+      scale.min = values.length ? Math.min(...values) / 1.5 : undefined;
+      scale.max = values.length ? Math.max(...values) * 1.5 : undefined;
+      const sparse = values.length > 0 && scale.max / scale.min > 1e3;
+      scale.ticks.callback = (value) => {
+        const label = logTickLabel(value);
+        if (label === null || (sparse && !/^(0\.0*)?1(0*)$/.test(label))) return null;
+        return Number(label).toLocaleString('en-US', { maximumSignificantDigits: 3 });
+      };
+    }
+    this.chart.update();
+  }
+}

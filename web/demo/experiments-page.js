@@ -2,13 +2,14 @@
 // grow as runs finish, our numbers beside the paper's, export, and the configuration in the URL.
 import { papers, presetNotes } from './about.js';
 import { renderPresetNote } from './about-page.js';
-import { BarChart, CurveChart, seriesStyles, TradeoffChart } from './charts.js';
+import { BarChart, CurveChart, LogLogChart, seriesStyles, TradeoffChart } from './charts.js';
 import { customPreset, mountCustomForm } from './custom-form.js';
 import { planJobs, runJobs } from './experiment.js';
 import { download, toCsv, toJson } from './export.js';
 import { findPreset, presets } from './presets.js';
 import { describeRatings, RatingsFileError, ratingsProblem, readRatingsFile } from './ratings-file.js';
 import { aggregateRuns } from './statistics.js';
+import { armsVerdict, crossoverVerdict, timeAgainstArms, totalAgainstHorizon } from './timing-results.js';
 import { readState, writeState } from './url-state.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -51,6 +52,8 @@ export function setUpExperiments() {
   const curveChart = new CurveChart($('#curve-chart'), { yLabel: 'cumulative regret', legend: $('#curve-legend') });
   const timeChart = new BarChart($('#time-chart'), { xLabel: 'milliseconds per step (select + update)', yLabel: 'policy' });
   const tradeoffChart = new TradeoffChart($('#tradeoff-chart'), { legend: $('#tradeoff-legend') });
+  const armsChart = new LogLogChart($('#arms-chart'), { xLabel: 'number of arms K (log scale)', yLabel: 'milliseconds per step, select + update (log scale)', legend: $('#arms-legend') });
+  const horizonChart = new LogLogChart($('#horizon-chart'), { xLabel: 'horizon T (log scale)', yLabel: 'total seconds, setup included (log scale)', legend: $('#horizon-legend') });
   // The chosen ratings file, read and checked when chosen: { name, file } (file: readRatingsFile's
   // result), or { name, error }; null for none.
   let ratings = null;
@@ -220,16 +223,32 @@ export function setUpExperiments() {
     return points;
   }
 
+  // The timing charts of the presets that have them: time per step against K for runs with `arms`
+  // (a preset's own or its `scaling` runs), total time against the horizon for a `crossover`.
+  function drawTimingCharts({ preset, runs, finished }) {
+    const arms = timeAgainstArms(runs, finished);
+    $('#arms-box').hidden = !runs.some((run) => run.arms);
+    armsChart.update(arms);
+    $('#arms-verdict').textContent = armsVerdict(arms);
+    $('#horizon-box').hidden = !preset.crossover;
+    if (!preset.crossover) return;
+    const totals = totalAgainstHorizon(runs, finished);
+    horizonChart.update(totals);
+    $('#horizon-verdict').textContent = crossoverVerdict(totals, preset.crossover);
+  }
+
   function redraw() {
     const { preset, runs, finished } = shown;
     $('#results-title').textContent = describeRun(shown);
     $('#results-title').hidden = false;
     const series = [];
     const rows = [];
-    const styles = seriesStyles(runs);
+    // Runs for the time-against-K chart only (a matroid policy's few rounds after its initial pulls)
+    // stay out of the curves and the table; they come after the others, so the indices agree.
+    const styles = seriesStyles(runs.filter((run) => !run.scalingOnly));
     runs.forEach((run, runIndex) => {
       const results = finished.filter((entry) => entry.runIndex === runIndex).map((entry) => entry.result);
-      if (results.length === 0) return;
+      if (results.length === 0 || run.scalingOnly) return;
       const summary = aggregateRuns(results, preset.metric);
       series.push({ label: run.label, style: styles[runIndex], ...summary });
       rows.push([run.label, results.length, `${summary.final.mean.toFixed(1)} ± ${summary.final.std.toFixed(1)}`,
@@ -241,6 +260,7 @@ export function setUpExperiments() {
     $('#tradeoff-box').hidden = !preset.tradeoff;
     if (preset.tradeoff) tradeoffChart.update(tradeoffPoints(runs, finished));
     timeChart.update(series.map((entry) => entry.label), series.map((entry) => entry.msPerStep), series.map((entry) => entry.style));
+    drawTimingCharts(shown);
     showIdenticalCurves(series);
     fillTable($('#results-table'), ['policy', 'seeds', `final ${metricLabel}`, 'total s', 'setup s', 'ms / step', 'inner products / step',
       ...(preset.summary ? [preset.summary.column] : [])], rows);
@@ -272,7 +292,8 @@ export function setUpExperiments() {
     }
     const { horizon, seeds: seedCount } = settings;
     saveState();
-    const runs = preset.runs({ full }).map((run) => ({ ...run, environment: withRatingsOptions(run.environment, preset) }));
+    const runs = [...preset.runs({ full }).map((run) => ({ ...run, environment: withRatingsOptions(run.environment, preset) })),
+      ...(preset.scaling?.({ full }) ?? []).map((run) => ({ ...run, scalingOnly: true }))];
     if (runs.length === 0) {
       showMessage('#experiment-error', 'Choose at least one policy.');
       return;

@@ -21,6 +21,24 @@ function scaled(small, full) {
   return { small, full };
 }
 
+const powerOfTen = (K) => `10^${Math.round(Math.log10(K))}`;
+
+// Runs timed from JavaScript (timed-trial.js) over several numbers of arms K, for the time-against-K
+// chart: `method` gives the colour, `group` the dash, `arms` the x position. Default options only,
+// so the chart shows what a user gets.
+function timedOverK(method, policy, sizes, environment, group) {
+  return sizes.map((K) => ({
+    method, group, arms: K, timed: true, policy,
+    label: `${method}${group ? `, ${group}` : ''}, K = ${powerOfTen(K)}`,
+    environment: environment(K),
+  }));
+}
+
+const staticLinearArms = (K) => ({ type: 'linear', dim: 16, arms: K, noise: 1 });
+
+// Rank 50 in every class: 51 vertices for the graph, 50 right vertices (2 per arm) for transversal.
+const rankFiftyMatroids = { uniform: { rank: 50 }, partition: { groups: 50 }, graphic: { vertices: 51 }, transversal: { right: 50, degree: 2 } };
+
 export const presets = [
   {
     id: 'paper000-table1',
@@ -120,6 +138,51 @@ export const presets = [
       rows: [[2, 'Linear TS', '566 ± 52', 45.54], [2, 'Sub-TS, shortlist 30', '566 ± 52', '21.01 (20.76)'],
         [10, 'Linear TS', '639 ± 54', 55.99], [10, 'Sub-TS, shortlist 30', '638 ± 54', '24.91 (24.65)'],
         [50, 'Linear TS', '581 ± 45', 106.96], [50, 'Sub-TS, shortlist 30', '619 ± 62', '48.87 (48.62)']],
+    },
+  },
+  {
+    id: 'paper000-time-vs-k',
+    title: 'Time per step against K, the number of arms (paper 000, our experiment)',
+    source: 'Linear bandits in sublinear time claims a step time sublinear in K; its tables show two values of K. Ours: a fixed set of '
+      + 'K Gaussian arms, d = 16, default options, each policy timed over every step (its setup apart)',
+    metric: 'regret',
+    horizon: scaled(1000, 2000),
+    seeds: scaled(1, 3),
+    // Sub-Elim builds its index over arms lifted to d(d+1)/2 dimensions: its K stop a power of ten lower.
+    runs: ({ full }) => {
+      const sizes = full ? [1000, 10000, 100000, 1000000] : [1000, 10000, 100000];
+      const elimSizes = sizes.slice(0, -1);
+      return [
+        ...timedOverK('Linear TS', { type: 'lin-ts' }, sizes, staticLinearArms),
+        ...timedOverK('Sub-TS', { type: 'sub-ts' }, sizes, staticLinearArms),
+        ...timedOverK('Linear Elim', { type: 'linear-elim' }, elimSizes, staticLinearArms),
+        ...timedOverK('Sub-Elim', { type: 'sub-elim' }, elimSizes, staticLinearArms),
+      ];
+    },
+    paper: {
+      columns: ['K', 'policy', 'time (s), T = 20,000'],
+      rows: [[5000, 'Linear TS', 30.08], [5000, 'Sub-TS, shortlist 30', '19.41 (19.29)'], [100000, 'Linear TS', 280.78], [100000, 'Sub-TS, shortlist 30', '32.81 (29.10)'],
+        [5000, 'Linear Elim', 11.74], [5000, 'Sub-Elim, shortlist 30', '2.22 (1.99)'], [100000, 'Linear Elim', 221.19], [100000, 'Sub-Elim, shortlist 30', '59.40 (3.04)']],
+    },
+  },
+  {
+    id: 'paper000-crossover',
+    title: 'When Sub-TS pays back its index: total time against the horizon (paper 000, our experiment)',
+    source: 'Linear bandits in sublinear time reports total times at one horizon; ours: Linear TS and Sub-TS with default options over '
+      + 'a fixed set of K Gaussian arms (d = 16), the total time (setup included) at checkpoints 1, 2, 5, 10, … of the horizon',
+    metric: 'regret',
+    horizon: scaled(100000, 200000),
+    seeds: scaled(1, 3),
+    // The total-time chart's verdict: where the sublinear method's total drops below the baseline's.
+    crossover: { baseline: 'Linear TS', sublinear: 'Sub-TS' },
+    runs: ({ full }) => {
+      const K = full ? 100000 : 20000;
+      return [['Linear TS', 'lin-ts'], ['Sub-TS', 'sub-ts']].map(([method, type]) => ({
+        method, label: `${method}, K = ${K.toLocaleString('en-US')}`, timed: true, policy: { type }, environment: staticLinearArms(K) }));
+    },
+    paper: {
+      columns: ['K', 'policy', 'time (s), T = 20,000'],
+      rows: [[5000, 'Linear TS', 30.08], [5000, 'Sub-TS, shortlist 30', '19.41 (19.29)'], [100000, 'Linear TS', 280.78], [100000, 'Sub-TS, shortlist 30', '32.81 (29.10)']],
     },
   },
   {
@@ -241,9 +304,7 @@ export const presets = [
     seeds: scaled(2, 5),
     runs: ({ full }) => {
       const K = full ? 100000 : 10000;
-      // Rank 50 in every class: 51 vertices for the graph, 50 right vertices (2 per arm) for transversal.
-      const matroids = { uniform: { rank: 50 }, partition: { groups: 50 }, graphic: { vertices: 51 }, transversal: { right: 50, degree: 2 } };
-      return Object.entries(matroids).flatMap(([kind, shape]) => {
+      return Object.entries(rankFiftyMatroids).flatMap(([kind, shape]) => {
         const environment = { type: 'matroid', K, matroid: { kind, ...shape } };
         return [
           { label: `CUCB, ${kind}`, policy: { type: 'cucb' } },
@@ -251,6 +312,14 @@ export const presets = [
           { label: `CTS, ${kind}`, policy: { type: 'cts' } },
         ].map((run) => ({ ...run, environment }));
       });
+    },
+    // The time-against-K chart: each policy's time per round after its initial pulls (K / 50
+    // rounds that only visit unpulled arms), over at least 50 rounds and 0.25 s, or 2,000 rounds.
+    scaling: ({ full }) => {
+      const sizes = full ? [1000, 10000, 100000, 1000000] : [1000, 10000, 100000];
+      return Object.entries(rankFiftyMatroids).flatMap(([kind, shape]) => [['CUCB', 'cucb'], ['FasterCUCB', 'faster-cucb'], ['CTS', 'cts']]
+        .flatMap(([method, type]) => timedOverK(method, { type }, sizes, (K) => ({ type: 'matroid', K, matroid: { kind, ...shape } }), kind)))
+        .map((run) => ({ ...run, seeds: 1, steadyRounds: { min: 50, max: 2000, seconds: 0.25 } }));
     },
     paper: {
       columns: ['what', 'goal'],
