@@ -9,8 +9,8 @@ import os from 'node:os';
 
 const [name, ...rawArgs] = process.argv.slice(2);
 const saveAt = rawArgs.indexOf('--save-as');
-// `linear --million` and `persistence --million` are their own reports, beside the default tables.
-const saveAs = saveAt >= 0 ? rawArgs[saveAt + 1] : ['linear', 'persistence'].includes(name) && rawArgs.includes('--million') ? `${name}-million` : name;
+// `linear --million`, `persistence --million` and `horizon --million` are their own reports, beside the default tables.
+const saveAs = saveAt >= 0 ? rawArgs[saveAt + 1] : ['linear', 'persistence', 'horizon'].includes(name) && rawArgs.includes('--million') ? `${name}-million` : name;
 const args = saveAt >= 0 ? rawArgs.filter((_, i) => i !== saveAt && i !== saveAt + 1) : rawArgs;
 if (!/^[\w.-]+$/.test(saveAs ?? '')) {
   console.error('--save-as takes a file base name (letters, digits, . _ -)');

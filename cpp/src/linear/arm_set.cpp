@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/memory_budget.hpp"
 
 namespace sublinear {
 
@@ -47,8 +48,8 @@ void ArmSet::checkRemove(const Id* ids, std::size_t count) const {
 
 void ArmSet::add(const Id* ids, std::size_t count, const double* features) {
   const auto d = static_cast<std::size_t>(dim_);
-  features_.reserve(features_.size() + count * d);
-  ids_.reserve(ids_.size() + count);
+  reserveGrowing(features_, features_.size() + count * d);
+  reserveGrowing(ids_, ids_.size() + count);
   for (std::size_t i = 0; i < count; ++i) {
     rowOf_.emplace(ids[i], ids_.size());
     ids_.push_back(ids[i]);

@@ -11,9 +11,11 @@ VectorStore::VectorStore(std::size_t dim) : dim_(dim), stride_(paddedDimension(d
 
 void VectorStore::reserve(std::size_t count) {
   requireAddressable(count, stride_ * sizeof(float) + sizeof(Id), std::to_string(count) + " items of dimension " + std::to_string(dim_));
-  data_.reserve(count * stride_);
-  ids_.reserve(count);
-  rowOf_.reserve(count);
+  reserveGrowing(data_, count * stride_);
+  reserveGrowing(ids_, count);
+  if (static_cast<double>(count) > static_cast<double>(rowOf_.bucket_count()) * rowOf_.max_load_factor()) {
+    rowOf_.reserve(std::max(count, rowOf_.size() + rowOf_.size() / 2));
+  }
 }
 
 void VectorStore::add(Id id, const float* vector) {
