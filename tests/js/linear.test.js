@@ -139,6 +139,26 @@ describe.each(classes)('%s', (name, type, extra) => {
 });
 
 describe('linear policies', () => {
+  test('Sub-TS builds its index a slice per step; buildIndex() finishes it; exact policies have nothing to build', () => {
+    const dim = 6, count = 3000;
+    const features = gaussian(seededRandom(61), count * dim);
+    const ids = Uint32Array.from({ length: count }, (_, i) => i);
+    const policy = new sb.SubTS({ dim, horizon: 1000, seed: 4 });
+    policy.addArms(ids, features);
+    expect(policy.stats().index).toMatchObject({ pending: count, efConstruction: 16 });
+    for (let t = 0; t < 50; t++) policy.update(policy.select(), 0.1);
+    const { pending } = policy.stats().index;
+    expect(pending).toBeLessThan(count);
+    expect(policy.buildIndex(10)).toBe(pending - 10);
+    expect(policy.buildIndex()).toBe(0);
+    expect(policy.stats().index.pending).toBe(0);
+    const exact = new sb.LinTS({ dim, horizon: 1000, seed: 4 });
+    exact.addArms(ids, features);
+    expect(exact.buildIndex()).toBe(0);
+    policy.dispose();
+    exact.dispose();
+  });
+
   test('Sub-TS with an exact index chooses exactly as LinTS', () => {
     const options = { dim: 3, seed: 9, inflation: 0.3, index: { type: 'exact' } };
     const a = new sb.LinTS(options);

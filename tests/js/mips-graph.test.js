@@ -86,6 +86,35 @@ describe.each(kinds)('%s', (_name, make, floor) => {
 });
 
 describe('HnswIndex', () => {
+  test('builds its graph as it is searched: add() returns at once, answers stay exact for waiting items, build() finishes', () => {
+    const dim = 8, count = 6000;
+    const vectors = gaussian(seededRandom(41), count * dim);
+    const ids = Uint32Array.from({ length: count }, (_, i) => i);
+    const index = new sb.HnswIndex({ dim, seed: 2, efConstruction: 16 });
+    index.add(ids, vectors);
+    expect(index.stats()).toMatchObject({ build: 'incremental', built: 0, pending: count, capacity: 0 });
+    const queries = Array.from({ length: 20 }, (_, q) => gaussian(seededRandom(50 + q), dim));
+    // Nothing built: every answer is the exact scan's.
+    const exact = new sb.ExactIndex({ dim });
+    exact.add(ids, vectors);
+    expect(Array.from(index.search(queries[0], 10).ids)).toEqual(Array.from(exact.search(queries[0], 10).ids));
+    exact.dispose();
+    for (const query of queries) index.search(query, 10);
+    const { built, pending } = index.stats();
+    expect(built).toBeGreaterThan(0);
+    expect(built + pending).toBe(count);
+    expect(index.build(100)).toBe(pending - 100);
+    expect(index.build()).toBe(0);
+    expect(index.stats()).toMatchObject({ built: count, pending: 0, spaceDecided: true });
+    // Immediate: the graph is complete when add() returns.
+    const eager = new sb.HnswIndex({ dim, seed: 2, efConstruction: 16, build: 'immediate' });
+    eager.add(ids, vectors);
+    expect(eager.stats()).toMatchObject({ build: 'immediate', built: count, pending: 0 });
+    expect(eager.build()).toBe(0);
+    index.dispose();
+    eager.dispose();
+  });
+
   test('recall@10 >= 0.95 at 10k x 16 with the default options; shortlist widens the search', () => {
     const random = seededRandom(3);
     const n = 10000;

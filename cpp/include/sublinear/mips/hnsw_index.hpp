@@ -52,7 +52,7 @@ class HnswIndex final : public MipsIndex {
   // through hnswlib's function pointer, heap updates and neighbour selection. Calibrated on wasm in
   // Node so that a search with its building costs at most (1 + buildCredit) scans in time, not only
   // in counted work (bench/horizon.mjs checks the bound); it converts the credit into insertions.
-  static constexpr double kEvaluationCost = 20.0;
+  static constexpr double kEvaluationCost = 24.0;
   // Fewer items than this are scanned (incremental build); the space trial needs as many.
   static constexpr std::size_t kGraphMinimum = 1000;
 
