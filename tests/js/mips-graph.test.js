@@ -86,6 +86,18 @@ describe.each(kinds)('%s', (_name, make, floor) => {
 });
 
 describe('HnswIndex', () => {
+  test('small indexes keep no graph: 3,000 one-item indexes take kilobytes, not hnswlib\'s 1.5 MiB each', () => {
+    const before = sb.memoryUsage().allocatedBytes;
+    const indexes = Array.from({ length: 3000 }, () => {
+      const index = new sb.HnswIndex({ dim: 8 });
+      index.add([1], new Float32Array(8).fill(0.5));
+      expect(Array.from(index.search(new Float32Array(8).fill(1), 1).ids)).toEqual([1]);
+      return index;
+    });
+    expect((sb.memoryUsage().allocatedBytes - before) / indexes.length).toBeLessThan(4096);
+    for (const index of indexes) index.dispose();
+  });
+
   test('builds its graph as it is searched: add() returns at once, answers stay exact for waiting items, build() finishes', () => {
     const dim = 8, count = 6000;
     const vectors = gaussian(seededRandom(41), count * dim);
