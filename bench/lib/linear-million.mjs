@@ -40,7 +40,7 @@ export default async function linearMillion(args, report) {
   const config = parse(args);
   report.note(`Configuration: K = ${config.arms} ${config.distribution} arms, d = ${config.dim}, |theta*| = ${config.thetaNorm}, ` +
     `noise ${config.noise}, T = ${config.horizon}, seeds 1..${config.seeds}; LinTS and SubTS with default options ` +
-    '(practical radius, Sub-TS: hnsw M 16, efConstruction 64, efSearch 64, shortlist 30, audits 10% of the search work); ' +
+    '(practical radius, Sub-TS: hnsw M 16, efConstruction 16, efSearch 64, shortlist 30, audits 10% of the search work); ' +
     'each step is one select() and one update() from JavaScript. Setup is the constructor, addArms of all arms and buildIndex() (for Sub-TS the whole HNSW build at once; bench horizon measures the default, built a slice per step); ' +
     'heap is the wasm memory the policy holds after the run (default options).');
   const runtimes = [['Node', null]];
