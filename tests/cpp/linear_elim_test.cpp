@@ -228,7 +228,9 @@ TEST(SubElim, RemovingTheThresholdWitnessReadmitsEliminatedArms) {
       if (problem.mean(id) == problem.bestMean()) best = id;
     }
     EXPECT_GE(policy.stageOf(best), 0);
-    if (policy.hasWitness()) EXPECT_TRUE(policy.hasArm(policy.witness()));
+    if (policy.hasWitness()) {
+      EXPECT_TRUE(policy.hasArm(policy.witness()));
+    }
     problem.run(policy, 100);
   }
   EXPECT_EQ(policy.armCount(), problem.arms.size());
@@ -283,8 +285,61 @@ TEST(SubElim, MatchesLinearElimRegretWithHnsw) {
   EXPECT_NEAR(regret[1], regret[0], 0.15 * regret[0] + 1.0);
 }
 
+Json auditedElimOptions(double budget, std::size_t maxShortlist) {
+  // Practical radius (the default), and a deliberately weak graph (M 4, efConstruction 8,
+  // efSearch 1) built at once, so that the stage searches miss the most uncertain arm often.
+  return Json{{"seed", 3},
+              {"horizon", 3000},
+              {"shortlist", 1},
+              {"auditBudget", budget},
+              {"maxShortlist", maxShortlist},
+              {"index", Json{{"type", "hnsw"}, {"M", 4}, {"efConstruction", 8}, {"efSearch", 1}, {"build", "immediate"}}}};
+}
+
+TEST(SubElim, AuditsMeasureTheMissRateAndRaiseTheEffort) {
+  if (!indexTypeAvailable("hnsw")) GTEST_SKIP() << "hnsw index not built into this branch";
+  const int d = 6;
+  GaussianProblem problem(d, 21, 0.3);
+  SubElim policy(d, auditedElimOptions(1.0, 64));
+  problem.addArms(policy, 3000);
+  problem.run(policy, 1000);
+  const Json stats = policy.stats();
+  const Json& approximation = stats["approximation"];
+  EXPECT_TRUE(approximation["audited"].get<bool>());
+  const auto audits = approximation["audits"].get<std::uint64_t>();
+  const auto misses = approximation["misses"].get<std::uint64_t>();
+  EXPECT_GT(audits, 10U);
+  EXPECT_GT(misses, 0U);
+  EXPECT_DOUBLE_EQ(approximation["missRate"].get<double>(), static_cast<double>(misses) / static_cast<double>(audits));
+  EXPECT_GT(approximation["meanGap"].get<double>(), 0.0);
+  EXPECT_NEAR(approximation["regretRisk"].get<double>(), approximation["meanGap"].get<double>() * 1000, 1e-9);
+  // The weak graphs missed the most uncertain arm more than 5% of the time: the shortlist grew.
+  EXPECT_GT(approximation["effortRaises"].get<std::uint64_t>(), 0U);
+  EXPECT_GT(stats["shortlist"].get<std::size_t>(), 1U);
+  EXPECT_LE(stats["shortlist"].get<std::size_t>(), 64U);
+}
+
+TEST(SubElim, AuditsAreOffWithAZeroBudgetOrAnExactIndexAndChangeNothingElse) {
+  if (!indexTypeAvailable("hnsw")) GTEST_SKIP() << "hnsw index not built into this branch";
+  const int d = 5;
+  GaussianProblem a(d, 8, 0.3), b(d, 8, 0.3);
+  SubElim silent(d, auditedElimOptions(0.0, 1));
+  SubElim audited(d, auditedElimOptions(1.0, 1));
+  a.addArms(silent, 2000);
+  b.addArms(audited, 2000);
+  // Same seed and effort (maxShortlist 1): the audits draw from their own stream and only look.
+  for (int t = 0; t < 400; ++t) ASSERT_EQ(a.play(silent), b.play(audited)) << t;
+  EXPECT_EQ(silent.stats()["approximation"]["audits"].get<int>(), 0);
+  EXPECT_GT(audited.stats()["approximation"]["audits"].get<int>(), 0);
+  LinearElim exact(d, elimOptions(1));
+  a.addArms(exact, 10);
+  a.run(exact, 50);
+  EXPECT_FALSE(exact.stats()["approximation"]["audited"].get<bool>());
+  EXPECT_EQ(exact.stats()["approximation"]["audits"].get<int>(), 0);
+}
+
 TEST(SubElim, RejectsBadEliminationOptions) {
-  for (const char* key : {"eta", "featureBound", "shortlist"}) {
+  for (const char* key : {"eta", "featureBound", "shortlist", "maxShortlist"}) {
     Json options = elimOptions(1);
     options[key] = 0;
     try {

@@ -282,4 +282,28 @@ describe('confidence radius and approximation reports', () => {
     expect(approximation.regretRisk).toBeGreaterThanOrEqual(0);
     policy.dispose();
   });
+
+  test('SubElim audits its stage searches: misses of the most uncertain arm raise the shortlist', () => {
+    const problem = makeProblem(6, 23);
+    const options = { dim: 6, seed: 2, auditBudget: 1, shortlist: 1, index: { type: 'hnsw', M: 4, efConstruction: 8, efSearch: 1, build: 'immediate' } };
+    const policy = new sb.SubElim(options);
+    const exact = new sb.LinearElim({ dim: 6, seed: 2 });
+    problem.add(policy, 3000);
+    for (const [id, x] of problem.arms) exact.addArms([id], x);
+    for (let t = 0; t < 600; t++) {
+      problem.play(policy);
+      problem.play(exact);
+    }
+    const { approximation, shortlist } = policy.stats();
+    expect(approximation.audited).toBe(true);
+    expect(approximation.audits).toBeGreaterThan(5);
+    expect(approximation.misses).toBeGreaterThan(0);
+    expect(approximation.missRate).toBeCloseTo(approximation.misses / approximation.audits, 12);
+    expect(approximation.effortRaises).toBeGreaterThan(0);
+    expect(shortlist).toBeGreaterThan(1);
+    expect(exact.stats().approximation).toMatchObject({ audited: false, audits: 0 });
+    expectBanditError(sb, () => new sb.SubElim({ ...options, maxShortlist: 0 }), 'INVALID_ARGUMENT');
+    policy.dispose();
+    exact.dispose();
+  });
 });

@@ -66,6 +66,8 @@ describe('option tables', () => {
     expect(hnsw.space.choices).toEqual(['auto', 'inner-product', 'euclidean']);
     const subTs = sb.optionTable('linear-policy', 'sub-ts').map((option) => option.name);
     expect(subTs).toEqual(expect.arrayContaining(['radius', 'auditBudget', 'targetMissRate', 'maxShortlist']));
+    const subElim = sb.optionTable('linear-policy', 'sub-elim').map((option) => option.name);
+    expect(subElim).toEqual(expect.arrayContaining(['eta', 'shortlist', 'auditBudget', 'targetMissRate', 'maxShortlist']));
     expect(() => sb.optionTable('index', 'hnws')).toThrow(sb.BanditError);
     expect(() => sb.optionTable('index')).toThrow(sb.BanditError);
     expect(() => sb.optionTable(3, 'hnsw')).toThrow(sb.BanditError);

@@ -36,19 +36,12 @@ export interface LinearPolicyOptions {
   seed?: number;
 }
 
-export interface ThompsonSamplingOptions extends LinearPolicyOptions {
-  /** Multiplies the sampling scale (practical: sigma + lambda ||theta^||_{V^-1}; theoretical: beta_t(delta / 4T)). Default 1. */
-  inflation?: number;
-  /** Candidates retrieved from the index and ranked exactly. Default 30. */
-  shortlist?: number;
-  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS (an hnsw index gets efConstruction 16 unless given: it is built a slice per step, so its cost decides when SubTS overtakes LinTS). */
-  index?: PolicyIndexOptions;
-  /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
-  negativeRewardTransform?: boolean;
+/** Audits of an approximate index (SubTS, SubElim; LinTS and LinearElim over a non-exact index). */
+export interface ApproximationAuditOptions {
   /**
-   * Audits of an approximate index: on a random fraction of steps the exact scan checks the index's
-   * answer, costing about this fraction of the search work, in [0, 1]; 0 turns audits off.
-   * Default 0.1. Results in stats().approximation.
+   * On a random fraction of searches the exact answer checks the index's answer, costing about
+   * this fraction of the search work, in [0, 1]; 0 turns audits off. Default 0.1. Results in
+   * stats().approximation.
    */
   auditBudget?: number;
   /** When the audited miss rate is clearly above this, in (0, 1], the shortlist doubles. Default 0.05. */
@@ -57,24 +50,35 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions {
   maxShortlist?: number;
 }
 
-/** stats().approximation of SubTS (and LinTS over an approximate index). */
+export interface ThompsonSamplingOptions extends LinearPolicyOptions, ApproximationAuditOptions {
+  /** Multiplies the sampling scale (practical: sigma + lambda ||theta^||_{V^-1}; theoretical: beta_t(delta / 4T)). Default 1. */
+  inflation?: number;
+  /** Candidates retrieved from the index and ranked exactly. Default 30. */
+  shortlist?: number;
+  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS (an hnsw index gets efConstruction 16 unless given: it is built a slice per step, so its cost decides when SubTS overtakes LinTS). */
+  index?: PolicyIndexOptions;
+  /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
+  negativeRewardTransform?: boolean;
+}
+
+/** stats().approximation of SubTS and SubElim (and LinTS, LinearElim over an approximate index). */
 export interface ApproximationStats {
   /** Whether audits run (an approximate index and auditBudget > 0). */
   audited: boolean;
   audits: number;
-  /** Audits whose exact scan found an arm of higher sampled score than the index's answer. */
+  /** Audits whose exact answer beat the index's: an arm of higher sampled score (TS), of larger uncertainty (Elim). */
   misses: number;
   missRate: number;
-  /** Mean over audits of the sampled-score gap <x*, theta~> - <x, theta~> (0 for a hit). */
+  /** Mean over audits of the score gap (0 for a hit): <x*, theta~> - <x, theta~> (TS), the lifted ||x||^2_{V^-1} / d^2 (Elim). */
   meanGap: number;
-  /** meanGap x selections: the sampled-score loss the approximation is estimated to have cost so far. */
+  /** meanGap x selections: the score loss the approximation is estimated to have cost so far. */
   regretRisk: number;
   /** How many times the shortlist was doubled. */
   effortRaises: number;
   auditInnerProducts: number;
 }
 
-export interface EliminationOptions extends LinearPolicyOptions {
+export interface EliminationOptions extends LinearPolicyOptions, ApproximationAuditOptions {
   /** MIPS accuracy eta(T) in (0, 1); the last stage is ceil(log2(1/(8 eta))). Default 1/horizon (practical radius), 1/sqrt(horizon) (theoretical). */
   eta?: number;
   /** L, bound on the arms' norm in the theoretical radius. Default 1. */
@@ -96,7 +100,7 @@ export interface LinearPolicyStats {
   radiusRule: string;
   /** The noise scale the radius uses: given, or estimated from the ridge residuals. */
   noise: number;
-  /** SubTS and LinTS only. */
+  /** SubTS, LinTS, SubElim and LinearElim. */
   approximation?: ApproximationStats;
   [key: string]: unknown;
 }

@@ -216,10 +216,17 @@ const OptionGroup& thompson() {
   static const OptionGroup group{
       number("inflation", 1.0, 0, 1e12, "multiplies the sampling scale"),
       integer("shortlist", 30, 1, 1000000, "candidates retrieved from the index and ranked exactly"),
+      boolean("negativeRewardTransform", false, "the paper's transform for a negative best reward"),
+  };
+  return group;
+}
+
+// Sub-TS's and Sub-Elim's audits of their index (ApproximationAudit).
+const OptionGroup& approximationAudit() {
+  static const OptionGroup group{
       number("auditBudget", 0.1, 0, 1, "exact audits of the index may cost up to this fraction of the search work"),
       number("targetMissRate", 0.05, 0, 1, "the shortlist doubles while the audited miss rate exceeds this", true, false),
       computedInteger("maxShortlist", 1, 1000000, "min(64 x shortlist, 100000)", "the shortlist never grows beyond this"),
-      boolean("negativeRewardTransform", false, "the paper's transform for a negative best reward"),
   };
   return group;
 }
@@ -498,10 +505,10 @@ const std::vector<OptionTable>& optionTables() {
       {"index", "greedy", {&typed(), &indexDim(), &greedy()}},
       {"index", "pca-tree", {&typed(), &indexDim(), &pcaTree()}},
       {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge()}},
-      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &linTsIndex()}},
-      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &subTsIndex()}},
-      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &linearElimIndex()}},
-      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &subElimIndex()}},
+      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &approximationAudit(), &linTsIndex()}},
+      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &approximationAudit(), &subTsIndex()}},
+      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &linearElimIndex()}},
+      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &subElimIndex()}},
       {"semi-bandit-policy", "cucb", {&typed(), &semiBandit()}},
       {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &fasterCucb()}},
       {"semi-bandit-policy", "cts", {&typed(), &semiBandit()}},

@@ -41,7 +41,8 @@ SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, con
       lift_(dim),
       eta_(readOption(option_groups::elimination(), options, "eta", defaultEta(options))),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
-      shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::elimination(), options, "shortlist"))) {
+      shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::elimination(), options, "shortlist"))),
+      audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)) {
   refreshRadius();
   const double stages = std::ceil(log2(1.0 / (8.0 * eta_)));
   maxStage_ = stages <= 0.0 ? 0 : static_cast<int>(std::min<double>(stages, kStageCap));
@@ -334,8 +335,13 @@ Id SubElim::chooseArm() {
       return randomArmOf(stage);
     }
     ++queries_;
-    const SearchResult answer =
-        stages_[static_cast<std::size_t>(stage)].index->search(query.data(), query.size(), 1, searchOptions);
+    MipsIndex& index = *stages_[static_cast<std::size_t>(stage)].index;
+    const std::uint64_t workBefore = index.innerProducts();
+    const SearchResult answer = index.search(query.data(), query.size(), 1, searchOptions);
+    if (audit_.active(index.type() == "exact") && audit_.due(static_cast<double>(index.innerProducts() - workBefore), index.size())) {
+      audit(index, query, answer);
+      searchOptions.shortlist = shortlist_;
+    }
     if (!answer.ids.empty()) {
       const Id candidate = answer.ids.front();
       countInnerProducts(1);
@@ -347,6 +353,16 @@ Id SubElim::chooseArm() {
     const auto it = membership_.find(mostUncertain);
     if (u >= acceptance(stage) && it != membership_.end() && it->second.stage == stage) return mostUncertain;
   }
+}
+
+void SubElim::audit(MipsIndex& index, const std::vector<float>& query, const SearchResult& answer) {
+  const std::uint64_t workBefore = index.innerProducts();
+  const SearchResult exact = index.searchExactly(query.data(), query.size(), 1);
+  if (exact.ids.empty()) return;
+  // A miss is a stage arm of larger uncertainty than the answer: the lifted scores are
+  // ||x||^2_{V^-1} / d^2, computed by the same kernel for both.
+  shortlist_ = audit_.record(answer.ids.empty() ? -INFINITY : answer.scores.front(), exact.scores.front(),
+                             index.innerProducts() - workBefore, shortlist_);
 }
 
 std::uint64_t SubElim::indexInnerProducts() const {
@@ -371,7 +387,8 @@ Json SubElim::extraStats() const {
               {"eliminated", eliminated_},
               {"randomPlays", randomPlays_},
               {"shortlist", shortlist_},
-              {"indexType", stages_.front().index->type()}};
+              {"indexType", stages_.front().index->type()},
+              {"approximation", audit_.stats(audit_.active(stages_.front().index->type() == "exact"), selections())}};
 }
 
 void SubElim::saveFields(StateWriter& out) const {
@@ -383,6 +400,8 @@ void SubElim::saveFields(StateWriter& out) const {
   for (const std::uint64_t counter : {queries_, emptyAnswers_, repartitions_, reviews_, readmissions_, eliminated_, randomPlays_}) {
     out.u64(counter);
   }
+  out.u64(shortlist_);
+  audit_.save(out);
   // Only the live heap entries: stale ones are skipped when popped, so leaving them out changes nothing.
   std::vector<double> keys;
   for (const Stage& stage : stages_) {
@@ -402,6 +421,11 @@ void SubElim::loadFields(StateReader& in) {
   for (std::uint64_t* counter : {&queries_, &emptyAnswers_, &repartitions_, &reviews_, &readmissions_, &eliminated_, &randomPlays_}) {
     *counter = in.u64();
   }
+  const std::uint64_t shortlist = in.u64();
+  // The shortlist only grows, from the option's value (what the constructor set) up to maxShortlist.
+  in.check(shortlist >= shortlist_ && shortlist <= audit_.maxShortlist(), "shortlist is out of range");
+  shortlist_ = static_cast<std::size_t>(shortlist);
+  audit_.load(in);
   in.check(std::isfinite(beta_) && beta_ >= 0.0, "radius is not a finite non-negative number");
   in.check(hasWitness <= 1, "bad witness flag");
   hasWitness_ = hasWitness == 1;

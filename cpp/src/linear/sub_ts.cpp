@@ -24,12 +24,7 @@ SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const J
       transform_(readBoolOption(option_groups::thompson(), options, "negativeRewardTransform")),
       inflation_(readOption(option_groups::thompson(), options, "inflation")),
       shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::thompson(), options, "shortlist"))),
-      auditBudget_(readOption(option_groups::thompson(), options, "auditBudget")),
-      targetMissRate_(readOption(option_groups::thompson(), options, "targetMissRate")),
-      maxShortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::thompson(), options, "maxShortlist",
-                                                               static_cast<long long>(std::min<std::size_t>(64 * shortlist_, 100000))))),
-      auditRandom_(readSeedOption(option_groups::ridge(), options) ^ 0xA0D17A0D17ULL) {
-  require(maxShortlist_ >= shortlist_, ErrorCode::InvalidArgument, "option 'maxShortlist' must be at least 'shortlist'");
+      audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)) {
   // Construction effort 16 instead of HnswIndex's 200: the graph is built with what its searches
   // save (the incremental build), so its cost decides when Sub-TS overtakes Linear TS in total
   // time. The shortlist is ranked exactly, and with M 16 the coarser graph kept Linear TS's regret
@@ -77,12 +72,9 @@ Id SubTS::chooseArm() {
   searchOptions.shortlist = shortlist_;
   const std::uint64_t workBefore = index_->innerProducts();
   const SearchResult result = index_->search(query.data(), query.size(), 1, searchOptions);
-  // Audit with probability auditBudget * (this search's work) / (a scan's work): on average the
-  // audits cost auditBudget of the searches.
-  if (auditBudget_ > 0.0 && index_->type() != "exact" && index_->size() > 0) {
-    const double searchWork = static_cast<double>(index_->innerProducts() - workBefore);
-    const double probability = auditBudget_ * searchWork / static_cast<double>(index_->size());
-    if (auditRandom_.uniform() < probability) audit(query, result);
+  if (audit_.active(index_->type() == "exact") &&
+      audit_.due(static_cast<double>(index_->innerProducts() - workBefore), index_->size())) {
+    audit(query, result);
   }
   if (!result.ids.empty()) return result.ids.front();
   ++emptyQueries_;
@@ -92,45 +84,16 @@ Id SubTS::chooseArm() {
 void SubTS::audit(const std::vector<float>& query, const SearchResult& answer) {
   const std::uint64_t workBefore = index_->innerProducts();
   const SearchResult exact = index_->searchExactly(query.data(), query.size(), 1);
-  auditInnerProducts_ += index_->innerProducts() - workBefore;
   if (exact.ids.empty()) return;
-  ++audits_;
-  ++windowAudits_;
-  const double found = answer.ids.empty() ? -INFINITY : answer.scores.front();
-  const double best = exact.scores.front();
-  // Scores are float inner products computed by the same kernel: equal unless another arm won.
-  if (best > found) {
-    ++misses_;
-    ++windowMisses_;
-    gapSum_ += std::isfinite(found) ? best - found : std::fabs(best);
-  }
-  if (shortlist_ >= maxShortlist_ || windowAudits_ < 5) return;
-  // Raise the effort only when the misses are clearly above the target: the lower end of a
-  // one-sided 95% Wilson interval of the miss rate of the audits since the last change.
-  const double n = static_cast<double>(windowAudits_);
-  const double rate = static_cast<double>(windowMisses_) / n;
-  const double z = 1.645;
-  const double lower = (rate + z * z / (2 * n) - z * std::sqrt(rate * (1 - rate) / n + z * z / (4 * n * n))) / (1 + z * z / n);
-  if (lower > targetMissRate_) {
-    shortlist_ = std::min(maxShortlist_, 2 * shortlist_);
-    ++effortRaises_;
-    windowAudits_ = 0;
-    windowMisses_ = 0;
-  }
+  shortlist_ = audit_.record(answer.ids.empty() ? -INFINITY : answer.scores.front(), exact.scores.front(),
+                             index_->innerProducts() - workBefore, shortlist_);
 }
 
 void SubTS::saveFields(StateWriter& out) const {
   out.f64(lastScale_);
   out.u64(emptyQueries_);
   out.u64(shortlist_);
-  out.random(auditRandom_);
-  out.u64(audits_);
-  out.u64(misses_);
-  out.f64(gapSum_);
-  out.u64(windowAudits_);
-  out.u64(windowMisses_);
-  out.u64(effortRaises_);
-  out.u64(auditInnerProducts_);
+  audit_.save(out);
   index_->save(out);
 }
 
@@ -140,18 +103,9 @@ void SubTS::loadFields(StateReader& in) {
   emptyQueries_ = in.u64();
   const std::uint64_t shortlist = in.u64();
   // The shortlist only grows, from the option's value (what the constructor set) up to maxShortlist.
-  in.check(shortlist >= shortlist_ && shortlist <= maxShortlist_, "shortlist is out of range");
+  in.check(shortlist >= shortlist_ && shortlist <= audit_.maxShortlist(), "shortlist is out of range");
   shortlist_ = static_cast<std::size_t>(shortlist);
-  in.random(auditRandom_);
-  audits_ = in.u64();
-  misses_ = in.u64();
-  gapSum_ = in.f64();
-  windowAudits_ = in.u64();
-  windowMisses_ = in.u64();
-  effortRaises_ = in.u64();
-  auditInnerProducts_ = in.u64();
-  in.check(misses_ <= audits_ && windowMisses_ <= windowAudits_ && windowAudits_ <= audits_, "audit counters are inconsistent");
-  in.check(std::isfinite(gapSum_) && gapSum_ >= 0.0, "audit gap sum is not a finite non-negative number");
+  audit_.load(in);
   index_->load(in);
   // The index holds exactly the arms, each as the model sees it (onAddArms).
   in.check(index_->size() == arms_.size(), "the index does not hold the arms");
@@ -166,20 +120,6 @@ void SubTS::loadFields(StateReader& in) {
   }
 }
 
-Json SubTS::approximationStats() const {
-  const double audits = static_cast<double>(audits_);
-  const double missRate = audits_ == 0 ? 0.0 : static_cast<double>(misses_) / audits;
-  const double meanGap = audits_ == 0 ? 0.0 : gapSum_ / audits;
-  return Json{{"audited", auditBudget_ > 0.0 && index_->type() != "exact"},
-              {"audits", audits_},
-              {"misses", misses_},
-              {"missRate", missRate},
-              {"meanGap", meanGap},
-              {"regretRisk", meanGap * static_cast<double>(selections())},
-              {"effortRaises", effortRaises_},
-              {"auditInnerProducts", auditInnerProducts_}};
-}
-
 Json SubTS::extraStats() const {
   Json index = index_->stats();
   return Json{{"index", index},
@@ -187,7 +127,7 @@ Json SubTS::extraStats() const {
               {"scale", lastScale_},
               {"shortlist", shortlist_},
               {"emptyQueries", emptyQueries_},
-              {"approximation", approximationStats()}};
+              {"approximation", audit_.stats(audit_.active(index_->type() == "exact"), selections())}};
 }
 
 }  // namespace sublinear

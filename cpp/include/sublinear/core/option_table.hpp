@@ -109,6 +109,7 @@ const OptionGroup& linearDim();
 const OptionGroup& ridge();
 const OptionGroup& thompson();
 const OptionGroup& elimination();
+const OptionGroup& approximationAudit();
 // Matroid semi-bandit policies.
 const OptionGroup& semiBandit();
 const OptionGroup& fasterCucb();

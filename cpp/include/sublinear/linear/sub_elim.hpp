@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "sublinear/linear/approximation_audit.hpp"
 #include "sublinear/linear/policy_index.hpp"
 #include "sublinear/linear/ridge_policy.hpp"
 #include "sublinear/linear/symmetric_lift.hpp"
@@ -46,6 +47,13 @@ namespace sublinear {
 //   featureBound  1                L in the fixed radius beta(delta/2) of RidgePolicy::horizonRadius
 //   shortlist     30               candidates retrieved before exact ranking          (integer >= 1)
 //   index         { type: "hnsw" } (LinearElim: { type: "exact" })
+//
+// Over an approximate index the stage searches are audited as Sub-TS's are (ApproximationAudit:
+// auditBudget, targetMissRate, maxShortlist): a miss is a stage arm of larger uncertainty than the
+// answer. An answer that passes the acceptance test is played even when it is not the most
+// uncertain arm, which Algorithm 2 allows but which explores less per step; when such misses are
+// frequent the shortlist doubles. stats().approximation reports them (meanGap in lifted score,
+// ||x||^2_{V^-1} / d^2).
 class SubElim : public RidgePolicy {
  public:
   SubElim(int dim, const Json& options) : SubElim("sub-elim", "hnsw", dim, options) {}
@@ -70,7 +78,8 @@ class SubElim : public RidgePolicy {
   Id chooseArm() override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override;
-  // The radius, the threshold and its witness, the review schedule, the counters, then every stage:
+  // The radius, the threshold and its witness, the review schedule, the counters, the shortlist
+  // and the audits, then every stage:
   // its index (over the lifts) and its members' heap keys in the index's row order.
   void saveFields(StateWriter& out) const override;
   void loadFields(StateReader& in) override;
@@ -119,6 +128,9 @@ class SubElim : public RidgePolicy {
   // keys (mean 0, uncertainty 1/sqrt(lambda)) and nothing is eliminated for thousands of steps.
   // Done whenever the observations grow by a quarter: O(K d^2) each time, O(K d^2 log T) in a run.
   void review();
+  // Checks a stage's answer against its exact answer and raises the shortlist when misses are too
+  // frequent.
+  void audit(MipsIndex& index, const std::vector<float>& query, const SearchResult& answer);
   // Brings every eliminated arm back when the witness of the threshold is removed (the arms in
   // `leaving` are about to go and stay out).
   void readmitEliminated(const Id* leaving, std::size_t count);
@@ -130,6 +142,7 @@ class SubElim : public RidgePolicy {
   double beta_ = 0.0;
   int maxStage_;
   std::size_t shortlist_;
+  ApproximationAudit audit_;
   std::vector<Stage> stages_;
   std::unordered_map<Id, Membership> membership_;  // lookups only, never iterated
   double threshold_ = -INFINITY;

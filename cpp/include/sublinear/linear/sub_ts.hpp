@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "sublinear/linear/approximation_audit.hpp"
 #include "sublinear/linear/policy_index.hpp"
 #include "sublinear/linear/ridge_policy.hpp"
 
@@ -25,17 +26,14 @@ namespace sublinear {
 // If the index returns no candidate (an approximate index may), a uniformly random arm is played
 // and counted in stats().emptyQueries.
 //
-// The approximation is measured online (any index but "exact"): on a random fraction of steps
-// the index's answer for theta~ is checked against an exact scan, with the fraction chosen so that
-// the audits cost about `auditBudget` of the index's own search work. stats().approximation
-// reports the audits, the misses (the scan found a better arm), the miss rate, the mean score
-// gap <x*, theta~> - <x, theta~> over audits, and regretRisk = meanGap *
-// selections (meanGap averages over all audits, so missRate is already in it), the sampled-score loss the approximation is estimated to have cost so far. When the
-// miss rate's lower confidence bound exceeds `targetMissRate`, the shortlist doubles (up to
-// `maxShortlist`): more candidates means more search effort for every index type.
-//   auditBudget    (0.1)   audit work / search work, in [0, 1]; 0 turns audits off
-//   targetMissRate (0.05)  in (0, 1]; 1 never raises the effort
-//   maxShortlist   (64 x shortlist, at most 100,000)
+// The approximation is measured online (any index but "exact", see ApproximationAudit): on a
+// random fraction of steps the index's answer for theta~ is checked against an exact scan.
+// stats().approximation reports the audits, the misses (the scan found a better arm), the miss
+// rate, the mean score gap <x*, theta~> - <x, theta~> over audits, and regretRisk = meanGap *
+// selections (meanGap averages over all audits, so missRate is already in it), the sampled-score
+// loss the approximation is estimated to have cost so far. When misses are too frequent the
+// shortlist doubles: more candidates means more search effort for every index type.
+//   auditBudget (0.1), targetMissRate (0.05), maxShortlist (64 x shortlist, at most 100,000)
 class SubTS : public RidgePolicy {
  public:
   SubTS(int dim, const Json& options) : SubTS("sub-ts", "hnsw", dim, options) {}
@@ -61,7 +59,6 @@ class SubTS : public RidgePolicy {
   // Checks the index's answer against an exact scan, records the outcome, and raises the shortlist
   // when misses are too frequent.
   void audit(const std::vector<float>& query, const SearchResult& answer);
-  Json approximationStats() const;
 
   std::string type_;
   bool transform_;
@@ -70,18 +67,7 @@ class SubTS : public RidgePolicy {
   std::unique_ptr<MipsIndex> index_;
   double lastScale_ = 0.0;
   std::uint64_t emptyQueries_ = 0;
-  // Audits: their own random stream, so that audits never change which theta~ is drawn.
-  double auditBudget_;
-  double targetMissRate_;
-  std::size_t maxShortlist_;
-  Random auditRandom_;
-  std::uint64_t audits_ = 0;
-  std::uint64_t misses_ = 0;
-  double gapSum_ = 0.0;
-  std::uint64_t windowAudits_ = 0;  // since the shortlist last changed
-  std::uint64_t windowMisses_ = 0;
-  std::uint64_t effortRaises_ = 0;
-  std::uint64_t auditInnerProducts_ = 0;
+  ApproximationAudit audit_;
 };
 
 }  // namespace sublinear

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sublinear/core/options.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/core/state_codec.hpp"
+
+namespace sublinear {
+
+// Online measurement of an approximate index's answers, shared by the policies that search one
+// (Sub-TS, Sub-Elim): on a random fraction of searches the policy also asks the index for the exact
+// answer and records whether the approximate one missed it, and by how much. The fraction is drawn
+// so that audits cost about `auditBudget` of the searches' own work. When the miss rate since the
+// last change is clearly above `targetMissRate` (the lower end of a one-sided 95% Wilson interval,
+// after at least 5 audits), the policy's shortlist doubles, up to `maxShortlist`.
+//
+// Options (option_groups::approximationAudit):
+//   auditBudget    (0.1)   audit work / search work, in [0, 1]; 0 turns audits off
+//   targetMissRate (0.05)  in (0, 1]; 1 never raises the effort
+//   maxShortlist   (64 x shortlist, at most 100,000)
+class ApproximationAudit {
+ public:
+  // `shortlist` is the policy's initial shortlist (the default of maxShortlist derives from it);
+  // the audits draw from their own stream, so that they never change the policy's draws.
+  ApproximationAudit(const Json& options, std::size_t shortlist, std::uint64_t seed);
+
+  // Whether audits run at all: a positive budget and an approximate index.
+  bool active(bool exactIndex) const { return budget_ > 0.0 && !exactIndex; }
+  // After a search that cost `searchWork` inner products over `size` items: audit this one?
+  bool due(double searchWork, std::size_t size);
+  // Records one audit: the index's best score (-infinity when it answered nothing) against the
+  // exact best, with the audit's work. Returns the shortlist to use from now on.
+  std::size_t record(double found, double best, std::uint64_t work, std::size_t shortlist);
+
+  std::size_t maxShortlist() const { return maxShortlist_; }
+  // stats().approximation: audits, misses, missRate, meanGap, regretRisk (meanGap x selections),
+  // effortRaises, auditInnerProducts.
+  Json stats(bool audited, std::uint64_t selections) const;
+
+  void save(StateWriter& out) const;
+  void load(StateReader& in);
+
+ private:
+  double budget_;
+  double targetMissRate_;
+  std::size_t maxShortlist_;
+  Random random_;
+  std::uint64_t audits_ = 0;
+  std::uint64_t misses_ = 0;
+  double gapSum_ = 0.0;
+  std::uint64_t windowAudits_ = 0;  // since the shortlist last changed
+  std::uint64_t windowMisses_ = 0;
+  std::uint64_t effortRaises_ = 0;
+  std::uint64_t innerProducts_ = 0;
+};
+
+}  // namespace sublinear
