@@ -1,11 +1,11 @@
 // One seed of `bench linear --million`: a linear bandit over K Gaussian (or unit-norm) arms, played
-// by Linear TS and Sub-TS with default options through the public API (select / update from
+// by an exact policy and its sublinear counterpart with default options through the public API (select / update from
 // JavaScript, as an application would). Shared by Node and the Chromium page, so both run the same
 // code on the same numbers.
 import { seededRandom, standardNormal } from './seeded-random.mjs';
 
-// Arms and theta* depend on the seed only, so Linear TS and Sub-TS face the same instance and the
-// same noise sequence.
+// Arms and theta* depend on the seed only, so both policies face the same instance and the same
+// noise sequence.
 function makeProblem({ arms, dim, thetaNorm, distribution }, seed) {
   const random = seededRandom(1000003 * seed + 7);
   const features = new Float64Array(arms * dim);
@@ -36,13 +36,13 @@ export function playOneSeed(sb, config, seed, type, now = () => performance.now(
   const problem = makeProblem(config, seed);
   const noiseRandom = seededRandom(seed * 7919 + 1);
   const heapBefore = sb.memoryUsage().allocatedBytes;
-  const Policy = type === 'lin-ts' ? sb.LinTS : sb.SubTS;
+  const Policy = { 'lin-ts': sb.LinTS, 'sub-ts': sb.SubTS, 'linear-elim': sb.LinearElim, 'sub-elim': sb.SubElim }[type];
   let start = now();
   const policy = new Policy({ dim: config.dim, horizon: config.horizon, seed });
   policy.addArms(problem.ids, problem.features);
-  // The step time of a complete index: Sub-TS's graph is built at once here (as in a Worker), where
-  // by default its steps would build it a slice at a time (bench horizon measures that, in total).
-  policy.buildIndex();
+  // The step time of a complete index: the graph is built at once here (as in a Worker), where by
+  // default the steps build it a slice at a time (bench horizon measures that, in total).
+  if (config.buildIndex) policy.buildIndex();
   const setup = now() - start;
   let regret = 0;
   let longest = 0;

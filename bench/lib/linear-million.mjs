@@ -1,15 +1,27 @@
 // `npm run bench -- linear --million`: Linear TS against Sub-TS with default options at K = 10^6
 // (d = 16), regret over seeds, setup, step time, the longest step and the wasm heap, in Node and in
-// one Chromium page, side by side in one run.
+// one Chromium page, side by side in one run. `--pair elim`: Linear Elim against Sub-Elim instead
+// (save it with --save-as linear-million-elim).
 //   options: --arms K (10^6), --horizon T (3,000), --seeds N (5), --theta-norm s (1),
-//            --distribution gaussian | unit, --noise sigma (1), --node-only
+//            --distribution gaussian | unit, --noise sigma (1), --node-only, --pair ts | elim,
+//            --build-index yes | no (buildIndex() in the setup; default yes for ts, no for elim:
+//            Sub-Elim's first stage holds every arm in d(d+1)/2 = 136 dimensions, whose graph
+//            takes minutes at 10^5 arms)
 import init from '../../dist/index.js';
 import { launchChromium } from '../../tests/e2e/chromium.js';
 import { playOneSeed } from './linear-million-run.mjs';
 import { serveRepository } from './repository-server.mjs';
 
+// The exact baseline and its sublinear policy, with what the configuration line says of them.
+const PAIRS = {
+  ts: { types: ['lin-ts', 'sub-ts'], names: ['Linear TS', 'Sub-TS'], classes: 'LinTS and SubTS',
+    index: 'Sub-TS: hnsw M 16, efConstruction 16, efSearch 64, shortlist 30, audits 10% of the search work', buildIndex: true },
+  elim: { types: ['linear-elim', 'sub-elim'], names: ['Linear Elim', 'Sub-Elim'], classes: 'LinearElim and SubElim',
+    index: 'Sub-Elim: an hnsw index per stage over the lifts x x^T (136 dimensions), shortlist 30, audits 10% of the search work', buildIndex: false },
+};
+
 function parse(args) {
-  const config = { arms: 1000000, dim: 16, horizon: 3000, seeds: 5, thetaNorm: 1, distribution: 'gaussian', noise: 1, nodeOnly: false };
+  const config = { arms: 1000000, dim: 16, horizon: 3000, seeds: 5, thetaNorm: 1, distribution: 'gaussian', noise: 1, nodeOnly: false, pair: 'ts', buildIndex: null };
   for (let i = 0; i < args.length; i++) {
     const next = () => args[++i];
     if (args[i] === '--million') continue;
@@ -20,8 +32,12 @@ function parse(args) {
     else if (args[i] === '--distribution') config.distribution = next();
     else if (args[i] === '--noise') config.noise = Number(next());
     else if (args[i] === '--node-only') config.nodeOnly = true;
-    else throw new Error(`unknown argument ${args[i]} (with --million: --arms, --horizon, --seeds, --theta-norm, --distribution, --noise, --node-only)`);
+    else if (args[i] === '--pair') config.pair = next();
+    else if (args[i] === '--build-index') config.buildIndex = next() === 'yes';
+    else throw new Error(`unknown argument ${args[i]} (with --million: --arms, --horizon, --seeds, --theta-norm, --distribution, --noise, --node-only, --pair ts|elim)`);
   }
+  if (!PAIRS[config.pair]) throw new Error(`--pair takes ts or elim, got ${config.pair}`);
+  config.buildIndex ??= PAIRS[config.pair].buildIndex;
   return config;
 }
 
@@ -38,10 +54,15 @@ const std = (values) => (values.length < 2 ? 0 : Math.sqrt(values.reduce((a, b) 
 
 export default async function linearMillion(args, report) {
   const config = parse(args);
+  const pair = PAIRS[config.pair];
+  const [baseline, sublinear] = pair.names;
   report.note(`Configuration: K = ${config.arms} ${config.distribution} arms, d = ${config.dim}, |theta*| = ${config.thetaNorm}, ` +
-    `noise ${config.noise}, T = ${config.horizon}, seeds 1..${config.seeds}; LinTS and SubTS with default options ` +
-    '(practical radius, Sub-TS: hnsw M 16, efConstruction 16, efSearch 64, shortlist 30, audits 10% of the search work); ' +
-    'each step is one select() and one update() from JavaScript. Setup is the constructor, addArms of all arms and buildIndex() (for Sub-TS the whole HNSW build at once; bench horizon measures the default, built a slice per step); ' +
+    `noise ${config.noise}, T = ${config.horizon}, seeds 1..${config.seeds}; ${pair.classes} with default options ` +
+    `(practical radius, ${pair.index}); ` +
+    'each step is one select() and one update() from JavaScript. ' +
+    (config.buildIndex
+      ? 'Setup is the constructor, addArms of all arms and buildIndex() (the whole index built at once; bench horizon measures the default, built a slice per step); '
+      : 'Setup is the constructor and addArms of all arms (no buildIndex(): the indexes are built a slice per search, the default); ') +
     'heap is the wasm memory the policy holds after the run (default options).');
   const runtimes = [['Node', null]];
   let browser = null;
@@ -60,7 +81,7 @@ export default async function linearMillion(args, report) {
     let done = 0;
     for (const [runtime, page] of runtimes) {
       for (let seed = 1; seed <= config.seeds; seed++) {
-        for (const type of ['lin-ts', 'sub-ts']) {
+        for (const type of pair.types) {
           report.progress(done / total, `${runtime} ${type} seed ${seed}`);
           const result = page ? await page.evaluate(runInPage, { config, seed, type }) : playOneSeed(sb, config, seed, type);
           results.push({ runtime, ...result });
@@ -76,9 +97,9 @@ export default async function linearMillion(args, report) {
   const rows = [];
   for (const [runtime] of runtimes) {
     const pick = (type) => results.filter((r) => r.runtime === runtime && r.type === type);
-    const ts = pick('lin-ts');
-    const sub = pick('sub-ts');
-    for (const [name, list] of [['Linear TS', ts], ['Sub-TS', sub]]) {
+    const ts = pick(pair.types[0]);
+    const sub = pick(pair.types[1]);
+    for (const [name, list] of [[baseline, ts], [sublinear, sub]]) {
       const regrets = list.map((r) => r.regret);
       const audits = list.reduce((sum, r) => sum + (r.approximation?.audits ?? 0), 0);
       const misses = list.reduce((sum, r) => sum + (r.approximation?.misses ?? 0), 0);
@@ -90,17 +111,17 @@ export default async function linearMillion(args, report) {
     const ratioStep = mean(ts.map((r) => r.stepMs)) / mean(sub.map((r) => r.stepMs));
     const totalTs = mean(ts.map((r) => r.setupMs + r.stepMs * config.horizon));
     const totalSub = mean(sub.map((r) => r.setupMs + r.stepMs * config.horizon));
-    // Total time against the horizon: setup + T x step for each; Sub-TS's total drops below Linear
-    // TS's from T = (setup_sub - setup_ts) / (step_ts - step_sub).
+    // Total time against the horizon: setup + T x step for each; the sublinear policy's total drops
+    // below its baseline's from T = (setup_sub - setup_ts) / (step_ts - step_sub).
     const setupGap = mean(sub.map((r) => r.setupMs)) - mean(ts.map((r) => r.setupMs));
     const stepGap = mean(ts.map((r) => r.stepMs)) - mean(sub.map((r) => r.stepMs));
     const crossover = stepGap > 0 ? Math.max(0, Math.ceil(setupGap / stepGap)) : Infinity;
-    report.note(`${runtime}: Sub-TS regret ×${ratioRegret.toFixed(3)} of Linear TS's (mean of ${config.seeds} seeds); ` +
+    report.note(`${runtime}: ${sublinear} regret ×${ratioRegret.toFixed(3)} of ${baseline}'s (mean of ${config.seeds} seeds); ` +
       `steps ×${ratioStep.toFixed(1)} faster; total time with setup ×${(totalTs / totalSub).toFixed(2)} ` +
       `(${(totalSub / 1000).toFixed(1)} s against ${(totalTs / 1000).toFixed(1)} s at T = ${config.horizon}); ` +
-      `Sub-TS's total time drops below Linear TS's from T = ${Number.isFinite(crossover) ? crossover : 'never'}.`);
+      `${sublinear}'s total time drops below ${baseline}'s from T = ${Number.isFinite(crossover) ? crossover : 'never'}.`);
   }
-  report.table(`Linear TS against Sub-TS at K = ${config.arms}, d = ${config.dim}, T = ${config.horizon}`,
+  report.table(`${baseline} against ${sublinear} at K = ${config.arms}, d = ${config.dim}, T = ${config.horizon}`,
     ['runtime', 'policy', 'regret mean ± std', 'regret per seed', 'setup s', 'ms / step', 'longest step ms', 'heap MiB', 'audit misses / audits'], rows);
   report.data('million', { config, results });
 }
