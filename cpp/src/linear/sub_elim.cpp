@@ -338,7 +338,8 @@ Id SubElim::chooseArm() {
     MipsIndex& index = *stages_[static_cast<std::size_t>(stage)].index;
     const std::uint64_t workBefore = index.innerProducts();
     const SearchResult answer = index.search(query.data(), query.size(), 1, searchOptions);
-    if (audit_.active(index.type() == "exact") && audit_.due(static_cast<double>(index.innerProducts() - workBefore), index.size())) {
+    if (audit_.active(index.type() == "exact") && index.approximates() &&
+        audit_.due(static_cast<double>(index.innerProducts() - workBefore), index.size())) {
       audit(index, query, answer);
       searchOptions.shortlist = shortlist_;
     }

@@ -72,7 +72,7 @@ Id SubTS::chooseArm() {
   searchOptions.shortlist = shortlist_;
   const std::uint64_t workBefore = index_->innerProducts();
   const SearchResult result = index_->search(query.data(), query.size(), 1, searchOptions);
-  if (audit_.active(index_->type() == "exact") &&
+  if (audit_.active(index_->type() == "exact") && index_->approximates() &&
       audit_.due(static_cast<double>(index_->innerProducts() - workBefore), index_->size())) {
     audit(query, result);
   }

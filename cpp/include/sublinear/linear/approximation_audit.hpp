@@ -10,8 +10,9 @@
 namespace sublinear {
 
 // Online measurement of an approximate index's answers, shared by the policies that search one
-// (Sub-TS, Sub-Elim): on a random fraction of searches the policy also asks the index for the exact
-// answer and records whether the approximate one missed it, and by how much. The fraction is drawn
+// (Sub-TS, Sub-Elim): on a random fraction of the searches that could miss (MipsIndex::approximates:
+// not while an HnswIndex's graph is still empty) the policy also asks the index for the exact answer
+// and records whether the approximate one missed it, and by how much. The fraction is drawn
 // so that audits cost about `auditBudget` of the searches' own work. When the miss rate since the
 // last change is clearly above `targetMissRate` (the lower end of a one-sided 95% Wilson interval,
 // after at least 5 audits), the policy's shortlist doubles, up to `maxShortlist`.

@@ -10,6 +10,7 @@ class ExactIndex final : public MipsIndex {
  public:
   explicit ExactIndex(std::size_t dim) : MipsIndex(dim) {}
   std::string type() const override { return "exact"; }
+  bool approximates() const override { return false; }
 
  protected:
   void onAdd(const Id*, std::size_t) override {}

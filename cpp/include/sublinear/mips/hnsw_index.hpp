@@ -60,6 +60,8 @@ class HnswIndex final : public MipsIndex {
   HnswIndex(std::size_t dim, const Json& options);
   ~HnswIndex() override;
   std::string type() const override { return "hnsw"; }
+  // Only the graph approximates: with nothing in it, a search scans every item.
+  bool approximates() const override { return built_ > 0; }
   Json stats() const override;
 
  protected:

@@ -55,6 +55,11 @@ class MipsIndex {
   // index's answers are audited against (Sub-TS does so online). Counted like a search's work.
   SearchResult searchExactly(const float* query, std::size_t queryLength, std::size_t k);
 
+  // Whether a search may now return other than the exact top-k: false for the exact scan, and for
+  // an HnswIndex whose graph holds nothing yet (it scans every item). Audits skip answers that
+  // cannot miss.
+  virtual bool approximates() const { return true; }
+
   // Structure still to be built, for indexes that build it a slice per search (HnswIndex by
   // default): builds the structure of up to `maxItems` waiting items at once (a Worker, or idle time
   // on a page, can finish it this way) and returns how many still wait. Other indexes build
