@@ -221,6 +221,26 @@ TEST(SubTS, AuditsMeasureTheMissRateAndRaiseTheEffort) {
   EXPECT_LT(approximation["auditInnerProducts"].get<double>(), 3.0 * stats["indexInnerProducts"].get<double>());
 }
 
+TEST(SubTS, AuditsSkipAnswersThatCannotMiss) {
+  // Below 1,000 items an incremental HnswIndex keeps no graph and scans every item: its answers are
+  // exact, so auditing them would only spend the budget. The same arms in a graph are audited.
+  const int d = 6;
+  GaussianProblem a(d, 12, 0.3), b(d, 12, 0.3);
+  Json scanning = auditedOptions(1, 1.0);
+  scanning["index"]["build"] = "incremental";
+  auto exactAnswers = makeLinearPolicy(d, scanning);
+  auto graphAnswers = makeLinearPolicy(d, auditedOptions(1, 1.0));
+  a.addArms(*exactAnswers, 800);
+  b.addArms(*graphAnswers, 800);
+  a.run(*exactAnswers, 300);
+  b.run(*graphAnswers, 300);
+  const Json skipped = exactAnswers->stats()["approximation"];
+  EXPECT_TRUE(skipped["audited"].get<bool>());
+  EXPECT_EQ(skipped["audits"].get<int>(), 0);
+  EXPECT_EQ(skipped["auditInnerProducts"].get<int>(), 0);
+  EXPECT_GT(graphAnswers->stats()["approximation"]["audits"].get<int>(), 0);
+}
+
 TEST(SubTS, AuditsAreOffWithAZeroBudgetOrAnExactIndexAndNeverChangeTheDraws) {
   const int d = 6;
   GaussianProblem a(d, 5, 0.3), b(d, 5, 0.3);
