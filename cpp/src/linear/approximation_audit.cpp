@@ -17,11 +17,12 @@ ApproximationAudit::ApproximationAudit(const Json& options, std::size_t shortlis
   require(maxShortlist_ >= shortlist, ErrorCode::InvalidArgument, "option 'maxShortlist' must be at least 'shortlist'");
 }
 
-bool ApproximationAudit::due(double searchWork, std::size_t size) {
-  if (size == 0) return false;
+bool ApproximationAudit::due(const MipsIndex& index, std::uint64_t innerProductsBefore) {
+  if (!active(index) || !index.approximates() || index.size() == 0) return false;
   // Probability budget x (this search's work) / (an exact answer's work): on average the audits
   // cost `budget` of the searches.
-  return random_.uniform() < budget_ * searchWork / static_cast<double>(size);
+  const double searchWork = static_cast<double>(index.innerProducts() - innerProductsBefore);
+  return random_.uniform() < budget_ * searchWork / static_cast<double>(index.size());
 }
 
 std::size_t ApproximationAudit::record(double found, double best, std::uint64_t work, std::size_t shortlist) {

@@ -338,8 +338,7 @@ Id SubElim::chooseArm() {
     MipsIndex& index = *stages_[static_cast<std::size_t>(stage)].index;
     const std::uint64_t workBefore = index.innerProducts();
     const SearchResult answer = index.search(query.data(), query.size(), 1, searchOptions);
-    if (audit_.active(index.type() == "exact") && index.approximates() &&
-        audit_.due(static_cast<double>(index.innerProducts() - workBefore), index.size())) {
+    if (audit_.due(index, workBefore)) {
       audit(index, query, answer);
       searchOptions.shortlist = shortlist_;
     }
@@ -389,7 +388,7 @@ Json SubElim::extraStats() const {
               {"randomPlays", randomPlays_},
               {"shortlist", shortlist_},
               {"indexType", stages_.front().index->type()},
-              {"approximation", audit_.stats(audit_.active(stages_.front().index->type() == "exact"), selections())}};
+              {"approximation", audit_.stats(audit_.active(*stages_.front().index), selections())}};
 }
 
 void SubElim::saveFields(StateWriter& out) const {

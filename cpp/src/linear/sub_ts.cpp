@@ -72,8 +72,7 @@ Id SubTS::chooseArm() {
   searchOptions.shortlist = shortlist_;
   const std::uint64_t workBefore = index_->innerProducts();
   const SearchResult result = index_->search(query.data(), query.size(), 1, searchOptions);
-  if (audit_.active(index_->type() == "exact") && index_->approximates() &&
-      audit_.due(static_cast<double>(index_->innerProducts() - workBefore), index_->size())) {
+  if (audit_.due(*index_, workBefore)) {
     audit(query, result);
   }
   if (!result.ids.empty()) return result.ids.front();
@@ -127,7 +126,7 @@ Json SubTS::extraStats() const {
               {"scale", lastScale_},
               {"shortlist", shortlist_},
               {"emptyQueries", emptyQueries_},
-              {"approximation", audit_.stats(audit_.active(index_->type() == "exact"), selections())}};
+              {"approximation", audit_.stats(audit_.active(*index_), selections())}};
 }
 
 }  // namespace sublinear

@@ -6,6 +6,7 @@
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/core/state_codec.hpp"
+#include "sublinear/mips/mips_index.hpp"
 
 namespace sublinear {
 
@@ -27,10 +28,12 @@ class ApproximationAudit {
   // the audits draw from their own stream, so that they never change the policy's draws.
   ApproximationAudit(const Json& options, std::size_t shortlist, std::uint64_t seed);
 
-  // Whether audits run at all: a positive budget and an approximate index.
-  bool active(bool exactIndex) const { return budget_ > 0.0 && !exactIndex; }
-  // After a search that cost `searchWork` inner products over `size` items: audit this one?
-  bool due(double searchWork, std::size_t size);
+  // Whether audits run at all on `index`: a positive budget and an index that is not the exact scan.
+  bool active(const MipsIndex& index) const { return budget_ > 0.0 && index.type() != "exact"; }
+  // After a search of `index` that began when its work counter read `innerProductsBefore`: audit
+  // this one? Only when audits are active and this answer could miss (MipsIndex::approximates); the
+  // random draw is made only then, so answers that cannot miss leave the audits' stream alone.
+  bool due(const MipsIndex& index, std::uint64_t innerProductsBefore);
   // Records one audit: the index's best score (-infinity when it answered nothing) against the
   // exact best, with the audit's work. Returns the shortlist to use from now on.
   std::size_t record(double found, double best, std::uint64_t work, std::size_t shortlist);
