@@ -2,6 +2,9 @@
 
 #include "mips_oracle.hpp"
 
+#include <numeric>
+#include <set>
+
 using namespace sublinear;
 using namespace mips_oracle;
 
@@ -61,6 +64,34 @@ TEST(HnswIndex, ShortlistRetrievesThatManyCandidates) {
   }
   EXPECT_GE(sum / 30, before);
   EXPECT_GE(sum / 30, 0.97);
+}
+
+TEST(HnswIndex, ItemsToAlsoRankAreRankedWithTheCandidatesOnce) {
+  // A graph too weak to find the best item (M 2, efSearch 1, one candidate): the items the caller
+  // names are ranked with its candidates, ids it does not hold are skipped, and none comes twice.
+  auto index = hnsw(8, Json{{"M", 2}, {"efConstruction", 2}, {"efSearch", 1}, {"space", "inner-product"}, {"seed", 4}});
+  Random random(8);
+  ExactIndex oracle(8);
+  std::vector<Id> ids(3000);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, 3000 * 8);
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  int missed = 0;
+  for (int q = 0; q < 50; ++q) {
+    const auto query = gaussian(random, 8);
+    const Id best = oracle.search(query.data(), 8, 1).ids.front();
+    const SearchResult alone = index->search(query.data(), 8, 1);
+    if (alone.ids.front() == best) continue;
+    ++missed;
+    SearchOptions options;
+    options.alsoRank = {best, 999999, best, alone.ids.front()};
+    const SearchResult helped = index->search(query.data(), 8, 3, options);
+    EXPECT_EQ(helped.ids.front(), best);
+    EXPECT_EQ(helped.scores.front(), exactScore(*index, best, query));
+    EXPECT_EQ(std::set<Id>(helped.ids.begin(), helped.ids.end()).size(), helped.ids.size());
+  }
+  EXPECT_GT(missed, 0) << "the weak graph found every best item";
 }
 
 TEST(HnswIndex, GrowsBeyondItsInitialCapacityOneItemAtATime) {
@@ -143,6 +174,33 @@ TEST(HnswIndex, SustainedChurnCompactsTheGraphAndKeepsAnswersRight) {
   EXPECT_EQ(stats["built"].get<std::size_t>(), 2000u);
   EXPECT_LE(stats["graphSlots"].get<std::size_t>(), 2000u + 64u);
   EXPECT_GE(recall / cycles, 0.9);
+}
+
+TEST(HnswIndex, ApproximateWorkLeavesOutTheScanOfTheWaitingItems) {
+  // The audits' budget is a share of the work that can miss: a search of a half-built graph counts
+  // its scan of the waiting items in innerProducts but not in approximateInnerProducts; an exact
+  // index's only such work is ranking its scan's answer again (k products per search).
+  const std::size_t dim = 8, n = 6000;
+  auto index = hnsw(dim, Json{{"seed", 3}, {"efConstruction", 16}, {"M", 8}, {"build", "incremental"}});
+  ExactIndex exact(dim);
+  Random random(5);
+  std::vector<Id> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, n * dim);
+  index->add(ids.data(), n, vectors.data(), vectors.size());
+  exact.add(ids.data(), n, vectors.data(), vectors.size());
+  index->build(n / 2);
+  const auto query = gaussian(random, dim);
+  const std::uint64_t all = index->innerProducts(), approximate = index->approximateInnerProducts();
+  const std::size_t waiting = index->stats()["pending"].get<std::size_t>();
+  ASSERT_GT(waiting, 0u);
+  index->search(query.data(), dim, 1);
+  EXPECT_EQ((index->innerProducts() - all) - (index->approximateInnerProducts() - approximate), waiting);
+  EXPECT_GT(index->approximateInnerProducts(), approximate);
+  exact.search(query.data(), dim, 1);
+  exact.searchExactly(query.data(), dim, 1);
+  EXPECT_GT(exact.innerProducts(), 0u);
+  EXPECT_EQ(exact.approximateInnerProducts(), 2u);
 }
 
 TEST(HnswIndex, IncrementalBuildAnswersExactlyAndNoSearchCostsMoreThanItsCredit) {

@@ -13,6 +13,7 @@
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
 #include "sublinear/linear/sub_elim.hpp"
+#include "sublinear/linear/sub_ts.hpp"
 #include "test_support.hpp"
 
 namespace sublinear::testing {
@@ -137,6 +138,11 @@ TEST_P(LinearPersistence, SavedSizeDoesNotGrowWithSteps) {
     // Eliminated arms leave their stage's index, so the elimination policies may only shrink.
     if (isElimination(GetParam())) {
       EXPECT_LE(after, before) << spec.dump();
+    } else if (GetParam() == "sub-ts") {
+      // Sub-TS recalls at most kRecalled arms that audits found missing (4 bytes each).
+      EXPECT_LE(after, before + 4 * sublinear::SubTS::kRecalled) << spec.dump();
+      for (int t = 0; t < 1000; ++t) policy.update(policy.select(), drive.random.normal());
+      EXPECT_LE(policy.toBytes().size(), before + 4 * sublinear::SubTS::kRecalled) << spec.dump();
     } else {
       EXPECT_EQ(after, before) << spec.dump();
     }

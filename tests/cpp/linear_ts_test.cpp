@@ -110,15 +110,22 @@ TEST(SubTS, OneIndexQueryPerStepAndNoScanByThePolicy) {
   EXPECT_EQ(stats["emptyQueries"].get<int>(), 0);
 }
 
-TEST(SubTS, ItsHnswIndexDefaultsToConstructionEffort16UnlessGiven) {
+TEST(SubTS, ItsHnswIndexDefaultsToM8AndConstructionEffort16UnlessGiven) {
   const auto efConstruction = [](const Json& index) {
     auto policy = makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"seed", 1}, {"index", index}});
     return policy->stats()["index"]["efConstruction"].get<int>();
   };
   EXPECT_EQ(efConstruction(Json{{"type", "hnsw"}}), 16);
   EXPECT_EQ(efConstruction(Json{{"type", "hnsw"}, {"efConstruction", 150}}), 150);
-  // The default applies to the policy's index only: a standalone HnswIndex keeps 200.
+  const auto links = [](const Json& index) {
+    auto policy = makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"seed", 1}, {"index", index}});
+    return policy->stats()["index"]["M"].get<int>();
+  };
+  EXPECT_EQ(links(Json{{"type", "hnsw"}}), 8);
+  EXPECT_EQ(links(Json{{"type", "hnsw"}, {"M", 24}}), 24);
+  // The defaults apply to the policy's index only: a standalone HnswIndex keeps M 16 and 200.
   EXPECT_EQ(sublinear::makeMipsIndex(3, Json{{"type", "hnsw"}})->stats()["efConstruction"].get<int>(), 200);
+  EXPECT_EQ(sublinear::makeMipsIndex(3, Json{{"type", "hnsw"}})->stats()["M"].get<int>(), 16);
 }
 
 TEST(SubTS, WithAnExactIndexEqualsLinTS) {
@@ -241,7 +248,7 @@ TEST(SubTS, AuditsSkipAnswersThatCannotMiss) {
   EXPECT_GT(graphAnswers->stats()["approximation"]["audits"].get<int>(), 0);
 }
 
-TEST(SubTS, AuditsAreOffWithAZeroBudgetOrAnExactIndexAndNeverChangeTheDraws) {
+TEST(SubTS, AuditsAreOffWithAZeroBudgetOrAnExactIndexAndChangeOnlyThePlaysTheyCorrect) {
   const int d = 6;
   GaussianProblem a(d, 5, 0.3), b(d, 5, 0.3);
   auto silent = makeLinearPolicy(d, auditedOptions(1, 0.0));
@@ -250,13 +257,51 @@ TEST(SubTS, AuditsAreOffWithAZeroBudgetOrAnExactIndexAndNeverChangeTheDraws) {
   auto audited = makeLinearPolicy(d, auditedSpec);
   a.addArms(*silent, 2000);
   b.addArms(*audited, 2000);
-  // Same seed, same index, same effort (maxShortlist 1): the audits draw from their own stream.
-  for (int t = 0; t < 500; ++t) ASSERT_EQ(a.play(*silent), b.play(*audited)) << t;
+  // Same seed, same index, same effort (maxShortlist 1): the audits draw from their own stream, so
+  // the two play alike until an audit finds a better arm than the index's and plays it instead.
+  int t = 0;
+  for (; t < 500; ++t) {
+    const double silentRegret = a.play(*silent), auditedRegret = b.play(*audited);
+    if (audited->stats()["approximation"]["misses"].get<int>() > 0) break;
+    ASSERT_EQ(silentRegret, auditedRegret) << t;
+  }
+  EXPECT_LT(t, 500) << "the weak graph never missed";
+  EXPECT_GT(t, 0);
   const Json silentStats = silent->stats(), auditedStats = audited->stats();
   EXPECT_EQ(silentStats["approximation"]["audits"].get<int>(), 0);
+  EXPECT_EQ(silentStats["approximation"]["recalledArms"].get<int>(), 0);
   EXPECT_GT(auditedStats["approximation"]["audits"].get<int>(), 0);
   auto exact = makeLinearPolicy(d, tsOptions("lin-ts", "exact", 1));
   a.addArms(*exact, 10);
   a.run(*exact, 50);
   EXPECT_FALSE(exact->stats()["approximation"]["audited"].get<bool>());
+}
+
+TEST(SubTS, RecallsTheArmsAuditsFoundMissingUntilTheyAreRemoved) {
+  // Thompson sampling's queries concentrate, so a graph that misses the best arm keeps missing it;
+  // audits are rare, and the arm one of them finds must stay a candidate. A graph too weak to find
+  // it (M 2) whose effort cannot grow (maxShortlist 1) plays the best arm in the last steps only
+  // through the recall: without it, 47 of the last 500 plays here, every audit a miss.
+  const int d = 8;
+  GaussianProblem problem(d, 21, 0.1);
+  Json spec = auditedOptions(1, 1.0);
+  spec["maxShortlist"] = 1;
+  spec["index"]["M"] = 2;
+  spec["index"]["efConstruction"] = 2;
+  auto policy = makeLinearPolicy(d, spec);
+  const std::vector<Id> first = problem.addArms(*policy, 4000);
+  const std::vector<double> regrets = problem.run(*policy, 3000);
+  const Json approximation = policy->stats()["approximation"];
+  EXPECT_GT(approximation["misses"].get<int>(), 0);
+  const auto recalled = approximation["recalledArms"].get<std::size_t>();
+  EXPECT_GE(recalled, 1U);
+  EXPECT_LE(recalled, sublinear::SubTS::kRecalled);
+  int bestPlays = 0;
+  for (std::size_t t = 2500; t < 3000; ++t) bestPlays += regrets[t] == 0.0 ? 1 : 0;
+  EXPECT_GT(bestPlays, 450) << "mean regret of the last 500 steps " << averageOver(regrets, 2500, 3000);
+  // Removed arms are forgotten.
+  problem.addArms(*policy, 500);
+  problem.removeArms(*policy, first);
+  EXPECT_EQ(policy->stats()["approximation"]["recalledArms"].get<int>(), 0);
+  problem.run(*policy, 10);
 }

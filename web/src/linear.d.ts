@@ -55,7 +55,7 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Approximat
   inflation?: number;
   /** Candidates retrieved from the index and ranked exactly. Default 30. */
   shortlist?: number;
-  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS (an hnsw index gets efConstruction 16 unless given: it is built a slice per step, so its cost decides when SubTS overtakes LinTS). */
+  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS (an hnsw index gets M 8 and efConstruction 16 unless given: it is built a slice per step, so its cost decides when SubTS overtakes LinTS). */
   index?: PolicyIndexOptions;
   /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
   negativeRewardTransform?: boolean;
@@ -76,6 +76,12 @@ export interface ApproximationStats {
   /** How many times the shortlist was doubled. */
   effortRaises: number;
   auditInnerProducts: number;
+  /**
+   * SubTS and LinTS only: how many arms that beat an audited answer are ranked with every later
+   * search's candidates (at most 8, latest first; removed arms are dropped). An audited step plays
+   * the exact answer.
+   */
+  recalledArms?: number;
 }
 
 export interface EliminationOptions extends LinearPolicyOptions, ApproximationAuditOptions {

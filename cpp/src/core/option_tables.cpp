@@ -249,7 +249,7 @@ const OptionGroup& linTsIndex() {
 
 const OptionGroup& subTsIndex() {
   static const OptionGroup group{
-      nested(object("index", "{ type: 'hnsw', efConstruction: 16 }", "{ type, ...options } of the MIPS index"), "index", "type", "hnsw")};
+      nested(object("index", "{ type: 'hnsw', M: 8, efConstruction: 16 }", "{ type, ...options } of the MIPS index"), "index", "type", "hnsw")};
   return group;
 }
 

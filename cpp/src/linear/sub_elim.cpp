@@ -336,7 +336,7 @@ Id SubElim::chooseArm() {
     }
     ++queries_;
     MipsIndex& index = *stages_[static_cast<std::size_t>(stage)].index;
-    const std::uint64_t workBefore = index.innerProducts();
+    const std::uint64_t workBefore = index.approximateInnerProducts();
     const SearchResult answer = index.search(query.data(), query.size(), 1, searchOptions);
     if (audit_.due(index, workBefore)) {
       audit(index, query, answer);

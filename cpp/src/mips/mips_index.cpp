@@ -76,7 +76,11 @@ SearchResult MipsIndex::search(const float* query, std::size_t queryLength, std:
   std::vector<float> padded(items_.stride());
   items_.pad(query, padded.data());
   const std::size_t retrieve = std::min(items_.size(), std::max(k, options.shortlist));
-  return rankExactly(padded.data(), candidates(padded.data(), retrieve), k);
+  std::vector<Id> ids = candidates(padded.data(), retrieve);
+  for (const Id id : options.alsoRank) {
+    if (items_.contains(id) && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+  return rankExactly(padded.data(), ids, k);
 }
 
 SearchResult MipsIndex::searchExactly(const float* query, std::size_t queryLength, std::size_t k) {
@@ -109,6 +113,7 @@ std::vector<Id> MipsIndex::scan(const float* paddedQuery, std::size_t count, std
     if (best.admits(score)) best.push(score, items_.idAt(row));
   }
   countInnerProducts(static_cast<double>(rows - firstRow));
+  scannedInnerProducts_ += rows - firstRow;
   std::vector<Id> ids;
   ids.reserve(count);
   for (const auto& entry : best.take()) ids.push_back(entry.second);

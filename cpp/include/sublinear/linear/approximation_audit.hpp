@@ -13,10 +13,11 @@ namespace sublinear {
 // Online measurement of an approximate index's answers, shared by the policies that search one
 // (Sub-TS, Sub-Elim): on a random fraction of the searches that could miss (MipsIndex::approximates:
 // not while an HnswIndex's graph is still empty) the policy also asks the index for the exact answer
-// and records whether the approximate one missed it, and by how much. The fraction is drawn
-// so that audits cost about `auditBudget` of the searches' own work. When the miss rate since the
-// last change is clearly above `targetMissRate` (the lower end of a one-sided 95% Wilson interval,
-// after at least 5 audits), the policy's shortlist doubles, up to `maxShortlist`.
+// and records whether the approximate one missed it, and by how much. The fraction is drawn so
+// that audits cost about `auditBudget` of the searches' approximate work (exhaustive scans inside a
+// search, such as an HnswIndex's scan of the items not yet in its graph, cannot miss). When the miss
+// rate since the last change is clearly above `targetMissRate` (the lower end of a one-sided 95%
+// Wilson interval, after at least 5 audits), the policy's shortlist doubles, up to `maxShortlist`.
 //
 // Options (option_groups::approximationAudit):
 //   auditBudget    (0.1)   audit work / search work, in [0, 1]; 0 turns audits off
@@ -30,10 +31,11 @@ class ApproximationAudit {
 
   // Whether audits run at all on `index`: a positive budget and an index that is not the exact scan.
   bool active(const MipsIndex& index) const { return budget_ > 0.0 && index.type() != "exact"; }
-  // After a search of `index` that began when its work counter read `innerProductsBefore`: audit
-  // this one? Only when audits are active and this answer could miss (MipsIndex::approximates); the
-  // random draw is made only then, so answers that cannot miss leave the audits' stream alone.
-  bool due(const MipsIndex& index, std::uint64_t innerProductsBefore);
+  // After a search of `index` that began when index.approximateInnerProducts() read
+  // `approximateWorkBefore`: audit this one? Only when audits are active and this answer could miss
+  // (MipsIndex::approximates); the random draw is made only then, so answers that cannot miss leave
+  // the audits' stream alone.
+  bool due(const MipsIndex& index, std::uint64_t approximateWorkBefore);
   // Records one audit: the index's best score (-infinity when it answered nothing) against the
   // exact best, with the audit's work. Returns the shortlist to use from now on.
   std::size_t record(double found, double best, std::uint64_t work, std::size_t shortlist);

@@ -17,8 +17,8 @@ namespace sublinear {
 // Options (besides RidgePolicy's lambda, delta, noise, bound, horizon, beta, seed):
 //   inflation (1)    v = inflation * beta_t(delta / (4 T)), beta_t as in LinUCB (or v = inflation * beta)
 //   shortlist (30)   p, the candidates retrieved from the index and ranked exactly   (integer >= 1)
-//   index     ({ type: "hnsw", efConstruction: 64 })   any makeMipsIndex spec (an hnsw spec without
-//             efConstruction gets 64); LinTS defaults to { type: "exact" }
+//   index     ({ type: "hnsw", M: 8, efConstruction: 16 })   any makeMipsIndex spec (an hnsw spec
+//             without M or efConstruction gets these); LinTS defaults to { type: "exact" }
 //   negativeRewardTransform (false)  the paper's extension for a negative best reward (section 6):
 //            the model sees x' = [x / sqrt 2, sqrt 2 / 2] and r' = r / 2 + 1 / 2, so that the best
 //            expected reward is positive; theta() still reports the estimate in the original
@@ -32,10 +32,19 @@ namespace sublinear {
 // rate, the mean score gap <x*, theta~> - <x, theta~> over audits, and regretRisk = meanGap *
 // selections (meanGap averages over all audits, so missRate is already in it), the sampled-score
 // loss the approximation is estimated to have cost so far. When misses are too frequent the
-// shortlist doubles: more candidates means more search effort for every index type.
+// shortlist doubles: more candidates means more search effort for every index type. An audited
+// step plays the exact answer, and the arms that audits found beating the index's answer (the
+// last kRecalled of them) are ranked with every later search's candidates (SearchOptions::alsoRank):
+// Thompson sampling's queries concentrate as the posterior does, so a graph that misses the best
+// arm for one query misses it for the next thousands, and audits, which cost a budgeted fraction of
+// the searches' work, come rarely once the graph is complete (about one per 3,000 steps at 10^5
+// arms). Recalling the winner ends such a run of misses at the first audit that sees it.
 //   auditBudget (0.1), targetMissRate (0.05), maxShortlist (64 x shortlist, at most 100,000)
 class SubTS : public RidgePolicy {
  public:
+  // How many arms that beat an audited answer are recalled (stats().approximation.recalledArms).
+  static constexpr std::size_t kRecalled = 8;
+
   SubTS(int dim, const Json& options) : SubTS("sub-ts", "hnsw", dim, options) {}
   std::string type() const override { return type_; }
   Vector theta() const override;
@@ -58,7 +67,8 @@ class SubTS : public RidgePolicy {
  private:
   // Checks the index's answer against an exact scan, records the outcome, and raises the shortlist
   // when misses are too frequent.
-  void audit(const std::vector<float>& query, const SearchResult& answer);
+  // Checks the answer against an exact scan; returns the exact answer.
+  SearchResult audit(const std::vector<float>& query, const SearchResult& answer);
 
   std::string type_;
   bool transform_;
@@ -68,6 +78,7 @@ class SubTS : public RidgePolicy {
   double lastScale_ = 0.0;
   std::uint64_t emptyQueries_ = 0;
   ApproximationAudit audit_;
+  std::vector<Id> recalled_;  // arms that beat an audited answer, latest first (at most kRecalled)
 };
 
 }  // namespace sublinear

@@ -24,6 +24,10 @@ struct SearchResult {
 struct SearchOptions {
   // When larger than k: retrieve this many candidates and rank them exactly (paper 000, section 7).
   std::size_t shortlist = 0;
+  // Items ranked with the index's own candidates whatever the index finds (ids it does not hold
+  // are skipped): a caller that knows good answers from earlier exact scans keeps them reachable
+  // when a graph cannot find them.
+  std::vector<Id> alsoRank;
 };
 
 // Maximum inner product search over a changing set of items. Every index keeps its items in a
@@ -70,6 +74,11 @@ class MipsIndex {
   // sampling methods count as their fraction of dim), searches counts queries.
   virtual Json stats() const;
   std::uint64_t innerProducts() const { return innerProducts_; }
+  // The part of innerProducts() not spent in exhaustive scans (scan(): the exact index, an
+  // HnswIndex's scan of the items not yet in its graph, searchExactly): the work whose answers can
+  // miss, on which the policies' audits spend their budget. For differences only: the scans'
+  // share is not saved, so after load() this restarts at innerProducts().
+  std::uint64_t approximateInnerProducts() const { return innerProducts_ - scannedInnerProducts_; }
 
   // Snapshot (core/snapshot.hpp): the stored items in row order and the work counters, then the
   // structure's own fields. load() runs on an empty index constructed with the same options and
@@ -107,6 +116,7 @@ class MipsIndex {
   void checkQuery(const float* query, std::size_t queryLength, std::size_t k) const;
 
   std::uint64_t innerProducts_ = 0;
+  std::uint64_t scannedInnerProducts_ = 0;
   std::uint64_t searches_ = 0;
 };
 
