@@ -78,7 +78,7 @@ export default async function horizon(args, report) {
   const million = args.includes('--million');
   const dim = option(args, 'dim', 16);
   const last = option(args, 'horizon', 50000);
-  const checkpoints = [10, 100, 1000, 3000, 10000, 20000, 50000].filter((t) => t < last).concat([last]);
+  const checkpoints = [10, 100, 1000, 3000, 10000, 15000, 20000, 50000].filter((t) => t < last).concat([last]);
   const pairs = [
     ['LinTS', 'SubTS', option(args, 'arms', million ? 1e6 : 1e5)],
     ...(million ? [] : [['LinearElim', 'SubElim', option(args, 'elim-arms', 1e5)]]),
