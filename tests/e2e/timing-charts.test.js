@@ -1,5 +1,5 @@
 // The timing charts in Chromium: time per step against K (the matroid and the linear presets) and
-// total time against the horizon (Linear TS against Sub-TS), each with its series, finite positive
+// total time against the horizon (Linear TS against Sub-TS, Linear Elim against Sub-Elim), each with its series, finite positive
 // values and a verdict computed from them. Short horizons: the charts' shape is what is checked.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { presets } from '../../web/demo/presets.js';
@@ -85,14 +85,14 @@ describe('timing charts', () => {
     await page.close();
   }, 60_000);
 
-  test('Linear TS against Sub-TS: total time against the horizon, setup included, and a verdict from the measured totals', async () => {
+  test('Linear TS against Sub-TS and Linear Elim against Sub-Elim: total time against the horizon, setup included, and a verdict per pair from the measured totals', async () => {
     const horizon = 500;
     const { page, errors } = await runPreset(`preset=paper000-crossover&seeds=1&horizon=${horizon}`);
     expect(await page.locator('#horizon-box').isVisible()).toBe(true);
     expect(await page.locator('#arms-box').isVisible()).toBe(false);
     const { scales, series } = await seriesOf(page, 'horizon-chart');
     expect(scales).toEqual(['logarithmic', 'logarithmic']);
-    expect(series.map((entry) => entry.label)).toEqual(['Linear TS, K = 20,000', 'Sub-TS, K = 20,000']);
+    expect(series.map((entry) => entry.label)).toEqual(['Linear TS, K = 20,000', 'Sub-TS, K = 20,000', 'Linear Elim, K = 20,000', 'Sub-Elim, K = 20,000']);
     const checkpoints = [1, 2, 5, 10, 20, 50, 100, 200, horizon];
     for (const entry of series) {
       expect(entry.points.map(([x]) => x), entry.label).toEqual(checkpoints);
@@ -101,9 +101,10 @@ describe('timing charts', () => {
       expect(totals, entry.label).toEqual([...totals].sort((a, b) => a - b));
     }
     expectFinitePositive(series);
-    expect(series[0].colour).not.toBe(series[1].colour);
+    expect(new Set(series.map((entry) => entry.colour)).size).toBe(4);
     const verdict = await page.locator('#horizon-verdict').textContent();
-    expect(verdict).toMatch(/^(Sub-TS paid back its setup|Sub-TS's total time was below|Not within this horizon)/);
+    expect(verdict).toMatch(/^(Sub-TS paid back its setup|Sub-TS's total time was below|Not within this horizon[^.]* Sub-TS)/);
+    expect(verdict).toMatch(/(Sub-Elim paid back its setup|Sub-Elim's total time was below|Not within this horizon[^.]* Sub-Elim)/);
     expect(verdict).toContain(`T = ${horizon}`);
     expect(errors).toEqual([]);
     await page.close();

@@ -234,7 +234,7 @@ export function setUpExperiments() {
     if (!preset.crossover) return;
     const totals = totalAgainstHorizon(runs, finished);
     horizonChart.update(totals);
-    $('#horizon-verdict').textContent = crossoverVerdict(totals, preset.crossover);
+    $('#horizon-verdict').textContent = preset.crossover.map((pair) => crossoverVerdict(totals, pair)).filter(Boolean).join(' ');
   }
 
   function redraw() {
