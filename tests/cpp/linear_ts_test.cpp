@@ -110,19 +110,21 @@ TEST(SubTS, OneIndexQueryPerStepAndNoScanByThePolicy) {
   EXPECT_EQ(stats["emptyQueries"].get<int>(), 0);
 }
 
-TEST(SubTS, ItsHnswIndexDefaultsToM8AndConstructionEffort16UnlessGiven) {
+TEST(SubTS, ItsHnswIndexDefaultsToM8UpTo32DimensionsAndConstructionEffort16UnlessGiven) {
   const auto efConstruction = [](const Json& index) {
     auto policy = makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"seed", 1}, {"index", index}});
     return policy->stats()["index"]["efConstruction"].get<int>();
   };
   EXPECT_EQ(efConstruction(Json{{"type", "hnsw"}}), 16);
   EXPECT_EQ(efConstruction(Json{{"type", "hnsw"}, {"efConstruction", 150}}), 150);
-  const auto links = [](const Json& index) {
-    auto policy = makeLinearPolicy(3, Json{{"type", "sub-ts"}, {"seed", 1}, {"index", index}});
+  const auto links = [](const Json& index, int dim) {
+    auto policy = makeLinearPolicy(dim, Json{{"type", "sub-ts"}, {"seed", 1}, {"index", index}});
     return policy->stats()["index"]["M"].get<int>();
   };
-  EXPECT_EQ(links(Json{{"type", "hnsw"}}), 8);
-  EXPECT_EQ(links(Json{{"type", "hnsw"}, {"M", 24}}), 24);
+  EXPECT_EQ(links(Json{{"type", "hnsw"}}, 3), 8);
+  EXPECT_EQ(links(Json{{"type", "hnsw"}}, 32), 8);
+  EXPECT_EQ(links(Json{{"type", "hnsw"}}, 33), 16);
+  EXPECT_EQ(links(Json{{"type", "hnsw"}, {"M", 24}}, 3), 24);
   // The defaults apply to the policy's index only: a standalone HnswIndex keeps M 16 and 200.
   EXPECT_EQ(sublinear::makeMipsIndex(3, Json{{"type", "hnsw"}})->stats()["efConstruction"].get<int>(), 200);
   EXPECT_EQ(sublinear::makeMipsIndex(3, Json{{"type", "hnsw"}})->stats()["M"].get<int>(), 16);

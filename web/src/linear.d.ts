@@ -40,7 +40,8 @@ export interface LinearPolicyOptions {
 export interface ApproximationAuditOptions {
   /**
    * On a random fraction of searches the exact answer checks the index's answer, costing about
-   * this fraction of the search work, in [0, 1]; 0 turns audits off. Default 0.1. Results in
+   * this fraction of the approximate search work (an HnswIndex's exact scan of the arms not yet in
+   * its graph is not counted), in [0, 1]; 0 turns audits off. Default 0.1. Results in
    * stats().approximation.
    */
   auditBudget?: number;
@@ -55,7 +56,7 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Approximat
   inflation?: number;
   /** Candidates retrieved from the index and ranked exactly. Default 30. */
   shortlist?: number;
-  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS (an hnsw index gets M 8 and efConstruction 16 unless given: it is built a slice per step, so its cost decides when SubTS overtakes LinTS). */
+  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS (an hnsw index gets M 8 (16 above 32 dimensions) and efConstruction 16 unless given: it is built a slice per step, so its cost decides when SubTS overtakes LinTS). */
   index?: PolicyIndexOptions;
   /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
   negativeRewardTransform?: boolean;

@@ -224,7 +224,7 @@ const OptionGroup& thompson() {
 // Sub-TS's and Sub-Elim's audits of their index (ApproximationAudit).
 const OptionGroup& approximationAudit() {
   static const OptionGroup group{
-      number("auditBudget", 0.1, 0, 1, "exact audits of the index may cost up to this fraction of the search work"),
+      number("auditBudget", 0.1, 0, 1, "exact audits of the index may cost up to this fraction of the approximate search work (not the exact scan of arms waiting for a graph)"),
       number("targetMissRate", 0.05, 0, 1, "the shortlist doubles while the audited miss rate exceeds this", true, false),
       computedInteger("maxShortlist", 1, 1000000, "min(64 x shortlist, 100000)", "the shortlist never grows beyond this"),
   };
@@ -249,7 +249,7 @@ const OptionGroup& linTsIndex() {
 
 const OptionGroup& subTsIndex() {
   static const OptionGroup group{
-      nested(object("index", "{ type: 'hnsw', M: 8, efConstruction: 16 }", "{ type, ...options } of the MIPS index"), "index", "type", "hnsw")};
+      nested(object("index", "{ type: 'hnsw', M: 8 (16 above 32 dimensions), efConstruction: 16 }", "{ type, ...options } of the MIPS index"), "index", "type", "hnsw")};
   return group;
 }
 

@@ -18,7 +18,8 @@ namespace sublinear {
 //   inflation (1)    v = inflation * beta_t(delta / (4 T)), beta_t as in LinUCB (or v = inflation * beta)
 //   shortlist (30)   p, the candidates retrieved from the index and ranked exactly   (integer >= 1)
 //   index     ({ type: "hnsw", M: 8, efConstruction: 16 })   any makeMipsIndex spec (an hnsw spec
-//             without M or efConstruction gets these); LinTS defaults to { type: "exact" }
+//             without M or efConstruction gets these, M 16 above 32 model dimensions); LinTS
+//             defaults to { type: "exact" }
 //   negativeRewardTransform (false)  the paper's extension for a negative best reward (section 6):
 //            the model sees x' = [x / sqrt 2, sqrt 2 / 2] and r' = r / 2 + 1 / 2, so that the best
 //            expected reward is positive; theta() still reports the estimate in the original
@@ -44,6 +45,8 @@ class SubTS : public RidgePolicy {
  public:
   // How many arms that beat an audited answer are recalled (stats().approximation.recalledArms).
   static constexpr std::size_t kRecalled = 8;
+  // Up to this model dimension an hnsw index gets M 8 by default, above it M 16 (see the constructor).
+  static constexpr int kCoarseGraphMaxDimension = 32;
 
   SubTS(int dim, const Json& options) : SubTS("sub-ts", "hnsw", dim, options) {}
   std::string type() const override { return type_; }
