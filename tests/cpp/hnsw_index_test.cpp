@@ -16,6 +16,15 @@ std::unique_ptr<MipsIndex> hnsw(std::size_t dim, Json options = Json::object()) 
   if (!options.contains("build")) options["build"] = "immediate";
   return makeMipsIndex(dim, options);
 }
+
+// Items 0 .. count-1 with Gaussian vectors of the oracle's dimension, in the index and the oracle.
+void addGaussianItems(MipsIndex& index, ExactIndex& oracle, Random& random, std::size_t count) {
+  std::vector<Id> ids(count);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, count * oracle.dim());
+  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+}
 }  // namespace
 
 TEST(HnswIndex, InterleavedAddsAndRemovesAgreeWithTheExactOracle) {
@@ -50,11 +59,7 @@ TEST(HnswIndex, ShortlistRetrievesThatManyCandidates) {
   auto wide = hnsw(8, Json{{"efSearch", 4}, {"seed", 2}});
   Random random(5);
   ExactIndex oracle(8);
-  std::vector<Id> ids(3000);
-  std::iota(ids.begin(), ids.end(), 0);
-  const auto vectors = gaussian(random, 3000 * 8);
-  wide->add(ids.data(), ids.size(), vectors.data(), vectors.size());
-  oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  addGaussianItems(*wide, oracle, random, 3000);
   double sum = 0;
   SearchOptions options;
   options.shortlist = 200;
@@ -72,11 +77,7 @@ TEST(HnswIndex, ItemsToAlsoRankAreRankedWithTheCandidatesOnce) {
   auto index = hnsw(8, Json{{"M", 2}, {"efConstruction", 2}, {"efSearch", 1}, {"space", "inner-product"}, {"seed", 4}});
   Random random(8);
   ExactIndex oracle(8);
-  std::vector<Id> ids(3000);
-  std::iota(ids.begin(), ids.end(), 0);
-  const auto vectors = gaussian(random, 3000 * 8);
-  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
-  oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  addGaussianItems(*index, oracle, random, 3000);
   int missed = 0;
   for (int q = 0; q < 50; ++q) {
     const auto query = gaussian(random, 8);
