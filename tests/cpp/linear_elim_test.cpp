@@ -264,6 +264,59 @@ TEST(SubElim, MipsQueriesPerStepAreBoundedAndRepartitionWorkIsAmortised) {
             added * (policy.maxStage() + 1) + stats["searches"].get<double>());
 }
 
+TEST(SubElim, ReviewsOfManyArmsAreSlicedAcrossCallsWithBoundedWork) {
+  // Default options (the practical radius reviews every arm as the observations grow): with more
+  // arms than one call's upkeep budget, a review goes on over several calls and no call examines
+  // more than the budget, while the heaps keep an entry for every arm in play.
+  const int d = 2;
+  GaussianProblem problem(d, 31, 0.3);
+  LinearElim policy(d, Json{{"seed", 4}, {"horizon", 20000}});
+  const std::size_t arms = 3 * SubElim::kUpkeepWork;
+  problem.addArms(policy, arms);
+  int slicedSelects = 0;
+  double previousWork = policy.stats()["policyInnerProducts"].get<double>();
+  for (int t = 0; t < 60; ++t) {
+    const auto before = policy.stats();
+    problem.play(policy);
+    const auto after = policy.stats();
+    const double work = after["policyInnerProducts"].get<double>() - previousWork;
+    previousWork = after["policyInnerProducts"].get<double>();
+    if (after["repartitions"] == before["repartitions"]) {
+      // The review's examinations and the acceptance check of each query.
+      EXPECT_LE(work, static_cast<double>(SubElim::kUpkeepWork) + after["searches"].get<double>() - before["searches"].get<double>()) << t;
+    }
+    if (after["reviewing"].get<bool>()) ++slicedSelects;
+    // A review begins only when the one before has ended.
+    EXPECT_LE(after["reviews"].get<int>() - before["reviews"].get<int>(), 1);
+    if (t % 10 == 9) {
+      ASSERT_TRUE(policy.heapsCoverEveryArm()) << t;
+    }
+  }
+  EXPECT_GE(slicedSelects, 2);
+  EXPECT_GE(policy.stats()["reviews"].get<int>(), 3);
+}
+
+TEST(SubElim, ArmsMovedByARemovalDuringAReviewKeepTheirHeapEntries) {
+  // Removal moves the arm set's last rows into the holes; removing arms the review has passed
+  // brings arms it has not examined below its cursor. They must still reach the next heaps, or a
+  // rising threshold could never eliminate them once the review ends.
+  const int d = 2;
+  GaussianProblem problem(d, 37, 0.3);
+  LinearElim policy(d, Json{{"seed", 5}, {"horizon", 20000}});
+  const std::vector<Id> ids = problem.addArms(policy, 2 * SubElim::kUpkeepWork);
+  while (!policy.stats()["reviewing"].get<bool>()) problem.play(policy);
+  // The first rows: examined already, still in play (nothing is eliminated this early).
+  std::vector<Id> early;
+  for (std::size_t i = 0; i < 500; ++i) {
+    if (policy.stageOf(ids[i]) >= 0) early.push_back(ids[i]);
+  }
+  ASSERT_GT(early.size(), 100u);
+  problem.removeArms(policy, early);
+  EXPECT_TRUE(policy.heapsCoverEveryArm());
+  while (policy.stats()["reviewing"].get<bool>()) problem.play(policy);
+  EXPECT_TRUE(policy.heapsCoverEveryArm());
+}
+
 TEST(SubElim, MatchesLinearElimRegretWithHnsw) {
   if (!indexTypeAvailable("hnsw")) GTEST_SKIP() << "hnsw index not built into this branch";
   const int d = 4;

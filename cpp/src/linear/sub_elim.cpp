@@ -48,7 +48,7 @@ SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, con
   maxStage_ = stages <= 0.0 ? 0 : static_cast<int>(std::min<double>(stages, kStageCap));
   const PolicyIndexSpec spec(options, defaultIndex);
   for (int s = 0; s <= maxStage_; ++s) {
-    stages_.push_back(Stage{spec.make(lift_.liftedDim(), static_cast<std::uint64_t>(s)), {}});
+    stages_.push_back(Stage{spec.make(lift_.liftedDim(), static_cast<std::uint64_t>(s)), {}, {}});
   }
 }
 
@@ -91,9 +91,14 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
   for (const Placement& arm : arms) {
     // An upper confidence bound at entry: 2^-s bounds the uncertainty in every stage but Psi_0.
     const double key = arm.mean + std::max(width, arm.uncertainty);
-    target.heap.emplace(key, arm.id);
+    pushEntry(target, key, arm.id);
     membership_[arm.id] = Membership{stage, key};
   }
+}
+
+void SubElim::pushEntry(Stage& stage, double key, Id id) {
+  stage.heap.emplace(key, id);
+  if (reviewing()) stage.nextHeap.emplace(key, id);
 }
 
 void SubElim::dropStaleEntries(int stage) {
@@ -103,10 +108,10 @@ void SubElim::dropStaleEntries(int stage) {
   std::vector<HeapEntry> entries;
   entries.reserve(target.index->size());
   for (const Id id : target.index->items().ids()) entries.emplace_back(membership_.at(id).key, id);
-  target.heap = decltype(target.heap)(std::greater<HeapEntry>(), std::move(entries));
+  target.heap = Heap(std::greater<HeapEntry>(), std::move(entries));
 }
 
-void SubElim::raiseThreshold(double candidate, Id witness) {
+void SubElim::raiseThreshold(double candidate, Id witness, std::size_t& work) {
   if (candidate > threshold_) {
     threshold_ = candidate;
     hasWitness_ = true;
@@ -115,16 +120,26 @@ void SubElim::raiseThreshold(double candidate, Id witness) {
   // Eliminate even when the threshold stayed: arms just placed (new, or re-keyed by a
   // re-partition) may already lie below it. Algorithm 3 only eliminates when r rises, which would
   // keep such arms -- and play them at random in the last stage -- until the next rise.
+  eliminate(work);
+}
+
+void SubElim::eliminate(std::size_t& work) {
   for (int s = 0; s <= maxStage_; ++s) {
     Stage& stage = stages_[static_cast<std::size_t>(s)];
     std::vector<Id> doomed;
     std::vector<HeapEntry> retained;
     while (!stage.heap.empty() && stage.heap.top().first < threshold_) {
       const auto [key, id] = stage.heap.top();
-      stage.heap.pop();
-      // Entries of arms that moved on, were re-keyed, removed or eliminated are stale: skip them.
+      // Entries of arms that moved on, were re-keyed, removed or eliminated are stale: skipped, at
+      // one unit of work (a review's end can leave hundreds of thousands below the threshold).
       const auto it = membership_.find(id);
-      if (it == membership_.end() || it->second.stage != s || it->second.key != key) continue;
+      const bool stale = it == membership_.end() || it->second.stage != s || it->second.key != key;
+      if (work < (stale ? 1 : kMoveWork)) break;
+      stage.heap.pop();
+      if (stale) {
+        --work;
+        continue;
+      }
       if (hasWitness_ && id == witness_) {
         // The witness's lower bound is the threshold, so with valid confidence intervals its upper
         // bound never falls below it; re-keyed by a re-partition with a fresh, lower mean estimate
@@ -136,8 +151,9 @@ void SubElim::raiseThreshold(double candidate, Id witness) {
       }
       it->second.stage = -1;
       doomed.push_back(id);
+      work -= kMoveWork;
     }
-    for (const HeapEntry& entry : retained) stage.heap.push(entry);
+    for (const auto& [key, id] : retained) pushEntry(stage, key, id);
     if (!doomed.empty()) {
       stage.index->remove(doomed.data(), doomed.size());
       eliminated_ += doomed.size();
@@ -172,7 +188,8 @@ void SubElim::onAddArms(const Id* ids, std::size_t count) {
     }
     throw;
   }
-  if (count > 0) raiseThreshold(best, bestId);
+  std::size_t work = kUpkeepWork;
+  if (count > 0) raiseThreshold(best, bestId, work);
 }
 
 std::size_t SubElim::buildIndex(std::size_t maxItems) {
@@ -182,6 +199,7 @@ std::size_t SubElim::buildIndex(std::size_t maxItems) {
 }
 
 void SubElim::onRemoveArms(const Id* ids, std::size_t count) {
+  if (reviewing()) keepReviewWhole(ids, count);
   bool witnessLeaves = false;
   std::vector<std::vector<Id>> byStage(static_cast<std::size_t>(maxStage_) + 1);
   for (std::size_t i = 0; i < count; ++i) {
@@ -198,6 +216,29 @@ void SubElim::onRemoveArms(const Id* ids, std::size_t count) {
     if (!byStage[static_cast<std::size_t>(s)].empty()) dropStaleEntries(s);
   }
   if (witnessLeaves) readmitEliminated(ids, count);
+}
+
+void SubElim::keepReviewWhole(const Id* leaving, std::size_t count) {
+  // Replays ArmSet::remove (each hole takes the last row, in batch order) on the rows that change.
+  std::unordered_map<Id, std::size_t> rowOf;
+  std::unordered_map<std::size_t, Id> idAt;
+  const auto currentRow = [&](Id id) { const auto it = rowOf.find(id); return it != rowOf.end() ? it->second : arms_.rowOf(id); };
+  const auto currentId = [&](std::size_t row) { const auto it = idAt.find(row); return it != idAt.end() ? it->second : arms_.idAt(row); };
+  std::size_t size = arms_.size();
+  for (std::size_t i = 0; i < count; ++i, --size) {
+    const std::size_t row = currentRow(leaving[i]);
+    const std::size_t last = size - 1;
+    if (row == last) continue;
+    const Id moved = currentId(last);
+    idAt[row] = moved;
+    rowOf[moved] = row;
+    if (row < reviewCursor_ && last >= reviewCursor_) {
+      // An arm removed later in the batch leaves a stale entry here, skipped when popped.
+      const Membership& where = membership_.at(moved);
+      if (where.stage >= 0) stages_[static_cast<std::size_t>(where.stage)].nextHeap.emplace(where.key, moved);
+    }
+  }
+  reviewCursor_ = std::min(reviewCursor_, size);
 }
 
 void SubElim::readmitEliminated(const Id* leaving, std::size_t count) {
@@ -223,10 +264,11 @@ void SubElim::readmitEliminated(const Id* leaving, std::size_t count) {
   }
   countInnerProducts(arms_.size());
   for (int s = 0; s <= maxStage_; ++s) place(s, byStage[static_cast<std::size_t>(s)]);
-  if (best > -INFINITY) raiseThreshold(best, bestId);
+  std::size_t work = kUpkeepWork;
+  if (best > -INFINITY) raiseThreshold(best, bestId, work);
 }
 
-std::pair<Id, double> SubElim::repartition(int stage) {
+std::pair<Id, double> SubElim::repartition(int stage, std::size_t& work) {
   ++repartitions_;
   Stage& source = stages_[static_cast<std::size_t>(stage)];
   const std::vector<Id> members = source.index->items().ids();
@@ -251,7 +293,7 @@ std::pair<Id, double> SubElim::repartition(int stage) {
   if (!leaving.empty()) source.index->remove(leaving.data(), leaving.size());
   for (int s = stage + 1; s <= maxStage_; ++s) place(s, moves[static_cast<std::size_t>(s)]);
   dropStaleEntries(stage);
-  if (!members.empty()) raiseThreshold(bestLower, lowerWitness);
+  if (!members.empty()) raiseThreshold(bestLower, lowerWitness, work);
   return {mostUncertain, bestUncertainty};
 }
 
@@ -260,64 +302,65 @@ Id SubElim::randomArmOf(int stage) {
   return items.idAt(static_cast<std::size_t>(random_.uniformInt(items.size())));
 }
 
-void SubElim::review() {
-  ++reviews_;
+void SubElim::review(std::size_t& work) {
   const Vector& theta = ridge_.theta();
-  std::vector<std::vector<Placement>> members(static_cast<std::size_t>(maxStage_) + 1);
+  std::vector<std::vector<Placement>> arriving(static_cast<std::size_t>(maxStage_) + 1);
   std::vector<std::vector<Id>> leaving(static_cast<std::size_t>(maxStage_) + 1);
   double bestLower = -INFINITY;
   Id lowerWitness = 0;
   std::size_t examined = 0;
-  for (int s = 0; s <= maxStage_; ++s) {
-    Stage& stage = stages_[static_cast<std::size_t>(s)];
-    for (const Id id : stage.index->items().ids()) {
-      const double* x = arms_.featuresOf(id);
-      const double u = uncertainty(x);
-      const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
-      if (mean - u > bestLower) bestLower = mean - u, lowerWitness = id;
-      const int target = std::max(s, stageFor(u));
-      members[static_cast<std::size_t>(target)].push_back({id, mean, u});
-      if (target != s) leaving[static_cast<std::size_t>(s)].push_back(id);
-      ++examined;
+  while (reviewCursor_ < arms_.size() && work >= kMoveWork) {
+    const Id id = arms_.idAt(reviewCursor_++);
+    --work;
+    Membership& where = membership_.at(id);
+    if (where.stage < 0) continue;
+    const double* x = arms_.featuresOf(id);
+    const double u = uncertainty(x);
+    const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
+    ++examined;
+    if (mean - u > bestLower) bestLower = mean - u, lowerWitness = id;
+    const int target = std::max(where.stage, stageFor(u));
+    if (target != where.stage) {
+      leaving[static_cast<std::size_t>(where.stage)].push_back(id);
+      arriving[static_cast<std::size_t>(target)].push_back({id, mean, u});
+      work -= kMoveWork - 1;
+      continue;
     }
+    // A fresh key for every arm that stays: its old entry would otherwise keep it above the
+    // threshold until it leaves the stage.
+    Stage& stage = stages_[static_cast<std::size_t>(where.stage)];
+    const double key = mean + std::max(std::ldexp(1.0, -where.stage), u);
+    if (key != where.key) stage.heap.emplace(key, id);
+    stage.nextHeap.emplace(key, id);
+    where.key = key;
   }
   countInnerProducts(examined);
   for (int s = 0; s <= maxStage_; ++s) {
-    Stage& stage = stages_[static_cast<std::size_t>(s)];
     auto& gone = leaving[static_cast<std::size_t>(s)];
-    if (!gone.empty()) stage.index->remove(gone.data(), gone.size());
-    // Fresh keys for every member: stale entries of arms that stayed would otherwise keep them
-    // above the threshold until they leave the stage.
-    std::vector<HeapEntry> entries;
-    const double width = std::ldexp(1.0, -s);
-    std::vector<Placement> arriving;
-    for (const Placement& arm : members[static_cast<std::size_t>(s)]) {
-      const double key = arm.mean + std::max(width, arm.uncertainty);
-      entries.emplace_back(key, arm.id);
-      Membership& where = membership_.at(arm.id);
-      if (where.stage != s) arriving.push_back(arm);
-      where = Membership{s, key};
-    }
-    stage.heap = decltype(stage.heap)(std::greater<HeapEntry>(), std::move(entries));
-    if (!arriving.empty()) {
-      std::vector<float> vectors(arriving.size() * lift_.liftedDim());
-      std::vector<Id> ids(arriving.size());
-      for (std::size_t i = 0; i < arriving.size(); ++i) {
-        ids[i] = arriving[i].id;
-        lift_.liftOuterProduct(arms_.featuresOf(ids[i]), vectors.data() + i * lift_.liftedDim());
-      }
-      stage.index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
-    }
+    if (!gone.empty()) stages_[static_cast<std::size_t>(s)].index->remove(gone.data(), gone.size());
   }
-  if (examined > 0) raiseThreshold(bestLower, lowerWitness);
+  for (int s = 0; s <= maxStage_; ++s) place(s, arriving[static_cast<std::size_t>(s)]);
+  if (examined > 0) raiseThreshold(bestLower, lowerWitness, work);
+  if (reviewCursor_ < arms_.size()) return;
+  // Every arm in play has its entry in the next heaps: the old ones, stale entries and all, go.
+  for (Stage& stage : stages_) {
+    stage.heap = std::move(stage.nextHeap);
+    stage.nextHeap = Heap();
+  }
+  reviewCursor_ = kNotReviewing;
 }
 
 Id SubElim::chooseArm() {
   refreshRadius();
-  if (!theoreticalRadius() && ridge_.observations() >= nextReview_) {
-    review();
+  std::size_t work = kUpkeepWork;
+  // Arms a spent budget left below the threshold first: they should not be played.
+  eliminate(work);
+  if (!theoreticalRadius() && !reviewing() && ridge_.observations() >= nextReview_) {
+    ++reviews_;
+    reviewCursor_ = 0;
     nextReview_ = std::max<long>(ridge_.observations() + 1, static_cast<long>(kReviewGrowth * static_cast<double>(ridge_.observations())));
   }
+  if (reviewing()) review(work);
   std::vector<float> query(lift_.liftedDim());
   lift_.liftSymmetric(ridge_.inverseGram(), query.data());
   SearchOptions searchOptions;
@@ -349,7 +392,7 @@ Id SubElim::chooseArm() {
     }
     ++emptyAnswers_;
     // No arm of this stage is uncertain enough (or the index missed it): re-partition exactly.
-    const auto [mostUncertain, u] = repartition(stage);
+    const auto [mostUncertain, u] = repartition(stage, work);
     const auto it = membership_.find(mostUncertain);
     if (u >= acceptance(stage) && it != membership_.end() && it->second.stage == stage) return mostUncertain;
   }
@@ -363,6 +406,23 @@ void SubElim::audit(MipsIndex& index, const std::vector<float>& query, const Sea
   // ||x||^2_{V^-1} / d^2, computed by the same kernel for both.
   shortlist_ = audit_.record(answer.ids.empty() ? -INFINITY : answer.scores.front(), exact.scores.front(),
                              index.innerProducts() - workBefore, shortlist_);
+}
+
+bool SubElim::heapsCoverEveryArm() const {
+  const auto sorted = [](const Heap& heap) {
+    std::vector<HeapEntry> entries = heap.entries();
+    std::sort(entries.begin(), entries.end());
+    return entries;
+  };
+  for (const Stage& stage : stages_) {
+    const std::vector<HeapEntry> live = sorted(stage.heap), next = sorted(stage.nextHeap);
+    for (const Id id : stage.index->items().ids()) {
+      const HeapEntry entry{membership_.at(id).key, id};
+      if (!std::binary_search(live.begin(), live.end(), entry)) return false;
+      if (reviewing() && arms_.rowOf(id) < reviewCursor_ && !std::binary_search(next.begin(), next.end(), entry)) return false;
+    }
+  }
+  return true;
 }
 
 std::uint64_t SubElim::indexInnerProducts() const {
@@ -383,6 +443,7 @@ Json SubElim::extraStats() const {
               {"emptyAnswers", emptyAnswers_},
               {"repartitions", repartitions_},
               {"reviews", reviews_},
+              {"reviewing", reviewing()},
               {"readmissions", readmissions_},
               {"eliminated", eliminated_},
               {"randomPlays", randomPlays_},
@@ -397,19 +458,45 @@ void SubElim::saveFields(StateWriter& out) const {
   out.u8(hasWitness_ ? 1 : 0);
   out.u32(witness_);
   out.u64(static_cast<std::uint64_t>(nextReview_));
+  out.u64(reviewing() ? static_cast<std::uint64_t>(reviewCursor_) : ~std::uint64_t{0});
   for (const std::uint64_t counter : {queries_, emptyAnswers_, repartitions_, reviews_, readmissions_, eliminated_, randomPlays_}) {
     out.u64(counter);
   }
   out.u64(shortlist_);
   audit_.save(out);
-  // Only the live heap entries: stale ones are skipped when popped, so leaving them out changes nothing.
   std::vector<double> keys;
   for (const Stage& stage : stages_) {
     stage.index->save(out);
     keys.clear();
     for (const Id id : stage.index->items().ids()) keys.push_back(membership_.at(id).key);
     out.f64s(keys.data(), keys.size());
+    saveHeap(stage.heap, out);
+    saveHeap(stage.nextHeap, out);
   }
+}
+
+void SubElim::saveHeap(const Heap& heap, StateWriter& out) const {
+  std::vector<double> keys;
+  std::vector<std::uint32_t> ids;
+  for (const auto& [key, id] : heap.entries()) keys.push_back(key), ids.push_back(id);
+  out.f64s(keys.data(), keys.size());
+  out.u32s(ids.data(), ids.size());
+}
+
+void SubElim::loadHeap(Heap& heap, StateReader& in) const {
+  const std::vector<double> keys = in.f64s();
+  const std::vector<std::uint32_t> ids = in.u32s();
+  in.check(keys.size() == ids.size(), "a heap's keys and ids differ in number");
+  std::vector<HeapEntry> entries;
+  entries.reserve(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    in.check(std::isfinite(keys[i]), "a heap key is not finite");
+    entries.emplace_back(keys[i], ids[i]);
+  }
+  // Entries of any id are safe (stale ones are skipped when popped), but out of heap order they
+  // would be popped in another order than saved.
+  in.check(std::is_heap(entries.begin(), entries.end(), std::greater<HeapEntry>()), "a heap's entries are not in heap order");
+  heap.restore(std::move(entries));
 }
 
 void SubElim::loadFields(StateReader& in) {
@@ -418,6 +505,7 @@ void SubElim::loadFields(StateReader& in) {
   const std::uint8_t hasWitness = in.u8();
   witness_ = in.u32();
   const std::uint64_t nextReview = in.u64();
+  const std::uint64_t reviewCursor = in.u64();
   for (std::uint64_t* counter : {&queries_, &emptyAnswers_, &repartitions_, &reviews_, &readmissions_, &eliminated_, &randomPlays_}) {
     *counter = in.u64();
   }
@@ -433,6 +521,9 @@ void SubElim::loadFields(StateReader& in) {
   in.check(hasWitness_ ? std::isfinite(threshold_) : threshold_ == -INFINITY, "threshold does not match its witness");
   in.check(nextReview >= 1 && nextReview <= static_cast<std::uint64_t>(std::numeric_limits<long>::max()), "review schedule is out of range");
   nextReview_ = static_cast<long>(nextReview);
+  // A review under way examines the rows from its cursor on; those before it are done.
+  in.check(reviewCursor == ~std::uint64_t{0} || reviewCursor <= arms_.size(), "review cursor is out of range");
+  reviewCursor_ = reviewCursor == ~std::uint64_t{0} ? kNotReviewing : static_cast<std::size_t>(reviewCursor);
   std::vector<float> lifted(lift_.liftedDim());
   for (int s = 0; s <= maxStage_; ++s) {
     Stage& stage = stages_[static_cast<std::size_t>(s)];
@@ -440,8 +531,6 @@ void SubElim::loadFields(StateReader& in) {
     const std::vector<double> keys = in.f64s();
     const std::vector<Id>& ids = stage.index->items().ids();
     in.check(keys.size() == ids.size(), "a stage's heap does not match its index");
-    std::vector<HeapEntry> entries;
-    entries.reserve(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) {
       const Id id = ids[i];
       in.check(arms_.contains(id), "a stage holds arm " + std::to_string(id) + ", which is not in the set");
@@ -450,12 +539,14 @@ void SubElim::loadFields(StateReader& in) {
       lift_.liftOuterProduct(arms_.featuresOf(id), lifted.data());
       in.check(std::equal(lifted.begin(), lifted.end(), stage.index->items().vectorOf(id)),
                "a stage's index holds another vector for arm " + std::to_string(id));
-      entries.emplace_back(keys[i], id);
     }
-    stage.heap = decltype(stage.heap)(std::greater<HeapEntry>(), std::move(entries));
+    loadHeap(stage.heap, in);
+    loadHeap(stage.nextHeap, in);
+    in.check(reviewing() || stage.nextHeap.empty(), "a next heap without a review under way");
   }
   // The arms in no stage are the eliminated ones.
   for (std::size_t row = 0; row < arms_.size(); ++row) membership_.emplace(arms_.idAt(row), Membership{-1, 0.0});
+  in.check(heapsCoverEveryArm(), "an arm in play has no entry with its key in its stage's heap");
   if (hasWitness_) {
     // The witness is never eliminated (raiseThreshold keeps it).
     const auto it = membership_.find(witness_);

@@ -33,6 +33,11 @@ namespace sublinear {
 // advances at most smax times), the threshold is raised from the re-partitioned arms and the loop
 // repeats. At s = smax a uniformly random arm of the stage is played. Nothing is O(K) per step.
 //
+// Upkeep is sliced so that no select() stalls a page: the reviews of every arm (see review below)
+// and the eliminations a rising threshold brings spend at most kUpkeepWork units per call (an
+// examined arm costs 1, an arm moved between stages or eliminated kMoveWork) and go on at the next
+// call. Arms left below the threshold by a spent budget are eliminated by the next calls.
+//
 // The arm that set the current threshold (its "witness") is never eliminated, even when a
 // re-partition re-keys it below the threshold (possible only with a radius below the theoretical
 // one), so some stage always holds an arm.
@@ -70,6 +75,18 @@ class SubElim : public RidgePolicy {
   Id witness() const { return witness_; }
 
   std::size_t buildIndex(std::size_t maxItems) override;
+  // Whether every arm in play has an entry with its key in its stage's heap (and, during a review,
+  // every arm the review has examined one in the next heap): without it a rising threshold could
+  // not eliminate the arm. O(K log K), for tests.
+  bool heapsCoverEveryArm() const;
+
+  // The upkeep one call may spend, in examined arms; moving an arm between stages or eliminating it
+  // costs kMoveWork (index removal and insertion of a lift, about eight examinations in time). At
+  // about 0.2 us an examination in wasm, 100,000 keeps a call's upkeep near 20 ms: a review of 10^6
+  // arms spreads over some 10 steps instead of stalling one for 200 ms, and one of 10^5 fits in a call.
+  static constexpr std::size_t kUpkeepWork = 100000;
+  static constexpr std::size_t kMoveWork = 8;
+
  protected:
   SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options);
 
@@ -78,17 +95,28 @@ class SubElim : public RidgePolicy {
   Id chooseArm() override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override;
-  // The radius, the threshold and its witness, the review schedule, the counters, the shortlist
-  // and the audits, then every stage:
-  // its index (over the lifts) and its members' heap keys in the index's row order.
+  // The radius, the threshold and its witness, the review schedule and cursor, the counters, the
+  // shortlist and the audits, then every stage: its index (over the lifts), its members' keys in
+  // the index's row order, and its heap and next heap entry for entry.
   void saveFields(StateWriter& out) const override;
   void loadFields(StateReader& in) override;
 
  private:
   using HeapEntry = std::pair<double, Id>;
+  // A min-heap whose entries, stale ones included, can be saved and restored as they are: what a
+  // call pops, and so the work it spends, must not change when a policy is saved and loaded.
+  struct Heap : std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> {
+    using priority_queue::priority_queue;
+    const std::vector<HeapEntry>& entries() const { return c; }
+    void restore(std::vector<HeapEntry> entries) { c = std::move(entries); }
+  };
   struct Stage {
     std::unique_ptr<MipsIndex> index;
-    std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> heap;
+    Heap heap;
+    // While a review is under way: the entries of the arms it has examined (and of every arm placed
+    // since it began), which replace the heap when it ends. The old heap keeps serving meanwhile, so
+    // no call pays for dropping its stale entries at once.
+    Heap nextHeap;
   };
   // Where an arm is: its stage (-1 once eliminated) and the key of its heap entry. Entries of
   // another stage or key are stale -- left behind when the arm moved, was re-keyed, eliminated or
@@ -113,21 +141,31 @@ class SubElim : public RidgePolicy {
   double acceptance(int stage) const;
   // Adds the arms to stage s (index and heap).
   void place(int stage, const std::vector<Placement>& arms);
+  void pushEntry(Stage& stage, double key, Id id);
+  void saveHeap(const Heap& heap, StateWriter& out) const;
+  void loadHeap(Heap& heap, StateReader& in) const;
   // Rebuilds the heap of stage s from its members' keys once stale entries make up most of it, so
   // that the heaps do not grow with arms coming and going.
   void dropStaleEntries(int stage);
-  // Raises the threshold to `candidate` if higher, then eliminates every arm whose key is below it.
-  void raiseThreshold(double candidate, Id witness);
+  // Raises the threshold to `candidate` if higher, then eliminates arms whose key is below it.
+  void raiseThreshold(double candidate, Id witness, std::size_t& work);
+  // Eliminates arms whose key is below the threshold (never the witness) while `work` lasts.
+  void eliminate(std::size_t& work);
   // Moves the arms of `stage` whose stage rose; returns the arm of largest uncertainty found.
-  std::pair<Id, double> repartition(int stage);
+  std::pair<Id, double> repartition(int stage, std::size_t& work);
   Id randomArmOf(int stage);
   // Re-examines every arm still in play with the current estimate: moves arms whose stage rose,
   // re-keys every heap and raises the threshold from the best lower bound of all. Algorithm 2
   // re-keys an arm only when a failed query re-partitions its stage, and Psi_0's arms are all
   // queried first, so with a radius that has to be valid for a whole run they keep their entry
   // keys (mean 0, uncertainty 1/sqrt(lambda)) and nothing is eliminated for thousands of steps.
-  // Done whenever the observations grow by a quarter: O(K d^2) each time, O(K d^2 log T) in a run.
-  void review();
+  // Begun whenever the observations grow by a quarter: O(K d^2) each time, O(K d^2 log T) in a run,
+  // carried out a slice per call in the arm set's row order (reviewCursor_).
+  void review(std::size_t& work);
+  bool reviewing() const { return reviewCursor_ != kNotReviewing; }
+  // Arm removal moves the set's last rows into the holes: an arm moved from beyond the review's
+  // cursor to before it would be skipped, so its entry goes to the next heap now.
+  void keepReviewWhole(const Id* leaving, std::size_t count);
   // Checks a stage's answer against its exact answer and raises the shortlist when misses are too
   // frequent.
   void audit(MipsIndex& index, const std::vector<float>& query, const SearchResult& answer);
@@ -154,6 +192,9 @@ class SubElim : public RidgePolicy {
   std::uint64_t reviews_ = 0;
   std::uint64_t readmissions_ = 0;
   long nextReview_ = 1;
+  static constexpr std::size_t kNotReviewing = static_cast<std::size_t>(-1);
+  // The next row of the arm set the review under way examines, or kNotReviewing.
+  std::size_t reviewCursor_ = kNotReviewing;
   std::uint64_t eliminated_ = 0;
   std::uint64_t randomPlays_ = 0;
 };
