@@ -24,6 +24,9 @@ const builds = {
     load: () => import('./sublinear_bandits_wasm_threads.js'),
     wasm: new URL('./sublinear_bandits_wasm_threads.wasm', import.meta.url),
     worker: new URL('./sublinear_bandits_wasm_threads.worker.js', import.meta.url),
+    // What each Worker imports to run the module: the file itself, since a bundler renames and
+    // moves the chunk the page imports (the worker script would look for it beside itself).
+    glue: new URL('./sublinear_bandits_wasm_threads.js', import.meta.url),
   },
 };
 
@@ -93,6 +96,8 @@ export async function init(options = {}) {
     // The calling thread builds too: threads - 1 Workers, all started before the module runs (a
     // Worker started later could not load while the calling thread waits for it).
     moduleOptions.pthreadPoolSize = threads - 1;
+    // A string: it is posted to each Worker, and URL objects cannot be.
+    moduleOptions.mainScriptUrlOrBlob = build.glue.href;
   }
   const { default: createSublinearModule } = await build.load();
   const Module = await createSublinearModule(moduleOptions);
