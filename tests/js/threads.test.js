@@ -49,6 +49,19 @@ describe('threads', () => {
     expect(all.threads).toBeGreaterThanOrEqual(2);
   });
 
+  test('errors thrown deep in the core reach JavaScript as BanditErrors in both builds', () => {
+    // emcc 3.1.6 with -pthread catches no C++ exception unless cpp/toolchain/ fixes its unwinder.
+    for (const sb of [one, all]) {
+      expectBanditError(sb, () => sb.optionTable('no-such-kind', 'x'), 'INVALID_ARGUMENT');
+      expectBanditError(sb, () => new sb.HnswIndex({ dim: 4, M: 0 }), 'INVALID_ARGUMENT');
+      const index = new sb.ExactIndex({ dim: 2 });
+      index.add([1], [1, 2]);
+      expectBanditError(sb, () => index.add([1], [3, 4]), 'DUPLICATE_ID');
+      expect(index.size).toBe(1);
+      index.dispose();
+    }
+  });
+
   test('a graph built on threads finds what the one-thread graph finds, and loads in either build', () => {
     const random = seededRandom(5);
     const items = gaussian(random, n * dim);
