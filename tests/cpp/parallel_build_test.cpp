@@ -159,3 +159,21 @@ TEST(HnswParallelBuild, TheSpaceTrialOnTwoThreadsBuildsTheGraphsOneThreadBuilds)
   // Each graph in row order on its own thread: the same graphs, the same decision, the same counts.
   EXPECT_EQ(states[0], states[1]);
 }
+
+TEST(HnswParallelBuild, ALightGraphStaysOnOneThread) {
+  // efConstruction 16 x 16 dimensions is below kParallelWork: the same graph whatever the threads.
+  const std::size_t n = 6000;
+  std::vector<std::vector<std::uint8_t>> states;
+  for (std::size_t threads : {1u, 2u}) {
+    PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 5}, {"M", 8}, {"efConstruction", 16}, {"space", "inner-product"}});
+    Random random(6);
+    std::vector<Id> ids(n);
+    std::iota(ids.begin(), ids.end(), 0);
+    const auto vectors = gaussian(random, n * kDim);
+    index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+    Threads using_(threads);
+    EXPECT_EQ(index.build(n), 0u);
+    states.push_back(index.toBytes());
+  }
+  EXPECT_EQ(states[0], states[1]);
+}

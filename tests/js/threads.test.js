@@ -95,22 +95,28 @@ describe('threads', () => {
     exact.dispose();
   });
 
-  test('Sub-TS builds its index on the threads too', () => {
+  test('Sub-TS builds a costly graph on the threads, and its default light graph on one thread', () => {
     const random = seededRandom(8);
-    // Beyond the 10,000 arms of its index's space trial, which builds on one thread.
+    // Beyond the 10,000 arms of its index's space trial.
     const arms = 20000;
     const features = gaussian(random, arms * dim);
     const ids = Uint32Array.from({ length: arms }, (_, i) => i);
-    const bytes = [];
-    for (const sb of [one, all]) {
-      const policy = new sb.SubTS({ dim, seed: 2 });
+    const states = (options) => [one, all].map((sb) => {
+      const policy = new sb.SubTS({ dim, seed: 2, ...options });
       policy.addArms(ids, features);
       expect(policy.buildIndex()).toBe(0);
       expect(policy.stats().index.built).toBe(arms);
-      bytes.push(Buffer.from(policy.toBytes()));
+      const bytes = Buffer.from(policy.toBytes());
       policy.dispose();
-    }
-    expect(bytes[1].equals(bytes[0])).toBe(false);
+      return bytes;
+    });
+    // efConstruction 200 at d = 16 is worth threads: another graph than one thread's.
+    const costly = states({ index: { type: 'hnsw', M: 16, efConstruction: 200 } });
+    expect(costly[1].equals(costly[0])).toBe(false);
+    // Its default graph (M 8, efConstruction 16) builds faster on one thread (HnswIndex's
+    // kParallelWork): the same graph as the single-thread build's.
+    const light = states({});
+    expect(light[1].equals(light[0])).toBe(true);
   });
 
   test('a Node process that used the threaded build exits by itself', () => {

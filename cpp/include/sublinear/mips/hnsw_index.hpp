@@ -25,7 +25,8 @@ namespace sublinear {
 // have cost), and answers are exact for every item not yet in the graph. build() finishes the graph
 // at once (in a Worker, say). With build "immediate", add() inserts every item before it returns.
 // Those two bulk builds insert on parallelism() threads (core/parallelism.hpp) once the graph holds
-// kParallelSeed nodes: every node's level is still drawn in row order from the graph's own
+// kParallelSeed nodes, when an insertion is costly enough to gain from threads (efConstruction times
+// the row length; see kParallelWork: Sub-TS's light graph builds faster on one thread): every node's level is still drawn in row order from the graph's own
 // generator, so only the links depend on thread timing. A space trial builds its two graphs on a
 // thread each (each in row order: the same graphs as on one thread). The slices a search builds and
 // the reuse of freed slots stay on one thread.
