@@ -27,6 +27,16 @@ function patch(file, shim) {
   writeFileSync(file, `${head}${marker}${shim}\n${text.slice(head.length)}`);
 }
 
+// Bundlers read `new Worker(new URL('<file>', import.meta.url))` as a worker to bundle, and Vite's
+// default (iife) worker format refuses this one; the glue takes that branch only without a
+// locateFile, and init() always passes one: the branch goes, so bundlers just copy the file.
+const workerName = workerFile.split('/').pop();
+const bundledWorker = `if(!Module["locateFile"]){PThread.unusedWorkers.push(new Worker(new URL("${workerName}",import.meta.url)));return}`;
+{
+  const text = readFileSync(mainFile, 'utf8');
+  if (text.includes(bundledWorker)) writeFileSync(mainFile, text.replace(bundledWorker, ''));
+  else if (!text.includes(marker)) throw new Error(`${mainFile}: the worker branch to remove was not found (another emcc version?)`);
+}
 patch(mainFile, `var require=${onNode}?process.getBuiltinModule("module").createRequire(import.meta.url):undefined;` +
   `var __dirname=${onNode}?require("path").dirname(require("url").fileURLToPath(import.meta.url)):undefined;`);
 patch(workerFile, `if(${onNode}&&typeof require=="undefined"){globalThis.require=process.getBuiltinModule("module").createRequire(process.cwd()+"/");` +
