@@ -5,6 +5,7 @@
 
 #include "guard.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/core/parallelism.hpp"
 #include "sublinear/core/random_checksum.hpp"
 
 namespace sublinear::bindings {
@@ -26,6 +27,13 @@ std::string checksum(double seed, double count) {
   return randomChecksum(static_cast<std::uint64_t>(seed), static_cast<std::size_t>(count));
 }
 
+// The threads index construction may use: set once by init() from the build it loaded.
+void setThreads(double threads) {
+  require(threads >= 1, ErrorCode::InvalidArgument, "threads must be at least 1");
+  setParallelism(static_cast<std::size_t>(threads));
+}
+double threads() { return static_cast<double>(parallelism()); }
+
 // The option table of one class (core/option_tables.cpp) as JSON: [{ name, type, default, ... }].
 std::string optionTableJson(const std::string& kind, const std::string& type) { return optionTable(kind, type).describe().dump(); }
 
@@ -44,4 +52,6 @@ EMSCRIPTEN_BINDINGS(sublinear_core) {
   emscripten::function("randomChecksum", guard<&checksum>);
   emscripten::function("optionTable", guard<&optionTableJson>);
   emscripten::function("optionTableList", guard<&optionTableList>);
+  emscripten::function("setParallelism", guard<&setThreads>);
+  emscripten::function("parallelism", guard<&threads>);
 }

@@ -81,7 +81,8 @@ describe('the table covers the module', () => {
   test('every class, member and function of the module has a row', () => {
     const classes = new Set(Object.values(families).flatMap((family) => family.classes.map(([name]) => name)));
     for (const [name, value] of Object.entries(sb)) {
-      if (['BanditError', 'ErrorCode', 'version'].includes(name)) continue;
+      // Values, not functions or classes: nothing to call with hostile arguments.
+      if (['BanditError', 'ErrorCode', 'version', 'threads', 'threadsReason'].includes(name)) continue;
       if (typeof value === 'function' && /^class\b/.test(Function.prototype.toString.call(value))) {
         expect(classes, `class ${name}`).toContain(name);
       } else {

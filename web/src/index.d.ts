@@ -15,10 +15,24 @@ export * from './cls.js';
 export * from './simulate.js';
 
 export interface InitOptions {
-  /** The .wasm bytes, when the host has them already. */
+  /**
+   * The .wasm bytes, when the host has them already: the single-thread build's
+   * (sublinear_bandits_wasm.wasm), or with `threads` above 1 the threaded build's
+   * (sublinear_bandits_wasm_threads.wasm).
+   */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Maps the module's file names (the .wasm) to URLs. */
-  locateFile?: (path: string, prefix: string) => string;
+  /**
+   * Maps the module's file names to URLs: sublinear_bandits_wasm.wasm, or for the threaded build
+   * sublinear_bandits_wasm_threads.wasm and sublinear_bandits_wasm_threads.worker.js.
+   */
+  locateFile?: (path: string, prefix: string) => string | URL;
+  /**
+   * Threads for index construction. By default every core the platform gives: in Node, and in a
+   * browser page (or Worker) that is cross-origin isolated (Cross-Origin-Opener-Policy: same-origin,
+   * Cross-Origin-Embedder-Policy: require-corp); 1 elsewhere. 1 loads the single-thread build;
+   * more is bounded by the cores. The result is `threads` and `threadsReason` on the module.
+   */
+  threads?: number;
 }
 
 /** One instance of the WebAssembly module and the classes bound to it. */
@@ -26,6 +40,14 @@ export interface SublinearBandits extends MipsClasses, LinearClasses, MatroidCla
   readonly version: string;
   readonly BanditError: typeof BanditError;
   readonly ErrorCode: typeof ErrorCode;
+  /**
+   * The threads index construction runs on (HnswIndex's build() and immediate add(), Sub-TS's and
+   * Sub-Elim's buildIndex()); 1 means the single-thread build was loaded. Searches and simulations
+   * run on the calling thread either way.
+   */
+  readonly threads: number;
+  /** Why `threads` is what it is (e.g. that the page is not cross-origin isolated). */
+  readonly threadsReason: string;
   /** Size of the WebAssembly memory and the bytes malloc has handed out (for leak checks). */
   memoryUsage(): { heapBytes: number; allocatedBytes: number };
   /** Hex checksum of the core's random transforms for a seed; identical in every build. */

@@ -93,6 +93,12 @@ export function createRuntime(Module) {
     return result;
   }
 
+  // The wasm memory's current buffer. Growth replaces it; Module.HEAPU8 follows a growth made on this
+  // thread, but not one made by a thread of the threaded build (an index being built in parallel).
+  function heapBuffer() {
+    return (Module.wasmMemory ?? Module.HEAPU8).buffer;
+  }
+
   // Copies typed arrays onto the wasm heap for the duration of `body(...addresses)`. The arrays are
   // the converters' results: real typed arrays, not detached.
   function withHeap(arrays, body) {
@@ -104,7 +110,7 @@ export function createRuntime(Module) {
         if (!address) throw invalidArgument(`cannot allocate ${array.byteLength} bytes on the WebAssembly heap`);
         addresses.push(address);
         // Views are read after each malloc: growing memory replaces the heap's buffer.
-        new Uint8Array(Module.HEAPU8.buffer, address, array.byteLength).set(
+        new Uint8Array(heapBuffer(), address, array.byteLength).set(
           new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
       }
       return body(...addresses);
@@ -218,7 +224,7 @@ export function createRuntime(Module) {
     return optionsToJson({ ...readOptions(options, 'options'), type });
   }
 
-  const runtime = { Module, call, callWithCallback, withHeap, leaks, func, members, family, subclasses, typedOptions };
+  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, leaks, func, members, family, subclasses, typedOptions };
   return runtime;
 }
 

@@ -9,7 +9,7 @@ function transferables(value, found = []) {
 
 self.onmessage = async ({ data }) => {
   try {
-    const sb = await init(data.wasmUrl ? { locateFile: () => data.wasmUrl } : {});
+    const sb = await init(data.wasmUrl ? { locateFile: () => data.wasmUrl, threads: 1 } : {});
     const result = sb.simulate({ ...data.config, onProgress: (fraction) => self.postMessage({ type: 'progress', fraction }) });
     self.postMessage({ type: 'result', result }, [...new Set(transferables(result))]);
   } catch (error) {

@@ -9,7 +9,10 @@ export interface RunInWorkerOptions {
   onProgress?: (fraction: number) => void;
   /** Aborting terminates the worker; the promise rejects with an AbortError. */
   signal?: AbortSignal;
-  /** Where the worker fetches the .wasm, when a host serves it elsewhere. */
+  /**
+   * Where the worker fetches the single-thread build's .wasm (sublinear_bandits_wasm.wasm), when a
+   * host serves it elsewhere; the worker then runs on one thread.
+   */
   wasmUrl?: string;
 }
 

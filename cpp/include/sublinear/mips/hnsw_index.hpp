@@ -24,6 +24,12 @@ namespace sublinear {
 // scan's at any horizon (the ski-rental argument: the graph is paid for with what scanning would
 // have cost), and answers are exact for every item not yet in the graph. build() finishes the graph
 // at once (in a Worker, say). With build "immediate", add() inserts every item before it returns.
+// Those two bulk builds insert on parallelism() threads (core/parallelism.hpp) once the graph holds
+// kParallelSeed nodes, when an insertion is costly enough to gain from threads (efConstruction times
+// the row length; see kParallelWork: Sub-TS's light graph builds faster on one thread): every node's level is still drawn in row order from the graph's own
+// generator, so only the links depend on thread timing. A space trial builds its two graphs on a
+// thread each (each in row order: the same graphs as on one thread). The slices a search builds and
+// the reuse of freed slots stay on one thread.
 // Below kGraphMinimum items an incremental index keeps no graph: a scan is cheaper than a search.
 //
 // Which space serves depends on the data, so the default, "auto", measures it: when the graph is
@@ -55,6 +61,10 @@ class HnswIndex final : public MipsIndex {
   static constexpr double kEvaluationCost = 24.0;
   // Fewer items than this are scanned (incremental build); the space trial needs as many.
   static constexpr std::size_t kGraphMinimum = 1000;
+  // A bulk build inserts on one thread until the graph holds this many nodes: hnswlib's addPoint
+  // takes the first node as the entry point without a lock, so concurrent insertions into an
+  // (almost) empty graph could leave a node unlinked; and a few hundred nodes are not worth threads.
+  static constexpr std::size_t kParallelSeed = 1000;
 
   // Options: see option_groups::hnsw().
   HnswIndex(std::size_t dim, const Json& options);
@@ -86,12 +96,22 @@ class HnswIndex final : public MipsIndex {
   double buildStep();
   // Build steps until `evaluations` (as buildStep counts them) are spent or `maxItems` rows inserted.
   void buildFor(double evaluations, std::size_t maxItems);
+  // Inserts up to `maxItems` waiting rows on `threads` threads (what buildFor does without a budget);
+  // returns how many it inserted.
+  std::size_t buildInParallel(std::size_t maxItems, std::size_t threads);
+  // The space trial's rows, up to `maxItems`, into its two graphs at once, one thread each, then the
+  // decision if the trial is done; returns how many rows it inserted.
+  std::size_t buildTrialInParallel(std::size_t maxItems);
+  // Starts the graph over after many slot reuses (see buildFor).
+  void compactIfStranded();
   void decideSpace();
   // Every graph's work: retired graphs' and the trial's included (never decreases).
   std::uint64_t distanceComputations() const;
   // Adds the work of a graph being dropped to the work counter.
   void retire(std::unique_ptr<Graph> graph);
   void insert(Graph& graph, Id id);
+  // The same with the graph vector made in `buffer` (scratch_.size() floats).
+  void insert(Graph& graph, Id id, float* buffer);
   void erase(Graph& graph, Id id);
   void setSpace(bool euclidean);
   // A graph's nodes (links per layer, labels, deleted marks and the vectors only deleted nodes
@@ -100,6 +120,8 @@ class HnswIndex final : public MipsIndex {
   std::unique_ptr<Graph> loadGraph(StateReader& in, bool euclidean);
   // The item's vector in the given space (augmented in the euclidean one), in scratch_.
   const float* graphVector(const float* paddedItem, bool euclidean);
+  // The same into `out` (scratch_.size() floats): each thread of a parallel build has its own.
+  void graphVector(const float* paddedItem, bool euclidean, float* out) const;
 
   std::size_t M_;
   std::size_t efConstruction_;
