@@ -6,7 +6,7 @@
 //
 //   npm run bench -- horizon                 K = 10^5 for both pairs
 //   npm run bench -- horizon --million       K = 10^6 for both pairs (saved as horizon-million)
-//   options: --arms K (TS pair), --elim-arms K, --dim d, --horizon T (the last checkpoint)
+//   options: --arms K (TS pair), --elim-arms K, --pair ts|elim (one pair only), --dim d, --horizon T (the last checkpoint)
 // Arms are added in chunks of 50,000, as a page would add a large catalogue (one call with 10^6
 // arms copies 128 MB of features and cannot stay under 50 ms), so "longest call" is a select, an
 // update or one chunk.
@@ -93,10 +93,11 @@ export default async function horizon(args, report) {
   const dim = option(args, 'dim', 16);
   const last = option(args, 'horizon', 50000);
   const checkpoints = [10, 100, 1000, 3000, 10000, 15000, 20000, 50000].filter((t) => t < last).concat([last]);
+  const only = args.includes('--pair') ? args[args.indexOf('--pair') + 1] : null;
   const pairs = [
-    ['LinTS', 'SubTS', option(args, 'arms', million ? 1e6 : 1e5)],
-    ['LinearElim', 'SubElim', option(args, 'elim-arms', million ? 1e6 : 1e5)],
-  ];
+    ['LinTS', 'SubTS', option(args, 'arms', million ? 1e6 : 1e5), 'ts'],
+    ['LinearElim', 'SubElim', option(args, 'elim-arms', million ? 1e6 : 1e5), 'elim'],
+  ].filter(([, , , name]) => only === null || name === only);
   report.note(`Configuration: default options, Gaussian arms of dimension ${dim}, a unit theta, noise 0.3, seed 1; ` +
     `pairs ${pairs.map(([a, b, k]) => `${a} / ${b} at K = ${k}`).join(', ')}; checkpoints ${checkpoints.join(', ')}. ` +
     'Total = addArms + every select and update up to the checkpoint (wasm in Node, driven from JavaScript). ' +

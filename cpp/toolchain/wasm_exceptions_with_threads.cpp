@@ -1,81 +1,85 @@
-// Wasm exception handling for the threaded build with emcc 3.1.6 (clang 14): its compiler-generated
-// landing pads write the landing-pad context (`__wasm_lpad_context`) as a plain global, while the
-// threaded libunwind it links (libunwind-mt-except) declares it thread_local and has the
-// personality function read that other copy. So no C++ exception is ever caught with -pthread
-// -fwasm-exceptions (every error reached JavaScript as a bare WebAssembly.Exception), and the
-// compiler's writes land at the TLS offset near address 0. Later LLVM makes both sides thread-local.
-// This file is libunwind's Unwind-wasm.c (LLVM, Apache-2.0 WITH LLVM-exception) with the context a
-// plain global, as the compiler assumes; linked into the threaded build only, it replaces the archive
-// member, which every symbol here shadows. One context for all threads is what this compiler's code
-// supports: the threads of a parallel build throw only on out-of-memory.
-#include <cstddef>
+// The unwinder interface of wasm exception handling, for the threaded build with emcc 3.1.6 (clang 14).
+//
+// Why it exists: with -pthread -fwasm-exceptions, clang 14's landing pads store the landing-pad context
+// (`__wasm_lpad_context`: which landing pad, its LSDA, and the selector the personality function
+// answers) in a plain global, while the threaded libunwind that emcc 3.1.6 links declares the same
+// symbol thread_local and hands its own copy to the personality function. The two never meet, so no
+// C++ exception was caught: every error reached JavaScript as a bare WebAssembly.Exception instead of a
+// BanditError (tests/js/threads.test.js checks that they are caught again). Newer LLVM makes both
+// sides thread_local. Linked into the threaded build only, the definitions below take the place of the
+// library's, with the context where the compiler writes it. One context for all threads is what this
+// compiler's code supports; the threads of a parallel build throw only when memory runs out.
+//
+// The contract, as the compiler and libc++abi use it: wasm unwinds the stack itself, so there is a
+// single (cleanup) phase. A landing pad fills lpad_index and lsda, then calls _Unwind_CallPersonality,
+// which asks __gxx_personality_wasm0 whether this frame catches; the personality function reads the
+// context through the _Unwind_Get* accessors and answers through _Unwind_SetGR(context, 1, selector).
 #include <cstdint>
 
 extern "C" {
 
-// The declarations of libunwind's unwind.h that this file needs, written out: the compiler's own
-// unwind.h, first on the include path, declares some of these functions with other types.
-typedef int _Unwind_Reason_Code;  // _URC_* values
-typedef int _Unwind_Action;       // _UA_* flags
-enum { _URC_FOREIGN_EXCEPTION_CAUGHT = 1, _UA_CLEANUP_PHASE = 2 };
+// Declared here rather than through <unwind.h>: the compiler's own header, first on the include path,
+// gives some of these functions other types than the ones libc++abi calls.
+typedef int _Unwind_Reason_Code;
+typedef int _Unwind_Action;
+constexpr _Unwind_Reason_Code kForeignExceptionCaught = 1;  // _URC_FOREIGN_EXCEPTION_CAUGHT
+constexpr _Unwind_Action kCleanupPhase = 2;                 // _UA_CLEANUP_PHASE
 struct _Unwind_Context;
 struct _Unwind_Exception {
   uint64_t exception_class;
-  void (*exception_cleanup)(_Unwind_Reason_Code reason, struct _Unwind_Exception *exception);
+  void (*exception_cleanup)(_Unwind_Reason_Code reason, _Unwind_Exception* exception);
   uintptr_t private_1;
 };
 
 _Unwind_Reason_Code __gxx_personality_wasm0(int version, _Unwind_Action actions, uint64_t exceptionClass,
-                                            struct _Unwind_Exception *unwind_exception, struct _Unwind_Context *context);
+                                            _Unwind_Exception* exception, _Unwind_Context* context);
 
-struct _Unwind_LandingPadContext {
-  uintptr_t lpad_index;  // input to the personality function: landing pad index
-  uintptr_t lsda;        // and LSDA address
-  uintptr_t selector;    // its output
+// The layout the compiler's landing pads write.
+struct LandingPadContext {
+  uintptr_t lpad_index;
+  uintptr_t lsda;
+  uintptr_t selector;
 };
 
-struct _Unwind_LandingPadContext __wasm_lpad_context;
+LandingPadContext __wasm_lpad_context;
 
-// Called in landing pads of compiler-generated code: the VM unwinds, so the compiler calls the
-// personality function from there (cleanup phase only; wasm has no two-phase unwinding).
-_Unwind_Reason_Code _Unwind_CallPersonality(void *exception_ptr) {
-  struct _Unwind_Exception *exception_object = (struct _Unwind_Exception *)exception_ptr;
+static LandingPadContext& landingPad(_Unwind_Context* context) { return *reinterpret_cast<LandingPadContext*>(context); }
+
+_Unwind_Reason_Code _Unwind_CallPersonality(void* thrown) {
+  auto* exception = static_cast<_Unwind_Exception*>(thrown);
   __wasm_lpad_context.selector = 0;
-  return __gxx_personality_wasm0(1, _UA_CLEANUP_PHASE, exception_object->exception_class, exception_object,
-                                 (struct _Unwind_Context *)&__wasm_lpad_context);
+  return __gxx_personality_wasm0(1, kCleanupPhase, exception->exception_class, exception,
+                                 reinterpret_cast<_Unwind_Context*>(&__wasm_lpad_context));
 }
 
-_Unwind_Reason_Code _Unwind_RaiseException(struct _Unwind_Exception *exception_object) {
-  __builtin_wasm_throw(0, exception_object);
+_Unwind_Reason_Code _Unwind_RaiseException(_Unwind_Exception* exception) {
+  // Tag 0 is the C++ tag the compiler's catch clauses test for.
+  __builtin_wasm_throw(0, exception);
 }
 
-void _Unwind_DeleteException(struct _Unwind_Exception *exception_object) {
-  if (exception_object->exception_cleanup != nullptr) (*exception_object->exception_cleanup)(_URC_FOREIGN_EXCEPTION_CAUGHT, exception_object);
+void _Unwind_DeleteException(_Unwind_Exception* exception) {
+  if (exception->exception_cleanup != nullptr) exception->exception_cleanup(kForeignExceptionCaught, exception);
 }
 
-// The personality function sets the selector (index 1) only.
-void _Unwind_SetGR(struct _Unwind_Context *context, int index, uintptr_t value) {
-  if (index != 1) return;
-  ((struct _Unwind_LandingPadContext *)context)->selector = value;
+// Register 1 carries the selector; the personality function sets no other.
+void _Unwind_SetGR(_Unwind_Context* context, int index, uintptr_t value) {
+  if (index == 1) landingPad(context).selector = value;
 }
 
-// Used as a 1-based index after decrementing 1.
-uintptr_t _Unwind_GetIP(struct _Unwind_Context *context) { return ((struct _Unwind_LandingPadContext *)context)->lpad_index + 2; }
+// The personality function subtracts one from the "instruction pointer" and reads the result as a
+// one-based call-site index, so the landing pad's zero-based index is offset by two.
+uintptr_t _Unwind_GetIP(_Unwind_Context* context) { return landingPad(context).lpad_index + 2; }
 
-void _Unwind_SetIP(struct _Unwind_Context *context, uintptr_t value) {
-  (void)context;
-  (void)value;
-}
+// There is no instruction pointer to move: the landing pad itself continues after the call.
+void _Unwind_SetIP(_Unwind_Context*, uintptr_t) {}
 
-uintptr_t _Unwind_GetLanguageSpecificData(struct _Unwind_Context *context) { return ((struct _Unwind_LandingPadContext *)context)->lsda; }
+uintptr_t _Unwind_GetLanguageSpecificData(_Unwind_Context* context) { return landingPad(context).lsda; }
 
-uintptr_t _Unwind_GetRegionStart(struct _Unwind_Context *context) {
-  (void)context;
-  return 0;
-}
+// Call-site offsets in wasm's LSDA are landing-pad indexes, relative to nothing.
+uintptr_t _Unwind_GetRegionStart(_Unwind_Context*) { return 0; }
 
 struct __cxa_eh_globals;
-struct __cxa_eh_globals *__cxa_get_globals(void);
+__cxa_eh_globals* __cxa_get_globals();
 
 }  // extern "C"
 
