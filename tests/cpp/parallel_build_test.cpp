@@ -33,6 +33,15 @@ constexpr std::size_t kItems = 20000;
 constexpr std::size_t kDim = 16;
 constexpr std::size_t kQueries = 200;
 
+// ids 0..n-1 with Gaussian vectors drawn from `seed`, added to `index`.
+void addGaussianItems(PersistentIndex& index, std::size_t n, std::uint64_t seed) {
+  Random random(seed);
+  std::vector<Id> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, n * kDim);
+  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+}
+
 struct Built {
   std::unique_ptr<PersistentIndex> index;
   double recall = 0.0;
@@ -145,11 +154,7 @@ TEST(HnswParallelBuild, TheSpaceTrialOnTwoThreadsBuildsTheGraphsOneThreadBuilds)
   std::vector<std::vector<std::uint8_t>> states;
   for (std::size_t threads : {1u, 2u}) {
     PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 9}});
-    Random random(4);
-    std::vector<Id> ids(n);
-    std::iota(ids.begin(), ids.end(), 0);
-    const auto vectors = gaussian(random, n * kDim);
-    index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+    addGaussianItems(index, n, 4);
     Threads using_(threads);
     EXPECT_EQ(index.build(trialRows), n - trialRows);
     EXPECT_TRUE(index.index().stats()["spaceDecided"].get<bool>());
@@ -166,11 +171,7 @@ TEST(HnswParallelBuild, ALightGraphStaysOnOneThread) {
   std::vector<std::vector<std::uint8_t>> states;
   for (std::size_t threads : {1u, 2u}) {
     PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 5}, {"M", 8}, {"efConstruction", 16}, {"space", "inner-product"}});
-    Random random(6);
-    std::vector<Id> ids(n);
-    std::iota(ids.begin(), ids.end(), 0);
-    const auto vectors = gaussian(random, n * kDim);
-    index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+    addGaussianItems(index, n, 6);
     Threads using_(threads);
     EXPECT_EQ(index.build(n), 0u);
     states.push_back(index.toBytes());
