@@ -317,6 +317,86 @@ TEST(SubElim, ArmsMovedByARemovalDuringAReviewKeepTheirHeapEntries) {
   EXPECT_TRUE(policy.heapsCoverEveryArm());
 }
 
+TEST(SubElim, BoundsFirstAnswersAreTheStagesMostUncertainArmAfterFewRecomputations) {
+  // Default options but an exact index (so that only the bounds decide): whenever no search ran out
+  // of its budget, the arm played is the most uncertain one of the first non-empty stage, as Linear
+  // Elim's scan would find, and a search recomputes a small fraction of the stage.
+  const int d = 6;
+  const std::size_t count = 5000;
+  GaussianProblem problem(d, 12, 0.3);
+  SubElim policy(d, Json{{"seed", 2}, {"horizon", 3000}, {"index", Json{{"type", "exact"}}}});
+  problem.addArms(policy, count);
+  Matrix gram = Matrix::Identity(d, d);  // lambda = 1
+  int checked = 0;
+  for (int t = 0; t < 600; ++t) {
+    const Id arm = policy.select();
+    const int stage = policy.stageOf(arm);
+    ASSERT_GE(stage, 0);
+    if (stage < policy.maxStage()) {
+      const Matrix inverse = gram.inverse();
+      const Vector& x = problem.arms.at(arm);
+      const double chosen = x.dot(inverse * x);
+      for (const auto& [id, y] : problem.arms) {
+        if (policy.stageOf(id) == stage) {
+          ASSERT_LE(y.dot(inverse * y), chosen * (1 + 1e-9)) << t;
+        }
+      }
+      ++checked;
+    }
+    const Vector& x = problem.arms.at(arm);
+    gram += x * x.transpose();
+    policy.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+  }
+  const Json stats = policy.stats();
+  EXPECT_GT(checked, 100);
+  EXPECT_TRUE(stats["boundsFirst"].get<bool>());
+  EXPECT_EQ(stats["uncertifiedPlays"].get<int>(), 0);
+  EXPECT_EQ(stats["boundFallbacks"].get<int>(), 0);
+  EXPECT_GE(stats["certifiedAnswers"].get<int>(), stats["searches"].get<int>() - stats["repartitions"].get<int>());
+  EXPECT_LT(stats["boundRecomputations"].get<double>(), 0.05 * static_cast<double>(count) * stats["searches"].get<double>());
+  EXPECT_TRUE(policy.heapsCoverEveryArm());
+  // Linear Elim, the baseline, scans.
+  LinearElim baseline(d, elimOptions(2));
+  problem.addArms(baseline, 50);
+  problem.run(baseline, 20);
+  EXPECT_FALSE(baseline.stats()["boundsFirst"].get<bool>());
+  EXPECT_EQ(baseline.stats()["boundRecomputations"].get<int>(), 0);
+}
+
+TEST(SubElim, ABoundsSearchNeverRecomputesMoreThanItsBudgetInACall) {
+  // Unit-norm arms, more than a call may recompute: every bound starts at 1/sqrt(lambda), and once
+  // a play has shrunk some values a search can only be certified after recomputing every bound near
+  // the top. The searches stop at kSearchWork, play their best arm, and go on at the next call.
+  const int d = 16;
+  GaussianProblem problem(d, 41, 0.3);
+  SubElim policy(d, Json{{"seed", 6}, {"horizon", 20000}, {"index", Json{{"type", "exact"}}}});
+  std::vector<Id> ids;
+  std::vector<double> features;
+  for (std::size_t i = 0; i < 3 * SubElim::kSearchWork; ++i) {
+    const Vector x = problem.gaussian().normalized();
+    problem.arms.emplace(problem.nextId, x);
+    ids.push_back(problem.nextId++);
+    features.insert(features.end(), x.data(), x.data() + d);
+  }
+  policy.addArms(ids.data(), ids.size(), features.data(), features.size());
+  double previous = 0.0;
+  for (int t = 0; t < 40; ++t) {
+    const Json before = policy.stats();
+    problem.play(policy);
+    const Json after = policy.stats();
+    const double recomputed = after["boundRecomputations"].get<double>() - previous;
+    previous = after["boundRecomputations"].get<double>();
+    const double searches = after["searches"].get<double>() - before["searches"].get<double>();
+    ASSERT_LE(recomputed, searches * static_cast<double>(SubElim::kSearchWork)) << t;
+  }
+  const Json stats = policy.stats();
+  // Searches did run out (or this test would check nothing); an index of more items than the budget
+  // was never scanned in their place.
+  EXPECT_GT(stats["uncertifiedPlays"].get<int>(), 0);
+  EXPECT_EQ(stats["boundFallbacks"].get<int>(), 0);
+  EXPECT_TRUE(policy.heapsCoverEveryArm());
+}
+
 TEST(SubElim, MatchesLinearElimRegretWithHnsw) {
   if (!indexTypeAvailable("hnsw")) GTEST_SKIP() << "hnsw index not built into this branch";
   const int d = 4;
@@ -341,8 +421,10 @@ TEST(SubElim, MatchesLinearElimRegretWithHnsw) {
 Json auditedElimOptions(double budget, std::size_t maxShortlist) {
   // Practical radius (the default), and a deliberately weak graph (M 4, efConstruction 8,
   // efSearch 1) built at once, so that the stage searches miss the most uncertain arm often.
+  // Without bounds first the index answers every search (with them it would hardly be asked).
   return Json{{"seed", 3},
               {"horizon", 3000},
+              {"boundsFirst", false},
               {"shortlist", 1},
               {"auditBudget", budget},
               {"maxShortlist", maxShortlist},
@@ -389,6 +471,22 @@ TEST(SubElim, AuditsAreOffWithAZeroBudgetOrAnExactIndexAndChangeNothingElse) {
   a.run(exact, 50);
   EXPECT_FALSE(exact.stats()["approximation"]["audited"].get<bool>());
   EXPECT_EQ(exact.stats()["approximation"]["audits"].get<int>(), 0);
+}
+
+TEST(SubElim, BoundsFirstIsSubElimsOptionOnly) {
+  Json options = elimOptions(1);
+  options["boundsFirst"] = true;
+  options["type"] = "linear-elim";
+  try {
+    sublinear::makeLinearPolicy(3, options);
+    ADD_FAILURE() << "linear-elim took boundsFirst";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(error.what()).find("boundsFirst"), std::string::npos) << error.what();
+  }
+  options["type"] = "sub-elim";
+  options["boundsFirst"] = false;
+  EXPECT_FALSE(sublinear::makeLinearPolicy(3, options)->stats()["boundsFirst"].get<bool>());
 }
 
 TEST(SubElim, RejectsBadEliminationOptions) {

@@ -163,6 +163,8 @@ double innerProductsPerStep(const std::string& type, const std::string& index, s
   // The paper's algorithms with a fixed radius: the practical rule's reviews of every arm (O(K)
   // whenever the observations grow by a quarter) would dominate a 200-step count.
   if (type == "linear-elim" || type == "sub-elim") options["beta"] = 1.0, options["radius"] = "theoretical";
+  // The graph's work, not the bounds' (SubElim's boundsFirst, measured in linear_elim_test.cpp).
+  if (type == "sub-elim") options["boundsFirst"] = false;
   // Steady state: the graph complete from the first step (the incremental build scans at first).
   if (index == "hnsw") options["index"]["build"] = "immediate";
   auto policy = makeLinearPolicy(d, options);

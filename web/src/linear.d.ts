@@ -96,6 +96,18 @@ export interface EliminationOptions extends LinearPolicyOptions, ApproximationAu
   index?: PolicyIndexOptions;
 }
 
+export interface SubElimOptions extends EliminationOptions {
+  /**
+   * SubElim only (LinearElim, the linear-time baseline, rejects it). Default true: each stage is
+   * searched first through upper bounds on ||x||_{V^-1} (which never grows), recomputing the largest
+   * until the best is certified the stage's most uncertain arm; at most 10,000 recomputations a call.
+   * A search that runs out plays its best arm (counted in stats().uncertifiedPlays); the index answers
+   * only when the bounds' arm fails the acceptance test and the index is cheap (a stage of at most
+   * 10,000 arms, or a graph built by buildIndex()).
+   */
+  boundsFirst?: boolean;
+}
+
 export interface LinearPolicyStats {
   /** Inner products computed by the policy and its indexes since creation. */
   innerProducts: number;
@@ -187,7 +199,7 @@ export declare class LinearElim extends LinearPolicyBase {
 }
 /** Sub-Elim: staged elimination with a MIPS index per stage (HNSW by default). */
 export declare class SubElim extends LinearPolicyBase {
-  constructor(options: EliminationOptions);
+  constructor(options: SubElimOptions);
 }
 /** Sub-TS: Thompson sampling whose arm choice is a shortlist MIPS query (HNSW by default). */
 export declare class SubTS extends LinearPolicyBase {

@@ -258,6 +258,13 @@ const OptionGroup& linearElimIndex() {
   return group;
 }
 
+const OptionGroup& subElimSearch() {
+  static const OptionGroup group{
+      boolean("boundsFirst", true, "search each stage through upper bounds on ||x||_{V^-1} before its index (exact when certified)"),
+  };
+  return group;
+}
+
 const OptionGroup& subElimIndex() {
   static const OptionGroup group{nested(object("index", "{ type: 'hnsw' }", "{ type, ...options } of the MIPS index"), "index", "type", "hnsw")};
   return group;
@@ -508,7 +515,7 @@ const std::vector<OptionTable>& optionTables() {
       {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &approximationAudit(), &linTsIndex()}},
       {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &approximationAudit(), &subTsIndex()}},
       {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &linearElimIndex()}},
-      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &subElimIndex()}},
+      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex()}},
       {"semi-bandit-policy", "cucb", {&typed(), &semiBandit()}},
       {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &fasterCucb()}},
       {"semi-bandit-policy", "cts", {&typed(), &semiBandit()}},

@@ -42,13 +42,15 @@ SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, con
       eta_(readOption(option_groups::elimination(), options, "eta", defaultEta(options))),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
       shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::elimination(), options, "shortlist"))),
-      audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)) {
+      audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)),
+      // Linear Elim is the linear-time baseline: it scans every step.
+      boundsFirst_(type_ == "sub-elim" && readBoolOption(option_groups::subElimSearch(), options, "boundsFirst")) {
   refreshRadius();
   const double stages = std::ceil(log2(1.0 / (8.0 * eta_)));
   maxStage_ = stages <= 0.0 ? 0 : static_cast<int>(std::min<double>(stages, kStageCap));
   const PolicyIndexSpec spec(options, defaultIndex);
   for (int s = 0; s <= maxStage_; ++s) {
-    stages_.push_back(Stage{spec.make(lift_.liftedDim(), static_cast<std::uint64_t>(s)), {}, {}});
+    stages_.push_back(Stage{spec.make(lift_.liftedDim(), static_cast<std::uint64_t>(s)), {}, {}, {}});
   }
 }
 
@@ -63,9 +65,7 @@ void SubElim::refreshRadius() {
   beta_ = practicalRadius(confidenceMultiplier());
 }
 
-double SubElim::uncertainty(const double* x) const {
-  return beta_ * ridge_.inverseNorm(Eigen::Map<const Vector>(x, arms_.dim()));
-}
+double SubElim::inverseNorm(const double* x) const { return ridge_.inverseNorm(Eigen::Map<const Vector>(x, arms_.dim())); }
 
 int SubElim::stageFor(double u) const {
   if (!(u > 0.0)) return maxStage_;
@@ -90,8 +90,9 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
   const double width = std::ldexp(1.0, -stage);
   for (const Placement& arm : arms) {
     // An upper confidence bound at entry: 2^-s bounds the uncertainty in every stage but Psi_0.
-    const double key = arm.mean + std::max(width, arm.uncertainty);
+    const double key = arm.mean + std::max(width, beta_ * arm.inverseNorm);
     pushEntry(target, key, arm.id);
+    if (boundsFirst_) target.bounds.push(arm.inverseNorm, arm.id);
     membership_[arm.id] = Membership{stage, key};
   }
 }
@@ -103,6 +104,13 @@ void SubElim::pushEntry(Stage& stage, double key, Id id) {
 
 void SubElim::dropStaleEntries(int stage) {
   Stage& target = stages_[static_cast<std::size_t>(stage)];
+  if (target.bounds.size() > 2 * target.index->size()) {
+    // Members keep every entry they have (each one bounds their value); the others' go.
+    target.bounds.retain([&](const UncertaintyBounds::Entry& entry) {
+      const auto it = membership_.find(entry.second);
+      return it != membership_.end() && it->second.stage == stage;
+    });
+  }
   if (target.heap.size() <= 2 * target.index->size()) return;
   // Each member has exactly one live entry, with the key its membership records.
   std::vector<HeapEntry> entries;
@@ -169,9 +177,9 @@ void SubElim::onAddArms(const Id* ids, std::size_t count) {
   const Vector& theta = ridge_.theta();
   for (std::size_t i = 0; i < count; ++i) {
     const double* x = arms_.featuresOf(ids[i]);
-    const double u = uncertainty(x);
+    const double norm = inverseNorm(x), u = beta_ * norm;
     const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
-    byStage[static_cast<std::size_t>(stageFor(u))].push_back({ids[i], mean, u});
+    byStage[static_cast<std::size_t>(stageFor(u))].push_back({ids[i], mean, norm});
     if (mean - u > best) best = mean - u, bestId = ids[i];
   }
   countInnerProducts(count);
@@ -257,10 +265,10 @@ void SubElim::readmitEliminated(const Id* leaving, std::size_t count) {
     const Id id = arms_.idAt(i);
     if (gone.count(id) != 0) continue;
     const double* x = arms_.featuresOf(id);
-    const double u = uncertainty(x);
+    const double norm = inverseNorm(x), u = beta_ * norm;
     const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
     if (mean - u > best) best = mean - u, bestId = id;
-    if (membership_.at(id).stage < 0) byStage[static_cast<std::size_t>(stageFor(u))].push_back({id, mean, u});
+    if (membership_.at(id).stage < 0) byStage[static_cast<std::size_t>(stageFor(u))].push_back({id, mean, norm});
   }
   countInnerProducts(arms_.size());
   for (int s = 0; s <= maxStage_; ++s) place(s, byStage[static_cast<std::size_t>(s)]);
@@ -279,13 +287,13 @@ std::pair<Id, double> SubElim::repartition(int stage, std::size_t& work) {
   Id lowerWitness = 0, mostUncertain = 0;
   for (const Id id : members) {
     const double* x = arms_.featuresOf(id);
-    const double u = uncertainty(x);
+    const double norm = inverseNorm(x), u = beta_ * norm;
     const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
     if (mean - u > bestLower) bestLower = mean - u, lowerWitness = id;
     if (u > bestUncertainty) bestUncertainty = u, mostUncertain = id;
     const int target = stageFor(u);
     if (target > stage) {
-      moves[static_cast<std::size_t>(target)].push_back({id, mean, u});
+      moves[static_cast<std::size_t>(target)].push_back({id, mean, norm});
       leaving.push_back(id);
     }
   }
@@ -315,14 +323,14 @@ void SubElim::review(std::size_t& work) {
     Membership& where = membership_.at(id);
     if (where.stage < 0) continue;
     const double* x = arms_.featuresOf(id);
-    const double u = uncertainty(x);
+    const double norm = inverseNorm(x), u = beta_ * norm;
     const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
     ++examined;
     if (mean - u > bestLower) bestLower = mean - u, lowerWitness = id;
     const int target = std::max(where.stage, stageFor(u));
     if (target != where.stage) {
       leaving[static_cast<std::size_t>(where.stage)].push_back(id);
-      arriving[static_cast<std::size_t>(target)].push_back({id, mean, u});
+      arriving[static_cast<std::size_t>(target)].push_back({id, mean, norm});
       work -= kMoveWork - 1;
       continue;
     }
@@ -378,17 +386,33 @@ Id SubElim::chooseArm() {
       return randomArmOf(stage);
     }
     ++queries_;
+    // The bounds' answer settles the search when it is the stage's most uncertain arm (played if it
+    // passes the acceptance test, the stage re-partitioned if not) or passes the test anyway.
+    const BoundAnswer bound = boundsFirst_ ? searchBounds(stage) : BoundAnswer{};
+    const bool accepted = bound.found && beta_ * bound.inverseNorm >= acceptance(stage);
+    if (bound.certified) ++certifiedAnswers_;
     MipsIndex& index = *stages_[static_cast<std::size_t>(stage)].index;
-    const std::uint64_t workBefore = index.approximateInnerProducts();
-    const SearchResult answer = index.search(query.data(), query.size(), 1, searchOptions);
-    if (audit_.due(index, workBefore)) {
-      audit(index, query, answer);
-      searchOptions.shortlist = shortlist_;
+    // A search that ran out plays its best arm when it passes the acceptance test, and also when the
+    // index would scan (or build) more than a call may spend: the search goes on from tighter bounds
+    // at the next call. Any arm is a valid play (the confidence bounds hold whatever is played); an
+    // arm below the test only explores less.
+    if (accepted || (bound.found && !bound.certified && !answersWithinBudget(index))) {
+      if (!bound.certified) ++uncertifiedPlays_;
+      return bound.id;
     }
-    if (!answer.ids.empty()) {
-      const Id candidate = answer.ids.front();
-      countInnerProducts(1);
-      if (uncertainty(arms_.featuresOf(candidate)) >= acceptance(stage)) return candidate;
+    if (!bound.certified) {
+      if (boundsFirst_) ++boundFallbacks_;
+      const std::uint64_t workBefore = index.approximateInnerProducts();
+      const SearchResult answer = index.search(query.data(), query.size(), 1, searchOptions);
+      if (audit_.due(index, workBefore)) {
+        audit(index, query, answer);
+        searchOptions.shortlist = shortlist_;
+      }
+      if (!answer.ids.empty()) {
+        const Id candidate = answer.ids.front();
+        countInnerProducts(1);
+        if (uncertainty(arms_.featuresOf(candidate)) >= acceptance(stage)) return candidate;
+      }
     }
     ++emptyAnswers_;
     // No arm of this stage is uncertain enough (or the index missed it): re-partition exactly.
@@ -396,6 +420,35 @@ Id SubElim::chooseArm() {
     const auto it = membership_.find(mostUncertain);
     if (u >= acceptance(stage) && it != membership_.end() && it->second.stage == stage) return mostUncertain;
   }
+}
+
+bool SubElim::answersWithinBudget(MipsIndex& index) {
+  // A scan of a small stage, or a graph over every item (built by buildIndex(), in a Worker say).
+  return index.size() <= kSearchWork || (index.approximates() && index.build(0) == 0);
+}
+
+SubElim::BoundAnswer SubElim::searchBounds(int stage) {
+  UncertaintyBounds& bounds = stages_[static_cast<std::size_t>(stage)].bounds;
+  BoundAnswer best;
+  std::vector<UncertaintyBounds::Entry> recomputed;
+  std::size_t work = 0;
+  while (!bounds.empty()) {
+    if (best.found && best.inverseNorm >= bounds.largestBound()) break;
+    if (work == kSearchWork) break;
+    ++work;
+    const Id id = bounds.pop().second;
+    const auto it = membership_.find(id);
+    if (it == membership_.end() || it->second.stage != stage) continue;  // the arm has left the stage
+    const double norm = inverseNorm(arms_.featuresOf(id));
+    recomputed.emplace_back(norm, id);
+    if (!best.found || norm > best.inverseNorm) best = BoundAnswer{true, false, id, norm};
+  }
+  // Every member left in the heap has a bound no larger than the best value: none is more uncertain.
+  best.certified = best.found && (bounds.empty() || best.inverseNorm >= bounds.largestBound());
+  for (const auto& [norm, id] : recomputed) bounds.push(norm, id);
+  countInnerProducts(recomputed.size());
+  boundRecomputations_ += recomputed.size();
+  return best;
 }
 
 void SubElim::audit(MipsIndex& index, const std::vector<float>& query, const SearchResult& answer) {
@@ -416,10 +469,14 @@ bool SubElim::heapsCoverEveryArm() const {
   };
   for (const Stage& stage : stages_) {
     const std::vector<HeapEntry> live = sorted(stage.heap), next = sorted(stage.nextHeap);
+    std::vector<Id> bounded;
+    for (const auto& entry : stage.bounds.entries()) bounded.push_back(entry.second);
+    std::sort(bounded.begin(), bounded.end());
     for (const Id id : stage.index->items().ids()) {
       const HeapEntry entry{membership_.at(id).key, id};
       if (!std::binary_search(live.begin(), live.end(), entry)) return false;
       if (reviewing() && arms_.rowOf(id) < reviewCursor_ && !std::binary_search(next.begin(), next.end(), entry)) return false;
+      if (boundsFirst_ && !std::binary_search(bounded.begin(), bounded.end(), id)) return false;
     }
   }
   return true;
@@ -447,6 +504,11 @@ Json SubElim::extraStats() const {
               {"readmissions", readmissions_},
               {"eliminated", eliminated_},
               {"randomPlays", randomPlays_},
+              {"boundsFirst", boundsFirst_},
+              {"boundRecomputations", boundRecomputations_},
+              {"certifiedAnswers", certifiedAnswers_},
+              {"boundFallbacks", boundFallbacks_},
+              {"uncertifiedPlays", uncertifiedPlays_},
               {"shortlist", shortlist_},
               {"indexType", stages_.front().index->type()},
               {"approximation", audit_.stats(audit_.active(*stages_.front().index), selections())}};
@@ -459,7 +521,8 @@ void SubElim::saveFields(StateWriter& out) const {
   out.u32(witness_);
   out.u64(static_cast<std::uint64_t>(nextReview_));
   out.u64(reviewing() ? static_cast<std::uint64_t>(reviewCursor_) : ~std::uint64_t{0});
-  for (const std::uint64_t counter : {queries_, emptyAnswers_, repartitions_, reviews_, readmissions_, eliminated_, randomPlays_}) {
+  for (const std::uint64_t counter : {queries_, emptyAnswers_, repartitions_, reviews_, readmissions_, eliminated_, randomPlays_,
+                                       boundRecomputations_, certifiedAnswers_, boundFallbacks_, uncertifiedPlays_}) {
     out.u64(counter);
   }
   out.u64(shortlist_);
@@ -472,10 +535,16 @@ void SubElim::saveFields(StateWriter& out) const {
     out.f64s(keys.data(), keys.size());
     saveHeap(stage.heap, out);
     saveHeap(stage.nextHeap, out);
+    std::vector<double> norms;
+    std::vector<std::uint32_t> ids;
+    for (const auto& [norm, id] : stage.bounds.entries()) norms.push_back(norm), ids.push_back(id);
+    out.f64s(norms.data(), norms.size());
+    out.u32s(ids.data(), ids.size());
   }
 }
 
-void SubElim::saveHeap(const Heap& heap, StateWriter& out) const {
+template <class Order>
+void SubElim::saveHeap(const SavedHeap<Order>& heap, StateWriter& out) const {
   std::vector<double> keys;
   std::vector<std::uint32_t> ids;
   for (const auto& [key, id] : heap.entries()) keys.push_back(key), ids.push_back(id);
@@ -483,7 +552,8 @@ void SubElim::saveHeap(const Heap& heap, StateWriter& out) const {
   out.u32s(ids.data(), ids.size());
 }
 
-void SubElim::loadHeap(Heap& heap, StateReader& in) const {
+template <class Order>
+void SubElim::loadHeap(SavedHeap<Order>& heap, StateReader& in) const {
   const std::vector<double> keys = in.f64s();
   const std::vector<std::uint32_t> ids = in.u32s();
   in.check(keys.size() == ids.size(), "a heap's keys and ids differ in number");
@@ -495,7 +565,7 @@ void SubElim::loadHeap(Heap& heap, StateReader& in) const {
   }
   // Entries of any id are safe (stale ones are skipped when popped), but out of heap order they
   // would be popped in another order than saved.
-  in.check(std::is_heap(entries.begin(), entries.end(), std::greater<HeapEntry>()), "a heap's entries are not in heap order");
+  in.check(std::is_heap(entries.begin(), entries.end(), Order()), "a heap's entries are not in heap order");
   heap.restore(std::move(entries));
 }
 
@@ -506,7 +576,8 @@ void SubElim::loadFields(StateReader& in) {
   witness_ = in.u32();
   const std::uint64_t nextReview = in.u64();
   const std::uint64_t reviewCursor = in.u64();
-  for (std::uint64_t* counter : {&queries_, &emptyAnswers_, &repartitions_, &reviews_, &readmissions_, &eliminated_, &randomPlays_}) {
+  for (std::uint64_t* counter : {&queries_, &emptyAnswers_, &repartitions_, &reviews_, &readmissions_, &eliminated_, &randomPlays_,
+                                  &boundRecomputations_, &certifiedAnswers_, &boundFallbacks_, &uncertifiedPlays_}) {
     *counter = in.u64();
   }
   const std::uint64_t shortlist = in.u64();
@@ -543,6 +614,17 @@ void SubElim::loadFields(StateReader& in) {
     loadHeap(stage.heap, in);
     loadHeap(stage.nextHeap, in);
     in.check(reviewing() || stage.nextHeap.empty(), "a next heap without a review under way");
+    const std::vector<double> norms = in.f64s();
+    const std::vector<std::uint32_t> boundIds = in.u32s();
+    in.check(norms.size() == boundIds.size(), "a stage's bounds and their ids differ in number");
+    in.check(boundsFirst_ || norms.empty(), "bounds of a policy that scans");
+    std::vector<UncertaintyBounds::Entry> bounds;
+    bounds.reserve(norms.size());
+    for (std::size_t i = 0; i < norms.size(); ++i) {
+      in.check(std::isfinite(norms[i]) && norms[i] >= 0.0, "a bound is not a finite non-negative number");
+      bounds.emplace_back(norms[i], boundIds[i]);
+    }
+    stage.bounds.restore(bounds);
   }
   // The arms in no stage are the eliminated ones.
   for (std::size_t row = 0; row < arms_.size(); ++row) membership_.emplace(arms_.idAt(row), Membership{-1, 0.0});

@@ -110,6 +110,8 @@ const OptionGroup& ridge();
 const OptionGroup& thompson();
 const OptionGroup& elimination();
 const OptionGroup& approximationAudit();
+// Sub-Elim's own: Linear Elim, the baseline, takes none of it.
+const OptionGroup& subElimSearch();
 // Matroid semi-bandit policies.
 const OptionGroup& semiBandit();
 const OptionGroup& fasterCucb();

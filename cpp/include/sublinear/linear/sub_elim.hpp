@@ -11,6 +11,7 @@
 #include "sublinear/linear/policy_index.hpp"
 #include "sublinear/linear/ridge_policy.hpp"
 #include "sublinear/linear/symmetric_lift.hpp"
+#include "sublinear/linear/uncertainty_bounds.hpp"
 
 namespace sublinear {
 
@@ -52,6 +53,19 @@ namespace sublinear {
 //   featureBound  1                L in the fixed radius beta(delta/2) of RidgePolicy::horizonRadius
 //   shortlist     30               candidates retrieved before exact ranking          (integer >= 1)
 //   index         { type: "hnsw" } (LinearElim: { type: "exact" })
+//   boundsFirst   true             search each stage through its bounds before its index (SubElim only)
+//
+// Bounds first (Sub-Elim's default, option boundsFirst): V only grows, so ||x||_{V^-1} never
+// increases, and an arm's value when it was last computed bounds its value now. Each stage keeps
+// those bounds (UncertaintyBounds); a search takes the largest, recomputes it and puts it back,
+// until the best recomputed value reaches the largest bound left: that arm is the stage's most
+// uncertain one, exactly (Linear Elim's scan finds the same arm up to float rounding), after some
+// hundreds of recomputations at K = 10^5 instead of K. A call recomputes at most kSearchWork bounds.
+// A search that runs out plays its best arm if it passes the acceptance test (Algorithm 2 accepts
+// any such arm); if not, the index answers when that is cheap (a stage of at most kSearchWork arms,
+// or a graph built by buildIndex()), and otherwise the best arm is played anyway and the search goes
+// on from tighter bounds at the next call (stats().uncertifiedPlays). Linear Elim, the linear-time
+// baseline, scans its index at every step.
 //
 // Over an approximate index the stage searches are audited as Sub-TS's are (ApproximationAudit:
 // auditBudget, targetMissRate, maxShortlist): a miss is a stage arm of larger uncertainty than the
@@ -77,7 +91,8 @@ class SubElim : public RidgePolicy {
   std::size_t buildIndex(std::size_t maxItems) override;
   // Whether every arm in play has an entry with its key in its stage's heap (and, during a review,
   // every arm the review has examined one in the next heap): without it a rising threshold could
-  // not eliminate the arm. O(K log K), for tests.
+  // not eliminate the arm. With boundsFirst, also a bound in its stage's bounds: without it a search
+  // could miss the arm. O(K log K), for tests.
   bool heapsCoverEveryArm() const;
 
   // The upkeep one call may spend, in examined arms; moving an arm between stages or eliminating it
@@ -86,6 +101,11 @@ class SubElim : public RidgePolicy {
   // arms spreads over some 10 steps instead of stalling one for 200 ms, and one of 10^5 fits in a call.
   static constexpr std::size_t kUpkeepWork = 100000;
   static constexpr std::size_t kMoveWork = 8;
+  // The bounds one stage search may recompute or drop as stale: about 8 ms in wasm (0.8 us each,
+  // most of it reading the arm and its membership at random), so that a call with its upkeep stays
+  // near 35 ms at K = 10^6. At 10^5 arms a search needs some hundreds; at 10^6 the first 100 steps
+  // or so run out now and then.
+  static constexpr std::size_t kSearchWork = 10000;
 
  protected:
   SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options);
@@ -103,13 +123,17 @@ class SubElim : public RidgePolicy {
 
  private:
   using HeapEntry = std::pair<double, Id>;
-  // A min-heap whose entries, stale ones included, can be saved and restored as they are: what a
-  // call pops, and so the work it spends, must not change when a policy is saved and loaded.
-  struct Heap : std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> {
-    using priority_queue::priority_queue;
-    const std::vector<HeapEntry>& entries() const { return c; }
-    void restore(std::vector<HeapEntry> entries) { c = std::move(entries); }
+  // A heap whose entries, stale ones included, can be saved and restored as they are: what a call
+  // pops, and so the work it spends and the answers of a bounded search, must not change when a
+  // policy is saved and loaded.
+  template <class Order>
+  struct SavedHeap : std::priority_queue<HeapEntry, std::vector<HeapEntry>, Order> {
+    using std::priority_queue<HeapEntry, std::vector<HeapEntry>, Order>::priority_queue;
+    const std::vector<HeapEntry>& entries() const { return this->c; }
+    void restore(std::vector<HeapEntry> entries) { this->c = std::move(entries); }
   };
+  // Keys x^T theta^ + width, smallest first (eliminations).
+  using Heap = SavedHeap<std::greater<HeapEntry>>;
   struct Stage {
     std::unique_ptr<MipsIndex> index;
     Heap heap;
@@ -117,6 +141,16 @@ class SubElim : public RidgePolicy {
     // since it began), which replace the heap when it ends. The old heap keeps serving meanwhile, so
     // no call pays for dropping its stale entries at once.
     Heap nextHeap;
+    // With boundsFirst: an entry for every member (entries of arms that left are stale).
+    UncertaintyBounds bounds;
+  };
+  // What a stage search through the bounds found: the arm of largest ||x||_{V^-1} among those it
+  // recomputed, and whether no other member can exceed it.
+  struct BoundAnswer {
+    bool found = false;
+    bool certified = false;
+    Id id = 0;
+    double inverseNorm = -1.0;
   };
   // Where an arm is: its stage (-1 once eliminated) and the key of its heap entry. Entries of
   // another stage or key are stale -- left behind when the arm moved, was re-keyed, eliminated or
@@ -125,25 +159,31 @@ class SubElim : public RidgePolicy {
     int stage;
     double key;
   };
-  // An arm about to enter a stage, with its current mean estimate x^T theta^ and uncertainty
-  // beta ||x||_{V^-1}.
+  // An arm about to enter a stage, with its current mean estimate x^T theta^ and ||x||_{V^-1}.
   struct Placement {
     Id id;
     double mean;
-    double uncertainty;
+    double inverseNorm;
   };
 
   // beta: fixed for the run under the theoretical rule; under the practical one it follows the
   // noise estimate and the arm count, and is refreshed before arms are placed or chosen.
   void refreshRadius();
-  double uncertainty(const double* x) const;
+  double inverseNorm(const double* x) const;
+  double uncertainty(const double* x) const { return beta_ * inverseNorm(x); }
   int stageFor(double uncertainty) const;
   double acceptance(int stage) const;
   // Adds the arms to stage s (index and heap).
   void place(int stage, const std::vector<Placement>& arms);
   void pushEntry(Stage& stage, double key, Id id);
-  void saveHeap(const Heap& heap, StateWriter& out) const;
-  void loadHeap(Heap& heap, StateReader& in) const;
+  template <class Order>
+  void saveHeap(const SavedHeap<Order>& heap, StateWriter& out) const;
+  template <class Order>
+  void loadHeap(SavedHeap<Order>& heap, StateReader& in) const;
+  // The stage's most uncertain arm through its bounds (see boundsFirst above).
+  BoundAnswer searchBounds(int stage);
+  // Whether a search of the index costs no more than a bounds search may (kSearchWork).
+  static bool answersWithinBudget(MipsIndex& index);
   // Rebuilds the heap of stage s from its members' keys once stale entries make up most of it, so
   // that the heaps do not grow with arms coming and going.
   void dropStaleEntries(int stage);
@@ -197,6 +237,11 @@ class SubElim : public RidgePolicy {
   std::size_t reviewCursor_ = kNotReviewing;
   std::uint64_t eliminated_ = 0;
   std::uint64_t randomPlays_ = 0;
+  bool boundsFirst_;
+  std::uint64_t boundRecomputations_ = 0;
+  std::uint64_t certifiedAnswers_ = 0;
+  std::uint64_t boundFallbacks_ = 0;
+  std::uint64_t uncertifiedPlays_ = 0;
 };
 
 }  // namespace sublinear
