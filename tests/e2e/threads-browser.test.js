@@ -147,8 +147,10 @@ const pages = {
   '/checks.js': checksJs,
 };
 
-// A static server of dist/ and the pages above; `isolated`: COOP and COEP on every response.
-function serve(isolated) {
+// A static server of dist/ and the pages above; `isolated`: COOP and COEP on every response;
+// `withoutWorker`: the threaded build's worker script is missing (404).
+const workerScript = '/dist/sublinear_bandits_wasm_threads.worker.js';
+function serve(isolated, { withoutWorker = false } = {}) {
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
     const headers = { 'cache-control': 'no-store' };
@@ -157,6 +159,7 @@ function serve(isolated) {
       headers['cross-origin-embedder-policy'] = 'require-corp';
     }
     if (path === '/favicon.ico') return response.writeHead(204, headers).end();
+    if (withoutWorker && path === workerScript) return response.writeHead(404, headers).end();
     if (pages[path] !== undefined) {
       return response.writeHead(200, { ...headers, 'content-type': types[extname(path)] }).end(pages[path]);
     }
@@ -179,17 +182,18 @@ function serve(isolated) {
 
 let isolated;
 let plain;
+let isolatedWithoutWorker;
 // Paths a page asked for that the servers do not have (a 404 is a console error of the page).
 const notFound = [];
 let browser;
 
 beforeAll(async () => {
-  [isolated, plain, browser] = await Promise.all([serve(true), serve(false), launchChromium()]);
+  [isolated, plain, isolatedWithoutWorker, browser] = await Promise.all([serve(true), serve(false), serve(true, { withoutWorker: true }), launchChromium()]);
 });
 
 afterAll(async () => {
   await browser?.close();
-  for (const site of [isolated, plain]) if (site) await new Promise((resolve) => site.server.close(resolve));
+  for (const site of [isolated, plain, isolatedWithoutWorker]) if (site) await new Promise((resolve) => site.server.close(resolve));
 });
 
 // Loads the page and returns { worker, main } results, failing with the page's console errors.
@@ -239,6 +243,30 @@ describe('the threaded build in Chromium', () => {
       expect(result.oneThreads, context).toBe(1);
       expect(result.sameBytesAsOneThread, context).toBe(false);
       expect(result.oneRecall, context).toBeGreaterThanOrEqual(0.9);
+    }
+  }, 60_000);
+
+  test('an isolated page whose worker script does not load gets the single-thread build instead of hanging', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    try {
+      await page.goto(`${isolatedWithoutWorker.url}/page.html?heavy=0`);
+      await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 45_000, polling: 100 });
+      const results = await page.evaluate(() => window.__results);
+      for (const where of ['worker', 'main']) {
+        const context = `${where}: ${JSON.stringify(results[where])}`;
+        expect(results[where].error, context).toBeUndefined();
+        const result = results[where].result;
+        expect(result.crossOriginIsolated, context).toBe(true);
+        expect(result.threads, context).toBe(1);
+        expect(result.threadsReason, context).toMatch(/worker script \S+sublinear_bandits_wasm_threads\.worker\.js did not load \(HTTP 404\)/);
+        expectCoreErrors(result);
+      }
+      // The only console errors: the failed fetches of the worker script.
+      expect(errors.length, JSON.stringify(errors)).toBeGreaterThan(0);
+      for (const error of errors) expect(error).toMatch(/404/);
+    } finally {
+      await page.close();
     }
   }, 60_000);
 

@@ -30,7 +30,9 @@ export interface InitOptions {
    * Threads for index construction. By default every core the platform gives: in Node, and in a
    * browser page (or Worker) that is cross-origin isolated (Cross-Origin-Opener-Policy: same-origin,
    * Cross-Origin-Embedder-Policy: require-corp); 1 elsewhere. 1 loads the single-thread build;
-   * more is bounded by the cores. The result is `threads` and `threadsReason` on the module.
+   * more is bounded by the cores. In a browser, a threaded build whose worker script cannot be
+   * fetched falls back to the single-thread build (threadsReason says so) rather than waiting for
+   * it. The result is `threads` and `threadsReason` on the module.
    */
   threads?: number;
 }

@@ -73,9 +73,30 @@ async function chooseThreads(options) {
   return { threads, reason: `${why}: ${threads} threads${bounded}` };
 }
 
+// Whether the threaded build's Worker script can be fetched. A pool Worker whose script fails to
+// load never reports, and Emscripten 3.1.6 listens for a Worker's errors only once it has loaded, so
+// the module would wait for it forever: a page checks first, and takes the single-thread build if not.
+async function workerScriptProblem(url) {
+  try {
+    const response = await fetch(url);
+    return response.ok ? null : `HTTP ${response.status}`;
+  } catch (error) {
+    return String(error?.message ?? error);
+  }
+}
+
 export async function init(options = {}) {
   if (options === null || typeof options !== 'object') throw new BanditError(ErrorCode.INVALID_ARGUMENT, 'init options must be an object');
-  const { threads, reason } = await chooseThreads(options);
+  let { threads, reason } = await chooseThreads(options);
+  if (threads > 1 && !isNode) {
+    const name = 'sublinear_bandits_wasm_threads.worker.js';
+    const url = options.locateFile ? options.locateFile(name, '') : builds.threads.worker.href;
+    const problem = await workerScriptProblem(url);
+    if (problem !== null) {
+      threads = 1;
+      reason = `the threaded build's worker script ${url} did not load (${problem}), so the single-thread build`;
+    }
+  }
   const build = threads > 1 ? builds.threads : builds.single;
   const moduleOptions = {};
   if (options.wasmBinary) {
