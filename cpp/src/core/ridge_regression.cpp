@@ -15,6 +15,7 @@ RidgeRegression::RidgeRegression(int dim, double lambda) : lambda_(lambda) {
   inverseGram_ = Matrix::Identity(dim, dim) / lambda;
   responses_ = Vector::Zero(dim);
   theta_ = Vector::Zero(dim);
+  product_ = Vector::Zero(dim);
   cholesky_.compute(gram_);
 }
 
@@ -34,7 +35,8 @@ void RidgeRegression::update(const Eigen::Ref<const Vector>& x, double reward) {
 }
 
 double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x) const {
-  return std::sqrt(std::max(0.0, x.dot(inverseGram_ * x)));
+  product_.noalias() = inverseGram_ * x;
+  return std::sqrt(std::max(0.0, x.dot(product_)));
 }
 
 double RidgeRegression::logDetGram() const {

@@ -63,6 +63,9 @@ class RidgeRegression {
   Matrix inverseGram_;
   Vector responses_;
   Vector theta_;
+  // V^-1 x for inverseNorm, which elimination policies call for every arm they review: a product
+  // evaluated into it (the same kernel as into a temporary, so the same bits) allocates nothing.
+  mutable Vector product_;
   RestorableLLT cholesky_;
 };
 
