@@ -99,7 +99,7 @@ export const algorithms = [
   ['Linear TS', ['lin-ts'], 'Thompson sampling for linear bandits: each step samples a parameter from the posterior and plays the arm with the largest inner product with it, found by scanning every arm.'],
   ['Sub-TS', ['sub-ts'], 'Paper 000\'s Algorithm 4: Linear TS whose arg max is answered by an HNSW index (a shortlist of p candidates ranked exactly), so a step need not touch every arm.'],
   ['Linear Elim', ['linear-elim'], 'Elimination in doubling stages: arms whose upper confidence bound falls below the best lower bound are dropped; every step scans the remaining arms.'],
-  ['Sub-Elim', ['sub-elim'], 'Paper 000\'s Algorithm 3: Linear Elim with each stage\'s search answered by an HNSW index over lifted arm vectors.'],
+  ['Sub-Elim', ['sub-elim'], 'Paper 000\'s Algorithm 3: Linear Elim whose stage searches go first through upper bounds on each arm\'s uncertainty (it never grows, so a value once computed bounds it): a few hundred recomputations find the stage\'s most uncertain arm exactly, where Linear Elim scans; an HNSW index over lifted arm vectors answers when the bounds run out and it is cheap.'],
   ['LinUCB (OFUL)', ['lin-ucb'], 'Plays the arm with the largest upper confidence bound on its reward (custom mode only).'],
   ['BoundedME', ['bounded-me'], 'Paper 001: MIPS as best-arm identification — it samples coordinates without replacement and halves the candidates each round, with an (ε, δ) guarantee and no preprocessing.'],
   ['Exact scan', ['exact'], 'Computes every inner product with SIMD: the baseline every speedup is measured against.'],
