@@ -35,6 +35,27 @@ Json elimOptions(std::uint64_t seed, const std::string& index = "exact") {
   return Json{{"seed", seed}, {"horizon", 3000}, {"noise", 0.1}, {"index", Json{{"type", index}}}};
 }
 
+// Whether no arm of `arm`'s stage is more uncertain than it under the oracle's own V (`gram`).
+::testing::AssertionResult mostUncertainOfItsStage(const SubElim& policy, const GaussianProblem& problem, const Matrix& gram,
+                                                   Id arm, double tolerance) {
+  const Matrix inverse = gram.inverse();
+  const Vector& x = problem.arms.at(arm);
+  const double chosen = x.dot(inverse * x);
+  for (const auto& [id, y] : problem.arms) {
+    if (policy.stageOf(id) == policy.stageOf(arm) && y.dot(inverse * y) > chosen * (1 + tolerance) + 1e-9) {
+      return ::testing::AssertionFailure() << "arm " << id << " is more uncertain than the chosen " << arm;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The policy's update, and the oracle's V along with it.
+void updateWithOracle(SubElim& policy, GaussianProblem& problem, Matrix& gram, Id arm) {
+  const Vector& x = problem.arms.at(arm);
+  gram += x * x.transpose();
+  policy.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+}
+
 TEST(SymmetricLift, InnerProductsEqualTheQuadraticForm) {
   Random random(3);
   for (int d : {1, 2, 5, 16}) {
@@ -101,19 +122,10 @@ TEST(SubElim, SelectsTheMostUncertainArmOfTheFirstStageAndNeverAnEliminatedOne) 
     ASSERT_EQ(stage, first);
     if (stage < policy.maxStage()) {
       // No arm of the same stage is more uncertain (exact index; float lift tolerance).
-      const Matrix inverse = gram.inverse();
-      const Vector& x = problem.arms.at(arm);
-      const double chosen = x.dot(inverse * x);
-      for (const auto& [id, y] : problem.arms) {
-        if (policy.stageOf(id) == stage) {
-          ASSERT_LE(y.dot(inverse * y), chosen * (1 + 1e-4) + 1e-9);
-        }
-      }
+      ASSERT_TRUE(mostUncertainOfItsStage(policy, problem, gram, arm, 1e-4)) << t;
       ++checked;
     }
-    const Vector& x = problem.arms.at(arm);
-    gram += x * x.transpose();
-    policy.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+    updateWithOracle(policy, problem, gram, arm);
   }
   EXPECT_GT(checked, 100);
   const auto stats = policy.stats();
@@ -333,19 +345,10 @@ TEST(SubElim, BoundsFirstAnswersAreTheStagesMostUncertainArmAfterFewRecomputatio
     const int stage = policy.stageOf(arm);
     ASSERT_GE(stage, 0);
     if (stage < policy.maxStage()) {
-      const Matrix inverse = gram.inverse();
-      const Vector& x = problem.arms.at(arm);
-      const double chosen = x.dot(inverse * x);
-      for (const auto& [id, y] : problem.arms) {
-        if (policy.stageOf(id) == stage) {
-          ASSERT_LE(y.dot(inverse * y), chosen * (1 + 1e-9)) << t;
-        }
-      }
+      ASSERT_TRUE(mostUncertainOfItsStage(policy, problem, gram, arm, 1e-9)) << t;
       ++checked;
     }
-    const Vector& x = problem.arms.at(arm);
-    gram += x * x.transpose();
-    policy.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+    updateWithOracle(policy, problem, gram, arm);
   }
   const Json stats = policy.stats();
   EXPECT_GT(checked, 100);
