@@ -66,6 +66,21 @@ TEST(UncertaintyBounds, RestoringItsEntriesGivesTheSamePopsAndRetainKeepsOrder) 
   for (const auto& entry : odd.entries()) EXPECT_EQ(entry.second % 2, 1u);
 }
 
+TEST(UncertaintyBounds, StorageFollowsTheEntriesAsTheirValuesFall) {
+  // What a search does to an arm whose uncertainty keeps shrinking: pop it, push it lower. The
+  // buckets it passed give their storage back, whatever the number of steps.
+  UncertaintyBounds bounds;
+  bounds.push(1.0, 7);
+  bounds.push(0.5, 8);
+  for (int step = 0; step < 5000; ++step) {
+    const auto [value, id] = bounds.pop();
+    bounds.push(value / 1.01, id);
+    ASSERT_LE(bounds.bucketsHeld(), 70u) << step;  // about an octave: the two values' spread
+  }
+  while (!bounds.empty()) bounds.pop();
+  EXPECT_EQ(bounds.bucketsHeld(), 0u);
+}
+
 TEST(UncertaintyBounds, ExtremeValuesShareTheEndBuckets) {
   UncertaintyBounds bounds;
   bounds.push(1e-300, 1);

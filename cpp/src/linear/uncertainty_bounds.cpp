@@ -35,17 +35,30 @@ double UncertaintyBounds::upperEdge(std::size_t bucket) {
 
 void UncertaintyBounds::push(double bound, Id id) {
   const std::size_t bucket = bucketOf(bound);
-  if (bucket >= buckets_.size()) buckets_.resize(bucket + 1);
-  buckets_[bucket].emplace_back(bound, id);
+  if (buckets_.empty()) {
+    lowest_ = bucket;
+    top_ = bucket;
+  } else if (bucket < lowest_) {
+    buckets_.insert(buckets_.begin(), lowest_ - bucket, std::vector<Entry>());
+    lowest_ = bucket;
+  }
+  if (bucket - lowest_ >= buckets_.size()) buckets_.resize(bucket - lowest_ + 1);
+  buckets_[bucket - lowest_].emplace_back(bound, id);
   ++size_;
   top_ = std::max(top_, bucket);
 }
 
 UncertaintyBounds::Entry UncertaintyBounds::pop() {
-  const Entry entry = buckets_[top_].back();
-  buckets_[top_].pop_back();
+  std::vector<Entry>& bucket = buckets_[top_ - lowest_];
+  const Entry entry = bucket.back();
+  bucket.pop_back();
   --size_;
-  while (top_ > 0 && buckets_[top_].empty()) --top_;
+  if (bucket.empty()) {
+    // The values only fall, so entries sweep down through the buckets: the emptied ones above the
+    // highest entry go, storage and all, or every bucket ever passed would keep its largest size.
+    while (top_ > lowest_ && buckets_[top_ - lowest_].empty()) --top_;
+    buckets_.resize(size_ == 0 ? 0 : top_ - lowest_ + 1);
+  }
   return entry;
 }
 
@@ -61,7 +74,6 @@ std::vector<UncertaintyBounds::Entry> UncertaintyBounds::entries() const {
 void UncertaintyBounds::restore(const std::vector<Entry>& entries) {
   buckets_.clear();
   size_ = 0;
-  top_ = 0;
   for (const Entry& entry : entries) push(entry.first, entry.second);
 }
 

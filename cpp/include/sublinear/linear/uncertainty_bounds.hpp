@@ -26,6 +26,8 @@ class UncertaintyBounds {
   std::size_t size() const { return size_; }
   // An entry of the highest non-empty bucket (the one pushed last); precondition: !empty().
   Entry pop();
+  // The buckets it keeps storage for (tests: the memory follows the entries, not their history).
+  std::size_t bucketsHeld() const { return buckets_.size(); }
   // No entry's bound exceeds this: the upper edge of the highest non-empty bucket (0 when empty).
   double largestBound() const;
 
@@ -48,9 +50,12 @@ class UncertaintyBounds {
   static std::size_t bucketOf(double bound);
   static double upperEdge(std::size_t bucket);
 
+  // Buckets lowest_ .. lowest_ + buckets_.size() - 1 only: a stage's values span a few octaves of
+  // the thousands of buckets, and a policy keeps one set of bounds per stage.
   std::vector<std::vector<Entry>> buckets_;
+  std::size_t lowest_ = 0;
   std::size_t size_ = 0;
-  // The highest non-empty bucket (0 when every bucket is empty).
+  // The highest non-empty bucket (meaningless when empty).
   std::size_t top_ = 0;
 };
 
