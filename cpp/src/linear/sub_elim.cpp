@@ -443,7 +443,7 @@ SubElim::BoundAnswer SubElim::searchBounds(int stage) {
     recomputed.emplace_back(norm, id);
     if (!best.found || norm > best.inverseNorm) best = BoundAnswer{true, false, id, norm};
   }
-  // Every member left in the heap has a bound no larger than the best value: none is more uncertain.
+  // Every member left in the buckets has a bound no larger than the best value: none is more uncertain.
   best.certified = best.found && (bounds.empty() || best.inverseNorm >= bounds.largestBound());
   for (const auto& [norm, id] : recomputed) bounds.push(norm, id);
   countInnerProducts(recomputed.size());
@@ -533,27 +533,21 @@ void SubElim::saveFields(StateWriter& out) const {
     keys.clear();
     for (const Id id : stage.index->items().ids()) keys.push_back(membership_.at(id).key);
     out.f64s(keys.data(), keys.size());
-    saveHeap(stage.heap, out);
-    saveHeap(stage.nextHeap, out);
-    std::vector<double> norms;
-    std::vector<std::uint32_t> ids;
-    for (const auto& [norm, id] : stage.bounds.entries()) norms.push_back(norm), ids.push_back(id);
-    out.f64s(norms.data(), norms.size());
-    out.u32s(ids.data(), ids.size());
+    saveEntries(stage.heap.entries(), out);
+    saveEntries(stage.nextHeap.entries(), out);
+    saveEntries(stage.bounds.entries(), out);
   }
 }
 
-template <class Order>
-void SubElim::saveHeap(const SavedHeap<Order>& heap, StateWriter& out) const {
+void SubElim::saveEntries(const std::vector<HeapEntry>& entries, StateWriter& out) {
   std::vector<double> keys;
   std::vector<std::uint32_t> ids;
-  for (const auto& [key, id] : heap.entries()) keys.push_back(key), ids.push_back(id);
+  for (const auto& [key, id] : entries) keys.push_back(key), ids.push_back(id);
   out.f64s(keys.data(), keys.size());
   out.u32s(ids.data(), ids.size());
 }
 
-template <class Order>
-void SubElim::loadHeap(SavedHeap<Order>& heap, StateReader& in) const {
+std::vector<SubElim::HeapEntry> SubElim::loadEntries(StateReader& in) {
   const std::vector<double> keys = in.f64s();
   const std::vector<std::uint32_t> ids = in.u32s();
   in.check(keys.size() == ids.size(), "a heap's keys and ids differ in number");
@@ -563,9 +557,14 @@ void SubElim::loadHeap(SavedHeap<Order>& heap, StateReader& in) const {
     in.check(std::isfinite(keys[i]), "a heap key is not finite");
     entries.emplace_back(keys[i], ids[i]);
   }
+  return entries;
+}
+
+void SubElim::loadHeap(Heap& heap, StateReader& in) const {
+  std::vector<HeapEntry> entries = loadEntries(in);
   // Entries of any id are safe (stale ones are skipped when popped), but out of heap order they
   // would be popped in another order than saved.
-  in.check(std::is_heap(entries.begin(), entries.end(), Order()), "a heap's entries are not in heap order");
+  in.check(std::is_heap(entries.begin(), entries.end(), std::greater<HeapEntry>()), "a heap's entries are not in heap order");
   heap.restore(std::move(entries));
 }
 
@@ -614,16 +613,9 @@ void SubElim::loadFields(StateReader& in) {
     loadHeap(stage.heap, in);
     loadHeap(stage.nextHeap, in);
     in.check(reviewing() || stage.nextHeap.empty(), "a next heap without a review under way");
-    const std::vector<double> norms = in.f64s();
-    const std::vector<std::uint32_t> boundIds = in.u32s();
-    in.check(norms.size() == boundIds.size(), "a stage's bounds and their ids differ in number");
-    in.check(boundsFirst_ || norms.empty(), "bounds of a policy that scans");
-    std::vector<UncertaintyBounds::Entry> bounds;
-    bounds.reserve(norms.size());
-    for (std::size_t i = 0; i < norms.size(); ++i) {
-      in.check(std::isfinite(norms[i]) && norms[i] >= 0.0, "a bound is not a finite non-negative number");
-      bounds.emplace_back(norms[i], boundIds[i]);
-    }
+    const std::vector<HeapEntry> bounds = loadEntries(in);
+    in.check(boundsFirst_ || bounds.empty(), "bounds of a policy that scans");
+    for (const auto& [norm, id] : bounds) in.check(norm >= 0.0, "a bound is negative");
     stage.bounds.restore(bounds);
   }
   // The arms in no stage are the eliminated ones.

@@ -117,23 +117,20 @@ class SubElim : public RidgePolicy {
   std::uint64_t indexInnerProducts() const override;
   // The radius, the threshold and its witness, the review schedule and cursor, the counters, the
   // shortlist and the audits, then every stage: its index (over the lifts), its members' keys in
-  // the index's row order, and its heap and next heap entry for entry.
+  // the index's row order, its heap and next heap entry for entry, and its bounds.
   void saveFields(StateWriter& out) const override;
   void loadFields(StateReader& in) override;
 
  private:
   using HeapEntry = std::pair<double, Id>;
-  // A heap whose entries, stale ones included, can be saved and restored as they are: what a call
-  // pops, and so the work it spends and the answers of a bounded search, must not change when a
+  // A min-heap of keys x^T theta^ + width whose entries, stale ones included, can be saved and
+  // restored as they are: what a call pops, and so the work it spends, must not change when a
   // policy is saved and loaded.
-  template <class Order>
-  struct SavedHeap : std::priority_queue<HeapEntry, std::vector<HeapEntry>, Order> {
-    using std::priority_queue<HeapEntry, std::vector<HeapEntry>, Order>::priority_queue;
-    const std::vector<HeapEntry>& entries() const { return this->c; }
-    void restore(std::vector<HeapEntry> entries) { this->c = std::move(entries); }
+  struct Heap : std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> {
+    using priority_queue::priority_queue;
+    const std::vector<HeapEntry>& entries() const { return c; }
+    void restore(std::vector<HeapEntry> entries) { c = std::move(entries); }
   };
-  // Keys x^T theta^ + width, smallest first (eliminations).
-  using Heap = SavedHeap<std::greater<HeapEntry>>;
   struct Stage {
     std::unique_ptr<MipsIndex> index;
     Heap heap;
@@ -176,10 +173,11 @@ class SubElim : public RidgePolicy {
   // Adds the arms to stage s (index and heap).
   void place(int stage, const std::vector<Placement>& arms);
   void pushEntry(Stage& stage, double key, Id id);
-  template <class Order>
-  void saveHeap(const SavedHeap<Order>& heap, StateWriter& out) const;
-  template <class Order>
-  void loadHeap(SavedHeap<Order>& heap, StateReader& in) const;
+  // Entries (a heap's, or the bounds') as their keys and ids, in their order.
+  static void saveEntries(const std::vector<HeapEntry>& entries, StateWriter& out);
+  // The same back, every key checked finite (CORRUPT_STATE).
+  static std::vector<HeapEntry> loadEntries(StateReader& in);
+  void loadHeap(Heap& heap, StateReader& in) const;
   // The stage's most uncertain arm through its bounds (see boundsFirst above).
   BoundAnswer searchBounds(int stage);
   // Whether a search of the index costs no more than a bounds search may (kSearchWork).
