@@ -11,8 +11,9 @@ namespace sublinear {
 // Upper bounds on the arms' ||x||_{V^-1}, for a search that takes the largest bounds first
 // (SubElim's boundsFirst). A binary heap would order them exactly, but at 10^6 entries each pop
 // misses the cache a dozen times (about 1 us in wasm); here a bound goes into a bucket by its value
-// (64 buckets per octave, each at most 1.6% wide) and push and pop are O(1) at a bucket's end. The
-// price is the order inside a bucket: a search is certified against the upper edge of the highest
+// (64 buckets per octave, each at most 1.6% wide) and push and pop work at a bucket's end (a push
+// below every bucket held first opens the buckets between, a few hundred at most). The price is the
+// order inside a bucket: a search is certified against the upper edge of the highest
 // non-empty bucket (largestBound()), never against a bound below it.
 //
 // The bucket of a value comes from its binary exponent and mantissa (std::frexp): exact, so native
