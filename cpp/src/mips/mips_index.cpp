@@ -100,17 +100,21 @@ std::vector<Id> MipsIndex::scan(const float* paddedQuery, std::size_t count, std
   const std::size_t rows = items_.size();
   // Four rows per step (bit-identical to innerProduct per row, see lane_kernels.hpp): the scan is
   // bound by memory, and this keeps the query in registers and the loop free of calls.
+  // The store's rows are contiguous within a block: the kernel runs over each block's stretch.
   float scores[4];
-  std::size_t row = firstRow;
-  for (; row + 4 <= rows; row += 4) {
-    lanes::innerProducts4(items_.rowData(row), paddedQuery, stride, scores);
-    for (std::size_t r = 0; r < 4; ++r) {
-      if (best.admits(scores[r])) best.push(scores[r], items_.idAt(row + r));
+  for (std::size_t row = firstRow; row < rows;) {
+    const std::size_t end = row + items_.contiguousRows(row);
+    const float* data = items_.rowData(row);
+    for (; row + 4 <= end; row += 4, data += 4 * stride) {
+      lanes::innerProducts4(data, paddedQuery, stride, scores);
+      for (std::size_t r = 0; r < 4; ++r) {
+        if (best.admits(scores[r])) best.push(scores[r], items_.idAt(row + r));
+      }
     }
-  }
-  for (; row < rows; ++row) {
-    const float score = lanes::innerProduct(items_.rowData(row), paddedQuery, stride);
-    if (best.admits(score)) best.push(score, items_.idAt(row));
+    for (; row < end; ++row, data += stride) {
+      const float score = lanes::innerProduct(data, paddedQuery, stride);
+      if (best.admits(score)) best.push(score, items_.idAt(row));
+    }
   }
   countInnerProducts(static_cast<double>(rows - firstRow));
   scannedInnerProducts_ += rows - firstRow;

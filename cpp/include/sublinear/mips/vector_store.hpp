@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
@@ -9,11 +10,17 @@
 
 namespace sublinear {
 
-// The items of an index: caller-chosen ids and their vectors, stored contiguously as zero-padded
-// rows so that a scan streams memory. Removal moves the last row into the hole, so rows stay dense
-// and ids, not row numbers, are the stable handles.
+// The items of an index: caller-chosen ids and their vectors, stored as zero-padded rows in blocks
+// of kBlockRows contiguous rows, so that a scan streams memory. Only the last block grows (and is
+// copied when it does): a store of 10^6 lifted rows (544 MB) used to be one array whose growth
+// copied all of it, 60-90 ms inside one add. Removal moves the last row into the hole, so rows stay
+// dense and ids, not row numbers, are the stable handles.
 class VectorStore {
  public:
+  // A multiple of 4, so that the scan's four-row kernel never straddles two blocks when it starts
+  // on a block's first row.
+  static constexpr std::size_t kBlockRows = 4096;
+
   explicit VectorStore(std::size_t dim);
 
   std::size_t dim() const { return dim_; }
@@ -23,10 +30,13 @@ class VectorStore {
   // Row number of a stored id (precondition: contains(id)).
   std::size_t rowOf(Id id) const { return rowOf_.at(id); }
   Id idAt(std::size_t row) const { return ids_[row]; }
-  const float* rowData(std::size_t row) const { return data_.data() + row * stride_; }
+  const float* rowData(std::size_t row) const { return blocks_[row / kBlockRows].data() + (row % kBlockRows) * stride_; }
+  // How many rows from `row` on lie contiguously after rowData(row): to its block's end or the last row.
+  std::size_t contiguousRows(std::size_t row) const { return std::min(size() - row, kBlockRows - row % kBlockRows); }
   const float* vectorOf(Id id) const { return rowData(rowOf(id)); }
   const std::vector<Id>& ids() const { return ids_; }
 
+  // Room for `count` rows, so that adding up to them cannot throw.
   void reserve(std::size_t count);
   void add(Id id, const float* vector);
   void remove(Id id);
@@ -39,7 +49,11 @@ class VectorStore {
  private:
   std::size_t dim_;
   std::size_t stride_;
-  std::vector<float> data_;
+  float* rowPointer(std::size_t row) { return blocks_[row / kBlockRows].data() + (row % kBlockRows) * stride_; }
+
+  // Each holds kBlockRows rows but the last, which holds the rest. A block's capacity grows by half
+  // up to kBlockRows rows, so that a small store does not take a whole block.
+  std::vector<std::vector<float>> blocks_;
   std::vector<Id> ids_;
   std::unordered_map<Id, std::size_t> rowOf_;
 };
