@@ -204,6 +204,22 @@ TEST(HnswIndex, ApproximateWorkLeavesOutTheScanOfTheWaitingItems) {
   EXPECT_EQ(exact.approximateInnerProducts(), 2u);
 }
 
+TEST(HnswIndex, AVisitCostsMoreScanRowsOnceTheGraphOutgrowsACache) {
+  // The incremental build's conversion of graph work into scan rows: flat while the graph fits in a
+  // cache, then kEvaluationCostGrowth more per doubling of its memory (a visit goes to main memory,
+  // the scan still streams).
+  const double cached = HnswIndex::kCachedGraphBytes;
+  EXPECT_EQ(HnswIndex::evaluationCost(0.0), HnswIndex::kEvaluationCost);
+  EXPECT_EQ(HnswIndex::evaluationCost(cached), HnswIndex::kEvaluationCost);
+  EXPECT_NEAR(HnswIndex::evaluationCost(2.0 * cached), HnswIndex::kEvaluationCost * (1.0 + HnswIndex::kEvaluationCostGrowth), 1e-9);
+  EXPECT_NEAR(HnswIndex::evaluationCost(8.0 * cached), HnswIndex::kEvaluationCost * (1.0 + 3.0 * HnswIndex::kEvaluationCostGrowth), 1e-9);
+  double previous = 0.0;
+  for (double bytes = cached / 4; bytes < 1e11; bytes *= 1.7) {
+    EXPECT_GE(HnswIndex::evaluationCost(bytes), previous);
+    previous = HnswIndex::evaluationCost(bytes);
+  }
+}
+
 TEST(HnswIndex, IncrementalBuildAnswersExactlyAndNoSearchCostsMoreThanItsCredit) {
   // The default build: add() does no graph work; every search scans the waiting items and then
   // spends at most (1 + buildCredit) scans of the store, graph work weighted as several scan rows,
@@ -229,6 +245,7 @@ TEST(HnswIndex, IncrementalBuildAnswersExactlyAndNoSearchCostsMoreThanItsCredit)
   EXPECT_GT(built, 0u);
   while (built < n && searches < 20000) {
     const double before = index->stats()["distanceComputations"].get<double>();
+    const double cost = index->stats()["evaluationCost"].get<double>();
     const double productsBefore = static_cast<double>(index->innerProducts());
     const auto query = gaussian(random, dim);
     recall += checkResult(*index, oracle, query, 10, index->search(query.data(), dim, 10));
@@ -236,10 +253,11 @@ TEST(HnswIndex, IncrementalBuildAnswersExactlyAndNoSearchCostsMoreThanItsCredit)
     stats = index->stats();
     const double searchWork = static_cast<double>(index->innerProducts()) - productsBefore;
     const double graphWork = stats["distanceComputations"].get<double>() - before;
-    // Graph work counts kEvaluationCost scan rows per distance; the last insertion may overshoot by one. The call
-    // that ends the space trial also searches both trial graphs for 64 items: measured apart.
+    // Graph work counts evaluationCost scan rows per distance (as the call found the graph); the last
+    // insertion may overshoot by one. The call that ends the space trial also searches both trial
+    // graphs for 64 items: measured apart.
     const bool decided = stats["spaceDecided"].get<bool>() && trialDecision == 0.0;
-    (decided ? trialDecision : largestBuild) = std::max(decided ? trialDecision : largestBuild, HnswIndex::kEvaluationCost * graphWork + searchWork);
+    (decided ? trialDecision : largestBuild) = std::max(decided ? trialDecision : largestBuild, cost * graphWork + searchWork);
     const std::size_t now = stats["built"].get<std::size_t>();
     EXPECT_GE(now, built);
     built = now;
@@ -248,6 +266,8 @@ TEST(HnswIndex, IncrementalBuildAnswersExactlyAndNoSearchCostsMoreThanItsCredit)
   EXPECT_LE(largestBuild, 2.0 * n + HnswIndex::kEvaluationCost * 2000.0);
   EXPECT_LT(trialDecision, 0.05 * HnswIndex::kEvaluationCost * index->stats()["distanceComputations"].get<double>());
   EXPECT_GE(recall / static_cast<double>(searches - 1), 0.9);
+  // A graph of 20,000 nodes of dimension 8 sits in a cache: a visit costs the base rate.
+  EXPECT_EQ(index->stats()["evaluationCost"].get<double>(), HnswIndex::kEvaluationCost);
   // Complete: searches do sublinear work and no building.
   const auto query = gaussian(random, dim);
   const double productsBefore = static_cast<double>(index->innerProducts());

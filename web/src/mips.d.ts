@@ -66,7 +66,9 @@ export interface HnswIndexOptions extends IndexOptions {
    * 'incremental' (default): add() only stores the items; each search scans the items not yet in the
    * graph exactly and then inserts some of them, so that no search costs more than
    * (1 + buildCredit) exhaustive scans and the total never more than that many times a scan's
-   * (stats().built, stats().pending; build() finishes at once). Below 1,000 items no graph is kept.
+   * (stats().built, stats().pending; build() finishes at once). Graph work is counted in scan rows
+   * (stats().evaluationCost per distance computation, higher once the graph outgrows a cache), so the
+   * bound holds in time as measured, not exactly. Below 1,000 items no graph is kept.
    * 'immediate': add() inserts every item before it returns.
    */
   build?: 'incremental' | 'immediate';

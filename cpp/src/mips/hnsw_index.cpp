@@ -519,6 +519,19 @@ void HnswIndex::decideSpace() {
   }
 }
 
+double HnswIndex::evaluationCost(double graphBytes) {
+  if (graphBytes <= kCachedGraphBytes) return kEvaluationCost;
+  return kEvaluationCost * (1.0 + kEvaluationCostGrowth * deterministic::log(graphBytes / kCachedGraphBytes) / deterministic::log(2.0));
+}
+
+double HnswIndex::currentEvaluationCost() const {
+  // hnswlib's base layer: links, vector and label of every node, the memory a visit touches.
+  const auto bytes = [](const Graph* graph) {
+    return graph ? static_cast<double>(graph->hnsw.cur_element_count) * static_cast<double>(graph->hnsw.size_data_per_element_) : 0.0;
+  };
+  return evaluationCost(bytes(graph_.get()) + bytes(trialGraph_.get()));
+}
+
 void HnswIndex::buildFor(double evaluations, std::size_t maxItems) {
   if (built_ == items_.size() || maxItems == 0) return;
   if (!graph_) startGraph();
@@ -737,9 +750,10 @@ std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t coun
   }
   if (incremental_ && built_ < n && n >= kGraphMinimum) {
     // The credit: what the rest of (1 + buildCredit) scans of the store leaves after this search.
-    const double spent = static_cast<double>(n - built_) + kEvaluationCost * searchEvaluations;
+    const double cost = currentEvaluationCost();
+    const double spent = static_cast<double>(n - built_) + cost * searchEvaluations;
     const double credit = (1.0 + buildCredit_) * static_cast<double>(n) - spent;
-    if (credit > 0.0) buildFor(credit / kEvaluationCost, n);
+    if (credit > 0.0) buildFor(credit / cost, n);
   }
   return ids;
 }
@@ -752,6 +766,7 @@ Json HnswIndex::stats() const {
   result["efSearch"] = efSearch_;
   result["build"] = incremental_ ? "incremental" : "immediate";
   result["buildCredit"] = buildCredit_;
+  result["evaluationCost"] = currentEvaluationCost();
   result["built"] = built_;
   result["pending"] = items_.size() - built_;
   result["rebuilds"] = rebuilds_;

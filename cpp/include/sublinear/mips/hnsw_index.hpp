@@ -58,7 +58,16 @@ class HnswIndex final : public MipsIndex {
   // through hnswlib's function pointer, heap updates and neighbour selection. Calibrated on wasm in
   // Node so that a search with its building costs at most (1 + buildCredit) scans in time, not only
   // in counted work (bench/horizon.mjs checks the bound); it converts the credit into insertions.
+  // That holds while the graph fits in a cache (kCachedGraphBytes); beyond, every visit goes to main
+  // memory while the scan still streams: measured with M 8 at d = 16, a visit cost 11 scan rows in a
+  // graph of 10^5 nodes (14 MB) and 27.5 at 10^6, about 45% more per doubling of the graph's memory
+  // (kEvaluationCostGrowth). With the cost fixed at 24, Sub-TS at 10^6 arms spent 2.6 times Linear
+  // TS's time. The cost depends on the graph alone, never on timing: the same calls build the same graph.
   static constexpr double kEvaluationCost = 24.0;
+  static constexpr double kCachedGraphBytes = 16.0 * 1024 * 1024;
+  static constexpr double kEvaluationCostGrowth = 0.45;
+  // kEvaluationCost for a graph whose nodes take `graphBytes`, raised per doubling beyond kCachedGraphBytes.
+  static double evaluationCost(double graphBytes);
   // Fewer items than this are scanned (incremental build); the space trial needs as many.
   static constexpr std::size_t kGraphMinimum = 1000;
   // A bulk build inserts on one thread until the graph holds this many nodes: hnswlib's addPoint
@@ -94,6 +103,8 @@ class HnswIndex final : public MipsIndex {
   // Inserts the first waiting row into the graph (and the trial's), ending the trial when due;
   // returns the distance computations it took, in rows of the store's length.
   double buildStep();
+  // evaluationCost() of the graphs as they are (the trial's included: both are visited).
+  double currentEvaluationCost() const;
   // Build steps until `evaluations` (as buildStep counts them) are spent or `maxItems` rows inserted.
   void buildFor(double evaluations, std::size_t maxItems);
   // Inserts up to `maxItems` waiting rows on `threads` threads (what buildFor does without a budget);
