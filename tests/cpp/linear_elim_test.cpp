@@ -194,6 +194,19 @@ TEST(SubElim, ConvergesWhileArmsKeepArriving) {
   EXPECT_LT(averageOver(late, 0, late.size()), 0.2);  // 1.5 before the fix, 0.05 after
 }
 
+TEST(SubElim, RewardsOfZeroDoNotMoveEveryArmToTheLastStage) {
+  // Default options and only zeros (a page before its first click): with the noise estimated as 0
+  // the radius was 0, every arm passed every stage's test at the third call, and all of them were
+  // moved to the last stage at once (3.6 s at 10^6 arms). The prior noise scale keeps them staged.
+  const int d = 8;
+  GaussianProblem problem(d, 4);
+  SubElim policy(d, Json{{"seed", 4}, {"horizon", 20000}});
+  problem.addArms(policy, 5000);
+  for (int t = 0; t < 10; ++t) policy.update(policy.select(), 0.0);
+  EXPECT_EQ(policy.stageSize(policy.maxStage()), 0u);
+  EXPECT_EQ(policy.stats()["repartitions"].get<double>(), 0.0);
+}
+
 TEST(SubElim, ARadiusBelowTheTheoreticalOneNeverEliminatesEveryArm) {
   // With beta far below the theoretical radius the confidence intervals are invalid: a re-partition
   // re-keys the threshold's own witness with a fresh, lower mean estimate, and eliminating it emptied

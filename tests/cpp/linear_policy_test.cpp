@@ -134,6 +134,24 @@ TEST_P(EveryPolicy, SameSeedSameRun) {
   }
 }
 
+TEST_P(EveryPolicy, RewardsThatNeverVaryKeepThePriorNoiseScale) {
+  // A page that rewards clicks sees only zeros before its first click: that says nothing of the
+  // noise's scale, and an estimate of 0 would shrink every confidence width to its bias.
+  const int d = 4;
+  for (const double constant : {0.0, 0.3, 1.0}) {
+    GaussianProblem problem(d, 3);
+    auto policy = makeLinearPolicy(d, optionsFor(GetParam()));
+    problem.addArms(*policy, 200);
+    for (int t = 0; t < 20; ++t) policy->update(policy->select(), constant);
+    EXPECT_EQ(policy->stats()["noise"].get<double>(), 1.0) << "rewards all " << constant;
+    // The first different reward: the estimate follows the data.
+    policy->update(policy->select(), constant + 1.0);
+    const double noise = policy->stats()["noise"].get<double>();
+    EXPECT_GT(noise, 0.0);
+    EXPECT_NE(noise, 1.0);
+  }
+}
+
 TEST_P(EveryPolicy, BadOptionsNameTheOption) {
   for (const char* key : {"lambda", "delta", "noise", "bound", "horizon", "seed"}) {
     Json options = optionsFor(GetParam());

@@ -122,6 +122,11 @@ double RidgePolicy::noiseEstimate() const {
   const double n = static_cast<double>(ridge_.observations());
   if (n < 2.0) return 1.0;
   const double priorVariance = std::max(0.0, squaredRewardSum_ - rewardSum_ * rewardSum_ / n) / (n - 1.0);
+  // Every reward so far the same (up to rounding), as on a page that rewards clicks before its first
+  // click: no evidence of the noise's scale yet, so the prior's, as before two observations. An
+  // estimate of 0 shrank every confidence width to the bias alone: Sub-Elim moved 10^6 arms to its
+  // last stage in one call (3.6 s), and the UCB policies played greedily.
+  if (priorVariance <= 1e-12 * squaredRewardSum_ / n) return 1.0;
   const Vector& theta = ridge_.theta();
   // sum (r - x^T theta^)^2 = sum r^2 - 2 theta^T b + theta^T (V - lambda I) theta^, and V theta^ = b.
   const double residuals =
