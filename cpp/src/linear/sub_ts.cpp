@@ -32,8 +32,9 @@ SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const J
   // them M 8 lost Linear TS's regret on one seed in ten at 10^5 arms, d = 16 (the graph missed the
   // best arm at every step after its completion). At d = 64 M 8 lost regret even so (x1.30 of
   // Linear TS's on unit-norm arms, one seed; M 16 x1.08), so larger models keep M 16.
+  // Build credit kBuildCredit instead of HnswIndex's 1: see there.
   const std::size_t links = ridge_.dim() <= kCoarseGraphMaxDimension ? 8 : 16;
-  const PolicyIndexSpec spec(options, defaultIndex, Json{{"efConstruction", 16}, {"M", links}});
+  const PolicyIndexSpec spec(options, defaultIndex, Json{{"efConstruction", 16}, {"M", links}, {"buildCredit", kBuildCredit}});
   index_ = spec.make(static_cast<std::size_t>(ridge_.dim()));
 }
 
