@@ -80,7 +80,7 @@ TEST(VectorStore, GrowingNeverMovesAFullBlock) {
   expectConsistent(store, dim);
 }
 
-TEST(VectorStore, AScanFromAnyRowMatchesAScanRowByRow) {
+TEST(VectorStore, AScanAcrossBlocksMatchesAScanRowByRow) {
   // The scan runs its four-row kernel over each block's stretch of rows: across blocks, with a last
   // block whose rows end mid-group, it must give the exact top k. (HnswIndex's scans of waiting rows,
   // which start on any row, are checked against exact search in hnsw_index_test.cpp.)

@@ -49,7 +49,7 @@ class VectorStore {
  private:
   std::size_t dim_;
   std::size_t stride_;
-  float* rowPointer(std::size_t row) { return blocks_[row / kBlockRows].data() + (row % kBlockRows) * stride_; }
+  float* rowPointer(std::size_t row) { return const_cast<float*>(rowData(row)); }
 
   // Each holds kBlockRows rows but the last, which holds the rest. A block's capacity grows by half
   // up to kBlockRows rows, so that a small store does not take a whole block.
