@@ -3,6 +3,8 @@
 // work counters; the setting itself and the helper that runs the threads.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <mutex>
 #include <numeric>
 #include <set>
@@ -11,6 +13,8 @@
 
 #include "mips_oracle.hpp"
 #include "sublinear/core/parallelism.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
+#include "sublinear/linear/sub_elim.hpp"
 #include "sublinear/mips/persistent_index.hpp"
 
 using namespace sublinear;
@@ -177,4 +181,117 @@ TEST(HnswParallelBuild, ALightGraphStaysOnOneThread) {
     states.push_back(index.toBytes());
   }
   EXPECT_EQ(states[0], states[1]);
+}
+
+TEST(Parallelism, HelpersStayUpBetweenCallsAndANestedCallRunsAlone) {
+  // The wasm build's pool hands out a Worker once per event-loop turn: the helpers must be the same
+  // threads call after call, or a loop of searches would get a helper for its first call only.
+  std::set<std::thread::id> helpers;
+  std::mutex guard;
+  const std::thread::id caller = std::this_thread::get_id();
+  for (int call = 0; call < 50; ++call) {
+    std::size_t nested = 0;
+    EXPECT_EQ(runInParallel(2, [&] {
+      if (std::this_thread::get_id() == caller) return;
+      const std::lock_guard<std::mutex> lock(guard);
+      helpers.insert(std::this_thread::get_id());
+      nested = runInParallel(2, [] {});
+    }), 2u);
+    EXPECT_EQ(nested, 1u) << "a call from inside a task runs on its own thread";
+  }
+  EXPECT_EQ(helpers.size(), 1u);
+}
+
+TEST(Parallelism, SideBySideRunsBothJobsAtOnceWithAHelperAndInOrderWithout) {
+  for (std::size_t threads : {1u, 2u}) {
+    Threads using_(threads);
+    std::atomic<bool> secondStarted{false};
+    bool overlapped = false;
+    std::vector<int> order;
+    std::mutex guard;
+    runSideBySide(
+        [&] {
+          // Waits (up to 5 s) for the second job: it can start only on another thread.
+          const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(threads > 1 ? 5 : 0);
+          while (!secondStarted && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+          overlapped = secondStarted;
+          const std::lock_guard<std::mutex> lock(guard);
+          order.push_back(1);
+        },
+        [&] {
+          secondStarted = true;
+          const std::lock_guard<std::mutex> lock(guard);
+          order.push_back(2);
+        });
+    ASSERT_EQ(order.size(), 2u);
+    if (threads == 1) {
+      EXPECT_EQ(order, (std::vector<int>{1, 2}));
+      EXPECT_FALSE(overlapped);
+    } else {
+      EXPECT_TRUE(overlapped) << "the two jobs ran one after the other";
+    }
+  }
+}
+
+TEST(HnswParallelBuild, SearchesOnTwoThreadsBuildTheOneThreadGraphAndAnswers) {
+  // An incremental graph grows by a slice per search; with a helper the slice is built while the
+  // caller scans the waiting rows. Same graph, same answers, same counters as on one thread.
+  const std::size_t n = 6000;
+  std::vector<std::vector<std::uint8_t>> states;
+  std::vector<std::vector<Id>> answers(2);
+  for (std::size_t threads : {1u, 2u}) {
+    // The space trial builds two graphs in each slice; a large credit builds several rows a search.
+    PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 5}, {"space", "auto"}, {"M", 8}, {"efConstruction", 16}, {"buildCredit", 10}});
+    addGaussianItems(index, n, 8);
+    Threads using_(threads);
+    Random random(12);
+    int searches = 0;
+    for (; searches < 5000 && index.index().stats()["pending"].get<std::size_t>() > 0; ++searches) {
+      const auto query = gaussian(random, kDim);
+      const auto ids = index.search(query.data(), kDim, 10).ids;
+      answers[threads - 1].insert(answers[threads - 1].end(), ids.begin(), ids.end());
+    }
+    EXPECT_EQ(index.index().stats()["built"].get<std::size_t>(), n) << "the searches built the graph";
+    EXPECT_GT(searches, 100) << "a slice at a time";
+    EXPECT_TRUE(index.index().stats()["spaceDecided"].get<bool>());
+    states.push_back(index.toBytes());
+  }
+  EXPECT_EQ(states[0], states[1]);
+  EXPECT_EQ(answers[0], answers[1]);
+}
+
+TEST(ParallelPolicies, DefaultPoliciesMakeTheOneThreadChoicesOnTwoThreads) {
+  // With a helper, Sub-TS's searches build their graph slice beside the scan, and the elimination
+  // policies examine the arms of a review or re-partition on both threads: the same selections and
+  // the same state, byte for byte. 20,000 arms, so that reviews examine more than one grain and
+  // Sub-TS's graph gets slices.
+  const std::size_t n = 20000;
+  for (const std::string type : {"sub-ts", "sub-elim", "linear-elim"}) {
+    std::vector<std::vector<std::uint8_t>> states;
+    std::vector<std::vector<Id>> choices(2);
+    for (std::size_t threads : {1u, 2u}) {
+      PersistentLinearPolicy policy(Json{{"type", type}, {"dim", kDim}, {"seed", 3}, {"horizon", 2000}});
+      Random random(21);
+      std::vector<Id> ids(n);
+      std::iota(ids.begin(), ids.end(), 0);
+      std::vector<double> features(n * kDim);
+      for (auto& value : features) value = random.normal();
+      std::vector<double> theta(kDim);
+      for (auto& value : theta) value = random.normal() / 4.0;
+      policy.addArms(ids.data(), n, features.data(), features.size());
+      Threads using_(threads);
+      for (int t = 0; t < 600; ++t) {
+        const Id arm = policy.select();
+        choices[threads - 1].push_back(arm);
+        double mean = 0.0;
+        for (std::size_t j = 0; j < kDim; ++j) mean += features[arm * kDim + j] * theta[j];
+        policy.update(arm, mean + 0.3 * random.normal());
+      }
+      states.push_back(policy.toBytes());
+      const Json stats = policy.policy().stats();
+      if (type != "sub-ts") EXPECT_GT(stats["reviews"].get<double>(), 1.0) << type;
+    }
+    EXPECT_EQ(choices[0], choices[1]) << type;
+    EXPECT_EQ(states[0], states[1]) << type;
+  }
 }

@@ -743,18 +743,24 @@ std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t coun
     ids.reserve(found.size() + count);
     for (; !found.empty(); found.pop()) ids.push_back(static_cast<Id>(found.top().second));
   }
+  if (built_ == n) return ids;
   // The waiting rows, exactly.
-  if (built_ < n) {
-    const std::vector<Id> waiting = scan(paddedQuery, std::min(count, n - built_), built_);
-    ids.insert(ids.end(), waiting.begin(), waiting.end());
+  const std::size_t first = built_;
+  std::vector<Id> waiting;
+  const auto scanWaiting = [&] { waiting = scan(paddedQuery, std::min(count, n - first), first); };
+  // The credit: what the rest of (1 + buildCredit) scans of the store leaves after this search.
+  const double cost = currentEvaluationCost();
+  const double credit = (1.0 + buildCredit_) * static_cast<double>(n) - (static_cast<double>(n - first) + cost * searchEvaluations);
+  if (incremental_ && n >= kGraphMinimum && credit > 0.0) {
+    // The scan reads the waiting rows and the store's counters; the slice reads the same rows and
+    // writes only the graphs (and scratch_, which the scan does not use): with a helper thread the
+    // two run at once, and the call takes about the longer of them rather than their sum. The graph
+    // and the answer are those of one thread.
+    runSideBySide(scanWaiting, [&] { buildFor(credit / cost, n); });
+  } else {
+    scanWaiting();
   }
-  if (incremental_ && built_ < n && n >= kGraphMinimum) {
-    // The credit: what the rest of (1 + buildCredit) scans of the store leaves after this search.
-    const double cost = currentEvaluationCost();
-    const double spent = static_cast<double>(n - built_) + cost * searchEvaluations;
-    const double credit = (1.0 + buildCredit_) * static_cast<double>(n) - spent;
-    if (credit > 0.0) buildFor(credit / cost, n);
-  }
+  ids.insert(ids.end(), waiting.begin(), waiting.end());
   return ids;
 }
 

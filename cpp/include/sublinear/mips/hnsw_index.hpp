@@ -28,8 +28,10 @@ namespace sublinear {
 // kParallelSeed nodes, when an insertion is costly enough to gain from threads (efConstruction times
 // the row length; see kParallelWork: Sub-TS's light graph builds faster on one thread): every node's level is still drawn in row order from the graph's own
 // generator, so only the links depend on thread timing. A space trial builds its two graphs on a
-// thread each (each in row order: the same graphs as on one thread). The slices a search builds and
-// the reuse of freed slots stay on one thread.
+// thread each (each in row order: the same graphs as on one thread). The reuse of freed slots stays
+// on one thread, and so does the slice a search builds, in row order; with a helper thread the slice
+// is built while the calling thread scans the waiting rows (runSideBySide), so on two cores a search
+// takes about the longer of the two, and the graph and answer are those of one thread.
 // Below kGraphMinimum items an incremental index keeps no graph: a scan is cheaper than a search.
 //
 // Which space serves depends on the data, so the default, "auto", measures it: when the graph is
