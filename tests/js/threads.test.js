@@ -138,6 +138,70 @@ describe('threads', () => {
     }
   });
 
+  test('a Node process whose helper threads built slices and reviewed arms exits by itself', () => {
+    // The helpers stay up between calls, asleep in their Workers: those must not keep Node alive.
+    const script = `import init from ${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)};
+      const sb = await init();
+      const arms = 20000, dim = 8;
+      const ids = Uint32Array.from({ length: arms }, (_, i) => i);
+      const features = Float64Array.from({ length: arms * dim }, (_, i) => Math.sin(i * 0.7));
+      for (const Policy of [sb.SubTS, sb.SubElim]) {
+        const policy = new Policy({ dim, seed: 1 });
+        policy.addArms(ids, features);
+        for (let t = 0; t < 50; t++) policy.update(policy.select(), Math.cos(t));
+        policy.dispose();
+      }
+      console.log(sb.threads, 'done');`;
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'sb-threads-'));
+    try {
+      const file = path.join(directory, 'steps.mjs');
+      writeFileSync(file, script);
+      const output = execFileSync(process.execPath, [file], { encoding: 'utf8', timeout: 60_000 });
+      expect(output.trim()).toBe(`${cores} done`);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  test('default Sub-TS, Sub-Elim and Linear Elim choose and save the same on threads as on one', () => {
+    // With a helper, Sub-TS's searches build their graph slice beside the scan of the arms not yet
+    // in it, and the elimination policies examine the arms of a review on every thread: the graph,
+    // the choices and the saved state are still the single-thread build's, byte for byte.
+    const random = seededRandom(12);
+    const arms = 30000;
+    const features = gaussian(random, arms * dim);
+    const theta = gaussian(random, dim);
+    const ids = Uint32Array.from({ length: arms }, (_, i) => i);
+    for (const name of ['SubTS', 'SubElim', 'LinearElim']) {
+      const runs = [one, all].map((sb) => {
+        const policy = new sb[name]({ dim, seed: 3, horizon: 5000 });
+        policy.addArms(ids, features);
+        const noise = seededRandom(5);
+        const chosen = [];
+        for (let t = 0; t < 400; t++) {
+          const arm = policy.select();
+          chosen.push(arm);
+          let mean = 0;
+          for (let j = 0; j < dim; j++) mean += features[arm * dim + j] * theta[j];
+          policy.update(arm, mean / 4 + 0.3 * (noise() - 0.5));
+        }
+        const stats = policy.stats();
+        const bytes = Buffer.from(policy.toBytes());
+        policy.dispose();
+        return { chosen, bytes, stats };
+      });
+      if (name === 'SubTS') {
+        // The graph grew by slices during the searches, and was not finished.
+        expect(runs[1].stats.index.built).toBeGreaterThan(0);
+        expect(runs[1].stats.index.pending).toBeGreaterThan(0);
+      } else {
+        expect(runs[1].stats.reviews).toBeGreaterThan(1);
+      }
+      expect(runs[1].chosen).toEqual(runs[0].chosen);
+      expect(runs[1].bytes.equals(runs[0].bytes)).toBe(true);
+    }
+  });
+
   test('threads and one thread compute the same searches over the same graph', () => {
     // Not a property of threads, but of the two builds: the same state answers the same.
     const random = seededRandom(9);

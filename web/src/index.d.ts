@@ -44,8 +44,9 @@ export interface SublinearBandits extends MipsClasses, LinearClasses, MatroidCla
   readonly ErrorCode: typeof ErrorCode;
   /**
    * The threads index construction runs on (HnswIndex's build() and immediate add(), Sub-TS's and
-   * Sub-Elim's buildIndex()); 1 means the single-thread build was loaded. Searches and simulations
-   * run on the calling thread either way.
+   * Sub-Elim's buildIndex(), and the slice an incremental graph builds beside a search's scan), and
+   * on which the elimination policies examine arms; 1 means the single-thread build was loaded.
+   * Searches and simulations run on the calling thread either way.
    */
   readonly threads: number;
   /** Why `threads` is what it is (e.g. that the page is not cross-origin isolated). */

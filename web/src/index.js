@@ -132,8 +132,8 @@ export async function init(options = {}) {
     version,
     BanditError,
     ErrorCode,
-    // The threads index construction (HnswIndex's build() and immediate add(), Sub-TS's
-    // buildIndex()) runs on, and why that many.
+    // The threads index construction (HnswIndex's build() and immediate add(), buildIndex(), an
+    // incremental graph's slices) and the elimination policies' reviews run on, and why that many.
     threads,
     threadsReason: reason,
     // One line per area: each defines its classes on this module instance.

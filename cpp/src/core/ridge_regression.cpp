@@ -34,9 +34,11 @@ void RidgeRegression::update(const Eigen::Ref<const Vector>& x, double reward) {
   ++observations_;
 }
 
-double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x) const {
-  product_.noalias() = inverseGram_ * x;
-  return std::sqrt(std::max(0.0, x.dot(product_)));
+double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x) const { return inverseNorm(x, product_); }
+
+double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x, Vector& product) const {
+  product.noalias() = inverseGram_ * x;
+  return std::sqrt(std::max(0.0, x.dot(product)));
 }
 
 double RidgeRegression::logDetGram() const {

@@ -1,6 +1,7 @@
 #include "sublinear/linear/sub_elim.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -9,6 +10,7 @@
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/core/parallelism.hpp"
 
 namespace sublinear {
 
@@ -280,15 +282,13 @@ std::pair<Id, double> SubElim::repartition(int stage, std::size_t& work) {
   ++repartitions_;
   Stage& source = stages_[static_cast<std::size_t>(stage)];
   const std::vector<Id> members = source.index->items().ids();
-  const Vector& theta = ridge_.theta();
   std::vector<std::vector<Placement>> moves(static_cast<std::size_t>(maxStage_) + 1);
   std::vector<Id> leaving;
   double bestLower = -INFINITY, bestUncertainty = -INFINITY;
   Id lowerWitness = 0, mostUncertain = 0;
-  for (const Id id : members) {
-    const double* x = arms_.featuresOf(id);
-    const double norm = inverseNorm(x), u = beta_ * norm;
-    const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
+  for (const Examined& arm : examine(members.size(), [&](std::size_t i) { return members[i]; })) {
+    const Id id = arm.id;
+    const double norm = arm.inverseNorm, u = beta_ * norm, mean = arm.mean;
     if (mean - u > bestLower) bestLower = mean - u, lowerWitness = id;
     if (u > bestUncertainty) bestUncertainty = u, mostUncertain = id;
     const int target = stageFor(u);
@@ -305,26 +305,60 @@ std::pair<Id, double> SubElim::repartition(int stage, std::size_t& work) {
   return {mostUncertain, bestUncertainty};
 }
 
+std::vector<SubElim::Examined> SubElim::examine(std::size_t count, const std::function<Id(std::size_t)>& idOf) {
+  std::vector<Examined> examined(count);
+  const Vector& theta = ridge_.theta();
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    Vector product(arms_.dim());
+    for (std::size_t first = next.fetch_add(kExamineGrain); first < count; first = next.fetch_add(kExamineGrain)) {
+      for (std::size_t i = first; i < std::min(count, first + kExamineGrain); ++i) {
+        Examined& arm = examined[i];
+        arm.id = idOf(i);
+        const auto found = membership_.find(arm.id);
+        arm.where = found != membership_.end() && found->second.stage >= 0 ? &found->second : nullptr;
+        if (arm.where == nullptr) continue;
+        const Eigen::Map<const Vector> x(arms_.featuresOf(arm.id), arms_.dim());
+        arm.inverseNorm = ridge_.inverseNorm(x, product);
+        arm.mean = x.dot(theta);
+      }
+    }
+  };
+  if (count > kExamineGrain && parallelism() > 1) {
+    runInParallel(parallelism(), work);
+  } else {
+    work();
+  }
+  return examined;
+}
+
 Id SubElim::randomArmOf(int stage) {
   const VectorStore& items = stages_[static_cast<std::size_t>(stage)].index->items();
   return items.idAt(static_cast<std::size_t>(random_.uniformInt(items.size())));
 }
 
 void SubElim::review(std::size_t& work) {
-  const Vector& theta = ridge_.theta();
   std::vector<std::vector<Placement>> arriving(static_cast<std::size_t>(maxStage_) + 1);
   std::vector<std::vector<Id>> leaving(static_cast<std::size_t>(maxStage_) + 1);
   double bestLower = -INFINITY;
   Id lowerWitness = 0;
   std::size_t examined = 0;
+  // The arms ahead of the cursor are examined a block at a time (examine: on every thread), at most
+  // as many as the work left can reach.
+  std::vector<Examined> block;
+  std::size_t blockFirst = reviewCursor_;
   while (reviewCursor_ < arms_.size() && work >= kMoveWork) {
-    const Id id = arms_.idAt(reviewCursor_++);
+    if (reviewCursor_ - blockFirst == block.size()) {
+      blockFirst = reviewCursor_;
+      const std::size_t count = std::min({kReviewBlock, arms_.size() - reviewCursor_, work - kMoveWork + 1});
+      block = examine(count, [&](std::size_t i) { return arms_.idAt(blockFirst + i); });
+    }
+    const Examined& arm = block[reviewCursor_++ - blockFirst];
     --work;
-    Membership& where = membership_.at(id);
-    if (where.stage < 0) continue;
-    const double* x = arms_.featuresOf(id);
-    const double norm = inverseNorm(x), u = beta_ * norm;
-    const double mean = Eigen::Map<const Vector>(x, arms_.dim()).dot(theta);
+    if (arm.where == nullptr) continue;
+    const Id id = arm.id;
+    Membership& where = *arm.where;
+    const double norm = arm.inverseNorm, u = beta_ * norm, mean = arm.mean;
     ++examined;
     if (mean - u > bestLower) bestLower = mean - u, lowerWitness = id;
     const int target = std::max(where.stage, stageFor(u));

@@ -32,6 +32,8 @@ class RidgeRegression {
   const Vector& theta() const { return theta_; }                // V^-1 b
   // ||x||_{V^-1} = sqrt(x^T V^-1 x).
   double inverseNorm(const Eigen::Ref<const Vector>& x) const;
+  // The same with V^-1 x evaluated into `product` (the same bits): for threads, each with its own.
+  double inverseNorm(const Eigen::Ref<const Vector>& x, Vector& product) const;
   // log det V from the Cholesky factor.
   double logDetGram() const;
   // theta + scale * V^-1/2 xi with xi ~ N(0, I): a draw from N(theta, scale^2 V^-1).

@@ -106,6 +106,10 @@ class SubElim : public RidgePolicy {
   // near 35 ms at K = 10^6. At 10^5 arms a search needs some hundreds; at 10^6 the first 100 steps
   // or so run out now and then.
   static constexpr std::size_t kSearchWork = 10000;
+  // A review examines the arms ahead of its cursor in blocks of this many (at most what the call's
+  // work can reach), and examine() hands them to its threads in grains of kExamineGrain.
+  static constexpr std::size_t kReviewBlock = 8192;
+  static constexpr std::size_t kExamineGrain = 1024;
 
  protected:
   SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options);
@@ -162,6 +166,20 @@ class SubElim : public RidgePolicy {
     double mean;
     double inverseNorm;
   };
+
+  // An arm's mean estimate x^T theta^ and ||x||_{V^-1}, computed ahead of the loop that uses them.
+  struct Examined {
+    Id id = 0;
+    // Its entry in membership_ (null once eliminated or gone): valid until membership_ changes.
+    Membership* where = nullptr;
+    double mean = 0.0;
+    double inverseNorm = 0.0;
+  };
+  // Examines the arms `idOf(i)` for i in [0, count) on parallelism() threads (an arm eliminated is
+  // only marked: where null). Reads only: theta^, V^-1, the arms and their memberships. The
+  // reviews and re-partitions spend most of a call here (an arm's features and membership are read
+  // at random); the values are those one thread computes.
+  std::vector<Examined> examine(std::size_t count, const std::function<Id(std::size_t)>& idOf);
 
   // beta: fixed for the run under the theoretical rule; under the practical one it follows the
   // noise estimate and the arm count, and is refreshed before arms are placed or chosen.
