@@ -6,7 +6,11 @@
 // seconds, the speedup, and recall@10 against an exact scan. Sub-TS does not expose its graph's
 // searches, so its recall column is an HnswIndex with Sub-TS's graph options over the same arms,
 // built on the same number of threads.
-//   npm run bench -- threads [--n=100000] [--dim=32] [--arms=100000] [--armDim=16] [--queries=200] [--repeats=1]
+// Then the per-call work threads take on: the first --steps select/update steps of default Sub-TS
+// (each search's graph slice is built on a helper while the caller scans the arms not yet in the
+// graph), Sub-Elim and Linear Elim (their reviews examine arms on every thread), and Linear TS (no
+// threads: the reference), with whether both builds made the same choices, which they must.
+//   npm run bench -- threads [--n=100000] [--dim=32] [--arms=100000] [--armDim=16] [--queries=200] [--repeats=1] [--steps=3000]
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
 
@@ -19,7 +23,7 @@ function parseArgs(args) {
     return found ? Number(found.slice(name.length + 3)) : fallback;
   };
   return { n: value('n', 100000), dim: value('dim', 32), arms: value('arms', 100000), armDim: value('armDim', 16),
-    queries: value('queries', 200), repeats: value('repeats', 1), seed: 42 };
+    queries: value('queries', 200), repeats: value('repeats', 1), steps: value('steps', 3000), seed: 42 };
 }
 
 function gaussian(count, seed) {
@@ -73,6 +77,26 @@ function subTsBuild(sb, arms, K, dim, options) {
   return { seconds, spec: { M, efConstruction, space, seed: 1 } };
 }
 
+// Milliseconds a step over the first `steps` select/update calls of a default policy, and its choices.
+function policySteps(sb, name, arms, K, dim, steps) {
+  const policy = new sb[name]({ dim, seed: 1, horizon: 50000 });
+  const chunk = 25000;
+  for (let first = 0; first < K; first += chunk) policy.addArms(ids(K).subarray(first, first + chunk), arms.subarray(first * dim, (first + chunk) * dim));
+  const noise = seededRandom(7);
+  const chosen = [];
+  const start = performance.now();
+  for (let t = 0; t < steps; t++) {
+    const arm = policy.select();
+    chosen.push(arm);
+    let mean = 0;
+    for (let j = 0; j < dim; j++) mean += arms[arm * dim + j] / Math.sqrt(dim);
+    policy.update(arm, mean + 0.3 * standardNormal(noise));
+  }
+  const ms = (performance.now() - start) / steps;
+  policy.dispose();
+  return { ms, chosen };
+}
+
 export default async function threads(args, report) {
   const options = parseArgs(args);
   const one = await init({ threads: 1 });
@@ -124,4 +148,23 @@ export default async function threads(args, report) {
   report.note(`Sub-TS's graphs (${subTsSpecs.join('; ')}): each recall column is an HnswIndex with those options (efSearch 64) over the same arms. ` +
     'A graph with efConstruction x dimension below 3,200 (Sub-TS\'s default) is built on one thread by both builds (HnswIndex\'s kParallelWork).');
   report.data('rows', rows);
+
+  const stepRows = [];
+  for (const name of ['LinTS', 'SubTS', 'LinearElim', 'SubElim']) {
+    const runs = { one: [], all: [] };
+    for (let r = 0; r < options.repeats; r++) {
+      runs.one.push(policySteps(one, name, arms, options.arms, options.armDim, options.steps));
+      runs.all.push(policySteps(all, name, arms, options.arms, options.armDim, options.steps));
+      report.progress((r + 1) / options.repeats, name);
+    }
+    const ms = (side) => median(side.map((x) => x.ms));
+    const same = runs.one.every((run, r) => run.chosen.every((arm, t) => arm === runs.all[r].chosen[t]));
+    stepRows.push([name, ms(runs.one), ms(runs.all), ms(runs.one) / ms(runs.all), same ? 'yes' : 'NO']);
+  }
+  report.table(`Steps on 1 thread against ${all.threads}: the first ${options.steps} select/update calls, K = ${options.arms}, d = ${options.armDim}, default options (wasm in Node)`,
+    ['policy', '1 thread ms/step', `${all.threads} threads ms/step`, 'speedup', 'same choices'], stepRows);
+  report.note('Sub-TS: each search builds its graph slice on one helper thread while the calling thread scans the arms not yet in the graph, so a step takes ' +
+    'about the longer of the two; more than 2 threads do not shorten it further (the slice stays on one thread, in row order, so that the graph is the same on any number of threads). ' +
+    'Linear Elim and Sub-Elim: the arms a review or re-partition examines are shared among all threads; the decisions stay on the calling thread. Linear TS uses no threads: the reference.');
+  report.data('steps', stepRows);
 }
