@@ -286,7 +286,7 @@ std::pair<Id, double> SubElim::repartition(int stage, std::size_t& work) {
   std::vector<Id> leaving;
   double bestLower = -INFINITY, bestUncertainty = -INFINITY;
   Id lowerWitness = 0, mostUncertain = 0;
-  for (const Examined& arm : examine(members.size(), [&](std::size_t i) { return members[i]; })) {
+  for (const Examined& arm : examine(members.data(), members.size())) {
     const Id id = arm.id;
     const double norm = arm.inverseNorm, u = beta_ * norm, mean = arm.mean;
     if (mean - u > bestLower) bestLower = mean - u, lowerWitness = id;
@@ -305,7 +305,7 @@ std::pair<Id, double> SubElim::repartition(int stage, std::size_t& work) {
   return {mostUncertain, bestUncertainty};
 }
 
-std::vector<SubElim::Examined> SubElim::examine(std::size_t count, const std::function<Id(std::size_t)>& idOf) {
+std::vector<SubElim::Examined> SubElim::examine(const Id* ids, std::size_t count) {
   std::vector<Examined> examined(count);
   const Vector& theta = ridge_.theta();
   std::atomic<std::size_t> next{0};
@@ -314,7 +314,7 @@ std::vector<SubElim::Examined> SubElim::examine(std::size_t count, const std::fu
     for (std::size_t first = next.fetch_add(kExamineGrain); first < count; first = next.fetch_add(kExamineGrain)) {
       for (std::size_t i = first; i < std::min(count, first + kExamineGrain); ++i) {
         Examined& arm = examined[i];
-        arm.id = idOf(i);
+        arm.id = ids[i];
         const auto found = membership_.find(arm.id);
         arm.where = found != membership_.end() && found->second.stage >= 0 ? &found->second : nullptr;
         if (arm.where == nullptr) continue;
@@ -351,7 +351,7 @@ void SubElim::review(std::size_t& work) {
     if (reviewCursor_ - blockFirst == block.size()) {
       blockFirst = reviewCursor_;
       const std::size_t count = std::min({kReviewBlock, arms_.size() - reviewCursor_, work - kMoveWork + 1});
-      block = examine(count, [&](std::size_t i) { return arms_.idAt(blockFirst + i); });
+      block = examine(arms_.ids().data() + blockFirst, count);
     }
     const Examined& arm = block[reviewCursor_++ - blockFirst];
     --work;

@@ -30,6 +30,8 @@ class ArmSet {
   // Row of a stored id (precondition: contains(id)).
   std::size_t rowOf(Id id) const { return rowOf_.at(id); }
   Id idAt(std::size_t row) const { return ids_[row]; }
+  // The ids in row order (valid until the next add or remove).
+  const std::vector<Id>& ids() const { return ids_; }
   const double* rowData(std::size_t row) const { return features_.data() + row * static_cast<std::size_t>(dim_); }
   const double* featuresOf(Id id) const { return rowData(rowOf(id)); }
   Eigen::Map<const Vector> feature(Id id) const { return Eigen::Map<const Vector>(featuresOf(id), dim_); }

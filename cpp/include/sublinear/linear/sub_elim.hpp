@@ -175,11 +175,11 @@ class SubElim : public RidgePolicy {
     double mean = 0.0;
     double inverseNorm = 0.0;
   };
-  // Examines the arms `idOf(i)` for i in [0, count) on parallelism() threads (an arm eliminated is
+  // Examines the arms ids[0 .. count) on parallelism() threads (an arm eliminated is
   // only marked: where null). Reads only: theta^, V^-1, the arms and their memberships. The
   // reviews and re-partitions spend most of a call here (an arm's features and membership are read
   // at random); the values are those one thread computes.
-  std::vector<Examined> examine(std::size_t count, const std::function<Id(std::size_t)>& idOf);
+  std::vector<Examined> examine(const Id* ids, std::size_t count);
 
   // beta: fixed for the run under the theoretical rule; under the practical one it follows the
   // noise estimate and the arm count, and is refreshed before arms are placed or chosen.
