@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <string>
-#include <unordered_set>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/id.hpp"
 #include "sublinear/core/memory_budget.hpp"
 
 namespace sublinear {
@@ -29,20 +29,18 @@ void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, 
                                            " exceeds 1e15 in magnitude (indexes store float32 products of features)");
     }
   }
-  std::unordered_set<Id> batch;
-  batch.reserve(count);
+  const std::size_t repeat = firstRepeatedId(ids, count);
   for (std::size_t i = 0; i < count; ++i) {
     if (contains(ids[i])) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " is already in the set");
-    if (!batch.insert(ids[i]).second) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " appears twice in the batch");
+    if (i == repeat) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " appears twice in the batch");
   }
 }
 
 void ArmSet::checkRemove(const Id* ids, std::size_t count) const {
-  std::unordered_set<Id> batch;
-  batch.reserve(count);
+  const std::size_t repeat = firstRepeatedId(ids, count);
   for (std::size_t i = 0; i < count; ++i) {
     if (!contains(ids[i])) fail(ErrorCode::UnknownId, "arm " + std::to_string(ids[i]) + " is not in the set");
-    if (!batch.insert(ids[i]).second) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " appears twice in the batch");
+    if (i == repeat) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " appears twice in the batch");
   }
 }
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/id.hpp"
 #include "sublinear/mips/inner_product.hpp"
 #include "sublinear/mips/lane_kernels.hpp"
 #include "sublinear/mips/top_k.hpp"
@@ -33,11 +33,10 @@ void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, st
                                            std::to_string(vectorLength));
   }
   requireFinite(vectors, vectorLength, "vectors");
-  std::unordered_set<Id> batch;
-  batch.reserve(idCount);
+  const std::size_t repeat = firstRepeatedId(ids, idCount);
   for (std::size_t i = 0; i < idCount; ++i) {
     if (items_.contains(ids[i])) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " is already in the index");
-    if (!batch.insert(ids[i]).second) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
+    if (i == repeat) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
   }
   items_.reserve(items_.size() + idCount);
   for (std::size_t i = 0; i < idCount; ++i) items_.add(ids[i], vectors + i * dim());
@@ -51,11 +50,10 @@ void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, st
 }
 
 void MipsIndex::remove(const Id* ids, std::size_t idCount) {
-  std::unordered_set<Id> batch;
-  batch.reserve(idCount);
+  const std::size_t repeat = firstRepeatedId(ids, idCount);
   for (std::size_t i = 0; i < idCount; ++i) {
     if (!items_.contains(ids[i])) fail(ErrorCode::UnknownId, "id " + std::to_string(ids[i]) + " is not in the index");
-    if (!batch.insert(ids[i]).second) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
+    if (i == repeat) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
   }
   onRemove(ids, idCount);
   for (std::size_t i = 0; i < idCount; ++i) items_.remove(ids[i]);

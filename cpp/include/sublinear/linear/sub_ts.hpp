@@ -76,6 +76,8 @@ class SubTS : public RidgePolicy {
   void loadFields(StateReader& in) override;
 
  private:
+  // The arm's model features as the index stores them (float), written to out (ridge_.dim() floats).
+  void indexVector(const double* features, float* out) const;
   // Checks the index's answer against an exact scan, records the outcome, and raises the shortlist
   // when misses are too frequent.
   // Checks the answer against an exact scan; returns the exact answer.
