@@ -5,13 +5,17 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/id.hpp"
-#include "sublinear/core/memory_budget.hpp"
 
 namespace sublinear {
 
-ArmSet::ArmSet(int dim) : dim_(dim) {
+namespace {
+int checkedDimension(int dim) {
   require(dim >= 1, ErrorCode::InvalidArgument, "dim must be a positive integer");
+  return dim;
 }
+}  // namespace
+
+ArmSet::ArmSet(int dim) : dim_(checkedDimension(dim)), rows_(static_cast<std::size_t>(dim_), static_cast<std::size_t>(dim_)) {}
 
 void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) const {
   const std::size_t expected = count * static_cast<std::size_t>(dim_);
@@ -46,32 +50,12 @@ void ArmSet::checkRemove(const Id* ids, std::size_t count) const {
 
 void ArmSet::add(const Id* ids, std::size_t count, const double* features) {
   const auto d = static_cast<std::size_t>(dim_);
-  reserveGrowing(features_, features_.size() + count * d);
-  reserveGrowing(ids_, ids_.size() + count);
-  for (std::size_t i = 0; i < count; ++i) {
-    rowOf_.emplace(ids[i], ids_.size());
-    ids_.push_back(ids[i]);
-    features_.insert(features_.end(), features + i * d, features + (i + 1) * d);
-  }
+  rows_.reserve(rows_.size() + count);
+  for (std::size_t i = 0; i < count; ++i) rows_.add(ids[i], features + i * d);
 }
 
 void ArmSet::remove(const Id* ids, std::size_t count) {
-  const auto d = static_cast<std::size_t>(dim_);
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto it = rowOf_.find(ids[i]);
-    const std::size_t row = it->second;
-    const std::size_t last = ids_.size() - 1;
-    if (row != last) {
-      std::copy(features_.begin() + static_cast<std::ptrdiff_t>(last * d),
-                features_.begin() + static_cast<std::ptrdiff_t>((last + 1) * d),
-                features_.begin() + static_cast<std::ptrdiff_t>(row * d));
-      ids_[row] = ids_[last];
-      rowOf_[ids_[row]] = row;
-    }
-    rowOf_.erase(it);
-    ids_.pop_back();
-    features_.resize(last * d);
-  }
+  for (std::size_t i = 0; i < count; ++i) rows_.remove(ids[i]);
 }
 
 }  // namespace sublinear

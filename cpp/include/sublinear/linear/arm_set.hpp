@@ -1,17 +1,17 @@
 #pragma once
 
 #include <cstddef>
-#include <unordered_map>
 #include <vector>
 
 #include <Eigen/Dense>
 
+#include "sublinear/core/row_store.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {
 
 // The arms a linear policy currently holds: caller-chosen ids and their d-dimensional double
-// features, stored as dense rows (removal moves the last row into the hole, so iteration order
+// features, stored as dense rows in RowStore's blocks (removal moves the last row into the hole, so iteration order
 // depends only on the sequence of calls, never on hashing). Every policy keeps its arms here; the
 // MIPS indexes hold float copies (or lifts) of the same rows.
 class ArmSet {
@@ -25,19 +25,20 @@ class ArmSet {
   explicit ArmSet(int dim);
 
   int dim() const { return dim_; }
-  std::size_t size() const { return ids_.size(); }
-  bool contains(Id id) const { return rowOf_.count(id) != 0; }
+  std::size_t size() const { return rows_.size(); }
+  bool contains(Id id) const { return rows_.contains(id); }
   // Row of a stored id (precondition: contains(id)).
-  std::size_t rowOf(Id id) const { return rowOf_.at(id); }
-  Id idAt(std::size_t row) const { return ids_[row]; }
+  std::size_t rowOf(Id id) const { return rows_.rowOf(id); }
+  Id idAt(std::size_t row) const { return rows_.idAt(row); }
   // The ids in row order (valid until the next add or remove).
-  const std::vector<Id>& ids() const { return ids_; }
-  const double* rowData(std::size_t row) const { return features_.data() + row * static_cast<std::size_t>(dim_); }
-  const double* featuresOf(Id id) const { return rowData(rowOf(id)); }
+  const std::vector<Id>& ids() const { return rows_.ids(); }
+  const double* rowData(std::size_t row) const { return rows_.rowData(row); }
+  const double* featuresOf(Id id) const { return rows_.vectorOf(id); }
   Eigen::Map<const Vector> feature(Id id) const { return Eigen::Map<const Vector>(featuresOf(id), dim_); }
-  // All rows as a size() x dim() matrix (valid until the next add or remove).
-  Eigen::Map<const RowMatrix> matrix() const {
-    return Eigen::Map<const RowMatrix>(features_.data(), static_cast<Eigen::Index>(size()), dim_);
+  // `count` rows from `first` on as a matrix (valid until the next add or remove), for rows that
+  // lie in one of RowStore's blocks (precondition: count <= rows_.contiguousRows(first)).
+  Eigen::Map<const RowMatrix> rows(std::size_t first, std::size_t count) const {
+    return Eigen::Map<const RowMatrix>(rowData(first), static_cast<Eigen::Index>(count), dim_);
   }
 
   // Throw DIMENSION_MISMATCH / NON_FINITE / DUPLICATE_ID (resp. UNKNOWN_ID / DUPLICATE_ID) and
@@ -49,9 +50,7 @@ class ArmSet {
 
  private:
   int dim_;
-  std::vector<double> features_;
-  std::vector<Id> ids_;
-  std::unordered_map<Id, std::size_t> rowOf_;
+  RowStore<double> rows_;
 };
 
 }  // namespace sublinear
