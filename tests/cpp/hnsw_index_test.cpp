@@ -182,7 +182,8 @@ TEST(HnswIndex, ApproximateWorkLeavesOutTheScanOfTheWaitingItems) {
   // its scan of the waiting items in innerProducts but not in approximateInnerProducts; an exact
   // index's only such work is ranking its scan's answer again (k products per search).
   const std::size_t dim = 8, n = 6000;
-  auto index = hnsw(dim, Json{{"seed", 3}, {"efConstruction", 16}, {"M", 8}, {"build", "incremental"}});
+  // efSearch 8: a beam small enough that the graph pays at 6,000 items (kScanRowsPerSearchVisit).
+  auto index = hnsw(dim, Json{{"seed", 3}, {"efConstruction", 16}, {"M", 8}, {"efSearch", 8}, {"build", "incremental"}});
   ExactIndex exact(dim);
   Random random(5);
   std::vector<Id> ids(n);
@@ -202,6 +203,44 @@ TEST(HnswIndex, ApproximateWorkLeavesOutTheScanOfTheWaitingItems) {
   exact.searchExactly(query.data(), dim, 1);
   EXPECT_GT(exact.innerProducts(), 0u);
   EXPECT_EQ(exact.approximateInnerProducts(), 2u);
+}
+
+TEST(HnswIndex, AnIncrementalGraphStartsOnlyWhereItPaysAndAnswersExactlyBelow) {
+  // M 8, efSearch 64, one answer: a search visits up to 64 x 16 nodes, so the graph starts from
+  // 30 x 1,024 = 30,720 items; below, every search is an exact scan and nothing is built.
+  const std::size_t dim = 8, small = 30000;
+  const Json options{{"seed", 3}, {"efConstruction", 16}, {"M", 8}, {"efSearch", 64}, {"build", "incremental"}, {"buildCredit", 10}};
+  auto index = hnsw(dim, options);
+  ExactIndex exact(dim);
+  Random random(6);
+  std::vector<Id> ids(small + 2000);
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto vectors = gaussian(random, ids.size() * dim);
+  index->add(ids.data(), small, vectors.data(), small * dim);
+  exact.add(ids.data(), small, vectors.data(), small * dim);
+  for (int q = 0; q < 20; ++q) {
+    const auto query = gaussian(random, dim);
+    const SearchResult answer = index->search(query.data(), dim, 1);
+    EXPECT_EQ(answer.ids, exact.search(query.data(), dim, 1).ids) << q;
+  }
+  EXPECT_EQ(index->stats()["pending"].get<std::size_t>(), small) << "nothing built below the size where the graph pays";
+  // A scan and the ranking of its answer again, as an exact index counts (one product a search).
+  EXPECT_EQ(index->innerProducts(), 20 * (small + 1));
+  EXPECT_EQ(index->approximateInnerProducts(), 20u);
+  // Past it, the searches build slices again.
+  index->add(ids.data() + small, 2000, vectors.data() + small * dim, 2000 * dim);
+  for (int q = 0; q < 5; ++q) {
+    const auto query = gaussian(random, dim);
+    index->search(query.data(), dim, 1);
+  }
+  EXPECT_LT(index->stats()["pending"].get<std::size_t>(), small + 2000);
+  // A graph built on request is searched at any size.
+  auto built = hnsw(dim, options);
+  built->add(ids.data(), 3000, vectors.data(), 3000 * dim);
+  built->build(3000);
+  const auto query = gaussian(random, dim);
+  built->search(query.data(), dim, 1);
+  EXPECT_GT(built->approximateInnerProducts(), 0u);
 }
 
 TEST(HnswIndex, AVisitCostsMoreScanRowsOnceTheGraphOutgrowsACache) {
@@ -224,8 +263,9 @@ TEST(HnswIndex, IncrementalBuildAnswersExactlyAndNoSearchCostsMoreThanItsCredit)
   // The default build: add() does no graph work; every search scans the waiting items and then
   // spends at most (1 + buildCredit) scans of the store, graph work weighted as several scan rows,
   // on inserting more of them. The graph completes, and searches then do sublinear work.
+  // efSearch 16: a beam small enough that the graph pays at 20,000 items (kScanRowsPerSearchVisit).
   const std::size_t dim = 8, n = 20000;
-  auto index = hnsw(dim, Json{{"seed", 3}, {"efConstruction", 16}, {"M", 8}, {"build", "incremental"}});
+  auto index = hnsw(dim, Json{{"seed", 3}, {"efConstruction", 16}, {"M", 8}, {"efSearch", 16}, {"build", "incremental"}});
   Random random(31);
   ExactIndex oracle(dim);
   std::vector<Id> ids(n);

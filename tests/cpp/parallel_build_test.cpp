@@ -240,8 +240,9 @@ TEST(HnswParallelBuild, SearchesOnTwoThreadsBuildTheOneThreadGraphAndAnswers) {
   std::vector<std::vector<std::uint8_t>> states;
   std::vector<std::vector<Id>> answers(2);
   for (std::size_t threads : {1u, 2u}) {
-    // The space trial builds two graphs in each slice; a large credit builds several rows a search.
-    PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 5}, {"space", "auto"}, {"M", 8}, {"efConstruction", 16}, {"buildCredit", 10}});
+    // The space trial builds two graphs in each slice; a large credit builds several rows a search,
+    // and a small beam (efSearch 1) makes the graph worth starting at 6,000 items.
+    PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 5}, {"space", "auto"}, {"M", 8}, {"efConstruction", 16}, {"efSearch", 1}, {"buildCredit", 10}});
     addGaussianItems(index, n, 8);
     Threads using_(threads);
     Random random(12);

@@ -92,7 +92,7 @@ describe('timing charts', () => {
     expect(await page.locator('#arms-box').isVisible()).toBe(false);
     const { scales, series } = await seriesOf(page, 'horizon-chart');
     expect(scales).toEqual(['logarithmic', 'logarithmic']);
-    expect(series.map((entry) => entry.label)).toEqual(['Linear TS, K = 20,000', 'Sub-TS, K = 20,000', 'Linear Elim, K = 20,000', 'Sub-Elim, K = 20,000']);
+    expect(series.map((entry) => entry.label)).toEqual(['Linear TS, K = 50,000', 'Sub-TS, K = 50,000', 'Linear Elim, K = 50,000', 'Sub-Elim, K = 50,000']);
     const checkpoints = [1, 2, 5, 10, 20, 50, 100, 200, horizon];
     for (const entry of series) {
       expect(entry.points.map(([x]) => x), entry.label).toEqual(checkpoints);

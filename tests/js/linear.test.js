@@ -139,10 +139,17 @@ describe.each(classes)('%s', (name, type, extra) => {
 });
 
 describe('linear policies', () => {
-  test('Sub-TS builds its index a slice per step; buildIndex() finishes it; exact policies have nothing to build', () => {
-    const dim = 6, count = 3000;
+  test('Sub-TS builds its index a slice per step where the graph pays; buildIndex() finishes it; exact policies have nothing to build', () => {
+    // A search of Sub-TS's default graph (M 8, a beam of efSearch 64 + shortlist 30 - 1) visits up
+    // to 1,488 nodes: the graph is started from 30 x 1,488 = 44,640 arms; below, steps scan.
+    const dim = 6, count = 50000, few = 40000;
     const features = gaussian(seededRandom(61), count * dim);
     const ids = Uint32Array.from({ length: count }, (_, i) => i);
+    const small = new sb.SubTS({ dim, horizon: 1000, seed: 4 });
+    small.addArms(ids.subarray(0, few), features.subarray(0, few * dim));
+    for (let t = 0; t < 20; t++) small.update(small.select(), 0.1);
+    expect(small.stats().index).toMatchObject({ pending: few, built: 0 });
+    small.dispose();
     const policy = new sb.SubTS({ dim, horizon: 1000, seed: 4 });
     policy.addArms(ids, features);
     expect(policy.stats().index).toMatchObject({ pending: count, efConstruction: 16 });

@@ -102,7 +102,15 @@ describe('HnswIndex', () => {
     const dim = 8, count = 6000;
     const vectors = gaussian(seededRandom(41), count * dim);
     const ids = Uint32Array.from({ length: count }, (_, i) => i);
-    const index = new sb.HnswIndex({ dim, seed: 2, efConstruction: 16 });
+    // The graph is started only where it pays: a scan must read 30 rows per node a search would
+    // visit. With the defaults (M 16, efSearch 64) a top-10 search visits up to 73 x 32 nodes, so
+    // 6,000 items are scanned and nothing is built; M 8 and efSearch 1 make it 10 x 16.
+    const scanned = new sb.HnswIndex({ dim, seed: 2, efConstruction: 16 });
+    scanned.add(ids, vectors);
+    for (let q = 0; q < 5; q++) scanned.search(gaussian(seededRandom(90 + q), dim), 10);
+    expect(scanned.stats()).toMatchObject({ built: 0, pending: count });
+    scanned.dispose();
+    const index = new sb.HnswIndex({ dim, seed: 2, efConstruction: 16, M: 8, efSearch: 1 });
     index.add(ids, vectors);
     expect(index.stats()).toMatchObject({ build: 'incremental', built: 0, pending: count, capacity: 0 });
     const queries = Array.from({ length: 20 }, (_, q) => gaussian(seededRandom(50 + q), dim));

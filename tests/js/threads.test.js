@@ -168,7 +168,8 @@ describe('threads', () => {
     // in it, and the elimination policies examine the arms of a review on every thread: the graph,
     // the choices and the saved state are still the single-thread build's, byte for byte.
     const random = seededRandom(12);
-    const arms = 30000;
+    // Above the size from which Sub-TS's default graph pays (44,640 arms: kScanRowsPerSearchVisit).
+    const arms = 50000;
     const features = gaussian(random, arms * dim);
     const theta = gaussian(random, dim);
     const ids = Uint32Array.from({ length: arms }, (_, i) => i);

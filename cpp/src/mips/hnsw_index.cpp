@@ -722,12 +722,19 @@ void HnswIndex::onRemove(const Id* ids, std::size_t count) {
   }
 }
 
+bool HnswIndex::scanIsCheaper(std::size_t count) const {
+  // A search's beam holds efSearch + count - 1 candidates and visits up to 2M neighbours of each.
+  const double visits = static_cast<double>(efSearch_ + count - 1) * 2.0 * static_cast<double>(M_);
+  return static_cast<double>(items_.size()) < kScanRowsPerSearchVisit * visits;
+}
+
 std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t count) {
   // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers.
   if (!incremental_) buildPending(items_.size());
   const std::size_t n = items_.size();
   std::vector<Id> ids;
   double searchEvaluations = 0.0;
+  if (incremental_ && built_ < n && scanIsCheaper(count)) return scan(paddedQuery, std::min(count, n), 0);
   if (built_ > 0) {
     auto& hnsw = graph_->hnsw;
     // The query of the euclidean reduction is (q, 0): the padding is already zero.

@@ -72,6 +72,15 @@ class HnswIndex final : public MipsIndex {
   static double evaluationCost(double graphBytes);
   // Fewer items than this are scanned (incremental build); the space trial needs as many.
   static constexpr std::size_t kGraphMinimum = 1000;
+  // An incremental graph is started (and searched before it is complete) only when a scan reads at
+  // least this many rows per node a search would visit: below, building it costs more than it can
+  // save within the bound of (1 + buildCredit) scans. Measured with Sub-TS's defaults at d = 16 (M 8,
+  // a beam of efSearch 64 + shortlist 30 - 1 = 93: up to 1,488 visits, about 950 in fact), a
+  // complete graph's step cost 0.039 ms flat against Linear TS's 0.029 at 5,000 arms and 0.045 at
+  // 10,000; and while it was built, Sub-TS's total time read up to 3.3 times Linear TS's at 5,000
+  // arms, 2.2 at 20,000, 2.05 at 30,000, 1.70 at 50,000 and 1.55 at 10^5 (bench/horizon.mjs). 30 rows
+  // a visit starts that graph from 44,640 arms. A graph built on request (build()) is searched at any size.
+  static constexpr double kScanRowsPerSearchVisit = 30.0;
   // A bulk build inserts on one thread until the graph holds this many nodes: hnswlib's addPoint
   // takes the first node as the entry point without a lock, so concurrent insertions into an
   // (almost) empty graph could leave a node unlinked; and a few hundred nodes are not worth threads.
@@ -90,6 +99,8 @@ class HnswIndex final : public MipsIndex {
   void onAdd(const Id* ids, std::size_t count) override;
   void onRemove(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
+  // Whether a scan of every item costs less than an incremental graph would (kScanRowsPerSearchVisit).
+  bool scanIsCheaper(std::size_t count) const;
   void saveStructure(StateWriter& out) const override;
   void loadStructure(StateReader& in) override;
 
