@@ -65,4 +65,33 @@ describe('demo page in Chromium', () => {
     expect(inBrowser).toBe((await init()).randomChecksum(42, 100000));
     await page.close();
   });
+
+  // `npm start` serves the page with COOP and COEP (web/demo/vite.config.js): without them the page
+  // has no SharedArrayBuffer and gets one thread. The experiments' Workers load the threaded build
+  // too: each starts pthread Workers of its own beside the page's.
+  test('is cross-origin isolated: the threaded build on the page and in the workers, and a preset runs to the end', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    const pthreadWorkers = [];
+    page.on('worker', (worker) => { if (worker.url().includes('sublinear_bandits_wasm_threads.worker')) pthreadWorkers.push(worker.url()); });
+    await page.goto(`${baseUrl}#preset=paper000-table4&seeds=1&horizon=60`);
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toContain('WebAssembly module loaded');
+    const found = await page.evaluate(() => ({
+      isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency, threads: window.sb.threads, reason: window.sb.threadsReason,
+    }));
+    expect(found.isolated, JSON.stringify(found)).toBe(true);
+    if (found.cores > 1) {
+      expect(found.threads, JSON.stringify(found)).toBeGreaterThan(1);
+      expect(found.reason).toMatch(/^cross-origin isolated page/);
+    }
+    expect(await page.locator('#status').textContent()).toContain(`Threads: ${found.threads} (${found.reason})`);
+
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^(Done|Failed|Cancelled)/);
+    expect(await page.locator('#progress-text').textContent()).toMatch(/^Done/);
+    expect(await page.locator('#results-table tbody tr').count()).toBe(4);
+    if (found.cores > 1) expect(pthreadWorkers.length, JSON.stringify(pthreadWorkers)).toBeGreaterThan(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
 });

@@ -1,6 +1,7 @@
 // The static build (what `npm run build:demo` writes) served from a subfolder of a plain static
 // server, as a host would: it must load, run a preset to the end in workers, and say so when a file
-// is missing instead of waiting forever.
+// is missing instead of waiting forever. The same site from a host that adds COOP and COEP gets the
+// threaded build.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,10 +11,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, watchErrors } from './chromium.js';
 
 const prefix = '/some/sub/dir/';
+// The same site from a host that sends the two headers of cross-origin isolation.
+const isolatedPrefix = '/isolated/dir/';
+const isolation = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
 let site;
 let server;
 let baseUrl;
+let isolatedUrl;
 let browser;
 // Paths the server pretends not to have (a partly uploaded site).
 const missing = new Set();
@@ -25,19 +30,22 @@ beforeAll(async () => {
   await build({ configFile: fileURLToPath(new URL('../../web/demo/vite.config.js', import.meta.url)), logLevel: 'error', build: { outDir: site, emptyOutDir: true } });
   server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-    if (!path.startsWith(prefix)) return response.writeHead(404).end();
-    const relative = normalize(path.slice(prefix.length) || 'index.html');
+    const folder = [prefix, isolatedPrefix].find((start) => path.startsWith(start));
+    if (!folder) return response.writeHead(404).end();
+    const headers = folder === isolatedPrefix ? isolation : {};
+    const relative = normalize(path.slice(folder.length) || 'index.html');
     const file = join(site, relative.endsWith('/') ? `${relative}index.html` : relative);
-    if (relative.startsWith('..') || [...missing].some((ending) => file.endsWith(ending))) return response.writeHead(404).end();
+    if (relative.startsWith('..') || [...missing].some((ending) => file.endsWith(ending))) return response.writeHead(404, headers).end();
     try {
       if (!statSync(file).isFile()) throw new Error('not a file');
-      response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+      response.writeHead(200, { ...headers, 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
     } catch {
-      response.writeHead(404).end();
+      response.writeHead(404, headers).end();
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${server.address().port}${prefix}`;
+  isolatedUrl = `http://127.0.0.1:${server.address().port}${isolatedPrefix}`;
   browser = await launchChromium();
 }, 240_000);
 
@@ -60,6 +68,27 @@ describe('the static demo site from a subfolder', () => {
     const errors = watchErrors(page);
     await page.goto(`${baseUrl}#preset=paper000-table4&seeds=1&horizon=60`);
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toContain('WebAssembly module loaded');
+    // No headers: one thread, and the page says why.
+    expect(await page.locator('#status').textContent()).toContain('Threads: 1 (the page is not cross-origin isolated');
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^(Done|Failed|Cancelled)/);
+    expect(await page.locator('#progress-text').textContent()).toMatch(/^Done/);
+    expect(await page.locator('#results-table tbody tr').count()).toBe(4);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  // The pthread worker script must stay a file of the site: inlined as a data: URL (Vite inlines
+  // small assets), its Worker would not be isolated and the page would wait for it forever.
+  test(`from a host that adds COOP and COEP (${isolatedPrefix}), it gets the threaded build and runs a preset to the end`, async () => {
+    missing.clear();
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${isolatedUrl}#preset=paper000-table4&seeds=1&horizon=60`);
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toContain('WebAssembly module loaded');
+    const found = await page.evaluate(() => ({ isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency, threads: window.sb.threads }));
+    expect(found.isolated).toBe(true);
+    if (found.cores > 1) expect(found.threads, JSON.stringify(found)).toBeGreaterThan(1);
     await page.getByRole('button', { name: 'Run experiment' }).click();
     await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^(Done|Failed|Cancelled)/);
     expect(await page.locator('#progress-text').textContent()).toMatch(/^Done/);
