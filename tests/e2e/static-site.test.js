@@ -55,6 +55,17 @@ afterAll(async () => {
   if (site) rmSync(site, { recursive: true, force: true });
 });
 
+// Runs the loaded preset (Paper 000's Table 4: four policies) and checks it ends with its four rows
+// and no console error.
+async function runPresetToTheEnd(page, errors) {
+  await page.getByRole('button', { name: 'Run experiment' }).click();
+  await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^(Done|Failed|Cancelled)/);
+  expect(await page.locator('#progress-text').textContent()).toMatch(/^Done/);
+  expect(await page.locator('#results-table tbody tr').count()).toBe(4);
+  expect(errors).toEqual([]);
+  await page.close();
+}
+
 describe('the static demo site from a subfolder', () => {
   test('every URL in the build is relative', () => {
     const html = readFileSync(join(site, 'index.html'), 'utf8');
@@ -70,12 +81,7 @@ describe('the static demo site from a subfolder', () => {
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toContain('WebAssembly module loaded');
     // No headers: one thread, and the page says why.
     expect(await page.locator('#status').textContent()).toContain('Threads: 1 (the page is not cross-origin isolated');
-    await page.getByRole('button', { name: 'Run experiment' }).click();
-    await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^(Done|Failed|Cancelled)/);
-    expect(await page.locator('#progress-text').textContent()).toMatch(/^Done/);
-    expect(await page.locator('#results-table tbody tr').count()).toBe(4);
-    expect(errors).toEqual([]);
-    await page.close();
+    await runPresetToTheEnd(page, errors);
   }, 180_000);
 
   // The pthread worker script must stay a file of the site: inlined as a data: URL (Vite inlines
@@ -89,12 +95,7 @@ describe('the static demo site from a subfolder', () => {
     const found = await page.evaluate(() => ({ isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency, threads: window.sb.threads }));
     expect(found.isolated).toBe(true);
     if (found.cores > 1) expect(found.threads, JSON.stringify(found)).toBeGreaterThan(1);
-    await page.getByRole('button', { name: 'Run experiment' }).click();
-    await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^(Done|Failed|Cancelled)/);
-    expect(await page.locator('#progress-text').textContent()).toMatch(/^Done/);
-    expect(await page.locator('#results-table tbody tr').count()).toBe(4);
-    expect(errors).toEqual([]);
-    await page.close();
+    await runPresetToTheEnd(page, errors);
   }, 180_000);
 
   test(`the page's own timing worker (the total-time chart) loads from ${prefix} too`, async () => {
