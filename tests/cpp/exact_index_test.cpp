@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/parallelism.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/exact_index.hpp"
 #include "sublinear/mips/index_factory.hpp"
@@ -130,4 +131,56 @@ TEST(IndexFactory, BuildsByNameAndRejectsUnknownTypes) {
   EXPECT_EQ(index->dim(), 4u);
   EXPECT_EQ(codeOf([] { makeMipsIndex(4, Json{{"type", "nope"}}); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(codeOf([] { makeMipsIndex(4, Json::array()); }), ErrorCode::InvalidArgument);
+}
+
+TEST(ExactIndex, LongRowsAndRowsOfEveryLengthRankAsBruteForce) {
+  // Rows up to kInterleavedRowsMaxStride floats go through the four-row kernel, longer ones one at a
+  // time: both must give the oracle's top-k, across the store's blocks and with a ragged tail.
+  for (std::size_t dim : {60u, 64u, 65u, 136u}) {
+    Random random(dim + 100);
+    ExactIndex index(dim);
+    std::map<Id, std::vector<float>> oracle;
+    const std::size_t n = 4096 + 7;
+    std::vector<Id> ids(n);
+    std::iota(ids.begin(), ids.end(), 0);
+    const auto vectors = gaussian(random, n * dim);
+    index.add(ids.data(), n, vectors.data(), vectors.size());
+    for (std::size_t i = 0; i < n; ++i) oracle[ids[i]] = std::vector<float>(vectors.begin() + i * dim, vectors.begin() + (i + 1) * dim);
+    for (int q = 0; q < 5; ++q) {
+      const auto query = gaussian(random, dim);
+      EXPECT_EQ(index.search(query.data(), dim, 10).ids, bruteForce(oracle, query, 10)) << dim;
+    }
+  }
+}
+
+TEST(ExactIndex, AScanSharedAmongThreadsAnswersAsOneThreadWithTiesToTheSmallerId) {
+  // With shareScansAmongThreads, past kParallelScanFloats the rows are shared out in grains, each
+  // thread keeping its own top-k: the merged answer, scores and work must be one thread's, also
+  // when equal vectors tie across grains.
+  const std::size_t dim = 64;
+  const std::size_t n = MipsIndex::kParallelScanFloats / dim + 40000;
+  Random random(5);
+  std::vector<Id> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  auto vectors = gaussian(random, n * dim);
+  // Items 3, 20003, 50003 and n - 1 are one vector, far along the query below: ties in several grains.
+  std::vector<float> best(dim, 5.0f);
+  for (const std::size_t item : {std::size_t{3}, std::size_t{20003}, std::size_t{50003}, n - 1}) std::copy(best.begin(), best.end(), vectors.begin() + item * dim);
+  ExactIndex index(dim);
+  index.add(ids.data(), n, vectors.data(), vectors.size());
+  std::vector<std::vector<float>> queries{best};
+  for (int q = 0; q < 4; ++q) queries.push_back(gaussian(random, dim));
+  std::vector<SearchResult> alone;
+  for (const auto& query : queries) alone.push_back(index.search(query.data(), dim, 10));
+  const auto work = index.innerProducts();
+  setParallelism(2);
+  index.shareScansAmongThreads(true);
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    const SearchResult shared = index.search(queries[q].data(), dim, 10);
+    EXPECT_EQ(shared.ids, alone[q].ids) << q;
+    EXPECT_EQ(shared.scores, alone[q].scores) << q;
+  }
+  setParallelism(1);
+  EXPECT_EQ(index.innerProducts() - work, work);
+  EXPECT_EQ(std::vector<Id>(alone[0].ids.begin(), alone[0].ids.begin() + 4), (std::vector<Id>{3, 20003, 50003, static_cast<Id>(n - 1)}));
 }

@@ -53,6 +53,9 @@ SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, con
   const PolicyIndexSpec spec(options, defaultIndex);
   for (int s = 0; s <= maxStage_; ++s) {
     stages_.push_back(Stage{spec.make(lift_.liftedDim(), static_cast<std::uint64_t>(s)), {}, {}, {}});
+    // A policy that scans its stages (Linear Elim) reads d(d+1)/2 floats an arm: at 10^6 arms and
+    // d = 16, 544 MB a search, 30 ms on one thread, 20 on two.
+    stages_.back().index->shareScansAmongThreads(!boundsFirst_);
   }
 }
 
@@ -141,13 +144,13 @@ void SubElim::eliminate(std::size_t& work) {
     while (!stage.heap.empty() && stage.heap.top().first < threshold_) {
       const auto [key, id] = stage.heap.top();
       // Entries of arms that moved on, were re-keyed, removed or eliminated are stale: skipped, at
-      // one unit of work (a review's end can leave hundreds of thousands below the threshold).
+      // kStaleWork (a review's end can leave hundreds of thousands below the threshold).
       const auto it = membership_.find(id);
       const bool stale = it == membership_.end() || it->second.stage != s || it->second.key != key;
-      if (work < (stale ? 1 : kMoveWork)) break;
+      if (work < (stale ? kStaleWork : kMoveWork)) break;
       stage.heap.pop();
       if (stale) {
-        --work;
+        work -= kStaleWork;
         continue;
       }
       if (hasWitness_ && id == witness_) {

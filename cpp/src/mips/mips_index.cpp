@@ -1,10 +1,13 @@
 #include "sublinear/mips/mips_index.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <mutex>
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/id.hpp"
+#include "sublinear/core/parallelism.hpp"
 #include "sublinear/mips/inner_product.hpp"
 #include "sublinear/mips/lane_kernels.hpp"
 #include "sublinear/mips/top_k.hpp"
@@ -94,16 +97,43 @@ SearchResult MipsIndex::searchExactly(const float* query, std::size_t queryLengt
 
 std::vector<Id> MipsIndex::scan(const float* paddedQuery, std::size_t count, std::size_t firstRow) {
   TopK best(count);
-  const std::size_t stride = items_.stride();
   const std::size_t rows = items_.size();
+  if (shareScans_ && (rows - firstRow) * items_.stride() >= kParallelScanFloats && parallelism() > 1) {
+    // Each thread keeps its own top `count` of the grains it takes; the union's top is the answer.
+    constexpr std::size_t kGrain = 16384;
+    std::atomic<std::size_t> next{firstRow};
+    std::mutex merging;
+    runInParallel(parallelism(), [&] {
+      TopK mine(count);
+      for (std::size_t first = next.fetch_add(kGrain); first < rows; first = next.fetch_add(kGrain)) {
+        scanRows(paddedQuery, first, std::min(rows, first + kGrain), mine);
+      }
+      const std::lock_guard<std::mutex> lock(merging);
+      for (const auto& [score, id] : mine.take()) best.push(score, id);
+    });
+  } else {
+    scanRows(paddedQuery, firstRow, rows, best);
+  }
+  countInnerProducts(static_cast<double>(rows - firstRow));
+  scannedInnerProducts_ += rows - firstRow;
+  std::vector<Id> ids;
+  ids.reserve(count);
+  for (const auto& entry : best.take()) ids.push_back(entry.second);
+  return ids;
+}
+
+void MipsIndex::scanRows(const float* paddedQuery, std::size_t first, std::size_t last, TopK& best) const {
+  const std::size_t stride = items_.stride();
   // Four rows per step (bit-identical to innerProduct per row, see lane_kernels.hpp): the scan is
-  // bound by memory, and this keeps the query in registers and the loop free of calls.
+  // bound by memory, and this keeps the query in registers and the loop free of calls. Long rows
+  // are read one at a time (kInterleavedRowsMaxStride).
   // The store's rows are contiguous within a block: the kernel runs over each block's stretch.
+  const bool interleave = stride <= lanes::kInterleavedRowsMaxStride;
   float scores[4];
-  for (std::size_t row = firstRow; row < rows;) {
-    const std::size_t end = row + items_.contiguousRows(row);
+  for (std::size_t row = first; row < last;) {
+    const std::size_t end = std::min(last, row + items_.contiguousRows(row));
     const float* data = items_.rowData(row);
-    for (; row + 4 <= end; row += 4, data += 4 * stride) {
+    for (; interleave && row + 4 <= end; row += 4, data += 4 * stride) {
       lanes::innerProducts4(data, paddedQuery, stride, scores);
       for (std::size_t r = 0; r < 4; ++r) {
         if (best.admits(scores[r])) best.push(scores[r], items_.idAt(row + r));
@@ -114,12 +144,6 @@ std::vector<Id> MipsIndex::scan(const float* paddedQuery, std::size_t count, std
       if (best.admits(score)) best.push(score, items_.idAt(row));
     }
   }
-  countInnerProducts(static_cast<double>(rows - firstRow));
-  scannedInnerProducts_ += rows - firstRow;
-  std::vector<Id> ids;
-  ids.reserve(count);
-  for (const auto& entry : best.take()) ids.push_back(entry.second);
-  return ids;
 }
 
 SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k) {
@@ -131,9 +155,10 @@ SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<
   for (std::size_t i = 0; i < ids.size(); ++i) rows[i] = items_.rowOf(ids[i]);
   std::sort(rows.begin(), rows.end());
   const std::size_t stride = items_.stride();
+  const bool interleave = stride <= lanes::kInterleavedRowsMaxStride;
   float scores[4];
   std::size_t i = 0;
-  for (; i + 4 <= rows.size(); i += 4) {
+  for (; interleave && i + 4 <= rows.size(); i += 4) {
     lanes::innerProducts4(items_.rowData(rows[i]), items_.rowData(rows[i + 1]), items_.rowData(rows[i + 2]),
                           items_.rowData(rows[i + 3]), paddedQuery, stride, scores);
     for (std::size_t r = 0; r < 4; ++r) {
