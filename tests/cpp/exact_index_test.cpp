@@ -5,13 +5,13 @@
 #include <numeric>
 
 #include "sublinear/core/error.hpp"
-#include "sublinear/core/parallelism.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/exact_index.hpp"
 #include "sublinear/mips/index_factory.hpp"
 #include "test_support.hpp"
 
 using sublinear::testing::codeOf;
+using sublinear::testing::Threads;
 
 using namespace sublinear;
 
@@ -173,14 +173,15 @@ TEST(ExactIndex, AScanSharedAmongThreadsAnswersAsOneThreadWithTiesToTheSmallerId
   std::vector<SearchResult> alone;
   for (const auto& query : queries) alone.push_back(index.search(query.data(), dim, 10));
   const auto work = index.innerProducts();
-  setParallelism(2);
-  index.shareScansAmongThreads(true);
-  for (std::size_t q = 0; q < queries.size(); ++q) {
-    const SearchResult shared = index.search(queries[q].data(), dim, 10);
-    EXPECT_EQ(shared.ids, alone[q].ids) << q;
-    EXPECT_EQ(shared.scores, alone[q].scores) << q;
+  {
+    const Threads two(2);
+    index.shareScansAmongThreads(true);
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      const SearchResult shared = index.search(queries[q].data(), dim, 10);
+      EXPECT_EQ(shared.ids, alone[q].ids) << q;
+      EXPECT_EQ(shared.scores, alone[q].scores) << q;
+    }
   }
-  setParallelism(1);
   EXPECT_EQ(index.innerProducts() - work, work);
   EXPECT_EQ(std::vector<Id>(alone[0].ids.begin(), alone[0].ids.begin() + 4), (std::vector<Id>{3, 20003, 50003, static_cast<Id>(n - 1)}));
 }

@@ -16,18 +16,13 @@
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/sub_elim.hpp"
 #include "sublinear/mips/persistent_index.hpp"
+#include "test_support.hpp"
 
 using namespace sublinear;
 using namespace mips_oracle;
+using sublinear::testing::Threads;
 
 namespace {
-
-// Sets the process-wide thread count for one test and restores 1, the native default, after it.
-class Threads {
- public:
-  explicit Threads(std::size_t count) { setParallelism(count); }
-  ~Threads() { setParallelism(1); }
-};
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr std::size_t kItems = 4000;  // AddressSanitizer is about 5x slower

@@ -1,7 +1,7 @@
 #pragma once
 
-// What many test files need: the code of the error an action throws, an expectation on an error's
-// code and message, and whether an index type is built in.
+// What many test files need: a thread count for one test, the code of the error an action throws,
+// an expectation on an error's code and message, and whether an index type is built in.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +9,20 @@
 #include <string>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/parallelism.hpp"
 #include "sublinear/mips/index_factory.hpp"
 
 namespace sublinear::testing {
+
+// Sets the process-wide thread count for one test and restores 1, the native default, after it
+// (also when an assertion ends the test early).
+class Threads {
+ public:
+  explicit Threads(std::size_t count) { setParallelism(count); }
+  ~Threads() { setParallelism(1); }
+  Threads(const Threads&) = delete;
+  Threads& operator=(const Threads&) = delete;
+};
 
 // The code of the sublinear::Error that `action` throws (a test failure if it throws none).
 inline ErrorCode codeOf(const std::function<void()>& action) {
