@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import init, { BanditError, init as namedInit, version } from '../../dist/index.js';
+import { warmUp } from '../../dist/warm-up.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url)));
 
@@ -37,6 +38,49 @@ describe('init', () => {
     expect(indexA.size).toBe(2);
     indexA.dispose();
     indexB.dispose();
+  });
+});
+
+describe('warm-up', () => {
+  test('init refuses a warmUp option that is not a boolean', async () => {
+    for (const warm of [1, 'no', null]) {
+      await expect(init({ warmUp: warm })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    }
+  });
+
+  test('init({ warmUp: false }) gives a working module', async () => {
+    const sb = await init({ warmUp: false, threads: 1 });
+    const policy = new sb.LinearElim({ dim: 2, seed: 1 });
+    policy.addArms([1, 2], [1, 0, 0, 1]);
+    expect([1, 2]).toContain(policy.select());
+    policy.dispose();
+  });
+
+  // What the warm-up makes it disposes: run again on a module that already ran it (its first run
+  // started the helper threads, whose stacks stay), the heap holds as many bytes after as before.
+  test('leaves nothing on the wasm heap', async () => {
+    for (const threads of [1, 2]) {
+      const sb = await init({ threads });
+      const before = sb.memoryUsage().allocatedBytes;
+      await warmUp(sb);
+      expect(sb.memoryUsage().allocatedBytes).toBe(before);
+    }
+  });
+
+  // init() must not hold the thread for the whole warm-up: a page's timers and input run between
+  // its tasks. A timer that re-arms itself runs between every two of them.
+  test('lets the event loop run between its tasks', async () => {
+    const sb = await init({ warmUp: false });
+    let turns = 0;
+    let running = true;
+    const turn = () => {
+      turns += 1;
+      if (running) setTimeout(turn, 0);
+    };
+    setTimeout(turn, 0);
+    await warmUp(sb);
+    running = false;
+    expect(turns).toBeGreaterThanOrEqual(9);
   });
 });
 

@@ -35,6 +35,13 @@ export interface InitOptions {
    * it. The result is `threads` and `threadsReason` on the module.
    */
   threads?: number;
+  /**
+   * true (the default): before it resolves, init() runs the hot paths of large arm sets on 2,000
+   * arms (exact scans, lifts, ridge updates, HNSW insertion and search), a few ms a task with the
+   * event loop running between the tasks, so that the engine has compiled them before the first
+   * call needs them; it adds about 0.1 s to init(). false leaves that cost to the first calls.
+   */
+  warmUp?: boolean;
 }
 
 /** One instance of the WebAssembly module and the classes bound to it. */

@@ -8,6 +8,7 @@ import { defineMatroidClasses } from './matroid.js';
 import { defineLinearClasses } from './linear.js';
 import { defineSimulationClasses } from './simulate.js';
 import { version } from './version.js';
+import { warmUp } from './warm-up.js';
 
 export { BanditError, ErrorCode, version };
 
@@ -87,6 +88,9 @@ async function workerScriptProblem(url) {
 
 export async function init(options = {}) {
   if (options === null || typeof options !== 'object') throw new BanditError(ErrorCode.INVALID_ARGUMENT, 'init options must be an object');
+  if (options.warmUp !== undefined && typeof options.warmUp !== 'boolean') {
+    throw new BanditError(ErrorCode.INVALID_ARGUMENT, `init option 'warmUp' must be a boolean, got ${String(options.warmUp)}`);
+  }
   let { threads, reason } = await chooseThreads(options);
   if (threads > 1 && !isNode) {
     const name = 'sublinear_bandits_wasm_threads.worker.js';
@@ -128,7 +132,7 @@ export async function init(options = {}) {
   }
   Module.setParallelism(threads);
   const runtime = createRuntime(Module);
-  return Object.freeze({
+  const sb = Object.freeze({
     version,
     BanditError,
     ErrorCode,
@@ -166,6 +170,10 @@ export async function init(options = {}) {
       return JSON.parse(Module.optionTable(kind, type));
     }),
   });
+  // Compiles the hot paths before the first call needs them (warm-up.js); init({ warmUp: false })
+  // resolves sooner and leaves that cost to the first calls.
+  if (options.warmUp !== false) await warmUp(sb);
+  return sb;
 }
 
 function requireName(value, name) {
