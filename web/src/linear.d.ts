@@ -100,10 +100,11 @@ export interface SubElimOptions extends EliminationOptions {
   /**
    * SubElim only (LinearElim, the linear-time baseline, rejects it). Default true: each stage is
    * searched first through upper bounds on ||x||_{V^-1} (which never grows), recomputing the largest
-   * until the best is certified the stage's most uncertain arm; at most 10,000 recomputations a call.
-   * A search that runs out plays its best arm (counted in stats().uncertifiedPlays); the index answers
-   * only when the bounds' arm fails the acceptance test and the index is cheap (a stage of at most
-   * 10,000 arms, or a graph built by buildIndex()).
+   * until the best is certified the stage's most uncertain arm; at most a 25th of the stage's arms
+   * (between 1,000 and 10,000) a search, about what a scan of the stage costs. A search that runs out
+   * scans a stage of up to 250,000 arms exactly (stats().boundFallbacks); over a larger stage it plays
+   * its best arm (stats().uncertifiedPlays), and the index answers only when that arm fails the
+   * acceptance test and the index is cheap (a graph built by buildIndex()).
    */
   boundsFirst?: boolean;
 }

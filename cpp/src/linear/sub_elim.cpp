@@ -53,9 +53,9 @@ SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, con
   const PolicyIndexSpec spec(options, defaultIndex);
   for (int s = 0; s <= maxStage_; ++s) {
     stages_.push_back(Stage{spec.make(lift_.liftedDim(), static_cast<std::uint64_t>(s)), {}, {}, {}});
-    // A policy that scans its stages (Linear Elim) reads d(d+1)/2 floats an arm: at 10^6 arms and
-    // d = 16, 544 MB a search, 30 ms on one thread, 20 on two.
-    stages_.back().index->shareScansAmongThreads(!boundsFirst_);
+    // A scan of a stage (every search of Linear Elim's, Sub-Elim's when its bounds run out) reads
+    // d(d+1)/2 floats an arm: at 10^6 arms and d = 16, 544 MB, 30 ms on one thread, 20 on two.
+    stages_.back().index->shareScansAmongThreads(true);
   }
 }
 
@@ -429,21 +429,29 @@ Id SubElim::chooseArm() {
     const bool accepted = bound.found && beta_ * bound.inverseNorm >= acceptance(stage);
     if (bound.certified) ++certifiedAnswers_;
     MipsIndex& index = *stages_[static_cast<std::size_t>(stage)].index;
-    // A search that ran out plays its best arm when it passes the acceptance test, and also when the
-    // index would scan (or build) more than a call may spend: the search goes on from tighter bounds
-    // at the next call. Any arm is a valid play (the confidence bounds hold whatever is played); an
-    // arm below the test only explores less.
-    if (accepted || (bound.found && !bound.certified && !answersWithinBudget(index))) {
+    // A search that ran out over a stage small enough scans it (exactly, and at most about the
+    // bounds search's own cost: boundsBudget). Over a larger stage it plays its best arm when it
+    // passes the acceptance test, and also when the index would scan (or build) more than a call may
+    // spend: the search goes on from tighter bounds at the next call. Any arm is a valid play (the
+    // confidence bounds hold whatever is played); an arm below the test only explores less.
+    const bool ranOut = bound.found && !bound.certified;
+    const bool scanStage = ranOut && scanWithinBudget(index);
+    if (bound.certified ? accepted : (ranOut && !scanStage && (accepted || !answersWithinBudget(index)))) {
       if (!bound.certified) ++uncertifiedPlays_;
       return bound.id;
     }
     if (!bound.certified) {
       if (boundsFirst_) ++boundFallbacks_;
-      const std::uint64_t workBefore = index.approximateInnerProducts();
-      const SearchResult answer = index.search(query.data(), query.size(), 1, searchOptions);
-      if (audit_.due(index, workBefore)) {
-        audit(index, query, answer);
-        searchOptions.shortlist = shortlist_;
+      SearchResult answer;
+      if (scanStage) {
+        answer = index.searchExactly(query.data(), query.size(), 1);
+      } else {
+        const std::uint64_t workBefore = index.approximateInnerProducts();
+        answer = index.search(query.data(), query.size(), 1, searchOptions);
+        if (audit_.due(index, workBefore)) {
+          audit(index, query, answer);
+          searchOptions.shortlist = shortlist_;
+        }
       }
       if (!answer.ids.empty()) {
         const Id candidate = answer.ids.front();
@@ -464,14 +472,23 @@ bool SubElim::answersWithinBudget(MipsIndex& index) {
   return index.size() <= kSearchWork || (index.approximates() && index.build(0) == 0);
 }
 
+bool SubElim::scanWithinBudget(const MipsIndex& index) {
+  return index.size() <= kSearchWork * kScanRowsPerRecomputation;
+}
+
+std::size_t SubElim::boundsBudget(std::size_t stageSize) {
+  return std::clamp(stageSize / kScanRowsPerRecomputation, kMinimumSearchWork, kSearchWork);
+}
+
 SubElim::BoundAnswer SubElim::searchBounds(int stage) {
   UncertaintyBounds& bounds = stages_[static_cast<std::size_t>(stage)].bounds;
   BoundAnswer best;
   std::vector<UncertaintyBounds::Entry> recomputed;
+  const std::size_t budget = boundsBudget(stages_[static_cast<std::size_t>(stage)].index->size());
   std::size_t work = 0;
   while (!bounds.empty()) {
     if (best.found && best.inverseNorm >= bounds.largestBound()) break;
-    if (work == kSearchWork) break;
+    if (work == budget) break;
     ++work;
     const Id id = bounds.pop().second;
     const auto it = membership_.find(id);
