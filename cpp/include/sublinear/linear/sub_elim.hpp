@@ -60,13 +60,14 @@ namespace sublinear {
 // those bounds (UncertaintyBounds); a search takes the largest, recomputes it and puts it back,
 // until the best recomputed value reaches the largest bound left: that arm is the stage's most
 // uncertain one, exactly (Linear Elim's scan finds the same arm up to float rounding), after some
-// hundreds of recomputations at K = 10^5 instead of K. A call recomputes at most boundsBudget(stage size) bounds.
-// A search that runs out (its budget: boundsBudget) plays its best arm if it passes the acceptance
-// test (Algorithm 2 accepts any such arm); if not, the index answers when that is cheap (a stage of
-// at most kSearchWork arms, or a graph built by buildIndex()), an exact scan when the stage is small
-// enough (kScanRowsPerRecomputation), and otherwise the best arm is played anyway and the search
-// goes on from tighter bounds at the next call (stats().uncertifiedPlays). Linear Elim, the linear-time
-// baseline, scans its index at every step.
+// hundreds of recomputations at K = 10^5 instead of K. A search recomputes at most boundsBudget(n)
+// bounds of a stage of n arms.
+// A search that runs out of its budget scans the stage exactly when the stage is small enough
+// (kScanRowsPerRecomputation; stats().boundFallbacks). Over a larger stage it plays its best arm
+// if that passes the acceptance test (Algorithm 2 accepts any such arm); if not, the index answers
+// when a graph built by buildIndex() makes that cheap, and otherwise the best arm is played anyway
+// and the search goes on from tighter bounds at the next call (stats().uncertifiedPlays). Linear
+// Elim, the linear-time baseline, scans its index at every step.
 //
 // Over an approximate index the stage searches are audited as Sub-TS's are (ApproximationAudit:
 // auditBudget, targetMissRate, maxShortlist): a miss is a stage arm of larger uncertainty than the
@@ -116,12 +117,12 @@ class SubElim : public RidgePolicy {
   // A recomputation reads an arm and its membership at random (about 0.8 us in wasm); a scan reads
   // a stage's lifted rows in order (d(d+1)/2 floats, about 0.03 us a row at d = 16 on one thread).
   // So a search through the bounds of a stage of n arms recomputes at most n / 25 of them
-  // (boundsBudget, within [kMinimumSearchWork, kSearchWork]), and one that runs out scans the stage exactly when that scan costs no more than
-  // a full budget (n <= 25 kSearchWork): no search costs much more than Linear Elim's scan of the
-  // same stage. At 10^5 arms, whose bounds are loose over the first hundred steps, the searches had
-  // spent 8 ms where the scan takes 2-3 ms. Larger stages play the best arm found (uncertified).
-  // Small stages keep kMinimumSearchWork (under 1 ms): their bounds need some hundreds to certify
-  // an answer, and a scan of them is cheap anyway.
+  // (boundsBudget, within [kMinimumSearchWork, kSearchWork]), and one that runs out scans the stage
+  // exactly when that scan costs no more than a full budget (n <= 25 kSearchWork): no search costs
+  // much more than Linear Elim's scan of the same stage. At 10^5 arms, whose bounds are loose over
+  // the first hundred steps, the searches had spent 8 ms where the scan takes 2-3 ms. Larger stages
+  // play the best arm found (uncertified). Small stages keep kMinimumSearchWork (under 1 ms): their
+  // bounds need some hundreds to certify an answer, and a scan of them is cheap anyway.
   static constexpr std::size_t kScanRowsPerRecomputation = 25;
   static constexpr std::size_t kMinimumSearchWork = 1000;
   // The recomputations a bounds search of a stage of `stageSize` arms may spend.
