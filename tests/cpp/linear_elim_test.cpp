@@ -410,7 +410,7 @@ void addUnitArms(SubElim& policy, GaussianProblem& problem, int d, std::size_t c
 // Plays `steps` steps; each call's bound recomputations stay within its searches' budgets, and no
 // search scans more than a stage whose scan fits a full budget.
 void playWithinBoundsBudget(SubElim& policy, GaussianProblem& problem, int steps, std::size_t budget) {
-  const double largestScan = static_cast<double>(SubElim::kScanRowsPerRecomputation * SubElim::kSearchWork);
+  const double largestScan = static_cast<double>(SubElim::kLargestScannedStage);
   for (int t = 0; t < steps; ++t) {
     const Json before = policy.stats();
     problem.play(policy);
@@ -438,11 +438,11 @@ TEST(SubElim, ASearchThatRunsOutScansAStageWhoseScanFitsTheBudget) {
 }
 
 TEST(SubElim, ABoundsSearchOfALargeStageNeverScansIt) {
-  // More arms than a scan within the budget may read (kScanRowsPerRecomputation x kSearchWork):
+  // More arms than a scan within the budget may read (kLargestScannedStage):
   // searches stop at kSearchWork, play their best arm, and go on at the next call; the stage is
   // never scanned in their place. Two dimensions keep the lifted rows short.
   const int d = 2;
-  const std::size_t count = SubElim::kScanRowsPerRecomputation * SubElim::kSearchWork + 10000;
+  const std::size_t count = SubElim::kLargestScannedStage + 10000;
   GaussianProblem problem(d, 41, 0.3);
   SubElim policy(d, Json{{"seed", 6}, {"horizon", 20000}, {"index", Json{{"type", "exact"}}}});
   addUnitArms(policy, problem, d, count);

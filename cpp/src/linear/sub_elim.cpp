@@ -434,10 +434,11 @@ Id SubElim::chooseArm() {
     // passes the acceptance test, and also when the index would scan (or build) more than a call may
     // spend: the search goes on from tighter bounds at the next call. Any arm is a valid play (the
     // confidence bounds hold whatever is played); an arm below the test only explores less.
+    if (bound.certified && accepted) return bound.id;
     const bool ranOut = bound.found && !bound.certified;
-    const bool scanStage = ranOut && scanWithinBudget(index);
-    if (bound.certified ? accepted : (ranOut && !scanStage && (accepted || !answersWithinBudget(index)))) {
-      if (!bound.certified) ++uncertifiedPlays_;
+    const bool scanStage = ranOut && index.size() <= kLargestScannedStage;
+    if (ranOut && !scanStage && (accepted || !graphOverEveryItem(index))) {
+      ++uncertifiedPlays_;
       return bound.id;
     }
     if (!bound.certified) {
@@ -467,13 +468,8 @@ Id SubElim::chooseArm() {
   }
 }
 
-bool SubElim::answersWithinBudget(MipsIndex& index) {
-  // A scan of a small stage, or a graph over every item (built by buildIndex(), in a Worker say).
-  return index.size() <= kSearchWork || (index.approximates() && index.build(0) == 0);
-}
-
-bool SubElim::scanWithinBudget(const MipsIndex& index) {
-  return index.size() <= kSearchWork * kScanRowsPerRecomputation;
+bool SubElim::graphOverEveryItem(MipsIndex& index) {
+  return index.approximates() && index.build(0) == 0;
 }
 
 std::size_t SubElim::boundsBudget(std::size_t stageSize) {

@@ -63,7 +63,7 @@ namespace sublinear {
 // hundreds of recomputations at K = 10^5 instead of K. A search recomputes at most boundsBudget(n)
 // bounds of a stage of n arms.
 // A search that runs out of its budget scans the stage exactly when the stage is small enough
-// (kScanRowsPerRecomputation; stats().boundFallbacks). Over a larger stage it plays its best arm
+// (kLargestScannedStage; stats().boundFallbacks). Over a larger stage it plays its best arm
 // if that passes the acceptance test (Algorithm 2 accepts any such arm); if not, the index answers
 // when a graph built by buildIndex() makes that cheap, and otherwise the best arm is played anyway
 // and the search goes on from tighter bounds at the next call (stats().uncertifiedPlays). Linear
@@ -125,6 +125,7 @@ class SubElim : public RidgePolicy {
   // bounds need some hundreds to certify an answer, and a scan of them is cheap anyway.
   static constexpr std::size_t kScanRowsPerRecomputation = 25;
   static constexpr std::size_t kMinimumSearchWork = 1000;
+  static constexpr std::size_t kLargestScannedStage = kScanRowsPerRecomputation * kSearchWork;
   // The recomputations a bounds search of a stage of `stageSize` arms may spend.
   static std::size_t boundsBudget(std::size_t stageSize);
   // A review examines the arms ahead of its cursor in blocks of this many (at most what the call's
@@ -219,10 +220,9 @@ class SubElim : public RidgePolicy {
   void loadHeap(Heap& heap, StateReader& in) const;
   // The stage's most uncertain arm through its bounds (see boundsFirst above).
   BoundAnswer searchBounds(int stage);
-  // Whether a search of the index costs no more than a bounds search may (kSearchWork).
-  static bool answersWithinBudget(MipsIndex& index);
-  // Whether an exact scan of the stage costs no more than a full bounds search (kScanRowsPerRecomputation).
-  static bool scanWithinBudget(const MipsIndex& index);
+  // Whether the stage's index holds a graph over every item (built by buildIndex(), in a Worker
+  // say): then a search of it costs no more than a bounds search may.
+  static bool graphOverEveryItem(MipsIndex& index);
   // Rebuilds the heap of stage s from its members' keys once stale entries make up most of it, so
   // that the heaps do not grow with arms coming and going.
   void dropStaleEntries(int stage);
