@@ -37,6 +37,22 @@ const bundledWorker = `if(!Module["locateFile"]){PThread.unusedWorkers.push(new 
   if (text.includes(bundledWorker)) writeFileSync(mainFile, text.replace(bundledWorker, ''));
   else if (!text.includes(marker)) throw new Error(`${mainFile}: the worker branch to remove was not found (another emcc version?)`);
 }
+// In Node the glue makes `Worker` a global of the host's process (global.Worker = worker_threads'
+// Worker) for its own `new Worker(...)`: a guest sets no globals, so the class stays in the module's
+// scope. Its pool Workers would also inherit the host's execArgv, --input-type included, which Node
+// refuses for a worker's file (\`node --input-type=module -e ...\` could not start them).
+const globalWorker = 'let nodeWorkerThreads;try{nodeWorkerThreads=require("worker_threads")}catch(e){console.error(\'The "worker_threads" module is not supported in this node.js build - perhaps a newer version is needed?\');throw e}global.Worker=nodeWorkerThreads.Worker}';
+const scopedWorker = 'var nodeWorkerThreads=require("worker_threads")}';
+const newWorker = 'PThread.unusedWorkers.push(new Worker(pthreadMainJs))';
+const newScopedWorker = 'PThread.unusedWorkers.push(ENVIRONMENT_IS_NODE?new nodeWorkerThreads.Worker(pthreadMainJs,{execArgv:process.execArgv.filter(function(a){return!a.startsWith("--input-type")})}):new Worker(pthreadMainJs))';
+{
+  const text = readFileSync(mainFile, 'utf8');
+  if (text.includes(globalWorker) && text.includes(newWorker)) {
+    writeFileSync(mainFile, text.replace(globalWorker, scopedWorker).replace(newWorker, newScopedWorker));
+  } else if (!text.includes(marker)) {
+    throw new Error(`${mainFile}: the glue's global Worker was not found (another emcc version?)`);
+  }
+}
 patch(mainFile, `var require=${onNode}?process.getBuiltinModule("module").createRequire(import.meta.url):undefined;` +
   `var __dirname=${onNode}?require("path").dirname(require("url").fileURLToPath(import.meta.url)):undefined;`);
 patch(workerFile, `if(${onNode}&&typeof require=="undefined"){globalThis.require=process.getBuiltinModule("module").createRequire(process.cwd()+"/");` +
