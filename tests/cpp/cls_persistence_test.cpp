@@ -3,6 +3,7 @@
 // selects the same rows for the same feedback, and damaged bytes are CORRUPT_STATE.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -157,6 +158,67 @@ TEST_P(ClsPersistence, DamagedBytesAreCorruptState) {
   const auto bytes = policy->toBytes();
   const std::string other = policy->type() == "c2ucb" ? "pc2ucb" : "c2ucb";
   expectError(ErrorCode::CorruptState, "not of a " + other, [&] { clsPolicyFromBytes(bytes.data(), bytes.size(), other); });
+}
+
+// Issue 34: a selection over a round with more rows than setArms registered, and one made before
+// setArms shrank the fixed arms, are valid call sequences: their states reload and continue.
+TEST_P(ClsPersistence, PendingRowsBeyondTheFixedArmsReload) {
+  Random drive(21);
+  auto original = makeClsPolicy(optionsOf(GetParam(), 5));
+  const std::vector<double> fewArms(2 * kDim, 0.5);
+  original->setArms(fewArms.data(), fewArms.size());
+  const auto roundFeatures = features(drive);  // kRows rows, more than the 2 fixed arms
+  const auto pendingRows = original->select(roundFeatures.data(), roundFeatures.size(), topK(3));
+  ASSERT_TRUE(std::any_of(pendingRows.begin(), pendingRows.end(), [](Id row) { return row >= 2; })) << "a row beyond the fixed arms";
+  const auto bytes = original->toBytes();
+  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), original->type());
+  const auto rewards = rewardsOf(pendingRows, drive);
+  original->update(pendingRows.data(), pendingRows.size(), rewards.data(), rewards.size());
+  restored->update(pendingRows.data(), pendingRows.size(), rewards.data(), rewards.size());
+  const auto x = features(drive);
+  EXPECT_EQ(restored->select(x.data(), x.size(), topK(2)), original->select(x.data(), x.size(), topK(2)));
+  EXPECT_EQ(restored->toBytes(), original->toBytes());
+}
+
+TEST_P(ClsPersistence, PendingSelectionFromArmsThatShrankReloads) {
+  Random drive(22);
+  auto original = makeClsPolicy(optionsOf(GetParam(), 6));
+  const auto manyArms = features(drive);
+  original->setArms(manyArms.data(), manyArms.size());
+  const auto pendingRows = original->selectFromArms(topK(4));
+  // A smaller arm set, then a round of features: the earlier selection is replaced, and the new one
+  // is saved while pending.
+  const std::vector<double> fewArms(2 * kDim, 0.25);
+  original->setArms(fewArms.data(), fewArms.size());
+  const auto roundFeatures = features(drive);
+  const auto rows = original->select(roundFeatures.data(), roundFeatures.size(), topK(4));
+  const auto bytes = original->toBytes();
+  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), original->type());
+  const auto rewards = rewardsOf(rows, drive);
+  original->update(rows.data(), rows.size(), rewards.data(), rewards.size());
+  restored->update(rows.data(), rows.size(), rewards.data(), rewards.size());
+  EXPECT_EQ(restored->toBytes(), original->toBytes());
+  (void)pendingRows;
+}
+
+// Features and rewards beyond 1e15 never reach the ridge sums, whichever way they come in.
+TEST_P(ClsPersistence, FeaturesAndRewardsBeyondTheBoundAreRefused) {
+  auto policy = makeClsPolicy(optionsOf(GetParam(), 7));
+  Random drive(23);
+  auto x = features(drive);
+  const auto before = policy->toBytes();
+  x[4] = 1e300;
+  expectError(ErrorCode::InvalidArgument, "1e15", [&] { policy->select(x.data(), x.size(), topK(2)); });
+  expectError(ErrorCode::InvalidArgument, "1e15", [&] { policy->setArms(x.data(), x.size()); });
+  x[4] = 0.0;
+  const auto rows = policy->select(x.data(), x.size(), topK(2));
+  const std::vector<double> huge(rows.size(), -1e16);
+  expectError(ErrorCode::InvalidArgument, "1e15", [&] { policy->update(rows.data(), rows.size(), huge.data(), huge.size()); });
+  const std::vector<double> fine(rows.size(), 1.0);
+  policy->update(rows.data(), rows.size(), fine.data(), fine.size());
+  const auto bytes = policy->toBytes();
+  EXPECT_NO_THROW(clsPolicyFromBytes(bytes.data(), bytes.size(), policy->type()));
+  EXPECT_NE(bytes, before);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryType, ClsPersistence, ::testing::ValuesIn(everyVariant()), [](const auto& info) {

@@ -82,6 +82,10 @@ void fuzzLinear(fuzz::FuzzInput& input) {
         if (selected) attempt([&] { policy.update(input.byte() % 8 == 0 ? arm + 1 : arm, reward(input)); }, save);
       }
     }
+    if (input.byte() % 8 == 0) {
+      const auto bytes = policy.toBytes();
+      check(PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type())->toBytes() == bytes);
+    }
   }
   const auto bytes = policy.toBytes();
   auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type());
@@ -113,24 +117,56 @@ void fuzzSemiBandit(fuzz::FuzzInput& input) {
   check(restored->select() == policy.select());
 }
 
+// Rounds of features (any row count), fixed arm sets that grow and shrink, selections from either,
+// updates: after any such sequence the saved state reloads, and the restored policy continues
+// exactly as the original does (issue 34: a selection over more rows than setArms registered, or
+// pending while setArms shrank, once saved a state that did not reload).
 void fuzzCls(fuzz::FuzzInput& input) {
   auto types = clsPolicyTypes();
   const int dim = 1 + static_cast<int>(input.below(3));
-  auto policy = makeClsPolicy(Json{{"type", types[input.below(types.size())]}, {"dim", dim}, {"seed", input.byte()}});
+  Json options{{"type", types[input.below(types.size())]}, {"dim", dim}, {"seed", input.byte()}};
+  if (options["type"] == "comb-ts" && input.byte() % 2) {
+    options["randomization"] = "round";
+    options["index"] = Json{{"type", "exact"}};
+  }
+  auto policy = makeClsPolicy(options);
   const auto save = [&] { return policy->toBytes(); };
-  for (int step = 0; step < 32 && !input.empty(); ++step) {
-    const std::size_t rows = 1 + input.below(6);
+  const auto features = [&](std::size_t rows) {
     std::vector<double> x(rows * static_cast<std::size_t>(dim));
     for (auto& value : x) value = input.byte() % 32 == 0 ? INFINITY : input.smallFloat();
+    return x;
+  };
+  const auto reloads = [&] {
+    const auto bytes = policy->toBytes();
+    check(clsPolicyFromBytes(bytes.data(), bytes.size(), policy->type())->toBytes() == bytes);
+  };
+  for (int step = 0; step < 32 && !input.empty(); ++step) {
+    const std::size_t rows = 1 + input.below(6);
+    const int action = input.byte() % 4;
+    if (action == 0) {
+      const auto x = features(rows);
+      attempt([&] { policy->setArms(x.data(), x.size()); }, save);
+      continue;
+    }
     SuperArmConstraint constraint;
     constraint.k = input.below(rows + 2);
     std::vector<Id> chosen;
     bool selected = false;
-    attempt([&] {
-      chosen = policy->select(x.data(), x.size(), constraint);
-      selected = true;
-      check(chosen.size() == constraint.k && std::set<Id>(chosen.begin(), chosen.end()).size() == chosen.size());
-    }, save);
+    if (action == 1) {
+      attempt([&] {
+        chosen = policy->selectFromArms(constraint);
+        selected = true;
+        check(chosen.size() == constraint.k && std::set<Id>(chosen.begin(), chosen.end()).size() == chosen.size());
+      }, save);
+    } else {
+      const auto x = features(rows);
+      attempt([&] {
+        chosen = policy->select(x.data(), x.size(), constraint);
+        selected = true;
+        check(chosen.size() == constraint.k && std::set<Id>(chosen.begin(), chosen.end()).size() == chosen.size());
+      }, save);
+    }
+    if (input.byte() % 4 == 0) reloads();  // also while a selection is pending
     if (!selected) continue;
     std::vector<double> rewards(chosen.size());
     for (auto& r : rewards) r = reward(input);
@@ -139,6 +175,17 @@ void fuzzCls(fuzz::FuzzInput& input) {
   const auto bytes = policy->toBytes();
   auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), policy->type());
   check(restored->toBytes() == bytes);
+  // The two continue alike: the same rows for the same round, the same state after the same feedback.
+  std::vector<double> x(4 * static_cast<std::size_t>(dim));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<double>(i) + 0.5);
+  SuperArmConstraint constraint;
+  constraint.k = 2;
+  const auto chosen = policy->select(x.data(), x.size(), constraint);
+  check(restored->select(x.data(), x.size(), constraint) == chosen);
+  const std::vector<double> rewards(chosen.size(), 0.5);
+  policy->update(chosen.data(), chosen.size(), rewards.data(), rewards.size());
+  restored->update(chosen.data(), chosen.size(), rewards.data(), rewards.size());
+  check(restored->toBytes() == policy->toBytes());
 }
 }  // namespace
 

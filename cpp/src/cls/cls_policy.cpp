@@ -8,16 +8,24 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
+#include "sublinear/linear/arm_set.hpp"
 
 namespace sublinear {
 
 namespace {
 constexpr std::size_t kMaxArms = 4294967295u;
 
-void requireFinite(const double* values, std::size_t count, const char* what) {
+// Features and rewards enter the ridge sums: finite and, like the linear policies' (ArmSet::kMaxMagnitude),
+// at most 1e15 in magnitude, so that V and b stay finite and every saved state reloads. Checked here
+// on the bytes the core reads, not only in JavaScript: a getter that runs after JavaScript's check
+// could still rewrite the caller's array.
+void requireBounded(const double* values, std::size_t count, const char* what) {
   for (std::size_t i = 0; i < count; ++i) {
     if (!std::isfinite(values[i])) {
       fail(ErrorCode::NonFinite, std::string(what) + " has a non-finite entry at position " + std::to_string(i));
+    }
+    if (std::fabs(values[i]) > ArmSet::kMaxMagnitude) {
+      fail(ErrorCode::InvalidArgument, std::string(what) + " entry at position " + std::to_string(i) + " exceeds 1e15 in magnitude");
     }
   }
 }
@@ -35,7 +43,7 @@ std::size_t rowsOf(std::size_t length, int dim) {
 // The row count of a fixed arm set, checked like every features argument.
 std::size_t armRows(const double* features, std::size_t length, int dim) {
   const std::size_t rows = rowsOf(length, dim);
-  requireFinite(features, length, "features");
+  requireBounded(features, length, "features");
   return rows;
 }
 
@@ -121,7 +129,7 @@ std::vector<Id> ClsPolicy::select(const ArmFeatures& arms, const SuperArmConstra
 
 std::vector<Id> ClsPolicy::select(const double* features, std::size_t length, const SuperArmConstraint& constraint) {
   const std::size_t rows = rowsOf(length, dim());
-  requireFinite(features, length, "features");
+  requireBounded(features, length, "features");
   return select(ArmFeatures::dense(features, rows, static_cast<std::size_t>(dim())), constraint);
 }
 
@@ -191,7 +199,7 @@ void ClsPolicy::update(const Id* chosen, std::size_t count, const double* reward
     fail(ErrorCode::DimensionMismatch, "rewards must have one entry per chosen arm: " + std::to_string(count) +
                                            " arms, " + std::to_string(rewardCount) + " rewards");
   }
-  requireFinite(rewards, rewardCount, "rewards");
+  requireBounded(rewards, rewardCount, "rewards");
   std::vector<std::size_t> positions(count);
   std::vector<bool> used(pendingRows_.size(), false);
   for (std::size_t i = 0; i < count; ++i) {
@@ -265,8 +273,12 @@ void ClsPolicy::loadState(StateReader& in) {
   in.check(pending <= 1 && std::isfinite(widthScale) && widthScale > 0.0, "bad selection state");
   in.check(vectors.size() == pendingRows.size() * d && (pending == 1 || pendingRows.empty()), "pending selection does not match");
   in.check(fixed.size() % d == 0, "fixed arms do not match the dimension");
-  for (const double value : vectors) in.check(std::isfinite(value), "a pending feature is not finite");
-  for (const Id row : pendingRows) in.check(fixed.empty() || row < fixed.size() / d, "a pending row is out of range");
+  for (const double value : vectors) in.check(std::isfinite(value) && std::fabs(value) <= ArmSet::kMaxMagnitude, "a pending feature is not finite or exceeds 1e15");
+  // A pending row indexes the round it was selected from (its features, or the fixed arms then), not
+  // today's fixed arms: its features are saved with it, so only its uniqueness is checked.
+  std::vector<Id> sortedRows = pendingRows;
+  std::sort(sortedRows.begin(), sortedRows.end());
+  in.check(std::adjacent_find(sortedRows.begin(), sortedRows.end()) == sortedRows.end(), "a pending row appears twice");
   const std::size_t rows = fixed.empty() ? 0 : armRows(fixed.data(), fixed.size(), dim());
   fixedArms_.load(in, std::move(fixed), rows, usesWidth(), counters[2], counters[3], widthScale);
   ridge_ = std::move(ridge);
