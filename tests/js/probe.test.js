@@ -60,6 +60,28 @@ function withGetter(kind, value, effect) {
   return copy;
 }
 
+// Runs `action` with every option and call-option name of the package (and array indices 0-3) set
+// on Object.prototype and Array.prototype to hostile values, removed again before returning.
+const pollutionKeys = [...new Set([
+  ...sb.optionTable().flatMap(({ kind, type }) => sb.optionTable(kind, type).map((option) => option.name)),
+  'k', 'groups', 'perGroup', 'shortlist', 'exclude', 'labels', 'onProgress', 'ratings', 'signal', 'wasmUrl', 'type', 'matroid',
+  'threads', 'warmUp', 'locateFile', 'wasmBinary', 'environment', 'policy',
+])];
+function withPollutedPrototypes(action) {
+  const added = [];
+  const add = (prototype, key, value) => {
+    Object.defineProperty(prototype, key, { value, configurable: true, enumerable: true, writable: true });
+    added.push([prototype, key]);
+  };
+  try {
+    for (const key of pollutionKeys) add(Object.prototype, key, key === 'type' ? 'lsh' : 3);
+    for (let i = 0; i < 4; i++) add(Array.prototype, String(i), 1e300);
+    return action();
+  } finally {
+    for (const [prototype, key] of added) delete prototype[key];
+  }
+}
+
 // Every member of `Class` and its instances (up to the package's base class), as [name, 'get' | 'method' | 'static'].
 function membersOf(Class) {
   const found = [];
@@ -224,6 +246,57 @@ describe.each(Object.entries(families))('%s', (familyName, family) => {
     }
   });
 
+  // Issue 34: another script's additions to Object.prototype and Array.prototype are never read as
+  // options or arguments. Two objects made alike take the same calls, one with the prototypes polluted.
+  test.each(rows)('%s: polluted prototypes change no call\'s result', (_label, name, options) => {
+    const clean = family.make(sb, name, options);
+    const polluted = family.make(sb, name, options);
+    for (const [member, row] of Object.entries(family.members)) {
+      if (row.static && member !== 'fromBytes') continue;
+      // The result, or the code of a BanditError (a call may be refused alike on both sides).
+      const outcome = (action) => {
+        try {
+          return { value: plain(action() ?? null) };
+        } catch (error) {
+          if (!(error instanceof sb.BanditError)) throw error;
+          return { code: error.code };
+        }
+      };
+      const expected = outcome(() => invoke(clean, member, validArgs(clean, row)));
+      const args = validArgs(polluted, row);
+      const found = outcome(() => withPollutedPrototypes(() => invoke(polluted, member, args)));
+      expect(found, `${name}.${member} with polluted prototypes`).toEqual(expected);
+      expect(plain(family.snapshot(polluted)), `${name} after ${member}`).toEqual(plain(family.snapshot(clean)));
+    }
+    clean.dispose();
+    polluted.dispose();
+  });
+
+  // A getter of a later argument that rewrites an earlier, already checked typed array (to 1e300 or
+  // 1e16, beyond the bound, or NaN): the call is refused or works, and the object's state still reloads.
+  test.each(rows)('%s: a getter that rewrites a checked array cannot break the state', (_label, name, options) => {
+    for (const [member, row] of Object.entries(family.members)) {
+      if (row.static || row.get) continue;
+      for (const [early, [earlyKind]] of row.args.entries()) {
+        if (!isArrayKind(earlyKind) || earlyKind === 'ids') continue;
+        for (const [late, [lateKind]] of row.args.entries()) {
+          if (late <= early || (!isArrayKind(lateKind) && !isObjectKind(lateKind))) continue;
+          for (const value of [1e300, 1e16, Number.NaN]) {
+            const object = family.make(sb, name, options);
+            const args = validArgs(object, row);
+            const typed = typedArrayOf[earlyKind].from(args[early]);
+            args[early] = typed;
+            args[late] = withGetter(lateKind, args[late], () => { typed[0] = value; });
+            expect(['no error', 'INVALID_ARGUMENT', 'NON_FINITE'], `${name}.${member}: argument ${early} set to ${value} by argument ${late}`)
+              .toContain(codeOf(() => invoke(object, member, args)));
+            if (family.members.toBytes) expect(() => sb[name].fromBytes(object.toBytes()).dispose(), `${name} reloads after ${member}`).not.toThrow();
+            object.dispose();
+          }
+        }
+      }
+    }
+  });
+
   test.each(rows)('%s: calls from inside simulate\'s onProgress throw INVALID_ARGUMENT and change nothing', (_label, name, options) => {
     const object = family.make(sb, name, options);
     const before = plain(family.snapshot(object));
@@ -256,6 +329,14 @@ describe('functions of the module', () => {
     const args = spec.args.map(([, make]) => make());
     expect(fromProgress(() => sb[name](...args)), `${name} from onProgress`).toBe(spec.reentrant ? 'no error' : 'INVALID_ARGUMENT');
     expect(spec.works(sb)).toBe(true);
+  });
+
+  test.each(Object.entries(moduleFunctions))('%s: polluted prototypes change no result', (name, spec) => {
+    const args = () => spec.args.map(([, make]) => make());
+    const expected = plain(name === 'memoryUsage' ? {} : sb[name](...args()));
+    const found = plain(withPollutedPrototypes(() => (name === 'memoryUsage' ? {} : sb[name](...args()))));
+    if (name === 'simulate') for (const result of [expected, found]) delete result.seconds;
+    expect(found).toEqual(expected);
   });
 
   test('simulate() re-entered from its own onProgress (every environment family) throws INVALID_ARGUMENT; the instance stays usable', () => {

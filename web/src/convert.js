@@ -39,6 +39,16 @@ function isDetached(buffer) {
   }
 }
 
+// Runs `read` on a caller's value; a revoked Proxy's TypeError becomes an INVALID_ARGUMENT naming it.
+function guardProxy(read, name) {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof TypeError && /revoked/.test(error.message)) throw invalidArgument(`${name} is a revoked Proxy`);
+    throw error;
+  }
+}
+
 const nonFinite = (message) => new BanditError(ErrorCode.NON_FINITE, message);
 
 // The elements of `values` (a typed array or an array) in a typed array: a new view of the same
@@ -58,18 +68,36 @@ function readArray(values, name, Target, expected, check) {
     for (let i = 0; i < length; i++) copy[i] = values[i];
     return copy;
   }
-  if (!Array.isArray(values)) throw invalidArgument(`${name} must be ${expected}, got ${describe(values)}`);
+  if (!guardProxy(() => Array.isArray(values), name)) throw invalidArgument(`${name} must be ${expected}, got ${describe(values)}`);
   // An array (or a Proxy of one) is read element by element, once.
   const length = values.length;
   if (!Number.isInteger(length) || length < 0 || length > MAX_UINT32) throw invalidArgument(`${name} has an invalid length`);
+  // A hole reads through to the prototypes: refused, and before anything as large as the length
+  // claims is allocated (a sparse array may claim 2^32 - 1 elements).
+  const holey = (i) => invalidArgument(`${name}[${i}] is missing (a sparse array)`);
+  if (length > 0 && !Object.hasOwn(values, length - 1)) throw holey(length - 1);
+  // Where no prototype has indexed properties a hole reads undefined, which the element check refuses.
+  const checkOwn = prototypesHaveIndices(values);
   const copy = new Target(length);
   for (let i = 0; i < length; i++) {
+    if (checkOwn && !Object.hasOwn(values, i)) throw holey(i);
     const value = values[i];
     if (typeof value !== 'number') throw invalidArgument(`${name}[${i}] is not a number (${describe(value)})`);
     check(value, i);
     copy[i] = value;
   }
   return copy;
+}
+
+const isIndex = (key) => typeof key === 'string' && /^(?:0|[1-9][0-9]*)$/.test(key);
+
+// Whether another script gave a prototype of `object` (Array.prototype, Object.prototype, ...)
+// indexed properties, which an array's holes would read.
+function prototypesHaveIndices(object) {
+  for (let proto = Object.getPrototypeOf(object); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (Reflect.ownKeys(proto).some(isIndex)) return true;
+  }
+  return false;
 }
 
 function describe(value) {
@@ -163,11 +191,14 @@ export function requireId(value, name = 'id') {
  * outside them is refused naming it (options that JavaScript reads itself; the core checks its own).
  */
 export function readOptions(value, name, keys) {
-  if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+  if (value === undefined) return Object.create(null);
+  if (value === null || typeof value !== 'object' || guardProxy(() => Array.isArray(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer, name)) {
     throw invalidArgument(`${name} must be an object, got ${describe(value)}`);
   }
-  const copy = { ...value };
+  // Own enumerable keys only, into an object with no prototype: a key the caller did not give reads
+  // as undefined even where another script added it to Object.prototype.
+  const copy = Object.create(null);
+  for (const key of guardProxy(() => Object.keys(value), name)) copy[key] = value[key];
   if (keys) {
     for (const key of Object.keys(copy)) {
       if (!keys.includes(key)) throw invalidArgument(`unknown ${name} key '${key}' (known: ${keys.join(', ')})`);

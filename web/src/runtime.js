@@ -173,7 +173,7 @@ export function createRuntime(Module) {
     const Base = {
       [name]: class extends WasmObject {
         constructor(options) {
-          const restored = takeRestoredHandle();
+          const restored = takeRestoredHandle(new.target);
           super(runtime, restored ?? create(new.target.type, options));
         }
 
@@ -184,14 +184,15 @@ export function createRuntime(Module) {
           const array = readBytes(bytes, `${this.name}.fromBytes(bytes)`);
           const type = this.type;
           const handle = call(() => withHeap([array], (address) => restore(address, array.length, type)));
-          restoredHandle = handle;
+          // A subclass's constructor may run code before super(), another fromBytes included: the
+          // slot is set back as it was, so each constructor adopts the handle made for its own class.
+          const outer = restoring;
+          restoring = { handle, Class: this };
           try {
             return new this();
           } finally {
-            if (restoredHandle) {
-              restoredHandle.delete();
-              restoredHandle = null;
-            }
+            if (restoring !== null && restoring.handle === handle) handle.delete();
+            restoring = outer;
           }
         }
       },
@@ -228,12 +229,15 @@ export function createRuntime(Module) {
   return runtime;
 }
 
-let restoredHandle = null;
+// Inside fromBytes: { handle, Class }, the restored handle that the constructor of `Class` adopts.
+let restoring = null;
 
-// Inside fromBytes: the restored handle a constructor must adopt (once), otherwise null.
-function takeRestoredHandle() {
-  const handle = restoredHandle;
-  restoredHandle = null;
+// The restored handle a constructor of `target` must adopt (once), otherwise null: the constructor
+// of another class, run by a subclass's code before super(), creates its own object.
+function takeRestoredHandle(target) {
+  if (restoring === null || restoring.Class !== target) return null;
+  const { handle } = restoring;
+  restoring = null;
   return handle;
 }
 

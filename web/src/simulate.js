@@ -14,7 +14,7 @@ export function readConfig(config) {
   if (onProgress !== undefined && typeof onProgress !== 'function') throw invalidArgument('onProgress must be a function');
   let bytes = null;
   const environment = rest.environment;
-  if (environment !== null && typeof environment === 'object' && !Array.isArray(environment) && 'ratings' in environment) {
+  if (environment !== null && typeof environment === 'object' && !Array.isArray(environment) && Object.hasOwn(environment, 'ratings')) {
     const { ratings, ...others } = environment;
     bytes = typeof ratings === 'string' ? new TextEncoder().encode(ratings) : toBytes(ratings, 'environment.ratings');
     rest.environment = others;

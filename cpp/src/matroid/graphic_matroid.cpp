@@ -72,6 +72,16 @@ GraphicMatroid::GraphicMatroid(std::size_t numVertices, std::vector<std::uint32_
                                            ", not below numVertices = " + std::to_string(numVertices));
     }
   }
+  // Isolated vertices change no forest: the endpoints are renumbered in their order over the touched
+  // vertices only, so that the union-find's memory follows the edges, not numVertices (2^28 vertices
+  // would be 2 GiB), and every oracle answers as before. save() writes the same numbering.
+  std::vector<std::uint32_t> touched = endpoints_;
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  for (auto& endpoint : endpoints_) {
+    endpoint = static_cast<std::uint32_t>(std::lower_bound(touched.begin(), touched.end(), endpoint) - touched.begin());
+  }
+  numVertices_ = touched.size();
   auto oracle = makeOracle();
   for (Id arm = 0; arm < groundSetSize(); ++arm) {
     if (oracle->canAdd(arm)) oracle->add(arm);
@@ -93,18 +103,11 @@ std::vector<std::uint32_t> GraphicMatroid::armClasses() const {
 }
 
 void GraphicMatroid::save(StateWriter& out) const {
-  // Isolated vertices change no forest: only the touched ones are numbered, in their order (so
-  // every oracle answers as before), and loadMatroid bounds the vertex count by the edges.
-  std::vector<std::uint32_t> touched = endpoints_;
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  std::vector<std::uint32_t> renumbered(endpoints_.size());
-  for (std::size_t i = 0; i < endpoints_.size(); ++i) {
-    renumbered[i] = static_cast<std::uint32_t>(std::lower_bound(touched.begin(), touched.end(), endpoints_[i]) - touched.begin());
-  }
+  // The endpoints are numbered over the touched vertices (the constructor), and loadMatroid bounds
+  // the vertex count by the edges.
   out.string(kind());
-  out.u64(touched.size());
-  out.u32s(renumbered.data(), renumbered.size());
+  out.u64(numVertices_);
+  out.u32s(endpoints_.data(), endpoints_.size());
 }
 
 }  // namespace sublinear

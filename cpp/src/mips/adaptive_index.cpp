@@ -22,6 +22,8 @@ AdaptiveIndex::AdaptiveIndex(std::size_t dim, const Json& options) : MipsIndex(d
     if (!base.contains("type")) base["type"] = "hnsw";
   }
   baseType_ = readString(base, "type", "hnsw");
+  // A seed given in `base` is validated like any index's, then replaced by each copy's own draw.
+  if (base.contains("seed")) readSeed(base);
   // Independent copies: each one's seed is a fresh draw from the index's seed.
   Random seeds(readSeedOption(specs, options));
   for (std::size_t i = 0; i < copies; ++i) {

@@ -17,6 +17,8 @@ GreedyMipsIndex::GreedyMipsIndex(std::size_t dim, const Json& options)
       lists_(dim) {
   require(!(options.contains("budget") && options.contains("budgetFraction")), ErrorCode::InvalidArgument,
           "give either option 'budget' (candidates) or 'budgetFraction' (of the size), not both");
+  // Accepted like every index's seed, and validated like it, though Greedy-MIPS draws no random numbers.
+  readSeedOption(option_groups::greedy(), options);
 }
 
 void GreedyMipsIndex::onAdd(const Id* ids, std::size_t count) {

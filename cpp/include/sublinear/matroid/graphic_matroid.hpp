@@ -23,6 +23,7 @@ class GraphicMatroid : public Matroid {
   // Parallel edges (the same two endpoints, in either direction) form a class.
   std::vector<std::uint32_t> armClasses() const override;
 
+  // The vertices that some edge touches, numbered 0.. in their original order (isolated ones dropped).
   std::size_t numVertices() const { return numVertices_; }
   std::uint32_t tail(Id arm) const { return endpoints_[2 * arm]; }
   std::uint32_t head(Id arm) const { return endpoints_[2 * arm + 1]; }
