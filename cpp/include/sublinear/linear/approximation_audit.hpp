@@ -17,7 +17,8 @@ namespace sublinear {
 // that audits cost about `auditBudget` of the searches' approximate work (exhaustive scans inside a
 // search, such as an HnswIndex's scan of the items not yet in its graph, cannot miss). When the miss
 // rate since the last change is clearly above `targetMissRate` (the lower end of a one-sided 95%
-// Wilson interval, after at least 5 audits), the policy's shortlist doubles, up to `maxShortlist`.
+// Wilson interval, from the second miss on, however few the audits), the policy's shortlist doubles,
+// up to `maxShortlist`. The first kEarlyAudits audits come at a floor rate (below).
 //
 // Options (option_groups::approximationAudit):
 //   auditBudget    (0.1)   audit work / search work, in [0, 1]; 0 turns audits off
@@ -25,6 +26,12 @@ namespace sublinear {
 //   maxShortlist   (64 x shortlist, at most 100,000)
 class ApproximationAudit {
  public:
+  // Until this many audits were made, a search that could miss is audited with at least
+  // kEarlyAuditRate, so that the miss rate is estimated early even where the budget rule audits
+  // rarely (high d and K).
+  static constexpr std::uint64_t kEarlyAudits = 8;
+  static constexpr double kEarlyAuditRate = 1.0 / 64.0;
+
   // `shortlist` is the policy's initial shortlist (the default of maxShortlist derives from it);
   // the audits draw from their own stream, so that they never change the policy's draws.
   ApproximationAudit(const Json& options, std::size_t shortlist, std::uint64_t seed);
