@@ -246,6 +246,20 @@ describe.each(Object.entries(families))('%s', (familyName, family) => {
     }
   });
 
+  // Issue 32: nothing is ignored silently; an argument beyond those a member takes is refused.
+  test.each(rows)('%s: an argument beyond those a member takes throws INVALID_ARGUMENT and changes nothing', (_label, name, options) => {
+    const object = family.make(sb, name, options);
+    const before = plain(family.snapshot(object));
+    for (const [member, row] of Object.entries(family.members)) {
+      if (row.get) continue;
+      const args = [...validArgs(object, row), { k: 10 }];
+      expect(codeOf(() => invoke(object, member, args)), `${name}.${member} with an extra argument`).toBe('INVALID_ARGUMENT');
+      expect(plain(family.snapshot(object)), `${name} after ${member} with an extra argument`).toEqual(before);
+    }
+    expect(codeOf(() => new sb[name](family.options(sb, options), {})), `new ${name} with an extra argument`).toBe('INVALID_ARGUMENT');
+    object.dispose();
+  });
+
   // Issue 34: another script's additions to Object.prototype and Array.prototype are never read as
   // options or arguments. Two objects made alike take the same calls, one with the prototypes polluted.
   test.each(rows)('%s: polluted prototypes change no call\'s result', (_label, name, options) => {
@@ -329,6 +343,10 @@ describe('functions of the module', () => {
     const args = spec.args.map(([, make]) => make());
     expect(fromProgress(() => sb[name](...args)), `${name} from onProgress`).toBe(spec.reentrant ? 'no error' : 'INVALID_ARGUMENT');
     expect(spec.works(sb)).toBe(true);
+  });
+
+  test.each(Object.entries(moduleFunctions))('%s: an argument beyond those it takes throws INVALID_ARGUMENT', (name, spec) => {
+    expect(codeOf(() => sb[name](...spec.args.map(([, make]) => make()), {}))).toBe('INVALID_ARGUMENT');
   });
 
   test.each(Object.entries(moduleFunctions))('%s: polluted prototypes change no result', (name, spec) => {

@@ -2,6 +2,7 @@
 // C++ policy, all sharing ClsPolicy of the core. Rows of the features matrix are the arms.
 import { invalidArgument } from './errors.js';
 import { readOptions, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';
+import { refuseExtraArguments } from './runtime.js';
 
 // { k, groups, perGroup } -> the numbers the binding takes (k = 0: the constructor's k).
 function readSelectOptions(options) {
@@ -18,7 +19,9 @@ const isPlainObject = (value) => typeof value === 'object' && value !== null && 
 
 // select(features, options) chooses among this round's rows; select(options) or select() among the
 // arms registered with setArms. -> [features or null, constraint]
-function readSelectArguments([features, options]) {
+function readSelectArguments(values) {
+  refuseExtraArguments('select()', values, 2);
+  const [features, options] = values;
   if (options === undefined && (features === undefined || isPlainObject(features))) return [null, readSelectOptions(features)];
   return [toFeatureArray(features, 'features'), readSelectOptions(options)];
 }

@@ -1,7 +1,7 @@
 // Entry point of the npm package: `const sb = await init()` in Node >= 20 and in browsers.
 import { BanditError, ErrorCode, invalidArgument } from './errors.js';
 import { requireInteger } from './convert.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime, refuseExtraArguments } from './runtime.js';
 import { defineMipsClasses } from './mips.js';
 import { defineClsClasses } from './cls.js';
 import { defineMatroidClasses } from './matroid.js';
@@ -147,7 +147,8 @@ export async function init(options = {}) {
     ...defineLinearClasses(runtime),
     ...defineSimulationClasses(runtime),
     // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
-    memoryUsage() {
+    memoryUsage(...extra) {
+      refuseExtraArguments('memoryUsage()', extra, 0);
       // >>> 0: the count comes back as an i32, negative past 2 GiB.
       return { heapBytes: runtime.heapBuffer().byteLength, allocatedBytes: Module.allocatedBytes() >>> 0 };
     },

@@ -23,22 +23,22 @@ export function defineMatroidClasses(runtime) {
   }
 
   // A factory: its handle is wrapped only after call() has checked that the core made one.
-  const factory = (converters, create) => {
-    const createHandle = runtime.func(converters, create);
+  const factory = (name, converters, create) => {
+    const createHandle = runtime.func(converters, create, `Matroid.${name}()`);
     const made = (...args) => new Matroid(constructing, createHandle(...args));
     return made;
   };
   Object.assign(Matroid, {
     /** Every set of at most D of the K arms is independent. */
-    uniform: factory([count('K', MAX_UINT32), count('D', MAX_UINT32)], (K, D) => Module.createUniformMatroid(K, D)),
+    uniform: factory('uniform', [count('K', MAX_UINT32), count('D', MAX_UINT32)], (K, D) => Module.createUniformMatroid(K, D)),
     /** At most one arm per group; groupOfArm[k] is arm k's group label. */
-    partition: factory([(groups) => toIdArray(groups, 'groupOfArm')], (groups) =>
+    partition: factory('partition', [(groups) => toIdArray(groups, 'groupOfArm')], (groups) =>
       withHeap([groups], (address) => Module.createPartitionMatroid(address, groups.length))),
     /** Arms are the edges [u0, v0, u1, v1, ...]; independent sets are forests. */
-    graphic: factory([count('numVertices', MAX_VERTICES), (edges) => toIdArray(edges, 'edges')], (numVertices, edges) =>
+    graphic: factory('graphic', [count('numVertices', MAX_VERTICES), (edges) => toIdArray(edges, 'edges')], (numVertices, edges) =>
       withHeap([edges], (address) => Module.createGraphicMatroid(numVertices, address, edges.length))),
     /** Arms 0..K-1 matched to distinct right vertices; edges: [arm0, right0, arm1, right1, ...]. */
-    transversal: factory([count('K', MAX_VERTICES), count('numRight', MAX_VERTICES), (edges) => toIdArray(edges, 'edges')],
+    transversal: factory('transversal', [count('K', MAX_VERTICES), count('numRight', MAX_VERTICES), (edges) => toIdArray(edges, 'edges')],
       (K, numRight, edges) => withHeap([edges], (address) => Module.createTransversalMatroid(K, numRight, address, edges.length))),
   });
 

@@ -68,7 +68,7 @@ export function defineMipsClasses(runtime) {
   ], (rewards, K, N, optionsJson) => withHeap([rewards], (address) => {
     const pulls = Module.boundedME(address, rewards.length, K, N, optionsJson);
     return { arms: Module.boundedMELastArms().slice(), pulls };
-  }));
+  }), 'boundedME()');
 
   return { ...classes, boundedME };
 }

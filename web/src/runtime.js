@@ -131,8 +131,9 @@ export function createRuntime(Module) {
     : null;
 
   // A function of the module: `converters[i]` reads argument i, then `body(...values)` runs in call().
-  function func(converters, body) {
+  function func(converters, body, name = 'this function') {
     return function (...args) {
+      refuseExtraArguments(name, args, converters.length);
       const values = converters.map((convert, i) => convert(args[i]));
       return call(() => body(...values));
     };
@@ -157,6 +158,7 @@ export function createRuntime(Module) {
       const { args = [], call: body } = member;
       const method = {
         [name](...values) {
+          if (typeof args !== 'function') refuseExtraArguments(`${Class.name}.${name}()`, values, args.length);
           const converted = typeof args === 'function' ? args(values) : args.map((convert, i) => convert(values[i]));
           const handle = handleOf(this, Class);
           return call(() => body(handle, ...converted));
@@ -172,12 +174,14 @@ export function createRuntime(Module) {
   function family(name, { create, restore, table }) {
     const Base = {
       [name]: class extends WasmObject {
-        constructor(options) {
+        constructor(options, ...extra) {
+          refuseExtraArguments(`new ${new.target.name}()`, [options, ...extra], 1);
           const restored = takeRestoredHandle(new.target);
           super(runtime, restored ?? create(new.target.type, options));
         }
 
-        static fromBytes(bytes) {
+        static fromBytes(bytes, ...extra) {
+          refuseExtraArguments(`${name}.fromBytes()`, [bytes, ...extra], 1);
           if (typeof this !== 'function' || !(this.prototype instanceof Base)) {
             throw invalidArgument(`fromBytes must be called on a class of the package: ${name} subclasses, e.g. sb.<Class>.fromBytes(bytes)`);
           }
@@ -227,6 +231,20 @@ export function createRuntime(Module) {
 
   const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, leaks, func, members, family, subclasses, typedOptions };
   return runtime;
+}
+
+// Nothing a caller passes is ignored: an argument beyond those a method takes (an options object
+// for a method that has none, say) is refused rather than silently dropped.
+// `given` is the arguments' list or its length; trailing undefined arguments count as not given.
+export function refuseExtraArguments(what, given, accepted) {
+  if (typeof given !== 'number') {
+    let length = given.length;
+    while (length > accepted && given[length - 1] === undefined) length -= 1;
+    given = length;
+  }
+  if (given > accepted) {
+    throw invalidArgument(`${what} takes at most ${accepted} argument${accepted === 1 ? '' : 's'}, got ${given}`);
+  }
 }
 
 // Inside fromBytes: { handle, Class }, the restored handle that the constructor of `Class` adopts.

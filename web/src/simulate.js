@@ -3,6 +3,7 @@
 // JSON.stringify, and onProgress is called from C++ at most about 100 times.
 import { invalidArgument } from './errors.js';
 import { optionsToJson, readOptions, toBytes } from './convert.js';
+import { refuseExtraArguments } from './runtime.js';
 
 // config -> [json without onProgress and the ratings, ratings bytes or null, onProgress or undefined].
 // Also run by runInWorker, so that a bad config is refused before a worker starts.
@@ -36,7 +37,8 @@ export function defineSimulationClasses(runtime) {
     };
   }
 
-  function simulate(config) {
+  function simulate(config, ...extra) {
+    refuseExtraArguments('simulate()', [config, ...extra], 1);
     const [json, bytes, onProgress] = readConfig(config);
     // While it runs, onProgress may not call into the module (runtime.callWithCallback).
     const handle = runtime.callWithCallback('simulate()', onProgress, (progress) =>
