@@ -212,6 +212,46 @@ describe('pages in Chromium', () => {
     }
   }, 120_000);
 
+  // runInWorker ('sublinear-bandits/worker') starts a module Worker the bundler must build: with
+  // Vite it takes the two settings the README names (not needed by init()).
+  test('runInWorker with Vite: dev with optimizeDeps.exclude, build with worker.format es (README, Hosts)', async () => {
+    const { build, createServer, preview } = await import('vite');
+    writeFileSync(join(app, 'src/simulate.js'), `
+      import { runInWorker } from 'sublinear-bandits/worker';
+      runInWorker({ environment: { type: 'linear', dim: 4, arms: 50 }, policy: { type: 'lin-ts' }, horizon: 100, seed: 1 })
+        .then((result) => { globalThis.__result = { steps: result.cumulativeRegret.length }; }, (error) => { globalThis.__result = { error: String(error) }; });
+    `);
+    writeFileSync(join(app, 'simulate.html'), page('<script type="module" src="/src/simulate.js"></script>'));
+    const settings = { optimizeDeps: { exclude: ['sublinear-bandits'] }, worker: { format: 'es' } };
+    const open = async (url) => {
+      const tab = await browser.newPage();
+      const errors = watchErrors(tab);
+      try {
+        await tab.goto(url);
+        const result = await tab.waitForFunction(() => globalThis.__result, null, { timeout: 30_000 }).then((handle) => handle.jsonValue());
+        expect(result).toEqual({ steps: 100 });
+        expect(errors).toEqual([]);
+      } finally {
+        await tab.close();
+      }
+    };
+    const dev = await createServer({ root: app, configFile: false, logLevel: 'error', clearScreen: false, ...settings, server: { host: '127.0.0.1', port: 0 } });
+    await dev.listen();
+    try {
+      await open(`${dev.resolvedUrls.local[0]}simulate.html`);
+    } finally {
+      await dev.close();
+    }
+    const outDir = join(scratch, 'vite-worker-out');
+    await build({ root: app, configFile: false, logLevel: 'error', ...settings, build: { outDir, rollupOptions: { input: join(app, 'simulate.html') } } });
+    const server = await preview({ root: app, configFile: false, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
+    try {
+      await open(`${server.resolvedUrls.local[0]}simulate.html`);
+    } finally {
+      await new Promise((resolve) => server.httpServer.close(resolve));
+    }
+  }, 120_000);
+
   let webpackOut;
   test.each([true, false])('webpack 5 (production, no loaders or plugins), cross-origin isolated: %s', async (isolated) => {
     if (!webpackOut) {
