@@ -57,8 +57,10 @@ function unknownOptionMessage(key) {
 
 function describeValue(value) {
   if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'object') return `a ${value.constructor?.name ?? 'object'}`;
   if (typeof value === 'string') return `the string '${value.length > 40 ? `${value.slice(0, 40)}...` : value}'`;
-  if (typeof value === 'object' || typeof value === 'function') return `${typeof value === 'function' ? 'a function' : `a${Array.isArray(value) ? 'n array' : ' ' + (value.constructor?.name ?? 'object')}`}`;
   return `${typeof value} ${String(value)}`;
 }
 
