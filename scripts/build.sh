@@ -14,7 +14,10 @@ build_wasm() {
   fi
   cmake --build build/wasm -j "$jobs"
   mkdir -p dist
-  for file in web/src/*.js web/src/*.d.ts; do
+  # The threaded build's patch runs after each link (CMakeLists.txt); run again here, it writes the
+  # sources module when an older link left none (idempotent).
+  node scripts/patch-threads-build.mjs dist/sublinear_bandits_wasm_threads.js
+  for file in web/src/*.js web/src/*.cjs web/src/*.d.ts web/src/*.d.cts; do
     cmp -s "$file" "dist/$(basename "$file")" || cp "$file" dist/
   done
   local version_file

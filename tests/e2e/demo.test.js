@@ -73,7 +73,8 @@ describe('demo page in Chromium', () => {
     const page = await browser.newPage();
     const errors = watchErrors(page);
     const pthreadWorkers = [];
-    page.on('worker', (worker) => { if (worker.url().includes('sublinear_bandits_wasm_threads.worker')) pthreadWorkers.push(worker.url()); });
+    // Pthread Workers run from Blob URLs (the package makes them from the worker script's text).
+    page.on('worker', (worker) => { if (worker.url().startsWith('blob:')) pthreadWorkers.push(worker.url()); });
     await page.goto(`${baseUrl}#preset=paper000-table4&seeds=1&horizon=60`);
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 30_000 }).toContain('WebAssembly module loaded');
     const found = await page.evaluate(() => ({

@@ -246,7 +246,9 @@ describe('the threaded build in Chromium', () => {
     }
   }, 60_000);
 
-  test('an isolated page whose worker script does not load gets the single-thread build instead of hanging', async () => {
+  // Browsers run the pthread worker script from a Blob URL of its text (index.js): a host that does
+  // not serve the file, or serves something else in its place, still gets the threads.
+  test('an isolated page whose host does not serve the worker script file still gets the threads', async () => {
     const page = await browser.newPage();
     const errors = watchErrors(page);
     try {
@@ -258,13 +260,10 @@ describe('the threaded build in Chromium', () => {
         expect(results[where].error, context).toBeUndefined();
         const result = results[where].result;
         expect(result.crossOriginIsolated, context).toBe(true);
-        expect(result.threads, context).toBe(1);
-        expect(result.threadsReason, context).toMatch(/worker script \S+sublinear_bandits_wasm_threads\.worker\.js did not load \(HTTP 404\)/);
+        expect(result.threads, context).toBeGreaterThan(1);
         expectCoreErrors(result);
       }
-      // The only console errors: the failed fetches of the worker script.
-      expect(errors.length, JSON.stringify(errors)).toBeGreaterThan(0);
-      for (const error of errors) expect(error).toMatch(/404/);
+      expect(errors).toEqual([]);
     } finally {
       await page.close();
     }

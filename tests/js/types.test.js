@@ -2,7 +2,9 @@
 // compiles with: --strict, targets es2020, es2022 and esnext (only esnext's default lib declares
 // Symbol.dispose), module resolution nodenext and bundler; plus the repository's own tsconfig
 // (es2022 with lib esnext.disposable). disposable.ts (`using` on every class) is checked wherever the
-// lib declares Symbol.dispose.
+// lib declares Symbol.dispose. The types need no DOM: lib ES2022 alone, and with Node's types
+// (@types/node) instead of the DOM, check too; and a CommonJS consumer (commonjs.cts) gets the
+// require entry's types.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +25,7 @@ function typeCheck(project) {
   }
 }
 
-test('the repository tsconfig (es2022, lib esnext.disposable and dom) type-checks the consumer', () => {
+test('the repository tsconfig (es2022, lib esnext.disposable and dom) type-checks the consumers, ESM and CommonJS', () => {
   expect(typeCheck('tests/types/tsconfig.json')).toBe('');
 }, 60_000);
 
@@ -48,4 +50,27 @@ test('without Symbol.dispose in the lib, `using` on an object of the package is 
     files: [join(root, 'tests/types/disposable.ts')],
   }));
   expect(typeCheck(project)).toMatch(/error TS2550: Property 'dispose' does not exist on type 'SymbolConstructor'/);
+}, 60_000);
+
+function writeProject(name, compilerOptions, files) {
+  const project = join(scratch, `tsconfig.${name}.json`);
+  writeFileSync(project, JSON.stringify({
+    compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, ...compilerOptions },
+    files: files.map((file) => join(root, 'tests/types', file)),
+  }));
+  return project;
+}
+
+test.each(Object.entries(resolutions))('lib ES2022 alone (no DOM, no Node types; a console declared), --moduleResolution %s: the ESM and CommonJS consumers check', (resolution, module) => {
+  const files = ['console.d.ts', 'consumer.ts', ...(resolution === 'nodenext' ? ['commonjs.cts'] : [])];
+  expect(typeCheck(writeProject(`es2022-only.${resolution}`, { lib: ['es2022'], types: [], module, moduleResolution: resolution }, files))).toBe('');
+}, 60_000);
+
+test('lib ES2022 alone really has no DOM (the check above is not vacuous)', () => {
+  expect(typeCheck(writeProject('es2022-only.no-dom', { lib: ['es2022'], types: [] }, ['no-dom.ts']))).toMatch(/error TS2304: Cannot find name 'URL'/);
+}, 60_000);
+
+test('lib ES2022 with Node\'s types (@types/node) and no DOM: every consumer checks, `using` included', () => {
+  const files = ['consumer.ts', 'worker-consumer.ts', 'commonjs.cts', 'disposable.ts'];
+  expect(typeCheck(writeProject('es2022-node', { lib: ['es2022', 'esnext.disposable'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')] }, files))).toBe('');
 }, 60_000);

@@ -1,80 +1,353 @@
+// The packed tarball as users get it, installed into fresh scratch projects, in every common host:
+// Node (ES module and CommonJS projects), and pages in Chromium built or served by Vite (dev server,
+// build + preview), webpack 5, esbuild, and a plain static folder with <script type="module">, each
+// served cross-origin isolated (threads expected) and not (one thread expected). Every host gets
+// the same app and no configuration of its own beyond the one step the README's "Hosts" section
+// names (esbuild: copy the .wasm files). One pack, one install per project, one build per bundler.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, preview } from 'vite';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, watchErrors } from '../e2e/chromium.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'sublinear-consumer-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const app = join(scratch, 'app');
+const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+// What each host measured, printed at the end (the README's "Hosts" table).
+const measured = [];
+let tarball;
+let browser;
 
 function run(command, args, cwd) {
-  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 }
 
-describe('the packed tarball in a fresh project', () => {
-  test('npm pack, npm install the tarball, import it in Node with no flags and run a search', () => {
-    run('npm', ['pack', '--pack-destination', scratch, '--loglevel=error'], root);
-    const tarball = readdirSync(scratch).find((name) => name.endsWith('.tgz'));
-    expect(tarball).toBeDefined();
+function install(project) {
+  run('npm', ['install', tarball, '--no-audit', '--no-fund', '--loglevel=error'], project);
+}
 
-    const project = join(scratch, 'app');
-    execFileSync('mkdir', ['-p', project]);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-    run('npm', ['install', join(scratch, tarball), '--no-audit', '--no-fund', '--loglevel=error'], project);
-    const files = run('npm', ['ls', '--parseable', '--long'], project);
-    expect(files).toContain('sublinear-bandits');
+// The app every page host runs: init() timed, an exact search, and a graph whose insertions are
+// costly enough (efConstruction x dim >= 3,200) to be built on every thread.
+const mainJs = `
+import init from 'sublinear-bandits';
 
-    writeFileSync(join(project, 'main.mjs'), `
-      const sb = await (await import('sublinear-bandits')).default();
-      const index = new sb.ExactIndex({ dim: 3 });
-      index.add([1, 2, 3], [1, 0, 0, 0, 1, 0, 0, 0, 1]);
-      const { ids, scores } = index.search([0.1, 0.9, 0.5], 2);
-      let code = null;
-      try { index.remove([42]); } catch (error) { code = error instanceof sb.BanditError && error.code; }
-      index.dispose();
-      console.log(JSON.stringify({ version: sb.version, ids: Array.from(ids), scores: Array.from(scores), code }));
-    `);
-    const output = JSON.parse(run('node', ['main.mjs'], project));
-    expect(output.ids).toEqual([2, 3]);
-    expect(output.scores[0]).toBeCloseTo(0.9, 6);
-    expect(output.scores[1]).toBeCloseTo(0.5, 6);
-    expect(output.code).toBe('UNKNOWN_ID');
+async function main() {
+  const started = performance.now();
+  try {
+    const sb = await init();
+    const initMs = Math.round(performance.now() - started);
+    const exact = new sb.ExactIndex({ dim: 2 });
+    exact.add([5, 6, 7], [1, 0, 0, 1, 1, 1]);
+    const ids = Array.from(exact.search([2, 1], 3).ids);
+    exact.dispose();
+    const dim = 16;
+    const n = 400;
+    const items = new Float32Array(n * dim).map((_, i) => Math.sin(i * 12.9898) * 0.5);
+    const graph = new sb.HnswIndex({ dim, M: 8, efConstruction: 200, seed: 1 });
+    graph.add(Uint32Array.from({ length: n }, (_, i) => i), items);
+    graph.build();
+    const found = graph.search(items.subarray(3 * dim, 4 * dim), 1).ids[0];
+    graph.dispose();
+    let code = null;
+    try { new sb.ExactIndex({ dimm: 2 }); } catch (error) { code = error instanceof sb.BanditError ? error.code : String(error); }
+    return { isolated: globalThis.crossOriginIsolated === true, threads: sb.threads, reason: sb.threadsReason, initMs, ids, found, code };
+  } catch (error) {
+    return { error: String(error?.stack ?? error), code: error?.code, initMs: Math.round(performance.now() - started) };
+  }
+}
 
-    // Only what users need is in the tarball.
-    const listing = run('tar', ['-tzf', join(scratch, tarball)], scratch).split('\n').filter(Boolean);
-    expect(listing).toContain('package/dist/sublinear_bandits_wasm.wasm');
-    expect(listing).toContain('package/dist/index.d.ts');
-    expect(listing.some((name) => name.includes('/cpp/') || name.includes('/tests/'))).toBe(false);
-  }, 180_000);
+main().then((result) => {
+  globalThis.__result = result;
+  if (typeof document === 'object') document.querySelector('#out').textContent = JSON.stringify(result);
+});
+`;
 
-  test('a page built by Vite imports the installed package and searches in Chromium', async () => {
-    const project = join(scratch, 'app');
-    writeFileSync(join(project, 'index.html'), '<!doctype html><title>consumer</title><link rel="icon" href="data:,"><pre id="out">loading</pre><script type="module" src="./main.js"></script>');
-    writeFileSync(join(project, 'main.js'), `
-      import init from 'sublinear-bandits';
-      const sb = await init();
-      const index = new sb.ExactIndex({ dim: 2 });
-      index.add([5, 6, 7], [1, 0, 0, 1, 1, 1]);
-      document.querySelector('#out').textContent = 'ids ' + Array.from(index.search([2, 1], 3).ids).join(',');
-      index.dispose();
-    `);
-    // The consumer's own Vite configuration is empty: no plugin or option is needed for the .wasm.
-    await build({ root: project, logLevel: 'error', configFile: false, build: { outDir: join(project, 'dist'), target: 'es2022' } });
-    const server = await preview({ root: project, configFile: false, logLevel: 'error', build: { outDir: join(project, 'dist') }, preview: { port: 0, host: '127.0.0.1' } });
-    const browser = await launchChromium();
+const page = (script) => `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"><pre id="out">loading</pre>${script}`;
+
+// A static file server of one folder on 127.0.0.1, with or without the isolation headers.
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.css': 'text/css' };
+async function serveFolder(folder, headers) {
+  const server = createHttpServer((request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url, 'http://localhost').pathname));
+    let file = join(folder, path);
     try {
-      const page = await browser.newPage();
-      const errors = watchErrors(page);
-      await page.goto(server.resolvedUrls.local[0]);
-      await expect.poll(() => page.locator('#out').textContent(), { timeout: 30_000 }).toBe('ids 7,5,6');
-      expect(errors).toEqual([]);
+      if (statSync(file).isDirectory()) file = join(file, 'index.html');
+      const body = readFileSync(file);
+      response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...headers });
+      response.end(body);
+    } catch {
+      response.writeHead(404, headers);
+      response.end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+// Opens the page, waits for the app's result, and checks it: threads exactly where isolated, init()
+// settled within seconds, the search and the error code right, no console errors.
+async function checkPage(host, url, isolated) {
+  const tab = await browser.newPage();
+  const errors = watchErrors(tab);
+  try {
+    await tab.goto(url);
+    const result = await tab.waitForFunction(() => globalThis.__result, null, { timeout: 45_000 }).then((handle) => handle.jsonValue());
+    measured.push({ host, isolated, threads: result.threads, initMs: result.initMs, reason: result.reason ?? result.error });
+    expect(result.error).toBeUndefined();
+    expect(result.isolated).toBe(isolated);
+    if (isolated) expect(result.threads).toBeGreaterThan(1);
+    else expect(result.threads).toBe(1);
+    expect(result.initMs).toBeLessThan(15_000);
+    expect(result.ids).toEqual([7, 5, 6]);
+    expect(result.found).toBe(3);
+    expect(result.code).toBe('INVALID_ARGUMENT');
+    expect(errors).toEqual([]);
+  } finally {
+    await tab.close();
+  }
+}
+
+beforeAll(async () => {
+  run('npm', ['pack', '--pack-destination', scratch, '--loglevel=error'], root);
+  tarball = join(scratch, readdirSync(scratch).find((name) => name.endsWith('.tgz')));
+  mkdirSync(join(app, 'src'), { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, type: 'module' }));
+  install(app);
+  writeFileSync(join(app, 'src/main.js'), mainJs);
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  console.log(`hosts (host, isolated, threads, init ms):\n${measured.map((m) => `  ${m.host}\t${m.isolated}\t${m.threads}\t${m.initMs}\t${m.reason}`).join('\n')}`);
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  test('holds what users need and nothing else', () => {
+    const listing = run('tar', ['-tzf', tarball], scratch).split('\n').filter(Boolean);
+    for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'sublinear_bandits_wasm.wasm', 'sublinear_bandits_wasm_threads.wasm',
+      'sublinear_bandits_wasm_threads.js', 'sublinear_bandits_wasm_threads.worker.js', 'sublinear_bandits_wasm_threads.sources.js']) {
+      expect(listing).toContain(`package/dist/${file}`);
+    }
+    expect(listing.some((name) => name.includes('/cpp/') || name.includes('/tests/'))).toBe(false);
+  });
+});
+
+describe('Node', () => {
+  test('an ES module project imports it with no flags, gets threads, and its process exits', () => {
+    writeFileSync(join(app, 'node.mjs'), `${mainJs.replace('main().then', 'await main().then')}\nconsole.log(JSON.stringify(globalThis.__result));`);
+    const result = JSON.parse(run('node', ['node.mjs'], app));
+    measured.push({ host: 'Node ESM', isolated: '-', threads: result.threads, initMs: result.initMs, reason: result.reason ?? result.error });
+    expect(result.error).toBeUndefined();
+    expect(result.threads).toBeGreaterThan(1);
+    expect(result.ids).toEqual([7, 5, 6]);
+    expect(result.found).toBe(3);
+    expect(result.code).toBe('INVALID_ARGUMENT');
+  }, 60_000);
+
+  test('a CommonJS project (npm init -y) requires it and awaits init()', () => {
+    const project = join(scratch, 'cjs');
+    mkdirSync(project);
+    run('npm', ['init', '-y'], project);
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type ?? 'commonjs').toBe('commonjs');
+    install(project);
+    writeFileSync(join(project, 'index.js'), `
+      const { init } = require('sublinear-bandits');
+      const direct = require('sublinear-bandits');
+      (async () => {
+        const started = Date.now();
+        const sb = await init();
+        const again = await direct.default({ threads: 1, warmUp: false });
+        const index = new sb.ExactIndex({ dim: 2 });
+        index.add([5, 6, 7], [1, 0, 0, 1, 1, 1]);
+        let code = null;
+        try { index.remove([42]); } catch (error) { code = error instanceof sb.BanditError && error.code; }
+        console.log(JSON.stringify({ ms: Date.now() - started, threads: sb.threads, version: sb.version, same: direct === init,
+          again: again.threads, ids: Array.from(index.search([2, 1], 3).ids), code }));
+        index.dispose();
+      })();
+    `);
+    const result = JSON.parse(run('node', ['index.js'], project));
+    measured.push({ host: 'Node CommonJS', isolated: '-', threads: result.threads, initMs: result.ms, reason: '' });
+    expect(result).toMatchObject({ same: true, again: 1, ids: [7, 5, 6], code: 'UNKNOWN_ID' });
+    expect(result.threads).toBeGreaterThan(1);
+    expect(result.version).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+  }, 120_000);
+});
+
+describe('pages in Chromium', () => {
+  test.each([true, false])('Vite dev server, cross-origin isolated: %s (no Vite configuration)', async (isolated) => {
+    const { createServer } = await import('vite');
+    writeFileSync(join(app, 'index.html'), page('<script type="module" src="/src/main.js"></script>'));
+    const server = await createServer({
+      root: app, configFile: false, logLevel: 'error', clearScreen: false,
+      server: { host: '127.0.0.1', port: 0, headers: isolated ? isolation : {} },
+    });
+    await server.listen();
+    try {
+      await checkPage('Vite dev', server.resolvedUrls.local[0], isolated);
     } finally {
-      await browser.close();
+      await server.close();
+    }
+  }, 120_000);
+
+  let viteOut;
+  test.each([true, false])('vite build + vite preview, cross-origin isolated: %s (no Vite configuration)', async (isolated) => {
+    const { build, preview } = await import('vite');
+    writeFileSync(join(app, 'index.html'), page('<script type="module" src="/src/main.js"></script>'));
+    if (!viteOut) {
+      viteOut = join(scratch, 'vite-out');
+      await build({ root: app, configFile: false, logLevel: 'error', build: { outDir: viteOut } });
+    }
+    const server = await preview({ root: app, configFile: false, logLevel: 'error', build: { outDir: viteOut }, preview: { port: 0, host: '127.0.0.1', headers: isolated ? isolation : {} } });
+    try {
+      await checkPage('Vite build + preview', server.resolvedUrls.local[0], isolated);
+    } finally {
       await new Promise((resolve) => server.httpServer.close(resolve));
     }
+  }, 120_000);
+
+  // runInWorker ('sublinear-bandits/worker') starts a module Worker the bundler must build: with
+  // Vite it takes the two settings the README names (not needed by init()).
+  test('runInWorker with Vite: dev with optimizeDeps.exclude, build with worker.format es (README, Hosts)', async () => {
+    const { build, createServer, preview } = await import('vite');
+    writeFileSync(join(app, 'src/simulate.js'), `
+      import { runInWorker } from 'sublinear-bandits/worker';
+      runInWorker({ environment: { type: 'linear', dim: 4, arms: 50 }, policy: { type: 'lin-ts' }, horizon: 100, seed: 1 })
+        .then((result) => { globalThis.__result = { steps: result.cumulativeRegret.length }; }, (error) => { globalThis.__result = { error: String(error) }; });
+    `);
+    writeFileSync(join(app, 'simulate.html'), page('<script type="module" src="/src/simulate.js"></script>'));
+    const settings = { optimizeDeps: { exclude: ['sublinear-bandits'] }, worker: { format: 'es' } };
+    const open = async (url) => {
+      const tab = await browser.newPage();
+      const errors = watchErrors(tab);
+      try {
+        await tab.goto(url);
+        const result = await tab.waitForFunction(() => globalThis.__result, null, { timeout: 30_000 }).then((handle) => handle.jsonValue());
+        expect(result).toEqual({ steps: 100 });
+        expect(errors).toEqual([]);
+      } finally {
+        await tab.close();
+      }
+    };
+    const dev = await createServer({ root: app, configFile: false, logLevel: 'error', clearScreen: false, ...settings, server: { host: '127.0.0.1', port: 0 } });
+    await dev.listen();
+    try {
+      await open(`${dev.resolvedUrls.local[0]}simulate.html`);
+    } finally {
+      await dev.close();
+    }
+    const outDir = join(scratch, 'vite-worker-out');
+    await build({ root: app, configFile: false, logLevel: 'error', ...settings, build: { outDir, rollupOptions: { input: join(app, 'simulate.html') } } });
+    const server = await preview({ root: app, configFile: false, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
+    try {
+      await open(`${server.resolvedUrls.local[0]}simulate.html`);
+    } finally {
+      await new Promise((resolve) => server.httpServer.close(resolve));
+    }
+  }, 120_000);
+
+  let webpackOut;
+  test.each([true, false])('webpack 5 (production, no loaders or plugins), cross-origin isolated: %s', async (isolated) => {
+    if (!webpackOut) {
+      webpackOut = join(scratch, 'webpack-out');
+      const { default: webpack } = await import('webpack');
+      const stats = await new Promise((resolve, reject) => webpack({
+        mode: 'production', context: app, entry: './src/main.js', output: { path: webpackOut, clean: true }, performance: { hints: false },
+      }, (error, result) => (error ? reject(error) : resolve(result))));
+      expect(stats.hasErrors() ? stats.toString('errors-only') : '').toBe('');
+      writeFileSync(join(webpackOut, 'index.html'), page('<script src="./main.js"></script>'));
+    }
+    const server = await serveFolder(webpackOut, isolated ? isolation : {});
+    try {
+      await checkPage('webpack 5', server.url, isolated);
+    } finally {
+      await server.close();
+    }
   }, 180_000);
+
+  let esbuildOut;
+  test.each([true, false])('esbuild (bundle, format esm; the .wasm files copied beside the bundle), cross-origin isolated: %s', async (isolated) => {
+    if (!esbuildOut) {
+      esbuildOut = join(scratch, 'esbuild-out');
+      const esbuild = await import('esbuild');
+      await esbuild.build({ absWorkingDir: app, entryPoints: ['src/main.js'], bundle: true, format: 'esm', outdir: esbuildOut, logLevel: 'error' });
+      // esbuild emits no file named by new URL(..., import.meta.url): the README's one step for it.
+      const dist = join(app, 'node_modules/sublinear-bandits/dist');
+      for (const file of readdirSync(dist).filter((name) => name.endsWith('.wasm'))) copyFileSync(join(dist, file), join(esbuildOut, file));
+      writeFileSync(join(esbuildOut, 'index.html'), page('<script type="module" src="./main.js"></script>'));
+    }
+    const server = await serveFolder(esbuildOut, isolated ? isolation : {});
+    try {
+      await checkPage('esbuild', server.url, isolated);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  test('esbuild without the .wasm files beside the bundle: init() rejects at once with a BanditError saying what to copy', async () => {
+    const bare = join(scratch, 'esbuild-bare');
+    const esbuild = await import('esbuild');
+    await esbuild.build({ absWorkingDir: app, entryPoints: ['src/main.js'], bundle: true, format: 'esm', outdir: bare, logLevel: 'error' });
+    writeFileSync(join(bare, 'index.html'), page('<script type="module" src="./main.js"></script>'));
+    const server = await serveFolder(bare, {});
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(server.url);
+      const result = await tab.waitForFunction(() => globalThis.__result, null, { timeout: 20_000 }).then((handle) => handle.jsonValue());
+      expect(result.code).toBe('INVALID_ARGUMENT');
+      expect(result.error).toMatch(/sublinear_bandits_wasm\.wasm could not be loaded: .*HTTP 404.*esbuild, need them copied/s);
+      expect(result.initMs).toBeLessThan(5_000);
+    } finally {
+      await tab.close();
+      await server.close();
+    }
+  }, 60_000);
+
+  // A host with a Content-Security-Policy, cross-origin isolated: where the policy allows blob:
+  // scripts and workers (the README's line) the threads start; where not, init() says why and runs on
+  // one thread at once.
+  const policies = {
+    'allows blob:': "script-src 'self' blob: 'wasm-unsafe-eval'; worker-src 'self' blob:",
+    'blocks blob:': "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'",
+  };
+  test.each(Object.keys(policies))('a cross-origin isolated page whose CSP %s', async (which) => {
+    writeFileSync(join(app, 'src/csp-main.js'), mainJs.replace("from 'sublinear-bandits'", "from '../node_modules/sublinear-bandits/dist/index.js'"));
+    writeFileSync(join(app, 'csp.html'), page('<script type="module" src="./src/csp-main.js"></script>'));
+    const server = await serveFolder(app, { ...isolation, 'Content-Security-Policy': policies[which] });
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`${server.url}csp.html`);
+      const result = await tab.waitForFunction(() => globalThis.__result, null, { timeout: 30_000 }).then((handle) => handle.jsonValue());
+      measured.push({ host: `static folder, CSP ${which}`, isolated: true, threads: result.threads, initMs: result.initMs, reason: result.reason ?? result.error });
+      expect(result.error).toBeUndefined();
+      expect(result).toMatchObject({ isolated: true, ids: [7, 5, 6], found: 3 });
+      if (which === 'allows blob:') {
+        expect(result.threads).toBeGreaterThan(1);
+      } else {
+        expect(result.threads).toBe(1);
+        expect(result.reason).toMatch(/the threaded build did not start here .*single-thread build/);
+      }
+      expect(result.initMs).toBeLessThan(5_000);
+    } finally {
+      await tab.close();
+      await server.close();
+    }
+  }, 60_000);
+
+  test.each([true, false])('a static folder, <script type="module"> and an import map, cross-origin isolated: %s', async (isolated) => {
+    const map = { imports: { 'sublinear-bandits': './node_modules/sublinear-bandits/dist/index.js' } };
+    writeFileSync(join(app, 'static.html'), page(`<script type="importmap">${JSON.stringify(map)}</script><script type="module" src="./src/main.js"></script>`));
+    const server = await serveFolder(app, isolated ? isolation : {});
+    try {
+      await checkPage('static folder', `${server.url}static.html`, isolated);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
-// Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what API.md shows.
+// Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what API.md shows, with
+// no lib but ES2022's (no DOM, no Node types) as well as with them.
 import { runInWorker } from 'sublinear-bandits/worker';
 import init, { BanditError, type SearchResult, type SublinearBandits } from 'sublinear-bandits';
 
@@ -104,12 +105,25 @@ async function linear(): Promise<void> {
 
 void linear();
 
+// Without a signal, runInWorker needs nothing of the DOM's types (worker-consumer.ts passes one).
 async function inWorker(): Promise<void> {
-  const controller = new AbortController();
   const result = await runInWorker({ environment: { type: 'linear', dim: 4, arms: 50 }, policy: { type: 'lin-ts' }, horizon: 100, seed: 1 },
-    { onProgress: (fraction: number) => console.log(fraction), signal: controller.signal });
+    { onProgress: (fraction: number) => console.log(fraction) });
   const regret: Float64Array = result.cumulativeRegret;
   console.log(regret.length);
 }
 
 void inWorker();
+
+// The options init() takes, typed without the DOM: a URL-like object from locateFile, the bytes of a
+// build, and the threads' start timeout.
+async function loading(bytes: Uint8Array): Promise<void> {
+  const fromBytes = await init({ wasmBinary: bytes, threads: 1, warmUp: false });
+  const located = await init({ locateFile: (path: string) => ({ href: `https://example.org/assets/${path}` }), threadsTimeout: 5000 });
+  const named = await init({ locateFile: (path: string, prefix: string) => prefix + path });
+  const threads: number = fromBytes.threads + located.threads + named.threads;
+  const reason: string = located.threadsReason;
+  console.log(threads, reason);
+}
+
+void loading(new Uint8Array(8));

@@ -18,23 +18,31 @@ export interface InitOptions {
   /**
    * The .wasm bytes, when the host has them already: the single-thread build's
    * (sublinear_bandits_wasm.wasm), or with `threads` above 1 the threaded build's
-   * (sublinear_bandits_wasm_threads.wasm).
+   * (sublinear_bandits_wasm_threads.wasm). Bytes that are not this package's wasm throw
+   * INVALID_ARGUMENT.
    */
-  wasmBinary?: ArrayBuffer | Uint8Array;
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
   /**
-   * Maps the module's file names to URLs: sublinear_bandits_wasm.wasm, or for the threaded build
-   * sublinear_bandits_wasm_threads.wasm and sublinear_bandits_wasm_threads.worker.js.
+   * Maps the name of a build's .wasm file (sublinear_bandits_wasm.wasm, or
+   * sublinear_bandits_wasm_threads.wasm) to the URL (or, in Node, the path) it is loaded from: a
+   * string, or a URL object (anything with an `href`). By default the file beside the package's
+   * module (where bundlers put it). The threaded build's scripts need no location.
    */
-  locateFile?: (path: string, prefix: string) => string | URL;
+  locateFile?: (path: string, prefix: string) => string | { readonly href: string };
   /**
    * Threads for index construction. By default every core the platform gives: in Node, and in a
    * browser page (or Worker) that is cross-origin isolated (Cross-Origin-Opener-Policy: same-origin,
    * Cross-Origin-Embedder-Policy: require-corp); 1 elsewhere. 1 loads the single-thread build;
-   * more is bounded by the cores. In a browser, a threaded build whose worker script cannot be
-   * fetched falls back to the single-thread build (threadsReason says so) rather than waiting for
-   * it. The result is `threads` and `threadsReason` on the module.
+   * more is bounded by the cores. A threaded build that cannot start (its workers fail, or do not
+   * start within `threadsTimeout`) falls back to the single-thread build rather than waiting; the
+   * result is `threads` and `threadsReason` on the module.
    */
   threads?: number;
+  /**
+   * Milliseconds the threaded build's worker threads get to start once the .wasm is instantiated
+   * (default 10,000); past it, init() stops them and loads the single-thread build.
+   */
+  threadsTimeout?: number;
   /**
    * true (the default): before it resolves, init() runs the hot paths of large arm sets on 2,000
    * arms (exact scans, lifts, ridge updates, HNSW insertion and search), a few ms a task with the

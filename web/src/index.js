@@ -13,30 +13,78 @@ import { warmUp } from './warm-up.js';
 export { BanditError, ErrorCode, version };
 
 // Two builds of the same core: one thread (runs everywhere), and one with threads for index
-// construction (shared memory: Node, or a page that is cross-origin isolated). The URLs are written
-// as literals so that bundlers (Vite, Rollup, webpack) find and emit the files; each build's .js is
-// imported only when chosen.
-const builds = {
-  single: {
-    load: () => import('./sublinear_bandits_wasm.js'),
-    wasm: new URL('./sublinear_bandits_wasm.wasm', import.meta.url),
-  },
-  threads: {
-    load: () => import('./sublinear_bandits_wasm_threads.js'),
-    wasm: new URL('./sublinear_bandits_wasm_threads.wasm', import.meta.url),
-    worker: new URL('./sublinear_bandits_wasm_threads.worker.js', import.meta.url),
-    // What each Worker imports to run the module: the file itself, since a bundler renames and
-    // moves the chunk the page imports (the worker script would look for it beside itself).
-    glue: new URL('./sublinear_bandits_wasm_threads.js', import.meta.url),
-  },
+// construction (shared memory: Node, or a page that is cross-origin isolated). Each build's .js is
+// imported only when chosen. The .wasm URLs are literals so that bundlers (Vite, Rollup, webpack)
+// find and emit the files.
+const wasmUrls = {
+  single: new URL('./sublinear_bandits_wasm.wasm', import.meta.url),
+  threads: new URL('./sublinear_bandits_wasm_threads.wasm', import.meta.url),
 };
+const wasmNames = { single: 'sublinear_bandits_wasm.wasm', threads: 'sublinear_bandits_wasm_threads.wasm' };
+const threadsGlueName = 'sublinear_bandits_wasm_threads.js';
+const threadsWorkerName = 'sublinear_bandits_wasm_threads.worker.js';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
 // A computed specifier keeps bundlers from trying to resolve a Node built-in for the browser.
 async function importNode(name) {
   const specifier = `node:${name}`;
-  return import(/* @vite-ignore */ specifier);
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ specifier);
+}
+
+// The options init() knows. Only the object's own properties are read, each once; an unknown key is
+// refused, naming it and the nearest known name (as the classes' options are).
+const initOptionNames = ['wasmBinary', 'locateFile', 'threads', 'threadsTimeout', 'warmUp'];
+
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+function unknownOptionMessage(key) {
+  const distance = (name) => editDistance(key.toLowerCase(), name.toLowerCase());
+  const nearest = initOptionNames.reduce((best, name) => (distance(name) < distance(best) ? name : best));
+  const near = distance(nearest) <= Math.max(2, Math.floor(nearest.length / 3));
+  return `unknown init option '${key}' (${near ? `did you mean '${nearest}'?` : `the nearest is '${nearest}'`}; known: ${initOptionNames.join(', ')})`;
+}
+
+function describeValue(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'object') return `a ${value.constructor?.name ?? 'object'}`;
+  if (typeof value === 'string') return `the string '${value.length > 40 ? `${value.slice(0, 40)}...` : value}'`;
+  return `${typeof value} ${String(value)}`;
+}
+
+function readInitOptions(options) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new BanditError(ErrorCode.INVALID_ARGUMENT, `init options must be an object, got ${describeValue(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!initOptionNames.includes(key)) throw new BanditError(ErrorCode.INVALID_ARGUMENT, unknownOptionMessage(key));
+  }
+  const read = {};
+  for (const name of initOptionNames) {
+    if (Object.hasOwn(options, name) && options[name] !== undefined) read[name] = options[name];
+  }
+  const refuse = (name, what) => new BanditError(ErrorCode.INVALID_ARGUMENT, `init option '${name}' must be ${what}, got ${describeValue(read[name])}`);
+  if ('wasmBinary' in read && !(read.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(read.wasmBinary))) throw refuse('wasmBinary', 'an ArrayBuffer or a Uint8Array');
+  if ('locateFile' in read && typeof read.locateFile !== 'function') throw refuse('locateFile', 'a function');
+  if ('threads' in read && !(Number.isInteger(read.threads) && read.threads >= 1)) throw refuse('threads', 'a positive integer');
+  if ('threadsTimeout' in read && !(typeof read.threadsTimeout === 'number' && read.threadsTimeout > 0 && Number.isFinite(read.threadsTimeout))) {
+    throw refuse('threadsTimeout', 'a positive number of milliseconds');
+  }
+  if ('warmUp' in read && typeof read.warmUp !== 'boolean') throw refuse('warmUp', 'a boolean');
+  return read;
 }
 
 // The cores this host gives a program, and whether the threaded build can run here: it needs
@@ -53,6 +101,7 @@ async function platformThreads() {
   if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated !== true) {
     return { cores, shared: false, why: 'the page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so there is no SharedArrayBuffer' };
   }
+  if (typeof Worker !== 'function') return { cores, shared: false, why: 'this context cannot start Workers' };
   return { cores, shared: true, why: 'cross-origin isolated page, Web Workers' };
 }
 
@@ -61,9 +110,6 @@ async function platformThreads() {
 // as before there were two builds).
 async function chooseThreads(options) {
   const asked = options.threads;
-  if (asked !== undefined && !(Number.isInteger(asked) && asked >= 1)) {
-    throw new BanditError(ErrorCode.INVALID_ARGUMENT, `init option 'threads' must be a positive integer, got ${String(asked)}`);
-  }
   if (asked === 1) return { threads: 1, reason: 'init({ threads: 1 }) asked for one thread' };
   if (asked === undefined && options.wasmBinary) return { threads: 1, reason: 'a wasmBinary was given without threads: the single-thread build' };
   const { cores, shared, why } = await platformThreads();
@@ -74,58 +120,218 @@ async function chooseThreads(options) {
   return { threads, reason: `${why}: ${threads} threads${bounded}` };
 }
 
-// Whether the threaded build's Worker script can be fetched. A pool Worker whose script fails to
-// load never reports, and Emscripten 3.1.6 listens for a Worker's errors only once it has loaded, so
-// the module would wait for it forever: a page checks first, and takes the single-thread build if not.
-async function workerScriptProblem(url) {
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
+
+function startsWithWasmMagic(bytes) {
+  return bytes.length >= 4 && WASM_MAGIC.every((byte, i) => bytes[i] === byte);
+}
+
+function asBytes(binary) {
+  return binary instanceof ArrayBuffer ? new Uint8Array(binary) : new Uint8Array(binary.buffer, binary.byteOffset, binary.byteLength);
+}
+
+// Where a browser may find one of the package's files. First beside this module (what bundlers
+// rewrite). Vite's dev server serves this module pre-bundled from node_modules/.vite/deps/, where
+// the .wasm files are not (a request there gets the app's index.html): the package's own folder is
+// then tried too.
+function browserCandidates(name, literal) {
+  const candidates = [literal.href];
+  const here = new URL(import.meta.url);
+  const preBundled = here.pathname.match(/^(.*\/)\.vite\/deps[^/]*\/[^/]*$/);
+  if (preBundled && /^https?:$/.test(here.protocol)) candidates.push(new URL(`${preBundled[1]}sublinear-bandits/dist/${name}`, here.origin).href);
+  return candidates;
+}
+
+// Fetches and compiles one .wasm; null and the reason when the response is not a wasm module.
+async function compileFetched(url) {
+  let response;
   try {
-    const response = await fetch(url);
-    return response.ok ? null : `HTTP ${response.status}`;
+    response = await fetch(url, { credentials: 'same-origin' });
   } catch (error) {
-    return String(error?.message ?? error);
+    return { problem: `${url}: ${error?.message ?? error}` };
+  }
+  if (!response.ok) return { problem: `${url}: HTTP ${response.status}` };
+  const type = response.headers.get('Content-Type') ?? '';
+  if (type.startsWith('application/wasm') && typeof WebAssembly.compileStreaming === 'function') {
+    try {
+      return { module: await WebAssembly.compileStreaming(response) };
+    } catch (error) {
+      return { problem: `${url}: not this package's wasm (${error?.message ?? error})` };
+    }
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (!startsWithWasmMagic(bytes)) return { problem: `${url}: not a .wasm file (${type || 'no Content-Type'}${/html/i.test(type) ? ', probably a page served in place of a missing file' : ''})` };
+  try {
+    return { module: await WebAssembly.compile(bytes) };
+  } catch (error) {
+    return { problem: `${url}: not this package's wasm (${error?.message ?? error})` };
   }
 }
 
-export async function init(options = {}) {
-  if (options === null || typeof options !== 'object') throw new BanditError(ErrorCode.INVALID_ARGUMENT, 'init options must be an object');
-  if (options.warmUp !== undefined && typeof options.warmUp !== 'boolean') {
-    throw new BanditError(ErrorCode.INVALID_ARGUMENT, `init option 'warmUp' must be a boolean, got ${String(options.warmUp)}`);
-  }
-  let { threads, reason } = await chooseThreads(options);
-  if (threads > 1 && !isNode) {
-    const name = 'sublinear_bandits_wasm_threads.worker.js';
-    const url = options.locateFile ? options.locateFile(name, '') : builds.threads.worker.href;
-    const problem = await workerScriptProblem(url);
-    if (problem !== null) {
-      threads = 1;
-      reason = `the threaded build's worker script ${url} did not load (${problem}), so the single-thread build`;
+// The compiled WebAssembly.Module of a build: from the caller's bytes, Node's file system, or
+// fetched by the browser. Bytes that are not this package's wasm are the caller's error.
+async function compileBuild(kind, options) {
+  const name = wasmNames[kind];
+  if (options.wasmBinary) {
+    const bytes = asBytes(options.wasmBinary);
+    const notOurs = `init option 'wasmBinary': the bytes are not this package's wasm (${name})`;
+    if (!startsWithWasmMagic(bytes)) throw new BanditError(ErrorCode.INVALID_ARGUMENT, `${notOurs}: they do not start with the wasm magic number 00 61 73 6d`);
+    try {
+      return await WebAssembly.compile(bytes);
+    } catch (error) {
+      throw new BanditError(ErrorCode.INVALID_ARGUMENT, `${notOurs}: ${error?.message ?? error}`);
     }
   }
-  const build = threads > 1 ? builds.threads : builds.single;
-  const moduleOptions = {};
-  if (options.wasmBinary) {
-    moduleOptions.wasmBinary = options.wasmBinary;
-  } else if (isNode && !options.locateFile) {
-    // Node's fetch cannot read a file URL.
+  if (isNode && !options.locateFile) {
     const { readFile } = await importNode('fs/promises');
-    moduleOptions.wasmBinary = await readFile(build.wasm);
+    return WebAssembly.compile(await readFile(wasmUrls[kind]));
   }
-  // Node's Worker takes a file URL object, browsers a string.
-  const located = (url) => (isNode ? url : url.href);
-  moduleOptions.locateFile = options.locateFile ?? ((path) => {
-    if (path.endsWith('.wasm')) return located(build.wasm);
-    if (path.endsWith('.worker.js') && build.worker) return located(build.worker);
-    return path;
+  let candidates = browserCandidates(name, wasmUrls[kind]);
+  if (options.locateFile) {
+    const located = options.locateFile(name, '');
+    candidates = [typeof located === 'string' ? located : String(located?.href ?? located)];
+  }
+  if (isNode) {
+    // A located file in Node: a path or a file: URL is read, anything else fetched.
+    const where = candidates[0];
+    if (!/^(https?|data|blob):/.test(where)) {
+      const { readFile } = await importNode('fs/promises');
+      const bytes = new Uint8Array(await readFile(where.startsWith('file:') ? new URL(where) : where));
+      if (!startsWithWasmMagic(bytes)) throw new BanditError(ErrorCode.INVALID_ARGUMENT, `init option 'locateFile': ${where} is not a .wasm file`);
+      return WebAssembly.compile(bytes);
+    }
+  }
+  const problems = [];
+  for (const url of candidates) {
+    const { module, problem } = await compileFetched(url);
+    if (module) return module;
+    problems.push(problem);
+  }
+  throw new BanditError(ErrorCode.INVALID_ARGUMENT, `the package's ${name} could not be loaded: ${problems.join('; ')}. ` +
+    'Serve the files of node_modules/sublinear-bandits/dist/ next to the script that imports the package (bundlers that do not emit ' +
+    "files named by new URL(..., import.meta.url), e.g. esbuild, need them copied), or pass init({ locateFile }) or init({ wasmBinary })");
+}
+
+// Browsers run the threaded build's glue and its pthread worker script from Blob URLs made from
+// their text (shipped as strings in sublinear_bandits_wasm_threads.sources.js), so no bundler or
+// dev server has to copy, rewrite or inline them: Vite's dev server rewrites a .js file as a module
+// (the classic worker script then fails to parse), its build inlines small files as data: URLs
+// (whose Workers are not cross-origin isolated), and esbuild does not emit them at all. A Blob URL
+// is same-origin, so its Workers share the page's isolation. Made once per page.
+let threadsBlobUrls;
+async function threadsBlobs() {
+  threadsBlobUrls ??= import('./sublinear_bandits_wasm_threads.sources.js').then(({ glue, worker }) => ({
+    glue: URL.createObjectURL(new Blob([glue], { type: 'text/javascript' })),
+    worker: URL.createObjectURL(new Blob([worker], { type: 'text/javascript' })),
+  }));
+  try {
+    return await threadsBlobUrls;
+  } catch (error) {
+    threadsBlobUrls = undefined;
+    throw error;
+  }
+}
+
+// The threaded build's factory, and what its Workers load: files beside this module in Node
+// (worker_threads), Blob URLs in browsers.
+async function loadThreadsGlue() {
+  if (isNode) {
+    const glue = new URL(threadsGlueName, import.meta.url);
+    const { default: create } = await import(/* @vite-ignore */ /* webpackIgnore: true */ glue.href);
+    return { create, glue: glue.href, worker: new URL(threadsWorkerName, import.meta.url) };
+  }
+  const blobs = await threadsBlobs();
+  const { default: create } = await import(/* @vite-ignore */ /* webpackIgnore: true */ blobs.glue);
+  return { create, glue: blobs.glue, worker: blobs.worker };
+}
+
+const DEFAULT_THREADS_TIMEOUT_MS = 10_000;
+
+// Instantiates a build from its compiled module. With threads, the module resolves only once every
+// pool Worker has loaded; a Worker that fails, or that never reports (a script a host rewrote, a
+// policy that blocks it), rejects within `timeout` ms of the instantiation instead of leaving the
+// promise pending, and its Workers are stopped.
+function instantiate(create, wasmModule, wasmName, moduleOptions, timeout) {
+  return new Promise((resolve, reject) => {
+    let timer;
+    let settled = false;
+    const stopWorkers = () => {
+      const pthreads = moduleOptions.PThread;
+      for (const worker of [...(pthreads?.unusedWorkers ?? []), ...(pthreads?.runningWorkers ?? [])]) worker.terminate();
+    };
+    const fail = (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (moduleOptions.pthreadPoolSize) stopWorkers();
+      reject(error);
+    };
+    const notOurs = (error) => fail(new BanditError(ErrorCode.INVALID_ARGUMENT, `the bytes are not this package's wasm (${wasmName}): ${error?.message ?? error}`));
+    moduleOptions.instantiateWasm = (imports, receiveInstance) => {
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => {
+        if (settled) return;
+        if (moduleOptions.pthreadPoolSize && timeout !== undefined) {
+          timer = setTimeout(() => fail(new Error(`its ${moduleOptions.pthreadPoolSize} worker thread${moduleOptions.pthreadPoolSize > 1 ? 's' : ''} did not start within ${timeout} ms`)), timeout);
+        }
+        // A module of other exports than the glue reads fails here (imports that differ fail above).
+        try {
+          receiveInstance(instance, wasmModule);
+        } catch (error) {
+          notOurs(error);
+        }
+      }, notOurs);
+      return {};
+    };
+    let ready;
+    try {
+      ready = create(moduleOptions);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    // The pool's Workers exist once create() returns: one that fails to load reports here.
+    for (const worker of moduleOptions.PThread?.unusedWorkers ?? []) {
+      const failed = (event) => fail(new Error(`a worker thread failed to load (${event?.message ?? event})`));
+      if (isNode) worker.once('error', failed);
+      else worker.addEventListener('error', failed);
+    }
+    ready.then((Module) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(Module);
+    }, fail);
   });
+}
+
+export async function init(options) {
+  options = readInitOptions(options);
+  let { threads, reason } = await chooseThreads(options);
+  let Module;
   if (threads > 1) {
-    // The calling thread builds too: threads - 1 Workers, all started before the module runs (a
-    // Worker started later could not load while the calling thread waits for it).
-    moduleOptions.pthreadPoolSize = threads - 1;
-    // A string: it is posted to each Worker, and URL objects cannot be.
-    moduleOptions.mainScriptUrlOrBlob = build.glue.href;
+    try {
+      const [wasmModule, glue] = await Promise.all([compileBuild('threads', options), loadThreadsGlue()]);
+      Module = await instantiate(glue.create, wasmModule, wasmNames.threads, {
+        // Asked for the pthread worker script only (the .wasm is compiled above). Node's Worker
+        // takes a file URL object.
+        locateFile: () => glue.worker,
+        // The calling thread builds too: threads - 1 Workers, all started before the module runs (a
+        // Worker started later could not load while the calling thread waits for it).
+        pthreadPoolSize: threads - 1,
+        // A string: it is posted to each Worker, which imports it.
+        mainScriptUrlOrBlob: glue.glue,
+      }, options.threadsTimeout ?? DEFAULT_THREADS_TIMEOUT_MS);
+    } catch (error) {
+      // The caller's own bytes are wrong: that is theirs to know, not a reason for one thread.
+      if (options.wasmBinary && error instanceof BanditError) throw error;
+      threads = 1;
+      reason = `the threaded build did not start here (${error?.message ?? error}), so the single-thread build`;
+    }
   }
-  const { default: createSublinearModule } = await build.load();
-  const Module = await createSublinearModule(moduleOptions);
+  if (threads === 1) {
+    const [wasmModule, { default: create }] = await Promise.all([compileBuild('single', options), import('./sublinear_bandits_wasm.js')]);
+    Module = await instantiate(create, wasmModule, wasmNames.single, { locateFile: (path) => path });
+  }
   if (threads > 1 && isNode) {
     // Idle pool workers would keep a Node process alive after its work is done.
     for (const worker of Module.PThread.unusedWorkers) worker.unref();
