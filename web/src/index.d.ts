@@ -68,7 +68,7 @@ export interface SublinearBandits extends MipsClasses, LinearClasses, MatroidCla
   readonly threadsReason: string;
   /** Size of the WebAssembly memory and the bytes malloc has handed out (for leak checks). */
   memoryUsage(): { heapBytes: number; allocatedBytes: number };
-  /** Hex checksum of the core's random transforms for a seed; identical in every build. */
+  /** Hex checksum of the first `count` (at most 2^20) rounds of the core's random transforms for a seed; identical in every build. */
   randomChecksum(seed: number, count: number): string;
   /**
    * The options a class accepts, as its C++ constructor reads them: kind 'index', 'linear-policy',

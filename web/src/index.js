@@ -121,6 +121,8 @@ async function chooseThreads(options) {
 }
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
+// randomChecksum's largest round count.
+const MAX_CHECKSUM_ROUNDS = 2 ** 20;
 
 function startsWithWasmMagic(bytes) {
   return bytes.length >= 4 && WASM_MAGIC.every((byte, i) => bytes[i] === byte);
@@ -362,8 +364,9 @@ export async function init(options) {
     // every build and browser for the same arguments (the native CLI prints the same string).
     randomChecksum: runtime.func([
       (seed) => requireInteger(seed, 'seed', 0, Number.MAX_SAFE_INTEGER),
-      (count) => requireInteger(count, 'count', 0, 0xffffffff),
-    ], (seed, count) => Module.randomChecksum(seed, count)),
+      // A call runs uninterrupted, about 1 us a round: 2^20 rounds keep it near a second.
+      (count) => requireInteger(count, 'count', 0, MAX_CHECKSUM_ROUNDS),
+    ], (seed, count) => Module.randomChecksum(seed, count), 'randomChecksum()'),
     // The option table of one class, as the C++ constructors read it (core/option_tables.cpp):
     // [{ name, type, default, low, high, lowOpen, highOpen, choices, doc, internal }, ...]. kind is
     // 'index', 'linear-policy', 'semi-bandit-policy', 'cls-policy', 'environment' or 'simulation' (type 'simulate');
@@ -375,7 +378,7 @@ export async function init(options) {
       if (kind === undefined && type === undefined) return JSON.parse(Module.optionTableList());
       if (kind === undefined || type === undefined) throw invalidArgument('optionTable(kind, type) needs both, or neither for the list');
       return JSON.parse(Module.optionTable(kind, type));
-    }),
+    }, 'optionTable()'),
   });
   // Compiles the hot paths before the first call needs them (warm-up.js); init({ warmUp: false })
   // resolves sooner and leaves that cost to the first calls.
