@@ -7,12 +7,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
-if [ ! -f build/fuzz/CMakeCache.txt ]; then
-  cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSUBLINEAR_FUZZ=ON >/dev/null || { echo "fuzz build: failed"; exit 1; }
-fi
-cmake --build build/fuzz -j "$(nproc)" >build/fuzz/build.log 2>&1 || { tail -30 build/fuzz/build.log; echo "fuzz build: failed"; exit 1; }
+# The sanitized build (clang, ASan + UBSan) that `npm test` also runs the GoogleTest suite from.
+bash scripts/configure-sanitize.sh || { echo "fuzz build: failed"; exit 1; }
+mkdir -p build/fuzz
+cmake --build build/sanitize -j "$(nproc)" --target fuzz_targets >build/fuzz/build.log 2>&1 || { tail -30 build/fuzz/build.log; echo "fuzz build: failed"; exit 1; }
 status=0
-for target in build/fuzz/fuzz_*; do
+for target in build/sanitize/fuzz_*; do
   [ -x "$target" ] || continue
   name=$(basename "$target")
   work=build/fuzz/corpus/$name

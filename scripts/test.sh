@@ -32,10 +32,8 @@ run_ctest() {  # run_ctest <build dir> <suite name>
 
 run_ctest build/native "GoogleTest (native)"
 
-if [ ! -f build/sanitize/CMakeCache.txt ]; then
-  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSUBLINEAR_SANITIZE=ON >/dev/null
-fi
-if cmake --build build/sanitize -j "$(nproc)" --target core_tests >build/sanitize.log 2>&1; then
+# One sanitized build (clang) for the suite and the fuzz targets (scripts/fuzz.sh builds nothing more).
+if bash scripts/configure-sanitize.sh && cmake --build build/sanitize -j "$(nproc)" --target core_tests fuzz_targets >build/sanitize.log 2>&1; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest build/sanitize "GoogleTest (ASan+UBSan)"
 else
   tail -30 build/sanitize.log

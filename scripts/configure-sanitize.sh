@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Configures build/sanitize: the native core, its GoogleTest suite and the libFuzzer targets with
+# AddressSanitizer and UndefinedBehaviorSanitizer, compiled once by clang (scripts/test.sh and
+# scripts/fuzz.sh share it). A build directory configured with another compiler is made anew.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ -f build/sanitize/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' build/sanitize/CMakeCache.txt; then
+  rm -rf build/sanitize
+fi
+if [ ! -f build/sanitize/CMakeCache.txt ]; then
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSUBLINEAR_SANITIZE=ON >/dev/null
+fi
