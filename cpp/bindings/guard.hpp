@@ -28,11 +28,13 @@ auto guarded(Function&& function) -> decltype(function()) {
   } catch (const Error& error) {
     reportError(errorCodeName(error.code()), error.what());
   } catch (const std::bad_alloc&) {
-    reportError("INVALID_ARGUMENT", "out of memory: the request does not fit in the WebAssembly heap (4 GiB at most)");
+    // Its own code (API.md): the caller may free something and retry; the object is unchanged,
+    // as every method validates and reserves before it mutates.
+    reportError("OUT_OF_MEMORY", "out of memory: the request does not fit in the WebAssembly heap (4 GiB at most)");
   } catch (const std::length_error&) {
     // A size beyond what a container can hold (std::vector's max_size on wasm32): the same answer
     // as running out of memory, not "internal error: vector".
-    reportError("INVALID_ARGUMENT", "out of memory: the request does not fit in the WebAssembly heap (4 GiB at most)");
+    reportError("OUT_OF_MEMORY", "out of memory: the request does not fit in the WebAssembly heap (4 GiB at most)");
   } catch (const std::exception& error) {
     reportError("INVALID_ARGUMENT", std::string("internal error: ") + error.what());
   }

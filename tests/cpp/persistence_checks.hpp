@@ -65,3 +65,60 @@ inline void expectDamageDetected(const Bytes& bytes, const std::function<void(co
 }
 
 }  // namespace sublinear::testing
+
+namespace sublinear::testing {
+
+// A state whose stored options (the payload's first field, a u64 length and the JSON text) are
+// replaced by `options`, with the payload length and the checksum recomputed: the envelope is intact,
+// so only the decoder stands between such bytes and whatever the options ask for.
+inline Bytes withOptionsText(const Bytes& bytes, const std::string& options) {
+  auto readU32 = [&](std::size_t at) {
+    std::uint32_t value = 0;
+    for (int i = 0; i < 4; ++i) value |= static_cast<std::uint32_t>(bytes.at(at + i)) << (8 * i);
+    return value;
+  };
+  auto readU64 = [&](std::size_t at) {
+    std::uint64_t value = 0;
+    for (int i = 0; i < 8; ++i) value |= static_cast<std::uint64_t>(bytes.at(at + i)) << (8 * i);
+    return value;
+  };
+  std::size_t at = 6;           // magic and format version
+  at += 4 + readU32(at);        // library version
+  at += 4 + readU32(at);        // type name
+  const std::size_t lengthAt = at;
+  const std::size_t payloadAt = at + 8;
+  const std::size_t oldOptions = readU64(payloadAt);
+  Bytes out(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(payloadAt));
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(options.size()) >> (8 * i)));
+  out.insert(out.end(), options.begin(), options.end());
+  out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(payloadAt + 8 + oldOptions), bytes.end());
+  const std::uint64_t payloadLength = out.size() - payloadAt - 4;
+  for (int i = 0; i < 8; ++i) out[lengthAt + i] = static_cast<std::uint8_t>(payloadLength >> (8 * i));
+  return resealed(out);
+}
+
+// The stored options of a state, as JSON.
+inline Json storedOptions(const Bytes& bytes) {
+  std::size_t at = 6;
+  auto readU32 = [&](std::size_t from) {
+    std::uint32_t value = 0;
+    for (int i = 0; i < 4; ++i) value |= static_cast<std::uint32_t>(bytes.at(from + i)) << (8 * i);
+    return value;
+  };
+  at += 4 + readU32(at);
+  at += 4 + readU32(at);
+  at += 8;
+  std::uint64_t size = 0;
+  for (int i = 0; i < 8; ++i) size |= static_cast<std::uint64_t>(bytes.at(at + i)) << (8 * i);
+  return Json::parse(std::string(bytes.begin() + static_cast<std::ptrdiff_t>(at + 8),
+                                 bytes.begin() + static_cast<std::ptrdiff_t>(at + 8 + size)));
+}
+
+// The state with `patch` merged into its stored options (RFC 7386: a null removes a key).
+inline Bytes withOptions(const Bytes& bytes, const Json& patch) {
+  Json options = storedOptions(bytes);
+  options.merge_patch(patch);
+  return withOptionsText(bytes, options.dump());
+}
+
+}  // namespace sublinear::testing

@@ -8,9 +8,11 @@
 // count), so counts, ids, links and levels are pushed past their limits. Every outcome must be a
 // working object or CORRUPT_STATE -- never a crash, a sanitizer report, a hang or a huge allocation.
 //
-// Allocations: the wasm build refuses them at its heap limit; this harness does the same with a
-// small heap (one allocation above kHeapCap throws std::bad_alloc, which a restore must turn into
-// CORRUPT_STATE). Included by exactly one file per target, which so defines the allocation operators.
+// Allocations: one allocation above kHeapCap throws std::bad_alloc. A restore reports that as
+// OUT_OF_MEMORY, and a restore of these few hundred bytes must never get there: every size a state
+// implies is checked against its bytes first (issue 34), so OUT_OF_MEMORY from a restore is a
+// finding. Using a restored object may still run out (it may legitimately grow).
+// Included by exactly one file per target, which so defines the allocation operators.
 #include <cstdlib>
 #include <new>
 #include <vector>
@@ -106,7 +108,8 @@ inline std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
   }
 }
 
-// Restoring may fail only with CORRUPT_STATE; using what was restored may fail with any coded error.
+// Restoring may fail only with CORRUPT_STATE (not OUT_OF_MEMORY: see above); using what was
+// restored may fail with any coded error.
 template <typename Restore, typename Use>
 void restoreAndUse(const Restore& restore, const Use& use) {
   decltype(restore()) object;

@@ -8,7 +8,8 @@ export type ErrorCodeName =
   | 'DUPLICATE_ID'
   | 'EMPTY'
   | 'DISPOSED'
-  | 'CORRUPT_STATE';
+  | 'CORRUPT_STATE'
+  | 'OUT_OF_MEMORY';
 
 export declare const ErrorCode: { readonly [K in ErrorCodeName]: K };
 

@@ -8,6 +8,8 @@ export const ErrorCode = Object.freeze({
   EMPTY: 'EMPTY',
   DISPOSED: 'DISPOSED',
   CORRUPT_STATE: 'CORRUPT_STATE',
+  // The WebAssembly heap cannot hold what a call needs (it grows to 4 GiB at most); the object is unchanged.
+  OUT_OF_MEMORY: 'OUT_OF_MEMORY',
 });
 
 export class BanditError extends Error {

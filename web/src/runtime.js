@@ -107,7 +107,9 @@ export function createRuntime(Module) {
       for (const array of arrays) {
         // >>> 0: malloc returns an i32, negative for addresses past 2 GiB (the heap may grow to 4 GiB).
         const address = Module._malloc(Math.max(array.byteLength, 1)) >>> 0;
-        if (!address) throw invalidArgument(`cannot allocate ${array.byteLength} bytes on the WebAssembly heap`);
+        if (!address) {
+          throw new BanditError(ErrorCode.OUT_OF_MEMORY, `out of memory: cannot allocate ${array.byteLength} bytes on the WebAssembly heap (4 GiB at most)`);
+        }
         addresses.push(address);
         // Views are read after each malloc: growing memory replaces the heap's buffer.
         new Uint8Array(heapBuffer(), address, array.byteLength).set(
@@ -185,7 +187,7 @@ export function createRuntime(Module) {
           if (typeof this !== 'function' || !(this.prototype instanceof Base)) {
             throw invalidArgument(`fromBytes must be called on a class of the package: ${name} subclasses, e.g. sb.<Class>.fromBytes(bytes)`);
           }
-          const array = readBytes(bytes, `${this.name}.fromBytes(bytes)`);
+          const array = stateToCopy(readBytes(bytes, `${this.name}.fromBytes(bytes)`));
           const type = this.type;
           const handle = call(() => withHeap([array], (address) => restore(address, array.length, type)));
           // A subclass's constructor may run code before super(), another fromBytes included: the
@@ -245,6 +247,39 @@ export function refuseExtraArguments(what, given, accepted) {
   if (given > accepted) {
     throw invalidArgument(`${what} takes at most ${accepted} argument${accepted === 1 ? '' : 's'}, got ${given}`);
   }
+}
+
+// The envelope's head as C++ writes it (cpp/include/sublinear/core/state_codec.hpp): magic 'SBST',
+// format version (u16), from format 2 the library version, then the type name (each a u32 length
+// and at most 256 bytes), the payload length (u64), the payload, a CRC-32 (u32).
+const kMagic = [0x53, 0x42, 0x53, 0x54];
+const kLongestString = 256;
+const kLongestHead = 4 + 2 + 2 * (4 + kLongestString) + 8;
+
+// What fromBytes copies to the wasm heap for `array`: all of it only when it starts as a state and
+// its declared payload length accounts for every byte; otherwise at most its head (a few hundred
+// bytes), from which C++ reports the damage with its usual message (another format version, a
+// length that does not match). Bytes without the magic are refused here, before any allocation.
+function stateToCopy(array) {
+  if (array.length < 6 || kMagic.some((byte, i) => array[i] !== byte)) {
+    throw new BanditError(ErrorCode.CORRUPT_STATE, 'saved state is damaged: not a sublinear-bandits state');
+  }
+  const view = new DataView(array.buffer, array.byteOffset, array.byteLength);
+  let at = 6;
+  const skipString = () => {
+    if (at < 0 || array.length - at < 4) return (at = -1);
+    const size = view.getUint32(at, true);
+    at = size > kLongestString || size > array.length - at - 4 ? -1 : at + 4 + size;
+    return at;
+  };
+  if (view.getUint16(4, true) !== 1) skipString();  // format 1 had no library version
+  skipString();
+  let complete = false;
+  if (at >= 0 && array.length - at >= 8 + 4) {
+    const payload = view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
+    complete = payload === array.length - at - 8 - 4;
+  }
+  return complete ? array : array.subarray(0, Math.min(array.length, kLongestHead));
 }
 
 // Inside fromBytes: { handle, Class }, the restored handle that the constructor of `Class` adopts.

@@ -12,6 +12,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::Empty: return "EMPTY";
     case ErrorCode::Disposed: return "DISPOSED";
     case ErrorCode::CorruptState: return "CORRUPT_STATE";
+    case ErrorCode::OutOfMemory: return "OUT_OF_MEMORY";
   }
   return "INVALID_ARGUMENT";
 }

@@ -86,7 +86,8 @@ Json parseJson(const std::string& text) {
   }
   try {
     return Json::parse(text);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {
+    // parse_error, and out_of_range for a number no double holds (1e999).
     fail(ErrorCode::InvalidArgument, std::string("options are not valid JSON: ") + error.what());
   }
 }

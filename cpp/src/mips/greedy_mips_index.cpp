@@ -13,15 +13,19 @@ namespace sublinear {
 GreedyMipsIndex::GreedyMipsIndex(std::size_t dim, const Json& options)
     : MipsIndex(dim),
       budget_(static_cast<std::size_t>(readIntegerOption(option_groups::greedy(), options, "budget", 0))),
-      budgetFraction_(readOption(option_groups::greedy(), options, "budgetFraction")),
-      lists_(dim) {
+      budgetFraction_(readOption(option_groups::greedy(), options, "budgetFraction")) {
   require(!(options.contains("budget") && options.contains("budgetFraction")), ErrorCode::InvalidArgument,
           "give either option 'budget' (candidates) or 'budgetFraction' (of the size), not both");
   // Accepted like every index's seed, and validated like it, though Greedy-MIPS draws no random numbers.
   readSeedOption(option_groups::greedy(), options);
 }
 
+void GreedyMipsIndex::makeLists() {
+  if (lists_.empty()) lists_.resize(dim());
+}
+
 void GreedyMipsIndex::onAdd(const Id* ids, std::size_t count) {
+  makeLists();
   // Reserve everything first so that the additions below cannot fail halfway.
   const std::size_t slots = slotId_.size() + count;
   for (auto& list : lists_) list.reserve(slots);
@@ -139,7 +143,7 @@ void GreedyMipsIndex::saveStructure(StateWriter& out) const {
     if (!slotAlive_[slot]) deadIndex[slot] = dead++;
   }
   std::vector<float> deadValues(dead * dim());
-  for (std::size_t j = 0; j < dim(); ++j) {
+  for (std::size_t j = 0; j < lists_.size(); ++j) {
     for (const Entry& entry : lists_[j]) {
       if (!slotAlive_[entry.slot]) deadValues[deadIndex[entry.slot] * dim() + j] = entry.value;
     }
@@ -199,7 +203,9 @@ void GreedyMipsIndex::loadStructure(StateReader& in) {
   sortedLength_ = static_cast<std::size_t>(sorted);
   // Which list last placed each slot: a slot placed twice in one list is a repeat.
   std::vector<std::uint32_t> placedIn(slots, 0);
-  for (std::size_t j = 0; j < dim(); ++j) {
+  // Slots paid for the lists with their bytes (see above); without slots none are made.
+  if (slots > 0) makeLists();
+  for (std::size_t j = 0; j < lists_.size(); ++j) {
     auto& list = lists_[j];
     list.resize(slots);
     for (std::size_t i = 0; i < sortedLength_; ++i) {

@@ -333,6 +333,7 @@ void HnswIndex::saveStructure(StateWriter& out) const {
 }
 
 void HnswIndex::loadStructure(StateReader& in) {
+  if (size() > 0) makeScratch();
   const std::uint8_t euclidean = in.u8();
   const std::uint8_t decided = in.u8();
   in.check(euclidean <= 1 && decided <= 1 && (decided == 1 || spaceDecided_ == false), "bad space flags");
@@ -385,7 +386,10 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
   buildCredit_ = readOption(specs, options, "buildCredit");
   spaceDecided_ = space != "auto";
   setSpace(space == "euclidean");
-  scratch_.assign(paddedDimension(dim + 1), 0.0f);
+}
+
+void HnswIndex::makeScratch() {
+  if (scratch_.empty()) scratch_.assign(graphStride(), 0.0f);
 }
 
 HnswIndex::~HnswIndex() = default;
@@ -399,7 +403,7 @@ const float* HnswIndex::graphVector(const float* paddedItem, bool euclidean) {
 
 void HnswIndex::graphVector(const float* paddedItem, bool euclidean, float* out) const {
   std::copy(paddedItem, paddedItem + dim(), out);
-  std::fill(out + dim(), out + scratch_.size(), 0.0f);
+  std::fill(out + dim(), out + graphStride(), 0.0f);
   if (euclidean) {
     const double slack = transformNorm_ * transformNorm_ - squaredNorm(paddedItem, dim());
     out[dim()] = static_cast<float>(std::sqrt(std::max(0.0, slack)));
@@ -587,7 +591,7 @@ std::size_t HnswIndex::buildInParallel(std::size_t maxItems, std::size_t threads
     // unlocked; with mult_ = 0 (see Graph) that draw is discarded, so the race cannot change a level.
     runInParallel(threads, [&] {
       CountedThread counting(evaluations);
-      std::vector<float> vector(scratch_.size());
+      std::vector<float> vector(graphStride());
       try {
         for (std::size_t i = next++; i < count && !failed.load(std::memory_order_relaxed); i = next++) {
           graphVector(items_.rowData(first + i), euclidean, vector.data());
@@ -619,7 +623,7 @@ std::size_t HnswIndex::buildTrialInParallel(std::size_t maxItems) {
     runInParallel(2, [&] {
       // Each thread takes a graph (the calling thread both, if no other started) and inserts the rows
       // in order, with its own buffer: the graphs a single thread would build.
-      std::vector<float> vector(scratch_.size());
+      std::vector<float> vector(graphStride());
       for (std::size_t g = next++; g < 2; g = next++) {
         for (std::size_t row = first; row < first + count; ++row) insert(*graphs[g], items_.idAt(row), vector.data());
       }
@@ -675,6 +679,7 @@ void HnswIndex::erase(Graph& graph, Id id) {
 }
 
 void HnswIndex::onAdd(const Id* ids, std::size_t count) {
+  makeScratch();
   double batchNorm = 0.0;
   for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredNorm(items_.vectorOf(ids[i]), dim())));
   largestNorm_ = std::max(largestNorm_, batchNorm);
@@ -729,6 +734,7 @@ bool HnswIndex::scanIsCheaper(std::size_t count) const {
 }
 
 std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t count) {
+  makeScratch();
   // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers.
   if (!incremental_) buildPending(items_.size());
   const std::size_t n = items_.size();

@@ -36,6 +36,25 @@ std::unique_ptr<MipsIndex> makeMipsIndex(std::size_t dim, const Json& spec) {
   fail(ErrorCode::InvalidArgument, "unknown index type '" + type + "' (known: " + names + ")");
 }
 
+std::uint64_t leastSavedIndexBytes(std::size_t dim, const Json& spec) {
+  requireObject(spec, "index options");
+  const std::string type = readString(spec, "type", "exact");
+  // low_ and high_, one float each per coordinate (BoundedMEIndex::saveStructure).
+  if (type == "bounded-me") return 2 * sizeof(float) * static_cast<std::uint64_t>(dim);
+  if (type == "adaptive") {
+    const auto copies = static_cast<std::uint64_t>(readIntegerOption(option_groups::adaptive(), spec, "copies"));
+    Json base = Json{{"type", "hnsw"}};
+    if (spec.contains("base") && spec.at("base").is_object()) {
+      base = spec.at("base");
+      if (!base.contains("type")) base["type"] = "hnsw";
+    }
+    // A nested adaptive base is refused by the constructor; not recursing keeps this cheap too.
+    if (readString(base, "type", "hnsw") == "adaptive") return 0;
+    return copies * leastSavedIndexBytes(dim, base);
+  }
+  return 0;
+}
+
 std::vector<std::string> mipsIndexTypes() { return {"exact", "hnsw", "lsh", "adaptive", "bounded-me", "greedy", "pca-tree"}; }
 
 }  // namespace sublinear

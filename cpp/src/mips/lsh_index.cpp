@@ -22,14 +22,24 @@ LshIndex::LshIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
   const OptionGroup& specs = option_groups::lsh();
   bits_ = static_cast<std::size_t>(readIntegerOption(specs, options, "bits"));
   tables_ = static_cast<std::size_t>(readIntegerOption(specs, options, "tables"));
-  Random random(readSeedOption(specs, options));
+  seed_ = readSeedOption(specs, options);
   liftedStride_ = paddedDimension(dim + 1);
-  projections_.assign(tables_ * bits_ * liftedStride_, 0.0f);
+}
+
+void LshIndex::makeTables() {
+  if (!buckets_.empty()) return;
+  // Reserved before anything is set, so that running out of memory here leaves no half-made tables.
+  std::vector<float> projections(tables_ * bits_ * liftedStride_, 0.0f);
+  std::vector<float> lifted(liftedStride_, 0.0f);
+  std::vector<std::unordered_map<std::uint64_t, Bucket>> buckets(tables_);
+  // The same draws in the same order whenever they are made: a seed means the same hyperplanes.
+  Random random(seed_);
   for (std::size_t row = 0; row < tables_ * bits_; ++row) {
-    for (std::size_t i = 0; i <= dim; ++i) projections_[row * liftedStride_ + i] = static_cast<float>(random.normal());
+    for (std::size_t i = 0; i <= dim(); ++i) projections[row * liftedStride_ + i] = static_cast<float>(random.normal());
   }
-  buckets_.resize(tables_);
-  lifted_.assign(liftedStride_, 0.0f);
+  projections_ = std::move(projections);
+  lifted_ = std::move(lifted);
+  buckets_ = std::move(buckets);
 }
 
 std::uint64_t LshIndex::keyOf(const float* lifted, std::size_t table) const {
@@ -42,6 +52,7 @@ std::uint64_t LshIndex::keyOf(const float* lifted, std::size_t table) const {
 }
 
 void LshIndex::insert(Id id) {
+  makeTables();
   Slot slot;
   if (freeSlots_.empty()) {
     slot = static_cast<Slot>(idOfSlot_.size());
@@ -86,6 +97,7 @@ void LshIndex::onAdd(const Id* ids, std::size_t count) {
   double batchNorm = 0.0;
   for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredNorm(items_.vectorOf(ids[i]), dim())));
   try {
+    makeTables();
     largestNorm_ = std::max(largestNorm_, batchNorm);
     if (scale_ == 0.0 || batchNorm > scale_) {
       // The first build takes U = the largest norm exactly; growth adds headroom so that rehashes
@@ -135,6 +147,7 @@ void LshIndex::collect(std::size_t table, std::uint64_t key, std::vector<Id>& ou
 }
 
 std::vector<Id> LshIndex::candidates(const float* paddedQuery, std::size_t count) {
+  makeTables();
   ++queries_;
   // q -> (q / |q|, 0): the signs do not depend on the positive factor 1 / |q|, so it is skipped.
   std::copy(paddedQuery, paddedQuery + dim(), lifted_.begin());
@@ -219,6 +232,9 @@ void LshIndex::loadStructure(StateReader& in) {
   }
 
   // The buckets follow from the keys and positions: each must hold its slots at positions 0..size-1.
+  // The tables are made only for stored slots, which paid for them with their bytes (tables_ keys
+  // each); an index restored empty makes them when its first item or query arrives.
+  if (slots > 0) makeTables();
   constexpr Slot kUnset = std::numeric_limits<Slot>::max();
   for (std::size_t slot = 0; slot < slots; ++slot) {
     if (free[slot]) continue;

@@ -191,7 +191,9 @@ void MipsIndex::load(StateReader& in) {
   in.check(items_.size() == 0, "an index can only be restored into an empty one");
   const std::size_t count = in.count(sizeof(Id) + dim() * sizeof(float));
   items_.reserve(count);
-  std::vector<float> vector(dim());
+  // Only with items: an empty index saved with dim 10^6 (64 times over in an AdaptiveIndex) must not
+  // allocate and clear a row per copy for nothing.
+  std::vector<float> vector(count > 0 ? dim() : 0);
   for (std::size_t row = 0; row < count; ++row) {
     const Id id = in.u32();
     in.check(!items_.contains(id), "item id " + std::to_string(id) + " is stored twice");

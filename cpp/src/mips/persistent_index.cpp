@@ -37,7 +37,13 @@ std::unique_ptr<PersistentIndex> PersistentIndex::fromBytes(const std::uint8_t* 
   const std::string type = savedTypeOf(bytes, length, mipsIndexTypes(), expectedType, "MIPS index");
   std::unique_ptr<PersistentIndex> restored;
   loadSnapshot(bytes, length, type, [&](StateReader& in) {
-    restored = std::make_unique<PersistentIndex>(readOptions(in));
+    const Json spec = readOptions(in);
+    requireObject(spec, "index options");
+    require(spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
+    const auto dim = static_cast<std::size_t>(readIntegerOption(option_groups::indexDim(), spec, "dim"));
+    // What the constructor spends per coordinate must be in the state (leastSavedIndexBytes).
+    in.check(leastSavedIndexBytes(dim, spec) <= in.remaining(), "the stored options ask for more data than the state holds");
+    restored = std::make_unique<PersistentIndex>(spec);
     in.check(restored->index().type() == type, "saved options are of another index type");
     restored->index_->load(in);
     // The bound add() holds a user's vectors to (loadSnapshot reports it as CORRUPT_STATE).

@@ -16,6 +16,8 @@ enum class ErrorCode {
   Empty,
   Disposed,
   CorruptState,
+  // The WebAssembly heap (or the machine) cannot hold what a call needs; the object is unchanged.
+  OutOfMemory,
 };
 
 const char* errorCodeName(ErrorCode code);

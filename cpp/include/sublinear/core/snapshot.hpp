@@ -23,7 +23,9 @@ Json readOptions(StateReader& in);
 
 // Opens the envelope of `bytes` (which must hold `type`), runs `read` on its payload and checks
 // that the payload was consumed. Any failure -- a damaged envelope, an invalid option, a field out
-// of range, a failed allocation -- is reported as CORRUPT_STATE.
+// of range -- is reported as CORRUPT_STATE. A failed allocation is OUT_OF_MEMORY: decoders bound
+// every size by the bytes present before allocating for it, so what still does not fit is a real
+// shortage of memory, not damage.
 void loadSnapshot(const std::uint8_t* bytes, std::size_t length, const std::string& type,
                   const std::function<void(StateReader& in)>& read);
 

@@ -50,7 +50,10 @@ class GreedyMipsIndex final : public MipsIndex {
 
   std::size_t budget_;
   double budgetFraction_;
-  std::vector<std::vector<Entry>> lists_;  // one per coordinate
+  // One per coordinate, made with the first item (makeLists) rather than by the constructor: an
+  // index that holds nothing costs nothing per dimension, whatever `dim` a saved state asks for.
+  std::vector<std::vector<Entry>> lists_;
+  void makeLists();
   std::size_t sortedLength_ = 0;           // every list's sorted prefix; the rest are recent additions
   std::vector<Id> slotId_;
   std::vector<char> slotAlive_;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/mips/inner_product.hpp"
 #include "sublinear/mips/mips_index.hpp"
 
 namespace sublinear {
@@ -134,7 +135,11 @@ class HnswIndex final : public MipsIndex {
   // Adds the work of a graph being dropped to the work counter.
   void retire(std::unique_ptr<Graph> graph);
   void insert(Graph& graph, Id id);
-  // The same with the graph vector made in `buffer` (scratch_.size() floats).
+  // Floats of a graph vector: the item, its euclidean coordinate, the padding.
+  std::size_t graphStride() const { return paddedDimension(dim() + 1); }
+  // Allocates scratch_ (once; on the calling thread, before any parallel work).
+  void makeScratch();
+  // The same with the graph vector made in `buffer` (graphStride() floats).
   void insert(Graph& graph, Id id, float* buffer);
   void erase(Graph& graph, Id id);
   void setSpace(bool euclidean);
@@ -144,7 +149,7 @@ class HnswIndex final : public MipsIndex {
   std::unique_ptr<Graph> loadGraph(StateReader& in, bool euclidean);
   // The item's vector in the given space (augmented in the euclidean one), in scratch_.
   const float* graphVector(const float* paddedItem, bool euclidean);
-  // The same into `out` (scratch_.size() floats): each thread of a parallel build has its own.
+  // The same into `out` (graphStride() floats): each thread of a parallel build has its own.
   void graphVector(const float* paddedItem, bool euclidean, float* out) const;
 
   std::size_t M_;
@@ -165,6 +170,9 @@ class HnswIndex final : public MipsIndex {
   std::uint64_t rebuilds_ = 0;
   std::uint64_t compactions_ = 0;
   std::uint64_t retiredEvaluations_ = 0;
+  // One graph vector (graphStride() floats), made with the first item or query rather than by the
+  // constructor: an index with no items costs nothing per dimension, so 64 copies of an empty
+  // index of 10^6 dimensions restored from a few hundred bytes stay a few hundred bytes.
   std::vector<float> scratch_;
   // The graph holds exactly the items of rows [0, built_); rows [built_, size()) wait.
   std::size_t built_ = 0;

@@ -45,6 +45,11 @@ class LshIndex final : public MipsIndex {
   using Slot = std::uint32_t;
   using Bucket = std::vector<Slot>;
 
+  // The hyperplanes and the (empty) tables, made at the first item or query rather than by the
+  // constructor: until then the index costs what its items cost, whatever `tables` and `bits` ask
+  // for over `dim` (a restored state of a few bytes cannot make it draw and hold 64,000 directions
+  // of 10^6 dimensions before its data is even read). Drawn from the seed, the same either way.
+  void makeTables();
   // The table's key of a lifted vector (liftedStride_ floats).
   std::uint64_t keyOf(const float* lifted, std::size_t table) const;
   void rehash(double scale);
@@ -54,13 +59,14 @@ class LshIndex final : public MipsIndex {
   std::size_t bits_;
   std::size_t tables_;
   std::size_t liftedStride_;
-  // tables_ * bits_ Gaussian directions in the lifted space, one padded row each.
+  std::uint64_t seed_;
+  // tables_ * bits_ Gaussian directions in the lifted space, one padded row each (after makeTables()).
   std::vector<float> projections_;
   double scale_ = 0.0;  // U
   double largestNorm_ = 0.0;
   std::uint64_t rehashes_ = 0;
 
-  std::vector<std::unordered_map<std::uint64_t, Bucket>> buckets_;  // one map per table
+  std::vector<std::unordered_map<std::uint64_t, Bucket>> buckets_;  // one map per table (after makeTables())
   // Per slot (an item's place in these arrays): its id, and per table its key and bucket position.
   std::unordered_map<Id, Slot> slotOf_;
   std::vector<Id> idOfSlot_;
