@@ -22,14 +22,11 @@ AdaptiveIndex::AdaptiveIndex(std::size_t dim, const Json& options) : MipsIndex(d
     if (!base.contains("type")) base["type"] = "hnsw";
   }
   baseType_ = readString(base, "type", "hnsw");
-<<<<<<< HEAD
   // A seed given in `base` is validated like any index's, then replaced by each copy's own draw.
   if (base.contains("seed")) readSeed(base);
-=======
   // Copies of copies would multiply: 64 levels of options could ask for 64^64 indexes.
   require(baseType_ != "adaptive", ErrorCode::InvalidArgument,
           "option 'base' cannot be an adaptive index (the copies are independent indexes of another type)");
->>>>>>> states
   // Independent copies: each one's seed is a fresh draw from the index's seed.
   Random seeds(readSeedOption(specs, options));
   for (std::size_t i = 0; i < copies; ++i) {
