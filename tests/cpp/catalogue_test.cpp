@@ -217,6 +217,12 @@ TEST(CatalogueUsers, SubTSSearchesTheSharedGraphAndLearns) {
   }
   // The user searched the catalogue's index (not a copy of its own).
   EXPECT_EQ(catalogue->stats()["index"]["searches"], 1500);
+  // buildIndex() builds the catalogue's graph; Linear TS over it scans and has nothing to build.
+  PersistentLinearPolicy baseline(userSpec("lin-ts"), catalogue);
+  EXPECT_EQ(baseline.buildIndex(1000000), 0u);
+  EXPECT_GT(catalogue->stats()["index"]["pending"].get<std::size_t>(), 0u);
+  EXPECT_EQ(user.buildIndex(1000000), 0u);
+  EXPECT_EQ(catalogue->stats()["index"]["pending"], 0);
   EXPECT_LT(lateRegret / 500.0, 0.1 * best);
   const Json stats = user.policy().stats();
   EXPECT_EQ(stats["searches"], 1500);

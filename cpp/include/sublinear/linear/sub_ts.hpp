@@ -68,7 +68,9 @@ class SubTS : public RidgePolicy {
   std::string type() const override { return type_; }
   Vector theta() const override;
 
-  std::size_t buildIndex(std::size_t maxItems) override { return index_->build(maxItems); }
+  // Over a catalogue Sub-TS builds the catalogue's index (the work is shared by every user), and
+  // Linear TS, which scans, has nothing to build.
+  std::size_t buildIndex(std::size_t maxItems) override { return scanCatalogue_ ? 0 : index().build(maxItems); }
  protected:
   SubTS(std::string type, const std::string& defaultIndex, int dim, const Json& options);
   SubTS(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options);
