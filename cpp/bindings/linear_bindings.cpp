@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "catalogue_handle.hpp"
 #include "guard.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 
@@ -21,6 +22,11 @@ LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
   return guarded([&]() -> LinearPolicyHandle* {
     return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson)), {}, {}};
   });
+}
+
+// A user over the catalogue of `catalogue` (a share of it: the JS Catalogue may be disposed first).
+LinearPolicyHandle* createLinearPolicyOver(CatalogueHandle& catalogue, const std::string& specJson) {
+  return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson), catalogue.catalogue), {}, {}};
 }
 
 void policyAddArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
@@ -71,6 +77,12 @@ LinearPolicyHandle* restoreLinearPolicy(std::uintptr_t bytes, std::size_t length
     return new LinearPolicyHandle{PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
   });
 }
+
+LinearPolicyHandle* restoreLinearPolicyOver(std::uintptr_t bytes, std::size_t length, const std::string& expectedType,
+                                            CatalogueHandle& catalogue) {
+  return new LinearPolicyHandle{
+      PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType, catalogue.catalogue), {}, {}};
+}
 }  // namespace
 
 }  // namespace sublinear::bindings
@@ -93,4 +105,6 @@ EMSCRIPTEN_BINDINGS(sublinear_linear) {
       .function("savedBytes", guard<&savedBytes<LinearPolicyHandle>>);
   emscripten::function("createLinearPolicy", guard<&createLinearPolicy>, emscripten::allow_raw_pointers());
   emscripten::function("restoreLinearPolicy", guard<&restoreLinearPolicy>, emscripten::allow_raw_pointers());
+  emscripten::function("createLinearPolicyOver", guard<&createLinearPolicyOver>, emscripten::allow_raw_pointers());
+  emscripten::function("restoreLinearPolicyOver", guard<&restoreLinearPolicyOver>, emscripten::allow_raw_pointers());
 }

@@ -1,5 +1,5 @@
 // The golden saved states (tests/golden/<Class>.sbst): for every class with toBytes(), a small object
-// built deterministically, and the transcript of what it does next. write.mjs saves the objects
+// built deterministically, and the transcript of what it does next (transcript(object, sb)). write.mjs saves the objects
 // and their transcripts; tests/js/golden-states.test.js loads the files of every earlier version
 // and replays the transcript, so a format change that breaks old states cannot go unnoticed.
 import { gaussian, seededRandom } from '../js/helpers.js';
@@ -106,6 +106,32 @@ function combinatorial(name, options = {}) {
   };
 }
 
+// A catalogue with labels and a half-built graph; its transcript is what a Sub-TS user over the
+// restored catalogue plays, and the catalogue's identity (kept by its snapshot).
+function catalogue() {
+  const features = Float64Array.from(gaussian(seededRandom(6), 80 * dim));
+  return {
+    make(sb) {
+      const object = new sb.Catalogue({ dim, seed: 7, index: { type: 'hnsw', M: 4, efConstruction: 8 } });
+      object.add(ids(0, 80), features, { labels: Uint32Array.from({ length: 80 }, (_, i) => i % 5) });
+      object.remove([7, 8]);
+      object.build(40);
+      return object;
+    },
+    transcript(object, sb) {
+      const user = new sb.SubTS({ catalogue: object, seed: 8, horizon: 500 });
+      const out = [object.stats().identity, object.stats().labelled];
+      for (let t = 0; t < 30; t++) {
+        const arm = user.select();
+        out.push(arm);
+        user.update(arm, linearReward(features, arm));
+      }
+      user.dispose();
+      return out;
+    },
+  };
+}
+
 export const goldenCases = {
   ExactIndex: index('ExactIndex'),
   HnswIndex: index('HnswIndex', { M: 6 }),
@@ -128,4 +154,5 @@ export const goldenCases = {
   CombLinTS: combinatorial('CombLinTS'),
   CombTS: combinatorial('CombTS', { randomization: 'arm' }),
   GreedyCLS: combinatorial('GreedyCLS'),
+  Catalogue: catalogue(),
 };

@@ -29,7 +29,7 @@ describe.each(folders)('%s', (folderName) => {
     const bytes = new Uint8Array(readFileSync(new URL(`${name}.sbst`, folder)));
     if (format === currentFormat) {
       const restored = sb[name].fromBytes(bytes);
-      expect(goldenCases[name].transcript(restored)).toEqual(transcripts[name]);
+      expect(goldenCases[name].transcript(restored, sb)).toEqual(transcripts[name]);
       restored.dispose();
       return;
     }

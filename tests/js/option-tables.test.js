@@ -31,7 +31,7 @@ function keysOf(interfaces, name) {
 // Class name -> the interface of its constructor's options.
 function constructorOptionsOf(text) {
   const classes = new Map();
-  for (const [, name, generic, body] of text.matchAll(/^export declare class (\w+) extends \w+(?:<(\w+)>)? \{(\}|\n[\s\S]*?^\})/gm)) {
+  for (const [, name, generic, body] of text.matchAll(/^export declare class (\w+) (?:extends|implements) \w+(?:<(\w+)>)? \{(\}|\n[\s\S]*?^\})/gm)) {
     const constructor = body.match(/constructor\(options: (\w+)\)/);
     if (constructor || generic) classes.set(name, constructor ? constructor[1] : generic);
   }
@@ -41,6 +41,7 @@ function constructorOptionsOf(text) {
 const families = [
   { file: 'web/src/mips.d.ts', kind: 'index' },
   { file: 'web/src/linear.d.ts', kind: 'linear-policy' },
+  { file: 'web/src/catalogue.d.ts', kind: 'catalogue' },
   // `matroid` is read by the JS layer (a Matroid object), never by the core.
   { file: 'web/src/matroid.d.ts', kind: 'semi-bandit-policy', jsOnly: ['matroid'] },
   { file: 'web/src/cls.d.ts', kind: 'cls-policy' },

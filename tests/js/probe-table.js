@@ -245,7 +245,55 @@ export const families = {
       buildIndex: { args: [['limit', () => 10]] },
       stats: { args: [] },
       toBytes: { args: [] },
-      fromBytes: { static: true, args: [['bytes', (policy) => policy.toBytes()]] },
+      // The second argument names the catalogue of a user's state; a policy with its own arms takes none.
+      fromBytes: {
+        static: true,
+        args: [['bytes', (policy) => policy.toBytes()], ['options', () => ({ catalogue: undefined }), {
+          bad: [['a misspelt key', { catalog: undefined }, 'INVALID_ARGUMENT'], ['catalogue a number', { catalogue: 3 }, 'INVALID_ARGUMENT'],
+            ['catalogue a plain object', { catalogue: { dim: 3 } }, 'INVALID_ARGUMENT']],
+        }]],
+      },
+    },
+  },
+  // The catalogue shared by users (LinUCB, LinTS and SubTS given { catalogue }: catalogue.test.js).
+  catalogues: {
+    classes: [['Catalogue', {}], ['Catalogue', { index: { type: 'exact' } }]],
+    options: (sb, options) => ({ dim, seed: 1, ...options }),
+    make(sb, name, options) {
+      const catalogue = new sb[name]({ dim, seed: 1, ...options });
+      catalogue.add([1, 2, 3], unit, { labels: [1, 2, 3] });
+      return catalogue;
+    },
+    snapshot: (catalogue) => [catalogue.size, catalogue.dim, catalogue.has(1), catalogue.has(4), catalogue.stats()],
+    works(sb, name, options) {
+      const catalogue = new sb[name]({ dim, seed: 1, ...options });
+      catalogue.add([7], [1, 2, 3]);
+      const user = new sb.LinUCB({ catalogue });
+      const arm = user.select();
+      user.dispose();
+      catalogue.dispose();
+      return arm === 7;
+    },
+    constructorOptions: [...badConstructorOptions, ['a misspelt key', { sed: 2 }, 'INVALID_ARGUMENT'],
+      ['a misspelt index key', { index: { type: 'hnsw', efSerch: 8 } }, 'INVALID_ARGUMENT'],
+      ['dim 1001', { dim: 1001 }, 'INVALID_ARGUMENT']],
+    members: {
+      dim: { get: true },
+      size: { get: true },
+      has: { args: [['id', () => 1]] },
+      add: {
+        args: [['ids', () => [4]], ['features', () => [0, 1, 1], { dimensioned: true }],
+          ['options', () => ({ labels: [5] }), {
+            bad: [['a misspelt key', { label: [5] }, 'INVALID_ARGUMENT'], ['two labels for one arm', { labels: [5, 6] }, 'INVALID_ARGUMENT'],
+              ['a label of -1', { labels: [-1] }, 'INVALID_ARGUMENT'], ['a label of 2^32', { labels: [2 ** 32] }, 'INVALID_ARGUMENT'],
+              ['labels a number', { labels: 5 }, 'INVALID_ARGUMENT']],
+          }]],
+      },
+      remove: { args: [['ids', () => [2]]] },
+      build: { args: [['limit', () => 10]] },
+      stats: { args: [] },
+      toBytes: { args: [] },
+      fromBytes: { static: true, args: [['bytes', (catalogue) => catalogue.toBytes()]] },
     },
   },
   'matroid semi-bandits': {

@@ -105,6 +105,28 @@ async function linear(): Promise<void> {
 
 void linear();
 
+async function catalogues(): Promise<void> {
+  const sb: SublinearBandits = await init();
+  const catalogue = new sb.Catalogue({ dim: 32, index: { type: 'hnsw' }, seed: 1 });
+  catalogue.add(new Uint32Array([1, 2]), new Float64Array(64), { labels: [3, 7] });
+  catalogue.remove([2]);
+  const waiting: number = catalogue.build();
+  const identity: string = catalogue.stats().identity;
+  console.log(waiting, identity, catalogue.size, catalogue.dim, catalogue.has(1));
+  const user = new sb.SubTS({ catalogue, seed: 7 });
+  const baseline = new sb.LinTS({ catalogue, inflation: 0.5 });
+  const ucb = new sb.LinUCB({ catalogue, lambda: 2 });
+  user.update(user.select(), 1);
+  const bytes: Uint8Array = user.toBytes();
+  const restored: InstanceType<typeof sb.SubTS> = sb.SubTS.fromBytes(bytes, { catalogue });
+  const copy: InstanceType<typeof sb.Catalogue> = sb.Catalogue.fromBytes(catalogue.toBytes());
+  // @ts-expect-error: over a catalogue, dim is the catalogue's
+  new sb.LinUCB({ catalogue, dim: 32 });
+  for (const each of [user, baseline, ucb, restored, copy, catalogue]) each.dispose();
+}
+
+void catalogues();
+
 // Without a signal, runInWorker needs nothing of the DOM's types (worker-consumer.ts passes one).
 async function inWorker(): Promise<void> {
   const result = await runInWorker({ environment: { type: 'linear', dim: 4, arms: 50 }, policy: { type: 'lin-ts' }, horizon: 100, seed: 1 },

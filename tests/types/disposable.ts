@@ -9,7 +9,8 @@ async function disposables(): Promise<void> {
   using matroid = sb.Matroid.uniform(4, 2);
   using semi = new sb.CUCB({ matroid });
   using cls = new sb.C2UCB({ dim: 2 });
-  const all: Disposable[] = [index, policy, matroid, semi, cls];
+  using catalogue = new sb.Catalogue({ dim: 2 });
+  const all: Disposable[] = [index, policy, matroid, semi, cls, catalogue];
   for (const each of all) each[Symbol.dispose]();
 }
 

@@ -3,6 +3,7 @@
 import { BanditError, ErrorCode } from './common.js';
 import type { MipsClasses } from './mips.js';
 import type { LinearClasses } from './linear.js';
+import type { CatalogueClasses } from './catalogue.js';
 import type { MatroidClasses } from './matroid.js';
 import type { ClsClasses } from './cls.js';
 import type { SimulationClasses } from './simulate.js';
@@ -10,6 +11,7 @@ import type { SimulationClasses } from './simulate.js';
 export * from './common.js';
 export * from './mips.js';
 export * from './linear.js';
+export * from './catalogue.js';
 export * from './matroid.js';
 export * from './cls.js';
 export * from './simulate.js';
@@ -53,7 +55,7 @@ export interface InitOptions {
 }
 
 /** One instance of the WebAssembly module and the classes bound to it. */
-export interface SublinearBandits extends MipsClasses, LinearClasses, MatroidClasses, ClsClasses, SimulationClasses {
+export interface SublinearBandits extends MipsClasses, LinearClasses, CatalogueClasses, MatroidClasses, ClsClasses, SimulationClasses {
   readonly version: string;
   readonly BanditError: typeof BanditError;
   readonly ErrorCode: typeof ErrorCode;
@@ -72,7 +74,7 @@ export interface SublinearBandits extends MipsClasses, LinearClasses, MatroidCla
   randomChecksum(seed: number, count: number): string;
   /**
    * The options a class accepts, as its C++ constructor reads them: kind 'index', 'linear-policy',
-   * 'semi-bandit-policy', 'cls-policy', 'environment' (simulate()'s environment types), 'simulation'
+   * 'catalogue' (type 'catalogue'), 'semi-bandit-policy', 'cls-policy', 'environment' (simulate()'s environment types), 'simulation'
    * (type 'simulate') or 'nested' (an environment's nested object, type its path: 'linear.change',
    * 'ratings.change', 'matroid.matroid'), type the kebab-case class name. With no arguments, every
    * { kind, type } that has a table.

@@ -6,6 +6,7 @@ import { defineMipsClasses } from './mips.js';
 import { defineClsClasses } from './cls.js';
 import { defineMatroidClasses } from './matroid.js';
 import { defineLinearClasses } from './linear.js';
+import { defineCatalogueClasses } from './catalogue.js';
 import { defineSimulationClasses } from './simulate.js';
 import { version } from './version.js';
 import { warmUp } from './warm-up.js';
@@ -340,6 +341,7 @@ export async function init(options) {
   }
   Module.setParallelism(threads);
   const runtime = createRuntime(Module);
+  const { Catalogue, CatalogueFamily } = defineCatalogueClasses(runtime);
   const sb = Object.freeze({
     version,
     BanditError,
@@ -352,7 +354,8 @@ export async function init(options) {
     ...defineMipsClasses(runtime),
     ...defineClsClasses(runtime),
     ...defineMatroidClasses(runtime),
-    ...defineLinearClasses(runtime),
+    Catalogue,
+    ...defineLinearClasses(runtime, CatalogueFamily),
     ...defineSimulationClasses(runtime),
     // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
     memoryUsage(...extra) {
@@ -369,7 +372,7 @@ export async function init(options) {
     ], (seed, count) => Module.randomChecksum(seed, count), 'randomChecksum()'),
     // The option table of one class, as the C++ constructors read it (core/option_tables.cpp):
     // [{ name, type, default, low, high, lowOpen, highOpen, choices, doc, internal }, ...]. kind is
-    // 'index', 'linear-policy', 'semi-bandit-policy', 'cls-policy', 'environment' or 'simulation' (type 'simulate');
+    // 'index', 'linear-policy', 'catalogue', 'semi-bandit-policy', 'cls-policy', 'environment' or 'simulation' (type 'simulate');
     // with no arguments, the list of every { kind, type }.
     optionTable: runtime.func([
       (kind) => (kind === undefined ? kind : requireName(kind, 'kind')),

@@ -1,5 +1,6 @@
 // Linear bandits, one arm per step (API.md, "Linear bandits").
 import type { Disposable, Floats, Ids } from './common.js';
+import type { Catalogue } from './catalogue.js';
 
 /** `index` option of a policy: any MIPS index type in kebab case with its options. */
 export interface PolicyIndexOptions {
@@ -60,6 +61,30 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Approximat
   index?: PolicyIndexOptions;
   /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
   negativeRewardTransform?: boolean;
+}
+
+/**
+ * A user over a catalogue: the policy's options without `dim` (the catalogue's), `index` (Sub-TS
+ * searches the catalogue's index; Linear TS scans its rows) or `negativeRewardTransform` (it would
+ * change the catalogue's vectors): each throws INVALID_ARGUMENT. The policy holds its model only;
+ * addArms and removeArms throw INVALID_ARGUMENT (change the catalogue instead). LinearElim and
+ * SubElim are not yet supported over a catalogue (INVALID_ARGUMENT).
+ */
+export type OverCatalogue<Options> = Omit<Options, 'dim' | 'index' | 'negativeRewardTransform'> & {
+  catalogue: Catalogue;
+  dim?: never;
+  index?: never;
+  negativeRewardTransform?: never;
+};
+
+/** fromBytes' second argument. */
+export interface RestoreOptions {
+  /**
+   * The catalogue a user's state was saved over, or one loaded from that catalogue's snapshot (the
+   * same identity), which may have gained or lost arms since. A user's state without it, over a
+   * catalogue of another identity, or a state with its own arms given one: INVALID_ARGUMENT.
+   */
+  catalogue?: Catalogue;
 }
 
 /** stats().approximation of SubTS and SubElim (and LinTS, LinearElim over an approximate index). */
@@ -155,7 +180,10 @@ export interface LinearPolicy extends Disposable {
    */
   buildIndex(maxItems?: number): number;
   stats(): LinearPolicyStats;
-  /** The saved state (versioned, checksummed; docs/state-format.md). */
+  /**
+   * The saved state (versioned, checksummed; docs/state-format.md). Over a catalogue, the user's
+   * model only (a few tens of KB at d = 32) and the catalogue's identity.
+   */
   toBytes(): Uint8Array;
 }
 
@@ -169,7 +197,7 @@ declare class LinearPolicyBase implements LinearPolicy {
    * Restores a policy saved by toBytes(); it continues exactly as the original. CORRUPT_STATE for
    * damaged or foreign bytes, and for a state of another format version (the message names both).
    */
-  static fromBytes<T extends LinearPolicyBase>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
+  static fromBytes<T extends LinearPolicyBase>(this: abstract new (...args: any[]) => T, bytes: Uint8Array, options?: RestoreOptions): T;
   readonly dim: number;
   readonly armCount: number;
   readonly type: string;
@@ -189,10 +217,13 @@ declare class LinearPolicyBase implements LinearPolicy {
 /** OFUL: argmax x^T theta^ + beta_t ||x||_{V^-1}; scans every arm. */
 export declare class LinUCB extends LinearPolicyBase {
   constructor(options: LinearPolicyOptions);
+  constructor(options: OverCatalogue<LinearPolicyOptions>);
 }
 /** Linear Thompson sampling; the max over arms is an exact scan by default. */
 export declare class LinTS extends LinearPolicyBase {
   constructor(options: ThompsonSamplingOptions);
+  /** Over a catalogue it scans the catalogue's rows exactly, whatever the catalogue's index. */
+  constructor(options: OverCatalogue<ThompsonSamplingOptions>);
 }
 /** Algorithm 3 of the sublinear linear-bandit paper with exact scans. Removing the arm that sets the threshold throws INVALID_ARGUMENT. */
 export declare class LinearElim extends LinearPolicyBase {
@@ -205,6 +236,8 @@ export declare class SubElim extends LinearPolicyBase {
 /** Sub-TS: Thompson sampling whose arm choice is a shortlist MIPS query (HNSW by default). */
 export declare class SubTS extends LinearPolicyBase {
   constructor(options: ThompsonSamplingOptions);
+  /** Over a catalogue it searches the catalogue's index with its own theta~ (shortlist, audits as with its own). */
+  constructor(options: OverCatalogue<ThompsonSamplingOptions>);
 }
 
 /** The classes of this area on a module instance. */

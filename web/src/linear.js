@@ -1,16 +1,32 @@
 // Linear bandit policies (API.md, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
-import { MAX_MAGNITUDE, MAX_UINT32, requireId, requireInteger, requireNumber, toFeatureArray, toIdArray } from './convert.js';
+import { MAX_MAGNITUDE, MAX_UINT32, readOptions, requireId, requireInteger, requireNumber, toFeatureArray, toIdArray } from './convert.js';
+import { handleOf } from './runtime.js';
 
-export function defineLinearClasses(runtime) {
+// `CatalogueFamily` (catalogue.js): a policy given `{ catalogue }` is a user over that catalogue,
+// with its own model only (LinUCB, LinTS, SubTS).
+export function defineLinearClasses(runtime, CatalogueFamily) {
   const { Module, withHeap, call } = runtime;
+  const catalogueHandle = (catalogue) => handleOf(catalogue, CatalogueFamily, 'options.catalogue');
 
   const LinearPolicy = runtime.family('LinearPolicy', {
     create(type, options) {
-      const json = runtime.typedOptions(type, options);
-      return call(() => Module.createLinearPolicy(json));
+      const { catalogue, ...rest } = readOptions(options, 'options');
+      const json = runtime.typedOptions(type, rest);
+      if (catalogue === undefined) return call(() => Module.createLinearPolicy(json));
+      // Taken after the options were read (a getter may have disposed of it: DISPOSED).
+      const shared = catalogueHandle(catalogue);
+      return call(() => Module.createLinearPolicyOver(shared, json));
     },
-    restore: (address, length, type) => Module.restoreLinearPolicy(address, length, type),
+    // fromBytes(bytes, { catalogue }): a user's state (toBytes() of a policy over a catalogue) needs
+    // the catalogue it was saved over, or one loaded from that catalogue's snapshot.
+    restoreOptions(options) {
+      const { catalogue } = readOptions(options, 'fromBytes options', ['catalogue']);
+      return catalogue === undefined ? null : catalogueHandle(catalogue);
+    },
+    restore: (address, length, type, shared) => (shared
+      ? Module.restoreLinearPolicyOver(address, length, type, shared)
+      : Module.restoreLinearPolicy(address, length, type)),
     table: {
       dim: { get: (handle) => handle.dim() },
       armCount: { get: (handle) => handle.armCount() },

@@ -172,8 +172,10 @@ export function createRuntime(Module) {
 
   // The base class of one family of wrappers (indexes, linear policies, ...): subclasses differ only
   // by `static type`, the C++ type they create. `create(type, options)` reads the options and makes a
-  // handle (inside call()); `restore(address, length, type)` makes one from saved bytes.
-  function family(name, { create, restore, table }) {
+  // handle (inside call()); `restore(address, length, type, restored)` makes one from saved bytes,
+  // `restored` being what `restoreOptions(options)` read from fromBytes' second argument, if the
+  // family takes one (a linear policy's { catalogue }).
+  function family(name, { create, restore, restoreOptions, table }) {
     const Base = {
       [name]: class extends WasmObject {
         constructor(options, ...extra) {
@@ -182,14 +184,16 @@ export function createRuntime(Module) {
           super(runtime, restored ?? create(new.target.type, options));
         }
 
-        static fromBytes(bytes, ...extra) {
-          refuseExtraArguments(`${name}.fromBytes()`, [bytes, ...extra], 1);
+        static fromBytes(bytes, options, ...extra) {
+          // fromBytes(bytes, { catalogue }) where the family restores over a catalogue.
+          refuseExtraArguments(`${name}.fromBytes()`, [bytes, options, ...extra], restoreOptions ? 2 : 1);
           if (typeof this !== 'function' || !(this.prototype instanceof Base)) {
             throw invalidArgument(`fromBytes must be called on a class of the package: ${name} subclasses, e.g. sb.<Class>.fromBytes(bytes)`);
           }
           const array = stateToCopy(readBytes(bytes, `${this.name}.fromBytes(bytes)`));
+          const restored = restoreOptions ? restoreOptions(options) : undefined;
           const type = this.type;
-          const handle = call(() => withHeap([array], (address) => restore(address, array.length, type)));
+          const handle = call(() => withHeap([array], (address) => restore(address, array.length, type, restored)));
           // A subclass's constructor may run code before super(), another fromBytes included: the
           // slot is set back as it was, so each constructor adopts the handle made for its own class.
           const outer = restoring;

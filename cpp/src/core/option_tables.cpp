@@ -270,6 +270,18 @@ const OptionGroup& subElimIndex() {
   return group;
 }
 
+// One arm set and its index shared by many linear policies (linear/catalogue.hpp).
+const OptionGroup& catalogue() {
+  static const OptionGroup group{
+      required("dim", 1, 1000, "feature dimension d of the arms"),
+      nested(object("index", "{ type: 'hnsw', M: 8 (16 above 32 dimensions), efConstruction: 16 }",
+                    "{ type, ...options } of the one MIPS index every user searches"),
+             "index", "type", "hnsw"),
+      seed(0, "seed of the index (unless index.seed)"),
+  };
+  return group;
+}
+
 // ---- Matroid semi-bandit policies (cpp/src/matroid) ----
 
 const OptionGroup& semiBandit() {
@@ -516,6 +528,7 @@ const std::vector<OptionTable>& optionTables() {
       {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &approximationAudit(), &subTsIndex()}},
       {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &linearElimIndex()}},
       {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex()}},
+      {"catalogue", "catalogue", {&typed(), &catalogue()}},
       {"semi-bandit-policy", "cucb", {&typed(), &semiBandit()}},
       {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &fasterCucb()}},
       {"semi-bandit-policy", "cts", {&typed(), &semiBandit()}},

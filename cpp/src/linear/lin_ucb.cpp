@@ -7,6 +7,9 @@ namespace sublinear {
 
 LinUCB::LinUCB(int dim, const Json& options) : RidgePolicy(dim, options, dim) {}
 
+LinUCB::LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options)
+    : RidgePolicy(catalogue, options, catalogue ? catalogue->dim() : 1) {}
+
 Id LinUCB::chooseArm() {
   const double radius = theoreticalRadius() ? adaptiveRadius(delta()) : practicalRadius(confidenceMultiplier());
   lastRadius_ = radius;

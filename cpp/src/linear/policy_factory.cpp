@@ -33,6 +33,26 @@ std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options) {
   fail(ErrorCode::InvalidArgument, "option 'type': unknown linear policy '" + type + "' (known: " + known + ")");
 }
 
+std::unique_ptr<LinearPolicy> makeLinearPolicy(std::shared_ptr<Catalogue> catalogue, const Json& options) {
+  requireObject(options, "policy options");
+  require(catalogue != nullptr, ErrorCode::InvalidArgument, "option 'catalogue' must be a Catalogue");
+  require(options.is_object() && options.contains("type") && !options["type"].is_null(), ErrorCode::InvalidArgument,
+          "option 'type' is required (one of lin-ucb, lin-ts, sub-ts over a catalogue)");
+  const std::string type = readString(options, "type", "");
+  for (const auto& name : linearPolicyTypes()) {
+    if (name == type) optionTable("linear-policy", type).check(options);
+  }
+  if (type == "lin-ucb") return std::make_unique<LinUCB>(std::move(catalogue), options);
+  if (type == "lin-ts") return std::make_unique<LinTS>(std::move(catalogue), options);
+  if (type == "sub-ts") return std::make_unique<SubTS>(std::move(catalogue), options);
+  if (type == "linear-elim" || type == "sub-elim") {
+    fail(ErrorCode::InvalidArgument, type + " is not yet supported over a catalogue (lin-ucb, lin-ts and sub-ts are)");
+  }
+  std::string known;
+  for (const auto& name : linearPolicyTypes()) known += (known.empty() ? "" : ", ") + name;
+  fail(ErrorCode::InvalidArgument, "option 'type': unknown linear policy '" + type + "' (known: " + known + ")");
+}
+
 std::vector<std::string> linearPolicyTypes() { return {"lin-ucb", "lin-ts", "linear-elim", "sub-elim", "sub-ts"}; }
 
 }  // namespace sublinear

@@ -28,10 +28,33 @@ bool given(const Json& options, const char* key) {
 
 // Pseudo-observations of the prior variance in noiseEstimate().
 constexpr double kPriorWeight = 2.0;
+
+// Refuses what makes no sense over a catalogue; returns it (non-null).
+std::shared_ptr<Catalogue> checkedCatalogue(std::shared_ptr<Catalogue> catalogue, const Json& options) {
+  require(catalogue != nullptr, ErrorCode::InvalidArgument, "option 'catalogue' must be a Catalogue");
+  require(!(options.is_object() && options.contains("dim")), ErrorCode::InvalidArgument,
+          "option 'dim' is the catalogue's over a catalogue: leave it out");
+  return catalogue;
+}
 }  // namespace
 
+RidgePolicy::RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim)
+    : catalogue_(checkedCatalogue(std::move(catalogue), options)),
+      arms_(catalogue_->arms()),
+      ridge_(modelDim, readLambda(options)),
+      random_(readSeedOption(option_groups::ridge(), options)),
+      delta_(readOption(option_groups::ridge(), options, "delta")),
+      theoretical_(readTheoretical(options)),
+      noiseGiven_(given(options, "noise")),
+      noise_(readOption(option_groups::ridge(), options, "noise")),
+      bound_(readOption(option_groups::ridge(), options, "bound")),
+      horizon_(readIntegerOption(option_groups::ridge(), options, "horizon")),
+      fixedBeta_(given(options, "beta")),
+      beta_(readOption(option_groups::ridge(), options, "beta")) {}
+
 RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
-    : arms_(dim),
+    : ownArms_(std::make_unique<ArmSet>(dim)),
+      arms_(*ownArms_),
       ridge_(modelDim, readLambda(options)),
       random_(readSeedOption(option_groups::ridge(), options)),
       delta_(readOption(option_groups::ridge(), options, "delta")),
@@ -48,20 +71,24 @@ Vector RidgePolicy::modelFeatures(const double* features) const {
 }
 
 void RidgePolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) {
-  arms_.checkAdd(ids, count, features, featureLength);
-  arms_.add(ids, count, features);
+  require(ownArms_ != nullptr, ErrorCode::InvalidArgument,
+          "addArms: this policy reads its arms from a catalogue; add them with catalogue.add()");
+  ownArms_->checkAdd(ids, count, features, featureLength);
+  ownArms_->add(ids, count, features);
   try {
     onAddArms(ids, count);
   } catch (...) {
-    arms_.remove(ids, count);
+    ownArms_->remove(ids, count);
     throw;
   }
 }
 
 void RidgePolicy::removeArms(const Id* ids, std::size_t count) {
-  arms_.checkRemove(ids, count);
+  require(ownArms_ != nullptr, ErrorCode::InvalidArgument,
+          "removeArms: this policy reads its arms from a catalogue; remove them with catalogue.remove()");
+  ownArms_->checkRemove(ids, count);
   onRemoveArms(ids, count);
-  arms_.remove(ids, count);
+  ownArms_->remove(ids, count);
 }
 
 Id RidgePolicy::select() {
@@ -93,6 +120,7 @@ Json RidgePolicy::stats() const {
   result["selections"] = selections_;
   result["updates"] = updates_;
   result["arms"] = arms_.size();
+  if (catalogue_) result["catalogue"] = catalogue_->identityText();
   result["radiusRule"] = fixedBeta_ ? "fixed" : theoretical_ ? "theoretical" : "practical";
   result["noise"] = theoretical_ && !noiseGiven_ ? noise_ : noiseEstimate();
   return result;
@@ -146,11 +174,13 @@ double RidgePolicy::practicalRadius(double multiplier) const {
 
 
 void RidgePolicy::save(StateWriter& out) const {
-  out.u64(arms_.size());
-  for (std::size_t row = 0; row < arms_.size(); ++row) {
-    out.u32(arms_.idAt(row));
-    const double* x = arms_.rowData(row);
-    for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
+  if (ownArms_) {
+    out.u64(arms_.size());
+    for (std::size_t row = 0; row < arms_.size(); ++row) {
+      out.u32(arms_.idAt(row));
+      const double* x = arms_.rowData(row);
+      for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
+    }
   }
   ridge_.save(out);
   out.random(random_);
@@ -163,18 +193,8 @@ void RidgePolicy::save(StateWriter& out) const {
 }
 
 void RidgePolicy::load(StateReader& in) {
-  in.check(arms_.size() == 0 && updates_ == 0, "a policy can only be restored into a new one");
-  const auto d = static_cast<std::size_t>(arms_.dim());
-  const std::size_t count = in.count(sizeof(Id) + d * sizeof(double));
-  std::vector<Id> ids(count);
-  std::vector<double> features(count * d);
-  for (std::size_t row = 0; row < count; ++row) {
-    ids[row] = in.u32();
-    for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
-  }
-  // Unique ids, finite features within kMaxMagnitude, as addArms demands (its errors become CORRUPT_STATE).
-  arms_.checkAdd(ids.data(), count, features.data(), features.size());
-  arms_.add(ids.data(), count, features.data());
+  in.check(updates_ == 0 && selections_ == 0, "a policy can only be restored into a new one");
+  if (ownArms_) loadArms(in);
   ridge_.load(in);
   // V = lambda I + sum x x^T adds the same products in the same order on both sides of the diagonal,
   // so it is symmetric bit for bit. V^-1 is not checked beyond being finite: Sherman-Morrison keeps it
@@ -193,6 +213,21 @@ void RidgePolicy::load(StateReader& in) {
   in.check(std::isfinite(rewardSum_) && std::isfinite(squaredRewardSum_) && squaredRewardSum_ >= 0.0,
            "reward sums are not finite");
   loadFields(in);
+}
+
+void RidgePolicy::loadArms(StateReader& in) {
+  in.check(ownArms_->size() == 0, "a policy can only be restored into a new one");
+  const auto d = static_cast<std::size_t>(ownArms_->dim());
+  const std::size_t count = in.count(sizeof(Id) + d * sizeof(double));
+  std::vector<Id> ids(count);
+  std::vector<double> features(count * d);
+  for (std::size_t row = 0; row < count; ++row) {
+    ids[row] = in.u32();
+    for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
+  }
+  // Unique ids, finite features within kMaxMagnitude, as addArms demands (its errors become CORRUPT_STATE).
+  ownArms_->checkAdd(ids.data(), count, features.data(), features.size());
+  ownArms_->add(ids.data(), count, features.data());
 }
 
 }  // namespace sublinear

@@ -33,9 +33,35 @@ SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const J
   // best arm at every step after its completion). At d = 64 M 8 lost regret even so (x1.30 of
   // Linear TS's on unit-norm arms, one seed; M 16 x1.08), so larger models keep M 16.
   // Build credit kBuildCredit instead of HnswIndex's 1: see there.
-  const std::size_t links = ridge_.dim() <= kCoarseGraphMaxDimension ? 8 : 16;
-  const PolicyIndexSpec spec(options, defaultIndex, Json{{"efConstruction", 16}, {"M", links}, {"buildCredit", kBuildCredit}});
+  const PolicyIndexSpec spec(options, defaultIndex, graphDefaults(ridge_.dim()));
   index_ = spec.make(static_cast<std::size_t>(ridge_.dim()));
+}
+
+Json SubTS::graphDefaults(int modelDim) {
+  const std::size_t links = modelDim <= kCoarseGraphMaxDimension ? 8 : 16;
+  return Json{{"efConstruction", 16}, {"M", links}, {"buildCredit", kBuildCredit}};
+}
+
+namespace {
+// The catalogue's index holds its features as they are: a transform of the model's features would
+// need other vectors, and the index is the catalogue's.
+const Json& optionsOverCatalogue(const Json& options) {
+  require(!readBoolOption(option_groups::thompson(), options, "negativeRewardTransform"), ErrorCode::InvalidArgument,
+          "option 'negativeRewardTransform' is not available over a catalogue (it would change the vectors of the catalogue's index)");
+  require(!(options.is_object() && options.contains("index")), ErrorCode::InvalidArgument,
+          "option 'index': over a catalogue the index is the catalogue's (give it to the Catalogue)");
+  return options;
+}
+}  // namespace
+
+SubTS::SubTS(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)
+    : RidgePolicy(catalogue, optionsOverCatalogue(options), catalogue ? catalogue->dim() : 1),
+      type_(std::move(type)),
+      transform_(false),
+      inflation_(readOption(option_groups::thompson(), options, "inflation")),
+      shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::thompson(), options, "shortlist"))),
+      audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)) {
+  scanCatalogue_ = type_ == "lin-ts";
 }
 
 Vector SubTS::modelFeatures(const double* features) const {
@@ -86,23 +112,36 @@ Id SubTS::chooseArm() {
   const Vector sampled = ridge_.sampleTheta(random_, lastScale_);
   std::vector<float> query(static_cast<std::size_t>(sampled.size()));
   for (Eigen::Index j = 0; j < sampled.size(); ++j) query[static_cast<std::size_t>(j)] = static_cast<float>(sampled[j]);
-  SearchOptions searchOptions;
-  searchOptions.shortlist = shortlist_;
-  searchOptions.alsoRank = recalled_;
-  const std::uint64_t workBefore = index_->approximateInnerProducts();
-  SearchResult result = index_->search(query.data(), query.size(), 1, searchOptions);
-  if (audit_.due(*index_, workBefore)) result = audit(query, result);
+  const std::uint64_t workBefore = index().innerProducts();
+  SearchResult result = search(query);
+  if (catalogue_) catalogueInnerProducts_ += index().innerProducts() - workBefore;
   if (!result.ids.empty()) return result.ids.front();
   ++emptyQueries_;
   return arms_.idAt(static_cast<std::size_t>(random_.uniformInt(arms_.size())));
 }
 
+SearchResult SubTS::search(const std::vector<float>& query) {
+  MipsIndex& searched = index();
+  if (scanCatalogue_) return searched.searchExactly(query.data(), query.size(), 1);
+  SearchOptions searchOptions;
+  searchOptions.shortlist = shortlist_;
+  // Over a catalogue a recalled arm may have left it since: the index skips ids it does not hold.
+  searchOptions.alsoRank = recalled_;
+  const std::uint64_t workBefore = searched.approximateInnerProducts();
+  SearchResult result = searched.search(query.data(), query.size(), 1, searchOptions);
+  if (audit_.due(searched, workBefore)) result = audit(query, result);
+  return result;
+}
+
+std::uint64_t SubTS::indexInnerProducts() const { return catalogue_ ? catalogueInnerProducts_ : index_->innerProducts(); }
+
 SearchResult SubTS::audit(const std::vector<float>& query, const SearchResult& answer) {
-  const std::uint64_t workBefore = index_->innerProducts();
-  SearchResult exact = index_->searchExactly(query.data(), query.size(), 1);
+  MipsIndex& searched = index();
+  const std::uint64_t workBefore = searched.innerProducts();
+  SearchResult exact = searched.searchExactly(query.data(), query.size(), 1);
   if (exact.ids.empty()) return answer;
   const float found = answer.ids.empty() ? -INFINITY : answer.scores.front();
-  shortlist_ = audit_.record(found, exact.scores.front(), index_->innerProducts() - workBefore, shortlist_);
+  shortlist_ = audit_.record(found, exact.scores.front(), searched.innerProducts() - workBefore, shortlist_);
   if (exact.scores.front() > found) {
     const Id winner = exact.ids.front();
     recalled_.erase(std::remove(recalled_.begin(), recalled_.end(), winner), recalled_.end());
@@ -118,7 +157,12 @@ void SubTS::saveFields(StateWriter& out) const {
   out.u64(shortlist_);
   audit_.save(out);
   out.u32s(recalled_.data(), recalled_.size());
-  index_->save(out);
+  // Over a catalogue the index is the catalogue's: the user keeps only its share of the work.
+  if (catalogue_) {
+    out.u64(catalogueInnerProducts_);
+  } else {
+    index_->save(out);
+  }
 }
 
 void SubTS::loadFields(StateReader& in) {
@@ -132,6 +176,15 @@ void SubTS::loadFields(StateReader& in) {
   audit_.load(in);
   const std::vector<std::uint32_t> recalled = in.u32s();
   in.check(recalled.size() <= kRecalled, "too many recalled arms");
+  if (catalogue_) {
+    catalogueInnerProducts_ = in.u64();
+    // The catalogue may have lost a recalled arm since the state was saved: it is skipped by searches.
+    for (const std::uint32_t id : recalled) {
+      in.check(std::count(recalled.begin(), recalled.end(), id) == 1, "a recalled arm is not a distinct arm");
+    }
+    recalled_.assign(recalled.begin(), recalled.end());
+    return;
+  }
   index_->load(in);
   // The index holds exactly the arms, each as the model sees it (onAddArms).
   in.check(index_->size() == arms_.size(), "the index does not hold the arms");
@@ -152,11 +205,13 @@ void SubTS::loadFields(StateReader& in) {
 }
 
 Json SubTS::extraStats() const {
-  Json index = index_->stats();
-  Json approximation = audit_.stats(audit_.active(*index_), selections());
+  Json index = this->index().stats();
+  Json approximation = audit_.stats(!scanCatalogue_ && audit_.active(this->index()), selections());
   approximation["recalledArms"] = recalled_.size();
+  // Over a catalogue the index's counters are every user's: this user searched once a selection.
+  const std::uint64_t searches = catalogue_ ? selections() : index.value("searches", std::uint64_t{0});
   return Json{{"index", index},
-              {"searches", index.value("searches", 0)},
+              {"searches", searches},
               {"scale", lastScale_},
               {"shortlist", shortlist_},
               {"emptyQueries", emptyQueries_},

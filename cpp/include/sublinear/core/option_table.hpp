@@ -53,7 +53,7 @@ struct OptionSpec {
 
 
 struct OptionTable {
-  // "index", "linear-policy", "semi-bandit-policy", "cls-policy", "simulation", "environment", or
+  // "index", "linear-policy", "catalogue", "semi-bandit-policy", "cls-policy", "simulation", "environment", or
   // "nested" for the tables of nested objects that are not classes of their own (an environment's
   // `change`, the matroid environment's `matroid`), whose type is their path ("linear.change").
   std::string kind;
@@ -120,6 +120,8 @@ const OptionGroup& linTsIndex();
 const OptionGroup& subTsIndex();
 const OptionGroup& linearElimIndex();
 const OptionGroup& subElimIndex();
+// The catalogue shared by linear policies.
+const OptionGroup& catalogue();
 // Combinatorial linear policies.
 const OptionGroup& cls();
 // The keys of a cls policy's `index` it reads itself; the rest is the index's.

@@ -10,6 +10,9 @@ namespace sublinear {
 class LinTS final : public SubTS {
  public:
   LinTS(int dim, const Json& options) : SubTS("lin-ts", "exact", dim, options) {}
+  // Over a catalogue, the baseline scans the catalogue's rows exactly (MipsIndex::searchExactly),
+  // whatever index the catalogue keeps for its Sub-TS users.
+  LinTS(std::shared_ptr<Catalogue> catalogue, const Json& options) : SubTS("lin-ts", std::move(catalogue), options) {}
 };
 
 }  // namespace sublinear

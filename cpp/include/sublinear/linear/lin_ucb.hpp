@@ -12,6 +12,8 @@ namespace sublinear {
 class LinUCB final : public RidgePolicy {
  public:
   LinUCB(int dim, const Json& options);
+  // A user over a catalogue: scores the catalogue's arms as it would score its own.
+  LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options);
   std::string type() const override { return "lin-ucb"; }
 
  protected:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {
@@ -17,12 +18,27 @@ class PersistentLinearPolicy {
  public:
   // spec: { type, dim, ...options } as in makeLinearPolicy; dim is required (1..1000).
   explicit PersistentLinearPolicy(const Json& spec);
+  // A user over a shared catalogue: spec { type, ...options } without dim (makeLinearPolicy's
+  // catalogue form).
+  PersistentLinearPolicy(const Json& spec, std::shared_ptr<Catalogue> catalogue);
 
-  // Restores toBytes() of a policy of `expectedType` (any linear policy type when empty).
+  // Restores toBytes() of a policy of `expectedType` (any linear policy type when empty). A user's
+  // state (saved over a catalogue) needs the catalogue it was saved over, or one loaded from that
+  // catalogue's snapshot, possibly changed since: the same identity. Without a catalogue, with one of
+  // another identity, or with one for a state that holds its own arms: INVALID_ARGUMENT naming the
+  // reason (the bytes are intact; the argument is wrong). Damaged bytes: CORRUPT_STATE.
   static std::unique_ptr<PersistentLinearPolicy> fromBytes(const std::uint8_t* bytes, std::size_t length,
-                                                          const std::string& expectedType);
+                                                          const std::string& expectedType,
+                                                          std::shared_ptr<Catalogue> catalogue = nullptr);
+
+  // The envelope type of a user's state: the policy's type and "@catalogue". Its payload is the
+  // options, the catalogue's identity, then the policy's fields without arms or index
+  // (RidgePolicy::save over a catalogue).
+  static std::string userStateType(const std::string& policyType) { return policyType + "@catalogue"; }
 
   const LinearPolicy& policy() const { return *policy_; }
+  // The catalogue the policy reads its arms from, or null.
+  const std::shared_ptr<Catalogue>& catalogue() const { return catalogue_; }
   std::size_t buildIndex(std::size_t maxItems) { return policy_->buildIndex(maxItems); }
 
   void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength);
@@ -34,6 +50,7 @@ class PersistentLinearPolicy {
 
  private:
   Json spec_;
+  std::shared_ptr<Catalogue> catalogue_;
   std::unique_ptr<LinearPolicy> policy_;
 };
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {
@@ -66,6 +67,12 @@ namespace sublinear {
 //
 // Unknown `type` or an index type that makeMipsIndex does not know: INVALID_ARGUMENT.
 std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options);
+
+// A user over a shared catalogue (catalogue.hpp): the same options without `dim` (the catalogue's)
+// and, for lin-ts and sub-ts, without `index` (Sub-TS searches the catalogue's index, Linear TS scans
+// the catalogue's rows) or negativeRewardTransform. lin-ucb, lin-ts and sub-ts; linear-elim and
+// sub-elim are not yet supported over a catalogue (INVALID_ARGUMENT).
+std::unique_ptr<LinearPolicy> makeLinearPolicy(std::shared_ptr<Catalogue> catalogue, const Json& options);
 
 // The type names makeLinearPolicy accepts.
 std::vector<std::string> linearPolicyTypes();

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "sublinear/core/random.hpp"
 #include "sublinear/core/ridge_regression.hpp"
 #include "sublinear/linear/arm_set.hpp"
+#include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {
@@ -32,20 +34,26 @@ class RidgePolicy : public LinearPolicy {
   std::size_t armCount() const final { return arms_.size(); }
   bool hasArm(Id id) const final { return arms_.contains(id); }
 
+  // The catalogue the policy's arms are read from, or null when it holds its own.
+  const std::shared_ptr<Catalogue>& catalogue() const { return catalogue_; }
+
   void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) final;
   void removeArms(const Id* ids, std::size_t count) final;
   Id select() final;
   void update(Id arm, double reward) final;
   Vector theta() const override { return ridge_.theta(); }
   Json stats() const override;
-  // The arms (ids and features in row order), the regression bit for bit, the random engine, the
-  // counters and the noise estimate's sums, then saveFields.
+  // The arms (ids and features in row order; none over a catalogue, whose identity the caller
+  // records), the regression bit for bit, the random engine, the counters and the noise estimate's
+  // sums, then saveFields.
   void save(StateWriter& out) const final;
   void load(StateReader& in) final;
 
  protected:
   // modelDim is the dimension the ridge regression works in (dim, or dim + 1 with a feature transform).
   RidgePolicy(int dim, const Json& options, int modelDim);
+  // Over a catalogue: the arms are the catalogue's (of its dimension). `options` must not hold `dim`.
+  RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim);
 
   // The arms are in arms_ already (rolled back if this throws).
   virtual void onAddArms(const Id* ids, std::size_t count) = 0;
@@ -101,7 +109,11 @@ class RidgePolicy : public LinearPolicy {
   std::uint64_t selections() const { return selections_; }
   double delta() const { return delta_; }
 
-  ArmSet arms_;
+  // Either of these holds the arms: the policy's own, or the shared catalogue. Declared before
+  // arms_, which refers to one of them.
+  std::unique_ptr<ArmSet> ownArms_;
+  const std::shared_ptr<Catalogue> catalogue_;
+  const ArmSet& arms_;
   RidgeRegression ridge_;
   Random random_;
 
@@ -120,6 +132,9 @@ class RidgePolicy : public LinearPolicy {
   // Sufficient statistics of the noise estimate (model rewards).
   double rewardSum_ = 0.0;
   double squaredRewardSum_ = 0.0;
+
+  // The own arms of a saved state (not over a catalogue).
+  void loadArms(StateReader& in);
 };
 
 }  // namespace sublinear

@@ -57,18 +57,29 @@ class SubTS : public RidgePolicy {
   static constexpr double kBuildCredit = 1.25;
 
   SubTS(int dim, const Json& options) : SubTS("sub-ts", "hnsw", dim, options) {}
+  // A user over a catalogue: it searches the catalogue's index with its own theta~ (recalled arms
+  // and audits as with its own index). The index's vectors are the catalogue's features, so
+  // negativeRewardTransform, which would change them, is refused (INVALID_ARGUMENT), as is `index`.
+  SubTS(std::shared_ptr<Catalogue> catalogue, const Json& options) : SubTS("sub-ts", std::move(catalogue), options) {}
+
+  // The options an "hnsw" index takes from Sub-TS when its spec leaves them out, for a model of
+  // `modelDim` dimensions: the catalogue's index takes them too.
+  static Json graphDefaults(int modelDim);
   std::string type() const override { return type_; }
   Vector theta() const override;
 
-  std::size_t buildIndex(std::size_t maxItems) override { return index_->build(maxItems); }
+  // Over a catalogue Sub-TS builds the catalogue's index (the work is shared by every user), and
+  // Linear TS, which scans, has nothing to build.
+  std::size_t buildIndex(std::size_t maxItems) override { return scanCatalogue_ ? 0 : index().build(maxItems); }
  protected:
   SubTS(std::string type, const std::string& defaultIndex, int dim, const Json& options);
+  SubTS(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options);
 
   void onAddArms(const Id* ids, std::size_t count) override;
   void onRemoveArms(const Id* ids, std::size_t count) override;
   Id chooseArm() override;
   Json extraStats() const override;
-  std::uint64_t indexInnerProducts() const override { return index_->innerProducts(); }
+  std::uint64_t indexInnerProducts() const override;
   Vector modelFeatures(const double* features) const override;
   double modelReward(double reward) const override;
   // The last scale, the raised shortlist, the audits' random stream and counters, then the index.
@@ -83,11 +94,24 @@ class SubTS : public RidgePolicy {
   // Checks the answer against an exact scan; returns the exact answer.
   SearchResult audit(const std::vector<float>& query, const SearchResult& answer);
 
+  // The index searched: index_, or the catalogue's.
+  MipsIndex& index() { return index_ ? *index_ : catalogue_->index(); }
+  const MipsIndex& index() const { return index_ ? *index_ : catalogue_->index(); }
+  // The search of one step: the index's shortlist (and recalled arms), or, for Linear TS over a
+  // catalogue, the exact scan of the catalogue's rows whatever its index.
+  SearchResult search(const std::vector<float>& query);
+
   std::string type_;
   bool transform_;
   double inflation_;
   std::size_t shortlist_;
+  // The policy's own index; null over a catalogue.
   std::unique_ptr<MipsIndex> index_;
+  // Linear TS over a catalogue: the baseline scans every arm exactly instead of searching the index.
+  bool scanCatalogue_ = false;
+  // Over a catalogue: the work of this user's searches of the shared index (the index's own
+  // counters add up every user's).
+  std::uint64_t catalogueInnerProducts_ = 0;
   double lastScale_ = 0.0;
   std::uint64_t emptyQueries_ = 0;
   ApproximationAudit audit_;

@@ -1,0 +1,149 @@
+#include "sublinear/linear/catalogue.hpp"
+
+#include <cstdio>
+#include <random>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
+#include "sublinear/core/snapshot.hpp"
+#include "sublinear/linear/policy_index.hpp"
+#include "sublinear/linear/sub_ts.hpp"
+
+namespace sublinear {
+
+namespace {
+const Json& checkedOptions(const Json& options) {
+  requireObject(options, "catalogue options");
+  optionTable("catalogue", Catalogue::kType).check(options);
+  require(options.is_object() && options.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
+  return options;
+}
+
+int readDimension(const Json& options) {
+  return static_cast<int>(readIntegerOption(option_groups::catalogue(), checkedOptions(options), "dim"));
+}
+
+// Two draws of 32 bits: std::random_device's result_type is 32-bit unsigned on both standard libraries.
+std::uint64_t drawIdentity() {
+  std::random_device device;
+  const std::uint64_t high = device();
+  return (high << 32) | device();
+}
+
+void floatRows(const double* features, std::size_t count, std::size_t dim, std::vector<float>& out) {
+  out.resize(count * dim);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(features[i]);
+}
+}  // namespace
+
+Catalogue::Catalogue(const Json& options) : options_(options), identity_(drawIdentity()), arms_(readDimension(options)) {
+  // Sub-TS's own graph defaults for this dimension: users over the catalogue search it as Sub-TS
+  // searches its own graph, and the reasons for those defaults (sub_ts.cpp) hold for it alike.
+  const PolicyIndexSpec spec(options, "hnsw", SubTS::graphDefaults(arms_.dim()));
+  index_ = spec.make(static_cast<std::size_t>(arms_.dim()));
+}
+
+std::string Catalogue::identityText(std::uint64_t identity) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(identity));
+  return text;
+}
+
+void Catalogue::add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+                    const std::uint32_t* labels, std::size_t labelCount) {
+  arms_.checkAdd(ids, count, features, featureLength);
+  if (labels != nullptr && labelCount != count) {
+    fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
+  }
+  std::vector<float> vectors;
+  floatRows(features, count, static_cast<std::size_t>(arms_.dim()), vectors);
+  labels_.reserve(labels_.size() + count);
+  arms_.add(ids, count, features);
+  try {
+    index_->add(ids, count, vectors.data(), vectors.size());
+  } catch (...) {
+    arms_.remove(ids, count);
+    throw;
+  }
+  for (std::size_t i = 0; i < count; ++i) labels_.push_back(labels != nullptr ? labels[i] : 0);
+}
+
+void Catalogue::remove(const Id* ids, std::size_t count) {
+  arms_.checkRemove(ids, count);
+  index_->remove(ids, count);
+  // One arm at a time, as ArmSet removes them: the last row moves into the hole, its label with it.
+  for (std::size_t i = 0; i < count; ++i) {
+    labels_[arms_.rowOf(ids[i])] = labels_.back();
+    labels_.pop_back();
+    arms_.remove(ids + i, 1);
+  }
+}
+
+Json Catalogue::stats() const {
+  std::size_t labelled = 0;
+  for (const std::uint32_t label : labels_) labelled += label != 0 ? 1 : 0;
+  return Json{{"type", kType},
+              {"dim", dim()},
+              {"size", size()},
+              {"identity", identityText()},
+              {"labelled", labelled},
+              {"index", index_->stats()},
+              {"innerProducts", index_->innerProducts()}};
+}
+
+std::vector<std::uint8_t> Catalogue::toBytes() const {
+  StateWriter out(kType);
+  out.json(options_);
+  out.u64(identity_);
+  out.u64(arms_.size());
+  for (std::size_t row = 0; row < arms_.size(); ++row) {
+    out.u32(arms_.idAt(row));
+    const double* x = arms_.rowData(row);
+    for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
+  }
+  out.u32s(labels_.data(), labels_.size());
+  index_->save(out);
+  return out.finish();
+}
+
+std::shared_ptr<Catalogue> Catalogue::fromBytes(const std::uint8_t* bytes, std::size_t length) {
+  savedTypeOf(bytes, length, {kType}, kType, "catalogue");
+  std::shared_ptr<Catalogue> restored;
+  loadSnapshot(bytes, length, kType, [&](StateReader& in) {
+    restored = std::make_shared<Catalogue>(readOptions(in));
+    restored->load(in);
+  });
+  return restored;
+}
+
+void Catalogue::load(StateReader& in) {
+  identity_ = in.u64();
+  const auto d = static_cast<std::size_t>(arms_.dim());
+  const std::size_t count = in.count(sizeof(Id) + sizeof(std::uint32_t) + d * sizeof(double));
+  std::vector<Id> ids(count);
+  std::vector<double> features(count * d);
+  for (std::size_t row = 0; row < count; ++row) {
+    ids[row] = in.u32();
+    for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
+  }
+  // Unique ids, finite features within kMaxMagnitude, as add() demands (CORRUPT_STATE here).
+  arms_.checkAdd(ids.data(), count, features.data(), features.size());
+  std::vector<std::uint32_t> labels = in.u32s();
+  in.check(labels.size() == count, "there is not one label per arm");
+  arms_.add(ids.data(), count, features.data());
+  labels_ = std::move(labels);
+  index_->load(in);
+  // The index holds exactly the arms, as float copies of their features.
+  in.check(index_->size() == count, "the index does not hold the arms");
+  for (std::size_t row = 0; row < count; ++row) {
+    const Id id = arms_.idAt(row);
+    in.check(index_->contains(id), "arm " + std::to_string(id) + " is missing from the index");
+    const float* stored = index_->items().vectorOf(id);
+    const double* x = arms_.rowData(row);
+    for (std::size_t j = 0; j < d; ++j) {
+      in.check(stored[j] == static_cast<float>(x[j]), "the index holds another vector for arm " + std::to_string(id));
+    }
+  }
+}
+
+}  // namespace sublinear

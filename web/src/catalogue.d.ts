@@ -1,0 +1,71 @@
+// One catalogue, many users (API.md v2): the arm set and its MIPS index stored once.
+import type { Disposable, Floats, Ids } from './common.js';
+import type { PolicyIndexOptions } from './linear.js';
+
+export interface CatalogueOptions {
+  /** Feature dimension d of the arms, in [1, 1000]. */
+  dim: number;
+  /**
+   * The one MIPS index every user searches (SubTS users; LinUCB and LinTS users scan the rows).
+   * Default { type: 'hnsw', M: 8 (16 above 32 dimensions), efConstruction: 16 }: Sub-TS's own graph
+   * for that dimension, built a slice per search (or now, with build()).
+   */
+  index?: PolicyIndexOptions;
+  /** Seed of the index (unless index.seed). Default 0. */
+  seed?: number;
+}
+
+export interface CatalogueAddOptions {
+  /** One unsigned integer per arm (a category), default 0 for every arm. */
+  labels?: Ids;
+}
+
+export interface CatalogueStats {
+  type: 'catalogue';
+  dim: number;
+  size: number;
+  /**
+   * 16 hex digits naming this catalogue: drawn when it was made, kept in its snapshot (every process
+   * that loads the snapshot holds the same identity). A user's snapshot records it.
+   */
+  identity: string;
+  /** Arms whose label is not 0. */
+  labelled: number;
+  /** The index's stats (every user's searches together). */
+  index: { type: string; innerProducts: number; [key: string]: unknown };
+  innerProducts: number;
+}
+
+// Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).
+export declare interface Catalogue extends globalThis.Disposable {}
+
+/**
+ * Ids, features, optional labels and one MIPS index, shared by any number of policies given
+ * `{ catalogue }` (LinUCB, LinTS, SubTS), each of which holds its own model only. Changes reach
+ * every policy at its next call. dispose() releases this object: policies over the catalogue keep
+ * it alive until the last of them is disposed, and keep working.
+ */
+export declare class Catalogue implements Disposable {
+  constructor(options: CatalogueOptions);
+  /** Restores toBytes(); the restored catalogue has the same identity. CORRUPT_STATE for damaged bytes. */
+  static fromBytes(bytes: Uint8Array): Catalogue;
+  readonly dim: number;
+  readonly size: number;
+  readonly disposed: boolean;
+  has(id: number): boolean;
+  /** ids: n identifiers; features: n*dim numbers. DUPLICATE_ID, DIMENSION_MISMATCH, NON_FINITE: nothing added. */
+  add(ids: Ids, features: Floats, options?: CatalogueAddOptions): void;
+  /** An unknown id throws UNKNOWN_ID and nothing is removed. */
+  remove(ids: Ids): void;
+  /** Builds the index for up to maxItems waiting arms now (all by default); returns how many still wait. */
+  build(maxItems?: number): number;
+  stats(): CatalogueStats;
+  /** The whole catalogue (arms, labels, index and identity). */
+  toBytes(): Uint8Array;
+  dispose(): void;
+}
+
+/** The classes of this area on a module instance. */
+export interface CatalogueClasses {
+  readonly Catalogue: typeof Catalogue;
+}
