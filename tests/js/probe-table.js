@@ -171,7 +171,8 @@ const badConstructorOptions = [
 
 // Each family: classes [name, constructor options]; make(sb, name, options) a small live object;
 // snapshot(object) what a failed call must not change; works(sb, name, options) a fresh object's
-// correct answer; members: name -> { get: true } or { args: [[kind, valid(object), extra]], static }.
+// correct answer; twin(sb, object), where two objects made alike would differ, an object that
+// answers as `object` does; members: name -> { get: true } or { args: [[kind, valid(object), extra]], static }.
 export const families = {
   'MIPS indexes': {
     classes: [
@@ -265,6 +266,8 @@ export const families = {
       return catalogue;
     },
     snapshot: (catalogue) => [catalogue.size, catalogue.dim, catalogue.has(1), catalogue.has(4), catalogue.stats()],
+    // A catalogue's identity is drawn at random: an object made alike is its restored copy.
+    twin: (sb, catalogue) => sb.Catalogue.fromBytes(catalogue.toBytes()),
     works(sb, name, options) {
       const catalogue = new sb[name]({ dim, seed: 1, ...options });
       catalogue.add([7], [1, 2, 3]);
