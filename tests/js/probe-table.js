@@ -12,6 +12,13 @@ function detached(Type, length) {
   return array;
 }
 
+// A Proxy of `target`, revoked: every operation on it throws a TypeError.
+function revoked(target) {
+  const { proxy, revoke } = Proxy.revocable(target, {});
+  revoke();
+  return proxy;
+}
+
 const notNumbers = [
   ['null', null], ['undefined', undefined], ['the string "5"', '5'], ['a BigInt', 5n], ['true', true],
   ['an object', {}], ['an array [5]', [5]], ['an object with valueOf', { valueOf: () => 5 }],
@@ -60,6 +67,7 @@ const notArrays = [
   ['null', null], ['undefined', undefined], ['a string', '1,2,3'], ['a number', 5], ['an array-like object', { length: 1, 0: 1 }],
   ['a DataView', new DataView(new ArrayBuffer(8))], ['an ArrayBuffer', new ArrayBuffer(8)],
   ['a BigInt64Array', new BigInt64Array(2)], ['a BigUint64Array', new BigUint64Array(2)],
+  ['a revoked Proxy of an array', revoked([1, 2, 3])],
 ];
 
 function arrayKind({ elements, detachedType, wrongLength }) {
@@ -134,6 +142,7 @@ const objectKinds = {
   options: (valid, { bad = [] } = {}) => [
     ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['a string', 'k', 'INVALID_ARGUMENT'],
     ['an array', [], 'INVALID_ARGUMENT'], ['a Uint8Array', new Uint8Array(2), 'INVALID_ARGUMENT'],
+    ['a revoked Proxy', revoked({ ...valid }), 'INVALID_ARGUMENT'],
     ...bad,
   ],
   // Saved bytes.

@@ -1,7 +1,7 @@
 // Combinatorial linear semi-bandits (API.md, "Combinatorial linear semi-bandits"): one JS class per
 // C++ policy, all sharing ClsPolicy of the core. Rows of the features matrix are the arms.
 import { invalidArgument } from './errors.js';
-import { readOptions, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';
+import { isArray, readOptions, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';
 import { refuseExtraArguments } from './runtime.js';
 
 // { k, groups, perGroup } -> the numbers the binding takes (k = 0: the constructor's k).
@@ -15,7 +15,7 @@ function readSelectOptions(options) {
   return { k: k ?? 0, groups: toIdArray(groups, 'groups'), perGroup: requirePositiveInteger(perGroup, 'perGroup') };
 }
 
-const isPlainObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
+const isPlainObject = (value) => typeof value === 'object' && value !== null && !isArray(value, 'select\'s argument') && !ArrayBuffer.isView(value);
 
 // select(features, options) chooses among this round's rows; select(options) or select() among the
 // arms registered with setArms. -> [features or null, constraint]

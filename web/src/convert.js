@@ -49,6 +49,11 @@ function guardProxy(read, name) {
   }
 }
 
+/** Array.isArray for a caller's value: a revoked Proxy is an INVALID_ARGUMENT naming `name`. */
+export function isArray(value, name) {
+  return guardProxy(() => Array.isArray(value), name);
+}
+
 const nonFinite = (message) => new BanditError(ErrorCode.NON_FINITE, message);
 
 // The elements of `values` (a typed array or an array) in a typed array: a new view of the same

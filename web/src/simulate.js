@@ -2,20 +2,20 @@
 // and gets typed arrays back. A ratings file travels as bytes on the wasm heap, never through
 // JSON.stringify, and onProgress is called from C++ at most about 100 times.
 import { invalidArgument } from './errors.js';
-import { optionsToJson, readOptions, toBytes } from './convert.js';
+import { isArray, optionsToJson, readOptions, toBytes } from './convert.js';
 import { refuseExtraArguments } from './runtime.js';
 
 // config -> [json without onProgress and the ratings, ratings bytes or null, onProgress or undefined].
 // Also run by runInWorker, so that a bad config is refused before a worker starts.
 export function readConfig(config) {
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+  if (config === null || typeof config !== 'object' || isArray(config, 'config')) {
     throw invalidArgument('simulate(config): config must be an object { environment, policy, horizon, seed | seeds, recordEvery, onProgress }');
   }
   const { onProgress, ...rest } = readOptions(config, 'config');
   if (onProgress !== undefined && typeof onProgress !== 'function') throw invalidArgument('onProgress must be a function');
   let bytes = null;
   const environment = rest.environment;
-  if (environment !== null && typeof environment === 'object' && !Array.isArray(environment) && Object.hasOwn(environment, 'ratings')) {
+  if (environment !== null && typeof environment === 'object' && !isArray(environment, 'config.environment') && Object.hasOwn(environment, 'ratings')) {
     const { ratings, ...others } = environment;
     bytes = typeof ratings === 'string' ? new TextEncoder().encode(ratings) : toBytes(ratings, 'environment.ratings');
     rest.environment = others;

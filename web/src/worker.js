@@ -2,7 +2,7 @@
 // the page never freezes. Progress arrives through onProgress; aborting the signal terminates the
 // worker, which really stops the computation (a wasm loop cannot be interrupted any other way).
 import { BanditError, ErrorCode, invalidArgument } from './errors.js';
-import { readOptions } from './convert.js';
+import { isArray, readOptions } from './convert.js';
 import { readConfig } from './simulate.js';
 
 export { BanditError, ErrorCode };
@@ -21,7 +21,7 @@ export function runInWorker(config, options) {
       // The checks simulate() makes, here, where a BanditError still reaches the caller as such (a
       // worker's errors come back as messages). Every argument is read once.
       ({ onProgress: progress, signal, wasmUrl } = readOptions(options, 'runInWorker options', ['onProgress', 'signal', 'wasmUrl']));
-      if (config === null || typeof config !== 'object' || Array.isArray(config)) throw invalidArgument('config must be an object');
+      if (config === null || typeof config !== 'object' || isArray(config, 'config')) throw invalidArgument('config must be an object');
       let configProgress;
       ({ onProgress: configProgress, ...plainConfig } = config);
       readConfig(plainConfig);
