@@ -334,6 +334,8 @@ export const families = {
     // The matroid option is checked by the JS layer (a Matroid of this module, not disposed).
     constructorOptions: [...badConstructorOptions, ['matroid a number', { matroid: 3 }, 'INVALID_ARGUMENT'],
       ['a misspelt key', { horizn: 100 }, 'INVALID_ARGUMENT'],
+      // FasterCUCB's rounding step log(1 + epsilon / 3) was 0 (CUCB and CTS have no epsilon).
+      ['epsilon 1e-300', { epsilon: 1e-300 }, 'INVALID_ARGUMENT'],
       ['journal (gone in 0.2.0: saved states are snapshots)', { journal: true }, 'INVALID_ARGUMENT'],
       ['matroid a plain object', { matroid: { rank: 2 } }, 'INVALID_ARGUMENT'],
       ['a matroid disposed by a getter of the options', (sb, valid) => ({

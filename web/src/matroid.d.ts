@@ -38,7 +38,7 @@ export interface SemiBanditOptions {
 }
 
 export interface FasterCUCBOptions extends SemiBanditOptions {
-  /** Accuracy/time knob in (0, 1): bases are (1 + epsilon)-approximate under the UCB indices (default 1 / log T). */
+  /** Accuracy/time knob in [1e-5, 1): bases are (1 + epsilon)-approximate under the UCB indices (default 1 / log T). */
   epsilon?: number;
 }
 

@@ -296,7 +296,9 @@ const OptionGroup& semiBandit() {
 
 const OptionGroup& fasterCucb() {
   static const OptionGroup group{
-      computedNumber("epsilon", 0, 1, true, true, "min(0.5, max(0.01, 1 / ln(max(horizon, 3))))", "feature rounding accuracy"),
+      // At least 1e-5: the rounding levels, log(value) / log(1 + epsilon / 3), must stay within an
+      // int for every double value (|log| <= 745); at 1e-300 the step itself was 0.
+      computedNumber("epsilon", 1e-5, 1, false, true, "min(0.5, max(0.01, 1 / ln(max(horizon, 3))))", "feature rounding accuracy"),
   };
   return group;
 }
