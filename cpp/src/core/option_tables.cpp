@@ -413,6 +413,8 @@ const OptionGroup& linearEnvironment() {
       integer("arms", 1000, 1, 50000000, "initial arms K"),
       number("noise", 1.0, 0, 1e12, "standard deviation of the Gaussian reward noise"),
       boolean("normalize", false, "unit-norm arms and theta*"),
+      integer("users", 1, 1, 1000000, "users over one catalogue, each with their own theta, served in turn (round-robin)"),
+      number("spread", 0.5, 0, 1e6, "(users > 1) a user's theta = theta* + spread |theta*| z / sqrt(d), z ~ N(0, I)"),
       nested(object("change", "{ every: 0 }", "{ every, add, remove }: arm additions and removals every `every` steps"), "nested", "",
              "linear.change"),
   };
