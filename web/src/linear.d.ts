@@ -60,7 +60,10 @@ export interface PopulationPriorOptions {
   prior?: PopulationPrior;
 }
 
-export interface LinUCBOptions extends LinearPolicyOptions, PopulationPriorOptions {}
+/** LinUCB's options: every linear policy's, and a population prior. */
+export interface LinUCBOptions extends LinearPolicyOptions, PopulationPriorOptions {
+  /** (Nothing of its own beyond the shared options.) */
+}
 
 /** Audits of an approximate index (SubTS, SubElim; LinTS and LinearElim over a non-exact index). */
 export interface ApproximationAuditOptions {

@@ -211,7 +211,7 @@ double RidgePolicy::practicalRadius(double multiplier) const {
   // uncertainty V = (lambda + w) I + ... already carries. Counting it (|V^-1 (lambda theta^ + w
   // (theta^ - theta0))|) made Thompson sampling over-explore: x1.33 the regret of no prior when
   // users shared nothing, and only x0.89 when they shared most of their taste (LinTS, d = 8, 250
-  // steps, tests/cpp/population_prior_test.cpp), against x0.94 and x0.66 this way.
+  // steps, weight 4, tests/cpp/population_prior_test.cpp), against x0.94 and x0.66 this way.
   const double bias = ridge_.lambda() * ridge_.inverseNorm(ridge_.theta());
   return multiplier * noiseEstimate() + bias;
 }
