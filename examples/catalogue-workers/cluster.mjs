@@ -44,9 +44,10 @@ export async function createCluster({ catalogueBytes, workers = 2, policy = 'sub
     // The user's model leaves its worker as bytes and continues on `to`, exactly where it was.
     async move(userId, to) {
       const bytes = await call(workerOf(userId), 'export', { userId });
+      const length = bytes.length;  // read before the transfer detaches the buffer
       await call(to, 'import', { userId, bytes }, [bytes.buffer]);
       moved.set(userId, to);
-      return bytes.length;
+      return length;
     },
     close: () => Promise.all(threads.map((worker) => worker.terminate())),
   };

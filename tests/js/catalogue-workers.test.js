@@ -12,6 +12,8 @@ test('two workers serve users by id; a user moved between them continues exactly
   const steps = 25;
   const { history, shards, moved, catalogueBytes } = await runExample({ workers: 2, users, steps });
   expect(moved).toMatchObject({ user: 1, from: 1, to: 0 });
+  // The user's whole model: about 8 KB at d = 16, whatever the catalogue's size.
+  expect(moved.bytes).toBeGreaterThan(1000);
   expect(moved.bytes).toBeLessThan(64 * 1024);
   // Sharded by id % 2, with user 1 now on worker 0.
   expect(shards[0].sort((a, b) => a - b)).toEqual([0, 1, 2, 4]);
