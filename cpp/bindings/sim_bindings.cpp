@@ -62,6 +62,11 @@ double runSeed(SimulationHandle& self, std::size_t i) { return static_cast<doubl
 emscripten::val runT(SimulationHandle& self, std::size_t i) { return view(runAt(self, i).t); }
 emscripten::val runRegret(SimulationHandle& self, std::size_t i) { return view(runAt(self, i).cumulativeRegret); }
 emscripten::val runReward(SimulationHandle& self, std::size_t i) { return view(runAt(self, i).cumulativeReward); }
+// Many users: { count, regret: { median, q1, q3 }, memory } as JSON, or "" for one user.
+std::string runUsers(SimulationHandle& self, std::size_t i) {
+  const SimulationRun& run = runAt(self, i);
+  return run.users.is_null() ? std::string() : run.users.dump();
+}
 double runInnerProducts(SimulationHandle& self, std::size_t i) { return static_cast<double>(runAt(self, i).innerProducts); }
 // setup, select, update, total seconds.
 emscripten::val runSeconds(SimulationHandle& self, std::size_t i) {
@@ -91,6 +96,7 @@ EMSCRIPTEN_BINDINGS(sublinear_sim) {
       .function("runRegret", guard<&runRegret>)
       .function("runReward", guard<&runReward>)
       .function("runInnerProducts", guard<&runInnerProducts>)
+      .function("runUsers", guard<&runUsers>)
       .function("runSeconds", guard<&runSeconds>)
       .function("meanRegret", guard<&meanRegret>)
       .function("stdRegret", guard<&stdRegret>)

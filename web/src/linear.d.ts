@@ -37,6 +37,34 @@ export interface LinearPolicyOptions {
   seed?: number;
 }
 
+/** A population estimate a new user starts from (LinUCB, LinTS, SubTS; see `prior`). */
+export interface PopulationPrior {
+  /** The population's estimate of theta, d numbers: e.g. `pooled.theta()` of a policy fed every user's traffic, or a mean of users' thetas. */
+  theta: Floats;
+  /**
+   * How much the estimate is worth, > 0: a Gaussian prior of precision `weight` I around `theta`, on
+   * top of the ridge's lambda I (V_1 = (lambda + weight) I, b_1 = weight theta), i.e. about `weight`
+   * unit-norm observations per direction. noise^2 / (the spread of users' thetas around it, per
+   * coordinate)^2 is the Bayesian choice; 1 to 10 are sensible at noise 1.
+   */
+  weight: number;
+}
+
+/** Options of the ridge and Thompson policies, whose whole model is the ridge estimate. */
+export interface PopulationPriorOptions {
+  /**
+   * Start from the population instead of from nothing (a cold start): theta^ starts at
+   * weight / (lambda + weight) theta, and the estimate is pulled towards theta until the user's own
+   * rewards outweigh it. Saved in the user's snapshot. Default none.
+   */
+  prior?: PopulationPrior;
+}
+
+/** LinUCB's options: every linear policy's, and a population prior. */
+export interface LinUCBOptions extends LinearPolicyOptions, PopulationPriorOptions {
+  /** (Nothing of its own beyond the shared options.) */
+}
+
 /** Audits of an approximate index (SubTS, SubElim; LinTS and LinearElim over a non-exact index). */
 export interface ApproximationAuditOptions {
   /**
@@ -52,7 +80,7 @@ export interface ApproximationAuditOptions {
   maxShortlist?: number;
 }
 
-export interface ThompsonSamplingOptions extends LinearPolicyOptions, ApproximationAuditOptions {
+export interface ThompsonSamplingOptions extends LinearPolicyOptions, PopulationPriorOptions, ApproximationAuditOptions {
   /** Multiplies the sampling scale (practical: sigma + lambda ||theta^||_{V^-1}; theoretical: beta_t(delta / 4T)). Default 1. */
   inflation?: number;
   /** Candidates retrieved from the index and ranked exactly. Default 30. */
@@ -216,8 +244,8 @@ declare class LinearPolicyBase implements LinearPolicy {
 
 /** OFUL: argmax x^T theta^ + beta_t ||x||_{V^-1}; scans every arm. */
 export declare class LinUCB extends LinearPolicyBase {
-  constructor(options: LinearPolicyOptions);
-  constructor(options: OverCatalogue<LinearPolicyOptions>);
+  constructor(options: LinUCBOptions);
+  constructor(options: OverCatalogue<LinUCBOptions>);
 }
 /** Linear Thompson sampling; the max over arms is an exact scan by default. */
 export declare class LinTS extends LinearPolicyBase {

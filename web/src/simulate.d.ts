@@ -15,6 +15,21 @@ export interface LinearEnvironmentConfig {
   change?: { every?: number; add?: number; remove?: number };
   /** Fixes the instance (theta*, arms, changes); default: derived from the run's seed. */
   seed?: number;
+  /**
+   * Users over one catalogue (1). Above 1 the arms go into one `Catalogue` and every user gets a
+   * policy of their own over it (lin-ucb, lin-ts, sub-ts; linear-elim and sub-elim are
+   * INVALID_ARGUMENT, not yet over a catalogue); round t serves user (t - 1) mod users
+   * (round-robin), and the result gains `users`. The policy's `index` becomes the catalogue's (default
+   * exact for lin-ucb and lin-ts, the catalogue's graph for sub-ts), and each user's seed is derived
+   * from the policy's and the user's number. 1 is exactly the simulation of one policy.
+   */
+  users?: number;
+  /**
+   * How far users' tastes lie from the shared mean theta* (0.5): user u's theta is
+   * theta* + spread |theta*| z_u / sqrt(d) with z_u ~ N(0, I), so 0 makes every user the same and 1
+   * puts a typical user as far from the mean as the mean is from 0. Used when users > 1.
+   */
+  spread?: number;
 }
 
 export interface RatingsEnvironmentConfig {
@@ -127,8 +142,26 @@ export interface SimulationResult {
   cumulativeRegret: Float64Array;
   cumulativeReward: Float64Array;
   seconds: SimulationSeconds;
-  /** Inner products computed by the policy and its index. */
+  /** Inner products computed by the policy and its index (by every user's, with many users). */
   innerProducts: number;
+  /** With `environment.users` > 1 only. */
+  users?: UsersResult;
+}
+
+/** Many users over one catalogue: regret per user, and what the users cost. */
+export interface UsersResult {
+  count: number;
+  /**
+   * At each recorded round (aligned with t), the median and quartiles over users of each user's own
+   * cumulative regret so far (type-7 quantiles, as NumPy's default).
+   */
+  regret: { median: Float64Array; q1: Float64Array; q3: Float64Array };
+  /**
+   * At the end: the size of the catalogue's snapshot and the median size of a user's model (its
+   * snapshot payload: V, V^-1, V's Cholesky factor, b, theta^, random engine, counters), which is what
+   * each holds in memory to within a few percent; perUserBytes does not grow with the catalogue.
+   */
+  memory: { catalogueBytes: number; perUserBytes: number };
 }
 
 export interface ManySeedsResult {

@@ -26,8 +26,20 @@ export function readConfig(config) {
 export function defineSimulationClasses(runtime) {
   const { Module } = runtime;
 
-  function copyRun(handle, i) {
+  // Many users (environment.users > 1) add `users`; one user's result has exactly the old keys.
+  function copyUsers(handle, i) {
+    const json = handle.runUsers(i);
+    if (json === '') return undefined;
+    const { count, regret, memory } = JSON.parse(json);
     return {
+      count,
+      regret: { median: Float64Array.from(regret.median), q1: Float64Array.from(regret.q1), q3: Float64Array.from(regret.q3) },
+      memory,
+    };
+  }
+
+  function copyRun(handle, i) {
+    const run = {
       seed: handle.runSeed(i),
       t: handle.runT(i).slice(),
       cumulativeRegret: handle.runRegret(i).slice(),
@@ -35,6 +47,9 @@ export function defineSimulationClasses(runtime) {
       seconds: handle.runSeconds(i),
       innerProducts: handle.runInnerProducts(i),
     };
+    const users = copyUsers(handle, i);
+    if (users !== undefined) run.users = users;
+    return run;
   }
 
   function simulate(config, ...extra) {

@@ -212,6 +212,26 @@ const OptionGroup& ridge() {
   return group;
 }
 
+// A new user started from the population (issue 31): the ridge and Thompson policies only, whose
+// whole model is the ridge estimate; the elimination policies' stages are not a prior's to set.
+const OptionGroup& ridgePrior() {
+  static const OptionGroup group{
+      nested(object("prior", "none: theta^ starts at 0",
+                    "{ theta, weight }: start from a population estimate, V_1 = (lambda + weight) I, b_1 = weight theta"),
+             "nested", "", "policy.prior"),
+  };
+  return group;
+}
+
+const OptionGroup& ridgePriorSpec() {
+  static const OptionGroup group{
+      array("theta", "required", "the population's estimate of theta, d numbers (e.g. another policy's theta())"),
+      number("weight", 0.0, 0, 1e12, "the prior's precision: how many unit-norm observations it is worth, per direction",
+             true, false, "required"),
+  };
+  return group;
+}
+
 const OptionGroup& thompson() {
   static const OptionGroup group{
       number("inflation", 1.0, 0, 1e12, "multiplies the sampling scale"),
@@ -395,6 +415,8 @@ const OptionGroup& linearEnvironment() {
       integer("arms", 1000, 1, 50000000, "initial arms K"),
       number("noise", 1.0, 0, 1e12, "standard deviation of the Gaussian reward noise"),
       boolean("normalize", false, "unit-norm arms and theta*"),
+      integer("users", 1, 1, 1000000, "users over one catalogue, each with their own theta, served in turn (round-robin)"),
+      number("spread", 0.5, 0, 1e6, "(users > 1) a user's theta = theta* + spread |theta*| z / sqrt(d), z ~ N(0, I)"),
       nested(object("change", "{ every: 0 }", "{ every, add, remove }: arm additions and removals every `every` steps"), "nested", "",
              "linear.change"),
   };
@@ -525,9 +547,9 @@ const std::vector<OptionTable>& optionTables() {
       {"index", "bounded-me", {&typed(), &indexDim(), &boundedMe()}},
       {"index", "greedy", {&typed(), &indexDim(), &greedy()}},
       {"index", "pca-tree", {&typed(), &indexDim(), &pcaTree()}},
-      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge()}},
-      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &approximationAudit(), &linTsIndex()}},
-      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &thompson(), &approximationAudit(), &subTsIndex()}},
+      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge(), &ridgePrior()}},
+      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &ridgePrior(), &thompson(), &approximationAudit(), &linTsIndex()}},
+      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &ridgePrior(), &thompson(), &approximationAudit(), &subTsIndex()}},
       {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &linearElimIndex()}},
       {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex()}},
       {"catalogue", "catalogue", {&typed(), &catalogue()}},
@@ -551,6 +573,7 @@ const std::vector<OptionTable>& optionTables() {
       {"nested", "linear.change", {&linearChange()}},
       {"nested", "ratings.change", {&ratingsChange()}},
       {"nested", "matroid.matroid", {&matroidSpec()}},
+      {"nested", "policy.prior", {&ridgePriorSpec()}},
   };
   return tables;
 }

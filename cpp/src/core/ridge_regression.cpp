@@ -34,6 +34,19 @@ void RidgeRegression::update(const Eigen::Ref<const Vector>& x, double reward) {
   ++observations_;
 }
 
+void RidgeRegression::startFromPrior(const Eigen::Ref<const Vector>& mean, double weight) {
+  require(observations_ == 0, ErrorCode::InvalidArgument, "a prior can only start a regression without observations");
+  require(mean.size() == dim(), ErrorCode::DimensionMismatch, "prior mean has the wrong dimension");
+  require(std::isfinite(weight) && weight >= 0.0, ErrorCode::InvalidArgument, "prior weight must be finite and non-negative");
+  const double precision = lambda_ + weight;
+  const int d = dim();
+  gram_ = precision * Matrix::Identity(d, d);
+  inverseGram_ = Matrix::Identity(d, d) / precision;
+  responses_ = weight * mean;
+  theta_.noalias() = inverseGram_ * responses_;
+  cholesky_.compute(gram_);
+}
+
 double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x) const { return inverseNorm(x, product_); }
 
 double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x, Vector& product) const {

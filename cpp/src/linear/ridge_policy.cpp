@@ -50,7 +50,9 @@ RidgePolicy::RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& optio
       bound_(readOption(option_groups::ridge(), options, "bound")),
       horizon_(readIntegerOption(option_groups::ridge(), options, "horizon")),
       fixedBeta_(given(options, "beta")),
-      beta_(readOption(option_groups::ridge(), options, "beta")) {}
+      beta_(readOption(option_groups::ridge(), options, "beta")) {
+  startFromPrior(options);
+}
 
 RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
     : ownArms_(std::make_unique<ArmSet>(dim)),
@@ -64,7 +66,38 @@ RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
       bound_(readOption(option_groups::ridge(), options, "bound")),
       horizon_(readIntegerOption(option_groups::ridge(), options, "horizon")),
       fixedBeta_(given(options, "beta")),
-      beta_(readOption(option_groups::ridge(), options, "beta")) {}
+      beta_(readOption(option_groups::ridge(), options, "beta")) {
+  startFromPrior(options);
+}
+
+void RidgePolicy::startFromPrior(const Json& options) {
+  if (!given(options, "prior")) return;
+  const Json& prior = options["prior"];
+  require(prior.is_object() && prior.contains("theta") && prior.contains("weight"), ErrorCode::InvalidArgument,
+          "option 'prior' must be an object { theta, weight }");
+  optionTable("nested", "policy.prior").check(prior);
+  const Json& theta = prior["theta"];
+  // The model's dimension: a Sub-TS that transforms its features works in d + 1 dimensions, whose
+  // last coordinate a population estimate in the arms' space does not describe.
+  require(ridge_.dim() == arms_.dim(), ErrorCode::InvalidArgument,
+          "option 'prior' cannot be combined with negativeRewardTransform (the model is not in the arms' space)");
+  if (!theta.is_array() || theta.size() != static_cast<std::size_t>(arms_.dim())) {
+    fail(ErrorCode::DimensionMismatch, "option 'prior.theta' must hold " + std::to_string(arms_.dim()) + " numbers (the dimension)");
+  }
+  Vector mean(arms_.dim());
+  for (int j = 0; j < arms_.dim(); ++j) {
+    const Json& value = theta[static_cast<std::size_t>(j)];
+    require(value.is_number(), ErrorCode::InvalidArgument, "option 'prior.theta' must hold numbers only");
+    mean[j] = value.get<double>();
+    // As for features (ArmSet::kMaxMagnitude): b = weight theta must stay finite through updates.
+    require(std::isfinite(mean[j]) && std::fabs(mean[j]) <= ArmSet::kMaxMagnitude, ErrorCode::NonFinite,
+            "option 'prior.theta' must hold finite numbers of magnitude at most 1e15");
+  }
+  const double weight = readOption(option_groups::ridgePriorSpec(), prior, "weight");
+  priorWeight_ = weight;
+  priorMean_ = std::move(mean);
+  ridge_.startFromPrior(priorMean_, priorWeight_);
+}
 
 Vector RidgePolicy::modelFeatures(const double* features) const {
   return Eigen::Map<const Vector>(features, arms_.dim());
@@ -128,17 +161,17 @@ Json RidgePolicy::stats() const {
 
 double RidgePolicy::adaptiveRadius(double failure) const {
   if (fixedBeta_) return beta_;
-  const double logDetRatio = ridge_.logDetGram() - ridge_.dim() * deterministic::log(ridge_.lambda());
+  const double logDetRatio = ridge_.logDetGram() - ridge_.dim() * deterministic::log(startPrecision());
   const double radicand = 2.0 * deterministic::log(1.0 / failure) + std::max(0.0, logDetRatio);
-  return noise_ * std::sqrt(radicand) + std::sqrt(ridge_.lambda()) * bound_;
+  return noise_ * std::sqrt(radicand) + std::sqrt(startPrecision()) * bound_;
 }
 
 double RidgePolicy::horizonRadius(double failure, double featureBound) const {
   if (fixedBeta_) return beta_;
   const double d = ridge_.dim();
-  const double growth = static_cast<double>(horizon_) * featureBound * featureBound / (ridge_.lambda() * d);
+  const double growth = static_cast<double>(horizon_) * featureBound * featureBound / (startPrecision() * d);
   const double radicand = 2.0 * deterministic::log(1.0 / failure) + d * deterministic::log(1.0 + growth);
-  return noise_ * std::sqrt(radicand) + std::sqrt(ridge_.lambda()) * bound_;
+  return noise_ * std::sqrt(radicand) + std::sqrt(startPrecision()) * bound_;
 }
 
 }  // namespace sublinear
@@ -157,9 +190,15 @@ double RidgePolicy::noiseEstimate() const {
   if (priorVariance <= 1e-12 * squaredRewardSum_ / n) return 1.0;
   const Vector& theta = ridge_.theta();
   // sum (r - x^T theta^)^2 = sum r^2 - 2 theta^T b + theta^T (V - lambda I) theta^, and V theta^ = b.
+  // With a prior (V_1 = (lambda + w) I, b_1 = w theta0) the observations' part of b is b - w theta0
+  // and of V is V - (lambda + w) I: sum r^2 - theta^T b + 2 w theta^T theta0 - (lambda + w) |theta^|^2.
   const double residuals =
-      std::max(0.0, squaredRewardSum_ - theta.dot(ridge_.responses()) - ridge_.lambda() * theta.squaredNorm());
-  const double effectiveDim = ridge_.dim() - ridge_.lambda() * ridge_.inverseGram().trace();
+      priorWeight_ > 0.0
+          ? std::max(0.0, squaredRewardSum_ - theta.dot(ridge_.responses()) + 2.0 * priorWeight_ * theta.dot(priorMean_) -
+                              startPrecision() * theta.squaredNorm())
+          : std::max(0.0, squaredRewardSum_ - theta.dot(ridge_.responses()) - ridge_.lambda() * theta.squaredNorm());
+  // The prior's pseudo-observations are no degrees of freedom spent on the data.
+  const double effectiveDim = ridge_.dim() - startPrecision() * ridge_.inverseGram().trace();
   const double freedom = std::max(0.0, n - effectiveDim);
   return std::sqrt((residuals + kPriorWeight * priorVariance) / (freedom + kPriorWeight));
 }
@@ -168,6 +207,11 @@ double RidgePolicy::confidenceMultiplier() const { return std::sqrt(2.0 * determ
 
 double RidgePolicy::practicalRadius(double multiplier) const {
   if (fixedBeta_) return beta_;
+  // With a prior the pull towards its centre is not counted as bias: it is the prior itself, whose
+  // uncertainty V = (lambda + w) I + ... already carries. Counting it (|V^-1 (lambda theta^ + w
+  // (theta^ - theta0))|) made Thompson sampling over-explore: x1.33 the regret of no prior when
+  // users shared nothing, and only x0.89 when they shared most of their taste (LinTS, d = 8, 250
+  // steps, weight 4, tests/cpp/population_prior_test.cpp), against x0.94 and x0.66 this way.
   const double bias = ridge_.lambda() * ridge_.inverseNorm(ridge_.theta());
   return multiplier * noiseEstimate() + bias;
 }

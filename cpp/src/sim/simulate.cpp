@@ -1,5 +1,6 @@
 #include "sublinear/sim/simulate.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -61,6 +62,16 @@ std::vector<std::uint64_t> seedsOf(const Json& config, bool& multiple) {
     out.push_back(readSeed(wrapped, 0));
   }
   return out;
+}
+
+// The p-quantile of `values` (0 <= p <= 1), interpolated linearly between order statistics (the
+// usual "type 7" rule of R and NumPy); `values` is reordered.
+double quantileOf(std::vector<double>& values, double p) {
+  std::sort(values.begin(), values.end());
+  const double position = p * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(position);
+  if (below + 1 >= values.size()) return values.back();
+  return values[below] + (position - static_cast<double>(below)) * (values[below + 1] - values[below]);
 }
 
 // Reports progress only when it advanced by at least 1% (and always the end), so a callback into
@@ -139,11 +150,22 @@ SimulationResult simulate(const Json& config, const std::function<void(double)>&
         run.t.push_back(static_cast<std::uint32_t>(t));
         run.cumulativeRegret.push_back(regret);
         run.cumulativeReward.push_back(reward);
+        if (const std::vector<double>* users = trial->userRegrets()) {
+          std::vector<double> values(*users);
+          run.userRegretLowerQuartile.push_back(quantileOf(values, 0.25));
+          run.userRegretMedian.push_back(quantileOf(values, 0.5));
+          run.userRegretUpperQuartile.push_back(quantileOf(values, 0.75));
+        }
       }
       if (t % checkEvery == 0 || t == horizon) progress.roundsDone(roundsBefore + static_cast<double>(t));
     }
     roundsBefore += static_cast<double>(horizon);
     run.innerProducts = trial->innerProducts();
+    if (trial->userRegrets() != nullptr) {
+      run.users = Json{{"count", trial->userRegrets()->size()},
+                       {"regret", {{"median", run.userRegretMedian}, {"q1", run.userRegretLowerQuartile}, {"q3", run.userRegretUpperQuartile}}},
+                       {"memory", trial->usersMemory()}};
+    }
     run.totalSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     result.runs.push_back(std::move(run));
   }
@@ -185,13 +207,19 @@ Json runToJson(const SimulationRun& run) {
                {{"setup", run.clock.setup}, {"select", run.clock.select}, {"update", run.clock.update}, {"total", run.totalSeconds}}},
               {"innerProducts", run.innerProducts}};
 }
+
+Json runToJsonWithUsers(const SimulationRun& run) {
+  Json out = runToJson(run);
+  if (!run.users.is_null()) out["users"] = run.users;
+  return out;
+}
 }  // namespace
 
 Json SimulationResult::toJson() const {
-  if (!multipleSeeds && runs.size() == 1) return runToJson(runs.front());
+  if (!multipleSeeds && runs.size() == 1) return runToJsonWithUsers(runs.front());
   Json out;
   out["runs"] = Json::array();
-  for (const SimulationRun& run : runs) out["runs"].push_back(runToJson(run));
+  for (const SimulationRun& run : runs) out["runs"].push_back(runToJsonWithUsers(run));
   out["t"] = runs.empty() ? std::vector<std::uint32_t>{} : runs.front().t;
   out["mean"] = {{"cumulativeRegret", meanOf(&SimulationRun::cumulativeRegret)},
                  {"cumulativeReward", meanOf(&SimulationRun::cumulativeReward)}};

@@ -107,6 +107,9 @@ const OptionGroup& pcaTree();
 // Linear policies.
 const OptionGroup& linearDim();
 const OptionGroup& ridge();
+// LinUCB's, LinTS's and SubTS's `prior`, and the keys inside it.
+const OptionGroup& ridgePrior();
+const OptionGroup& ridgePriorSpec();
 const OptionGroup& thompson();
 const OptionGroup& elimination();
 const OptionGroup& approximationAudit();

@@ -22,6 +22,10 @@ class RidgeRegression {
   RidgeRegression(int dim, double lambda);
 
   void update(const Eigen::Ref<const Vector>& x, double reward);
+  // Before the first update: a Gaussian prior centred at `mean` with precision `weight` I on top of
+  // the ridge's lambda I, so V = (lambda + weight) I and b = weight mean (theta = the two priors'
+  // combined mean, weight / (lambda + weight) mean). The saved state holds V and b, hence the prior.
+  void startFromPrior(const Eigen::Ref<const Vector>& mean, double weight);
 
   int dim() const { return static_cast<int>(theta_.size()); }
   double lambda() const { return lambda_; }

@@ -13,6 +13,9 @@ namespace sublinear {
 // Options: dim (16), arms (initial K, 1000), noise (standard deviation, 1), normalize (false: the
 // paper's unnormalised vectors; true scales theta* and every arm to unit norm),
 // change { every (0 = never), add (0), remove (0) }. Arm ids are 0, 1, 2, ... in order of creation.
+// users (1) > 1 gives each user u its own theta_u = theta* + spread |theta*| z_u / sqrt(d), z_u ~ N(0, I)
+// (spread 0.5): spread is a user's typical distance from the shared mean relative to the mean's norm.
+// The users' thetas come from a stream of their own, so one user draws exactly what it always drew.
 class GaussianLinearEnvironment : public LinearEnvironment {
  public:
   GaussianLinearEnvironment(const Json& options, std::uint64_t instanceSeed, std::uint64_t noiseSeed);
@@ -24,6 +27,9 @@ class GaussianLinearEnvironment : public LinearEnvironment {
   Json describe() const override;
 
   const Vector& thetaStar() const { return thetaStar_; }
+  std::size_t userCount() const override { return userThetas_.empty() ? 1 : userThetas_.size(); }
+  void setUser(std::size_t user) override;
+  double regret(Id arm) const override;
 
  private:
   // Draws one arm's features into `out` (dim doubles) from the instance stream.
@@ -41,6 +47,14 @@ class GaussianLinearEnvironment : public LinearEnvironment {
   Id nextId_ = 0;
   Vector thetaStar_;
   EnvironmentArms arms_;
+  double spread_ = 0.0;
+  // Many users: one theta each, and each one's best expected reward over the current arms, found by
+  // a scan when first needed after the arms changed (NaN until then).
+  std::vector<Vector> userThetas_;
+  mutable std::vector<double> userBest_;
+  std::size_t user_ = 0;
+
+  double userMean(Id arm) const;
 };
 
 }  // namespace sublinear

@@ -41,6 +41,11 @@ class LinearEnvironment {
   virtual ArmChange changeAfterRound(std::int64_t t) = 0;
   // What the environment is, for the result: type, dim, arm counts, and family-specific facts.
   virtual Json describe() const = 0;
+
+  // Environments with many users (each with their own taste) over the same arms: how many, and
+  // which one the next drawReward/regret are for. One user unless the environment says otherwise.
+  virtual std::size_t userCount() const { return 1; }
+  virtual void setUser(std::size_t /*user*/) {}
 };
 
 }  // namespace sublinear

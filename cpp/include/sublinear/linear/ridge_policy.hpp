@@ -28,6 +28,8 @@ namespace sublinear {
 //   horizon (10000) T, used by the radii of Elim and TS                       (integer >= 1)
 //   beta    (none)  a fixed confidence radius replacing either rule           (>= 0)
 //   seed    (0)     the random engine's seed
+//   prior   (none)  { theta, weight }: start from a population estimate (LinUCB, LinTS, SubTS; see
+//                   startFromPrior)
 class RidgePolicy : public LinearPolicy {
  public:
   int dim() const final { return arms_.dim(); }
@@ -97,6 +99,8 @@ class RidgePolicy : public LinearPolicy {
   // practical rule for the confidence-bound policies (2.45 at the default delta 0.05; Thompson
   // sampling draws with multiplier 1, the posterior's own spread).
   double confidenceMultiplier() const;
+  // The regularisation V started from: lambda, plus the prior's weight when there is one.
+  double startPrecision() const { return ridge_.lambda() + priorWeight_; }
   // The noise scale sigma the practical rule uses: the `noise` option when given, otherwise
   // sqrt((RSS + n0 s0^2) / (n - d_eff + n0)): the ridge residual sum of squares over its effective
   // degrees of freedom (d_eff = trace((V - lambda I) V^-1)), shrunk towards the sample variance s0^2
@@ -133,8 +137,15 @@ class RidgePolicy : public LinearPolicy {
   double rewardSum_ = 0.0;
   double squaredRewardSum_ = 0.0;
 
+  // The prior: weight (0 without one) and mean (empty without one), read from the options.
+  double priorWeight_ = 0.0;
+  Vector priorMean_;
+
   // The own arms of a saved state (not over a catalogue).
   void loadArms(StateReader& in);
+  // Reads the `prior` option and starts the regression from it (a cold-started user borrows the
+  // population's estimate instead of starting at 0). The restored state's V and b overwrite it.
+  void startFromPrior(const Json& options);
 };
 
 }  // namespace sublinear

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sublinear/env/linear_environment.hpp"
+#include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 #include "sublinear/sim/trial.hpp"
 
@@ -20,12 +21,21 @@ class LinearTrial : public Trial {
  public:
   using EnvironmentMaker = std::function<std::unique_ptr<LinearEnvironment>()>;
   using PolicyMaker = std::function<std::unique_ptr<LinearPolicy>(int dim)>;
+  // Many users: one policy per user over the catalogue (the options' `seed` differs per user).
+  using UserMaker = std::function<std::unique_ptr<LinearPolicy>(const std::shared_ptr<Catalogue>&, std::size_t user)>;
+  using CatalogueMaker = std::function<std::shared_ptr<Catalogue>(int dim)>;
 
   LinearTrial(EnvironmentMaker makeEnvironment, PolicyMaker makePolicy);
+  // The environment decides between one policy (one user) and one catalogue with a policy per user.
+  LinearTrial(EnvironmentMaker makeEnvironment, PolicyMaker makePolicy, CatalogueMaker makeCatalogue, UserMaker makeUser);
 
   void setup(TrialClock& clock) override;
   RoundOutcome playRound(std::int64_t t, TrialClock& clock) override;
   std::uint64_t innerProducts() const override;
+  const std::vector<double>* userRegrets() const override { return users_.empty() ? nullptr : &userRegrets_; }
+  // { users, catalogueBytes, perUserBytes }: the sizes of the catalogue's snapshot and of a user's
+  // (the median over users), which is what each holds in memory to within the containers' overhead.
+  Json usersMemory() const override;
 
   const LinearEnvironment& environment() const { return *environment_; }
   const LinearPolicy& policy() const { return *policy_; }
@@ -35,12 +45,22 @@ class LinearTrial : public Trial {
   PolicyMaker makePolicy_;
   std::unique_ptr<LinearEnvironment> environment_;
   std::unique_ptr<LinearPolicy> policy_;
+  CatalogueMaker makeCatalogue_;
+  UserMaker makeUser_;
+  std::shared_ptr<Catalogue> catalogue_;
+  std::vector<std::unique_ptr<LinearPolicy>> users_;
+  std::vector<double> userRegrets_;
 };
 
 // The TrialFactory of the linear family: the environment from makeLinearEnvironment, the policy
 // from makeLinearPolicy(dim, policy + { horizon, seed }) where the policy's seed defaults to one
 // derived from `seed`. The config's `horizon` must be present in `environment["horizon"]` or
 // `policy["horizon"]` (simulate() puts it in both).
+// With `environment.users` > 1 the arms go into one Catalogue (the policy's `index`, else an exact
+// scan for lin-ucb and lin-ts and the catalogue's default graph for sub-ts) and every user gets a
+// policy over it, seeded from the policy's seed and the user's number; round t serves user
+// (t - 1) mod users (round-robin, so every user gets the same share of the traffic). Only lin-ucb,
+// lin-ts and sub-ts work over a catalogue: the others are INVALID_ARGUMENT.
 std::unique_ptr<Trial> makeLinearTrial(const Json& environment, const Json& policy, std::uint64_t seed);
 
 }  // namespace sublinear

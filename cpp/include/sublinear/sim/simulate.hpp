@@ -20,6 +20,12 @@ struct SimulationRun {
   TrialClock clock;                        // setup, select, update seconds
   double totalSeconds = 0.0;               // the whole run, environment included
   std::uint64_t innerProducts = 0;
+  // Many users (environment.users > 1): at each recorded step, the median and quartiles over users
+  // of each user's cumulative regret so far; and what the users cost. Empty / null for one user.
+  std::vector<double> userRegretMedian;
+  std::vector<double> userRegretLowerQuartile;
+  std::vector<double> userRegretUpperQuartile;
+  Json users;
 };
 
 struct SimulationResult {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sublinear/core/options.hpp"
 
@@ -34,6 +35,11 @@ class Trial {
   virtual RoundOutcome playRound(std::int64_t t, TrialClock& clock) = 0;
   // Inner products computed by the policy and its index so far.
   virtual std::uint64_t innerProducts() const = 0;
+  // A trial of many users (one catalogue, a model per user): each user's cumulative regret so far,
+  // or null for a trial of one policy.
+  virtual const std::vector<double>* userRegrets() const { return nullptr; }
+  // What the users cost, for the result's `users.memory` (null for a trial of one policy).
+  virtual Json usersMemory() const { return nullptr; }
 };
 
 }  // namespace sublinear
