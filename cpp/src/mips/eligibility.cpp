@@ -9,6 +9,11 @@ Eligibility::Eligibility(const VectorStore& items, const ItemLabels& labels, con
     : size_(items.size()), labels_(allowedLabels) {
   std::sort(labels_.begin(), labels_.end());
   labels_.erase(std::unique(labels_.begin(), labels_.end()), labels_.end());
+  constexpr Label kLargestBitLabel = 1u << 20;
+  if (labels_.size() > 8 && labels_.back() < kLargestBitLabel) {
+    labelBits_.assign(labels_.back() / 64 + 1, 0);
+    for (const Label label : labels_) labelBits_[label / 64] |= std::uint64_t{1} << (label % 64);
+  }
   if (labels_.empty()) {
     labelledCount_ = size_;
   } else {
@@ -30,6 +35,7 @@ Eligibility::Eligibility(const VectorStore& items, const ItemLabels& labels, con
 
 bool Eligibility::allowsLabel(Label label) const {
   if (labels_.empty()) return true;
+  if (!labelBits_.empty()) return label / 64 < labelBits_.size() && ((labelBits_[label / 64] >> (label % 64)) & 1) != 0;
   // A page's filter names a few categories: a linear pass beats a search over so few.
   if (labels_.size() <= 8) return std::find(labels_.begin(), labels_.end(), label) != labels_.end();
   return std::binary_search(labels_.begin(), labels_.end(), label);

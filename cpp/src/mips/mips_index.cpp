@@ -270,9 +270,12 @@ std::vector<Id> MipsIndex::scanEligible(const float* paddedQuery, std::size_t co
         pending = 0;
       }
     };
-    if (n - firstRow < eligible.labelledCount()) {
-      // Fewer rows to look at than posting entries (an HnswIndex's waiting rows, or most labels
-      // allowed): the rows themselves, in memory order.
+    // A row reached through a posting list is a random access (and the lists of many labels
+    // interleave), while rows in memory order stream: a gathered row costs a few streamed ones
+    // (bench/results/filters.md). So the rows themselves, each label checked, once they are fewer
+    // than kGatheredRowCost times the posting entries.
+    constexpr std::size_t kGatheredRowCost = 3;
+    if (n - firstRow < kGatheredRowCost * eligible.labelledCount()) {
       for (std::size_t row = firstRow; row < n; ++row) {
         if (eligible.allowsLabel(labels_.labelAt(row))) take(static_cast<std::uint32_t>(row));
       }

@@ -46,6 +46,9 @@ class Eligibility {
   std::size_t count_ = 0;
   std::size_t labelledCount_ = 0;
   std::vector<Label> labels_;
+  // Many allowed labels of small values (categories numbered from 0): one bit each, so that a scan
+  // that checks every row's label pays a bit test rather than a binary search.
+  std::vector<std::uint64_t> labelBits_;
   std::vector<std::uint32_t> excludedRows_;
   std::vector<Id> excludedIds_;
 };
