@@ -5,8 +5,8 @@
 // eligible items (ExactIndex's filtered search: the labels' posting lists) and beside the same
 // index's unfiltered search. Then HNSW's crossover: its graph search forced (filterCrossover 0)
 // against the exact scan of the eligible items over a finer grid of selectivities; the selectivity
-// where the two cost the same gives the constant of HnswIndex's rule (scan when m f <= c x beam),
-// printed with the configuration.
+// where the two cost the same gives the constant of HnswIndex's rule (scan the eligible items when
+// that costs at most filterCrossover x beam / f scan rows), printed with the configuration.
 //   npm run bench -- filters [--full] [--n=N] [--queries=Q] [--indexes=exact,hnsw,lsh,...]
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
@@ -28,7 +28,7 @@ function parseArgs(args) {
     sizes: value('n', '') ? [Number(value('n', ''))] : full ? [100000, 1000000] : [100000],
     queries: Number(value('queries', 200)),
     only: value('indexes', '').split(',').filter(Boolean),
-    repeats: 3,
+    repeats: Number(value('repeats', 7)),
   };
 }
 
@@ -50,17 +50,31 @@ const classOf = { exact: 'ExactIndex', hnsw: 'HnswIndex', lsh: 'LshIndex', 'boun
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const firstLabels = (count) => Uint32Array.from({ length: count }, (_, i) => i);
 
-// Median over repeats of the mean ms per query; returns { ms, answers } (answers of the last repeat).
-function timeQueries(index, queries, options, repeats) {
-  const times = [];
-  let answers;
+// The machine is shared: each measurement runs its contenders in turn, `repeats` rounds of all the
+// queries each, and reports per contender the median of its rounds' mean ms per query, and the
+// median of the per-round ratios to the first contender's (ratios of neighbouring rounds drift less
+// than times). Returns [{ ms, ratio, answers }] (answers of the last round).
+function compare(contenders, queries, repeats) {
+  const rounds = contenders.map(() => []);
+  const answers = contenders.map(() => []);
   for (let r = 0; r < repeats; r++) {
-    answers = [];
-    const start = performance.now();
-    for (const query of queries) answers.push(index.search(query, K, options).ids);
-    times.push((performance.now() - start) / queries.length);
+    contenders.forEach(([index, options], c) => {
+      const found = [];
+      const start = performance.now();
+      for (const query of queries) found.push(index.search(query, K, options).ids);
+      rounds[c].push((performance.now() - start) / queries.length);
+      answers[c] = found;
+    });
   }
-  return { ms: median(times), answers };
+  return contenders.map((_, c) => ({
+    ms: median(rounds[c]),
+    ratio: median(rounds[c].map((time, r) => time / rounds[0][r])),
+    answers: answers[c],
+  }));
+}
+
+function timeQueries(index, queries, options, repeats) {
+  return compare([[index, options]], queries, repeats)[0];
 }
 
 function recall(answers, truth) {
@@ -88,11 +102,6 @@ export default async function filters(args, report) {
     // The reference: ExactIndex, unfiltered (the whole set) and filtered (just the eligible items).
     const exact = new sb.ExactIndex({ dim: DIM });
     exact.add(ids, vectors, { labels });
-    const whole = timeQueries(exact, queries, undefined, config.repeats);
-    const eligibleScan = new Map();
-    for (const allowed of new Set([...SELECTIVITIES, ...CROSSOVER_GRID])) {
-      eligibleScan.set(allowed, timeQueries(exact, queries, { labels: firstLabels(allowed) }, config.repeats));
-    }
     const countOf = (allowed) => { let m = 0; for (const label of labels) m += label < allowed ? 1 : 0; return m; };
 
     const rows = [];
@@ -103,21 +112,23 @@ export default async function filters(args, report) {
       const index = entry.label === 'exact' ? exact : new sb[classOf[entry.label]]({ dim: DIM, ...entry.spec });
       if (index !== exact) index.add(ids, vectors, { labels });
       const build = (performance.now() - started) / 1000;
-      const unfiltered = timeQueries(index, queries, undefined, config.repeats);
+      const measure = (options) => {
+        const [filtered, scan, unfiltered, wholeScan] = compare(
+          [[index, options], [exact, options], [index, undefined], [exact, undefined]], queries, config.repeats);
+        // ratio is relative to the filtered search: invert for "filtered x contender".
+        return { filtered, scan, unfiltered, wholeScan, xScan: 1 / scan.ratio, xUnfiltered: 1 / unfiltered.ratio, xWhole: 1 / wholeScan.ratio };
+      };
       for (const allowed of SELECTIVITIES) {
-        const options = { labels: firstLabels(allowed) };
-        const filtered = timeQueries(index, queries, options, config.repeats);
-        const scan = eligibleScan.get(allowed);
-        rows.push([n, entry.label, `${(allowed / 10).toString()}%`, countOf(allowed), recall(filtered.answers, scan.answers),
-          filtered.ms, scan.ms, filtered.ms / scan.ms, unfiltered.ms, whole.ms, filtered.ms / whole.ms, build]);
+        const r = measure({ labels: firstLabels(allowed) });
+        rows.push([n, entry.label, `${(allowed / 10).toString()}%`, countOf(allowed), recall(r.filtered.answers, r.scan.answers),
+          r.filtered.ms, r.scan.ms, r.xScan, r.unfiltered.ms, r.xUnfiltered, r.wholeScan.ms, r.xWhole, build]);
       }
       // Exclusions only (a page's 100 best unfiltered answers of the first query) and labels with them.
       const shown = Array.from(exact.search(queries[0], 100).ids);
       for (const [what, options] of [['exclude 100', { exclude: shown }], ['10% + exclude 100', { labels: firstLabels(100), exclude: shown }]]) {
-        const filtered = timeQueries(index, queries, options, config.repeats);
-        const scan = timeQueries(exact, queries, options, config.repeats);
-        rows.push([n, entry.label, what, '', recall(filtered.answers, scan.answers), filtered.ms, scan.ms, filtered.ms / scan.ms,
-          unfiltered.ms, whole.ms, filtered.ms / whole.ms, build]);
+        const r = measure(options);
+        rows.push([n, entry.label, what, '', recall(r.filtered.answers, r.scan.answers), r.filtered.ms, r.scan.ms, r.xScan,
+          r.unfiltered.ms, r.xUnfiltered, r.wholeScan.ms, r.xWhole, build]);
       }
       if (entry.label === 'hnsw') {
         // The crossover: the same graph's search forced at every selectivity (filterCrossover 0)
@@ -127,37 +138,45 @@ export default async function filters(args, report) {
         const beam = entry.spec.efSearch + K - 1;
         const grid = [];
         for (const allowed of CROSSOVER_GRID) {
-          const graph = timeQueries(graphOnly, queries, { labels: firstLabels(allowed) }, config.repeats);
-          const scan = eligibleScan.get(allowed);
+          const options = { labels: firstLabels(allowed) };
+          const before = graphOnly.stats().innerProducts;
+          const [graph, scan, wholeScan] = compare([[graphOnly, options], [exact, options], [exact, undefined]], queries, config.repeats);
+          const products = (graphOnly.stats().innerProducts - before) / (config.repeats * queries.length);
           const m = countOf(allowed);
-          grid.push({ allowed, m, fraction: m / n, graph: graph.ms, scan: scan.ms, recall: recall(graph.answers, scan.answers) });
+          // Times as ratios to the whole scan of the same rounds: graph rows = graph / whole x n.
+          grid.push({ allowed, m, fraction: m / n, graph: graph.ms, scan: scan.ms, graphRows: n / wholeScan.ratio,
+            graphOverScan: scan.ratio === 0 ? Infinity : 1 / scan.ratio, recall: recall(graph.answers, scan.answers), products });
         }
-        // The largest selectivity at which the scan is still cheaper, interpolated (in log f) to where
-        // the two times meet; c = m f / beam there.
+        // Where the two times meet (interpolated in log f between the grid points that bracket it).
+        // HnswIndex's rule takes a filtered beam to cost c x beam / f scan rows and scans the eligible
+        // items when that costs no more (eligibleScanRows: the rows, or 6 per posting entry when less):
+        // at the meeting point c = scanRows(f) x f / beam.
+        const scanRows = (m) => Math.min(n, 6 * m);
         let constant = null;
         for (let i = 0; i + 1 < grid.length; i++) {
           const [above, below] = [grid[i], grid[i + 1]];
-          if (above.graph <= above.scan && below.graph > below.scan) {
-            const ratio = (g) => Math.log(g.graph / g.scan);
+          if (above.graphOverScan <= 1 && below.graphOverScan > 1) {
+            const ratio = (g) => Math.log(g.graphOverScan);
             const t = ratio(above) / (ratio(above) - ratio(below));
             const fraction = Math.exp(Math.log(above.fraction) + t * (Math.log(below.fraction) - Math.log(above.fraction)));
-            constant = (fraction * fraction * n) / beam;
+            constant = (scanRows(fraction * n) * fraction) / beam;
             crossovers.push({ n, fraction, constant });
           }
         }
         report.table(`HNSW crossover at K = ${n}, d = ${DIM} (M ${entry.spec.M}, efConstruction ${entry.spec.efConstruction}, efSearch ${entry.spec.efSearch}, k ${K}: beam ${beam}): graph search forced vs exact scan of the eligible items`,
-          ['eligible', 'items', 'graph ms', 'scan ms', 'graph / scan', 'graph recall@10', 'm f / beam'],
-          grid.map((g) => [`${(g.allowed / 10).toString()}%`, g.m, g.graph, g.scan, g.graph / g.scan, g.recall, (g.m * g.fraction) / beam]));
+          ['eligible', 'items', 'graph ms', 'scan ms', 'graph / scan', 'graph recall@10', 'graph inner products', 'graph in scan rows per beam / f', 'scan rows x f / beam'],
+          grid.map((g) => [`${(g.allowed / 10).toString()}%`, g.m, g.graph, g.scan, g.graphOverScan, g.recall, Math.round(g.products),
+            g.graphRows / (beam / g.fraction), (scanRows(g.m) * g.fraction) / beam]));
         report.note(constant === null
           ? 'No crossing in this grid.'
-          : `Measured crossover at K = ${n}: the graph and the scan cost the same at ${(100 * crossovers.at(-1).fraction).toPrecision(3)}% eligible, m f / beam = ${constant.toPrecision(3)}.`);
+          : `Measured crossover at K = ${n}: the graph and the scan cost the same at ${(100 * crossovers.at(-1).fraction).toPrecision(3)}% eligible, where scan rows x f / beam = ${constant.toPrecision(3)} (the filterCrossover that would switch there).`);
         graphOnly.dispose();
       }
       if (index !== exact) index.dispose();
       report.progress(1, `${entry.label} at ${n}`);
     }
-    report.table(`Filtered search at K = ${n}, d = ${DIM}, top ${K}, ${config.queries} queries (median of ${config.repeats}); labels uniform over ${LABELS}`,
-      ['K', 'index', 'eligible', 'items', 'recall@10', 'ms/query', 'exact eligible ms', 'x eligible scan', 'unfiltered ms', 'exact whole ms', 'x whole scan', 'build s'],
+    report.table(`Filtered search at K = ${n}, d = ${DIM}, top ${K}, ${config.queries} queries (medians of ${config.repeats} interleaved rounds; x: ratio of this index's filtered search to the named search, median of per-round ratios); labels uniform over ${LABELS}`,
+      ['K', 'index', 'eligible', 'items', 'recall@10', 'ms/query', 'exact eligible ms', 'x eligible scan', 'unfiltered ms', 'x unfiltered', 'exact whole ms', 'x whole scan', 'build s'],
       rows);
     exact.dispose();
   }

@@ -99,10 +99,11 @@ export interface HnswIndexOptions extends IndexOptions {
   /** Graph building per search, in exhaustive scans of the items (> 0, default 1). */
   buildCredit?: number;
   /**
-   * Filtered searches: with m of the n items eligible (fraction f = m / n), the eligible items are
-   * scanned exactly when m * f <= filterCrossover * (efSearch + max(k, shortlist) - 1), and the graph
-   * is searched (every node traversed, only eligible ones kept) otherwise. The default is the
-   * crossover measured by `npm run bench -- filters`; 0 always searches the graph.
+   * Filtered searches: a graph search that keeps only eligible nodes visits about beam / f nodes when a
+   * fraction f of the items is eligible (beam = efSearch + max(k, shortlist) - 1); its cost is taken as
+   * filterCrossover x beam / f rows of an exhaustive scan, and the eligible items are scanned exactly
+   * instead whenever that costs no more. The default is measured by `npm run bench -- filters`;
+   * 0 always searches the graph.
    */
   filterCrossover?: number;
 }

@@ -33,16 +33,10 @@ Eligibility::Eligibility(const VectorStore& items, const ItemLabels& labels, con
   filters_ = count_ < size_;
 }
 
-bool Eligibility::allowsLabel(Label label) const {
-  if (labels_.empty()) return true;
-  if (!labelBits_.empty()) return label / 64 < labelBits_.size() && ((labelBits_[label / 64] >> (label % 64)) & 1) != 0;
-  // A page's filter names a few categories: a linear pass beats a search over so few.
-  if (labels_.size() <= 8) return std::find(labels_.begin(), labels_.end(), label) != labels_.end();
-  return std::binary_search(labels_.begin(), labels_.end(), label);
-}
+bool Eligibility::searchLabels(Label label) const { return std::binary_search(labels_.begin(), labels_.end(), label); }
 
-bool Eligibility::excludesRow(std::size_t row) const {
-  return !excludedRows_.empty() && std::binary_search(excludedRows_.begin(), excludedRows_.end(), static_cast<std::uint32_t>(row));
+bool Eligibility::searchExcludedRows(std::size_t row) const {
+  return std::binary_search(excludedRows_.begin(), excludedRows_.end(), static_cast<std::uint32_t>(row));
 }
 
 bool Eligibility::excludesId(Id id) const {

@@ -117,11 +117,11 @@ constexpr std::size_t kParallelBatch = 64;
 // 16 x 16 with M 8), so the lighter the insertion, the more of it is waiting.
 constexpr std::size_t kParallelWork = 3200;
 // A filtered beam's distance computation costs about this many rows of the exhaustive scan (a random
-// access to a node against the scan's stream; bench/results/filters.md). A beam that has spent
-// kFilteredBeamBudget scans' worth of them without filling gives up for the exact scan of the
-// eligible items, so that no filtered search costs much more than a scan.
-constexpr double kSearchEvaluationRows = 4.0;
-constexpr double kFilteredBeamBudget = 0.5;
+// access to a node, heap updates and the visited marks, against the scan's stream;
+// bench/results/filters.md). A beam that has spent what the exact scan of the eligible items would
+// cost gives up for that scan: where the crossover misjudged (labels that cluster away from the
+// query make a beam wander further than beam / f), a search costs at most twice the scan.
+constexpr double kSearchEvaluationRows = 24.0;
 
 }  // namespace
 
@@ -747,13 +747,14 @@ std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t coun
 }
 
 std::vector<Id> HnswIndex::filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) {
-  // Few eligible items: scoring them all costs less than a beam that wanders past the others.
+  // Few eligible items: scoring them all costs less than a beam that wanders past the others to
+  // fill (about beam / fraction visits, filterCrossover scan rows per beam entry at fraction 1).
   const double beam = static_cast<double>(efSearch_ + count - 1);
-  if (static_cast<double>(eligible.count()) * eligible.fraction() <= filterCrossover_ * beam) return scanEligible(paddedQuery, count, eligible);
+  if (eligibleScanRows(eligible) <= filterCrossover_ * beam / eligible.fraction()) return scanEligible(paddedQuery, count, eligible);
   return graphCandidates(paddedQuery, count, &eligible);
 }
 
-std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility& eligible, double& evaluations) {
+std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility& eligible, double& evaluations, bool& exhausted) {
   Graph& graph = *graph_;
   auto& hnsw = graph.hnsw;
   // Slot labels after a parallel build or a load: once, from the items the live nodes hold.
@@ -776,13 +777,14 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
   layout.maxLevel = hnsw.maxlevel_;
   layout.stride = graph.space.stride();
   layout.euclidean = graph.euclidean;
-  // A beam that has not filled within a scan's cost of the store (in distance computations, at the
-  // graph's cost per visit) gives up: the exact scan of the eligible items answers instead.
-  const double budget = kFilteredBeamBudget * static_cast<double>(items_.size()) / kSearchEvaluationRows;
+  // A beam that has spent the exact scan's cost of the eligible items gives up (exhausted): the
+  // caller scans them instead.
+  const double budget = eligibleScanRows(eligible) / kSearchEvaluationRows;
   const auto nodes = filteredSearch_.search(layout, scratch_.data(), ef, graph.slotLabels.data(), eligible,
                                             static_cast<std::uint64_t>(std::max(budget, 64.0)));
   evaluations = static_cast<double>(filteredSearch_.evaluations());
   graph.space.setEvaluations(graph.evaluations() + filteredSearch_.evaluations());
+  exhausted = filteredSearch_.exhausted();
   std::vector<Id> ids;
   ids.reserve(nodes.size());
   for (const auto node : nodes) ids.push_back(static_cast<Id>(hnsw.getExternalLabel(node)));
@@ -806,9 +808,11 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
     // The beam holds efSearch candidates beyond the `count` asked for (searchKnn would use
     // max(ef, count)): so a longer shortlist always means a wider search.
     if (eligible) {
-      ids = filteredGraphSearch(efSearch_ + count - 1, *eligible, searchEvaluations);
-      if (ids.size() > count) ids.resize(count);
+      bool exhausted = false;
+      ids = filteredGraphSearch(efSearch_ + count - 1, *eligible, searchEvaluations, exhausted);
       countInnerProducts(searchEvaluations);
+      if (exhausted) return scanEligible(paddedQuery, count, *eligible);
+      if (ids.size() > count) ids.resize(count);
     } else {
       hnsw.setEf(efSearch_ + count - 1);
       const std::uint64_t before = graph_->evaluations();

@@ -30,17 +30,32 @@ class Eligibility {
   // Items whose label is allowed (excluded ones included).
   std::size_t labelledCount() const { return labelledCount_; }
 
-  bool allowsLabel(Label label) const;
+  // Inline: scans and graph searches ask this of many rows.
+  bool allowsLabel(Label label) const {
+    if (labels_.empty()) return true;
+    if (!labelBits_.empty()) return label / 64 < labelBits_.size() && ((labelBits_[label / 64] >> (label % 64)) & 1) != 0;
+    // A page's filter names a few categories: a linear pass beats a search over so few.
+    if (labels_.size() <= 8) {
+      for (const Label allowed : labels_) {
+        if (allowed == label) return true;
+      }
+      return false;
+    }
+    return searchLabels(label);
+  }
   // The allowed labels, sorted and distinct; empty when every label is.
   const std::vector<Label>& labels() const { return labels_; }
   // The rows and ids of the excluded items whose label is allowed (the others are ineligible
   // anyway), each sorted.
   const std::vector<std::uint32_t>& excludedRows() const { return excludedRows_; }
   const std::vector<Id>& excludedIds() const { return excludedIds_; }
-  bool excludesRow(std::size_t row) const;
+  bool excludesRow(std::size_t row) const { return !excludedRows_.empty() && searchExcludedRows(row); }
   bool excludesId(Id id) const;
 
  private:
+  bool searchLabels(Label label) const;
+  bool searchExcludedRows(std::size_t row) const;
+
   bool filters_ = false;
   std::size_t size_ = 0;
   std::size_t count_ = 0;

@@ -49,10 +49,11 @@ namespace sublinear {
 // Filters (SearchOptions' exclude and labels): the graph is searched with a beam in which every node
 // may be traversed but only eligible ones are kept (FilteredGraphSearch, over hnswlib's graph memory),
 // unless the eligible items are so few that scoring each of them is cheaper than a beam that has to
-// wander past the others to fill: with m eligible items among n (fraction f = m / n) a beam of
-// efSearch + count - 1 eligible nodes visits about that many divided by f, and the scan costs m rows,
-// so the exact scan of the eligible items (their labels' posting lists) answers when
-// m * f <= filterCrossover * beam. filterCrossover is measured (bench/filters.mjs, bench/results/filters.md).
+// wander past the others to fill. With a fraction f of the items eligible, a beam of
+// efSearch + count - 1 eligible nodes visits about beam / f nodes: its cost is taken as
+// filterCrossover x beam / f rows of the exhaustive scan, and the exact scan of the eligible items
+// (eligibleScanRows: the rows, or their posting lists) answers when it costs no more. filterCrossover
+// is measured (bench/filters.mjs, bench/results/filters.md).
 //
 // A changing set: removal marks the node deleted (hnswlib's markDelete) and frees its slot; the next
 // insertion takes a freed slot (hnswlib's updatePoint relinks it), so the graph does not grow under
@@ -122,8 +123,9 @@ class HnswIndex final : public MipsIndex {
   // candidates() and filteredCandidates() (eligible non-null): the graph over the built rows, an
   // exact scan of the waiting ones, and the build slice the search pays for.
   std::vector<Id> graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible);
-  // The eligible nodes of the graph nearest the query (in scratch_), up to `ef`, as item ids.
-  std::vector<Id> filteredGraphSearch(std::size_t ef, const Eligibility& eligible, double& evaluations);
+  // The eligible nodes of the graph nearest the query (in scratch_), up to `ef`, as item ids; with
+  // `exhausted` set when the beam spent the eligible items' scan cost before it converged.
+  std::vector<Id> filteredGraphSearch(std::size_t ef, const Eligibility& eligible, double& evaluations, bool& exhausted);
   // Drops the graphs: every item waits again (a new R, a compaction, an emptied index).
   void startOver();
   // A graph over no rows yet, with the space trial's second graph while the space is undecided.

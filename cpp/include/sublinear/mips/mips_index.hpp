@@ -145,10 +145,16 @@ class MipsIndex {
   // ties go to the smaller id whichever thread saw them.
   std::vector<Id> scan(const float* paddedQuery, std::size_t count, std::size_t firstRow = 0);
   // The ids of the `count` eligible items of largest inner product among rows [firstRow, size()),
-  // exactly: the rows between excluded ones with the scan's kernel when every label is allowed,
-  // otherwise the allowed labels' posting lists (or the rows themselves, when fewer). Counted as
-  // exhaustive-scan work.
+  // exactly: every row with the scan's kernel (eligibility checked only where a score would enter
+  // the top), or the allowed labels' posting lists when that costs less (eligibleScanRows). Counted
+  // as exhaustive-scan work.
   std::vector<Id> scanEligible(const float* paddedQuery, std::size_t count, const Eligibility& eligible, std::size_t firstRow = 0);
+  // What scanEligible over rows [firstRow, size()) costs, in rows of the exhaustive scan: the rows
+  // themselves, or kGatheredRowCost per posting entry when that is less.
+  double eligibleScanRows(const Eligibility& eligible, std::size_t firstRow = 0) const;
+  // A row reached through a posting list is a random access (and the lists of many labels
+  // interleave) where the scan streams: it costs several streamed rows (bench/results/filters.md).
+  static constexpr double kGatheredRowCost = 6.0;
   // Exchanges two rows of the store with their labels (see RowStore::swapRows).
   void swapRows(std::size_t a, std::size_t b);
   // Exact top-k of the given ids, counted as inner products.
@@ -160,8 +166,11 @@ class MipsIndex {
  private:
   // DIMENSION_MISMATCH, NON_FINITE or INVALID_ARGUMENT (k < 1) before any work.
   void checkQuery(const float* query, std::size_t queryLength, std::size_t k) const;
-  // Rows [first, last) of the store into `best`.
+  // Rows [first, last) of the store into `best`; with `admits`, only rows for which admits(row) is
+  // true, asked only of rows whose score would enter `best`.
   void scanRows(const float* paddedQuery, std::size_t first, std::size_t last, TopK& best) const;
+  template <class Admits>
+  void scanRows(const float* paddedQuery, std::size_t first, std::size_t last, TopK& best, const Admits& admits) const;
   // The given rows (any order) into `best`.
   void scoreRows(const float* paddedQuery, const std::uint32_t* rows, std::size_t count, TopK& best) const;
   // Removes a stored item and its label.
