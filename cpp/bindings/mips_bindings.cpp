@@ -26,16 +26,29 @@ void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::u
   guarded([&] { self.index->add(fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength); });
 }
 
+void indexAddLabelled(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength,
+                      std::uintptr_t labels, std::size_t labelCount) {
+  guarded([&] {
+    self.index->add(fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength, fromAddress<const Label>(labels),
+                    labelCount);
+  });
+}
+
 void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
   guarded([&] { self.index->remove(fromAddress<const Id>(ids), idCount); });
 }
 
-std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist) {
+std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist,
+                        std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount) {
   return guarded([&]() -> std::size_t {
     require(k >= 1 && k <= 4294967295.0 && shortlist >= 0 && shortlist <= 4294967295.0, ErrorCode::InvalidArgument,
             "k must be a positive integer and shortlist a non-negative integer");
     SearchOptions options;
     options.shortlist = static_cast<std::size_t>(shortlist);
+    const Id* excluded = fromAddress<const Id>(exclude);
+    options.exclude.assign(excluded, excluded + excludeCount);
+    const Label* allowed = fromAddress<const Label>(labels);
+    options.labels.assign(allowed, allowed + labelCount);
     self.last = self.index->search(fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options);
     return self.last.ids.size();
   });
@@ -75,6 +88,7 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
   using namespace sublinear::bindings;
   emscripten::class_<IndexHandle>("MipsIndexHandle")
       .function("add", guard<&indexAdd>)
+      .function("addLabelled", guard<&indexAddLabelled>)
       .function("remove", guard<&indexRemove>)
       .function("search", guard<&indexSearch>)
       .function("build", guard<&indexBuild>)

@@ -143,7 +143,9 @@ std::size_t structureOffset(const Bytes& bytes, std::size_t dim) {
   at += 4 + read(at, 4);  // type
   at += 8;                // payload length
   at += 8 + read(at, 8);  // options
-  at += 8 + read(at, 8) * (4 + 4 * dim);
+  const std::size_t items = read(at, 8);
+  at += 8 + items * (4 + 4 * dim);
+  at += 8 + items * 4;  // labels (format 4)
   return at + 16;
 }
 
@@ -154,7 +156,7 @@ std::size_t structureBytes(const std::string& type, std::size_t n, std::size_t d
   if (type == "bounded-me") return 2 * dim * 4;  // the column bounds; the panels are the items again
   if (type == "greedy") return n * dim * 4;      // each item's place in every coordinate's sorted list
   if (type == "pca-tree") return n * 4;          // each item in its leaf
-  if (type == "adaptive") return 3 * (n * (4 + 4 * dim) + structureBytes("lsh", n, dim));  // three copies, each its own snapshot
+  if (type == "adaptive") return 3 * (n * (4 + 4 + 4 * dim) + structureBytes("lsh", n, dim));  // three copies, each its own snapshot
   ADD_FAILURE() << type;
   return 0;
 }
@@ -172,11 +174,11 @@ TEST_P(IndexStatePersistence, SavedSizeFollowsTheStateNotTheSearches) {
   const Bytes bytes = index.toBytes();
   EXPECT_EQ(bytes.size(), before);
 
-  // The state holds the items (68 bytes each) and the structure's per-item fields; 1.1 leaves room
+  // The state holds the items (72 bytes each, their labels included) and the structure's per-item fields; 1.1 leaves room
   // for the fixed fields (options, counters, random engines: under 1 KB) and per-slot flags and ids
   // (at most 5 bytes an item), and fails a snapshot that stores anything per item beyond that,
   // such as bounded-me's panels (a second copy of the items) or greedy's values in its lists.
-  const std::size_t items = kItems * (4 + 4 * kDim);
+  const std::size_t items = kItems * (4 + 4 + 4 * kDim);
   const std::size_t expected = items + structureBytes(GetParam(), kItems, kDim);
   EXPECT_GE(bytes.size(), expected);
   EXPECT_LT(static_cast<double>(bytes.size()), 1.1 * static_cast<double>(expected));
@@ -337,8 +339,8 @@ TEST(IndexStatePersistence, AdaptiveCopiesMustHoldTheItems) {
   constexpr std::size_t kItems = 300;
   const HostileState state("adaptive", 8, kItems);
   const std::size_t s = state.structure(), dim = state.dim();
-  // The first copy's snapshot: its items, its counters, then its LSH slots.
-  const std::size_t copyItems = s + 8, copyStructure = copyItems + kItems * (4 + 4 * dim) + 16;
+  // The first copy's snapshot: its items, its labels, its counters, then its LSH slots.
+  const std::size_t copyItems = s + 8, copyStructure = copyItems + kItems * (4 + 4 * dim) + 8 + kItems * 4 + 16;
   ASSERT_EQ(state.read(s, 8), kItems);
   state.expectRejectedFloat(copyItems + 4, 0.0f, "copy holds other items");
   state.expectRejected(s, kHuge, 8, "count exceeds");

@@ -90,15 +90,15 @@ TEST(StateCodec, OtherFormatVersionsAreRefusedNamingBothVersions) {
   older[4] = 1;
   expectError(ErrorCode::CorruptState, "format version 1 (written by sublinear-bandits 0.1.x)", [&] { StateReader(older.data(), older.size(), "thing"); });
   auto newer = sample();
-  newer[4] = 4;
+  newer[4] = static_cast<std::uint8_t>(kStateFormatVersion + 1);
   try {
     StateReader(newer.data(), newer.size(), "thing");
     ADD_FAILURE() << "a newer format was read";
   } catch (const Error& error) {
     EXPECT_EQ(error.code(), ErrorCode::CorruptState);
     const std::string message = error.what();
-    EXPECT_NE(message.find("format version 4 (written by sublinear-bandits " + std::string(kLibraryVersion) + ")"), std::string::npos) << message;
-    EXPECT_NE(message.find("reads format version 3"), std::string::npos) << message;
+    EXPECT_NE(message.find("format version " + std::to_string(kStateFormatVersion + 1) + " (written by sublinear-bandits " + std::string(kLibraryVersion) + ")"), std::string::npos) << message;
+    EXPECT_NE(message.find("reads format version " + std::to_string(kStateFormatVersion)), std::string::npos) << message;
   }
 }
 

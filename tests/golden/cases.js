@@ -12,7 +12,8 @@ function index(name, options = {}) {
     make(sb) {
       const random = seededRandom(1);
       const object = new sb[name]({ dim, seed: 2, ...options });
-      object.add(ids(0, 120), gaussian(random, 120 * dim));
+      // Labels since format 4: three categories, searched with filters in the transcript.
+      object.add(ids(0, 120), gaussian(random, 120 * dim), { labels: Uint32Array.from({ length: 120 }, (_, i) => i % 3) });
       object.remove([3, 4, 5]);
       object.search(gaussian(random, dim), 5);
       return object;
@@ -20,7 +21,10 @@ function index(name, options = {}) {
     transcript(object) {
       const random = seededRandom(3);
       const out = [];
-      for (let q = 0; q < 5; q++) out.push(...object.search(gaussian(random, dim), 5).ids);
+      for (let q = 0; q < 5; q++) {
+        const query = gaussian(random, dim);
+        out.push(...object.search(query, 5).ids, ...object.search(query, 5, { labels: [1], exclude: [1, 7, 10] }).ids);
+      }
       return out;
     },
   };

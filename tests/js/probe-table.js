@@ -178,6 +178,20 @@ const badConstructorOptions = [
   ['seed as a function', { seed: () => 1 }], ['seed -Infinity', { seed: -Infinity }],
 ].map(([label, value]) => [label, value, 'INVALID_ARGUMENT']);
 
+// A list of ids or labels in an options object: integers in [0, 2^32-1], in an array.
+const badIdList = (name) => [
+  [`${name} null`, { [name]: null }, 'INVALID_ARGUMENT'], [`${name} a string`, { [name]: '1' }, 'INVALID_ARGUMENT'],
+  [`${name} a number`, { [name]: 1 }, 'INVALID_ARGUMENT'], [`${name} an object`, { [name]: { 0: 1 } }, 'INVALID_ARGUMENT'],
+  [`${name} with -1`, { [name]: [-1] }, 'INVALID_ARGUMENT'], [`${name} with 1.5`, { [name]: [1.5] }, 'INVALID_ARGUMENT'],
+  [`${name} with 2^32`, { [name]: [2 ** 32] }, 'INVALID_ARGUMENT'], [`${name} with NaN`, { [name]: [Number.NaN] }, 'INVALID_ARGUMENT'],
+  [`${name} with a BigInt`, { [name]: [1n] }, 'INVALID_ARGUMENT'], [`${name} a Float64Array with 0.5`, { [name]: Float64Array.of(0.5) }, 'INVALID_ARGUMENT'],
+];
+// add's labels: as badIdList, and one per id (`valid` has the right length).
+const badLabels = (name, valid) => [
+  ...badIdList(name),
+  [`${name} one too many`, { [name]: [...valid, 0] }, 'DIMENSION_MISMATCH'], [`${name} empty`, { [name]: [] }, 'DIMENSION_MISMATCH'],
+];
+
 // Each family: classes [name, constructor options]; make(sb, name, options) a small live object;
 // snapshot(object) what a failed call must not change; works(sb, name, options) a fresh object's
 // correct answer; twin(sb, object), where two objects made alike would differ, an object that
@@ -208,11 +222,18 @@ export const families = {
       dim: { get: true },
       size: { get: true },
       has: { args: [['id', () => 1]] },
-      add: { args: [['ids', () => [4]], ['vectors', () => [0, 1, 1], { dimensioned: true }]] },
+      add: {
+        args: [['ids', () => [4]], ['vectors', () => [0, 1, 1], { dimensioned: true }],
+          ['options', () => ({ labels: [6] }), { bad: [['a misspelt key', { label: [6] }, 'INVALID_ARGUMENT'], ...badLabels('labels', [6])] }]],
+      },
       remove: { args: [['ids', () => [2]]] },
       search: {
         args: [['vectors', () => [1, 0, 0], { dimensioned: true }], ['count', () => 2],
-          ['options', () => ({ shortlist: 3 }), { bad: [['a misspelt key', { shortlsit: 3 }, 'INVALID_ARGUMENT'], ...positive('shortlist', { zero: true })] }]],
+          ['options', () => ({ shortlist: 3, exclude: [1], labels: [0] }), {
+            bad: [['a misspelt key', { shortlsit: 3 }, 'INVALID_ARGUMENT'], ['a misspelt filter', { exclued: [1] }, 'INVALID_ARGUMENT'],
+              ...positive('shortlist', { zero: true }), ...badIdList('exclude'), ...badIdList('labels'),
+              ['labels no item carries', { labels: [99] }, 'EMPTY'], ['every item excluded', { exclude: [1, 2, 3] }, 'EMPTY']],
+          }]],
       },
       build: { args: [['limit', () => 10]] },
       stats: { args: [] },

@@ -11,6 +11,23 @@ export interface SearchResult {
 export interface SearchOptions {
   /** Retrieve this many candidates and rank them exactly (where the index supports it). */
   shortlist?: number;
+  /** Ids never returned (ids the index does not hold are ignored). */
+  exclude?: Ids;
+  /**
+   * Only items whose label (given at add) is one of these are returned; empty or absent: every label.
+   * With `exclude`, both apply (AND). Every index type returns only eligible items, and
+   * min(k, eligible count) of them: FEWER than k when fewer are eligible. Nothing eligible: EMPTY.
+   */
+  labels?: Ids;
+}
+
+export interface AddOptions {
+  /**
+   * One label per id (an unsigned 32-bit integer: a category, a shop), for search's `labels` filter;
+   * default 0 for every item. A wrong length throws DIMENSION_MISMATCH, a value that is not an integer
+   * in [0, 2^32-1] INVALID_ARGUMENT, and nothing is added.
+   */
+  labels?: Ids;
 }
 
 export interface IndexStats {
@@ -32,11 +49,15 @@ export interface MipsIndex extends Disposable {
   readonly dim: number;
   readonly size: number;
   has(id: number): boolean;
-  /** ids: n identifiers; vectors: n*dim numbers. */
-  add(ids: Ids, vectors: Floats): void;
+  /** ids: n identifiers; vectors: n*dim numbers; options.labels: n labels. */
+  add(ids: Ids, vectors: Floats, options?: AddOptions): void;
   /** An unknown id throws UNKNOWN_ID and nothing is removed. */
   remove(ids: Ids): void;
-  /** The min(k, size) items of largest inner product, best first. */
+  /**
+   * The min(k, size) items of largest inner product, best first; with filters (options.exclude,
+   * options.labels), the min(k, eligible count) best eligible items, so fewer than k when fewer are
+   * eligible, and EMPTY when none is.
+   */
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
   /**
    * Builds the structure of up to `maxItems` waiting items now (all by default) and returns how many
@@ -77,6 +98,14 @@ export interface HnswIndexOptions extends IndexOptions {
   build?: 'incremental' | 'immediate';
   /** Graph building per search, in exhaustive scans of the items (> 0, default 1). */
   buildCredit?: number;
+  /**
+   * Filtered searches: a graph search that keeps only eligible nodes visits about beam / f nodes when a
+   * fraction f of the items is eligible (beam = efSearch + max(k, shortlist) - 1); its cost is taken as
+   * filterCrossover x beam / f rows of an exhaustive scan, and the eligible items are scanned exactly
+   * instead whenever that costs no more. The default is measured by `npm run bench -- filters`;
+   * 0 always searches the graph.
+   */
+  filterCrossover?: number;
 }
 
 export interface LshIndexOptions extends IndexOptions {
@@ -118,7 +147,7 @@ declare abstract class IndexMembers implements MipsIndex {
   readonly size: number;
   readonly disposed: boolean;
   has(id: number): boolean;
-  add(ids: Ids, vectors: Floats): void;
+  add(ids: Ids, vectors: Floats, options?: AddOptions): void;
   remove(ids: Ids): void;
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
   build(maxItems?: number): number;

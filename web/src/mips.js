@@ -2,10 +2,23 @@
 // MipsIndex interface of the core.
 import { MAX_UINT32, optionsToJson, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 
+const NO_IDS = new Uint32Array(0);
+
+// add(ids, vectors, { labels }): one unsigned 32-bit label per id (the core checks the count).
+function readAddOptions(options) {
+  const { labels } = readOptions(options, 'add options', ['labels']);
+  return labels === undefined ? null : toIdArray(labels, 'labels');
+}
+
+// search(query, k, { shortlist, exclude, labels }): exclude is ids, labels the allowed labels.
 function readSearchOptions(options) {
-  const { shortlist = 0 } = readOptions(options, 'search options', ['shortlist']);
+  const { shortlist = 0, exclude, labels } = readOptions(options, 'search options', ['shortlist', 'exclude', 'labels']);
   if (shortlist !== 0) requirePositiveInteger(shortlist, 'shortlist');
-  return shortlist;
+  return {
+    shortlist,
+    exclude: exclude === undefined ? NO_IDS : toIdArray(exclude, 'exclude'),
+    labels: labels === undefined ? NO_IDS : toIdArray(labels, 'labels'),
+  };
 }
 
 export function defineMipsClasses(runtime) {
@@ -22,9 +35,11 @@ export function defineMipsClasses(runtime) {
       size: { get: (handle) => handle.size() },
       has: { args: [(id) => requireId(id)], call: (handle, id) => handle.has(id) },
       add: {
-        args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors')],
-        call: (handle, ids, vectors) => withHeap([ids, vectors], (idAddress, vectorAddress) =>
-          handle.add(idAddress, ids.length, vectorAddress, vectors.length)),
+        args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors'), readAddOptions],
+        call: (handle, ids, vectors, labels) => (labels === null
+          ? withHeap([ids, vectors], (idAddress, vectorAddress) => handle.add(idAddress, ids.length, vectorAddress, vectors.length))
+          : withHeap([ids, vectors, labels], (idAddress, vectorAddress, labelAddress) =>
+            handle.addLabelled(idAddress, ids.length, vectorAddress, vectors.length, labelAddress, labels.length))),
       },
       remove: {
         args: [(ids) => toIdArray(ids)],
@@ -38,8 +53,8 @@ export function defineMipsClasses(runtime) {
       },
       search: {
         args: [(query) => toFloat32Array(query, 'query'), (k) => requirePositiveInteger(k, 'k'), readSearchOptions],
-        call: (handle, query, k, shortlist) => withHeap([query], (address) => {
-          handle.search(address, query.length, k, shortlist);
+        call: (handle, query, k, { shortlist, exclude, labels }) => withHeap([query, exclude, labels], (address, excludeAddress, labelAddress) => {
+          handle.search(address, query.length, k, shortlist, excludeAddress, exclude.length, labelAddress, labels.length);
           // Copies: the views point into wasm memory that the next search overwrites.
           return { ids: handle.lastIds().slice(), scores: handle.lastScores().slice() };
         }),

@@ -55,13 +55,15 @@ std::size_t AdaptiveIndex::buildPending(std::size_t maxItems) {
 
 void AdaptiveIndex::onAdd(const Id* ids, std::size_t count) {
   std::vector<float> vectors(count * dim());
+  std::vector<Label> labels(count);
   for (std::size_t i = 0; i < count; ++i) {
     const float* vector = items_.vectorOf(ids[i]);
     std::copy(vector, vector + dim(), vectors.begin() + static_cast<std::ptrdiff_t>(i * dim()));
+    labels[i] = labelOf(ids[i]);
   }
   std::size_t done = 0;
   try {
-    for (; done < copies_.size(); ++done) copies_[done]->add(ids, count, vectors.data(), vectors.size());
+    for (; done < copies_.size(); ++done) copies_[done]->add(ids, count, vectors.data(), vectors.size(), labels.data(), count);
   } catch (...) {
     for (std::size_t i = 0; i < done; ++i) copies_[i]->remove(ids, count);
     throw;
@@ -73,10 +75,21 @@ void AdaptiveIndex::onRemove(const Id* ids, std::size_t count) {
 }
 
 std::vector<Id> AdaptiveIndex::candidates(const float* paddedQuery, std::size_t count) {
+  return pooledCandidates(paddedQuery, count, SearchOptions{});
+}
+
+std::vector<Id> AdaptiveIndex::filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) {
+  SearchOptions filter;
+  filter.labels = eligible.labels();
+  filter.exclude = eligible.excludedIds();
+  return pooledCandidates(paddedQuery, count, filter);
+}
+
+std::vector<Id> AdaptiveIndex::pooledCandidates(const float* paddedQuery, std::size_t count, const SearchOptions& options) {
   const std::vector<float> rounded = roundedQuery(paddedQuery);
   std::vector<Id> pooled;
   for (auto& copy : copies_) {
-    const SearchResult answer = copy->search(rounded.data(), rounded.size(), count);
+    const SearchResult answer = copy->search(rounded.data(), rounded.size(), count, options);
     pooled.insert(pooled.end(), answer.ids.begin(), answer.ids.end());
   }
   // The copies mostly agree: rank each id once.
@@ -100,6 +113,7 @@ void AdaptiveIndex::loadStructure(StateReader& in) {
     for (std::size_t row = 0; row < size(); ++row) {
       in.check(theirs.idAt(row) == items_.idAt(row) && std::equal(items_.rowData(row), items_.rowData(row) + dim(), theirs.rowData(row)),
                "adaptive: a copy holds other items");
+      in.check(copy->labels().labelAt(row) == labels().labelAt(row), "adaptive: a copy holds other labels");
     }
   }
 }

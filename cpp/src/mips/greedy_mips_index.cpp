@@ -87,12 +87,23 @@ void GreedyMipsIndex::compact() {
   deadSlots_ = 0;
 }
 
-std::vector<Id> GreedyMipsIndex::candidates(const float* paddedQuery, std::size_t count) {
+std::vector<Id> GreedyMipsIndex::candidates(const float* paddedQuery, std::size_t count) { return screen(paddedQuery, count, nullptr); }
+
+std::vector<Id> GreedyMipsIndex::filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) {
+  // A budget of half the eligible items or more: ranking them all costs about as much as screening
+  // for them, exactly.
+  const double budget = budget_ > 0 ? static_cast<double>(budget_) : budgetFraction_ * static_cast<double>(size());
+  if (2.0 * std::max(budget, static_cast<double>(count)) >= static_cast<double>(eligible.count())) return scanEligible(paddedQuery, count, eligible);
+  return screen(paddedQuery, count, &eligible);
+}
+
+std::vector<Id> GreedyMipsIndex::screen(const float* paddedQuery, std::size_t count, const Eligibility* eligible) {
   mergePending();
   if (deadSlots_ > slotId_.size() - deadSlots_) compact();
-  const std::size_t n = size();
-  std::size_t budget = budget_ > 0 ? budget_ : static_cast<std::size_t>(std::ceil(budgetFraction_ * static_cast<double>(n)));
+  const std::size_t n = eligible ? eligible->count() : size();
+  std::size_t budget = budget_ > 0 ? budget_ : static_cast<std::size_t>(std::ceil(budgetFraction_ * static_cast<double>(size())));
   budget = std::min(n, std::max(budget, count));
+  const auto admits = [&](Id id) { return !eligible || (eligible->allowsLabel(labelOf(id)) && !eligible->excludesId(id)); };
 
   // The heap holds, per coordinate, the term x_ij q_j of the next entry of its walk; larger terms
   // first, ties to the smaller coordinate so that both builds screen in the same order.
@@ -122,7 +133,7 @@ std::vector<Id> GreedyMipsIndex::candidates(const float* paddedQuery, std::size_
     if (slotAlive_[slot] && !seen_[slot]) {
       seen_[slot] = 1;
       seenSlots.push_back(slot);
-      ids.push_back(slotId_[slot]);
+      if (admits(slotId_[slot])) ids.push_back(slotId_[slot]);
     }
   }
   for (const std::uint32_t slot : seenSlots) seen_[slot] = 0;

@@ -116,6 +116,12 @@ constexpr std::size_t kParallelBatch = 64;
 // in wasm a wait for a lock costs far more than natively (native: 1.6x at 200 x 16, 1.2-1.5x at
 // 16 x 16 with M 8), so the lighter the insertion, the more of it is waiting.
 constexpr std::size_t kParallelWork = 3200;
+// A filtered beam's distance computation costs about this many rows of the exhaustive scan (a random
+// access to a node, heap updates and the visited marks, against the scan's stream;
+// bench/results/filters.md). A beam that has spent what the exact scan of the eligible items would
+// cost gives up for that scan: where the crossover misjudged (labels that cluster away from the
+// query make a beam wander further than beam / f), a search costs at most twice the scan.
+constexpr double kSearchEvaluationRows = 24.0;
 
 }  // namespace
 
@@ -143,6 +149,10 @@ struct HnswIndex::Graph {
   // Internal ids of deleted nodes, reused by later insertions (last freed first).
   std::vector<hnswlib::tableint> freeSlots;
   std::size_t reused = 0;  // freed slots taken by insertions since the graph was started
+  // The label of the item each slot holds, for filtered searches: kept by insert(); any other way of
+  // adding nodes (a parallel build, a load) leaves it shorter than the graph, and the next filtered
+  // search fills it again (syncSlotLabels).
+  std::vector<Label> slotLabels;
   bool holds(Id id) const { return hnsw.label_lookup_.count(id) != 0; }
   std::size_t live() const { return hnsw.label_lookup_.size(); }
 };
@@ -384,6 +394,7 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
   }
   incremental_ = build == "incremental";
   buildCredit_ = readOption(specs, options, "buildCredit");
+  filterCrossover_ = readOption(specs, options, "filterCrossover");
   spaceDecided_ = space != "auto";
   setSpace(space == "euclidean");
 }
@@ -655,7 +666,9 @@ void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
   const float* vector = buffer;
   if (graph.freeSlots.empty()) {
     if (hnsw.cur_element_count >= hnsw.max_elements_) hnsw.resizeIndex(2 * hnsw.max_elements_);
+    const std::size_t slot = hnsw.cur_element_count;
     hnsw.addPoint(vector, id, graph.nextLevel());
+    if (graph.slotLabels.size() == slot) graph.slotLabels.push_back(labelOf(id));
     return;
   }
   // Reuse a deleted node: relabel it, clear the mark, and let updatePoint move it to the new vector
@@ -666,6 +679,7 @@ void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
   hnsw.setExternalLabel(slot, id);
   hnsw.unmarkDeletedInternal(slot);
   hnsw.updatePoint(vector, slot, 1.0f);
+  if (slot < graph.slotLabels.size()) graph.slotLabels[slot] = labelOf(id);
   ++graph.reused;
 }
 
@@ -709,7 +723,7 @@ void HnswIndex::onRemove(const Id* ids, std::size_t count) {
     if (trialGraph_) erase(*trialGraph_, ids[i]);
     // Keep the built rows a prefix: the removed item moves to the first waiting row's place, where
     // the store fills its hole with a row from the end, which waits too.
-    items_.swapRows(items_.rowOf(ids[i]), built_ - 1);
+    swapRows(items_.rowOf(ids[i]), built_ - 1);
     --built_;
   }
   if (graph_->freeSlots.size() >= kCompactionFloor && graph_->freeSlots.size() > graph_->live()) {
@@ -734,13 +748,64 @@ bool HnswIndex::scanIsCheaper(std::size_t count) const {
 }
 
 std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t count) {
+  return graphCandidates(paddedQuery, count, nullptr);
+}
+
+std::vector<Id> HnswIndex::filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) {
+  // Few eligible items: scoring them all costs less than a beam that wanders past the others to
+  // fill (about beam / fraction visits, filterCrossover scan rows per beam entry at fraction 1).
+  const double beam = static_cast<double>(efSearch_ + count - 1);
+  if (eligibleScanRows(eligible) <= filterCrossover_ * beam / eligible.fraction()) return scanEligible(paddedQuery, count, eligible);
+  return graphCandidates(paddedQuery, count, &eligible);
+}
+
+std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility& eligible, double& evaluations, bool& exhausted) {
+  Graph& graph = *graph_;
+  auto& hnsw = graph.hnsw;
+  // Slot labels after a parallel build or a load: once, from the items the live nodes hold.
+  if (graph.slotLabels.size() != hnsw.cur_element_count) {
+    graph.slotLabels.assign(hnsw.cur_element_count, 0);
+    for (hnswlib::tableint node = 0; node < hnsw.cur_element_count; ++node) {
+      if (!hnsw.isMarkedDeleted(node)) graph.slotLabels[node] = labelOf(static_cast<Id>(hnsw.getExternalLabel(node)));
+    }
+  }
+  GraphLayout layout;
+  layout.level0 = hnsw.data_level0_memory_;
+  layout.elementBytes = hnsw.size_data_per_element_;
+  layout.dataOffset = hnsw.offsetData_;
+  layout.labelOffset = hnsw.label_offset_;
+  layout.upperLinks = hnsw.linkLists_;
+  layout.upperLinkBytes = hnsw.size_links_per_element_;
+  layout.levels = hnsw.element_levels_.data();
+  layout.nodes = hnsw.cur_element_count;
+  layout.entry = hnsw.enterpoint_node_;
+  layout.maxLevel = hnsw.maxlevel_;
+  layout.stride = graph.space.stride();
+  layout.euclidean = graph.euclidean;
+  // A beam that has spent the exact scan's cost of the eligible items gives up (exhausted): the
+  // caller scans them instead.
+  const double budget = eligibleScanRows(eligible) / kSearchEvaluationRows;
+  const auto nodes = filteredSearch_.search(layout, scratch_.data(), ef, graph.slotLabels.data(), eligible,
+                                            static_cast<std::uint64_t>(std::max(budget, 64.0)));
+  evaluations = static_cast<double>(filteredSearch_.evaluations());
+  graph.space.setEvaluations(graph.evaluations() + filteredSearch_.evaluations());
+  exhausted = filteredSearch_.exhausted();
+  std::vector<Id> ids;
+  ids.reserve(nodes.size());
+  for (const auto node : nodes) ids.push_back(static_cast<Id>(hnsw.getExternalLabel(node)));
+  return ids;
+}
+
+std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible) {
   makeScratch();
   // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers.
   if (!incremental_) buildPending(items_.size());
   const std::size_t n = items_.size();
   std::vector<Id> ids;
   double searchEvaluations = 0.0;
-  if (incremental_ && built_ < n && scanIsCheaper(count)) return scan(paddedQuery, std::min(count, n), 0);
+  if (incremental_ && built_ < n && scanIsCheaper(count)) {
+    return eligible ? scanEligible(paddedQuery, count, *eligible) : scan(paddedQuery, std::min(count, n), 0);
+  }
   if (built_ > 0) {
     auto& hnsw = graph_->hnsw;
     // The query of the euclidean reduction is (q, 0): the padding is already zero.
@@ -748,19 +813,29 @@ std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t coun
     std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
     // The beam holds efSearch candidates beyond the `count` asked for (searchKnn would use
     // max(ef, count)): so a longer shortlist always means a wider search.
-    hnsw.setEf(efSearch_ + count - 1);
-    const std::uint64_t before = graph_->evaluations();
-    auto found = hnsw.searchKnn(scratch_.data(), std::min(count, built_));
-    searchEvaluations = static_cast<double>(graph_->evaluations() - before);
-    countInnerProducts(searchEvaluations);
-    ids.reserve(found.size() + count);
-    for (; !found.empty(); found.pop()) ids.push_back(static_cast<Id>(found.top().second));
+    if (eligible) {
+      bool exhausted = false;
+      ids = filteredGraphSearch(efSearch_ + count - 1, *eligible, searchEvaluations, exhausted);
+      countInnerProducts(searchEvaluations);
+      if (exhausted) return scanEligible(paddedQuery, count, *eligible);
+      if (ids.size() > count) ids.resize(count);
+    } else {
+      hnsw.setEf(efSearch_ + count - 1);
+      const std::uint64_t before = graph_->evaluations();
+      auto found = hnsw.searchKnn(scratch_.data(), std::min(count, built_));
+      searchEvaluations = static_cast<double>(graph_->evaluations() - before);
+      countInnerProducts(searchEvaluations);
+      ids.reserve(found.size() + count);
+      for (; !found.empty(); found.pop()) ids.push_back(static_cast<Id>(found.top().second));
+    }
   }
   if (built_ == n) return ids;
   // The waiting rows, exactly.
   const std::size_t first = built_;
   std::vector<Id> waiting;
-  const auto scanWaiting = [&] { waiting = scan(paddedQuery, std::min(count, n - first), first); };
+  const auto scanWaiting = [&] {
+    waiting = eligible ? scanEligible(paddedQuery, count, *eligible, first) : scan(paddedQuery, std::min(count, n - first), first);
+  };
   // The credit: what the rest of (1 + buildCredit) scans of the store leaves after this search.
   const double cost = currentEvaluationCost();
   const double credit = (1.0 + buildCredit_) * static_cast<double>(n) - (static_cast<double>(n - first) + cost * searchEvaluations);

@@ -65,10 +65,20 @@ void PersistentIndex::add(const Id* ids, std::size_t idCount, const float* vecto
   index_->add(ids, idCount, vectors, vectorLength);
 }
 
+void PersistentIndex::add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const Label* labels,
+                          std::size_t labelCount) {
+  requireMagnitude(vectors, vectorLength, "vectors");
+  index_->add(ids, idCount, vectors, vectorLength, labels, labelCount);
+}
+
 void PersistentIndex::remove(const Id* ids, std::size_t idCount) { index_->remove(ids, idCount); }
 
 SearchResult PersistentIndex::search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
   requireMagnitude(query, queryLength, "query");
+  if ((!options.exclude.empty() || !options.labels.empty()) && index_->eligibility(options).count() == 0) {
+    fail(ErrorCode::Empty, "no item is eligible: of the " + std::to_string(index_->size()) +
+                               " items, none has an allowed label without being excluded");
+  }
   return index_->search(query, queryLength, k, options);
 }
 

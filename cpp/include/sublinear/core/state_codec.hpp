@@ -89,8 +89,9 @@ class StateReader {
   const std::uint8_t* end_;
 };
 
-// 1: journals of calls (0.1.x); 2: snapshots of the structures.
-constexpr std::uint16_t kStateFormatVersion = 3;
+// 1: journals of calls (0.1.x); 2: snapshots of the structures; 3: HnswIndex's incremental build
+// (0.3.0); 4: every index stores its items' labels (filtered search).
+constexpr std::uint16_t kStateFormatVersion = 4;
 // The package version (package.json), recorded in every state.
 extern const char* const kLibraryVersion;
 

@@ -36,10 +36,15 @@ class AdaptiveIndex final : public MipsIndex {
   void onAdd(const Id* ids, std::size_t count) override;
   void onRemove(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
+  // Every copy holds the labels too and answers the rounded query under the same filter.
+  std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override;
   void saveStructure(StateWriter& out) const override;
   void loadStructure(StateReader& in) override;
 
  private:
+  // Every copy's answer to the rounded query (with `options`' filters), each id once.
+  std::vector<Id> pooledCandidates(const float* paddedQuery, std::size_t count, const SearchOptions& options);
+
   double gridStep_;
   std::string baseType_;
   std::vector<std::unique_ptr<MipsIndex>> copies_;

@@ -16,6 +16,9 @@ class ExactIndex final : public MipsIndex {
   void onAdd(const Id*, std::size_t) override {}
   void onRemove(const Id*, std::size_t) override {}
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
+  std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override {
+    return scanEligible(paddedQuery, count, eligible);
+  }
   // The store is the whole structure.
   void saveStructure(StateWriter&) const override {}
   void loadStructure(StateReader&) override {}

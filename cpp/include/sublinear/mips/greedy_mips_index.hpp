@@ -36,6 +36,10 @@ class GreedyMipsIndex final : public MipsIndex {
   void onAdd(const Id* ids, std::size_t count) override;
   void onRemove(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
+  // The budget counts eligible items: screening skips the others, so a filter does not shrink the
+  // candidates a query is ranked from (screening the budget's worth of all items and filtering them
+  // afterwards lost a fifth of the recall at 10% eligible).
+  std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override;
   void saveStructure(StateWriter& out) const override;
   void loadStructure(StateReader& in) override;
 
@@ -45,6 +49,8 @@ class GreedyMipsIndex final : public MipsIndex {
     std::uint32_t slot;
     bool operator<(const Entry& other) const { return value < other.value || (value == other.value && slot < other.slot); }
   };
+  // candidates() and filteredCandidates() (eligible non-null).
+  std::vector<Id> screen(const float* paddedQuery, std::size_t count, const Eligibility* eligible);
   void mergePending();
   void compact();
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/mips/filtered_graph_search.hpp"
 #include "sublinear/mips/inner_product.hpp"
 #include "sublinear/mips/mips_index.hpp"
 
@@ -45,6 +46,15 @@ namespace sublinear {
 // inner-product graph funnels every search to a few large-norm hubs and the reduction wins.
 // Candidates come from searchKnn with ef = efSearch + count - 1 (count = max(k, shortlist)), so
 // both knobs widen the search; the base class ranks them exactly.
+//
+// Filters (SearchOptions' exclude and labels): the graph is searched with a beam in which every node
+// may be traversed but only eligible ones are kept (FilteredGraphSearch, over hnswlib's graph memory),
+// unless the eligible items are so few that scoring each of them is cheaper than a beam that has to
+// wander past the others to fill. With a fraction f of the items eligible, a beam of
+// efSearch + count - 1 eligible nodes visits about beam / f nodes: its cost is taken as
+// filterCrossover x beam / f rows of the exhaustive scan, and the exact scan of the eligible items
+// (eligibleScanRows: the rows, or their posting lists) answers when it costs no more. filterCrossover
+// is measured (bench/filters.mjs, bench/results/filters.md).
 //
 // A changing set: removal marks the node deleted (hnswlib's markDelete) and frees its slot; the next
 // insertion takes a freed slot (hnswlib's updatePoint relinks it), so the graph does not grow under
@@ -100,6 +110,7 @@ class HnswIndex final : public MipsIndex {
   void onAdd(const Id* ids, std::size_t count) override;
   void onRemove(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
+  std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override;
   // Whether a scan of every item costs less than an incremental graph would (kScanRowsPerSearchVisit).
   bool scanIsCheaper(std::size_t count) const;
   void saveStructure(StateWriter& out) const override;
@@ -110,6 +121,12 @@ class HnswIndex final : public MipsIndex {
   struct Graph;
 
   std::unique_ptr<Graph> newGraph(bool euclidean);
+  // candidates() and filteredCandidates() (eligible non-null): the graph over the built rows, an
+  // exact scan of the waiting ones, and the build slice the search pays for.
+  std::vector<Id> graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible);
+  // The eligible nodes of the graph nearest the query (in scratch_), up to `ef`, as item ids; with
+  // `exhausted` set when the beam spent the eligible items' scan cost before it converged.
+  std::vector<Id> filteredGraphSearch(std::size_t ef, const Eligibility& eligible, double& evaluations, bool& exhausted);
   // Drops the graphs: every item waits again (a new R, a compaction, an emptied index).
   void startOver();
   // A graph over no rows yet, with the space trial's second graph while the space is undecided.
@@ -158,6 +175,8 @@ class HnswIndex final : public MipsIndex {
   std::uint64_t seed_;
   bool incremental_ = true;
   double buildCredit_ = 1.0;
+  double filterCrossover_ = 0.0;
+  FilteredGraphSearch filteredSearch_;
   bool euclidean_ = false;
   bool spaceDecided_ = true;
   double innerProductTrialRecall_ = -1.0;

@@ -7,6 +7,8 @@
 
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/state_codec.hpp"
+#include "sublinear/mips/eligibility.hpp"
+#include "sublinear/mips/item_labels.hpp"
 #include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear {
@@ -30,6 +32,12 @@ struct SearchOptions {
   // are skipped): a caller that knows good answers from earlier exact scans keeps them reachable
   // when a graph cannot find them.
   std::vector<Id> alsoRank;
+  // Eligibility filters, combined with AND: items whose id is listed here are never returned (ids the
+  // index does not hold are ignored), and with `labels` non-empty only items whose label is listed
+  // are. A filtered search returns min(k, eligible count) items, only eligible ones, whatever the
+  // index type.
+  std::vector<Id> exclude;
+  std::vector<Label> labels;
 };
 
 // Maximum inner product search over a changing set of items. Every index keeps its items in a
@@ -51,15 +59,27 @@ class MipsIndex {
   bool contains(Id id) const { return items_.contains(id); }
   const VectorStore& items() const { return items_; }
 
-  // vectorLength must equal idCount * dim().
+  // vectorLength must equal idCount * dim(). Every item gets label 0, or labels[i] when given
+  // (labelCount must equal idCount).
   void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
+  void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const Label* labels,
+           std::size_t labelCount);
   void remove(const Id* ids, std::size_t idCount);
-  // The min(k, size()) items of largest inner product with the query, best first, ties by smaller id.
+  // The min(k, size()) items of largest inner product with the query, best first, ties by smaller id;
+  // with filters (options.exclude, options.labels), min(k, eligible count) eligible items.
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
 
-  // The exact top-k by a scan of every stored item, whatever the index: the oracle an approximate
-  // index's answers are audited against (Sub-TS does so online). Counted like a search's work.
-  SearchResult searchExactly(const float* query, std::size_t queryLength, std::size_t k);
+  // The exact top-k by a scan of every stored item (of every eligible one, under options' filters),
+  // whatever the index: the oracle an approximate index's answers are audited against (Sub-TS does
+  // so online). Counted like a search's work.
+  SearchResult searchExactly(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
+
+  // The label of a stored item (precondition: contains(id)); the labels of all rows, with their
+  // per-label counts and posting lists.
+  Label labelOf(Id id) const { return labels_.labelAt(items_.rowOf(id)); }
+  const ItemLabels& labels() const { return labels_; }
+  // Which items a search with these options may return, and how many.
+  Eligibility eligibility(const SearchOptions& options) const;
 
   // Whether a search may now return other than the exact top-k: false for the exact scan, and for
   // an HnswIndex whose graph holds nothing yet (it scans every item). Audits skip answers that
@@ -112,11 +132,31 @@ class MipsIndex {
   // Up to `count` candidate ids for the padded query (stride() floats), any order; the base class
   // scores them exactly. Returning fewer (even none) is allowed for approximate methods.
   virtual std::vector<Id> candidates(const float* paddedQuery, std::size_t count) = 0;
+  // Up to `count` candidates among the eligible items (eligible.filters() is true, count() > 0). The
+  // base class drops any ineligible id and scans the eligible items exactly when fewer than
+  // min(k, eligible count) remain. By default: when the eligible items are few enough that ranking
+  // count / fraction of the index's candidates (what it takes to expect `count` eligible among
+  // them) costs more than scoring every eligible item, scanEligible(); otherwise that many
+  // candidates(), filtered.
+  virtual std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible);
 
   // The ids of the `count` stored items of largest inner product among rows [firstRow, size()), by
   // a scan of the store. Shared among threads (shareScansAmongThreads), the answer is the same:
   // ties go to the smaller id whichever thread saw them.
   std::vector<Id> scan(const float* paddedQuery, std::size_t count, std::size_t firstRow = 0);
+  // The ids of the `count` eligible items of largest inner product among rows [firstRow, size()),
+  // exactly: every row with the scan's kernel (eligibility checked only where a score would enter
+  // the top), or the allowed labels' posting lists when that costs less (eligibleScanRows). Counted
+  // as exhaustive-scan work.
+  std::vector<Id> scanEligible(const float* paddedQuery, std::size_t count, const Eligibility& eligible, std::size_t firstRow = 0);
+  // What scanEligible over rows [firstRow, size()) costs, in rows of the exhaustive scan: the rows
+  // themselves, or kGatheredRowCost per posting entry when that is less.
+  double eligibleScanRows(const Eligibility& eligible, std::size_t firstRow = 0) const;
+  // A row reached through a posting list is a random access (and the lists of many labels
+  // interleave) where the scan streams: it costs several streamed rows (bench/results/filters.md).
+  static constexpr double kGatheredRowCost = 6.0;
+  // Exchanges two rows of the store with their labels (see RowStore::swapRows).
+  void swapRows(std::size_t a, std::size_t b);
   // Exact top-k of the given ids, counted as inner products.
   SearchResult rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k);
   void countInnerProducts(double count) { innerProducts_ += static_cast<std::uint64_t>(count); }
@@ -126,8 +166,18 @@ class MipsIndex {
  private:
   // DIMENSION_MISMATCH, NON_FINITE or INVALID_ARGUMENT (k < 1) before any work.
   void checkQuery(const float* query, std::size_t queryLength, std::size_t k) const;
-  // Rows [first, last) of the store into `best`.
+  // Rows [first, last) of the store into `best`; with `admits`, only rows for which admits(row) is
+  // true, asked only of rows whose score would enter `best`.
   void scanRows(const float* paddedQuery, std::size_t first, std::size_t last, TopK& best) const;
+  template <class Admits>
+  void scanRows(const float* paddedQuery, std::size_t first, std::size_t last, TopK& best, const Admits& admits) const;
+  // The given rows (any order) into `best`.
+  void scoreRows(const float* paddedQuery, const std::uint32_t* rows, std::size_t count, TopK& best) const;
+  // Removes a stored item and its label.
+  void removeItem(Id id);
+
+  // One label per row of items_, moved with it.
+  ItemLabels labels_;
 
   std::uint64_t innerProducts_ = 0;
   std::uint64_t scannedInnerProducts_ = 0;

@@ -27,7 +27,12 @@ class PersistentIndex {
   const Json& spec() const { return spec_; }
 
   void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
+  // With one label per id (labelCount == idCount, DIMENSION_MISMATCH otherwise).
+  void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const Label* labels,
+           std::size_t labelCount);
   void remove(const Id* ids, std::size_t idCount);
+  // A search whose filters (options.exclude, options.labels) leave nothing eligible is EMPTY, before
+  // any work: a caller who filtered asked for something, and an empty answer would hide that.
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
   // MipsIndex::build: up to maxItems waiting items into the structure; returns how many still wait.
   std::size_t build(std::size_t maxItems) { return index_->build(maxItems); }

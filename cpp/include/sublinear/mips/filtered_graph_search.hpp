@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "sublinear/mips/eligibility.hpp"
+#include "sublinear/mips/item_labels.hpp"
+
+namespace sublinear {
+
+// An hnswlib 0.6.2 graph's memory as HierarchicalNSW lays it out (hnswalg.h), read-only. Per node
+// in `level0`: a link-list header (count in the low 16 bits, the deleted mark in the third byte), up
+// to maxM0 links (uint32), the vector (`stride` floats), then its label (the item's id, a size_t);
+// per node above level 0, `upperLinks[node]` holds one header-and-links list of upperLinkBytes per
+// layer 1..level. hnswlib 0.6.2's searchKnn takes no filter (0.7 added one), so the filtered search
+// reads the graph here and never calls into hnswlib: hnsw_index.cpp alone includes its header.
+struct GraphLayout {
+  const char* level0 = nullptr;
+  std::size_t elementBytes = 0;
+  std::size_t dataOffset = 0;
+  std::size_t labelOffset = 0;
+  const char* const* upperLinks = nullptr;
+  std::size_t upperLinkBytes = 0;
+  const int* levels = nullptr;
+  std::size_t nodes = 0;
+  std::uint32_t entry = 0;
+  int maxLevel = -1;
+  std::size_t stride = 0;
+  // The distance of the graph's space: |x - q|^2 (the euclidean reduction) or 1 - <x, q>.
+  bool euclidean = false;
+};
+
+// Best-first beam search over the graph in which every node may be traversed but only eligible
+// ones (not deleted, label allowed, not excluded) enter the result set: the greedy descent through
+// the upper layers as hnswlib's, then on layer 0 a beam of `ef` eligible nodes. Ineligible nodes still
+// carry the search between eligible regions, which is what keeps recall when many items are filtered
+// out; the beam stops, as hnswlib's, when the nearest unexpanded node is farther than the beam's
+// worst and the beam is full, or once `maxEvaluations` distances are spent (a beam that cannot fill,
+// because few items are eligible, would otherwise walk the whole graph: the caller's exact scan of the
+// eligible items answers such searches better). Holds its visited marks between searches.
+class FilteredGraphSearch {
+ public:
+  // Up to `ef` eligible nodes nearest the query (`stride` floats in the graph's space), nearest
+  // first. slotLabels[node] is the label of the item a live node holds.
+  std::vector<std::uint32_t> search(const GraphLayout& graph, const float* query, std::size_t ef, const Label* slotLabels,
+                                    const Eligibility& eligible, std::uint64_t maxEvaluations);
+  // Distance computations of the last search.
+  std::uint64_t evaluations() const { return evaluations_; }
+  // Whether the last search stopped at maxEvaluations.
+  bool exhausted() const { return exhausted_; }
+
+ private:
+  bool visit(std::uint32_t node);
+
+  std::vector<std::uint32_t> visited_;
+  std::uint32_t epoch_ = 0;
+  std::uint64_t evaluations_ = 0;
+  bool exhausted_ = false;
+};
+
+}  // namespace sublinear
