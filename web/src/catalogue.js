@@ -2,12 +2,7 @@
 // once and shared by any number of linear policies (`new sb.SubTS({ catalogue })`), each holding only
 // its own model. Disposing a Catalogue releases this object's share: the C++ catalogue lives until
 // the last policy over it is disposed too, so users keep working after their catalogue's dispose().
-import { MAX_UINT32, readOptions, requireId, requireInteger, toFeatureArray, toIdArray } from './convert.js';
-
-function readAddOptions(options) {
-  const { labels } = readOptions(options, 'add options', ['labels']);
-  return labels === undefined ? null : toIdArray(labels, 'labels');
-}
+import { MAX_UINT32, readAddOptions, requireId, requireInteger, toFeatureArray, toIdArray } from './convert.js';
 
 export function defineCatalogueClasses(runtime) {
   const { Module, withHeap, call } = runtime;

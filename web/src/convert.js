@@ -241,3 +241,12 @@ export function optionsToJson(options) {
     return value;
   });
 }
+
+/**
+ * add(ids, rows, { labels }) of an index or a catalogue: one unsigned 32-bit label per id (the core
+ * checks the count), or null when none were given.
+ */
+export function readAddOptions(options) {
+  const { labels } = readOptions(options, 'add options', ['labels']);
+  return labels === undefined ? null : toIdArray(labels, 'labels');
+}

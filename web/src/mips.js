@@ -1,14 +1,8 @@
 // Maximum inner product search indexes (API.md): one JS class per C++ index type, all sharing the
 // MipsIndex interface of the core.
-import { MAX_UINT32, optionsToJson, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
+import { MAX_UINT32, optionsToJson, readAddOptions, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 
 const NO_IDS = new Uint32Array(0);
-
-// add(ids, vectors, { labels }): one unsigned 32-bit label per id (the core checks the count).
-function readAddOptions(options) {
-  const { labels } = readOptions(options, 'add options', ['labels']);
-  return labels === undefined ? null : toIdArray(labels, 'labels');
-}
 
 // search(query, k, { shortlist, exclude, labels }): exclude is ids, labels the allowed labels.
 function readSearchOptions(options) {
