@@ -138,7 +138,7 @@ const OptionGroup& hnsw() {
       text("build", "incremental", "incremental|immediate",
            "incremental: searches scan the items not yet in the graph and insert some; immediate: add() builds"),
       number("buildCredit", 1.0, 0, 1000000, "graph building per search, in full scans of the items (incremental build)", true, false),
-      number("filterCrossover", 350.0, 0, 1e9,
+      number("filterCrossover", 450.0, 0, 1e9,
              "a filtered graph search's cost in scan rows per beam entry at fraction 1: it scans the eligible items (fraction f) exactly when that costs at most filterCrossover x beam / f rows",
              false, false),
       seed(100, "seed of the level generator"),

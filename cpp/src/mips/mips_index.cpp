@@ -151,7 +151,12 @@ std::vector<Id> MipsIndex::filteredCandidates(const float* paddedQuery, std::siz
   const double n = static_cast<double>(items_.size());
   const double m = static_cast<double>(eligible.count());
   const double widened = std::ceil(static_cast<double>(count) * n / m);
-  if (m <= widened) return scanEligible(paddedQuery, count, eligible);
+  // What the widened search costs, in inner products: at least ranking its candidates, and the
+  // index's own work per search so far (its counters) times the widening, which candidates() of a
+  // sampling or bucketing method grows with. The exact scan of the eligible items wins below that.
+  const double perSearch = searches_ > 1 ? static_cast<double>(innerProducts_) / static_cast<double>(searches_) : 0.0;
+  const double widenedCost = std::max(widened, perSearch * n / m);
+  if (m <= widened || eligibleScanRows(eligible) <= widenedCost) return scanEligible(paddedQuery, count, eligible);
   std::vector<Id> ids = candidates(paddedQuery, static_cast<std::size_t>(std::min(n, widened)));
   // The base class drops the ineligible ones.
   return ids;

@@ -134,10 +134,10 @@ class MipsIndex {
   virtual std::vector<Id> candidates(const float* paddedQuery, std::size_t count) = 0;
   // Up to `count` candidates among the eligible items (eligible.filters() is true, count() > 0). The
   // base class drops any ineligible id and scans the eligible items exactly when fewer than
-  // min(k, eligible count) remain. By default: when the eligible items are few enough that ranking
-  // count / fraction of the index's candidates (what it takes to expect `count` eligible among
-  // them) costs more than scoring every eligible item, scanEligible(); otherwise that many
-  // candidates(), filtered.
+  // min(k, eligible count) remain. By default: count / fraction candidates() (what it takes to
+  // expect `count` eligible among them), filtered, unless scanning the eligible items exactly costs
+  // less than ranking that many or than the index's average work per search widened as much
+  // (scanEligible() then).
   virtual std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible);
 
   // The ids of the `count` stored items of largest inner product among rows [firstRow, size()), by
