@@ -6,17 +6,12 @@
 
 #include "catalogue_handle.hpp"
 #include "guard.hpp"
+#include "linear_policy_handle.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 
 namespace sublinear::bindings {
 
 namespace {
-// One JS policy object: the policy and the buffer of its last theta(), which JS copies out.
-struct LinearPolicyHandle {
-  std::unique_ptr<PersistentLinearPolicy> policy;
-  std::vector<double> theta;
-  std::vector<std::uint8_t> saved;
-};
 
 LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
   return guarded([&]() -> LinearPolicyHandle* {

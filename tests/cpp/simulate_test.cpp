@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/env/environment_factory.hpp"
@@ -19,11 +20,13 @@ namespace {
 // can compare it with the environment's.
 class MirrorPolicy : public LinearPolicy {
  public:
-  explicit MirrorPolicy(int dim) : dim_(dim), random_(1) {}
+  explicit MirrorPolicy(int dim) : dim_(dim), random_(1), zeros_(static_cast<std::size_t>(dim), 0.0) {}
   std::string type() const override { return "mirror"; }
   int dim() const override { return dim_; }
   std::size_t armCount() const override { return arms_.size(); }
   bool hasArm(Id id) const override { return arms_.count(id) != 0; }
+  // The trial never asks for features; zeros of the right length keep the contract.
+  const double* featuresOf(Id) const override { return zeros_.data(); }
   void addArms(const Id* ids, std::size_t count, const double*, std::size_t length) override {
     EXPECT_EQ(length, count * static_cast<std::size_t>(dim_));
     for (std::size_t i = 0; i < count; ++i) EXPECT_TRUE(arms_.insert(ids[i]).second);
@@ -46,6 +49,7 @@ class MirrorPolicy : public LinearPolicy {
  private:
   int dim_;
   Random random_;
+  std::vector<double> zeros_;
   std::set<Id> arms_;
 };
 

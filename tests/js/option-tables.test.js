@@ -95,6 +95,11 @@ describe('option tables', () => {
     expect([...declared].sort()).toEqual(documented(sb.optionTable('simulation', 'simulate')));
   });
 
+  test('evaluate.d.ts lists exactly evaluate()\'s options', () => {
+    const declared = keysOf(interfacesOf(read('web/src/evaluate.d.ts')), 'EvaluateOptions');
+    expect([...new Set(declared)].sort()).toEqual(documented(sb.optionTable('evaluation', 'evaluate')));
+  });
+
   test('simulate.d.ts lists exactly the options of each environment it declares', () => {
     const interfaces = interfacesOf(read('web/src/simulate.d.ts'));
     const declared = { linear: 'LinearEnvironmentConfig', ratings: 'RatingsEnvironmentConfig', 'mab-bp': 'MabBpEnvironmentConfig', mips: 'MipsEnvironmentConfig' };

@@ -54,6 +54,12 @@ const scalarKinds = {
     ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['an object', {}, 'INVALID_ARGUMENT'],
     ['a BigInt', 5n, 'INVALID_ARGUMENT'], ['an unknown name', 'nope', 'INVALID_ARGUMENT'], ['a misspelt name', 'hnws', 'INVALID_ARGUMENT'],
   ],
+  // A decision log's text (JSON lines or CSV).
+  logText: () => [
+    ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['an object', {}, 'INVALID_ARGUMENT'],
+    ['a BigInt', 5n, 'INVALID_ARGUMENT'], ['empty', '', 'INVALID_ARGUMENT'], ['CSV without the columns', 'a,b\n1,2\n', 'INVALID_ARGUMENT'],
+    ['a JSON line without propensity', '{"arm":1,"reward":0}', 'INVALID_ARGUMENT'], ['propensity 0', 'arm,reward,propensity\n1,0,0\n', 'INVALID_ARGUMENT'],
+  ],
   // A reward: finite, at most 1e15 in magnitude.
   reward: () => [
     ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
@@ -448,6 +454,10 @@ export const families = {
 
 // The module's functions: name -> { args, works(sb) }.
 const smallLinear = { environment: { type: 'linear', dim: 2, arms: 5, seed: 1 }, policy: { type: 'lin-ucb' }, horizon: 20, seed: 1 };
+const smallEvaluation = {
+  policy: { type: 'lin-ucb', dim: 2 }, arms: { ids: [0, 1], features: [1, 0, 0, 1] },
+  log: { arms: [0, 1, 0], rewards: [1, 0, 1], propensities: [0.5, 0.5, 0.5] },
+};
 export const moduleFunctions = {
   boundedME: {
     args: [['values', () => [0.1, 0.9, 0.5, 0.5], { dimensioned: true }], ['count', () => 2], ['count', () => 2],
@@ -476,6 +486,37 @@ export const moduleFunctions = {
   optionTable: {
     args: [['name', () => 'index'], ['name', () => 'hnsw']],
     works: (sb) => sb.optionTable('index', 'hnsw').some((option) => option.name === 'efSearch') && sb.optionTable().length >= 22,
+  },
+  evaluate: {
+    args: [['options', () => smallEvaluation, {
+      bad: [
+        ['a misspelt key', { ...smallEvaluation, clipp: 2 }, 'INVALID_ARGUMENT'],
+        ['no log', { policy: smallEvaluation.policy, arms: smallEvaluation.arms }, 'INVALID_ARGUMENT'],
+        ['a propensity of 0', { ...smallEvaluation, log: { ...smallEvaluation.log, propensities: [0.5, 0, 0.5] } }, 'INVALID_ARGUMENT'],
+        ['a propensity above 1', { ...smallEvaluation, log: { ...smallEvaluation.log, propensities: [0.5, 2, 0.5] } }, 'INVALID_ARGUMENT'],
+        ['an arm the policy lacks', { ...smallEvaluation, log: { ...smallEvaluation.log, arms: [0, 7, 1] } }, 'UNKNOWN_ID'],
+        ['arrays of different lengths', { ...smallEvaluation, log: { ...smallEvaluation.log, rewards: [1, 0] } }, 'INVALID_ARGUMENT'],
+        ['a NaN reward', { ...smallEvaluation, log: { ...smallEvaluation.log, rewards: [1, Number.NaN, 0] } }, 'NON_FINITE'],
+        ['an unknown estimator', { ...smallEvaluation, estimators: ['ipw'] }, 'INVALID_ARGUMENT'],
+        ['an unknown policy type', { ...smallEvaluation, policy: { type: 'lin-usb', dim: 2 } }, 'INVALID_ARGUMENT'],
+        ['a misspelt log key', { ...smallEvaluation, log: { ...smallEvaluation.log, propensity: [1, 1, 1] } }, 'INVALID_ARGUMENT'],
+      ],
+    }]],
+    works: (sb) => sb.evaluate(smallEvaluation).ips.n === 3,
+  },
+  // Pure JavaScript (the log's file formats): allowed inside onProgress.
+  parseDecisionLog: {
+    args: [['logText', () => 'arm,reward,propensity\n0,1,0.5\n1,0,0.5\n']],
+    reentrant: true,
+    works: (sb) => sb.parseDecisionLog('{"arm":4,"reward":1,"propensity":0.25}').arms[0] === 4,
+  },
+  formatDecision: {
+    args: [['options', () => ({ arm: 1, reward: 0.5, propensity: 0.25 }), {
+      bad: [['arm -1', { arm: -1, reward: 0, propensity: 1 }, 'INVALID_ARGUMENT'], ['propensity 2', { arm: 1, reward: 0, propensity: 2 }, 'INVALID_ARGUMENT'],
+        ['no reward', { arm: 1, propensity: 1 }, 'INVALID_ARGUMENT']],
+    }]],
+    reentrant: true,
+    works: (sb) => JSON.parse(sb.formatDecision({ arm: 2, reward: 1, propensity: 0.5 })).arm === 2,
   },
   // Allowed inside onProgress: it runs no algorithm.
   memoryUsage: { args: [], reentrant: true, works: (sb) => sb.memoryUsage().heapBytes > 0 },

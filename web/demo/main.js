@@ -3,6 +3,7 @@ import { renderIntroduction } from './about-page.js';
 import { setUpExperiments } from './experiments-page.js';
 import { setUpModelDemo } from './model-demo.js';
 import { setUpSearchDemo } from './search-demo.js';
+import { setUpEvaluateDemo } from './evaluate-demo.js';
 
 const status = document.querySelector('#status');
 // The explanations need no WebAssembly: shown while the module loads (and if it fails to).
@@ -16,6 +17,7 @@ try {
   status.textContent = `WebAssembly module loaded (sublinear-bandits ${sb.version}). Threads: ${sb.threads} (${sb.threadsReason}).`;
   setUpSearchDemo(sb);
   setUpModelDemo(sb);
+  setUpEvaluateDemo(sb);
   setUpExperiments();
 } catch (error) {
   status.textContent = `The WebAssembly module failed to load: ${error?.message ?? error}`;

@@ -11,6 +11,12 @@ const usage = `usage:
       runs simulate() (API.md) on the configuration; prints a summary, writes the full result as JSON
       to --out (or to stdout with --out -); a ratings file may be named by "ratingsFile" in the
       environment object.
+  sublinear-bandits evaluate --log <file> (--policy <config.json> | --state <policy.bin> [--catalogue <catalogue.bin>])
+                    [--estimators replay,ips,snips,dm,dr] [--clip <w>] [--draws <n>] [--json]
+      off-policy estimates (evaluate(), README "Off-policy evaluation") of a policy's mean reward per
+      decision from a decision log (JSON lines or CSV with columns arm, reward, propensity). The policy
+      is a JSON file { "policy": { "type": "lin-ts", ...options }, "arms": { "ids": [...],
+      "features": [...] } }, or a saved state (toBytes()), over the catalogue snapshot it was saved over.
   sublinear-bandits bench <name> [options]
       runs a benchmark (mips, mips-paper, mips-peer, linear, matroid, cls, combinatorial, random, soak)
       and prints its tables.`;
@@ -61,6 +67,67 @@ async function simulateCommand(args) {
   }
 }
 
+// The type name of a saved state (docs/state-format.md: magic, u16 format, u32 length + library
+// version, u32 length + type name); fromBytes checks the rest.
+function savedType(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 14 || new TextDecoder().decode(bytes.subarray(0, 4)) !== 'SBST') throw new Error('not a saved state (no SBST header)');
+  const typeAt = 10 + view.getUint32(6, true);
+  if (typeAt + 4 > bytes.length) throw new Error('a damaged saved state');
+  const length = view.getUint32(typeAt, true);
+  return new TextDecoder().decode(bytes.subarray(typeAt + 4, typeAt + 4 + length));
+}
+
+async function evaluateCommand(args) {
+  const option = (name) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const logPath = option('--log');
+  if (!logPath) throw new Error('evaluate needs --log <file>');
+  if ((option('--policy') === undefined) === (option('--state') === undefined)) throw new Error('evaluate needs --policy <config.json> or --state <policy.bin>');
+  const sb = await init();
+  const log = sb.parseDecisionLog(readFileSync(logPath, 'utf8'));
+  const options = { log };
+  if (option('--estimators')) options.estimators = option('--estimators').split(',');
+  if (option('--clip')) options.clip = Number(option('--clip'));
+  if (option('--draws')) options.draws = Number(option('--draws'));
+  const owned = [];
+  try {
+    if (option('--policy')) {
+      const config = JSON.parse(readFileSync(option('--policy'), 'utf8'));
+      options.policy = config.policy;
+      options.arms = config.arms;
+    } else {
+      const bytes = new Uint8Array(readFileSync(option('--state')));
+      const catalogue = option('--catalogue') ? sb.Catalogue.fromBytes(new Uint8Array(readFileSync(option('--catalogue')))) : undefined;
+      if (catalogue) owned.push(catalogue);
+      const type = savedType(bytes).replace(/@catalogue$/, '');
+      const Class = [sb.LinUCB, sb.LinTS, sb.SubTS, sb.LinearElim, sb.SubElim].find((C) => C.type === type);
+      if (!Class) throw new Error(`${option('--state')} is not a linear policy's state (type '${type}')`);
+      options.policy = catalogue ? Class.fromBytes(bytes, { catalogue }) : Class.fromBytes(bytes);
+      owned.push(options.policy);
+    }
+    const report = sb.evaluate(options);
+    if (args.includes('--json')) {
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+      return;
+    }
+    const format = (x) => (x === null ? '-' : x.toFixed(4));
+    console.log(`${log.arms.length} logged decisions`);
+    console.log('estimator  value      95% interval            n       effective n');
+    for (const name of ['replay', 'ips', 'snips', 'dm', 'dr']) {
+      const e = report[name];
+      if (!e) continue;
+      console.log(`${name.padEnd(10)} ${format(e.value).padStart(9)}  [${format(e.low)}, ${format(e.high)}]`.padEnd(47) +
+        ` ${String(e.n).padEnd(7)} ${e.effectiveSampleSize.toFixed(1)}`);
+    }
+    if (report.target) console.log(`policy's choice probabilities from ${report.target.draws} draws: ${report.target.arms} arms, standard error <= ${report.target.standardError.toFixed(4)}`);
+  } finally {
+    for (const object of owned.reverse()) object.dispose();
+  }
+}
+
 function benchCommand(args) {
   const runner = fileURLToPath(new URL('../bench/run.mjs', import.meta.url));
   const { status } = spawnSync(process.execPath, [runner, ...args], { stdio: 'inherit' });
@@ -70,6 +137,7 @@ function benchCommand(args) {
 const [command, ...args] = process.argv.slice(2);
 try {
   if (command === 'simulate') await simulateCommand(args);
+  else if (command === 'evaluate') await evaluateCommand(args);
   else if (command === 'bench') benchCommand(args);
   else {
     console.error(usage);

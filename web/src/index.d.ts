@@ -7,6 +7,7 @@ import type { CatalogueClasses } from './catalogue.js';
 import type { MatroidClasses } from './matroid.js';
 import type { ClsClasses } from './cls.js';
 import type { SimulationClasses } from './simulate.js';
+import type { EvaluationClasses } from './evaluate.js';
 
 export * from './common.js';
 export * from './mips.js';
@@ -15,6 +16,7 @@ export * from './catalogue.js';
 export * from './matroid.js';
 export * from './cls.js';
 export * from './simulate.js';
+export * from './evaluate.js';
 
 export interface InitOptions {
   /**
@@ -55,7 +57,7 @@ export interface InitOptions {
 }
 
 /** One instance of the WebAssembly module and the classes bound to it. */
-export interface SublinearBandits extends MipsClasses, LinearClasses, CatalogueClasses, MatroidClasses, ClsClasses, SimulationClasses {
+export interface SublinearBandits extends MipsClasses, LinearClasses, CatalogueClasses, MatroidClasses, ClsClasses, SimulationClasses, EvaluationClasses {
   readonly version: string;
   readonly BanditError: typeof BanditError;
   readonly ErrorCode: typeof ErrorCode;

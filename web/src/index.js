@@ -8,6 +8,7 @@ import { defineMatroidClasses } from './matroid.js';
 import { defineLinearClasses } from './linear.js';
 import { defineCatalogueClasses } from './catalogue.js';
 import { defineSimulationClasses } from './simulate.js';
+import { defineEvaluation } from './evaluate.js';
 import { version } from './version.js';
 import { warmUp } from './warm-up.js';
 
@@ -342,6 +343,7 @@ export async function init(options) {
   Module.setParallelism(threads);
   const runtime = createRuntime(Module);
   const { Catalogue, CatalogueFamily } = defineCatalogueClasses(runtime);
+  const linearClasses = defineLinearClasses(runtime, CatalogueFamily);
   const sb = Object.freeze({
     version,
     BanditError,
@@ -355,8 +357,9 @@ export async function init(options) {
     ...defineClsClasses(runtime),
     ...defineMatroidClasses(runtime),
     Catalogue,
-    ...defineLinearClasses(runtime, CatalogueFamily),
+    ...linearClasses,
     ...defineSimulationClasses(runtime),
+    ...defineEvaluation(runtime, linearClasses),
     // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
     memoryUsage(...extra) {
       refuseExtraArguments('memoryUsage()', extra, 0);
@@ -372,7 +375,8 @@ export async function init(options) {
     ], (seed, count) => Module.randomChecksum(seed, count), 'randomChecksum()'),
     // The option table of one class, as the C++ constructors read it (core/option_tables.cpp):
     // [{ name, type, default, low, high, lowOpen, highOpen, choices, doc, internal }, ...]. kind is
-    // 'index', 'linear-policy', 'catalogue', 'semi-bandit-policy', 'cls-policy', 'environment' or 'simulation' (type 'simulate');
+    // 'index', 'linear-policy', 'catalogue', 'semi-bandit-policy', 'cls-policy', 'environment', 'simulation' (type 'simulate')
+    // or 'evaluation' (type 'evaluate');
     // with no arguments, the list of every { kind, type }.
     optionTable: runtime.func([
       (kind) => (kind === undefined ? kind : requireName(kind, 'kind')),

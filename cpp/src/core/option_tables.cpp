@@ -400,6 +400,22 @@ const OptionGroup& simulation() {
   return group;
 }
 
+// ---- evaluate() (cpp/src/eval) ----
+
+const OptionGroup& evaluation() {
+  static const OptionGroup group{
+      object("policy", "required", "the policy to evaluate: a policy object, or { type, ...options } with catalogue or arms"),
+      object("log", "required", "{ arms, rewards, propensities }: one entry per logged decision"),
+      array("estimators", "every one", "which of 'replay', 'ips', 'snips', 'dm', 'dr' to compute"),
+      computedNumber("clip", 0, kHuge, true, false, "none",
+                     "importance weights pi(a) / p above this are cut to it (IPS, SNIPS, DR)"),
+      integer("draws", 1000, 1, 1000000, "selections of a copy of the policy that estimate its choice probabilities"),
+      number("lambda", 1.0, 0, kHuge, "ridge regulariser of the direct method's reward model", true),
+      object("arms", "none", "{ ids, features } of a policy given as options without a catalogue (JavaScript only)"),
+  };
+  return group;
+}
+
 // ---- simulate()'s environments (cpp/src/env, cpp/src/cls, cpp/src/matroid, cpp/src/sim) ----
 // Their constructors still read these options themselves (same defaults and ranges); the tables
 // list and check the keys, and document them.
@@ -566,6 +582,7 @@ const std::vector<OptionTable>& optionTables() {
       {"cls-policy", "comb-lin-ts", {&typed(), &cls(), &combLinTs()}},
       {"cls-policy", "greedy-cls", {&typed(), &cls(), &clsRidge()}},
       {"simulation", "simulate", {&simulation()}},
+      {"evaluation", "evaluate", {&evaluation()}},
       {"environment", "linear", {&typed(), &environmentCommon(), &linearEnvironment()}},
       {"environment", "ratings", {&typed(), &environmentCommon(), &ratingsEnvironment()}},
       {"environment", "clustered", {&typed(), &environmentCommon(), &clusteredEnvironment()}},

@@ -53,7 +53,7 @@ struct OptionSpec {
 
 
 struct OptionTable {
-  // "index", "linear-policy", "catalogue", "semi-bandit-policy", "cls-policy", "simulation", "environment", or
+  // "index", "linear-policy", "catalogue", "semi-bandit-policy", "cls-policy", "simulation", "evaluation", "environment", or
   // "nested" for the tables of nested objects that are not classes of their own (an environment's
   // `change`, the matroid environment's `matroid`), whose type is their path ("linear.change").
   std::string kind;
@@ -137,6 +137,8 @@ const OptionGroup& combLinTs();
 const OptionGroup& combLinUcb();
 // simulate()'s config and its environments.
 const OptionGroup& simulation();
+// evaluate()'s options (off-policy evaluation).
+const OptionGroup& evaluation();
 const OptionGroup& environmentCommon();
 const OptionGroup& linearEnvironment();
 const OptionGroup& ratingsEnvironment();

@@ -26,6 +26,9 @@ class LinearPolicy {
   virtual int dim() const = 0;
   virtual std::size_t armCount() const = 0;
   virtual bool hasArm(Id id) const = 0;
+  // The features of an arm in the set (dim() doubles; precondition: hasArm(id)), valid until the
+  // next change of the arms. Off-policy evaluation models rewards from them.
+  virtual const double* featuresOf(Id id) const = 0;
 
   // features: count * dim() doubles, row-major. DUPLICATE_ID / NON_FINITE / DIMENSION_MISMATCH.
   virtual void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) = 0;

@@ -35,6 +35,7 @@ class RidgePolicy : public LinearPolicy {
   int dim() const final { return arms_.dim(); }
   std::size_t armCount() const final { return arms_.size(); }
   bool hasArm(Id id) const final { return arms_.contains(id); }
+  const double* featuresOf(Id id) const final { return arms_.featuresOf(id); }
 
   // The catalogue the policy's arms are read from, or null when it holds its own.
   const std::shared_ptr<Catalogue>& catalogue() const { return catalogue_; }

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sublinear/linear/persistent_linear_policy.hpp"
+
+namespace sublinear::bindings {
+
+// One JS policy object: the policy and the buffers of its last theta() and toBytes(), which JS
+// copies out.
+struct LinearPolicyHandle {
+  std::unique_ptr<PersistentLinearPolicy> policy;
+  std::vector<double> theta;
+  std::vector<std::uint8_t> saved;
+};
+
+}  // namespace sublinear::bindings

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sublinear/core/options.hpp"
+#include "sublinear/eval/decision_log.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
+
+namespace sublinear {
+
+// Off-policy evaluation: the mean reward per decision a linear policy would get, estimated from
+// decisions another (logging) policy made, each with a 95% normal interval and an effective sample
+// size. The policy under evaluation is never changed: every estimator works on fresh copies of it.
+//
+// Two values are estimated, and the estimators say which:
+//   - the policy as it stands (frozen): V = sum_a pi(a) mu(a), with pi its choice probabilities now.
+//     pi is estimated by `draws` selections of one copy (Thompson sampling has no closed form; a
+//     deterministic policy draws the same arm every time). IPS weights each logged reward by
+//     w = pi(a) / p (Horvitz-Thompson), SNIPS divides by the sum of the weights instead of n, DM
+//     fits a ridge model of the reward on the logged arms' features and averages it under pi, DR
+//     adds to DM the weighted residuals of the logged rewards (doubly robust: unbiased when either
+//     the propensities or the model are right).
+//   - the policy as it learns (replay, Li et al. 2011, "Unbiased offline evaluation of
+//     contextual-bandit-based news article recommendation algorithms"): a copy selects at every
+//     record; where it picks the logged arm it is updated with the logged reward, which counts;
+//     other records are skipped. Unbiased only for logs of uniformly random choices among the same
+//     arms; about n / K records count.
+// Where the assumptions fail the intervals do not hold: IPS and SNIPS need p > 0 wherever pi > 0
+// (a deterministic logger gives no information about other arms), DM needs rewards linear in the
+// features, replay needs a uniform logger.
+class OffPolicyEvaluation {
+ public:
+  // A fresh copy of the policy under evaluation, restored from its saved state.
+  using PolicyCopy = std::function<std::unique_ptr<PersistentLinearPolicy>()>;
+
+  // options: evaluate()'s (optionTable("evaluation", "evaluate")); policy, log and arms are the
+  // caller's and are ignored here. INVALID_ARGUMENT for an unknown estimator.
+  explicit OffPolicyEvaluation(const Json& options);
+
+  // { <estimator>: { value, low, high, n, effectiveSampleSize } for each estimator asked for,
+  //   target: { draws, arms, standardError } } (target: pi's draws, the distinct arms drawn, the
+  //   largest standard error of one estimated pi(a)). A value with no sample behind it (replay that
+  //   matched no record, SNIPS when the policy would play no logged arm) is null. The log is checked
+  //   first (DecisionLog::check).
+  Json run(const PolicyCopy& copy, const DecisionLog& log) const;
+
+  // "replay", "ips", "snips", "dm", "dr".
+  static const std::vector<std::string>& estimatorNames();
+
+ private:
+  std::vector<std::string> estimators_;
+  double clip_;
+  std::size_t draws_;
+  double lambda_;
+
+  bool wants(const char* name) const;
+};
+
+}  // namespace sublinear

@@ -1,0 +1,32 @@
+#include "sublinear/eval/decision_log.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/linear/arm_set.hpp"
+
+namespace sublinear {
+
+void DecisionLog::check(const LinearPolicy& policy) const {
+  if (rewards.size() != arms.size() || propensities.size() != arms.size()) {
+    fail(ErrorCode::InvalidArgument, "log: arms, rewards and propensities must have one entry per decision (lengths " +
+                                         std::to_string(arms.size()) + ", " + std::to_string(rewards.size()) + ", " +
+                                         std::to_string(propensities.size()) + ")");
+  }
+  require(!arms.empty(), ErrorCode::Empty, "log: no decision to evaluate");
+  for (std::size_t i = 0; i < arms.size(); ++i) {
+    const auto record = [i] { return "log record " + std::to_string(i) + ": "; };
+    const double p = propensities[i];
+    if (!(std::isfinite(p) && p > 0.0 && p <= 1.0)) {
+      fail(ErrorCode::InvalidArgument, record() + "propensity " + std::to_string(p) + " is not in (0, 1]");
+    }
+    if (!std::isfinite(rewards[i])) fail(ErrorCode::NonFinite, record() + "reward is not finite");
+    if (std::abs(rewards[i]) > ArmSet::kMaxMagnitude) fail(ErrorCode::InvalidArgument, record() + "|reward| exceeds 1e15");
+    if (!policy.hasArm(arms[i])) {
+      fail(ErrorCode::UnknownId, record() + "arm " + std::to_string(arms[i]) + " is not among the policy's arms");
+    }
+  }
+}
+
+}  // namespace sublinear

@@ -1,0 +1,178 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/eval/off_policy_evaluation.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
+#include "linear_test_problem.hpp"
+#include "test_support.hpp"
+
+using namespace sublinear;
+using sublinear::testing::GaussianProblem;
+
+namespace {
+constexpr int kDim = 5;
+constexpr std::size_t kArms = 20;
+
+// A policy of `type` over the problem's arms, warmed up by `warmup` uniformly random pulls (so that
+// a frozen policy has something to exploit).
+std::unique_ptr<PersistentLinearPolicy> makePolicy(GaussianProblem& problem, const std::string& type, std::uint64_t seed,
+                                                  int warmup) {
+  auto policy = std::make_unique<PersistentLinearPolicy>(Json{{"type", type}, {"dim", kDim}, {"seed", seed}});
+  std::vector<Id> ids;
+  std::vector<double> features;
+  for (const auto& [id, x] : problem.arms) {
+    ids.push_back(id);
+    features.insert(features.end(), x.data(), x.data() + kDim);
+  }
+  policy->addArms(ids.data(), ids.size(), features.data(), features.size());
+  for (int t = 0; t < warmup; ++t) {
+    const Id arm = ids[problem.random.uniformInt(ids.size())];
+    policy->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+  }
+  return policy;
+}
+
+// Fresh copies of `policy` through its bytes, as evaluate() makes them.
+OffPolicyEvaluation::PolicyCopy copiesOf(const PersistentLinearPolicy& policy) {
+  auto bytes = std::make_shared<std::vector<std::uint8_t>>(policy.toBytes());
+  return [bytes] { return PersistentLinearPolicy::fromBytes(bytes->data(), bytes->size(), ""); };
+}
+
+// n decisions of a uniformly random logger over the problem's arms.
+DecisionLog uniformLog(GaussianProblem& problem, std::size_t n) {
+  std::vector<Id> ids;
+  for (const auto& entry : problem.arms) ids.push_back(entry.first);
+  DecisionLog log;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Id arm = ids[problem.random.uniformInt(ids.size())];
+    log.arms.push_back(arm);
+    log.rewards.push_back(problem.mean(arm) + problem.noise * problem.random.normal());
+    log.propensities.push_back(1.0 / static_cast<double>(ids.size()));
+  }
+  return log;
+}
+
+// The frozen policy's true value: sum_a pi(a) mu(a), pi from many selections of a copy.
+double frozenValue(const PersistentLinearPolicy& policy, const GaussianProblem& problem, int draws) {
+  auto copy = copiesOf(policy)();
+  double total = 0.0;
+  for (int i = 0; i < draws; ++i) total += problem.mean(copy->select());
+  return total / draws;
+}
+
+bool covers(const Json& estimate, double truth) {
+  return !estimate["low"].is_null() && estimate["low"].get<double>() <= truth && truth <= estimate["high"].get<double>();
+}
+}  // namespace
+
+// Every estimator's 95% interval covers the frozen policy's true value in at least 90% of 50 seeds,
+// for a deterministic target (LinUCB) and a randomised one (LinTS), from a uniformly random log.
+TEST(OffPolicyEvaluation, IntervalsCoverTheFrozenPolicysValue) {
+  for (const std::string type : {"lin-ucb", "lin-ts"}) {
+    std::map<std::string, int> covered;
+    for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+      GaussianProblem problem(kDim, seed, 0.5);
+      for (std::size_t i = 0; i < kArms; ++i) problem.arms.emplace(problem.nextId++, problem.gaussian());
+      auto target = makePolicy(problem, type, seed, 30);
+      const double truth = frozenValue(*target, problem, 20000);
+      const DecisionLog log = uniformLog(problem, 3000);
+      const Json report = OffPolicyEvaluation(Json{{"estimators", {"ips", "snips", "dm", "dr"}}}).run(copiesOf(*target), log);
+      for (const char* name : {"ips", "snips", "dm", "dr"}) covered[name] += covers(report[name], truth) ? 1 : 0;
+    }
+    for (const auto& [name, count] : covered) {
+      std::cout << type << " " << name << ": covered " << count << " of 50\n";
+      EXPECT_GE(count, 45) << type << " " << name;
+    }
+  }
+}
+
+// Replay estimates what the policy earns while it learns: its interval covers the mean reward of
+// the same policy run online for as many steps as the replay matched.
+TEST(OffPolicyEvaluation, ReplayCoversTheLearningPolicysOnlineValue) {
+  int covered = 0;
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    GaussianProblem problem(kDim, 100 + seed, 0.5);
+    for (std::size_t i = 0; i < kArms; ++i) problem.arms.emplace(problem.nextId++, problem.gaussian());
+    auto target = makePolicy(problem, "lin-ts", seed, 0);
+    const DecisionLog log = uniformLog(problem, 4000);
+    const Json report = OffPolicyEvaluation(Json{{"estimators", {"replay"}}}).run(copiesOf(*target), log);
+    const auto matched = report["replay"]["n"].get<std::size_t>();
+    ASSERT_GT(matched, 100u);
+    // The truth: the mean reward of the first `matched` online steps, over 100 runs of copies of
+    // the policy with fresh seeds (the replayed copy is one of the policy's possible runs).
+    double truth = 0.0;
+    const int runs = 100;
+    for (int run = 0; run < runs; ++run) {
+      auto online = makePolicy(problem, "lin-ts", 1000 * seed + static_cast<std::uint64_t>(run), 0);
+      for (std::size_t t = 0; t < matched; ++t) {
+        const Id arm = online->select();
+        truth += problem.mean(arm);
+        online->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+      }
+    }
+    truth /= static_cast<double>(runs) * static_cast<double>(matched);
+    covered += covers(report["replay"], truth) ? 1 : 0;
+  }
+  std::cout << "replay: covered " << covered << " of 50\n";
+  EXPECT_GE(covered, 45);
+}
+
+// The policy under evaluation is not changed: its bytes are the same after evaluate.
+TEST(OffPolicyEvaluation, LeavesThePolicyUnchanged) {
+  GaussianProblem problem(kDim, 7, 0.5);
+  for (std::size_t i = 0; i < kArms; ++i) problem.arms.emplace(problem.nextId++, problem.gaussian());
+  auto target = makePolicy(problem, "sub-ts", 3, 10);
+  const auto before = target->toBytes();
+  OffPolicyEvaluation(Json::object()).run(copiesOf(*target), uniformLog(problem, 200));
+  EXPECT_EQ(target->toBytes(), before);
+}
+
+// A deterministic target (LinUCB) plays one arm: IPS weighs that arm's logged rewards by 1/p = K and
+// the others by 0, SNIPS is that arm's mean logged reward, and the weights' effective sample size is
+// the number of records of that arm.
+TEST(OffPolicyEvaluation, ADeterministicPolicyWeighsItsArmByOneOverP) {
+  GaussianProblem problem(kDim, 11, 0.5);
+  for (std::size_t i = 0; i < kArms; ++i) problem.arms.emplace(problem.nextId++, problem.gaussian());
+  auto target = makePolicy(problem, "lin-ucb", 1, 40);
+  const Id chosen = copiesOf(*target)()->select();
+  const DecisionLog log = uniformLog(problem, 2000);
+  const Json report = OffPolicyEvaluation(Json{{"estimators", {"ips", "snips"}}}).run(copiesOf(*target), log);
+  double sum = 0.0;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    if (log.arms[i] != chosen) continue;
+    sum += log.rewards[i];
+    ++count;
+  }
+  EXPECT_NEAR(report["ips"]["value"].get<double>(), sum * kArms / static_cast<double>(log.size()), 1e-9);
+  EXPECT_NEAR(report["snips"]["value"].get<double>(), sum / static_cast<double>(count), 1e-9);
+  EXPECT_NEAR(report["snips"]["effectiveSampleSize"].get<double>(), static_cast<double>(count), 1e-6);
+  EXPECT_EQ(report["target"]["arms"].get<std::size_t>(), 1u);
+}
+
+TEST(OffPolicyEvaluation, RefusesBadLogsNamingTheRecord) {
+  GaussianProblem problem(kDim, 5, 0.5);
+  for (std::size_t i = 0; i < kArms; ++i) problem.arms.emplace(problem.nextId++, problem.gaussian());
+  auto target = makePolicy(problem, "lin-ts", 1, 0);
+  const OffPolicyEvaluation evaluation(Json::object());
+  DecisionLog log = uniformLog(problem, 10);
+  log.propensities[3] = 0.0;
+  sublinear::testing::expectError(ErrorCode::InvalidArgument, "record 3", [&] { evaluation.run(copiesOf(*target), log); });
+  log.propensities[3] = 1.5;
+  sublinear::testing::expectError(ErrorCode::InvalidArgument, "record 3", [&] { evaluation.run(copiesOf(*target), log); });
+  log.propensities[3] = 0.05;
+  log.arms[6] = 999;
+  sublinear::testing::expectError(ErrorCode::UnknownId, "record 6", [&] { evaluation.run(copiesOf(*target), log); });
+  log.arms[6] = 0;
+  log.rewards.pop_back();
+  sublinear::testing::expectError(ErrorCode::InvalidArgument, "lengths", [&] { evaluation.run(copiesOf(*target), log); });
+  sublinear::testing::expectError(ErrorCode::Empty, "no decision", [&] { evaluation.run(copiesOf(*target), DecisionLog{}); });
+  sublinear::testing::expectError(ErrorCode::InvalidArgument, "unknown estimator", [&] { OffPolicyEvaluation(Json{{"estimators", {"ipw"}}}); });
+}
