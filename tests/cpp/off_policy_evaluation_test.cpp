@@ -10,7 +10,10 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/eval/off_policy_evaluation.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
+#include "sublinear/env/environment_factory.hpp"
+#include "sublinear/env/linear_environment.hpp"
 #include "linear_test_problem.hpp"
+#include "planted_ratings.hpp"
 #include "test_support.hpp"
 
 using namespace sublinear;
@@ -175,4 +178,45 @@ TEST(OffPolicyEvaluation, RefusesBadLogsNamingTheRecord) {
   sublinear::testing::expectError(ErrorCode::InvalidArgument, "lengths", [&] { evaluation.run(copiesOf(*target), log); });
   sublinear::testing::expectError(ErrorCode::Empty, "no decision", [&] { evaluation.run(copiesOf(*target), DecisionLog{}); });
   sublinear::testing::expectError(ErrorCode::InvalidArgument, "unknown estimator", [&] { OffPolicyEvaluation(Json{{"estimators", {"ipw"}}}); });
+}
+
+// On the ratings environment (a held-out user's ratings of the movies, reward 1 for a rating of 4
+// or more: not linear in the movies' factors), with a uniformly random log: IPS, SNIPS and DR rest
+// on the known propensities and cover the frozen policy's true value in at least 90% of 50 seeds;
+// DM rests on a linear model of the reward and is not expected to (README, "Off-policy evaluation").
+// Measured: IPS 48, SNIPS 47, DR 45 of 50 (DR's weighted residuals of a wrong model are heavy-tailed
+// when the policy concentrates on a few arms), DM 3.
+TEST(OffPolicyEvaluation, OnRatingsThePropensityEstimatorsCover) {
+  const auto planted = sublinear::testing::plantedRatings(120, 80, 2, 0.5, false, 3);
+  const Json options = {{"type", "ratings"}, {"ratings", planted.text}, {"dim", 4}, {"iterations", 4},
+                        {"testUsers", 50}, {"minRatings", 30}};
+  std::map<std::string, int> covered;
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    auto environment = makeLinearEnvironment(options, 100, seed);
+    const EnvironmentArms& arms = environment->arms();
+    auto target = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ts"}, {"dim", arms.dim()}, {"seed", seed}});
+    std::vector<double> features;
+    for (const Id id : arms.ids()) features.insert(features.end(), arms.features(id), arms.features(id) + arms.dim());
+    target->addArms(arms.ids().data(), arms.size(), features.data(), features.size());
+    Random random(seed);
+    for (int t = 0; t < 30; ++t) {
+      const Id arm = arms.idAt(random.uniformInt(arms.size()));
+      target->update(arm, environment->drawReward(arm));
+    }
+    DecisionLog log;
+    for (int i = 0; i < 5000; ++i) {
+      const Id arm = arms.idAt(random.uniformInt(arms.size()));
+      log.arms.push_back(arm);
+      log.rewards.push_back(environment->drawReward(arm));
+      log.propensities.push_back(1.0 / static_cast<double>(arms.size()));
+    }
+    auto copy = copiesOf(*target)();
+    double truth = 0.0;
+    for (int i = 0; i < 20000; ++i) truth += arms.expectedReward(copy->select());
+    truth /= 20000.0;
+    const Json report = OffPolicyEvaluation(Json{{"estimators", {"ips", "snips", "dr", "dm"}}}).run(copiesOf(*target), log);
+    for (const char* name : {"ips", "snips", "dr", "dm"}) covered[name] += covers(report[name], truth) ? 1 : 0;
+  }
+  for (const auto& [name, count] : covered) std::cout << "ratings " << name << ": covered " << count << " of 50\n";
+  for (const char* name : {"ips", "snips", "dr"}) EXPECT_GE(covered[name], 45) << name;
 }

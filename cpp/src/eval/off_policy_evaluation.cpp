@@ -124,6 +124,26 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   std::vector<double> weights(n);
   for (std::size_t i = 0; i < n; ++i) weights[i] = std::min(probabilityOf(log.arms[i]) / log.propensities[i], clip_);
   const double weightEss = effectiveSampleSize(weights);
+  // pi is a mean of `draws` choices, so even exact weights would estimate sum_a pi^(a) mu(a): the
+  // draws add Var_{a ~ pi}(reward) / draws, estimated from the weighted moments of the logged rewards.
+  double rewardDrawVariance = 0.0;
+  {
+    double weightSum = 0.0;
+    double first = 0.0;
+    double second = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      weightSum += weights[i];
+      first += weights[i] * log.rewards[i];
+      second += weights[i] * log.rewards[i] * log.rewards[i];
+    }
+    if (weightSum > 0.0) {
+      first /= weightSum;
+      rewardDrawVariance = std::max(0.0, second / weightSum - first * first) / static_cast<double>(draws_);
+    }
+  }
+  const auto withDraws = [&](Estimate& estimate) {
+    estimate.standardError = std::sqrt(estimate.standardError * estimate.standardError + rewardDrawVariance);
+  };
 
   if (wants("replay")) {
     std::unique_ptr<PersistentLinearPolicy> learner = copy();
@@ -152,6 +172,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
     std::vector<double> terms(n);
     for (std::size_t i = 0; i < n; ++i) terms[i] = weights[i] * log.rewards[i];
     Estimate ips = meanOf(terms);
+    withDraws(ips);
     ips.effectiveSampleSize = weightEss;
     report["ips"] = ips.toJson();
   }
@@ -174,54 +195,73 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
         spread += weights[i] * weights[i] * residual * residual;
       }
       snips.standardError = std::sqrt(spread) / weightSum;
+      withDraws(snips);
     }
     report["snips"] = snips.toJson();
   }
   if (wants("dm") || wants("dr")) {
-    // The reward model: ridge regression of the logged rewards on the logged arms' features.
-    Matrix gram = lambda_ * Matrix::Identity(d, d);
-    Vector responses = Vector::Zero(d);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto x = features(log.arms[i]);
-      gram.selfadjointView<Eigen::Lower>().rankUpdate(x);
-      responses += log.rewards[i] * x;
-    }
-    gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
-    const Eigen::LDLT<Matrix> factor(gram);
-    const Vector theta = factor.solve(responses);
-    // q = E_pi[x]: the model's value under pi is q^T theta.
+    // The reward model: ridge regression of the logged rewards on the logged arms' features, over
+    // the records with i % folds != skip (all of them with folds 1, skip 1).
+    struct RewardModel {
+      Eigen::LDLT<Matrix> factor;
+      Vector theta;
+    };
+    const auto fit = [&](std::size_t folds, std::size_t skip) {
+      Matrix gram = lambda_ * Matrix::Identity(d, d);
+      Vector responses = Vector::Zero(d);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i % folds == skip) continue;
+        const auto x = features(log.arms[i]);
+        gram.selfadjointView<Eigen::Lower>().rankUpdate(x);
+        responses += log.rewards[i] * x;
+      }
+      gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
+      RewardModel model{Eigen::LDLT<Matrix>(gram), Vector()};
+      model.theta = model.factor.solve(responses);
+      return model;
+    };
+    // q = E_pi[x]: a model's value under pi is q^T theta.
     Vector q = Vector::Zero(d);
     for (const auto& [arm, probability] : pi) q += probability * features(arm);
-    const double modelled = q.dot(theta);
-    // pi itself is a mean of `draws` choices: its error adds Var_{a ~ pi}(x_a^T theta) / draws to the
-    // model's value.
-    double drawVariance = 0.0;
-    for (const auto& [arm, probability] : pi) {
-      const double gap = features(arm).dot(theta) - modelled;
-      drawVariance += probability * gap * gap;
-    }
-    drawVariance /= static_cast<double>(draws_);
-    std::vector<double> residuals(n);
-    double squares = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      residuals[i] = log.rewards[i] - features(log.arms[i]).dot(theta);
-      squares += residuals[i] * residuals[i];
-    }
     if (wants("dm")) {
+      const RewardModel model = fit(1, 1);
+      const double modelled = q.dot(model.theta);
+      double squares = 0.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double residual = log.rewards[i] - features(log.arms[i]).dot(model.theta);
+        squares += residual * residual;
+      }
+      // The draws' error in the model's value: Var_{a ~ pi}(x_a^T theta) / draws.
+      double drawVariance = 0.0;
+      for (const auto& [arm, probability] : pi) {
+        const double gap = features(arm).dot(model.theta) - modelled;
+        drawVariance += probability * gap * gap;
+      }
+      drawVariance /= static_cast<double>(draws_);
       // The model's own uncertainty at q: sigma^2 q^T V^-1 q, sigma^2 from the residuals.
       Estimate dm;
       dm.n = n;
       dm.effectiveSampleSize = static_cast<double>(n);
       dm.value = modelled;
       const double noise = squares / std::max(1.0, static_cast<double>(n) - static_cast<double>(d));
-      dm.standardError = std::sqrt(std::max(0.0, noise * q.dot(factor.solve(q))) + drawVariance);
+      dm.standardError = std::sqrt(std::max(0.0, noise * q.dot(model.factor.solve(q))) + drawVariance);
       report["dm"] = dm.toJson();
     }
     if (wants("dr")) {
+      // Cross-fitted: each record's residual is taken against the model fitted on the other fold, so
+      // that a model's fit to its own records neither shrinks the residuals nor biases the estimate.
+      constexpr std::size_t kFolds = 2;
       std::vector<double> terms(n);
-      for (std::size_t i = 0; i < n; ++i) terms[i] = modelled + weights[i] * residuals[i];
+      for (std::size_t fold = 0; fold < kFolds; ++fold) {
+        // Fitted on the records outside this fold.
+        const RewardModel other = fit(kFolds, fold);
+        const double modelled = q.dot(other.theta);
+        for (std::size_t i = fold; i < n; i += kFolds) {
+          terms[i] = modelled + weights[i] * (log.rewards[i] - features(log.arms[i]).dot(other.theta));
+        }
+      }
       Estimate dr = meanOf(terms);
-      dr.standardError = std::sqrt(dr.standardError * dr.standardError + drawVariance);
+      withDraws(dr);
       dr.effectiveSampleSize = weightEss;
       report["dr"] = dr.toJson();
     }
