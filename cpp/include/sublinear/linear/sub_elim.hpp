@@ -15,7 +15,8 @@
 
 namespace sublinear {
 
-// Sub-Elim (paper 000, Algorithm 3 over the heap-augmented arm sets of Algorithm 2).
+// Sub-Elim (Yang et al., arXiv:2103.02729, Algorithm 3 over the heap-augmented arm sets of Algorithm
+// 2).
 //
 // The arms are partitioned into stages Psi_0 .. Psi_smax; an arm enters Psi_s with
 // beta ||x||_{V^-1} <= 2^-s (s = floor(-log2(beta ||x||_{V^-1})) clamped to [0, smax]; Psi_0 takes

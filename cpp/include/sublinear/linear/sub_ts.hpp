@@ -8,8 +8,8 @@
 
 namespace sublinear {
 
-// Sub-TS (paper 000, Algorithm 4 with the shortlist construction of section 7): draw
-// theta~ = theta^ + v V^-1/2 xi (Abeille and Lazaric 2017, xi ~ N(0, I)), ask the MIPS index for
+// Sub-TS (Yang et al., arXiv:2103.02729, Algorithm 4 with the shortlist construction of section 7):
+// draw theta~ = theta^ + v V^-1/2 xi (Abeille and Lazaric 2017, xi ~ N(0, I)), ask the MIPS index for
 // `shortlist` candidates of largest x^T theta~ and play the best of them by exact inner product.
 // Arms are added to and deleted from the index as the set changes; nothing per step is O(K)
 // beyond what the index does.

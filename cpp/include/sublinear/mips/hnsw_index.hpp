@@ -14,7 +14,8 @@ namespace sublinear {
 // A hierarchical navigable small-world graph (hnswlib's HierarchicalNSW, Malkov & Yashunin) over the
 // items, in one of two spaces:
 //   "inner-product": hnswlib's inner-product distance 1 - <x, q> directly.
-//   "euclidean": the reduction of Bachrach et al. (paper 000, Appendix A.1). Every item x is stored as
+//   "euclidean": the reduction of Bachrach et al. (Yang et al., arXiv:2103.02729, Appendix A.1). Every
+// item x is stored as
 //     (x, sqrt(R^2 - |x|^2)) and the query as (q, 0), so |x' - q'|^2 = R^2 + |q|^2 - 2<x, q>: the nearest
 //     neighbour is the maximum inner product, in a true metric.
 //

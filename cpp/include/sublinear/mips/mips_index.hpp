@@ -26,7 +26,8 @@ struct SearchResult {
 };
 
 struct SearchOptions {
-  // When larger than k: retrieve this many candidates and rank them exactly (paper 000, section 7).
+  // When larger than k: retrieve this many candidates and rank them exactly (Yang et al.,
+  // arXiv:2103.02729, section 7).
   std::size_t shortlist = 0;
   // Items ranked with the index's own candidates whatever the index finds (ids it does not hold
   // are skipped): a caller that knows good answers from earlier exact scans keeps them reachable
