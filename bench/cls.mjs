@@ -1,4 +1,5 @@
-// Paper 003 (arm-wise randomization for combinatorial linear semi-bandits), reproduced:
+// Takemura and Ito (arXiv:1909.02251, arm-wise randomization for combinatorial linear semi-bandits),
+// reproduced:
 //   1. Figure 2: cumulative reward against the cluster angle theta on the clustered case
 //      (d = 11, N = 2000, k = 100, T = 10), each policy tuned as in the paper (5 geometric values
 //      from 1e-2 to 1e2 per parameter, best average over 5 trials).
@@ -126,7 +127,7 @@ function promotion(sb, report, { full, quick }) {
   }
   report.table('Table I shape (generated users): cumulative reward after T = 20 rounds, best over the tuning grid',
     ['problem', ...promotionGrid.map(([name]) => name)], promotionRows);
-  report.note('Paper 003 Table I (MovieLens 20M, for comparison of the ordering): k=50: Greedy 1588.6, CombLinUCB 2090.5, ' +
+  report.note('Takemura and Ito Table I (MovieLens 20M, for comparison of the ordering): k=50: Greedy 1588.6, CombLinUCB 2090.5, ' +
     'CombLinTS 1749.2, C2UCB 2183.0, PC2UCB 2304.5, round-wise TS 2121.9, arm-wise TS 2304.3; k=200: 7939.6, 10092.5, 8918.4, ' +
     '9708.5, 11147.2, 9724.1, 10928.2.');
 

@@ -1,5 +1,5 @@
-// Paper 000 (linear bandits in sublinear time), section 7 and Appendix C, reproduced in wasm:
-// Tables 1, 2, 4 and 5 beside the paper's numbers, plus what the paper does not report: how the
+// Yang et al. (arXiv:2103.02729, linear bandits in sublinear time), section 7 and Appendix C, reproduced in
+// wasm: Tables 1, 2, 4 and 5 beside the paper's numbers, plus what the paper does not report: how the
 // time per step grows with K for each policy, and the horizon at which a sublinear policy's total
 // time (index construction included) drops below its linear-time baseline's.
 //

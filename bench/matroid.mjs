@@ -1,5 +1,5 @@
-// Matroid semi-bandits (paper 002 has no experiment; this one is ours): Bernoulli arms with means
-// uniform in [0, 1] on each matroid class; CUCB, CTS and FasterCUCB side by side at a fixed horizon
+// Matroid semi-bandits (Tzeng et al., arXiv:2405.17968, has no experiment; this one is ours): Bernoulli arms
+// with means uniform in [0, 1] on each matroid class; CUCB, CTS and FasterCUCB side by side at a fixed horizon
 // T as K grows. Reported: per-round select time after the initial pulls (the second half of the
 // run), update time, cumulative regret, and ratios against the smallest K and against CUCB.
 //   npm run bench -- matroid            K in {1e3, 1e4, 1e5}, T = 5000 (a few minutes)

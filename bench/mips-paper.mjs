@@ -1,4 +1,4 @@
-// Paper 001 (Liu, Wu, Mozafari: "A Bandit Approach to Maximum Inner Product Search") reproduced:
+// Liu, Wu, Mozafari, "A Bandit Approach to Maximum Inner Product Search" (arXiv:1812.06360), reproduced:
 //  - Figures 2-3: precision@5 and precision@10 against online speedup over the exhaustive scan for
 //    BoundedME, Greedy-MIPS, PCA-MIPS and LSH-MIPS, on Gaussian and
 //    uniform data. Online speedup = exact scan time / method time, measured side by side in this run
@@ -34,7 +34,7 @@ export default async function mipsPaper(args, report) {
   const sb = await init();
   report.note(`Configuration: ${n} vectors x ${dim} dims, ${queryCount} queries per setting drawn from the data's distribution, ` +
     `top-5 and top-10 searched separately; ${full ? 'full setting (--full)' : 'scaled default (pass --full for 10^4 x 10^4)'}. ` +
-    'Paper 001 used 10^4 x 10^5.');
+    'Liu et al. used 10^4 x 10^5.');
 
   const grids = [
     ...[[0.05, 0.1], [0.1, 0.1], [0.2, 0.1], [0.3, 0.1], [0.3, 0.5], [0.5, 0.1], [0.5, 0.5], [0.7, 0.1], [0.7, 0.5], [0.9, 0.1], [0.9, 0.5], [0.99, 0.9]]
@@ -129,7 +129,7 @@ export default async function mipsPaper(args, report) {
   if (target) report.note(`Target (issue 3): BoundedME >= 5x online speedup at precision@5 >= 0.9 on 10^4 x 10^4 Gaussian. ` +
     `This run (${n} x ${dim}): ${typeof target[2] === 'number' ? `${target[2].toFixed(2)}x (${target[3]})` : 'precision 0.9 not reached'} -> ` +
     `${typeof target[2] === 'number' && target[2] >= 5 ? 'met' : 'NOT met'}${full ? '' : ' (scaled setting; run --full for the target size)'}.`);
-  report.note('Paper 001 states no numbers for Figures 2-3 in its text; it reports BoundedME "5-10x faster than state-of-the-art MIPS ' +
+  report.note('Liu et al. states no numbers for Figures 2-3 in its text; it reports BoundedME "5-10x faster than state-of-the-art MIPS ' +
     'algorithms" and that the baselines\' precision drops quickly as the speedup grows while BoundedME keeps high precision.');
   report.data('figures23', { n, dim, queryCount, results: allRows });
 

@@ -28,8 +28,8 @@ auto guarded(Function&& function) -> decltype(function()) {
   } catch (const Error& error) {
     reportError(errorCodeName(error.code()), error.what());
   } catch (const std::bad_alloc&) {
-    // Its own code (API.md): the caller may free something and retry; the object is unchanged,
-    // as every method validates and reserves before it mutates.
+    // Its own code (README, "Errors, memory, determinism"): the caller may free something and
+    // retry; the object is unchanged, as every method validates and reserves before it mutates.
     reportError("OUT_OF_MEMORY", "out of memory: the request does not fit in the WebAssembly heap (4 GiB at most)");
   } catch (const std::length_error&) {
     // A size beyond what a container can hold (std::vector's max_size on wasm32): the same answer

@@ -11,9 +11,9 @@
 using namespace sublinear;
 
 namespace {
-// Paper 001's MAB-BP setting: arm a's list holds round(p_a N) ones and zeros otherwise, p_a uniform
-// in [0, 1]; a pull draws without replacement, independently per arm (an exact hypergeometric walk:
-// the next reward is 1 with probability ones left / rewards left).
+// Liu et al.'s (arXiv:1812.06360) MAB-BP setting: arm a's list holds round(p_a N) ones and zeros
+// otherwise, p_a uniform in [0, 1]; a pull draws without replacement, independently per arm (an exact
+// hypergeometric walk: the next reward is 1 with probability ones left / rewards left).
 struct BernoulliLists {
   std::size_t length;
   std::vector<std::size_t> ones;

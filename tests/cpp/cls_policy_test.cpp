@@ -106,7 +106,8 @@ TEST(ClsPolicy, SuperArmsAreValidWithAndWithoutQuotas) {
 TEST(ClsPolicy, LearnsOnTheClusteredCaseBetterThanRandomSelection) {
   // Random selection's expected total is rounds * k * (mean of theta*^T x over arms). With 10
   // clusters, C2UCB-like policies spend the first ~10 rounds visiting one cluster each (which is
-  // exactly random selection's total: paper 003's stagnation), so the horizon must exceed that.
+  // exactly random selection's total: Takemura and Ito's (arXiv:1909.02251) stagnation), so the
+  // horizon must exceed that.
   const int rounds = 25;
   for (const Json& options : kPolicies) {
     double policyTotal = 0.0, randomTotal = 0.0;
@@ -123,7 +124,8 @@ TEST(ClsPolicy, LearnsOnTheClusteredCaseBetterThanRandomSelection) {
 
 TEST(ClsPolicy, ArmWiseRandomizationMixesClustersWhereDeterministicScoresDoNot) {
   // Equal features inside a cluster tie under C2UCB and round-wise TS: the super arm is one cluster
-  // (k = 100 < cluster size 200). Arm-wise draws break the ties across clusters (paper 003, IV-A).
+  // (k = 100 < cluster size 200). Arm-wise draws break the ties across clusters (Takemura and Ito,
+  // IV-A).
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     std::vector<std::size_t> c2ucb, roundWise, armWise, perturbed;
     playClustered(kPolicies[0], 1.4, seed, 5, &c2ucb);

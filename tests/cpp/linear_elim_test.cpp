@@ -180,7 +180,8 @@ TEST(SubElim, AnArrivingArmBelowTheCurrentThresholdIsEliminatedAtOnce) {
 }
 
 TEST(SubElim, ConvergesWhileArmsKeepArriving) {
-  // Paper 000's setting in small: arms arrive in pairs; the per-step regret must fall to near 0.
+  // Yang et al.'s (arXiv:2103.02729) setting in small: arms arrive in pairs; the per-step regret
+  // must fall to near 0.
   const int d = 3;
   GaussianProblem problem(d, 23, 0.1);
   LinearElim policy(d, elimOptions(9));
@@ -210,8 +211,8 @@ TEST(SubElim, RewardsOfZeroDoNotMoveEveryArmToTheLastStage) {
 TEST(SubElim, ARadiusBelowTheTheoreticalOneNeverEliminatesEveryArm) {
   // With beta far below the theoretical radius the confidence intervals are invalid: a re-partition
   // re-keys the threshold's own witness with a fresh, lower mean estimate, and eliminating it emptied
-  // every stage (the policy then played uniformly at random for the rest of the run; found at paper
-  // 000's K = 100,000 with beta = 1). The witness stays, so some stage always holds an arm.
+  // every stage (the policy then played uniformly at random for the rest of the run; found at Yang
+  // et al.'s K = 100,000 with beta = 1). The witness stays, so some stage always holds an arm.
   const int d = 4;
   for (const double beta : {0.2, 1.0}) {
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {

@@ -1,5 +1,5 @@
-// simulate() on paper 001's adversarial MAB-BP instances: BoundedME's (epsilon, delta) guarantee
-// holds round by round, and the trial reports what the guarantee is about.
+// simulate() on Liu et al.'s (arXiv:1812.06360) adversarial MAB-BP instances: BoundedME's (epsilon,
+// delta) guarantee holds round by round, and the trial reports what the guarantee is about.
 #include <gtest/gtest.h>
 
 #include <algorithm>

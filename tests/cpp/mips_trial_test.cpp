@@ -1,5 +1,5 @@
-// simulate() on paper 001's synthetic MIPS experiments: precision@k against the exact top-k per
-// query, index construction as setup, the query as select.
+// simulate() on Liu et al.'s (arXiv:1812.06360) synthetic MIPS experiments: precision@k against the
+// exact top-k per query, index construction as setup, the query as select.
 #include <gtest/gtest.h>
 
 #include "sublinear/sim/simulate.hpp"

@@ -1,5 +1,6 @@
-// Charts a visitor can read with many series (paper 001's 32), identical curves told apart, axes
-// that do not cut points or overlap labels, tables that scroll on a phone with a cue, dark mode.
+// Charts a visitor can read with many series (Liu et al.'s 32, arXiv:1812.06360), identical curves
+// told apart, axes that do not cut points or overlap labels, tables that scroll on a phone with a
+// cue, dark mode.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startDemo, watchErrors } from './chromium.js';
 
@@ -29,7 +30,7 @@ async function runPreset(hash, options = {}) {
 const inCharts = (page, body) => page.evaluate(`import('/charts.js').then(({ Chart }) => { ${body} })`);
 
 describe('charts and tables a visitor can read', () => {
-  test('paper 001 Figures 2–3: a colour per method, a dash per parameter, a marker per data set, a scrolling legend beside a wide plot; every bar labelled', async () => {
+  test('Liu et al. Figures 2–3: a colour per method, a dash per parameter, a marker per data set, a scrolling legend beside a wide plot; every bar labelled', async () => {
     const { page, errors } = await runPreset('preset=paper001-figures2-3&seeds=1&horizon=3');
     const series = await inCharts(page, `return Chart.getChart('curve-chart').data.datasets.filter((d) => !d.band)
       .map((d) => ({ label: d.label, colour: d.borderColor, dash: String(d.borderDash), marker: d.style.marker }));`);
@@ -95,7 +96,7 @@ describe('charts and tables a visitor can read', () => {
     await page.close();
   }, 180_000);
 
-  test('identical curves are drawn with different dashes and named under the chart (paper 000 Table 2)', async () => {
+  test('identical curves are drawn with different dashes and named under the chart (Yang et al., arXiv:2103.02729, Table 2)', async () => {
     const { page, errors } = await runPreset('preset=paper000-table2&seeds=1&horizon=200');
     const note = page.locator('#curve-note');
     expect(await note.isVisible()).toBe(true);

@@ -51,13 +51,14 @@ describe('experiments in the demo (Chromium, Web Workers)', () => {
     await expect.poll(() => page.locator('#results-table tbody tr').count()).toBe(runCount);
     expect(await page.locator('#paper-table tbody tr').count()).toBeGreaterThan(0);
     if (preset.summary) {
-      // The preset's own column (paper 001 Figure 1: the percentile suboptimality, within [0, 1]).
+      // The preset's own column (Liu et al. (arXiv:1812.06360) Figure 1: the percentile
+      // suboptimality, within [0, 1]).
       expect(await page.locator('#results-table thead').textContent()).toContain(preset.summary.column);
       const cells = await page.locator('#results-table tbody tr td:last-child').allTextContents();
       for (const cell of cells) expect(Number(cell)).toBeGreaterThanOrEqual(0);
     }
     if (preset.tradeoff) {
-      // Paper 001's precision-against-speedup chart is shown and drawn.
+      // Liu et al.'s precision-against-speedup chart is shown and drawn.
       expect(await page.locator('#tradeoff-box').isVisible()).toBe(true);
       expect(await colouredPixels(page, '#tradeoff-chart')).toBeGreaterThan(500);
     } else {

@@ -55,8 +55,8 @@ afterAll(async () => {
   if (site) rmSync(site, { recursive: true, force: true });
 });
 
-// Runs the loaded preset (Paper 000's Table 4: four policies) and checks it ends with its four rows
-// and no console error.
+// Runs the loaded preset (Yang et al.'s Table 4, arXiv:2103.02729: four policies) and checks it
+// ends with its four rows and no console error.
 async function runPresetToTheEnd(page, errors) {
   await page.getByRole('button', { name: 'Run experiment' }).click();
   await expect.poll(() => page.locator('#progress-text').textContent(), { timeout: 120_000 }).toMatch(/^(Done|Failed|Cancelled)/);

@@ -13,8 +13,9 @@ const CLASSES = [
   ['GreedyCLS', { lambda: 1 }],
 ];
 
-// Paper 003's clustered case, built here independently of the library: d - 1 contiguous clusters,
-// feature (cos angle, 0, .., sin angle at 1 + cluster, ..), theta* a random unit vector.
+// Takemura and Ito's (arXiv:1909.02251) clustered case, built here independently of the library: d
+// - 1 contiguous clusters, feature (cos angle, 0, .., sin angle at 1 + cluster, ..), theta* a
+// random unit vector.
 function clustered(seed, { dim = 11, arms = 2000, angle = 1.2 } = {}) {
   const random = seededRandom(seed);
   const features = new Float64Array(arms * dim);
@@ -60,7 +61,7 @@ function validSuperArm(chosen, n, k, groups, perGroup) {
 }
 
 describe('combinatorial linear semi-bandits', () => {
-  test('the API.md example runs', () => {
+  test('the README example runs', () => {
     const env = clustered(1);
     const p = new sb.PC2UCB({ dim: 11, k: 100, lambda: 1, alpha: 1, c: 1, seed: 1 });
     const chosen = p.select(env.features, { k: 100 });

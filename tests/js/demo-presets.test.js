@@ -6,7 +6,7 @@ const sb = await loadModule();
 
 // The demo's headline preset, at laptop scale, with the policies' default options: every policy
 // must learn (issue 13: Linear Elim's regret used to grow linearly, 26,937 after 2,000 steps).
-test('paper 000 Table 1 at laptop scale: every policy learns with its default options', () => {
+test('Yang et al. (arXiv:2103.02729) Table 1 at laptop scale: every policy learns with its default options', () => {
   const preset = findPreset('paper000-table1');
   const horizon = preset.horizon.small;
   for (const run of preset.runs({ full: false })) {

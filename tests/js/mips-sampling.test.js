@@ -105,7 +105,8 @@ describe('BoundedMEIndex, GreedyMipsIndex, PcaTreeIndex', () => {
 });
 
 describe('boundedME (MAB-BP solver)', () => {
-  // Paper 001's setting: arm a's list has round(p_a N) ones, p_a uniform in [0, 1].
+  // Liu et al.'s (arXiv:1812.06360) setting: arm a's list has round(p_a N) ones, p_a uniform in [0,
+  // 1].
   function bernoulliLists(random, K, N) {
     const rewards = new Float64Array(K * N);
     const means = new Float64Array(K);

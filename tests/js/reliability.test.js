@@ -1,6 +1,7 @@
-// Issue 7's table: every error code of API.md, for every class family, through the package. After
-// each error the object must still answer exactly as before (state unchanged), and the module must
-// stay usable. Oversized requests are INVALID_ARGUMENT naming the bytes asked for.
+// Issue 7's table: every error code of ErrorCode (web/src/common.d.ts), for every class family,
+// through the package. After each error the object must still answer exactly as before (state
+// unchanged), and the module must stay usable. Oversized requests are INVALID_ARGUMENT naming the
+// bytes asked for.
 import { describe, expect, test } from 'vitest';
 import { loadModule } from './helpers.js';
 

@@ -1,9 +1,9 @@
-// tsc --noEmit on a consumer written against API.md, under every setting a consumer commonly
-// compiles with: --strict, targets es2020, es2022 and esnext (only esnext's default lib declares
-// Symbol.dispose), module resolution nodenext and bundler; plus the repository's own tsconfig
-// (es2022 with lib esnext.disposable). disposable.ts (`using` on every class) is checked wherever the
-// lib declares Symbol.dispose. The types need no DOM: lib ES2022 alone, and with Node's types
-// (@types/node) instead of the DOM, check too; and a CommonJS consumer (commonjs.cts) gets the
+// tsc --noEmit on a consumer written against the README's examples, under every setting a consumer
+// commonly compiles with: --strict, targets es2020, es2022 and esnext (only esnext's default lib
+// declares Symbol.dispose), module resolution nodenext and bundler; plus the repository's own
+// tsconfig (es2022 with lib esnext.disposable). disposable.ts (`using` on every class) is checked
+// wherever the lib declares Symbol.dispose. The types need no DOM: lib ES2022 alone, and with Node's
+// types (@types/node) instead of the DOM, check too; and a CommonJS consumer (commonjs.cts) gets the
 // require entry's types.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

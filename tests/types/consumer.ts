@@ -1,5 +1,5 @@
-// Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what API.md shows, with
-// no lib but ES2022's (no DOM, no Node types) as well as with them.
+// Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what the README shows,
+// with no lib but ES2022's (no DOM, no Node types) as well as with them.
 import { runInWorker } from 'sublinear-bandits/worker';
 import init, { BanditError, type SearchResult, type SublinearBandits } from 'sublinear-bandits';
 

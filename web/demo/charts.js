@@ -1,6 +1,6 @@
 // Chart.js views of an experiment: cumulative regret (or reward) with mean ± std bands, time per
-// step, and paper 001's precision against speedup. Many series stay readable: one colour per
-// method, one dash pattern per parameter (and one marker per data set when both vary), and a
+// step, and Liu et al.'s (arXiv:1812.06360) precision against speedup. Many series stay readable: one
+// colour per method, one dash pattern per parameter (and one marker per data set when both vary), and a
 // legend in HTML beside the plot that scrolls instead of squeezing it. Charts redraw as runs finish.
 import { BarController, BarElement, CategoryScale, Chart, Filler, LinearScale, LineController, LineElement,
   LogarithmicScale, PointElement, ScatterController, Tooltip } from 'chart.js';
@@ -49,7 +49,7 @@ const unique = (values) => [...new Set(values)];
 
 // The method a run belongs to (its colour) and the parameters that tell it from the method's other
 // runs (its dash): the policy's options, or else the environment's (Table 5's arrival rate, a
-// matroid's kind). When both vary (paper 001: settings × data sets) the environment gets a marker.
+// matroid's kind). When both vary (Liu et al.: settings × data sets) the environment gets a marker.
 export function seriesStyles(runs) {
   const methodOf = (run) => run.method ?? [run.policy.type, run.policy.randomization].filter(Boolean).join(':');
   const policyKey = (run) => JSON.stringify(run.policy);
@@ -192,7 +192,8 @@ export class BarChart {
   // labels and values of the bars, and each bar's style (its method's colour).
   update(labels, values, styles) {
     this.box.style.height = `${Math.max(20, 3.5 + 1.45 * labels.length)}rem`;
-    // Times that span more than ×30 (paper 001's methods) on a log axis, so the short bars stay visible.
+    // Times that span more than ×30 (Liu et al.'s methods) on a log axis, so the short bars stay
+    // visible.
     const positive = values.filter((value) => value > 0);
     const logarithmic = positive.length > 1 && Math.max(...positive) / Math.min(...positive) > 30;
     const x = this.chart.options.scales.x;
@@ -215,7 +216,7 @@ export function logTickLabel(value, prefix = '') {
   return `${prefix}${Number(value.toPrecision(3))}`;
 }
 
-// Paper 001's trade-off view: precision@k against online speedup over the exact scan, log x axis,
+// Liu et al.'s trade-off view: precision@k against online speedup over the exact scan, log x axis,
 // one colour per method, one marker and dash per data set, one point per parameter setting.
 export class TradeoffChart {
   constructor(canvas, { legend }) {

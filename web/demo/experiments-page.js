@@ -204,8 +204,9 @@ export function setUpExperiments() {
     validate();
   }
 
-  // Paper 001's MIPS presets: each method's precision@k (mean reward per query) against its online
-  // speedup, the select time of the exact run on the same data (same `group`) over its own.
+  // Liu et al.'s (arXiv:1812.06360) MIPS presets: each method's precision@k (mean reward per query)
+  // against its online speedup, the select time of the exact run on the same data (same `group`)
+  // over its own.
   function tradeoffPoints(runs, finished) {
     const selectSeconds = (runIndex) => {
       const results = finished.filter((entry) => entry.runIndex === runIndex).map((entry) => entry.result);

@@ -1,4 +1,5 @@
-// One catalogue, many users (API.md v2): the arm set and its MIPS index stored once.
+// One catalogue, many users (README, "Many users over one catalogue"): the arm set and its MIPS index stored
+// once.
 import type { Disposable, Floats, Ids } from './common.js';
 import type { PolicyIndexOptions } from './linear.js';
 

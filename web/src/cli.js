@@ -8,9 +8,9 @@ import init from './index.js';
 
 const usage = `usage:
   sublinear-bandits simulate --config <file.json> [--out <result.json>]
-      runs simulate() (API.md) on the configuration; prints a summary, writes the full result as JSON
-      to --out (or to stdout with --out -); a ratings file may be named by "ratingsFile" in the
-      environment object.
+      runs simulate() (README, "Simulations") on the configuration; prints a summary, writes the full
+      result as JSON to --out (or to stdout with --out -); a ratings file may be named by "ratingsFile"
+      in the environment object.
   sublinear-bandits evaluate --log <file> (--policy <config.json> | --state <policy.bin> [--catalogue <catalogue.bin>])
                     [--estimators replay,ips,snips,dm,dr] [--clip <w>] [--draws <n>] [--json]
       off-policy estimates (evaluate(), README "Off-policy evaluation") of a policy's mean reward per

@@ -1,4 +1,5 @@
-// Combinatorial linear semi-bandits (API.md, "Combinatorial linear semi-bandits"; paper 003).
+// Combinatorial linear semi-bandits (README, "Combinatorial linear semi-bandits"; Takemura and Ito,
+// arXiv:1909.02251).
 import type { Disposable, Floats, Ids } from './common.js';
 
 /**
@@ -51,7 +52,7 @@ export interface PC2UCBOptions extends C2UCBOptions {
 export interface CombTSOptions extends RidgeOptions {
   /** Posterior scale v: draws from N(theta^, v^2 V^-1) (default 1). */
   v?: number;
-  /** 'arm' (default): one draw per arm; 'round': one draw per round (paper 003 Algorithm 2). */
+  /** 'arm' (default): one draw per arm; 'round': one draw per round (Takemura and Ito Algorithm 2). */
   randomization?: 'round' | 'arm';
 }
 
@@ -142,15 +143,15 @@ declare class ClsPolicyBase<Options> implements ClsPolicy {
 
 /** C2UCB (Qin et al. 2014): theta^T x + alpha ||x||_{V^-1}. */
 export declare class C2UCB extends ClsPolicyBase<C2UCBOptions> {}
-/** Perturbed C2UCB (paper 003 Algorithm 1): theta^T x + (1 + c~) alpha ||x||_{V^-1}, c~ ~ U[0, c] per arm. */
+/** Perturbed C2UCB (Takemura and Ito Algorithm 1): theta^T x + (1 + c~) alpha ||x||_{V^-1}, c~ ~ U[0, c] per arm. */
 export declare class PC2UCB extends ClsPolicyBase<PC2UCBOptions> {}
-/** Thompson sampling with round-wise or arm-wise randomization (paper 003 Algorithm 2). */
+/** Thompson sampling with round-wise or arm-wise randomization (Takemura and Ito Algorithm 2). */
 export declare class CombTS extends ClsPolicyBase<CombTSOptions> {}
 /** CombLinUCB (Wen et al. 2015). */
 export declare class CombLinUCB extends ClsPolicyBase<CombLinUCBOptions> {}
 /** CombLinTS (Wen et al. 2015): one posterior draw per round. */
 export declare class CombLinTS extends ClsPolicyBase<CombLinTSOptions> {}
-/** Greedy (paper 003 VII-B1): theta^T x, with a random first round. */
+/** Greedy (Takemura and Ito VII-B1): theta^T x, with a random first round. */
 export declare class GreedyCLS extends ClsPolicyBase<RidgeOptions> {}
 
 /** The classes of this area on a module instance. */

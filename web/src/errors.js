@@ -1,4 +1,4 @@
-// The one error type of the package. `code` is one of the strings of ErrorCode (API.md).
+// The one error type of the package. `code` is one of the strings of ErrorCode (common.d.ts).
 export const ErrorCode = Object.freeze({
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
   DIMENSION_MISMATCH: 'DIMENSION_MISMATCH',

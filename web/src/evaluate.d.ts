@@ -1,4 +1,4 @@
-// evaluate() (API.md v2, "Off-policy evaluation") and the decision log's file formats.
+// evaluate() (README, "Off-policy evaluation") and the decision log's file formats.
 import type { Floats, Ids } from './common.js';
 import type { LinearPolicy } from './linear.js';
 

@@ -1,4 +1,4 @@
-// evaluate() (API.md v2, "Off-policy evaluation"): the estimators run in the core on copies of the
+// evaluate() (README, "Off-policy evaluation"): the estimators run in the core on copies of the
 // policy made from its bytes (cpp/src/eval); this file reads the arguments and parses the report.
 import { invalidArgument } from './errors.js';
 import { isArray, optionsToJson, readOptions, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';

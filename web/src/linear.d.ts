@@ -1,4 +1,4 @@
-// Linear bandits, one arm per step (API.md, "Linear bandits").
+// Linear bandits, one arm per step (README, "Linear bandits").
 import type { Disposable, Floats, Ids } from './common.js';
 import type { Catalogue } from './catalogue.js';
 

@@ -1,4 +1,4 @@
-// Linear bandit policies (API.md, "Linear bandits"): one JS class per policy type of the core,
+// Linear bandit policies (README, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
 import { MAX_MAGNITUDE, MAX_UINT32, readOptions, requireId, requireInteger, requireNumber, toFeatureArray, toIdArray } from './convert.js';
 import { handleOf } from './runtime.js';

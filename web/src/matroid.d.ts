@@ -1,4 +1,4 @@
-// Matroid semi-bandits (API.md, "Matroid semi-bandits").
+// Matroid semi-bandits (README, "Matroid semi-bandits").
 import type { Disposable, Floats, Ids } from './common.js';
 
 // Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).

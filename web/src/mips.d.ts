@@ -1,4 +1,4 @@
-// Maximum inner product search (API.md, "Maximum inner product search").
+// Maximum inner product search (README, "Maximum inner product search").
 import type { Disposable, Floats, Ids } from './common.js';
 
 export interface SearchResult {
@@ -180,7 +180,8 @@ export interface MipsClasses {
   readonly AdaptiveIndex: typeof AdaptiveIndex;
 }
 
-// ---- Paper 001 (A Bandit Approach to MIPS): BoundedME and the baselines Greedy-MIPS and PCA-MIPS ----
+// ---- Liu et al. (arXiv:1812.06360, A Bandit Approach to MIPS): BoundedME and the baselines Greedy-MIPS and
+// PCA-MIPS ----
 
 export interface BoundedMEIndexOptions extends IndexOptions {
   /**

@@ -1,5 +1,5 @@
-// Maximum inner product search indexes (API.md): one JS class per C++ index type, all sharing the
-// MipsIndex interface of the core.
+// Maximum inner product search indexes (README, "Maximum inner product search"): one JS class per C++
+// index type, all sharing the MipsIndex interface of the core.
 import { MAX_UINT32, optionsToJson, readAddOptions, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 
 const NO_IDS = new Uint32Array(0);
@@ -62,7 +62,8 @@ export function defineMipsClasses(runtime) {
     HnswIndex: 'hnsw',
     LshIndex: 'lsh',
     AdaptiveIndex: 'adaptive',
-    // Paper 001's methods: BoundedME (no preprocessing, (epsilon, delta) guarantee) and its baselines.
+    // Liu et al.'s (arXiv:1812.06360) methods: BoundedME (no preprocessing, (epsilon, delta)
+    // guarantee) and its baselines.
     BoundedMEIndex: 'bounded-me',
     GreedyMipsIndex: 'greedy',
     PcaTreeIndex: 'pca-tree',

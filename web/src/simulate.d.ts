@@ -1,4 +1,4 @@
-// simulate() (API.md, "Simulation").
+// simulate() (README, "Simulations").
 
 /** Environments of the linear family; other families add their own types. */
 export interface LinearEnvironmentConfig {
@@ -58,7 +58,8 @@ export interface RatingsEnvironmentConfig {
 }
 
 /**
- * Paper 001's adversarial bounded-pulls problem, one fresh instance per round: `arms` lists of
+ * Liu et al.'s (arXiv:1812.06360) adversarial bounded-pulls problem, one fresh instance per round: `arms` lists
+ * of
  * `listLength` rewards in {0, 1}, true means uniform in [0, 1], ones drawn before zeros. Played by
  * policy `{ type: 'bounded-me', epsilon, delta }`; a round's regret is the suboptimality of the arm
  * returned (at most epsilon with probability 1 - delta), innerProducts counts pulls / listLength.
@@ -74,7 +75,7 @@ export interface MabBpEnvironmentConfig {
 }
 
 /**
- * Paper 001's synthetic MIPS experiments: `items` vectors of `dim` entries from N(0, 1) or U[0, 1),
+ * Liu et al.'s synthetic MIPS experiments: `items` vectors of `dim` entries from N(0, 1) or U[0, 1),
  * one fresh query per round. Played by any index type as the policy, `{ type: 'bounded-me', epsilon,
  * k: 5 }` say; a round's reward is precision@k against the exact top-k, setup is the index build and
  * select the query, so an exact run on the same data gives the online speedup.

@@ -1,8 +1,8 @@
 // The warm-up init() runs before it resolves (issue 15: no call over 50 ms). V8 compiles a wasm
 // function only when it is first called, then runs it on baseline code (Liftoff) until it has run
 // enough to be optimised in the background; a long loop started on baseline code stays there until
-// it returns. So the first addArms of 25,000 arms into a Linear Elim over 10^6 arms took 81-86 ms in
-// a fresh Node process, and 44-48 ms once the same code had run on a small problem. The warm-up runs
+// it returns. So a first large call in a fresh process takes about twice as long as the same call
+// once the code has run on a small problem (bench/results/design-measurements.md). The warm-up runs
 // the hot paths of large arm sets (exact scans of short and long rows, the lifts, the ridge updates,
 // HNSW insertion and search, the reviews) on 2,000 arms with each of the four policies that serve
 // them, a few ms a task, and lets the event loop run between the tasks, so that neither init() nor

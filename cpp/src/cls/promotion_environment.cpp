@@ -72,8 +72,9 @@ void PromotionEnvironment::loadRatings(const Json& options) {
   const auto movieIndex = [&](std::uint32_t id) {
     return static_cast<std::size_t>(std::lower_bound(distinctMovies.begin(), distinctMovies.end(), id) - distinctMovies.begin());
   };
-  // Paper 003, section VII-A2: the M promotions are movies rated by between 1,400 and 2,800 users,
-  // chosen at random; their ratings are the test data, the rest trains the user features.
+  // Takemura and Ito (arXiv:1909.02251), section VII-A2: the M promotions are movies rated by
+  // between 1,400 and 2,800 users, chosen at random; their ratings are the test data, the rest
+  // trains the user features.
   std::vector<std::size_t> candidates;
   for (std::size_t m = 0; m < distinctMovies.size(); ++m) {
     if (raters[m] >= minRaters && raters[m] <= maxRaters) candidates.push_back(m);
@@ -121,7 +122,7 @@ void PromotionEnvironment::generateUsers(const Json& options) {
   const double inverseSqrt2 = 1.0 / std::sqrt(2.0);
 
   // Users: cluster c's centre is the basis vector e_c, spread by |Gaussian| noise, so that users
-  // of different clusters are nearly orthogonal (paper 003's Figure 3 for MovieLens).
+  // of different clusters are nearly orthogonal (Takemura and Ito's Figure 3 for MovieLens).
   populationFeatures_.resize(population * width_);
   std::vector<double> u(rank);
   for (std::size_t i = 0; i < population; ++i) {

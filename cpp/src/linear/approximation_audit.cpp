@@ -22,8 +22,8 @@ bool ApproximationAudit::due(const MipsIndex& index, std::uint64_t approximateWo
   // Probability budget x (this search's approximate work) / (an exact answer's work): on average
   // the audits cost `budget` of the work that can miss. An HnswIndex still building scans its
   // waiting items exactly; counting that scan made every step pay a tenth of a scan for audits of
-  // answers mostly exact: at 10^6 arms Sub-TS's total reached 2.02x Linear TS's at T = 10,000, and
-  // was still behind at 20,000 (x1.07, against x0.96 without).
+  // answers mostly exact, and kept Sub-TS behind Linear TS at 10^6 arms
+  // (bench/results/design-measurements.md).
   const double searchWork = static_cast<double>(index.approximateInnerProducts() - approximateWorkBefore);
   double probability = budget_ * searchWork / static_cast<double>(index.size());
   // The first audits come early whatever the budget allows: at high d and K a search's work is a

@@ -185,8 +185,8 @@ double RidgePolicy::noiseEstimate() const {
   const double priorVariance = std::max(0.0, squaredRewardSum_ - rewardSum_ * rewardSum_ / n) / (n - 1.0);
   // Every reward so far the same (up to rounding), as on a page that rewards clicks before its first
   // click: no evidence of the noise's scale yet, so the prior's, as before two observations. An
-  // estimate of 0 shrank every confidence width to the bias alone: Sub-Elim moved 10^6 arms to its
-  // last stage in one call (3.6 s), and the UCB policies played greedily.
+  // estimate of 0 shrank every confidence width to the bias alone: Sub-Elim moved all its arms to its
+  // last stage in one call, and the UCB policies played greedily.
   if (priorVariance <= 1e-12 * squaredRewardSum_ / n) return 1.0;
   const Vector& theta = ridge_.theta();
   // sum (r - x^T theta^)^2 = sum r^2 - 2 theta^T b + theta^T (V - lambda I) theta^, and V theta^ = b.
@@ -209,9 +209,8 @@ double RidgePolicy::practicalRadius(double multiplier) const {
   if (fixedBeta_) return beta_;
   // With a prior the pull towards its centre is not counted as bias: it is the prior itself, whose
   // uncertainty V = (lambda + w) I + ... already carries. Counting it (|V^-1 (lambda theta^ + w
-  // (theta^ - theta0))|) made Thompson sampling over-explore: x1.33 the regret of no prior when
-  // users shared nothing, and only x0.89 when they shared most of their taste (LinTS, d = 8, 250
-  // steps, weight 4, tests/cpp/population_prior_test.cpp), against x0.94 and x0.66 this way.
+  // (theta^ - theta0))|) made Thompson sampling over-explore: more regret than no prior when users
+  // shared nothing (bench/results/design-measurements.md).
   const double bias = ridge_.lambda() * ridge_.inverseNorm(ridge_.theta());
   return multiplier * noiseEstimate() + bias;
 }

@@ -29,9 +29,9 @@ SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const J
   // the graph is built with what its searches save (the incremental build), so its cost decides
   // when Sub-TS overtakes Linear TS in total time, and M 16 costs about twice M 8's building. The
   // shortlist is ranked exactly, and the arms audits found missing are recalled (audit()): without
-  // them M 8 lost Linear TS's regret on one seed in ten at 10^5 arms, d = 16 (the graph missed the
-  // best arm at every step after its completion). At d = 64 M 8 lost regret even so (x1.30 of
-  // Linear TS's on unit-norm arms, one seed; M 16 x1.08), so larger models keep M 16.
+  // them M 8 lost Linear TS's regret on some seeds (the graph missed the best arm at every step
+  // after its completion). At d = 64 M 8 lost regret even so, so larger models keep M 16
+  // (bench/results/design-measurements.md).
   // Build credit kBuildCredit instead of HnswIndex's 1: see there.
   const PolicyIndexSpec spec(options, defaultIndex, graphDefaults(ridge_.dim()));
   index_ = spec.make(static_cast<std::size_t>(ridge_.dim()));

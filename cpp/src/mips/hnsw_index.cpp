@@ -107,14 +107,11 @@ constexpr std::size_t kCompactionFloor = 64;
 // would spend more on starting threads (a Worker's message round trip in wasm) than they save.
 constexpr std::size_t kParallelBatch = 64;
 // A graph whose insertions are cheap stays on one thread: efConstruction times the row length (a
-// rough cost of one insertion's searches) must reach this. Measured in wasm in Node on 2 cores
-// (bench threads and its probes, 50k-100k Gaussian items; speedup of 2 threads over 1): 1.40 at
-// efConstruction 200 x 32 floats, 1.09 at 200 x 16 (0.99 with M 8), 1.00 at 128 x 16, 0.75 at
-// 64 x 16, 0.44 at 32 x 16 and 0.45 for Sub-TS's graph (M 8, efConstruction 16, d 16, 2.2 s
-// against 4.7 s). The threads pay for every lock they share (hnswlib's per-node locks, and most
-// likely the allocator's one lock: hnswlib allocates its search queues on every insertion), and
-// in wasm a wait for a lock costs far more than natively (native: 1.6x at 200 x 16, 1.2-1.5x at
-// 16 x 16 with M 8), so the lighter the insertion, the more of it is waiting.
+// rough cost of one insertion's searches) must reach this: in wasm 2 threads gained nothing at
+// 128 x 16 and lost below (bench/results/design-measurements.md). The threads pay for every lock they
+// share (hnswlib's per-node locks, and most likely the allocator's one lock: hnswlib allocates its
+// search queues on every insertion), and in wasm a wait for a lock costs far more than natively, so
+// the lighter the insertion, the more of it is waiting.
 constexpr std::size_t kParallelWork = 3200;
 // A filtered beam's distance computation costs about this many rows of the exhaustive scan (a random
 // access to a node, heap updates and the visited marks, against the scan's stream;

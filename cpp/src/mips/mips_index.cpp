@@ -249,8 +249,9 @@ std::vector<Id> MipsIndex::scanEligible(const float* paddedQuery, std::size_t co
   if (static_cast<double>(n - firstRow) <= eligibleScanRows(eligible, firstRow)) {
     // Every row in memory order, with the exhaustive scan's kernel, and eligibility checked only for
     // the few rows whose score would enter the top: a scan of the whole store costs the same whatever
-    // the filter (checking each row's label first made a scan at 50% eligible 4.5 times slower in
-    // wasm: a branch that cannot be predicted, and a kernel fed rows one by one).
+    // the filter (checking each row's label first made a scan at 50% eligible several times slower
+    // in wasm: a branch that cannot be predicted, and a kernel fed rows one by one;
+    // bench/results/design-measurements.md).
     TopK best(count);
     const auto admits = [&](std::size_t row) {
       return eligible.allowsLabel(labels_.labelAt(row)) && !eligible.excludesRow(row);

@@ -16,11 +16,11 @@ struct ArmSlice {
   std::size_t width;
 };
 
-// A read-only view of a round's feature matrix. Dense rows are the general case (the public
-// JavaScript contract's `features: N*dim`); block rows are the promotion problem of paper 003 (section VII-A2), where arm
-// jN + i is user i's d features placed in promotion j's block of a dM-dimensional vector. Keeping
-// the blocks implicit spares an N x dM matrix that is M times larger and mostly zeros, and lets
-// scoring cost O(d^2) per arm instead of O((dM)^2).
+// A read-only view of a round's feature matrix. Dense rows are the general case (the JavaScript
+// API's `features: N*dim`); block rows are the promotion problem of Takemura and Ito
+// (arXiv:1909.02251, section VII-A2), where arm jN + i is user i's d features placed in promotion
+// j's block of a dM-dimensional vector. Keeping the blocks implicit spares an N x dM matrix that is
+// M times larger and mostly zeros, and lets scoring cost O(d^2) per arm instead of O((dM)^2).
 class ArmFeatures {
  public:
   // `count` rows of `dim` values, row-major.

@@ -9,10 +9,11 @@
 namespace sublinear {
 
 // Ridge regression whose Gram matrix V = lambda I + sum x x^T is block-diagonal because every
-// observed x lies inside one of `blocks` equal diagonal blocks: the promotion problem of paper 003,
-// where x~(jN + i) is user i's features in promotion j's block. Then V^-1, theta, ||x||_{V^-1} and a
-// draw from N(theta, v^2 V^-1) all split into independent blocks, so one observation costs
-// O((dim / blocks)^2) instead of O(dim^2). With one block this is plain RidgeRegression.
+// observed x lies inside one of `blocks` equal diagonal blocks: the promotion problem of Takemura
+// and Ito (arXiv:1909.02251), where x~(jN + i) is user i's features in promotion j's block. Then
+// V^-1, theta, ||x||_{V^-1} and a draw from N(theta, v^2 V^-1) all split into independent blocks, so
+// one observation costs O((dim / blocks)^2) instead of O(dim^2). With one block this is plain
+// RidgeRegression.
 class BlockDiagonalRidge {
  public:
   BlockDiagonalRidge(int dim, int blocks, double lambda);

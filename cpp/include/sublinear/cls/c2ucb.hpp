@@ -4,7 +4,8 @@
 
 namespace sublinear {
 
-// C2UCB (Qin, Chen and Zhu 2014; paper 003 Algorithm 1 without the perturbation):
+// C2UCB (Qin, Chen and Zhu 2014; Takemura and Ito (arXiv:1909.02251) Algorithm 1 without the
+// perturbation):
 //   r^(i) = theta^T x(i) + alpha ||x(i)||_{V^-1},  V_0 = lambda I,  alpha_t = alpha.
 // Options: lambda (> 0, default 1), alpha (>= 0, default 1).
 class C2UCB : public ClsPolicy {

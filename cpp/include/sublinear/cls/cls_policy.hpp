@@ -17,9 +17,9 @@ namespace sublinear {
 
 class StateReader;
 
-// A combinatorial linear semi-bandit policy (paper 003): each round it scores every arm, plays the
-// feasible super arm of largest total score, and learns from the reward of every arm it played
-// (semi-bandit feedback: one ridge-regression update per observed arm).
+// A combinatorial linear semi-bandit policy (Takemura and Ito, arXiv:1909.02251): each round it
+// scores every arm, plays the feasible super arm of largest total score, and learns from the reward of
+// every arm it played (semi-bandit feedback: one ridge-regression update per observed arm).
 //
 // Every policy of the family scores an arm x as
 //     score(x) = center^T x + m(x) ||x||_{V^-1}

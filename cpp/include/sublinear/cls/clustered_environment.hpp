@@ -7,14 +7,14 @@
 
 namespace sublinear {
 
-// Paper 003's artificial clustered case (section VII-A1): d - 1 clusters; every arm of cluster i
-// (i = 2..d) has the feature (cos angle) e_1 + (sin angle) e_i, so the clusters become orthogonal as
-// angle -> pi/2. theta* is uniform on the unit sphere; rewards are +1 or -1 with mean theta*^T x.
-// Clusters are contiguous, equal-sized blocks of rows (arm r is in cluster floor(r (d - 1) / N)), as
-// in the paper's section IV example. The features are the same every round.
-// Options: dim (d >= 2, default 11), arms (N, default 2000), k (default 100), angle (in (0, pi/2],
-// default pi/4), jitter (default 0: a Gaussian perturbation of this scale added to every arm's
-// feature before renormalising, which makes the clusters blobs rather than points), seed.
+// Takemura and Ito's (arXiv:1909.02251) artificial clustered case (section VII-A1): d - 1 clusters;
+// every arm of cluster i (i = 2..d) has the feature (cos angle) e_1 + (sin angle) e_i, so the
+// clusters become orthogonal as angle -> pi/2. theta* is uniform on the unit sphere; rewards are +1
+// or -1 with mean theta*^T x. Clusters are contiguous, equal-sized blocks of rows (arm r is in
+// cluster floor(r (d - 1) / N)), as in the paper's section IV example. The features are the same
+// every round. Options: dim (d >= 2, default 11), arms (N, default 2000), k (default 100), angle (in
+// (0, pi/2], default pi/4), jitter (default 0: a Gaussian perturbation of this scale added to every
+// arm's feature before renormalising, which makes the clusters blobs rather than points), seed.
 class ClusteredEnvironment final : public ClsEnvironment {
  public:
   ClusteredEnvironment(const Json& options, std::uint64_t seed);

@@ -4,7 +4,8 @@
 
 namespace sublinear {
 
-// Thompson sampling for CLS (paper 003 Algorithm 2), V_0 = lambda I, v_t = v.
+// Thompson sampling for CLS (Takemura and Ito, arXiv:1909.02251, Algorithm 2), V_0 = lambda I,
+// v_t = v.
 //  - randomization 'round': one theta~ ~ N(theta^, v^2 V^-1) per round, r^(i) = theta~^T x(i).
 //  - randomization 'arm': one theta~(i) per arm, r^(i) = theta~(i)^T x(i). Only the scalar
 //    theta~(i)^T x(i) matters, and it is N(theta^T x(i), v^2 ||x(i)||^2_{V^-1}), independently over

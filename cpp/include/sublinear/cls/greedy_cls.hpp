@@ -4,9 +4,9 @@
 
 namespace sublinear {
 
-// The Greedy baseline of paper 003 (section VII-B1): C2UCB with alpha = 0, except that in the first
-// round the scores are independent standard normal draws (so the first super arm is uniformly
-// random). Options: lambda (> 0, default 1).
+// The Greedy baseline of Takemura and Ito (arXiv:1909.02251, section VII-B1): C2UCB with alpha =
+// 0, except that in the first round the scores are independent standard normal draws (so the first
+// super arm is uniformly random). Options: lambda (> 0, default 1).
 class GreedyCLS : public ClsPolicy {
  public:
   explicit GreedyCLS(const Json& options);

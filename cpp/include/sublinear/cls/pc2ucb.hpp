@@ -4,7 +4,8 @@
 
 namespace sublinear {
 
-// Perturbed C2UCB (paper 003 Algorithm 1): each round every arm draws its own c~(i) ~ U[0, c] and
+// Perturbed C2UCB (Takemura and Ito, arXiv:1909.02251, Algorithm 1): each round every arm
+// draws its own c~(i) ~ U[0, c] and
 //   r^(i) = theta^T x(i) + (1 + c~(i)) alpha ||x(i)||_{V^-1}.
 // Arms with equal features (a cluster) no longer tie, so a super arm mixes clusters.
 // Options: lambda (> 0, default 1), alpha (>= 0, default 1), c (>= 0, default 1).

@@ -7,10 +7,11 @@
 
 namespace sublinear {
 
-// Paper 003's sending-promotion problem (section VII-A2): M promotions, N users drawn each round;
-// arm jN + i is "user i gets promotion j", with the block feature (0, ..., x(i), ..., 0) in R^{dM}
-// (x(i) in block j) and theta* = (theta*_1, ..., theta*_M). A super arm is exactly k users per
-// promotion (groups = promotions, perGroup = k, k_total = M k), as the paper's S defines it.
+// Takemura and Ito's (arXiv:1909.02251) sending-promotion problem (section VII-A2): M promotions, N
+// users drawn each round; arm jN + i is "user i gets promotion j", with the block feature (0, ...,
+// x(i), ..., 0) in R^{dM} (x(i) in block j) and theta* = (theta*_1, ..., theta*_M). A super arm is
+// exactly k users per promotion (groups = promotions, perGroup = k, k_total = M k), as the paper's S
+// defines it.
 //
 // The paper takes x(i) from an SVD of MovieLens ratings (reward: the rating, 0 when the user did not
 // rate the movie). Without a ratings file the users come from a generated low-rank model instead,

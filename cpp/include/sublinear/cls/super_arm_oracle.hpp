@@ -8,10 +8,11 @@
 
 namespace sublinear {
 
-// The feasible super arms of a round. Without groups: every set of exactly k rows (paper 003's
-// S_t = {I : |I| = k}, a uniform matroid). With groups: every set of exactly k rows holding at most
-// perGroup rows of each group (a truncated partition matroid; the promotion problem is
-// k = M * perGroup with one group per promotion, which forces exactly perGroup per promotion).
+// The feasible super arms of a round. Without groups: every set of exactly k rows (Takemura and
+// Ito's (arXiv:1909.02251) S_t = {I : |I| = k}, a uniform matroid). With groups: every set of
+// exactly k rows holding at most perGroup rows of each group (a truncated partition matroid; the
+// promotion problem is k = M * perGroup with one group per promotion, which forces exactly perGroup
+// per promotion).
 struct SuperArmConstraint {
   std::size_t k = 0;
   std::vector<std::uint32_t> groups;  // empty, or one group label per row

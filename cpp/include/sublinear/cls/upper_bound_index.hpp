@@ -18,10 +18,10 @@ namespace sublinear {
 // so that a shortlist from it can be scored exactly. The square root is what keeps the score from
 // being an inner product; for any s > 0, sqrt(w) <= w / (2 s) + s / 2 (equality at w = s^2), so
 //     score(x) <= c^T x + m (x^T A x) / (2 s) + m s / 2 = < lift(x), query > + m s / 2
-// with lift(x) = (x, vec(x x^T)) as in paper 000's Sub-Elim: vec packs the upper triangle with the
-// off-diagonal entries scaled by sqrt(2), d + d(d+1)/2 floats. The bound is tight for arms whose
-// width is s, so s is set to the typical width of recent selections. Without a width term
-// (round-wise TS, Greedy) the lift is just x.
+// with lift(x) = (x, vec(x x^T)) as in Yang et al.'s (arXiv:2103.02729) Sub-Elim: vec packs the
+// upper triangle with the off-diagonal entries scaled by sqrt(2), d + d(d+1)/2 floats. The bound is
+// tight for arms whose width is s, so s is set to the typical width of recent selections. Without a
+// width term (round-wise TS, Greedy) the lift is just x.
 class UpperBoundIndex {
  public:
   // `spec` is the MIPS index spec ({ type, ...options }); `lifted` says whether widths are used.

@@ -5,8 +5,8 @@
 
 namespace sublinear {
 
-// The codes of the public JavaScript contract. The JavaScript layer turns each into a BanditError
-// whose `code` is the string that errorCodeName() returns.
+// The error codes of the JavaScript API (ErrorCode, web/src/common.d.ts). The JavaScript layer
+// turns each into a BanditError whose `code` is the string that errorCodeName() returns.
 enum class ErrorCode {
   InvalidArgument,
   DimensionMismatch,

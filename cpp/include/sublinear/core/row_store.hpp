@@ -13,11 +13,10 @@ namespace sublinear {
 
 // Caller-chosen ids and their vectors, stored as zero-padded rows of `stride` scalars in blocks of
 // kBlockRows contiguous rows, so that a scan streams memory. Only the last block grows (and is
-// copied when it does): one array of 10^6 rows used to copy all of itself inside one add when it
-// grew (60-90 ms for an index's 544 MB of lifted rows, 130-380 ms for a policy's 128 MB of arms
-// in a fresh wasm heap). Removal moves the last row into the hole, so rows stay dense and ids, not
-// row numbers, are the stable handles. The arms of a policy (double) and the items of an index
-// (float, padded for the SIMD kernels) are both kept here.
+// copied when it does), so no add copies a whole store of 10^6 rows (which one array did; figures in
+// bench/results/design-measurements.md). Removal moves the last row into the hole, so rows stay dense
+// and ids, not row numbers, are the stable handles. The arms of a policy (double) and the items of an
+// index (float, padded for the SIMD kernels) are both kept here.
 template <class Scalar>
 class RowStore {
  public:

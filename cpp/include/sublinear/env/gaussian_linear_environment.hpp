@@ -7,8 +7,8 @@
 
 namespace sublinear {
 
-// The synthetic environment of section 7 of paper 000 (`type: 'linear'`): theta* and the arms drawn
-// from N(0, I_d), rewards <theta*, x> plus Gaussian noise, and every `change.every` rounds
+// The synthetic environment of section 7 of Yang et al. (arXiv:2103.02729, `type: 'linear'`): theta* and
+// the arms drawn from N(0, I_d), rewards <theta*, x> plus Gaussian noise, and every `change.every` rounds
 // `change.add` fresh Gaussian arms join while `change.remove` random arms leave.
 // Options: dim (16), arms (initial K, 1000), noise (standard deviation, 1), normalize (false: the
 // paper's unnormalised vectors; true scales theta* and every arm to unit norm),

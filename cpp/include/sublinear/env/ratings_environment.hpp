@@ -10,13 +10,13 @@
 
 namespace sublinear {
 
-// The movie-recommendation bandit of paper 000, section 7 (`type: 'ratings'`): one held-out user is
-// served `horizon` recommendations; the arms are movies with their ALS features; the reward of a
-// movie is 1 if the user rated it >= `threshold` (4) and 0 otherwise (unrated movies give 0), with
-// no further noise. Movies arrive in order of first rating time: the first `arms` are there at the
-// start (default: all movies minus those the schedule adds, so that the last arrives by the end, as
-// the paper's 1,952 + 2 per 20 steps = 3,952), then `change.add` (2) every `change.every` (20)
-// rounds; `change.remove` random movies may leave too.
+// The movie-recommendation bandit of Yang et al. (arXiv:2103.02729), section 7 (`type: 'ratings'`):
+// one held-out user is served `horizon` recommendations; the arms are movies with their ALS
+// features; the reward of a movie is 1 if the user rated it >= `threshold` (4) and 0 otherwise
+// (unrated movies give 0), with no further noise. Movies arrive in order of first rating time: the
+// first `arms` are there at the start (default: all movies minus those the schedule adds, so that
+// the last arrives by the end, as the paper's 1,952 + 2 per 20 steps = 3,952), then `change.add`
+// (2) every `change.every` (20) rounds; `change.remove` random movies may leave too.
 // Regret (option `regret`): 'paper' (default) is the paper's: 1 when the recommended movie is not
 // rated >= threshold by the user, else 0, i.e. 1 - reward, whether or not a liked movie is
 // available; 'best' is the best expected reward of the current movies minus the chosen one's.

@@ -11,12 +11,12 @@
 
 namespace sublinear {
 
-// What the movie experiment of paper 000 (section 7, after Qin et al. 2014) derives from a ratings
-// file once, before any user is served: `testUsers` users with more than `minRatings` ratings are
-// held out (chosen at random with the instance seed), the other users' ratings are factorised by
-// ALS into `dim`-dimensional movie features, and the movies are ordered by the time of their first
-// rating (the order in which they arrive in the bandit). Immutable after construction, so several
-// runs (one per held-out user) can share it.
+// What the movie experiment of Yang et al. (arXiv:2103.02729, section 7, after Qin et al. 2014)
+// derives from a ratings file once, before any user is served: `testUsers` users with more than
+// `minRatings` ratings are held out (chosen at random with the instance seed), the other users'
+// ratings are factorised by ALS into `dim`-dimensional movie features, and the movies are ordered
+// by the time of their first rating (the order in which they arrive in the bandit). Immutable after
+// construction, so several runs (one per held-out user) can share it.
 // Options: dim (16), iterations (10), lambda (0.1, ALS-WR), testUsers (300), minRatings (100),
 // user (a user id to hold out and play even if it was not drawn).
 class RatingsModel {

@@ -10,7 +10,7 @@
 
 namespace sublinear {
 
-// Builds a linear policy from the public JavaScript contract's `policy` object plus the run's `horizon` and `seed`:
+// Builds a linear policy from the JavaScript API's `policy` object plus the run's `horizon` and `seed`:
 //
 //   { type: "lin-ucb" | "lin-ts" | "linear-elim" | "sub-elim" | "sub-ts", ...options,
 //     index: { type, ...index options }, horizon, seed }
@@ -41,7 +41,7 @@ namespace sublinear {
 // "lin-ucb" (LinUCB, OFUL): argmax x^T theta^ + beta_t ||x||_{V^-1},
 //   theoretical beta_t = R sqrt(2 log(1/delta) + log(det V / lambda^d)) + sqrt(lambda) S. Scans every arm.
 //
-// "lin-ts" (LinTS) and "sub-ts" (SubTS, paper 000 Algorithm 4 + section 7):
+// "lin-ts" (LinTS) and "sub-ts" (SubTS, Yang et al., arXiv:2103.02729, Algorithm 4 + section 7):
 //   theta~ = theta^ + inflation * v V^-1/2 xi, v the practical scale or the theoretical
 //   beta_t(delta / 4T); the index returns `shortlist` candidates for theta~ and the best by exact
 //   inner product is played.
@@ -51,7 +51,7 @@ namespace sublinear {
 //   negativeRewardTransform  false   x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2 (paper section 6)
 //   Arm removals supported.
 //
-// "linear-elim" (LinearElim) and "sub-elim" (SubElim, paper 000 Algorithms 2 and 3): stages
+// "linear-elim" (LinearElim) and "sub-elim" (SubElim, Yang et al. Algorithms 2 and 3): stages
 //   Psi_0..Psi_smax of arms with beta ||x||_{V^-1} <= 2^-s, each with a min-heap for elimination
 //   and a MIPS index over vec(x x^T / d) (symmetric lift, d(d+1)/2 dims) queried with vec(V^-1 / d).
 //   Under the practical rule every arm in play is re-examined whenever the observations grow by a

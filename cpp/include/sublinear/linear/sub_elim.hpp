@@ -15,7 +15,8 @@
 
 namespace sublinear {
 
-// Sub-Elim (paper 000, Algorithm 3 over the heap-augmented arm sets of Algorithm 2).
+// Sub-Elim (Yang et al., arXiv:2103.02729, Algorithm 3 over the heap-augmented arm sets of Algorithm
+// 2).
 //
 // The arms are partitioned into stages Psi_0 .. Psi_smax; an arm enters Psi_s with
 // beta ||x||_{V^-1} <= 2^-s (s = floor(-log2(beta ||x||_{V^-1})) clamped to [0, smax]; Psi_0 takes
@@ -98,29 +99,26 @@ class SubElim : public RidgePolicy {
   bool heapsCoverEveryArm() const;
 
   // The upkeep one call may spend, in examined arms; moving an arm between stages or eliminating it
-  // costs kMoveWork (index removal and insertion of a lift, about eight examinations in time). At
-  // about 0.2 us an examination in wasm, 100,000 keeps a call's upkeep near 20 ms: a review of 10^6
-  // arms spreads over some 10 steps instead of stalling one for 200 ms, and one of 10^5 fits in a call.
+  // costs kMoveWork (index removal and insertion of a lift, about eight examinations in time). A
+  // review of 10^6 arms then spreads over some 10 steps instead of stalling one, and one of 10^5 fits
+  // in a call (figures: bench/results/design-measurements.md).
   static constexpr std::size_t kUpkeepWork = 100000;
   static constexpr std::size_t kMoveWork = 8;
   // Skipping a stale heap entry: a pop from a heap of up to 10^6 entries and a hash lookup, both at
-  // random places in memory. At one unit, the stale entries a review leaves behind kept selects at
-  // 10^6 arms at 48-61 ms (steps 101-105 of bench horizon, nothing eliminated); at 2 the longest
-  // took 32-40 ms. Each unit more delays eliminations: regret on that run 789 -> 818 (Linear Elim)
-  // and 820 -> 881 (Sub-Elim) at 2, 873 and 917 at 4.
+  // random places in memory. At one unit the stale entries a review leaves behind made selects at
+  // 10^6 arms slow; each unit more delays eliminations and costs regret
+  // (bench/results/design-measurements.md).
   static constexpr std::size_t kStaleWork = 2;
-  // The bounds one stage search may recompute or drop as stale: about 8 ms in wasm (0.8 us each,
-  // most of it reading the arm and its membership at random), so that a call with its upkeep stays
-  // near 35 ms at K = 10^6. At 10^5 arms a search needs some hundreds; at 10^6 the first 100 steps
-  // or so run out now and then.
+  // The bounds one stage search may recompute or drop as stale (each reads the arm and its
+  // membership at random), so that a call with its upkeep stays within some tens of ms at K = 10^6.
+  // At 10^5 arms a search needs some hundreds; at 10^6 the first 100 steps or so run out now and then.
   static constexpr std::size_t kSearchWork = 10000;
-  // A recomputation reads an arm and its membership at random (about 0.8 us in wasm); a scan reads
-  // a stage's lifted rows in order (d(d+1)/2 floats, about 0.03 us a row at d = 16 on one thread).
-  // So a search through the bounds of a stage of n arms recomputes at most n / 25 of them
-  // (boundsBudget, within [kMinimumSearchWork, kSearchWork]), and one that runs out scans the stage
-  // exactly when that scan costs no more than a full budget (n <= 25 kSearchWork): no search costs
-  // much more than Linear Elim's scan of the same stage. At 10^5 arms, whose bounds are loose over
-  // the first hundred steps, the searches had spent 8 ms where the scan takes 2-3 ms. Larger stages
+  // A recomputation reads an arm and its membership at random; a scan reads a stage's lifted rows in
+  // order (d(d+1)/2 floats): in wasm at d = 16 one recomputation costs about 25 scan rows
+  // (bench/results/design-measurements.md). So a search through the bounds of a stage of n arms
+  // recomputes at most n / 25 of them (boundsBudget, within [kMinimumSearchWork, kSearchWork]), and one
+  // that runs out scans the stage exactly when that scan costs no more than a full budget (n <= 25
+  // kSearchWork): no search costs much more than Linear Elim's scan of the same stage. Larger stages
   // play the best arm found (uncertified). Small stages keep kMinimumSearchWork (under 1 ms): their
   // bounds need some hundreds to certify an answer, and a scan of them is cheap anyway.
   static constexpr std::size_t kScanRowsPerRecomputation = 25;

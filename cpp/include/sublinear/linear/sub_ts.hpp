@@ -8,8 +8,8 @@
 
 namespace sublinear {
 
-// Sub-TS (paper 000, Algorithm 4 with the shortlist construction of section 7): draw
-// theta~ = theta^ + v V^-1/2 xi (Abeille and Lazaric 2017, xi ~ N(0, I)), ask the MIPS index for
+// Sub-TS (Yang et al., arXiv:2103.02729, Algorithm 4 with the shortlist construction of section 7):
+// draw theta~ = theta^ + v V^-1/2 xi (Abeille and Lazaric 2017, xi ~ N(0, I)), ask the MIPS index for
 // `shortlist` candidates of largest x^T theta~ and play the best of them by exact inner product.
 // Arms are added to and deleted from the index as the set changes; nothing per step is O(K)
 // beyond what the index does.
@@ -38,7 +38,7 @@ namespace sublinear {
 // last kRecalled of them) are ranked with every later search's candidates (SearchOptions::alsoRank):
 // Thompson sampling's queries concentrate as the posterior does, so a graph that misses the best
 // arm for one query misses it for the next thousands, and audits, which cost a budgeted fraction of
-// the searches' work, come rarely once the graph is complete (about one per 3,000 steps at 10^5
+// the searches' work, come rarely once the graph is complete (thousands of steps apart at 10^5
 // arms). Recalling the winner ends such a run of misses at the first audit that sees it.
 //   auditBudget (0.1), targetMissRate (0.05), maxShortlist (64 x shortlist, at most 100,000)
 class SubTS : public RidgePolicy {
@@ -48,12 +48,9 @@ class SubTS : public RidgePolicy {
   // Up to this model dimension an hnsw index gets M 8 by default, above it M 16 (see the constructor).
   static constexpr int kCoarseGraphMaxDimension = 32;
   // The incremental graph's build credit (HnswIndex's buildCredit, in scans per search). HnswIndex
-  // counts a graph visit as 24 scan rows in a cached graph, where 8-12 were measured: so a step of
-  // Sub-TS with credit 1 cost 1.5-1.7 steps of Linear TS in time, not 2, and the graph of 10^5 arms
-  // completed only after 11,700 steps (9,700 with 1.25). Runs of bench/horizon.mjs (K = 10^5,
-  // d = 16) read, for the largest total-time ratio over the horizons and the ratio at T = 20,000:
-  // credit 1: 1.52-1.73 and 0.95-1.06 (four runs); 1.25: 1.65-1.88 and 0.85-1.02 (seven);
-  // 1.5: 1.84-1.97 and 0.86-0.93 (two). 1.25 kept the 2x bound in every run.
+  // overcounts a visit to a cached graph, so with credit 1 Sub-TS's steps stayed well under the 2x
+  // bound and its graph was complete late; 1.25 kept the bound in every run of bench/horizon.mjs at
+  // K = 10^5 and completes the graph sooner (bench/results/design-measurements.md).
   static constexpr double kBuildCredit = 1.25;
 
   SubTS(int dim, const Json& options) : SubTS("sub-ts", "hnsw", dim, options) {}

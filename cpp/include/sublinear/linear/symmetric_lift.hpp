@@ -7,8 +7,9 @@
 namespace sublinear {
 
 // Sub-Elim's MIPS lives in the space of d x d matrices: <vec(x x^T / d), vec(M / d)> = x^T M x / d^2
-// (paper 000, Algorithm 2). For symmetric M the upper triangle with off-diagonal entries scaled by
-// sqrt(2) gives the same inner product in d(d+1)/2 dimensions instead of d^2.
+// (Yang et al., arXiv:2103.02729, Algorithm 2). For symmetric M the upper triangle with
+// off-diagonal entries scaled by sqrt(2) gives the same inner product in d(d+1)/2 dimensions instead
+// of d^2.
 class SymmetricLift {
  public:
   explicit SymmetricLift(int dim);

@@ -10,11 +10,11 @@
 
 namespace sublinear {
 
-// FasterCUCB (paper 002, Algorithms 2-5): CUCB whose basis comes from the dominating points of
-// rounded features instead of a greedy pass over all K arms. The features (mu^_k, 1/sqrt(N_k))
-// live in RoundedFeatureBins (rounding, bins and the cell of the query (1, lambda_t)); FIND-BASE
-// runs the greedy algorithm over the bins in the cell's order, arms in a bin being interchangeable
-// for the query:
+// FasterCUCB (Tzeng et al., arXiv:2405.17968, Algorithms 2-5): CUCB whose basis comes from the
+// dominating points of rounded features instead of a greedy pass over all K arms. The features
+// (mu^_k, 1/sqrt(N_k)) live in RoundedFeatureBins (rounding, bins and the cell of the query (1,
+// lambda_t)); FIND-BASE runs the greedy algorithm over the bins in the cell's order, arms in a bin
+// being interchangeable for the query:
 // - uniform matroid: the first D arms (O(D + bins visited));
 // - partition matroid, the direct sum of its groups, each with its own bins and cell: the first arm
 //   of each group (O(D) plus the re-sorts of groups whose cell ended);

@@ -7,11 +7,11 @@
 
 namespace sublinear {
 
-// The incremental independence (membership) oracle of paper 002, Appendix C: it holds an
-// independent set x, starting empty, answers whether x + e_k is still independent, and adds k.
-// Each matroid class keeps just enough state to answer in T_member time (a counter for uniform,
-// used groups for partition, union-find for graphic, a maximum matching for transversal), so the
-// greedy algorithm costs O(K (log K + T_member)) instead of re-testing whole sets.
+// The incremental independence (membership) oracle of Tzeng et al. (arXiv:2405.17968), Appendix C:
+// it holds an independent set x, starting empty, answers whether x + e_k is still independent, and
+// adds k. Each matroid class keeps just enough state to answer in T_member time (a counter for
+// uniform, used groups for partition, union-find for graphic, a maximum matching for transversal),
+// so the greedy algorithm costs O(K (log K + T_member)) instead of re-testing whole sets.
 class IndependenceOracle {
  public:
   virtual ~IndependenceOracle() = default;

@@ -39,12 +39,12 @@ class Matroid {
   // DUPLICATE_ID for a repeated arm.
   bool isIndependent(const Id* arms, std::size_t count) const;
 
-  // A maximum-weight basis by the greedy algorithm (paper 002, Algorithm 1): arms by weight
-  // descending, ties by smaller index, each added when it keeps the set independent, until the set
-  // has rank() arms. The order is produced lazily from a heap (O(K) to build, O(log K) per arm
-  // looked at), which is still Algorithm 1 and the same result as a full sort. Negative weights do
-  // not stop the greedy: the result is always a basis (semi-bandit super arms are bases), the best
-  // one among bases. weights: K finite numbers (DIMENSION_MISMATCH / NON_FINITE).
+  // A maximum-weight basis by the greedy algorithm (Tzeng et al., arXiv:2405.17968, Algorithm 1):
+  // arms by weight descending, ties by smaller index, each added when it keeps the set independent,
+  // until the set has rank() arms. The order is produced lazily from a heap (O(K) to build, O(log
+  // K) per arm looked at), which is still Algorithm 1 and the same result as a full sort. Negative
+  // weights do not stop the greedy: the result is always a basis (semi-bandit super arms are
+  // bases), the best one among bases. weights: K finite numbers (DIMENSION_MISMATCH / NON_FINITE).
   std::vector<Id> maxWeightBasis(const double* weights, std::size_t count) const;
 
   // Greedy over arms in the given order (no validation: arms < K, distinct), stopping at rank().

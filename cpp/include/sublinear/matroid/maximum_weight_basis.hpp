@@ -17,8 +17,9 @@ class StateReader;
 class StateWriter;
 
 // A maximum-weight basis B of a matroid under the dominating weights <dom(f_k), (1, lambda)> of the
-// bins' order (paper 002, Sec. 4.4: the dynamic algorithm A of Assumption 4.2), kept across rounds
-// for the matroids whose FIND-BASE needs the independence oracle (graphic, transversal).
+// bins' order (Tzeng et al., arXiv:2405.17968, Sec. 4.4: the dynamic algorithm A of Assumption
+// 4.2), kept across rounds for the matroids whose FIND-BASE needs the independence oracle (graphic,
+// transversal).
 //
 // B is either rebuilt by the greedy algorithm over the bins in order (offering arms to the
 // incremental oracle until the basis is full) or repaired by basis exchange after each update of

@@ -16,8 +16,8 @@ class SemiBanditPolicy;
 class StateReader;
 class StateWriter;
 
-// The bins BIN_{q,r} of rounded features and the order a query puts them in (paper 002,
-// Sec. 4.2-4.3), FasterCUCB's data structure without the matroid.
+// The bins BIN_{q,r} of rounded features and the order a query puts them in (Tzeng et al.,
+// arXiv:2405.17968, Sec. 4.2-4.3), FasterCUCB's data structure without the matroid.
 //
 // - Features f_k = (mu^_k, 1/sqrt(N_k)), query q = (1, lambda_t): the UCB index is <f_k, q>.
 // - Rounding (Sec. 4.2): each coordinate is rounded up to the next power of (1 + eta); arm k lands

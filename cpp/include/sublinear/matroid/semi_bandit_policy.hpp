@@ -12,10 +12,10 @@
 
 namespace sublinear {
 
-// A matroid semi-bandit policy (paper 002): each round select() plays a basis of the matroid and
-// update() receives one reward in [a, b] per arm of that basis. The base class owns the matroid
-// (a copy), the per-arm statistics N_k and mu^_k, validation, and the initial phase that pulls
-// every arm once; subclasses choose bases.
+// A matroid semi-bandit policy (Tzeng et al., arXiv:2405.17968): each round select() plays a basis
+// of the matroid and update() receives one reward in [a, b] per arm of that basis. The base class
+// owns the matroid (a copy), the per-arm statistics N_k and mu^_k, validation, and the initial
+// phase that pulls every arm once; subclasses choose bases.
 //
 // Common options: a, b (reward range, a < b; default 0 and 1), horizon (T, default 10000), seed.
 // update() checks, before changing anything: a select() is pending (INVALID_ARGUMENT), the basis
@@ -43,7 +43,7 @@ class SemiBanditPolicy {
   std::int64_t rounds() const { return rounds_; }
   std::uint64_t pulls(Id arm) const { return pulls_[arm]; }
   double empiricalMean(Id arm) const { return means_[arm]; }
-  // lambda_t = sqrt(1.5 (b - a)^2 log t), the confidence width of CUCB (paper 002, Theorem 5.1).
+  // lambda_t = sqrt(1.5 (b - a)^2 log t), the confidence width of CUCB (Tzeng et al., Theorem 5.1).
   double confidenceWidth(std::int64_t t) const;
   // The UCB index mu^_k + lambda_t / sqrt(N_k) of a pulled arm at round t.
   double ucbIndex(Id arm, std::int64_t t) const;

@@ -9,13 +9,13 @@
 
 namespace sublinear {
 
-// Algorithm 1 of paper 000 (the adaptive MIPS solver M(c, r, epsilon, delta)): `copies` (kappa)
-// independent indexes of the `base` type, each built with its own seed, each receiving every addition
-// and removal. A query q is normalised (the arg max does not depend on |q|; the paper's queries lie in
-// the unit ball) and rounded coordinate-wise to the nearest multiple of epsilon / dim, so that
-// adaptively chosen queries can only ever be one of finitely many grid points q^ with |q^ - q / |q|| <=
-// epsilon; every copy answers q^, and the answers of all copies are pooled and ranked by their exact
-// inner product with the original q. The paper returns any answer that passes the sanity check
+// Algorithm 1 of Yang et al. (arXiv:2103.02729, the adaptive MIPS solver M(c, r, epsilon, delta)):
+// `copies` (kappa) independent indexes of the `base` type, each built with its own seed, each receiving
+// every addition and removal. A query q is normalised (the arg max does not depend on |q|; the paper's
+// queries lie in the unit ball) and rounded coordinate-wise to the nearest multiple of epsilon / dim,
+// so that adaptively chosen queries can only ever be one of finitely many grid points q^ with |q^ - q /
+// |q|| <= epsilon; every copy answers q^, and the answers of all copies are pooled and ranked by their
+// exact inner product with the original q. The paper returns any answer that passes the sanity check
 // <q, p> >= c r; we return the pooled candidate(s) of largest exact score, which pass that check
 // whenever any copy's answer does, without needing (c, r).
 class AdaptiveIndex final : public MipsIndex {

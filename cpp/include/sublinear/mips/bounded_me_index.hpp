@@ -11,10 +11,10 @@
 
 namespace sublinear {
 
-// MIPS as best-arm identification with bounded pulls (paper 001): item i is an arm whose reward list
-// is (x_ij q_j)_j, a pull multiplies one more coordinate, and BoundedME (Algorithm 1) keeps the K
-// arms it cannot rule out; the base class then scores those K exactly. No structure is built:
-// adding an item only stores it.
+// MIPS as best-arm identification with bounded pulls (Liu et al., arXiv:1812.06360): item i is an
+// arm whose reward list is (x_ij q_j)_j, a pull multiplies one more coordinate, and BoundedME
+// (Algorithm 1) keeps the K arms it cannot rule out; the base class then scores those K exactly. No
+// structure is built: adding an item only stores it.
 //
 // Sampling coordinates without replacement, as streams. Each item is stored a second time with its
 // columns permuted by one uniformly random permutation sigma drawn from the seed, cut into panels of

@@ -11,8 +11,8 @@
 
 namespace sublinear {
 
-// BoundedME (paper 001, Algorithm 1) for the Multi-Armed Bandit with Bounded Pulls: every arm owns a
-// finite list of N rewards, a pull draws the next reward of the arm *without* replacement, and the
+// BoundedME (Liu et al., arXiv:1812.06360, Algorithm 1) for the Multi-Armed Bandit with Bounded Pulls: every
+// arm owns a finite list of N rewards, a pull draws the next reward of the arm *without* replacement, and the
 // goal is K arms whose K-th best true mean is within epsilon of the best K-th mean with probability
 // at least 1 - delta. Median elimination with the without-replacement sample sizes m(u) (eq. 6):
 // round l pulls every surviving arm up to t_l = m(2/eps_l^2 log(2(|S_l|-K) / (delta_l (ceil((|S_l|-K)/2)+1))))

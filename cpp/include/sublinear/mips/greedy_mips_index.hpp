@@ -16,7 +16,8 @@ namespace sublinear {
 // With B = size every item is screened, so the result is exact.
 //
 // Budget: `budget` (an absolute number of candidates) or `budgetFraction` (of the current size,
-// default 0.1, as in paper 001's grid of 10%-100%); never fewer than the k (or shortlist) asked for.
+// default 0.1, as in Liu et al.'s (arXiv:1812.06360) grid of 10%-100%); never fewer than the k (or
+// shortlist) asked for.
 //
 // Changes. Each list is a sorted vector of (value, slot) with an unsorted tail of recent additions;
 // the next search sorts each tail and merges it in: add O(dim) per item, then one

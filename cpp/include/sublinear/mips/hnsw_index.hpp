@@ -14,7 +14,8 @@ namespace sublinear {
 // A hierarchical navigable small-world graph (hnswlib's HierarchicalNSW, Malkov & Yashunin) over the
 // items, in one of two spaces:
 //   "inner-product": hnswlib's inner-product distance 1 - <x, q> directly.
-//   "euclidean": the reduction of Bachrach et al. (paper 000, Appendix A.1). Every item x is stored as
+//   "euclidean": the reduction of Bachrach et al. (Yang et al., arXiv:2103.02729, Appendix A.1). Every
+// item x is stored as
 //     (x, sqrt(R^2 - |x|^2)) and the query as (q, 0), so |x' - q'|^2 = R^2 + |q|^2 - 2<x, q>: the nearest
 //     neighbour is the maximum inner product, in a true metric.
 //
@@ -72,10 +73,9 @@ class HnswIndex final : public MipsIndex {
   // Node so that a search with its building costs at most (1 + buildCredit) scans in time, not only
   // in counted work (bench/horizon.mjs checks the bound); it converts the credit into insertions.
   // That holds while the graph fits in a cache (kCachedGraphBytes); beyond, every visit goes to main
-  // memory while the scan still streams: measured with M 8 at d = 16, a visit cost 11 scan rows in a
-  // graph of 10^5 nodes (14 MB) and 27.5 at 10^6, about 45% more per doubling of the graph's memory
-  // (kEvaluationCostGrowth). With the cost fixed at 24, Sub-TS at 10^6 arms spent 2.6 times Linear
-  // TS's time. The cost depends on the graph alone, never on timing: the same calls build the same graph.
+  // memory while the scan still streams, and a visit costs about 45% more per doubling of the
+  // graph's memory (kEvaluationCostGrowth; bench/results/design-measurements.md). The cost depends on the
+  // graph alone, never on timing: the same calls build the same graph.
   static constexpr double kEvaluationCost = 24.0;
   static constexpr double kCachedGraphBytes = 16.0 * 1024 * 1024;
   static constexpr double kEvaluationCostGrowth = 0.45;
@@ -85,12 +85,11 @@ class HnswIndex final : public MipsIndex {
   static constexpr std::size_t kGraphMinimum = 1000;
   // An incremental graph is started (and searched before it is complete) only when a scan reads at
   // least this many rows per node a search would visit: below, building it costs more than it can
-  // save within the bound of (1 + buildCredit) scans. Measured with Sub-TS's defaults at d = 16 (M 8,
-  // a beam of efSearch 64 + shortlist 30 - 1 = 93: up to 1,488 visits, about 950 in fact), a
-  // complete graph's step cost 0.039 ms flat against Linear TS's 0.029 at 5,000 arms and 0.045 at
-  // 10,000; and while it was built, Sub-TS's total time read up to 3.3 times Linear TS's at 5,000
-  // arms, 2.2 at 20,000, 2.05 at 30,000, 1.70 at 50,000 and 1.55 at 10^5 (bench/horizon.mjs). 30 rows
-  // a visit starts that graph from 44,640 arms. A graph built on request (build()) is searched at any size.
+  // save within the bound of (1 + buildCredit) scans: with Sub-TS's defaults at d = 16 a complete
+  // graph's step cost about what a scan of 5,000-10,000 arms costs, and while it was built Sub-TS's
+  // total time exceeded twice Linear TS's up to some 30,000 arms (bench/results/design-measurements.md). 30
+  // rows a visit starts that graph from 44,640 arms. A graph built on request (build()) is searched at any
+  // size.
   static constexpr double kScanRowsPerSearchVisit = 30.0;
   // A bulk build inserts on one thread until the graph holds this many nodes: hnswlib's addPoint
   // takes the first node as the entry point without a lock, so concurrent insertions into an

@@ -59,10 +59,9 @@ inline float squaredDistance(const float* a, const float* b, std::size_t paddedD
 }
 
 // Rows of at most this many floats go through innerProducts4; longer ones one at a time. In wasm
-// (V8 on this project's 2-core EPYC machines) four interleaved rows of 96 floats or more read memory
-// at 6-8 GB/s, one row at a time at 19-23 GB/s (measured over 100 MB: 136 floats, Sub-Elim's and Linear
-// Elim's lifts at d = 16, 14.3 ms against 4.3); at 64 floats and fewer the four rows are as fast or
-// faster (16 floats: 4.0 against 4.8 ms). Both give the same bits.
+// (V8) four interleaved rows of 96 floats or more read memory about three times slower than one row
+// at a time; at 64 floats and fewer the four rows are as fast or faster
+// (bench/results/design-measurements.md). Both give the same bits.
 constexpr std::size_t kInterleavedRowsMaxStride = 64;
 
 // Four rows anywhere in memory against one query: the query is loaded once per step for four rows,

@@ -10,8 +10,8 @@
 
 namespace sublinear {
 
-// Simple-LSH (Neyshabur & Srebro 2015), the LSH-MIPS baseline of paper 001: items are scaled by
-// U >= max |x| and lifted to the unit sphere, x -> (x / U, sqrt(1 - |x / U|^2)); the query is
+// Simple-LSH (Neyshabur & Srebro 2015), the LSH-MIPS baseline of Liu et al. (arXiv:1812.06360): items are
+// scaled by U >= max |x| and lifted to the unit sphere, x -> (x / U, sqrt(1 - |x / U|^2)); the query is
 // normalised and lifted with a 0, q -> (q / |q|, 0). Then <x', q'> = <x, q> / (U |q|), so sign random
 // projections (SimHash) of the lifted vectors collide more for larger inner products. `tables` (b)
 // hash tables each AND `bits` (a) signs; the candidates are the union (OR) of the query's buckets,

@@ -26,7 +26,8 @@ struct SearchResult {
 };
 
 struct SearchOptions {
-  // When larger than k: retrieve this many candidates and rank them exactly (paper 000, section 7).
+  // When larger than k: retrieve this many candidates and rank them exactly (Yang et al.,
+  // arXiv:2103.02729, section 7).
   std::size_t shortlist = 0;
   // Items ranked with the index's own candidates whatever the index finds (ids it does not hold
   // are skipped): a caller that knows good answers from earlier exact scans keeps them reachable
@@ -88,9 +89,9 @@ class MipsIndex {
 
   // Whether exhaustive scans of at least kParallelScanFloats share their rows among parallelism()
   // threads (off by default). The elimination policies turn it on for the stages they scan. Linear
-  // TS leaves it off: it is Sub-TS's baseline, whose scan is the rent Sub-TS's graph is paid from
-  // (at 10^6 arms a shared scan made the baseline 1.65x faster a step, and Sub-TS's total reached
-  // 2.08x of it at T = 1,000-3,000).
+  // TS leaves it off: it is Sub-TS's baseline, whose scan is the rent Sub-TS's graph is paid from,
+  // and a shared scan would speed up the baseline and not the rent
+  // (bench/results/design-measurements.md).
   void shareScansAmongThreads(bool share) { shareScans_ = share; }
   // Waking a helper costs some tens of microseconds, a scan of 16 MB about a millisecond in wasm.
   static constexpr std::size_t kParallelScanFloats = std::size_t{1} << 22;

@@ -10,9 +10,10 @@
 
 namespace sublinear {
 
-// Paper 001's adversarial Multi-Armed Bandit with Bounded Pulls (section "Correctness of the
-// guarantee", Figure 1), one instance per round: K arms, each a list of N rewards in {0, 1} with
-// true mean r_a ~ U[0, 1] (round(r_a N) ones), drawn without replacement with every 1 before every 0
+// Liu et al.'s (arXiv:1812.06360) adversarial Multi-Armed Bandit with Bounded Pulls (section
+// "Correctness of the guarantee", Figure 1), one instance per round: K arms, each a list of N rewards in
+// {0, 1} with true mean r_a ~ U[0, 1] (round(r_a N) ones), drawn without replacement with every 1 before
+// every 0
 // -- the order that makes arms hardest to tell apart. The policy is BoundedME (Algorithm 1) with
 // the run's epsilon and delta; a round's regret is the suboptimality of the arm it returns,
 // max_a r_a - r_returned (at most epsilon with probability >= 1 - delta), its reward r_returned.

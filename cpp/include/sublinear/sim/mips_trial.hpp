@@ -10,7 +10,8 @@
 
 namespace sublinear {
 
-// Paper 001's synthetic MIPS experiments (Figures 2 and 3) as rounds: `items` vectors of dimension
+// Liu et al.'s (arXiv:1812.06360) synthetic MIPS experiments (Figures 2 and 3) as rounds: `items`
+// vectors of dimension
 // `dim` drawn once from N(0, 1) ("gaussian") or U[0, 1) ("uniform"), one fresh query per round from
 // the same distribution. The policy is any index type with its options and `k`; a round's reward is
 // precision@k of its answer against the exact top-k (computed by an untimed exact scan), its regret
