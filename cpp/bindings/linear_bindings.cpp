@@ -15,28 +15,53 @@ namespace {
 
 LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
   return guarded([&]() -> LinearPolicyHandle* {
-    return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson)), {}, {}};
+    return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson)), {}, {}, {}};
   });
 }
 
 // A user over the catalogue of `catalogue` (a share of it: the JS Catalogue may be disposed first).
 LinearPolicyHandle* createLinearPolicyOver(CatalogueHandle& catalogue, const std::string& specJson) {
-  return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson), catalogue.catalogue), {}, {}};
+  return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson), catalogue.catalogue), {}, {}, {}};
 }
 
 void policyAddArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
-                   std::size_t featureLength) {
+                   std::size_t featureLength, std::uintptr_t labels, std::size_t labelCount, bool labelled) {
   guarded([&] {
-    self.policy->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength);
+    self.policy->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength,
+                         labelled ? fromAddress<const Label>(labels) : nullptr, labelCount);
   });
+}
+
+ArmFilter filterOf(std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount) {
+  ArmFilter filter;
+  const Id* excluded = fromAddress<const Id>(exclude);
+  filter.exclude.assign(excluded, excluded + excludeCount);
+  const Label* allowed = fromAddress<const Label>(labels);
+  filter.labels.assign(allowed, allowed + labelCount);
+  return filter;
 }
 
 void policyRemoveArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount) {
   guarded([&] { self.policy->removeArms(fromAddress<const Id>(ids), idCount); });
 }
 
-double policySelect(LinearPolicyHandle& self) {
-  return guarded([&] { return static_cast<double>(self.policy->select()); });
+double policySelect(LinearPolicyHandle& self, std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels,
+                    std::size_t labelCount) {
+  return guarded([&] { return static_cast<double>(self.policy->select(filterOf(exclude, excludeCount, labels, labelCount))); });
+}
+
+// The slate goes to self.slate, which JS copies out (lastSlate).
+std::size_t policySelectSlate(LinearPolicyHandle& self, double k, std::uintptr_t exclude, std::size_t excludeCount,
+                              std::uintptr_t labels, std::size_t labelCount) {
+  return guarded([&]() -> std::size_t {
+    require(k >= 1 && k <= 4294967295.0, ErrorCode::InvalidArgument, "k must be a positive integer");
+    self.slate = self.policy->selectSlate(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount));
+    return self.slate.size();
+  });
+}
+
+emscripten::val policyLastSlate(LinearPolicyHandle& self) {
+  return emscripten::val(emscripten::typed_memory_view(self.slate.size(), self.slate.data()));
 }
 
 void policyUpdate(LinearPolicyHandle& self, double arm, double reward) {
@@ -69,14 +94,14 @@ std::string policyType(LinearPolicyHandle& self) { return self.policy->policy().
 
 LinearPolicyHandle* restoreLinearPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> LinearPolicyHandle* {
-    return new LinearPolicyHandle{PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
+    return new LinearPolicyHandle{PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}};
   });
 }
 
 LinearPolicyHandle* restoreLinearPolicyOver(std::uintptr_t bytes, std::size_t length, const std::string& expectedType,
                                             CatalogueHandle& catalogue) {
   return new LinearPolicyHandle{
-      PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType, catalogue.catalogue), {}, {}};
+      PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType, catalogue.catalogue), {}, {}, {}};
 }
 }  // namespace
 
@@ -88,6 +113,8 @@ EMSCRIPTEN_BINDINGS(sublinear_linear) {
       .function("addArms", guard<&policyAddArms>)
       .function("removeArms", guard<&policyRemoveArms>)
       .function("select", guard<&policySelect>)
+      .function("selectSlate", guard<&policySelectSlate>)
+      .function("lastSlate", guard<&policyLastSlate>)
       .function("update", guard<&policyUpdate>)
       .function("theta", guard<&policyTheta>)
       .function("buildIndex", guard<&policyBuildIndex>)

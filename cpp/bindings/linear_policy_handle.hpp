@@ -8,12 +8,13 @@
 
 namespace sublinear::bindings {
 
-// One JS policy object: the policy and the buffers of its last theta() and toBytes(), which JS
-// copies out.
+// One JS policy object: the policy and the buffers of its last theta(), toBytes() and
+// selectSlate(), which JS copies out.
 struct LinearPolicyHandle {
   std::unique_ptr<PersistentLinearPolicy> policy;
   std::vector<double> theta;
   std::vector<std::uint8_t> saved;
+  std::vector<Id> slate;
 };
 
 }  // namespace sublinear::bindings

@@ -246,7 +246,9 @@ Layout layoutOf(const Bytes& bytes, std::size_t d) {
   at += 8 + readU64(bytes, at);                              // options
   Layout layout{};
   layout.armCount = at;
-  at += 8 + readU64(bytes, at) * (4 + 8 * d);                // arms
+  const std::size_t arms = readU64(bytes, at);
+  at += 8 + arms * (4 + 8 * d);                              // arms
+  at += 8 + arms * 4;                                        // their labels
   at += 4 + 8 + 8;                                           // dim, lambda, observations
   layout.gram = at + 16;
   layout.inverse = layout.gram + 8 * d * d + 16;

@@ -27,18 +27,19 @@ class MirrorPolicy : public LinearPolicy {
   bool hasArm(Id id) const override { return arms_.count(id) != 0; }
   // The trial never asks for features; zeros of the right length keep the contract.
   const double* featuresOf(Id) const override { return zeros_.data(); }
-  void addArms(const Id* ids, std::size_t count, const double*, std::size_t length) override {
+  void addArms(const Id* ids, std::size_t count, const double*, std::size_t length, const Label*, std::size_t) override {
     EXPECT_EQ(length, count * static_cast<std::size_t>(dim_));
     for (std::size_t i = 0; i < count; ++i) EXPECT_TRUE(arms_.insert(ids[i]).second);
   }
   void removeArms(const Id* ids, std::size_t count) override {
     for (std::size_t i = 0; i < count; ++i) EXPECT_EQ(arms_.erase(ids[i]), 1u);
   }
-  Id select() override {
+  Id select(const ArmFilter&) override {
     auto it = arms_.begin();
     std::advance(it, static_cast<long>(random_.uniformInt(arms_.size())));
     return *it;
   }
+  std::vector<Id> selectSlate(std::size_t, const ArmFilter& filter) override { return {select(filter)}; }
   void update(Id arm, double) override { EXPECT_TRUE(arms_.count(arm)); }
   Vector theta() const override { return Vector::Zero(dim_); }
   Json stats() const override { return Json{{"innerProducts", 7}}; }

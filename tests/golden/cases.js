@@ -38,7 +38,7 @@ function linear(name, options = {}) {
   return {
     make(sb) {
       const object = new sb[name]({ dim, seed: 5, horizon: 500, ...options });
-      object.addArms(ids(0, 60), features);
+      object.addArms(ids(0, 60), features, { labels: Uint32Array.from({ length: 60 }, (_, i) => i % 4) });
       for (let t = 0; t < 30; t++) {
         const arm = object.select();
         object.update(arm, linearReward(features, arm));
@@ -49,9 +49,10 @@ function linear(name, options = {}) {
     transcript(object) {
       const out = [];
       for (let t = 0; t < 30; t++) {
-        const arm = object.select();
-        out.push(arm);
-        object.update(arm, linearReward(features, arm));
+        // Every third step a filtered slate (labels saved with the arms), fed back per position.
+        const shown = t % 3 === 0 ? Array.from(object.selectSlate(3, { labels: [t % 4], exclude: [t] })) : [object.select()];
+        out.push(shown.length === 1 ? shown[0] : shown);
+        for (const arm of shown) object.update(arm, linearReward(features, arm));
       }
       return out;
     },
@@ -130,6 +131,8 @@ function catalogue() {
         out.push(arm);
         user.update(arm, linearReward(features, arm));
       }
+      // The index's labels are the catalogue's: a filtered slate.
+      out.push(Array.from(user.selectSlate(4, { labels: [2] })));
       user.dispose();
       return out;
     },

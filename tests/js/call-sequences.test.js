@@ -91,7 +91,8 @@ function linearFamily(name, options) {
         const count = between(random, 1, 4);
         const ids = Array.from({ length: count }, () => between(random, 0, 30));
         const features = vector(random, count * dim);
-        return (policy) => policy.addArms(ids, features);
+        const labels = Array.from({ length: count }, () => between(random, 0, 3));
+        return random() < 0.5 ? (policy) => policy.addArms(ids, features) : (policy) => policy.addArms(ids, features, { labels });
       }
       if (roll < 0.35) {
         const ids = [between(random, 0, 30)];
@@ -102,6 +103,17 @@ function linearFamily(name, options) {
         return (policy) => policy.buildIndex(limit);
       }
       const reward = random() < 0.03 ? 1e300 : random();
+      if (roll < 0.55) {
+        // A filtered page: a slate (or one arm) of arms not excluded with an allowed label, each rewarded.
+        const k = between(random, 1, 5);
+        const filters = { exclude: [between(random, 0, 30)], labels: [between(random, 0, 3), between(random, 0, 3)] };
+        const slate = random() < 0.7;
+        return (policy) => {
+          const shown = slate ? Array.from(policy.selectSlate(k, filters)) : [policy.select(filters)];
+          for (const arm of shown) policy.update(arm, reward);
+          return shown;
+        };
+      }
       const wrongArm = random() < 0.05;
       // A step: select, then update the selected arm (or another one).
       return (policy) => {

@@ -274,9 +274,27 @@ export const families = {
       armCount: { get: true },
       type: { get: true },
       hasArm: { args: [['id', () => 1]] },
-      addArms: { args: [['ids', () => [4]], ['features', () => [0, 1, 1], { dimensioned: true }]] },
+      addArms: {
+        args: [['ids', () => [4]], ['features', () => [0, 1, 1], { dimensioned: true }],
+          ['options', () => ({ labels: [5] }), {
+            bad: [['a misspelt key', { label: [5] }, 'INVALID_ARGUMENT'], ['two labels for one arm', { labels: [5, 6] }, 'INVALID_ARGUMENT'],
+              ...badIdList('labels')],
+          }]],
+      },
       removeArms: { args: [['ids', () => [2]]] },
-      select: { args: [] },
+      select: {
+        args: [['options', () => ({ exclude: [1], labels: [0] }), {
+          bad: [['a misspelt filter', { exclued: [1] }, 'INVALID_ARGUMENT'], ['k (slates are selectSlate)', { k: 2 }, 'INVALID_ARGUMENT'],
+            ...badIdList('exclude'), ...badIdList('labels'),
+            ['labels no arm carries', { labels: [99] }, 'EMPTY'], ['every arm excluded', { exclude: [1, 2, 3] }, 'EMPTY']],
+        }]],
+      },
+      selectSlate: {
+        args: [['count', () => 2], ['options', () => ({ exclude: [3], labels: [0] }), {
+          bad: [['a misspelt filter', { label: [0] }, 'INVALID_ARGUMENT'], ...badIdList('exclude'), ...badIdList('labels'),
+            ['labels no arm carries', { labels: [99] }, 'EMPTY'], ['every arm excluded', { exclude: [1, 2, 3] }, 'EMPTY']],
+        }]],
+      },
       update: { args: [['id', () => 1], ['reward', () => 0.25]] },
       theta: { args: [] },
       buildIndex: { args: [['limit', () => 10]] },

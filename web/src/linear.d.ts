@@ -178,6 +178,24 @@ export interface LinearPolicyStats {
   [key: string]: unknown;
 }
 
+/** addArms' third argument. */
+export interface ArmAddOptions {
+  /**
+   * One label per arm (an unsigned 32-bit integer: a category, a shop), for the `labels` filter of
+   * select and selectSlate; default 0 for every arm. Saved in toBytes(). A policy over a catalogue
+   * uses the catalogue's labels (catalogue.add(ids, features, { labels })).
+   */
+  labels?: Ids;
+}
+
+/** Eligibility filters of select and selectSlate, combined with AND. */
+export interface ArmFilters {
+  /** Arms never returned (ids not in the set are ignored: the shown items may have left it). */
+  exclude?: Ids;
+  /** Only arms whose label is listed are returned; every label when absent. */
+  labels?: Ids;
+}
+
 /** The interface every linear policy shares. */
 export interface LinearPolicy extends Disposable {
   readonly dim: number;
@@ -185,12 +203,24 @@ export interface LinearPolicy extends Disposable {
   /** Kebab-case type name: 'lin-ucb', 'lin-ts', 'linear-elim', 'sub-elim', 'sub-ts'. */
   readonly type: string;
   hasArm(id: number): boolean;
-  /** ids: n identifiers; features: n*dim numbers. */
-  addArms(ids: Ids, features: Floats): void;
+  /** ids: n identifiers; features: n*dim numbers; options.labels: n labels (default 0). */
+  addArms(ids: Ids, features: Floats, options?: ArmAddOptions): void;
   /** An unknown id throws UNKNOWN_ID and nothing is removed. */
   removeArms(ids: Ids): void;
-  /** An arm currently in the set; EMPTY when there is none. */
-  select(): number;
+  /**
+   * An arm currently in the set that the filters admit; EMPTY when there is none. An unknown
+   * filter key throws INVALID_ARGUMENT naming it.
+   */
+  select(filters?: ArmFilters): number;
+  /**
+   * min(k, eligible) distinct eligible arms, best first: fewer than k when fewer are eligible,
+   * EMPTY when none is. LinTS and SubTS: one posterior draw, its top k (SubTS through its index, with
+   * a shortlist k - 1 longer); LinUCB: the k largest UCB indices; LinearElim and SubElim: the most
+   * uncertain arms still in play of the first stage holding eligible ones, then of the next stages,
+   * then (only when the filters admit too few arms in play) eliminated arms by upper bound. Feedback
+   * per position: update(arm, reward) for each arm shown. Counts as one selection in stats().
+   */
+  selectSlate(k: number, filters?: ArmFilters): Uint32Array;
   /**
    * reward: a finite number, at most 1e15 in magnitude. Any arm in the set may be updated, selected
    * or not, any number of times: each call is one observation (x_arm, reward) folded into the ridge
@@ -231,9 +261,10 @@ declare class LinearPolicyBase implements LinearPolicy {
   readonly type: string;
   readonly disposed: boolean;
   hasArm(id: number): boolean;
-  addArms(ids: Ids, features: Floats): void;
+  addArms(ids: Ids, features: Floats, options?: ArmAddOptions): void;
   removeArms(ids: Ids): void;
-  select(): number;
+  select(filters?: ArmFilters): number;
+  selectSlate(k: number, filters?: ArmFilters): Uint32Array;
   update(arm: number, reward: number): void;
   theta(): Float64Array;
   buildIndex(maxItems?: number): number;

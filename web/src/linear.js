@@ -1,7 +1,19 @@
 // Linear bandit policies (README, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
-import { MAX_MAGNITUDE, MAX_UINT32, readOptions, requireId, requireInteger, requireNumber, toFeatureArray, toIdArray } from './convert.js';
+import { MAX_MAGNITUDE, MAX_UINT32, readAddOptions, readOptions, requireId, requireInteger, requireNumber, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';
 import { handleOf } from './runtime.js';
+
+const NO_IDS = new Uint32Array(0);
+
+// select({ exclude, labels }) and selectSlate(k, { exclude, labels }): exclude is ids, labels the
+// allowed labels (API.md v2, filters).
+function readFilters(options, name) {
+  const { exclude, labels } = readOptions(options, name, ['exclude', 'labels']);
+  return {
+    exclude: exclude === undefined ? NO_IDS : toIdArray(exclude, 'exclude'),
+    labels: labels === undefined ? NO_IDS : toIdArray(labels, 'labels'),
+  };
+}
 
 // `CatalogueFamily` (catalogue.js): a policy given `{ catalogue }` is a user over that catalogue,
 // with its own model only (LinUCB, LinTS, SubTS).
@@ -32,16 +44,33 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       armCount: { get: (handle) => handle.armCount() },
       type: { get: (handle) => handle.type() },
       hasArm: { args: [(id) => requireId(id)], call: (handle, id) => handle.hasArm(id) },
+      // addArms(ids, features, { labels }): one unsigned 32-bit label per arm (a category), default 0.
       addArms: {
-        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features')],
-        call: (handle, ids, features) => withHeap([ids, features], (idAddress, featureAddress) =>
-          handle.addArms(idAddress, ids.length, featureAddress, features.length)),
+        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddOptions],
+        call: (handle, ids, features, labels) => withHeap([ids, features, labels ?? NO_IDS], (idAddress, featureAddress, labelAddress) =>
+          handle.addArms(idAddress, ids.length, featureAddress, features.length, labelAddress, labels?.length ?? 0, labels !== null)),
       },
       removeArms: {
         args: [(ids) => toIdArray(ids)],
         call: (handle, ids) => withHeap([ids], (address) => handle.removeArms(address, ids.length)),
       },
-      select: { call: (handle) => handle.select() },
+      select: {
+        args: [(options) => readFilters(options, 'select options')],
+        // No filter, no copy to the heap: select() is the hot call of a page.
+        call: (handle, { exclude, labels }) => (exclude.length === 0 && labels.length === 0
+          ? handle.select(0, 0, 0, 0)
+          : withHeap([exclude, labels], (excludeAddress, labelAddress) =>
+            handle.select(excludeAddress, exclude.length, labelAddress, labels.length))),
+      },
+      // min(k, eligible) distinct arms, best first; EMPTY when none is eligible.
+      selectSlate: {
+        args: [(k) => requirePositiveInteger(k, 'k'), (options) => readFilters(options, 'selectSlate options')],
+        call: (handle, k, { exclude, labels }) => withHeap([exclude, labels], (excludeAddress, labelAddress) => {
+          handle.selectSlate(k, excludeAddress, exclude.length, labelAddress, labels.length);
+          // A copy: the view points into wasm memory that the next call overwrites.
+          return handle.lastSlate().slice();
+        }),
+      },
       update: {
         // The core refuses rewards beyond 1e15 too (they would overflow the ridge sums).
         args: [(arm) => requireId(arm, 'arm'), (reward) => requireNumber(reward, 'reward', MAX_MAGNITUDE)],

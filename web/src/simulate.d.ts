@@ -107,6 +107,14 @@ interface SimulationConfigBase {
   /** Record the cumulative sums every this many rounds (and at T); default max(1, floor(T / 1000)). */
   recordEvery?: number;
   /**
+   * Linear policies on a 'linear' environment of one user: each round the policy shows a slate of
+   * this many arms (selectSlate), every position's reward is drawn (noise per position) and fed back
+   * with update(arm, reward); cumulativeReward sums the positions' rewards and cumulativeRegret the
+   * slate regret per round (the best `slate` arms' total mean minus the shown arms'). Default 0: one
+   * arm a round (select()). Other environments throw INVALID_ARGUMENT.
+   */
+  slate?: number;
+  /**
    * Fraction of all rounds of all runs done; called at most about 100 times, last with 1. It may not
    * call into the module (another simulate(), a method of an index or policy): such a call throws
    * INVALID_ARGUMENT, which stops the run unless caught. dispose() and memoryUsage() are allowed.

@@ -395,6 +395,9 @@ const OptionGroup& simulation() {
       seed(0, "seed of the run (not with seeds)"),
       array("seeds", "none: one run with seed", "one run per seed, averaged (not with seed)"),
       computedInteger("recordEvery", 1, 1e9, "max(1, horizon / 1000)", "rounds between recorded points"),
+      integer("slate", 0, 0, 10000,
+              "linear policies on a 'linear' environment of one user: arms shown per round (selectSlate), each rewarded and "
+              "updated; regret is the slate's (0: one arm a round, select())"),
       object("onProgress", "none", "a function called with the fraction done (JavaScript only)"),
   };
   return group;
@@ -423,6 +426,7 @@ const OptionGroup& evaluation() {
 const OptionGroup& environmentCommon() {
   static const OptionGroup group{
       internal(integer("horizon", 0, 0, 1e12, "set by simulate() from its own horizon")),
+      internal(integer("slate", 0, 0, 10000, "set by simulate() from its own slate")),
       seed(0, "fixes the instance (default: derived from the run's seed); accepted by every environment"),
   };
   return group;

@@ -17,7 +17,11 @@ int checkedDimension(int dim) {
 
 ArmSet::ArmSet(int dim) : dim_(checkedDimension(dim)), rows_(static_cast<std::size_t>(dim_), static_cast<std::size_t>(dim_)) {}
 
-void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) const {
+void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+                      const Label* labels, std::size_t labelCount) const {
+  if (labels != nullptr && labelCount != count) {
+    fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
+  }
   const std::size_t expected = count * static_cast<std::size_t>(dim_);
   if (featureLength != expected) {
     fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(count) + " x " + std::to_string(dim_) + " = " +
@@ -48,14 +52,22 @@ void ArmSet::checkRemove(const Id* ids, std::size_t count) const {
   }
 }
 
-void ArmSet::add(const Id* ids, std::size_t count, const double* features) {
+void ArmSet::add(const Id* ids, std::size_t count, const double* features, const Label* labels) {
   const auto d = static_cast<std::size_t>(dim_);
   rows_.reserve(rows_.size() + count);
-  for (std::size_t i = 0; i < count; ++i) rows_.add(ids[i], features + i * d);
+  labels_.reserve(rows_.size() + count);
+  for (std::size_t i = 0; i < count; ++i) {
+    rows_.add(ids[i], features + i * d);
+    labels_.append(labels != nullptr ? labels[i] : 0);
+  }
 }
 
 void ArmSet::remove(const Id* ids, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) rows_.remove(ids[i]);
+  for (std::size_t i = 0; i < count; ++i) {
+    // RowStore moves the last row into the hole; the label follows.
+    labels_.removeRow(rows_.rowOf(ids[i]));
+    rows_.remove(ids[i]);
+  }
 }
 
 }  // namespace sublinear

@@ -51,37 +51,31 @@ std::string Catalogue::identityText(std::uint64_t identity) {
 
 void Catalogue::add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
                     const std::uint32_t* labels, std::size_t labelCount) {
-  arms_.checkAdd(ids, count, features, featureLength);
-  if (labels != nullptr && labelCount != count) {
-    fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
-  }
+  arms_.checkAdd(ids, count, features, featureLength, labels, labelCount);
   std::vector<float> vectors;
   floatRows(features, count, static_cast<std::size_t>(arms_.dim()), vectors);
-  labels_.reserve(labels_.size() + count);
-  arms_.add(ids, count, features);
+  arms_.add(ids, count, features, labels);
   try {
-    index_->add(ids, count, vectors.data(), vectors.size());
+    if (labels != nullptr) {
+      index_->add(ids, count, vectors.data(), vectors.size(), labels, labelCount);
+    } else {
+      index_->add(ids, count, vectors.data(), vectors.size());
+    }
   } catch (...) {
     arms_.remove(ids, count);
     throw;
   }
-  for (std::size_t i = 0; i < count; ++i) labels_.push_back(labels != nullptr ? labels[i] : 0);
 }
 
 void Catalogue::remove(const Id* ids, std::size_t count) {
   arms_.checkRemove(ids, count);
   index_->remove(ids, count);
-  // One arm at a time, as ArmSet removes them: the last row moves into the hole, its label with it.
-  for (std::size_t i = 0; i < count; ++i) {
-    labels_[arms_.rowOf(ids[i])] = labels_.back();
-    labels_.pop_back();
-    arms_.remove(ids + i, 1);
-  }
+  arms_.remove(ids, count);
 }
 
 Json Catalogue::stats() const {
   std::size_t labelled = 0;
-  for (const std::uint32_t label : labels_) labelled += label != 0 ? 1 : 0;
+  for (const std::uint32_t label : arms_.labels().labels()) labelled += label != 0 ? 1 : 0;
   return Json{{"type", kType},
               {"dim", dim()},
               {"size", size()},
@@ -101,7 +95,7 @@ std::vector<std::uint8_t> Catalogue::toBytes() const {
     const double* x = arms_.rowData(row);
     for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
   }
-  out.u32s(labels_.data(), labels_.size());
+  out.u32s(arms_.labels().labels().data(), arms_.size());
   index_->save(out);
   return out.finish();
 }
@@ -127,17 +121,17 @@ void Catalogue::load(StateReader& in) {
     for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
   }
   // Unique ids, finite features within kMaxMagnitude, as add() demands (CORRUPT_STATE here).
-  arms_.checkAdd(ids.data(), count, features.data(), features.size());
-  std::vector<std::uint32_t> labels = in.u32s();
+  const std::vector<std::uint32_t> labels = in.u32s();
   in.check(labels.size() == count, "there is not one label per arm");
-  arms_.add(ids.data(), count, features.data());
-  labels_ = std::move(labels);
+  arms_.checkAdd(ids.data(), count, features.data(), features.size(), labels.data(), labels.size());
+  arms_.add(ids.data(), count, features.data(), labels.data());
   index_->load(in);
   // The index holds exactly the arms, as float copies of their features.
   in.check(index_->size() == count, "the index does not hold the arms");
   for (std::size_t row = 0; row < count; ++row) {
     const Id id = arms_.idAt(row);
     in.check(index_->contains(id), "arm " + std::to_string(id) + " is missing from the index");
+    in.check(index_->labelOf(id) == arms_.labelAt(row), "the index holds another label for arm " + std::to_string(id));
     const float* stored = index_->items().vectorOf(id);
     const double* x = arms_.rowData(row);
     for (std::size_t j = 0; j < d; ++j) {

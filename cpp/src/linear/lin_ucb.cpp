@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <queue>
+#include <utility>
+#include <vector>
 
 namespace sublinear {
 
@@ -10,17 +13,21 @@ LinUCB::LinUCB(int dim, const Json& options) : RidgePolicy(dim, options, dim) {}
 LinUCB::LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options)
     : RidgePolicy(catalogue, options, catalogue ? catalogue->dim() : 1) {}
 
-Id LinUCB::chooseArm() {
+Id LinUCB::chooseArm() { return chooseArms(1, ArmFilter{}, Eligibility()).front(); }
+
+std::vector<Id> LinUCB::chooseArms(std::size_t count, const ArmFilter& /*filter*/, const Eligibility& eligible) {
   const double radius = theoreticalRadius() ? adaptiveRadius(delta()) : practicalRadius(confidenceMultiplier());
   lastRadius_ = radius;
+  // The `count` largest indices, ties to the smaller id; the heap's top is the worst one kept.
+  using Scored = std::pair<double, Id>;
+  const auto better = [](const Scored& a, const Scored& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); };
+  std::priority_queue<Scored, std::vector<Scored>, decltype(better)> kept(better);
   // One pass in blocks of rows: means X theta and widths diag(X V^-1 X^T) without a K x K product.
   // A block never straddles two of the arm set's pieces (kBlock divides RowStore::kBlockRows).
   constexpr std::size_t kBlock = 512;
   static_assert(RowStore<double>::kBlockRows % kBlock == 0, "a block of rows must lie in one piece of the arm set");
   const Matrix& inverseGram = ridge_.inverseGram();
   const Vector& theta = ridge_.theta();
-  double bestScore = -INFINITY;
-  Id bestArm = arms_.idAt(0);
   for (std::size_t start = 0; start < arms_.size(); start += kBlock) {
     const auto rows = static_cast<Eigen::Index>(std::min(kBlock, arms_.size() - start));
     const auto block = arms_.rows(start, static_cast<std::size_t>(rows));
@@ -28,16 +35,21 @@ Id LinUCB::chooseArm() {
     const Matrix transformed = block * inverseGram;
     const Vector widths = transformed.cwiseProduct(block).rowwise().sum();
     for (Eigen::Index i = 0; i < rows; ++i) {
-      const double score = means[i] + radius * std::sqrt(std::max(0.0, widths[i]));
-      const Id id = arms_.idAt(start + static_cast<std::size_t>(i));
-      if (score > bestScore || (score == bestScore && id < bestArm)) {
-        bestScore = score;
-        bestArm = id;
+      const std::size_t row = start + static_cast<std::size_t>(i);
+      if (!arms_.admits(eligible, row)) continue;
+      const Scored scored{means[i] + radius * std::sqrt(std::max(0.0, widths[i])), arms_.idAt(row)};
+      if (kept.size() < count) {
+        kept.push(scored);
+      } else if (better(scored, kept.top())) {
+        kept.pop();
+        kept.push(scored);
       }
     }
   }
   countInnerProducts(arms_.size());
-  return bestArm;
+  std::vector<Id> chosen(kept.size());
+  for (std::size_t i = chosen.size(); i-- > 0; kept.pop()) chosen[i] = kept.top().second;
+  return chosen;
 }
 
 Json LinUCB::extraStats() const { return Json{{"radius", lastRadius_}}; }

@@ -94,13 +94,16 @@ std::vector<std::uint8_t> PersistentLinearPolicy::toBytes() const {
   return out.finish();
 }
 
-void PersistentLinearPolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) {
-  policy_->addArms(ids, count, features, featureLength);
+void PersistentLinearPolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+                                     const Label* labels, std::size_t labelCount) {
+  policy_->addArms(ids, count, features, featureLength, labels, labelCount);
 }
 
 void PersistentLinearPolicy::removeArms(const Id* ids, std::size_t count) { policy_->removeArms(ids, count); }
 
-Id PersistentLinearPolicy::select() { return policy_->select(); }
+Id PersistentLinearPolicy::select(const ArmFilter& filter) { return policy_->select(filter); }
+
+std::vector<Id> PersistentLinearPolicy::selectSlate(std::size_t k, const ArmFilter& filter) { return policy_->selectSlate(k, filter); }
 
 void PersistentLinearPolicy::update(Id arm, double reward) { policy_->update(arm, reward); }
 

@@ -103,11 +103,12 @@ Vector RidgePolicy::modelFeatures(const double* features) const {
   return Eigen::Map<const Vector>(features, arms_.dim());
 }
 
-void RidgePolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) {
+void RidgePolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+                          const Label* labels, std::size_t labelCount) {
   require(ownArms_ != nullptr, ErrorCode::InvalidArgument,
           "addArms: this policy reads its arms from a catalogue; add them with catalogue.add()");
-  ownArms_->checkAdd(ids, count, features, featureLength);
-  ownArms_->add(ids, count, features);
+  ownArms_->checkAdd(ids, count, features, featureLength, labels, labelCount);
+  ownArms_->add(ids, count, features, labels);
   try {
     onAddArms(ids, count);
   } catch (...) {
@@ -124,11 +125,28 @@ void RidgePolicy::removeArms(const Id* ids, std::size_t count) {
   ownArms_->remove(ids, count);
 }
 
-Id RidgePolicy::select() {
+Id RidgePolicy::select(const ArmFilter& filter) {
   require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before select()");
-  const Id arm = chooseArm();
+  if (filter.empty()) {
+    const Id arm = chooseArm();
+    ++selections_;
+    return arm;
+  }
+  const Eligibility eligible = arms_.eligibility(filter);
+  require(eligible.count() > 0, ErrorCode::Empty, "no arm is eligible: every arm is excluded or has a label not asked for");
+  const std::vector<Id> chosen = chooseArms(1, filter, eligible);
   ++selections_;
-  return arm;
+  return chosen.front();
+}
+
+std::vector<Id> RidgePolicy::selectSlate(std::size_t k, const ArmFilter& filter) {
+  require(k >= 1, ErrorCode::InvalidArgument, "selectSlate: k must be a positive integer");
+  require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before selectSlate()");
+  const Eligibility eligible = arms_.eligibility(filter);
+  require(eligible.count() > 0, ErrorCode::Empty, "no arm is eligible: every arm is excluded or has a label not asked for");
+  std::vector<Id> chosen = chooseArms(std::min(k, eligible.count()), filter, eligible);
+  ++selections_;
+  return chosen;
 }
 
 void RidgePolicy::update(Id arm, double reward) {
@@ -224,6 +242,7 @@ void RidgePolicy::save(StateWriter& out) const {
       const double* x = arms_.rowData(row);
       for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
     }
+    out.u32s(arms_.labels().labels().data(), arms_.size());
   }
   ridge_.save(out);
   out.random(random_);
@@ -268,9 +287,11 @@ void RidgePolicy::loadArms(StateReader& in) {
     ids[row] = in.u32();
     for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
   }
+  const std::vector<std::uint32_t> labels = in.u32s();
+  in.check(labels.size() == count, "there is not one label per arm");
   // Unique ids, finite features within kMaxMagnitude, as addArms demands (its errors become CORRUPT_STATE).
-  ownArms_->checkAdd(ids.data(), count, features.data(), features.size());
-  ownArms_->add(ids.data(), count, features.data());
+  ownArms_->checkAdd(ids.data(), count, features.data(), features.size(), labels.data(), labels.size());
+  ownArms_->add(ids.data(), count, features.data(), labels.data());
 }
 
 }  // namespace sublinear

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <queue>
 #include <string>
 #include <unordered_set>
 
@@ -87,11 +88,15 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
   const std::size_t lifted = lift_.liftedDim();
   std::vector<float> vectors(arms.size() * lifted);
   std::vector<Id> ids(arms.size());
+  std::vector<Label> labels(arms.size());
   for (std::size_t i = 0; i < arms.size(); ++i) {
     ids[i] = arms[i].id;
-    lift_.liftOuterProduct(arms_.featuresOf(arms[i].id), vectors.data() + i * lifted);
+    const std::size_t row = arms_.rowOf(arms[i].id);
+    lift_.liftOuterProduct(arms_.rowData(row), vectors.data() + i * lifted);
+    labels[i] = arms_.labelAt(row);
   }
-  target.index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  // The arms' labels go with their lifts, so that a stage's filtered search sees them.
+  target.index->add(ids.data(), ids.size(), vectors.data(), vectors.size(), labels.data(), labels.size());
   const double width = std::ldexp(1.0, -stage);
   for (const Placement& arm : arms) {
     // An upper confidence bound at entry: 2^-s bounds the uncertainty in every stage but Psi_0.
@@ -395,9 +400,7 @@ void SubElim::review(std::size_t& work) {
   reviewCursor_ = kNotReviewing;
 }
 
-Id SubElim::chooseArm() {
-  refreshRadius();
-  std::size_t work = kUpkeepWork;
+void SubElim::upkeep(std::size_t& work) {
   // Arms a spent budget left below the threshold first: they should not be played.
   eliminate(work);
   if (!theoreticalRadius() && !reviewing() && ridge_.observations() >= nextReview_) {
@@ -406,6 +409,12 @@ Id SubElim::chooseArm() {
     nextReview_ = std::max<long>(ridge_.observations() + 1, static_cast<long>(kReviewGrowth * static_cast<double>(ridge_.observations())));
   }
   if (reviewing()) review(work);
+}
+
+Id SubElim::chooseArm() {
+  refreshRadius();
+  std::size_t work = kUpkeepWork;
+  upkeep(work);
   std::vector<float> query(lift_.liftedDim());
   lift_.liftSymmetric(ridge_.inverseGram(), query.data());
   SearchOptions searchOptions;
@@ -477,28 +486,152 @@ std::size_t SubElim::boundsBudget(std::size_t stageSize) {
 }
 
 SubElim::BoundAnswer SubElim::searchBounds(int stage) {
+  bool certified = false;
+  const std::vector<UncertaintyBounds::Entry> found = searchBounds(stage, 1, Eligibility(), certified);
+  if (found.empty()) return BoundAnswer{};
+  return BoundAnswer{true, certified, found.front().second, found.front().first};
+}
+
+std::vector<UncertaintyBounds::Entry> SubElim::searchBounds(int stage, std::size_t count, const Eligibility& eligible,
+                                                            bool& certified) {
   UncertaintyBounds& bounds = stages_[static_cast<std::size_t>(stage)].bounds;
-  BoundAnswer best;
-  std::vector<UncertaintyBounds::Entry> recomputed;
+  std::vector<UncertaintyBounds::Entry> recomputed, skipped;
+  // The `count` largest values recomputed so far, smallest on top: the last of the answer.
+  std::priority_queue<double, std::vector<double>, std::greater<double>> largest;
   const std::size_t budget = boundsBudget(stages_[static_cast<std::size_t>(stage)].index->size());
   std::size_t work = 0;
   while (!bounds.empty()) {
-    if (best.found && best.inverseNorm >= bounds.largestBound()) break;
+    if (largest.size() == count && largest.top() >= bounds.largestBound()) break;
     if (work == budget) break;
     ++work;
-    const Id id = bounds.pop().second;
+    const auto [bound, id] = bounds.pop();
     const auto it = membership_.find(id);
     if (it == membership_.end() || it->second.stage != stage) continue;  // the arm has left the stage
+    if (eligible.filters()) {
+      const std::size_t row = arms_.rowOf(id);
+      if (!eligible.allowsLabel(arms_.labelAt(row)) || eligible.excludesRow(row)) {
+        skipped.emplace_back(bound, id);
+        continue;
+      }
+    }
     const double norm = inverseNorm(arms_.featuresOf(id));
     recomputed.emplace_back(norm, id);
-    if (!best.found || norm > best.inverseNorm) best = BoundAnswer{true, false, id, norm};
+    if (largest.size() < count) {
+      largest.push(norm);
+    } else if (norm > largest.top()) {
+      largest.pop();
+      largest.push(norm);
+    }
   }
-  // Every member left in the buckets has a bound no larger than the best value: none is more uncertain.
-  best.certified = best.found && (bounds.empty() || best.inverseNorm >= bounds.largestBound());
+  // Every eligible member left in the buckets has a bound no larger than the last value kept: none
+  // is more uncertain.
+  certified = !recomputed.empty() && (bounds.empty() || (largest.size() == count && largest.top() >= bounds.largestBound()));
   for (const auto& [norm, id] : recomputed) bounds.push(norm, id);
+  for (const auto& [bound, id] : skipped) bounds.push(bound, id);
   countInnerProducts(recomputed.size());
   boundRecomputations_ += recomputed.size();
-  return best;
+  // Largest first, ties in the order recomputed (the first of equals wins, as one search's did).
+  std::stable_sort(recomputed.begin(), recomputed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  if (recomputed.size() > count) recomputed.resize(count);
+  return recomputed;
+}
+
+std::vector<Id> SubElim::mostUncertain(int stage, std::size_t count, const std::vector<float>& query, const SearchOptions& filters,
+                                       const Eligibility& eligible) {
+  MipsIndex& index = *stages_[static_cast<std::size_t>(stage)].index;
+  ++queries_;
+  std::vector<Id> ids;
+  if (boundsFirst_) {
+    bool certified = false;
+    const std::vector<UncertaintyBounds::Entry> found = searchBounds(stage, count, eligible, certified);
+    for (const auto& entry : found) ids.push_back(entry.second);
+    if (certified) {
+      ++certifiedAnswers_;
+      return ids;
+    }
+    // As one arm's search: a stage too large to scan plays what its bounds found, unless a graph
+    // over every item answers cheaply.
+    if (ids.size() == count && index.size() > kLargestScannedStage && !graphOverEveryItem(index)) {
+      ++uncertifiedPlays_;
+      return ids;
+    }
+    ++boundFallbacks_;
+  }
+  // The stage index under the filters: an exact scan of the eligible members for Linear Elim (or
+  // for a stage small enough), the index's filtered search otherwise. Its answer holds
+  // min(count, eligible members) arms.
+  const bool scan = !boundsFirst_ || index.size() <= kLargestScannedStage;
+  const SearchResult answer = scan && boundsFirst_ ? index.searchExactly(query.data(), query.size(), count, filters)
+                                                   : index.search(query.data(), query.size(), count, filters);
+  return answer.ids;
+}
+
+void SubElim::fillFromEliminated(std::size_t count, const Eligibility& eligible, std::vector<Id>& chosen) {
+  using Scored = std::pair<double, Id>;
+  std::vector<Scored> scored;
+  const Vector& theta = ridge_.theta();
+  const auto consider = [&](std::size_t row) {
+    if (!arms_.admits(eligible, row)) return;
+    const Id id = arms_.idAt(row);
+    // Arms in play are either chosen already or not eligible (every stage was searched).
+    if (membership_.at(id).stage >= 0) return;
+    const double* x = arms_.rowData(row);
+    scored.emplace_back(Eigen::Map<const Vector>(x, arms_.dim()).dot(theta) + uncertainty(x), id);
+  };
+  // The allowed labels' rows when a label filter is given, every row otherwise: O(eligible) or O(K).
+  if (eligible.labels().empty()) {
+    for (std::size_t row = 0; row < arms_.size(); ++row) consider(row);
+  } else {
+    for (const Label label : eligible.labels()) {
+      for (const std::uint32_t row : arms_.labels().rowsOf(label)) consider(row);
+    }
+  }
+  countInnerProducts(scored.size());
+  const std::size_t taken = std::min(count, scored.size());
+  std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(taken), scored.end(),
+                    [](const Scored& a, const Scored& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+  for (std::size_t i = 0; i < taken; ++i) chosen.push_back(scored[i].second);
+  eliminatedPlays_ += taken;
+}
+
+std::vector<Id> SubElim::chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) {
+  refreshRadius();
+  std::size_t work = kUpkeepWork;
+  upkeep(work);
+  std::vector<float> query(lift_.liftedDim());
+  lift_.liftSymmetric(ridge_.inverseGram(), query.data());
+  SearchOptions filters;
+  filters.exclude = filter.exclude;
+  filters.labels = filter.labels;
+  // As Sub-TS's slates: k - 1 candidates more than one arm's search ranks.
+  filters.shortlist = shortlist_ + count - 1;
+  std::vector<Id> chosen;
+  bool repartitioned = false;
+  for (int stage = 0; stage <= maxStage_ && chosen.size() < count; ++stage) {
+    MipsIndex& index = *stages_[static_cast<std::size_t>(stage)].index;
+    if (index.size() == 0) continue;
+    // The stage's eligible members, from its labels' counts and the excluded ids it holds.
+    const std::size_t members = index.eligibility(filters).count();
+    if (members == 0) continue;
+    const std::vector<Id> found = mostUncertain(stage, std::min(count - chosen.size(), members), query, filters, eligible);
+    if (found.empty()) continue;
+    // Algorithm 2's test on the first stage that answers: when its most uncertain eligible arm is
+    // not uncertain enough, the stage is re-partitioned exactly (once a call; amortised, as an arm
+    // rises at most maxStage times) and the search starts again.
+    if (chosen.empty() && stage < maxStage_ && !repartitioned) {
+      countInnerProducts(1);
+      if (uncertainty(arms_.featuresOf(found.front())) < acceptance(stage)) {
+        ++emptyAnswers_;
+        repartition(stage, work);
+        repartitioned = true;
+        stage = -1;
+        continue;
+      }
+    }
+    chosen.insert(chosen.end(), found.begin(), found.end());
+  }
+  if (chosen.size() < count) fillFromEliminated(count - chosen.size(), eligible, chosen);
+  return chosen;
 }
 
 void SubElim::audit(MipsIndex& index, const std::vector<float>& query, const SearchResult& answer) {
@@ -559,6 +692,7 @@ Json SubElim::extraStats() const {
               {"certifiedAnswers", certifiedAnswers_},
               {"boundFallbacks", boundFallbacks_},
               {"uncertifiedPlays", uncertifiedPlays_},
+              {"eliminatedPlays", eliminatedPlays_},
               {"shortlist", shortlist_},
               {"indexType", stages_.front().index->type()},
               {"approximation", audit_.stats(audit_.active(*stages_.front().index), selections())}};
@@ -572,7 +706,7 @@ void SubElim::saveFields(StateWriter& out) const {
   out.u64(static_cast<std::uint64_t>(nextReview_));
   out.u64(reviewing() ? static_cast<std::uint64_t>(reviewCursor_) : ~std::uint64_t{0});
   for (const std::uint64_t counter : {queries_, emptyAnswers_, repartitions_, reviews_, readmissions_, eliminated_, randomPlays_,
-                                       boundRecomputations_, certifiedAnswers_, boundFallbacks_, uncertifiedPlays_}) {
+                                       boundRecomputations_, certifiedAnswers_, boundFallbacks_, uncertifiedPlays_, eliminatedPlays_}) {
     out.u64(counter);
   }
   out.u64(shortlist_);
@@ -626,7 +760,7 @@ void SubElim::loadFields(StateReader& in) {
   const std::uint64_t nextReview = in.u64();
   const std::uint64_t reviewCursor = in.u64();
   for (std::uint64_t* counter : {&queries_, &emptyAnswers_, &repartitions_, &reviews_, &readmissions_, &eliminated_, &randomPlays_,
-                                  &boundRecomputations_, &certifiedAnswers_, &boundFallbacks_, &uncertifiedPlays_}) {
+                                  &boundRecomputations_, &certifiedAnswers_, &boundFallbacks_, &uncertifiedPlays_, &eliminatedPlays_}) {
     *counter = in.u64();
   }
   const std::uint64_t shortlist = in.u64();
@@ -654,6 +788,7 @@ void SubElim::loadFields(StateReader& in) {
     for (std::size_t i = 0; i < ids.size(); ++i) {
       const Id id = ids[i];
       in.check(arms_.contains(id), "a stage holds arm " + std::to_string(id) + ", which is not in the set");
+      in.check(stage.index->labelOf(id) == arms_.labelOf(id), "a stage's index holds another label for arm " + std::to_string(id));
       in.check(std::isfinite(keys[i]), "a heap key is not finite");
       in.check(membership_.emplace(id, Membership{s, keys[i]}).second, "arm " + std::to_string(id) + " is in two stages");
       lift_.liftOuterProduct(arms_.featuresOf(id), lifted.data());

@@ -96,8 +96,12 @@ void SubTS::onAddArms(const Id* ids, std::size_t count) {
   // The rows are the batch's, in its order (ArmSet::add appended them): no lookup by id, and no
   // Vector allocated per arm (10^6 of them slowed adds in a heap fragmented by earlier work).
   const std::size_t first = arms_.size() - count;
-  for (std::size_t i = 0; i < count; ++i) indexVector(arms_.rowData(first + i), vectors.data() + i * modelDim);
-  index_->add(ids, count, vectors.data(), vectors.size());
+  std::vector<Label> labels(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    indexVector(arms_.rowData(first + i), vectors.data() + i * modelDim);
+    labels[i] = arms_.labelAt(first + i);
+  }
+  index_->add(ids, count, vectors.data(), vectors.size(), labels.data(), labels.size());
 }
 
 void SubTS::onRemoveArms(const Id* ids, std::size_t count) {
@@ -106,39 +110,67 @@ void SubTS::onRemoveArms(const Id* ids, std::size_t count) {
                   recalled_.end());
 }
 
-Id SubTS::chooseArm() {
+std::vector<float> SubTS::drawQuery() {
   lastScale_ = inflation_ * (theoreticalRadius() ? adaptiveRadius(delta() / (4.0 * static_cast<double>(horizon())))
                                                   : practicalRadius(1.0));
   const Vector sampled = ridge_.sampleTheta(random_, lastScale_);
   std::vector<float> query(static_cast<std::size_t>(sampled.size()));
   for (Eigen::Index j = 0; j < sampled.size(); ++j) query[static_cast<std::size_t>(j)] = static_cast<float>(sampled[j]);
+  return query;
+}
+
+Id SubTS::chooseArm() {
+  const std::vector<float> query = drawQuery();
   const std::uint64_t workBefore = index().innerProducts();
-  SearchResult result = search(query);
+  SearchResult result = search(query, 1, ArmFilter{});
   if (catalogue_) catalogueInnerProducts_ += index().innerProducts() - workBefore;
   if (!result.ids.empty()) return result.ids.front();
   ++emptyQueries_;
   return arms_.idAt(static_cast<std::size_t>(random_.uniformInt(arms_.size())));
 }
 
-SearchResult SubTS::search(const std::vector<float>& query) {
+std::vector<Id> SubTS::chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& /*eligible*/) {
+  // One draw, its top `count`: the slate Thompson sampling would show if it ranked by one sample.
+  const std::vector<float> query = drawQuery();
+  const std::uint64_t workBefore = index().innerProducts();
+  SearchResult result = search(query, count, filter);
+  if (result.ids.size() < count) {
+    // Only an unfiltered search of an approximate index may find fewer than asked (a filtered one
+    // completes its answer exactly): the exact answer instead, counted as an empty query.
+    ++emptyQueries_;
+    SearchOptions filters;
+    filters.exclude = filter.exclude;
+    filters.labels = filter.labels;
+    result = index().searchExactly(query.data(), query.size(), count, filters);
+  }
+  if (catalogue_) catalogueInnerProducts_ += index().innerProducts() - workBefore;
+  return result.ids;
+}
+
+SearchResult SubTS::search(const std::vector<float>& query, std::size_t k, const ArmFilter& filter) {
   MipsIndex& searched = index();
-  if (scanCatalogue_) return searched.searchExactly(query.data(), query.size(), 1);
   SearchOptions searchOptions;
-  searchOptions.shortlist = shortlist_;
+  searchOptions.exclude = filter.exclude;
+  searchOptions.labels = filter.labels;
+  if (scanCatalogue_) return searched.searchExactly(query.data(), query.size(), k, searchOptions);
+  // A slate of k ranks k - 1 candidates more than one arm does, so that the margin the shortlist
+  // leaves beyond the answer stays the same.
+  searchOptions.shortlist = shortlist_ + k - 1;
   // Over a catalogue a recalled arm may have left it since: the index skips ids it does not hold.
   searchOptions.alsoRank = recalled_;
   const std::uint64_t workBefore = searched.approximateInnerProducts();
-  SearchResult result = searched.search(query.data(), query.size(), 1, searchOptions);
-  if (audit_.due(searched, workBefore)) result = audit(query, result);
+  SearchResult result = searched.search(query.data(), query.size(), k, searchOptions);
+  if (audit_.due(searched, workBefore)) result = audit(query, result, k, searchOptions);
   return result;
 }
 
 std::uint64_t SubTS::indexInnerProducts() const { return catalogue_ ? catalogueInnerProducts_ : index_->innerProducts(); }
 
-SearchResult SubTS::audit(const std::vector<float>& query, const SearchResult& answer) {
+SearchResult SubTS::audit(const std::vector<float>& query, const SearchResult& answer, std::size_t k, const SearchOptions& filters) {
   MipsIndex& searched = index();
   const std::uint64_t workBefore = searched.innerProducts();
-  SearchResult exact = searched.searchExactly(query.data(), query.size(), 1);
+  // The exact answer under the same filters; the audit compares the top arms (a slate's first).
+  SearchResult exact = searched.searchExactly(query.data(), query.size(), k, filters);
   if (exact.ids.empty()) return answer;
   const float found = answer.ids.empty() ? -INFINITY : answer.scores.front();
   shortlist_ = audit_.record(found, exact.scores.front(), searched.innerProducts() - workBefore, shortlist_);
@@ -192,6 +224,7 @@ void SubTS::loadFields(StateReader& in) {
   for (std::size_t row = 0; row < arms_.size(); ++row) {
     const Id id = arms_.idAt(row);
     in.check(index_->contains(id), "arm " + std::to_string(id) + " is missing from the index");
+    in.check(index_->labelOf(id) == arms_.labelAt(row), "the index holds another label for arm " + std::to_string(id));
     indexVector(arms_.rowData(row), expected.data());
     const float* stored = index_->items().vectorOf(id);
     for (std::size_t j = 0; j < expected.size(); ++j) {

@@ -4,9 +4,7 @@
 
 namespace sublinear {
 
-Eligibility::Eligibility(const VectorStore& items, const ItemLabels& labels, const std::vector<Id>& exclude,
-                         const std::vector<Label>& allowedLabels)
-    : size_(items.size()), labels_(allowedLabels) {
+void Eligibility::prepareLabels(const ItemLabels& labels) {
   std::sort(labels_.begin(), labels_.end());
   labels_.erase(std::unique(labels_.begin(), labels_.end()), labels_.end());
   constexpr Label kLargestBitLabel = 1u << 20;
@@ -19,15 +17,9 @@ Eligibility::Eligibility(const VectorStore& items, const ItemLabels& labels, con
   } else {
     for (const Label label : labels_) labelledCount_ += labels.count(label);
   }
-  for (const Id id : exclude) {
-    if (!items.contains(id)) continue;
-    const std::size_t row = items.rowOf(id);
-    if (allowsLabel(labels.labelAt(row))) excludedRows_.push_back(static_cast<std::uint32_t>(row));
-  }
-  std::sort(excludedRows_.begin(), excludedRows_.end());
-  excludedRows_.erase(std::unique(excludedRows_.begin(), excludedRows_.end()), excludedRows_.end());
-  excludedIds_.reserve(excludedRows_.size());
-  for (const std::uint32_t row : excludedRows_) excludedIds_.push_back(items.idAt(row));
+}
+
+void Eligibility::finish() {
   std::sort(excludedIds_.begin(), excludedIds_.end());
   count_ = labelledCount_ - excludedRows_.size();
   filters_ = count_ < size_;

@@ -33,6 +33,8 @@ LinearTrial::LinearTrial(EnvironmentMaker makeEnvironment, PolicyMaker makePolic
 
 void LinearTrial::setup(TrialClock& clock) {
   environment_ = makeEnvironment_();
+  require(slate_ == 0 || environment_->supportsSlates(), ErrorCode::InvalidArgument,
+          "option 'slate' needs a 'linear' environment of one user (whose regret is that of expected rewards)");
   const auto start = Clock::now();
   if (environment_->userCount() > 1) {
     require(static_cast<bool>(makeCatalogue_), ErrorCode::InvalidArgument, "this environment's users need a catalogue");
@@ -64,17 +66,30 @@ RoundOutcome LinearTrial::playRound(std::int64_t t, TrialClock& clock) {
   const std::size_t user = users_.empty() ? 0 : static_cast<std::size_t>((t - 1) % static_cast<std::int64_t>(users_.size()));
   LinearPolicy& policy = users_.empty() ? *policy_ : *users_[user];
   if (!users_.empty()) environment_->setUser(user);
-  const auto beforeSelect = Clock::now();
-  const Id arm = policy.select();
-  const auto afterSelect = Clock::now();
-  clock.select += secondsBetween(beforeSelect, afterSelect);
   RoundOutcome outcome;
-  outcome.regret = environment_->regret(arm);
-  outcome.reward = environment_->drawReward(arm);
-  const auto beforeUpdate = Clock::now();
-  policy.update(arm, outcome.reward);
-  const auto afterUpdate = Clock::now();
-  clock.update += secondsBetween(beforeUpdate, afterUpdate);
+  if (slate_ > 0) {
+    const auto beforeSelect = Clock::now();
+    const std::vector<Id> shown = policy.selectSlate(slate_, ArmFilter{});
+    clock.select += secondsBetween(beforeSelect, Clock::now());
+    outcome.regret = environment_->slateRegret(shown);
+    std::vector<double> rewards(shown.size());
+    for (std::size_t i = 0; i < shown.size(); ++i) rewards[i] = environment_->drawReward(shown[i]);
+    const auto beforeUpdate = Clock::now();
+    for (std::size_t i = 0; i < shown.size(); ++i) policy.update(shown[i], rewards[i]);
+    clock.update += secondsBetween(beforeUpdate, Clock::now());
+    for (const double reward : rewards) outcome.reward += reward;
+  } else {
+    const auto beforeSelect = Clock::now();
+    const Id arm = policy.select();
+    const auto afterSelect = Clock::now();
+    clock.select += secondsBetween(beforeSelect, afterSelect);
+    outcome.regret = environment_->regret(arm);
+    outcome.reward = environment_->drawReward(arm);
+    const auto beforeUpdate = Clock::now();
+    policy.update(arm, outcome.reward);
+    const auto afterUpdate = Clock::now();
+    clock.update += secondsBetween(beforeUpdate, afterUpdate);
+  }
   if (!users_.empty()) userRegrets_[user] += outcome.regret;
   ArmChange change = environment_->changeAfterRound(t);
   if (!change.empty()) {
@@ -145,7 +160,8 @@ std::unique_ptr<Trial> makeLinearTrial(const Json& environment, const Json& poli
   const std::string type = readString(policyOptions, "type", "");
   if (catalogueIndex.is_null() && type != "sub-ts") catalogueIndex = Json{{"type", "exact"}};
   const std::uint64_t userSeed = readSeed(policyOptions, 0);
-  return std::make_unique<LinearTrial>(
+  const auto slate = static_cast<std::size_t>(readInteger(environment, "slate", 0, 0, 10000));
+  auto trial = std::make_unique<LinearTrial>(
       [environment, horizon, seed] { return makeLinearEnvironment(environment, horizon, seed); },
       [policyOptions](int dim) {
         Json options = policyOptions;
@@ -162,6 +178,8 @@ std::unique_ptr<Trial> makeLinearTrial(const Json& environment, const Json& poli
         options["seed"] = deriveSeed(userSeed, kPolicyPurpose + user) >> 11;
         return makeLinearPolicy(catalogue, options);
       });
+  trial->setSlate(slate);
+  return trial;
 }
 
 }  // namespace sublinear

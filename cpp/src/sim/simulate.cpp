@@ -119,6 +119,12 @@ SimulationResult simulate(const Json& config, const std::function<void(double)>&
   Json environment = config["environment"];
   Json policy = config["policy"];
   environment["horizon"] = horizon;
+  const std::int64_t slate = readIntegerOption(specs, config, "slate");
+  if (slate > 0) {
+    require(family.factory == &makeLinearTrial, ErrorCode::InvalidArgument,
+            "option 'slate' is for the linear policies (environments 'linear' and 'ratings')");
+    environment["slate"] = slate;
+  }
   if (family.policyTakesHorizon && !policy.contains("horizon")) policy["horizon"] = horizon;
 
   const double totalRounds = static_cast<double>(horizon) * static_cast<double>(seeds.size());

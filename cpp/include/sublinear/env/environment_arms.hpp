@@ -31,6 +31,12 @@ class EnvironmentArms {
   // The largest expected reward in the set; precondition: !empty().
   double bestExpectedReward() const { return ranked_.rbegin()->first; }
   Id bestArm() const { return ranked_.rbegin()->second; }
+  // The sum of the `count` largest expected rewards (of all arms when fewer): O(count).
+  double bestExpectedSum(std::size_t count) const {
+    double sum = 0.0;
+    for (auto it = ranked_.rbegin(); it != ranked_.rend() && count > 0; ++it, --count) sum += it->first;
+    return sum;
+  }
 
   // DUPLICATE_ID for an id already present.
   void add(Id id, const double* features, double expectedReward);

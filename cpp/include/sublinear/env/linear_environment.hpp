@@ -37,6 +37,11 @@ class LinearEnvironment {
   // The (expected) regret of choosing `arm` now; >= 0. The default is the best expected reward of
   // the current set minus the arm's expected reward.
   virtual double regret(Id arm) const;
+  // The regret of showing the distinct `arms` together (a slate, each one rewarded): the sum of the
+  // |arms| best expected rewards minus the shown arms' sum; >= 0 up to rounding. INVALID_ARGUMENT
+  // where the environment's regret is not that of expected rewards (ratings' 'paper' regret, many users).
+  virtual double slateRegret(const std::vector<Id>& shownArms) const;
+  bool supportsSlates() const { return userCount() == 1 && type() == "linear"; }
   // Applies the arm changes scheduled after round t (1-based) and returns them.
   virtual ArmChange changeAfterRound(std::int64_t t) = 0;
   // What the environment is, for the result: type, dim, arm counts, and family-specific facts.

@@ -7,11 +7,13 @@
 
 #include "sublinear/core/row_store.hpp"
 #include "sublinear/linear/linear_policy.hpp"
+#include "sublinear/mips/eligibility.hpp"
+#include "sublinear/mips/item_labels.hpp"
 
 namespace sublinear {
 
 // The arms a linear policy currently holds: caller-chosen ids and their d-dimensional double
-// features, stored as dense rows in RowStore's blocks (removal moves the last row into the hole, so iteration order
+// features and a label each (a category, 0 unless given), stored as dense rows in RowStore's blocks (removal moves the last row into the hole, so iteration order
 // depends only on the sequence of calls, never on hashing). Every policy keeps its arms here; the
 // MIPS indexes hold float copies (or lifts) of the same rows.
 class ArmSet {
@@ -34,6 +36,19 @@ class ArmSet {
   const std::vector<Id>& ids() const { return rows_.ids(); }
   const double* rowData(std::size_t row) const { return rows_.rowData(row); }
   const double* featuresOf(Id id) const { return rows_.vectorOf(id); }
+  // The label of a row or a stored id, and every row's with the per-label posting lists (which make
+  // a filter's eligible count and a walk over only the eligible arms cheap).
+  Label labelAt(std::size_t row) const { return labels_.labelAt(row); }
+  Label labelOf(Id id) const { return labels_.labelAt(rows_.rowOf(id)); }
+  const ItemLabels& labels() const { return labels_; }
+  // Which arms a filtered selection may return (exclude: ids, any; labels: the allowed ones).
+  Eligibility eligibility(const ArmFilter& filter) const {
+    return Eligibility(rows_, labels_, filter.exclude, filter.labels);
+  }
+  // Whether a row passes `eligible` (made by eligibility()).
+  bool admits(const Eligibility& eligible, std::size_t row) const {
+    return !eligible.filters() || (eligible.allowsLabel(labels_.labelAt(row)) && !eligible.excludesRow(row));
+  }
   Eigen::Map<const Vector> feature(Id id) const { return Eigen::Map<const Vector>(featuresOf(id), dim_); }
   // `count` rows from `first` on as a matrix (valid until the next add or remove), for rows that
   // lie in one of RowStore's blocks (precondition: count <= rows_.contiguousRows(first)).
@@ -41,16 +56,21 @@ class ArmSet {
     return Eigen::Map<const RowMatrix>(rowData(first), static_cast<Eigen::Index>(count), dim_);
   }
 
-  // Throw DIMENSION_MISMATCH / NON_FINITE / DUPLICATE_ID (resp. UNKNOWN_ID / DUPLICATE_ID) and
-  // change nothing; add/remove assume their batch passed the check.
-  void checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) const;
+  // Throw DIMENSION_MISMATCH / NON_FINITE / DUPLICATE_ID / INVALID_ARGUMENT (labels given, but not
+  // one per arm) (resp. UNKNOWN_ID / DUPLICATE_ID) and change nothing; add/remove assume their batch
+  // passed the check.
+  void checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+                const Label* labels = nullptr, std::size_t labelCount = 0) const;
   void checkRemove(const Id* ids, std::size_t count) const;
-  void add(const Id* ids, std::size_t count, const double* features);
+  // labels: null (every label 0) or one per arm.
+  void add(const Id* ids, std::size_t count, const double* features, const Label* labels = nullptr);
   void remove(const Id* ids, std::size_t count);
 
  private:
   int dim_;
   RowStore<double> rows_;
+  // One label per row, moved with it.
+  ItemLabels labels_;
 };
 
 }  // namespace sublinear

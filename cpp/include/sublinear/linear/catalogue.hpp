@@ -50,7 +50,7 @@ class Catalogue {
   std::string identityText() const { return identityText(identity_); }
   static std::string identityText(std::uint64_t identity);
   // The label given at add (0 when none was); precondition has(id).
-  std::uint32_t labelOf(Id id) const { return labels_[arms_.rowOf(id)]; }
+  std::uint32_t labelOf(Id id) const { return arms_.labelOf(id); }
 
   // features: count * dim() doubles, row-major; labels: null (every label 0) or `labelCount ==
   // count` labels. DIMENSION_MISMATCH / NON_FINITE / DUPLICATE_ID / INVALID_ARGUMENT, nothing added.
@@ -78,9 +78,9 @@ class Catalogue {
 
   Json options_;
   std::uint64_t identity_;
+  // The arms with their labels; the index holds the same labels, so that users' filtered searches
+  // of it see them.
   ArmSet arms_;
-  // labels_[row] belongs to arms_.idAt(row): rows move as ArmSet's do (remove() mirrors them).
-  std::vector<std::uint32_t> labels_;
   std::unique_ptr<MipsIndex> index_;
 };
 

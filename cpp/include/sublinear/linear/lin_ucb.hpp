@@ -8,7 +8,7 @@ namespace sublinear {
 // with beta_t = R sqrt(2 log(1/delta) + log(det V / lambda^d)) + sqrt(lambda) S.
 // The linear-time baseline: every select() scores every arm (counted as one inner product per arm).
 // Options: the common ones of RidgePolicy (lambda, delta, noise, bound, beta, seed).
-// Ties go to the smaller arm id.
+// Ties go to the smaller arm id. A slate is the k arms of largest index, largest first.
 class LinUCB final : public RidgePolicy {
  public:
   LinUCB(int dim, const Json& options);
@@ -20,6 +20,7 @@ class LinUCB final : public RidgePolicy {
   void onAddArms(const Id*, std::size_t) override {}
   void onRemoveArms(const Id*, std::size_t) override {}
   Id chooseArm() override;
+  std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;
   // The radius of the last selection (for stats()).
   void saveFields(StateWriter& out) const override;

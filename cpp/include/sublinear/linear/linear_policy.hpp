@@ -3,14 +3,25 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sublinear/core/id.hpp"
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/core/ridge_regression.hpp"
+#include "sublinear/mips/item_labels.hpp"
 #include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear {
+
+// Which arms a selection may return (the filters of API v2), combined with AND: never an arm whose id
+// is in `exclude` (ids not in the set are ignored: a page's shown items may have left it), and with
+// `labels` non-empty only an arm whose label is listed.
+struct ArmFilter {
+  std::vector<Id> exclude;
+  std::vector<Label> labels;
+  bool empty() const { return exclude.empty() && labels.empty(); }
+};
 
 // A linear bandit policy over a changing set of arms (one arm per step). Arms are identified by
 // caller-chosen ids and carry d-dimensional features; select() returns an arm in the current set.
@@ -30,12 +41,22 @@ class LinearPolicy {
   // next change of the arms. Off-policy evaluation models rewards from them.
   virtual const double* featuresOf(Id id) const = 0;
 
-  // features: count * dim() doubles, row-major. DUPLICATE_ID / NON_FINITE / DIMENSION_MISMATCH.
-  virtual void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) = 0;
+  // features: count * dim() doubles, row-major; labels: null (every arm label 0) or one per arm.
+  // DUPLICATE_ID / NON_FINITE / DIMENSION_MISMATCH / INVALID_ARGUMENT (labels of another count).
+  virtual void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+                       const Label* labels, std::size_t labelCount) = 0;
+  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) {
+    addArms(ids, count, features, featureLength, nullptr, 0);
+  }
   // UNKNOWN_ID (nothing removed) for an id not in the set.
   virtual void removeArms(const Id* ids, std::size_t count) = 0;
-  // EMPTY when there is no arm.
-  virtual Id select() = 0;
+  // An arm the filter admits; EMPTY when there is none (no arm, or none eligible).
+  virtual Id select(const ArmFilter& filter) = 0;
+  Id select() { return select(ArmFilter{}); }
+  // min(k, eligible) distinct arms the filter admits, best first (each policy says what "best"
+  // means); EMPTY when none is eligible, INVALID_ARGUMENT for k = 0. Feedback is per position:
+  // update(arm, reward) for each arm shown.
+  virtual std::vector<Id> selectSlate(std::size_t k, const ArmFilter& filter) = 0;
   // UNKNOWN_ID for an arm not in the set, NON_FINITE for a non-finite reward.
   virtual void update(Id arm, double reward) = 0;
   // The ridge estimate theta^.

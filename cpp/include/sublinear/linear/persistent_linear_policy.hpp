@@ -41,9 +41,12 @@ class PersistentLinearPolicy {
   const std::shared_ptr<Catalogue>& catalogue() const { return catalogue_; }
   std::size_t buildIndex(std::size_t maxItems) { return policy_->buildIndex(maxItems); }
 
-  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength);
+  // labels: null (every label 0) or one per arm.
+  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+               const Label* labels = nullptr, std::size_t labelCount = 0);
   void removeArms(const Id* ids, std::size_t count);
-  Id select();
+  Id select(const ArmFilter& filter = {});
+  std::vector<Id> selectSlate(std::size_t k, const ArmFilter& filter);
   void update(Id arm, double reward);
 
   std::vector<std::uint8_t> toBytes() const;

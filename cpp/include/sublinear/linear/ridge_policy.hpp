@@ -40,13 +40,19 @@ class RidgePolicy : public LinearPolicy {
   // The catalogue the policy's arms are read from, or null when it holds its own.
   const std::shared_ptr<Catalogue>& catalogue() const { return catalogue_; }
 
-  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) final;
+  using LinearPolicy::addArms;
+  using LinearPolicy::select;
+  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength, const Label* labels,
+               std::size_t labelCount) final;
   void removeArms(const Id* ids, std::size_t count) final;
-  Id select() final;
+  // Without a filter, chooseArm() (each policy's algorithm as it always ran); with one, chooseArms(1).
+  Id select(const ArmFilter& filter) final;
+  // chooseArms(min(k, eligible)); a slate counts as one selection in stats().
+  std::vector<Id> selectSlate(std::size_t k, const ArmFilter& filter) final;
   void update(Id arm, double reward) final;
   Vector theta() const override { return ridge_.theta(); }
   Json stats() const override;
-  // The arms (ids and features in row order; none over a catalogue, whose identity the caller
+  // The arms (ids, features and labels in row order; none over a catalogue, whose identity the caller
   // records), the regression bit for bit, the random engine, the counters and the noise estimate's
   // sums, then saveFields.
   void save(StateWriter& out) const final;
@@ -64,6 +70,9 @@ class RidgePolicy : public LinearPolicy {
   virtual void onRemoveArms(const Id* ids, std::size_t count) = 0;
   // Called with at least one arm in the set.
   virtual Id chooseArm() = 0;
+  // `count` (>= 1, at most eligible.count()) distinct arms that `eligible` (arms_.eligibility(filter))
+  // admits, best first: a filtered selection (count 1) or a slate.
+  virtual std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) = 0;
   // Further counters for stats() (innerProducts is added by the base).
   virtual Json extraStats() const { return Json::object(); }
   // The subclass's fields, written after the base's; loadFields runs once the arms, the regression,

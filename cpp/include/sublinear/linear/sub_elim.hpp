@@ -137,6 +137,12 @@ class SubElim : public RidgePolicy {
   void onAddArms(const Id* ids, std::size_t count) override;
   void onRemoveArms(const Id* ids, std::size_t count) override;
   Id chooseArm() override;
+  // A filtered selection or a slate: the most uncertain eligible arms of the first stage holding
+  // one (Algorithm 2's acceptance test re-partitions it once if its answer fails), then of the next
+  // stages while fewer than `count` were found, then eliminated eligible arms by upper bound
+  // (fillFromEliminated). The stage searches are bounds first (skipping ineligible arms) or the
+  // stage index's filtered search; see chooseArms in sub_elim.cpp for the cost.
+  std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override;
   // The radius, the threshold and its witness, the review schedule and cursor, the counters, the
@@ -218,6 +224,18 @@ class SubElim : public RidgePolicy {
   void loadHeap(Heap& heap, StateReader& in) const;
   // The stage's most uncertain arm through its bounds (see boundsFirst above).
   BoundAnswer searchBounds(int stage);
+  // The `count` most uncertain arms of a stage that `eligible` admits, through its bounds: the ids
+  // by ||x||_{V^-1} descending (at most count), and whether no other eligible member can exceed the
+  // last of them. Ineligible members popped are put back with their bounds, and count as work.
+  std::vector<UncertaintyBounds::Entry> searchBounds(int stage, std::size_t count, const Eligibility& eligible, bool& certified);
+  // The `count` most uncertain eligible arms of a stage (bounds first, else the stage index).
+  std::vector<Id> mostUncertain(int stage, std::size_t count, const std::vector<float>& query, const SearchOptions& filters,
+                                const Eligibility& eligible);
+  // Up to `count` eligible eliminated arms, by upper bound x^T theta^ + beta
+  // ||x||_{V^-1}, appended to `chosen`: a filter that admits no arm in play still gets arms.
+  void fillFromEliminated(std::size_t count, const Eligibility& eligible, std::vector<Id>& chosen);
+  // What every selection does first: pending eliminations and a slice of the review under way.
+  void upkeep(std::size_t& work);
   // Whether the stage's index holds a graph over every item (built by buildIndex(), in a Worker
   // say): then a search of it costs no more than a bounds search may.
   static bool graphOverEveryItem(MipsIndex& index);
@@ -279,6 +297,7 @@ class SubElim : public RidgePolicy {
   std::uint64_t certifiedAnswers_ = 0;
   std::uint64_t boundFallbacks_ = 0;
   std::uint64_t uncertifiedPlays_ = 0;
+  std::uint64_t eliminatedPlays_ = 0;
 };
 
 }  // namespace sublinear

@@ -12,7 +12,8 @@ namespace sublinear {
 // draw theta~ = theta^ + v V^-1/2 xi (Abeille and Lazaric 2017, xi ~ N(0, I)), ask the MIPS index for
 // `shortlist` candidates of largest x^T theta~ and play the best of them by exact inner product.
 // Arms are added to and deleted from the index as the set changes; nothing per step is O(K)
-// beyond what the index does.
+// beyond what the index does. A slate of k is one draw's top k (searched with a shortlist k - 1
+// longer); filters go to the index's search, which returns only eligible arms.
 //
 // Options (besides RidgePolicy's lambda, delta, noise, bound, horizon, beta, seed):
 //   inflation (1)    v = inflation * beta_t(delta / (4 T)), beta_t as in LinUCB (or v = inflation * beta)
@@ -75,6 +76,7 @@ class SubTS : public RidgePolicy {
   void onAddArms(const Id* ids, std::size_t count) override;
   void onRemoveArms(const Id* ids, std::size_t count) override;
   Id chooseArm() override;
+  std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override;
   Vector modelFeatures(const double* features) const override;
@@ -86,17 +88,20 @@ class SubTS : public RidgePolicy {
  private:
   // The arm's model features as the index stores them (float), written to out (ridge_.dim() floats).
   void indexVector(const double* features, float* out) const;
-  // Checks the index's answer against an exact scan, records the outcome, and raises the shortlist
-  // when misses are too frequent.
-  // Checks the answer against an exact scan; returns the exact answer.
-  SearchResult audit(const std::vector<float>& query, const SearchResult& answer);
+  // Checks the index's answer against an exact scan (of the top k under the same filters), records
+  // the outcome of the top arm, and raises the shortlist when misses are too frequent; returns the
+  // exact answer.
+  SearchResult audit(const std::vector<float>& query, const SearchResult& answer, std::size_t k, const SearchOptions& filters);
+  // theta~ for this step as the index's query (and its scale in lastScale_).
+  std::vector<float> drawQuery();
 
   // The index searched: index_, or the catalogue's.
   MipsIndex& index() { return index_ ? *index_ : catalogue_->index(); }
   const MipsIndex& index() const { return index_ ? *index_ : catalogue_->index(); }
   // The search of one step: the index's shortlist (and recalled arms), or, for Linear TS over a
   // catalogue, the exact scan of the catalogue's rows whatever its index.
-  SearchResult search(const std::vector<float>& query);
+  // A slate of k searches for k with a shortlist k - 1 longer; the filters go to the index.
+  SearchResult search(const std::vector<float>& query, std::size_t k, const ArmFilter& filter);
 
   std::string type_;
   bool transform_;

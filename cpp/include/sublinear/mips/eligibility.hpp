@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -18,8 +19,23 @@ class Eligibility {
  public:
   // Everything eligible.
   Eligibility() = default;
-  Eligibility(const VectorStore& items, const ItemLabels& labels, const std::vector<Id>& exclude,
-              const std::vector<Label>& allowedLabels);
+  // `items`: any RowStore (an index's float items, a policy's double arms) whose rows `labels` follows.
+  template <class Store>
+  Eligibility(const Store& items, const ItemLabels& labels, const std::vector<Id>& exclude,
+              const std::vector<Label>& allowedLabels)
+      : size_(items.size()), labels_(allowedLabels) {
+    prepareLabels(labels);
+    for (const Id id : exclude) {
+      if (!items.contains(id)) continue;
+      const std::size_t row = items.rowOf(id);
+      if (allowsLabel(labels.labelAt(row))) excludedRows_.push_back(static_cast<std::uint32_t>(row));
+    }
+    std::sort(excludedRows_.begin(), excludedRows_.end());
+    excludedRows_.erase(std::unique(excludedRows_.begin(), excludedRows_.end()), excludedRows_.end());
+    excludedIds_.reserve(excludedRows_.size());
+    for (const std::uint32_t row : excludedRows_) excludedIds_.push_back(items.idAt(row));
+    finish();
+  }
 
   // Whether anything stored is ineligible: when not, a search runs unfiltered.
   bool filters() const { return filters_; }
@@ -53,6 +69,10 @@ class Eligibility {
   bool excludesId(Id id) const;
 
  private:
+  // The allowed labels sorted, their bit set and labelled count (constructor, before the exclusions).
+  void prepareLabels(const ItemLabels& labels);
+  // The counts, once the excluded rows and ids are known.
+  void finish();
   bool searchLabels(Label label) const;
   bool searchExcludedRows(std::size_t row) const;
 

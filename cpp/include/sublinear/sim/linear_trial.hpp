@@ -28,6 +28,11 @@ class LinearTrial : public Trial {
   LinearTrial(EnvironmentMaker makeEnvironment, PolicyMaker makePolicy);
   // The environment decides between one policy (one user) and one catalogue with a policy per user.
   LinearTrial(EnvironmentMaker makeEnvironment, PolicyMaker makePolicy, CatalogueMaker makeCatalogue, UserMaker makeUser);
+  // Slates of `slate` arms a round (0: one arm, select()): every position is rewarded (its own
+  // noise) and fed back with update(arm, reward); the round's reward is their sum and its regret
+  // the slate's (LinearEnvironment::slateRegret). INVALID_ARGUMENT at setup where that regret is
+  // not defined.
+  void setSlate(std::size_t slate) { slate_ = slate; }
 
   void setup(TrialClock& clock) override;
   RoundOutcome playRound(std::int64_t t, TrialClock& clock) override;
@@ -50,6 +55,7 @@ class LinearTrial : public Trial {
   std::shared_ptr<Catalogue> catalogue_;
   std::vector<std::unique_ptr<LinearPolicy>> users_;
   std::vector<double> userRegrets_;
+  std::size_t slate_ = 0;
 };
 
 // The TrialFactory of the linear family: the environment from makeLinearEnvironment, the policy
@@ -60,7 +66,8 @@ class LinearTrial : public Trial {
 // scan for lin-ucb and lin-ts and the catalogue's default graph for sub-ts) and every user gets a
 // policy over it, seeded from the policy's seed and the user's number; round t serves user
 // (t - 1) mod users (round-robin, so every user gets the same share of the traffic). Only lin-ucb,
-// lin-ts and sub-ts work over a catalogue: the others are INVALID_ARGUMENT.
+// lin-ts and sub-ts work over a catalogue: the others are INVALID_ARGUMENT. `environment.slate` (set
+// by simulate() from its `slate`) makes the rounds slates (setSlate).
 std::unique_ptr<Trial> makeLinearTrial(const Json& environment, const Json& policy, std::uint64_t seed);
 
 }  // namespace sublinear
