@@ -3,10 +3,14 @@
 // reports per-user regret bands and what the users cost; one user is exactly the old simulation.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <string>
 
 #include "sublinear/env/environment_factory.hpp"
+#include "sublinear/env/ratings_environment.hpp"
 #include "sublinear/sim/simulate.hpp"
+#include "planted_ratings.hpp"
 #include "test_support.hpp"
 
 namespace sublinear::testing {
@@ -116,6 +120,133 @@ TEST(SimulateUsers, RefusesWhatCannotServeManyUsers) {
   Json prior = usersConfig("lin-ucb", 3, 30);
   prior["policy"]["prior"] = Json{{"theta", std::vector<double>(8, 0.0)}, {"weight", 2.0}};
   EXPECT_NO_THROW(simulate(prior));
+}
+
+
+// The ratings environment's users (issue 31, item 5): the file's held-out users, each rewarded by
+// their own ratings over the same movies.
+Json plantedUsersEnvironment(const Planted& planted, std::size_t users) {
+  return Json{{"type", "ratings"}, {"ratings", planted.text}, {"dim", 4}, {"iterations", 4}, {"testUsers", 8},
+              {"minRatings", 30}, {"users", users}, {"change", {{"every", 0}}}};
+}
+
+TEST(SimulateUsers, RatingsUsersAreTheFilesHeldOutUsersEachRewardedByTheirOwnRatings) {
+  const Planted planted = plantedRatings(60, 80, 2, 0.5, false, 9);
+  std::map<std::uint32_t, std::map<std::uint32_t, double>> ratingOf;
+  for (const Rating& rating : planted.ratings) ratingOf[rating.user][rating.item] = rating.value;
+  for (const std::uint64_t seed : {0u, 5u}) {
+    auto environment = makeLinearEnvironment(plantedUsersEnvironment(planted, 4), 100, seed);
+    ASSERT_EQ(environment->userCount(), 4u);
+    // User 0 is the one user a run of this seed plays without `users`.
+    Json single = plantedUsersEnvironment(planted, 1);
+    auto one = makeLinearEnvironment(single, 100, seed);
+    EXPECT_EQ(one->userCount(), 1u);
+    const auto& ratings = dynamic_cast<RatingsEnvironment&>(*environment);
+    std::set<std::uint32_t> ids;
+    std::set<std::vector<double>> tastes;
+    for (std::size_t u = 0; u < 4; ++u) {
+      environment->setUser(u);
+      const std::uint32_t id = ratings.user();
+      if (u == 0) {
+        EXPECT_EQ(id, dynamic_cast<RatingsEnvironment&>(*one).user());
+      }
+      ids.insert(id);
+      EXPECT_GT(ratingOf[id].size(), 30u);
+      double best = 0.0;
+      std::vector<double> taste;
+      for (const Id movie : environment->arms().ids()) {
+        const auto found = ratingOf[id].find(static_cast<std::uint32_t>(movie));
+        const double expected = found != ratingOf[id].end() && found->second >= 4 ? 1.0 : 0.0;
+        ASSERT_EQ(environment->drawReward(movie), expected) << "user " << id << ", movie " << movie;
+        ASSERT_EQ(environment->regret(movie), 1.0 - expected);
+        best = std::max(best, expected);
+        taste.push_back(expected);
+      }
+      tastes.insert(taste);
+      EXPECT_EQ(best, 1.0);
+    }
+    EXPECT_EQ(ids.size(), 4u);
+    // Four different sets of likes: one taste shared by all would make this 1.
+    EXPECT_EQ(tastes.size(), 4u);
+    const Json description = environment->describe();
+    EXPECT_EQ(description["users"], 4);
+    EXPECT_EQ(description["userIds"].size(), 4u);
+  }
+  // Regret 'best': each user's best over the current movies minus the chosen one's.
+  Json best = plantedUsersEnvironment(planted, 3);
+  best["regret"] = "best";
+  auto environment = makeLinearEnvironment(best, 100, 1);
+  for (std::size_t u = 0; u < 3; ++u) {
+    environment->setUser(u);
+    for (const Id movie : environment->arms().ids()) EXPECT_EQ(environment->regret(movie), 1.0 - environment->drawReward(movie));
+  }
+  expectError(ErrorCode::InvalidArgument, "out of range", [&] { environment->setUser(3); });
+  expectError(ErrorCode::InvalidArgument, "raise 'testUsers'", [&] { makeLinearEnvironment(plantedUsersEnvironment(planted, 9), 100, 0); });
+  Json named = plantedUsersEnvironment(planted, 2);
+  named["user"] = planted.ratings.front().user;
+  expectError(ErrorCode::InvalidArgument, "option 'user'", [&] { makeLinearEnvironment(named, 100, 0); });
+}
+
+// Two held-out users of opposite tastes, a lover (every movie 5) and a hater (every movie 1), served
+// in turn: whatever the policy plays, the lover's regret is 0 and the hater's 1 a step, so the
+// quartiles over the two users are exact. One taste for both would make q1 = q3.
+TEST(SimulateUsers, RatingsUsersOfOppositeTastesGetTheirOwnRegret) {
+  std::string text;
+  Random random(3);
+  constexpr int kMovies = 20;
+  for (int user = 1; user <= 30; ++user) {
+    for (int movie = 1; movie <= kMovies; ++movie) {
+      if (random.uniform() < 0.5) text += std::to_string(user) + "::" + std::to_string(movie) + "::" + std::to_string(1 + random.uniformInt(5)) + "::" + std::to_string(1000 * movie + user) + "\n";
+    }
+  }
+  for (int movie = 1; movie <= kMovies; ++movie) {
+    text += "100::" + std::to_string(movie) + "::5::" + std::to_string(1000 * movie + 50) + "\n";
+    text += "101::" + std::to_string(movie) + "::1::" + std::to_string(1000 * movie + 51) + "\n";
+  }
+  constexpr std::int64_t kHorizon = 40;
+  const Json config{{"environment", {{"type", "ratings"}, {"ratings", text}, {"dim", 2}, {"iterations", 3}, {"testUsers", 2},
+                                     {"minRatings", kMovies - 1}, {"users", 2}, {"change", {{"every", 0}}}}},
+                    {"policy", {{"type", "lin-ts"}}},
+                    {"horizon", kHorizon},
+                    {"recordEvery", 2},
+                    {"seed", 1}};
+  const Json result = simulate(config).toJson();
+  const Json& regret = result["users"]["regret"];
+  const double hater = kHorizon / 2;
+  EXPECT_EQ(result["users"]["count"], 2);
+  EXPECT_DOUBLE_EQ(result["cumulativeRegret"].back().get<double>(), hater);
+  EXPECT_DOUBLE_EQ(regret["q1"].back().get<double>(), 0.25 * hater);
+  EXPECT_DOUBLE_EQ(regret["median"].back().get<double>(), 0.5 * hater);
+  EXPECT_DOUBLE_EQ(regret["q3"].back().get<double>(), 0.75 * hater);
+  EXPECT_GT(result["users"]["memory"]["perUserBytes"].get<std::size_t>(), 0u);
+}
+
+TEST(SimulateUsers, RatingsUsersOverOneCatalogueEachLearnTheirTaste) {
+  const Planted planted = plantedRatings(60, 80, 2, 0.5, false, 9);
+  constexpr std::size_t kUsers = 8;
+  constexpr std::int64_t kSteps = 150;
+  Json config{{"environment", plantedUsersEnvironment(planted, kUsers)},
+              {"policy", {{"type", "lin-ts"}}},
+              {"horizon", static_cast<std::int64_t>(kUsers) * kSteps},
+              {"recordEvery", kUsers},
+              {"seed", 2}};
+  // Uniform play's expected regret per step, per user: the share of the movies the user does not like.
+  const auto environment = makeLinearEnvironment(config["environment"], config["horizon"].get<std::int64_t>(), 2);
+  std::vector<double> uniform;
+  for (std::size_t u = 0; u < kUsers; ++u) {
+    environment->setUser(u);
+    double sum = 0.0;
+    for (const Id movie : environment->arms().ids()) sum += environment->regret(movie);
+    uniform.push_back(kSteps * sum / static_cast<double>(environment->arms().size()));
+  }
+  std::sort(uniform.begin(), uniform.end());
+  const double uniformMedian = 0.5 * (uniform[kUsers / 2 - 1] + uniform[kUsers / 2]);
+  const Json result = simulate(config).toJson();
+  const double median = result["users"]["regret"]["median"].back().get<double>();
+  std::printf("  ratings, %zu users x %lld steps: per-user regret median %.1f (q1 %.1f, q3 %.1f), uniform play %.1f\n", kUsers,
+              static_cast<long long>(kSteps), median, result["users"]["regret"]["q1"].back().get<double>(),
+              result["users"]["regret"]["q3"].back().get<double>(), uniformMedian);
+  EXPECT_LT(median, 0.6 * uniformMedian);
 }
 
 }  // namespace

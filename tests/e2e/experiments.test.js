@@ -55,7 +55,9 @@ describe('experiments in the demo (Chromium, Web Workers)', () => {
       // suboptimality, within [0, 1]).
       expect(await page.locator('#results-table thead').textContent()).toContain(preset.summary.column);
       const cells = await page.locator('#results-table tbody tr td:last-child').allTextContents();
-      for (const cell of cells) expect(Number(cell)).toBeGreaterThanOrEqual(0);
+      // Many users: the median user's final regret, its quartiles and a user's bytes.
+      if (preset.perUser) for (const cell of cells) expect(cell).toMatch(/^\d+\.\d \(\d+\.\d–\d+\.\d\); [\d,]+ B$/);
+      else for (const cell of cells) expect(Number(cell)).toBeGreaterThanOrEqual(0);
     }
     if (preset.tradeoff) {
       // Liu et al.'s precision-against-speedup chart is shown and drawn.
@@ -64,6 +66,50 @@ describe('experiments in the demo (Chromium, Web Workers)', () => {
     } else {
       expect(await page.locator('#tradeoff-box').isVisible()).toBe(false);
     }
+    expect(await colouredPixels(page, '#curve-chart')).toBeGreaterThan(500);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  // 100 users over one catalogue: each curve is the median user's regret and its band the users'
+  // quartiles, drawn from the runs' per-user results (20 steps per user here).
+  test('the catalogue preset draws per-user regret bands', async () => {
+    const { page, errors } = await openPage('preset=catalogue-users&seeds=1&horizon=2000');
+    expect(await runAndWait(page)).toMatch(/^Done/);
+    const preset = presets.find((entry) => entry.id === 'catalogue-users');
+    const runs = preset.runs({ full: false });
+    expect(runs.every((run) => run.environment.users === 100)).toBe(true);
+    await expect.poll(() => page.locator('#results-table tbody tr').count()).toBe(runs.length);
+    // The chart's datasets, from the page's own Chart.js module (a string, so that Vitest's
+    // transform leaves the page's dynamic import alone): per series a lower band, an upper band
+    // filled down to it, and the median line.
+    const drawn = await page.evaluate(`import('/charts.js').then(({ Chart }) => {
+      const chart = Chart.getChart('curve-chart');
+      return { title: chart.options.scales.y.title.text,
+        datasets: chart.data.datasets.map((set) => ({ label: set.label, band: Boolean(set.band), fill: set.fill ?? null, y: set.data.map((point) => point.y) })) };
+    })`);
+    expect(drawn.title).toMatch(/median over users/);
+    const lines = drawn.datasets.filter((set) => !set.band);
+    expect(lines.map((set) => set.label)).toEqual(runs.map((run) => run.label));
+    let widened = 0;
+    for (const line of lines) {
+      const [lower, upper] = drawn.datasets.filter((set) => set.band && set.label.startsWith(`${line.label} (`));
+      expect(upper.fill).toBe('-1');
+      // A band identical to one drawn already is left empty (stacked translucent bands would darken).
+      if (lower.y.length === 0) {
+        expect(lines.some((other) => other !== line && other.y.join() === line.y.join())).toBe(true);
+        widened++;
+        continue;
+      }
+      expect(lower.y.length).toBe(line.y.length);
+      for (let i = 0; i < line.y.length; i++) {
+        expect(lower.y[i]).toBeLessThanOrEqual(line.y[i] + 1e-9);
+        expect(line.y[i]).toBeLessThanOrEqual(upper.y[i] + 1e-9);
+      }
+      // Users differ: at the end the band has a width (one shared taste and seed would not).
+      if (upper.y.at(-1) > lower.y.at(-1)) widened++;
+    }
+    expect(widened).toBe(lines.length);
     expect(await colouredPixels(page, '#curve-chart')).toBeGreaterThan(500);
     expect(errors).toEqual([]);
     await page.close();

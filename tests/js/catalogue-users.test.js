@@ -141,4 +141,28 @@ describe('simulate() with many users', () => {
     expectBanditError(sb, () => sb.simulate(config(3, 'sub-elim')), 'INVALID_ARGUMENT');
     expectBanditError(sb, () => sb.simulate(config(3, 'lin-ts', { usres: 2 })), 'INVALID_ARGUMENT');
   });
+
+  // The ratings environment's users are the file's held-out users, each rewarded by their own
+  // ratings: a lover (every movie 5) and a hater (every movie 1) served in turn have regret 0 and 1
+  // a step whatever the policy does, so the quartiles over the two are exact; one taste shared by
+  // both would make q1 = q3.
+  test('ratings users of opposite tastes get their own regret', () => {
+    const random = seededRandom(3);
+    const lines = [];
+    const movies = 20;
+    for (let user = 1; user <= 30; user++) {
+      for (let movie = 1; movie <= movies; movie++) {
+        if (random() < 0.5) lines.push(`${user}::${movie}::${1 + Math.floor(random() * 5)}::${1000 * movie + user}`);
+      }
+    }
+    for (let movie = 1; movie <= movies; movie++) lines.push(`100::${movie}::5::${1000 * movie + 50}`, `101::${movie}::1::${1000 * movie + 51}`);
+    const horizon = 40;
+    const environment = { type: 'ratings', ratings: `${lines.join('\n')}\n`, dim: 2, iterations: 3, testUsers: 2, minRatings: movies - 1, users: 2, change: { every: 0 } };
+    const result = sb.simulate({ environment, policy: { type: 'lin-ts' }, horizon, recordEvery: 2, seed: 1 });
+    const hater = horizon / 2;
+    expect(result.users.count).toBe(2);
+    expect(result.cumulativeRegret.at(-1)).toBe(hater);
+    expect([result.users.regret.q1.at(-1), result.users.regret.median.at(-1), result.users.regret.q3.at(-1)]).toEqual([0.25 * hater, 0.5 * hater, 0.75 * hater]);
+    expectBanditError(sb, () => sb.simulate({ environment: { ...environment, users: 3 }, policy: { type: 'lin-ts' }, horizon, seed: 1 }), 'INVALID_ARGUMENT');
+  });
 });

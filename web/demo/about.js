@@ -61,6 +61,12 @@ export const presetNotes = {
     settings: { laptop: 'K = 50,000 fixed Gaussian arms, d = 16, T = 100,000, checkpoints 1, 2, 5, 10, …, 1 seed', full: 'K = 100,000, T = 200,000, 3 seeds', paper: 'K = 5,000 and 100,000, T = 20,000: total times only, Sub-TS 1.5× and 8.6× faster than Linear TS, Sub-Elim 5.3× and 3.7× faster than Linear Elim' },
     verdict: 'Measured in your browser each time: the line under the chart says, for each pair, from which horizon the sublinear policy\'s total was below its baseline\'s, or that it was not within this horizon and where the measured rates of the last checkpoints would put the crossing. In Node (`npm run bench -- horizon`) Sub-TS was ahead from T = 20,000 at K = 10^5 and 10^6, never above 2× before.',
   },
+  'catalogue-users': {
+    paper: '000',
+    lookFor: 'One line per policy: the median user\'s own cumulative regret, with a band from the first to the third quartile over the 100 users. A band that stays narrow while the line flattens means every user learns their own taste from their own steps, although all of them share one catalogue (and Sub-TS one index) that none of them copies. The third line\'s users share one taste (spread 0): its band is what the policies\' own randomness alone spreads. The table\'s last column gives the median user\'s final regret and the bytes of one user\'s model.',
+    settings: { laptop: 'K = 2,000 fixed Gaussian arms, d = 16, 100 users (spread 0.5, and 0), T = 20,000 steps (200 per user), 1 seed', full: 'K = 20,000, T = 100,000 (1,000 per user), 3 seeds', paper: 'one user per run (the paper has no experiment with many users); Linear TS and Sub-TS are its Algorithms' },
+    verdict: 'Measured in your browser each time (in Node the laptop-scale runs took about 1 s each). In Node (npm run bench -- catalogue) 10,000 SubTS users over one catalogue of 10^6 × 32 fit in one process; bench/results/catalogue.md has their memory, step times and their regret beside a Linear TS with its own copy of the arms.',
+  },
   'paper001-figure1': {
     paper: '001',
     lookFor: 'The table\'s last column: the (1 − δ)-percentile suboptimality of the arm BoundedME returns must stay at or below ε.',

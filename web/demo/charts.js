@@ -146,7 +146,8 @@ export class CurveChart {
     applyTheme(this.chart);
   }
 
-  // series: [{ label, t, mean, std, style: { colour, dash, marker } }].
+  // series: [{ label, t, mean, std, style: { colour, dash, marker } }]; a series with `lower` and
+  // `upper` (per-user quartiles) draws its band between them instead of mean ± std.
   update(series, yLabel) {
     const datasets = [];
     // One band for curves that are identical: stacked translucent bands would darken into a new colour.
@@ -154,13 +155,15 @@ export class CurveChart {
     series.forEach((entry, i) => {
       const { colour, dash, marker } = entry.style;
       const points = (values) => entry.t.map((t, j) => ({ x: t, y: values(j) }));
-      const bandKey = `${entry.t.join()}|${entry.mean.join()}|${entry.std.join()}`;
+      const lower = (j) => (entry.lower ? entry.lower[j] : entry.mean[j] - entry.std[j]);
+      const upper = (j) => (entry.upper ? entry.upper[j] : entry.mean[j] + entry.std[j]);
+      const bandKey = `${entry.t.join()}|${entry.mean.join()}|${entry.t.map((_, j) => `${lower(j)}:${upper(j)}`).join()}`;
       const bandDrawn = bands.has(bandKey);
       bands.add(bandKey);
       // A marker on every tenth point only: enough to tell data sets apart without hiding the line.
       const every = Math.max(1, Math.round(entry.t.length / 10));
-      datasets.push({ label: `${entry.label} (lower)`, series: i, band: true, data: bandDrawn ? [] : points((j) => entry.mean[j] - entry.std[j]), borderWidth: 0, pointRadius: 0 });
-      datasets.push({ label: `${entry.label} (upper)`, series: i, band: true, data: bandDrawn ? [] : points((j) => entry.mean[j] + entry.std[j]), borderWidth: 0, pointRadius: 0, fill: '-1', backgroundColor: withAlpha(colour, 0.12) });
+      datasets.push({ label: `${entry.label} (lower)`, series: i, band: true, data: bandDrawn ? [] : points(lower), borderWidth: 0, pointRadius: 0 });
+      datasets.push({ label: `${entry.label} (upper)`, series: i, band: true, data: bandDrawn ? [] : points(upper), borderWidth: 0, pointRadius: 0, fill: '-1', backgroundColor: withAlpha(colour, 0.12) });
       datasets.push({ label: entry.label, series: i, style: entry.style, data: points((j) => entry.mean[j]), borderColor: colour, backgroundColor: colour, borderWidth: 2, borderDash: dash,
         pointStyle: marker ?? 'circle', pointRadius: marker ? (context) => (context.dataIndex % every === 0 ? 3.5 : 0) : 0 });
     });

@@ -251,19 +251,22 @@ export function setUpExperiments() {
       const results = finished.filter((entry) => entry.runIndex === runIndex).map((entry) => entry.result);
       if (results.length === 0 || run.scalingOnly) return;
       const summary = aggregateRuns(results, preset.metric);
-      series.push({ label: run.label, style: styles[runIndex], ...summary });
+      // Many users: the curve is the median user's own regret, the band the users' quartiles.
+      const perUser = preset.perUser && summary.perUser;
+      series.push({ label: run.label, style: styles[runIndex], ...summary,
+        ...(perUser ? { mean: perUser.median, lower: perUser.q1, upper: perUser.q3 } : {}) });
       rows.push([run.label, results.length, `${summary.final.mean.toFixed(1)} ± ${summary.final.std.toFixed(1)}`,
         summary.seconds.total.toFixed(3), summary.seconds.setup.toFixed(3), summary.msPerStep.toFixed(4), Math.round(summary.innerProductsPerStep),
         ...(preset.summary ? [preset.summary.value(run, results)] : [])]);
     });
     const metricLabel = preset.metric === 'reward' ? 'cumulative reward' : 'cumulative regret';
-    curveChart.update(series, metricLabel);
+    curveChart.update(series, preset.perUser ? 'a user\'s cumulative regret (median over users; band: quartiles q1–q3)' : metricLabel);
     $('#tradeoff-box').hidden = !preset.tradeoff;
     if (preset.tradeoff) tradeoffChart.update(tradeoffPoints(runs, finished));
     timeChart.update(series.map((entry) => entry.label), series.map((entry) => entry.msPerStep), series.map((entry) => entry.style));
     drawTimingCharts(shown);
     showIdenticalCurves(series);
-    fillTable($('#results-table'), ['policy', 'seeds', `final ${metricLabel}`, 'total s', 'setup s', 'ms / step', 'inner products / step',
+    fillTable($('#results-table'), ['policy', 'seeds', `final ${metricLabel}${preset.perUser ? ', all users' : ''}`, 'total s', 'setup s', 'ms / step', 'inner products / step',
       ...(preset.summary ? [preset.summary.column] : [])], rows);
   }
 

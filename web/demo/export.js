@@ -18,6 +18,7 @@ export function toJson(configuration, entries) {
     runs: entries.map(({ label, seed, result }) => ({
       label, seed, ...result,
       t: Array.from(result.t), cumulativeRegret: Array.from(result.cumulativeRegret), cumulativeReward: Array.from(result.cumulativeReward),
+      ...(result.users ? { users: { ...result.users, regret: Object.fromEntries(Object.entries(result.users.regret).map(([key, values]) => [key, Array.from(values)])) } } : {}),
     })),
   }, null, 2);
 }

@@ -26,5 +26,22 @@ export function aggregateRuns(results, metric = 'regret') {
     t, mean, std, final, seconds,
     msPerStep: ((seconds.select + seconds.update) / steps) * 1000,
     innerProductsPerStep: meanAndStd(results.map((result) => result.innerProducts)).mean / steps,
+    ...(results.every((result) => result.users) ? { perUser: perUserBands(results) } : {}),
+  };
+}
+
+// Runs of many users (simulate()'s `users`): the median over users of each user's own cumulative
+// regret and its quartiles, averaged over seeds at each recorded step, and what a user costs.
+export function perUserBands(results) {
+  const average = (key, i) => meanAndStd(results.map((result) => result.users.regret[key][i])).mean;
+  const steps = results[0].users.regret.median.length;
+  const band = (key) => Array.from({ length: steps }, (_, i) => average(key, i));
+  return {
+    count: results[0].users.count,
+    median: band('median'),
+    q1: band('q1'),
+    q3: band('q3'),
+    perUserBytes: meanAndStd(results.map((result) => result.users.memory.perUserBytes)).mean,
+    catalogueBytes: meanAndStd(results.map((result) => result.users.memory.catalogueBytes)).mean,
   };
 }

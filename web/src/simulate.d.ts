@@ -45,6 +45,14 @@ export interface RatingsEnvironmentConfig {
   minRatings?: number;
   /** Play this user (held out from the factorisation). */
   user?: number;
+  /**
+   * The file's users served over one catalogue (1). Above 1 the movies go into one `Catalogue`, and
+   * that many held-out users (from held-out user s mod testUsers on, for run seed s) each get a policy
+   * of their own over it and are rewarded by their own ratings; round t serves user (t - 1) mod users
+   * and the result gains `users`, as in the linear environment. At most the number of held-out users
+   * (INVALID_ARGUMENT otherwise, as with `user` beside it). 1 is exactly the simulation of one user.
+   */
+  users?: number;
   /** Movies at the start (default: all minus those that arrive during the horizon). */
   arms?: number;
   /** Movie arrivals: `add` (2) every `every` (20) rounds in order of first rating; optional random removals. */

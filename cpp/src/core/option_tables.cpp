@@ -455,6 +455,7 @@ const OptionGroup& ratingsEnvironment() {
       integer("testUsers", 300, 1, 100000000, "held-out users"),
       integer("minRatings", 100, 0, 100000000, "a held-out user rated more movies than this"),
       computedInteger("user", 0, 4294967295.0, "a held-out user drawn from the seed", "the held-out user whose likes are the rewards"),
+      integer("users", 1, 1, 100000000, "held-out users served in turn (round-robin) over one catalogue, each rewarded by their own ratings"),
       computedInteger("arms", 1, 100000000, "the movies not scheduled to arrive later", "initial arms (movies)"),
       nested(object("change", "{ every: 20, add: 2, remove: 0 }", "{ every, add, remove }: movie arrivals and removals"), "nested", "",
              "ratings.change"),

@@ -1,6 +1,8 @@
 #include "sublinear/env/ratings_environment.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
@@ -47,12 +49,39 @@ RatingsEnvironment::RatingsEnvironment(std::shared_ptr<const RatingsModel> model
   initialArms_ = static_cast<std::size_t>(readInteger(options, "arms", static_cast<long long>(fallback), 1,
                                                       static_cast<long long>(movies)));
   for (std::size_t i = 0; i < initialArms_; ++i) addNextMovie(nullptr);
+  const auto users = static_cast<std::size_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "users"));
+  if (users > 1) {
+    require(!(options.contains("user") && !options["user"].is_null()), ErrorCode::InvalidArgument,
+            "option 'user' names one user; with users > 1 the run's seed picks them among the held-out users");
+    const auto& heldOut = model_->heldOutUsers();
+    if (users > heldOut.size()) {
+      fail(ErrorCode::InvalidArgument, "users (" + std::to_string(users) + ") is more than the " + std::to_string(heldOut.size()) +
+                                           " held-out users: raise 'testUsers' or lower 'minRatings'");
+    }
+    // From the run's own user on (heldOut[runSeed mod n], as pickUser), so user 0 is user_.
+    const std::size_t first = static_cast<std::size_t>(runSeed % heldOut.size());
+    users_.reserve(users);
+    for (std::size_t i = 0; i < users; ++i) {
+      const std::uint32_t id = heldOut[(first + i) % heldOut.size()];
+      users_.push_back({id, model_->ratingsOf(id), NAN});
+    }
+  }
 }
 
-double RatingsEnvironment::rewardOf(std::uint32_t movie) const {
-  const auto found = std::lower_bound(userRatings_.begin(), userRatings_.end(), movie,
+double RatingsEnvironment::rewardOf(const std::vector<Rating>& ratings, std::uint32_t movie) const {
+  const auto found = std::lower_bound(ratings.begin(), ratings.end(), movie,
                                       [](const Rating& rating, std::uint32_t m) { return rating.item < m; });
-  return found != userRatings_.end() && found->item == movie && found->value >= threshold_ ? 1.0 : 0.0;
+  return found != ratings.end() && found->item == movie && found->value >= threshold_ ? 1.0 : 0.0;
+}
+
+void RatingsEnvironment::setUser(std::size_t user) {
+  if (user >= userCount()) fail(ErrorCode::InvalidArgument, "user " + std::to_string(user) + " is out of range");
+  current_ = user;
+}
+
+double RatingsEnvironment::currentReward(Id movie) const {
+  if (users_.empty()) return arms_.expectedReward(movie);
+  return rewardOf(users_[current_].ratings, static_cast<std::uint32_t>(movie));
 }
 
 void RatingsEnvironment::addNextMovie(ArmChange* change) {
@@ -68,13 +97,19 @@ void RatingsEnvironment::addNextMovie(ArmChange* change) {
 
 double RatingsEnvironment::drawReward(Id arm) {
   if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "movie " + std::to_string(arm) + " is not among the current arms");
-  return arms_.expectedReward(arm);
+  return currentReward(arm);
 }
 
 double RatingsEnvironment::regret(Id arm) const {
-  if (!paperRegret_) return LinearEnvironment::regret(arm);
+  if (!paperRegret_ && users_.empty()) return LinearEnvironment::regret(arm);
   if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "movie " + std::to_string(arm) + " is not among the current arms");
-  return 1.0 - arms_.expectedReward(arm);
+  if (paperRegret_) return 1.0 - currentReward(arm);
+  double& best = users_[current_].best;
+  if (std::isnan(best)) {
+    best = 0.0;
+    for (const Id id : arms_.ids()) best = std::max(best, currentReward(id));
+  }
+  return best - currentReward(arm);
 }
 
 ArmChange RatingsEnvironment::changeAfterRound(std::int64_t t) {
@@ -83,13 +118,16 @@ ArmChange RatingsEnvironment::changeAfterRound(std::int64_t t) {
   const std::size_t arriving = std::min(changeAdd_, model_->moviesByArrival().size() - nextArrival_);
   change.removed = arms_.removeRandom(changeRemove_, arriving > 0 ? 0 : 1, random_);
   for (std::size_t i = 0; i < arriving; ++i) addNextMovie(&change);
+  if (!change.empty()) {
+    for (ServedUser& user : users_) user.best = NAN;
+  }
   return change;
 }
 
 Json RatingsEnvironment::describe() const {
   std::size_t liked = 0;
   for (const Rating& rating : userRatings_) liked += rating.value >= threshold_ ? 1 : 0;
-  return Json{{"type", type()},
+  Json description{{"type", type()},
               {"dim", arms_.dim()},
               {"user", user_},
               {"userRatings", userRatings_.size()},
@@ -101,6 +139,14 @@ Json RatingsEnvironment::describe() const {
               {"trainingRatings", model_->trainingRatings()},
               {"trainingRmse", model_->trainingRmse()},
               {"regret", paperRegret_ ? "paper" : "best"}};
+  if (!users_.empty()) {
+    std::vector<std::uint32_t> ids;
+    ids.reserve(users_.size());
+    for (const ServedUser& user : users_) ids.push_back(user.id);
+    description["users"] = ids.size();
+    description["userIds"] = ids;
+  }
+  return description;
 }
 
 }  // namespace sublinear

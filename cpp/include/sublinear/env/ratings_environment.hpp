@@ -20,6 +20,9 @@ namespace sublinear {
 // Regret (option `regret`): 'paper' (default) is the paper's: 1 when the recommended movie is not
 // rated >= threshold by the user, else 0, i.e. 1 - reward, whether or not a liked movie is
 // available; 'best' is the best expected reward of the current movies minus the chosen one's.
+// users (1) > 1 serves that many of the file's held-out users over the same movies (one catalogue in
+// simulate()), each rewarded by their own ratings: the run with seed s plays held-out users s, s + 1,
+// ... (mod their number), so users: 1 is the run's one user. The user to serve next is setUser's.
 class RatingsEnvironment : public LinearEnvironment {
  public:
   RatingsEnvironment(std::shared_ptr<const RatingsModel> model, const Json& options, std::int64_t horizon,
@@ -32,10 +35,25 @@ class RatingsEnvironment : public LinearEnvironment {
   ArmChange changeAfterRound(std::int64_t t) override;
   Json describe() const override;
 
-  std::uint32_t user() const { return user_; }
+  // The user served now (the run's one user unless users > 1).
+  std::uint32_t user() const { return users_.empty() ? user_ : users_[current_].id; }
+  std::size_t userCount() const override { return users_.empty() ? 1 : users_.size(); }
+  void setUser(std::size_t user) override;
 
  private:
-  double rewardOf(std::uint32_t movie) const;
+  // One of many users: their ratings (sorted by movie) and their best reward over the current
+  // movies, found by a scan when first needed after the movies changed (NaN until then).
+  struct ServedUser {
+    std::uint32_t id;
+    std::vector<Rating> ratings;
+    double best;
+  };
+
+  double rewardOf(std::uint32_t movie) const { return rewardOf(userRatings_, movie); }
+  double rewardOf(const std::vector<Rating>& ratings, std::uint32_t movie) const;
+  // The expected reward of `movie` for the user served now (its ratings; the arm set holds the
+  // first user's).
+  double currentReward(Id movie) const;
   void addNextMovie(ArmChange* change);
 
   std::shared_ptr<const RatingsModel> model_;
@@ -50,6 +68,8 @@ class RatingsEnvironment : public LinearEnvironment {
   std::size_t nextArrival_ = 0;
   Random random_;
   EnvironmentArms arms_;
+  mutable std::vector<ServedUser> users_;
+  std::size_t current_ = 0;
 };
 
 }  // namespace sublinear
