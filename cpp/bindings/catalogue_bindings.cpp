@@ -25,14 +25,14 @@ void catalogueRemove(CatalogueHandle& self, std::uintptr_t ids, std::size_t idCo
 }
 
 double catalogueBuild(CatalogueHandle& self, double maxItems) {
-  require(maxItems >= 0 && maxItems <= 4294967295.0, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
+  require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
   return static_cast<double>(self.catalogue->build(static_cast<std::size_t>(maxItems)));
 }
 
 double catalogueSize(CatalogueHandle& self) { return static_cast<double>(self.catalogue->size()); }
 int catalogueDim(CatalogueHandle& self) { return self.catalogue->dim(); }
 bool catalogueHas(CatalogueHandle& self, double id) {
-  return id >= 0 && id <= 4294967295.0 && self.catalogue->has(static_cast<Id>(id));
+  return id >= 0 && id <= kMaxUint32 && self.catalogue->has(static_cast<Id>(id));
 }
 std::string catalogueStats(CatalogueHandle& self) { return self.catalogue->stats().dump(); }
 std::string catalogueType(CatalogueHandle&) { return Catalogue::kType; }

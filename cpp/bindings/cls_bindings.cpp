@@ -28,9 +28,9 @@ ClsPolicyHandle* createClsPolicy(const std::string& optionsJson) {
 // k = 0 means the constructor's k.
 SuperArmConstraint readConstraint(const ClsPolicyHandle& self, double k, std::uintptr_t groups, std::size_t groupCount,
                                   double perGroup) {
-  require(std::isfinite(k) && k >= 0 && k <= 4294967295.0 && std::floor(k) == k, ErrorCode::InvalidArgument,
+  require(std::isfinite(k) && k >= 0 && k <= kMaxUint32 && std::floor(k) == k, ErrorCode::InvalidArgument,
           "k must be a positive integer");
-  require(std::isfinite(perGroup) && perGroup >= 0 && perGroup <= 4294967295.0 && std::floor(perGroup) == perGroup,
+  require(std::isfinite(perGroup) && perGroup >= 0 && perGroup <= kMaxUint32 && std::floor(perGroup) == perGroup,
           ErrorCode::InvalidArgument, "perGroup must be a positive integer");
   SuperArmConstraint constraint;
   constraint.k = k > 0 ? static_cast<std::size_t>(k) : self.policy->defaultK();

@@ -18,6 +18,10 @@
 
 namespace sublinear::bindings {
 
+// JavaScript hands ids and counts over as doubles; the core's ids and the counts it takes are
+// uint32, so a double is accepted up to this (2^32 - 1) before it is cast.
+constexpr double kMaxUint32 = 4294967295.0;
+
 void reportError(const char* code, const std::string& message);
 
 template <typename Function>

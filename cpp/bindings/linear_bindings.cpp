@@ -66,7 +66,7 @@ emscripten::val policyLastSlate(LinearPolicyHandle& self) {
 
 void policyUpdate(LinearPolicyHandle& self, double arm, double reward) {
   guarded([&] {
-    if (!(arm >= 0 && arm <= 4294967295.0)) fail(ErrorCode::UnknownId, "arm is not an integer in [0, 2^32-1]");
+    if (!(arm >= 0 && arm <= kMaxUint32)) fail(ErrorCode::UnknownId, "arm is not an integer in [0, 2^32-1]");
     self.policy->update(static_cast<Id>(arm), reward);
   });
 }
@@ -79,7 +79,7 @@ emscripten::val policyTheta(LinearPolicyHandle& self) {
 
 double policyBuildIndex(LinearPolicyHandle& self, double maxItems) {
   return guarded([&]() -> double {
-    require(maxItems >= 0 && maxItems <= 4294967295.0, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
+    require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
     return static_cast<double>(self.policy->buildIndex(static_cast<std::size_t>(maxItems)));
   });
 }
@@ -87,7 +87,7 @@ double policyBuildIndex(LinearPolicyHandle& self, double maxItems) {
 double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.policy->policy().armCount()); }
 int policyDim(LinearPolicyHandle& self) { return self.policy->policy().dim(); }
 bool policyHasArm(LinearPolicyHandle& self, double id) {
-  return id >= 0 && id <= 4294967295.0 && self.policy->policy().hasArm(static_cast<Id>(id));
+  return id >= 0 && id <= kMaxUint32 && self.policy->policy().hasArm(static_cast<Id>(id));
 }
 std::string policyStats(LinearPolicyHandle& self) { return guarded([&] { return self.policy->policy().stats().dump(); }); }
 std::string policyType(LinearPolicyHandle& self) { return self.policy->policy().type(); }

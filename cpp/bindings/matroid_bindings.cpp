@@ -29,7 +29,7 @@ struct SemiBanditHandle {
 };
 
 std::size_t count(double value, const char* name) {
-  if (!(value >= 1 && value <= 4294967295.0 && std::floor(value) == value)) {
+  if (!(value >= 1 && value <= kMaxUint32 && std::floor(value) == value)) {
     fail(ErrorCode::InvalidArgument, std::string(name) + " must be an integer in [1, 2^32-1]");
   }
   return static_cast<std::size_t>(value);
@@ -42,7 +42,7 @@ std::vector<std::uint32_t> copyIds(std::uintptr_t address, std::size_t length) {
 
 MatroidHandle* createUniformMatroid(double k, double rank) {
   return guarded([&]() -> MatroidHandle* {
-    require(rank >= 0 && std::floor(rank) == rank && rank <= 4294967295.0, ErrorCode::InvalidArgument, "D must be an integer in [1, K]");
+    require(rank >= 0 && std::floor(rank) == rank && rank <= kMaxUint32, ErrorCode::InvalidArgument, "D must be an integer in [1, K]");
     return new MatroidHandle{std::make_unique<UniformMatroid>(count(k, "K"), static_cast<std::size_t>(rank)), {}};
   });
 }

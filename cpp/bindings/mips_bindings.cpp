@@ -41,7 +41,7 @@ void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
 std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist,
                         std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount) {
   return guarded([&]() -> std::size_t {
-    require(k >= 1 && k <= 4294967295.0 && shortlist >= 0 && shortlist <= 4294967295.0, ErrorCode::InvalidArgument,
+    require(k >= 1 && k <= kMaxUint32 && shortlist >= 0 && shortlist <= kMaxUint32, ErrorCode::InvalidArgument,
             "k must be a positive integer and shortlist a non-negative integer");
     SearchOptions options;
     options.shortlist = static_cast<std::size_t>(shortlist);
@@ -56,7 +56,7 @@ std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t que
 
 std::size_t indexBuild(IndexHandle& self, double maxItems) {
   return guarded([&]() -> std::size_t {
-    require(maxItems >= 0 && maxItems <= 4294967295.0, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
+    require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
     return self.index->build(static_cast<std::size_t>(maxItems));
   });
 }
@@ -77,7 +77,7 @@ IndexHandle* restoreIndex(std::uintptr_t bytes, std::size_t length, const std::s
 
 std::size_t indexSize(IndexHandle& self) { return self.index->index().size(); }
 std::size_t indexDim(IndexHandle& self) { return self.index->index().dim(); }
-bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= 4294967295.0 && self.index->index().contains(static_cast<Id>(id)); }
+bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= kMaxUint32 && self.index->index().contains(static_cast<Id>(id)); }
 std::string indexStats(IndexHandle& self) { return guarded([&] { return self.index->index().stats().dump(); }); }
 std::string indexType(IndexHandle& self) { return self.index->index().type(); }
 }  // namespace

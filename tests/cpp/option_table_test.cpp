@@ -184,6 +184,61 @@ TEST(OptionTable, EveryConstructorAcceptsEveryOptionOfItsTable) {
   }
 }
 
+// A string option with choices in its table takes every choice and nothing else: readStringOption
+// enforces the table's `choices`, so no constructor checks them by hand.
+TEST(OptionTable, StringOptionsTakeTheirChoicesAndNothingElse) {
+  const UniformMatroid matroid(6, 2);
+  const auto construct = [&](const OptionTable& table, const Json& options) {
+    if (table.kind == "index") {
+      PersistentIndex{options};
+    } else if (table.kind == "linear-policy") {
+      makeLinearPolicy(3, options);
+    } else if (table.kind == "semi-bandit-policy") {
+      Json untyped = options;
+      untyped.erase("type");
+      makeSemiBanditPolicy(table.type, matroid, untyped);
+    } else if (table.kind == "cls-policy") {
+      makeClsPolicy(options);
+    }
+  };
+  int checked = 0;
+  for (const OptionTable& table : optionTables()) {
+    if (table.kind != "index" && table.kind != "linear-policy" && table.kind != "semi-bandit-policy" && table.kind != "cls-policy") continue;
+    for (const Json& choice : table.describe()) {
+      if (!choice.contains("choices")) continue;
+      const std::string name = choice["name"];
+      Json options = everyOption(table);
+      options["type"] = table.type;
+      if (table.type == "greedy") options.erase("budget");
+      SCOPED_TRACE(table.kind + " " + table.type + "." + name);
+      for (const Json& value : choice["choices"]) {
+        options[name] = value;
+        EXPECT_NO_THROW(construct(table, options)) << value;
+      }
+      options[name] = "none-of-these";
+      expectError(ErrorCode::InvalidArgument, "option '" + name + "' must be ", [&] { construct(table, options); });
+      expectError(ErrorCode::InvalidArgument, ", got 'none-of-these'", [&] { construct(table, options); });
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 4);  // hnsw space and build, every ridge policy's radius, comb-ts randomization
+  expectError(ErrorCode::InvalidArgument, "option 'space' must be 'auto', 'inner-product' or 'euclidean', got 'cosine'",
+              [] { PersistentIndex{Json{{"type", "hnsw"}, {"dim", 3}, {"space", "cosine"}}}; });
+
+  // Environments, through simulate(): the nested matroid's kind is named with its path.
+  const auto run = [](const Json& environment, const char* policy) {
+    simulate(Json{{"environment", environment}, {"policy", {{"type", policy}}}, {"horizon", 2}});
+  };
+  expectError(ErrorCode::InvalidArgument, "option 'matroid.kind' must be 'uniform', 'partition', 'graphic' or 'transversal', got 'cycle'",
+              [&] { run(Json{{"type", "matroid"}, {"K", 12}, {"matroid", {{"kind", "cycle"}}}}, "cucb"); });
+  expectError(ErrorCode::InvalidArgument, "option 'rewards' must be 'bernoulli' or 'bounded', got 'gaussian'",
+              [&] { run(Json{{"type", "matroid"}, {"K", 12}, {"rewards", "gaussian"}}, "cucb"); });
+  expectError(ErrorCode::InvalidArgument, "option 'dataset' must be 'gaussian' or 'uniform', got 'normal'",
+              [&] { run(Json{{"type", "mips"}, {"dataset", "normal"}}, "exact"); });
+  EXPECT_NO_THROW(run(Json{{"type", "mips"}, {"dataset", "uniform"}}, "exact"));
+  EXPECT_NO_THROW(run(Json{{"type", "matroid"}, {"K", 12}, {"matroid", {{"kind", "graphic"}}}}, "cucb"));
+}
+
 // Every environment (but ratings, which needs a file) runs with each of its plain options given at
 // the table's default: the tables and the environments' readers agree on names and ranges.
 TEST(OptionTable, EveryEnvironmentAcceptsItsTablesDefaults) {

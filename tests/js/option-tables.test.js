@@ -5,47 +5,13 @@
 // `constructor(options: X)` or a generic base `Base<X>`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { constructorOptionsOf, families, interfacesOf, keysOf } from './declarations.js';
 import { expectBanditError, loadModule } from './helpers.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
 
 const sb = await loadModule();
-
-function interfacesOf(text) {
-  const interfaces = new Map();
-  const pattern = /^(?:export )?interface (\w+)(?:<[^>]*>)?(?: extends ([\w, ]+))? \{\n([\s\S]*?)^\}/gm;
-  for (const [, name, parents, body] of text.matchAll(pattern)) {
-    const keys = [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??:/gm)].map((match) => match[1]);
-    interfaces.set(name, { parents: parents ? parents.split(',').map((parent) => parent.trim()) : [], keys });
-  }
-  return interfaces;
-}
-
-function keysOf(interfaces, name) {
-  const entry = interfaces.get(name);
-  if (!entry) throw new Error(`no interface ${name}`);
-  return [...entry.keys, ...entry.parents.flatMap((parent) => keysOf(interfaces, parent))];
-}
-
-// Class name -> the interface of its constructor's options.
-function constructorOptionsOf(text) {
-  const classes = new Map();
-  for (const [, name, generic, body] of text.matchAll(/^export declare class (\w+) (?:extends|implements) \w+(?:<(\w+)>)? \{(\}|\n[\s\S]*?^\})/gm)) {
-    const constructor = body.match(/constructor\(options: (\w+)\)/);
-    if (constructor || generic) classes.set(name, constructor ? constructor[1] : generic);
-  }
-  return classes;
-}
-
-const families = [
-  { file: 'web/src/mips.d.ts', kind: 'index' },
-  { file: 'web/src/linear.d.ts', kind: 'linear-policy' },
-  { file: 'web/src/catalogue.d.ts', kind: 'catalogue' },
-  // `matroid` is read by the JS layer (a Matroid object), never by the core.
-  { file: 'web/src/matroid.d.ts', kind: 'semi-bandit-policy', jsOnly: ['matroid'] },
-  { file: 'web/src/cls.d.ts', kind: 'cls-policy' },
-];
 
 const documented = (table) => table.filter((option) => !option.internal).map((option) => option.name).sort();
 

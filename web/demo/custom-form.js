@@ -15,19 +15,19 @@ function control(option, value, onChange) {
     input = document.createElement('select');
     const choices = option.type === 'index' ? Object.keys(indexTypes) : option.choices;
     for (const choice of choices) input.append(new Option(option.type === 'index' ? indexTypes[choice].label : choice, choice));
-    input.value = value ?? option.default;
+    input.value = value ?? option.start ?? option.default;
   } else if (option.type === 'bool') {
     label.className = 'check';
     input = document.createElement('input');
     input.type = 'checkbox';
-    input.checked = value ?? option.default;
+    input.checked = value ?? option.start ?? option.default;
   } else {
     input = document.createElement('input');
     input.type = 'number';
     if (option.min !== undefined) input.min = option.min;
     if (option.max !== undefined) input.max = option.max;
     input.step = option.type === 'int' ? '1' : option.step ?? 'any';
-    input.value = value ?? option.default;
+    input.value = value ?? option.start ?? option.default;
   }
   input.id = id;
   input.dataset.key = option.key;

@@ -1,65 +1,72 @@
 // The custom mode's one table of options: every environment, policy and index type that simulate()
-// accepts, each option with its label, unit, default and range. The form is generated from it, so
-// an option added here appears on the page as a labelled control.
+// accepts, each option with its label. The form is generated from it, so an option added here
+// appears on the page as a labelled control. Defaults, ranges and choices come from the library's
+// option tables (sb.optionTable): applyOptionTables() copies them in once the module is loaded, before
+// the form is built; only options the core reads without a table carry their own values here.
 //
-// An option: { key, label, type: 'int' | 'number' | 'bool' | 'select', default, min, max, step, choices }.
-// Dotted keys nest (change.every -> { change: { every } }).
+// An option: { key, label, type: 'int' | 'number' | 'bool' | 'select', default, min, max, step, choices,
+// start }. `start`, where set, is the value the form starts from instead of the library's default:
+// the demo's runs at laptop scale and in the papers' settings (arms arriving as in the paper's
+// experiments, a wider cluster angle, a few hundred users per promotion round). Dotted keys nest
+// (change.every -> { change: { every } }).
 
 const int = (key, label, defaultValue, min, max) => ({ key, label, type: 'int', default: defaultValue, min, max });
 const number = (key, label, defaultValue, min, max, step = 'any') => ({ key, label, type: 'number', default: defaultValue, min, max, step });
-const bool = (key, label, defaultValue) => ({ key, label, type: 'bool', default: defaultValue });
-const select = (key, label, choices, defaultValue = choices[0]) => ({ key, label, type: 'select', choices, default: defaultValue });
+const bool = (key, label) => ({ key, label, type: 'bool' });
+const select = (key, label) => ({ key, label, type: 'select' });
+const startingAt = (start, option) => ({ ...option, start });
 
-const ridge = [select('radius', 'confidence radius rule', ['practical', 'theoretical']), number('lambda', 'ridge λ', 1, 0.000001),
-  number('delta', 'failure probability δ', 0.05, 0.000001, 0.999999), number('beta', 'fixed confidence radius β (empty: the rule)', '', 0)];
-const shortlist = int('shortlist', 'shortlist p (candidates ranked exactly)', 30, 1, 100000);
+// Functions, so that each policy gets its own option objects (their tables may differ).
+const ridge = () => [select('radius', 'confidence radius rule'), number('lambda', 'ridge λ'), number('delta', 'failure probability δ'),
+  number('beta', 'fixed confidence radius β (empty: the rule)')];
+const shortlist = () => int('shortlist', 'shortlist p (candidates ranked exactly)');
 
 export const indexTypes = {
   exact: { label: 'Exact SIMD scan', options: [] },
-  hnsw: { label: 'HNSW (hnswlib)', options: [int('M', 'links per node M', 16, 2, 256), int('efConstruction', 'efConstruction', 200, 1, 100000), int('efSearch', 'efSearch', 64, 1, 100000), select('space', 'space', ['auto', 'inner-product', 'euclidean'])] },
-  lsh: { label: 'Simple-LSH', options: [int('bits', 'AND width a (bits)', 8, 1, 64), int('tables', 'OR count b (tables)', 16, 1, 1000)] },
-  'bounded-me': { label: 'BoundedME', options: [number('epsilon', 'ε', 0.1, 0.000001, 0.999999), number('delta', 'δ', 0.1, 0.000001, 0.999999)] },
-  greedy: { label: 'Greedy-MIPS', options: [number('budgetFraction', 'budget B (fraction of the items)', 0.1, 0.000001, 1)] },
-  'pca-tree': { label: 'PCA-MIPS tree', options: [int('depth', 'tree depth (empty: from the size)', '', 0, 20)] },
-  adaptive: { label: 'Adaptive (rounded queries, copies)', options: [int('copies', 'copies κ', 3, 1, 64), number('epsilon', 'grid ε', 0.01, 0.000001, 0.999999)] },
+  hnsw: { label: 'HNSW (hnswlib)', options: [int('M', 'links per node M'), int('efConstruction', 'efConstruction'), int('efSearch', 'efSearch'), select('space', 'space')] },
+  lsh: { label: 'Simple-LSH', options: [int('bits', 'AND width a (bits)'), int('tables', 'OR count b (tables)')] },
+  'bounded-me': { label: 'BoundedME', options: [number('epsilon', 'ε'), number('delta', 'δ')] },
+  greedy: { label: 'Greedy-MIPS', options: [number('budgetFraction', 'budget B (fraction of the items)')] },
+  'pca-tree': { label: 'PCA-MIPS tree', options: [int('depth', 'tree depth (empty: from the size)')] },
+  adaptive: { label: 'Adaptive (rounded queries, copies)', options: [int('copies', 'copies κ'), number('epsilon', 'grid ε')] },
 };
 
 export const environmentTypes = {
   linear: {
     label: 'Linear: Gaussian arms and θ* (paper 000)', family: 'linear', metric: 'regret',
-    options: [int('dim', 'dimension d', 16, 1, 4096), int('arms', 'initial arms K', 1000, 1, 50000000), number('noise', 'reward noise σ', 1, 0),
-      bool('normalize', 'unit-norm arms and θ*', false), int('change.every', 'arm changes every (steps; 0 = never)', 20, 0, 1000000000),
-      int('change.add', 'arms added per change', 2, 0, 1000000), int('change.remove', 'arms removed per change', 0, 0, 1000000)],
+    options: [int('dim', 'dimension d'), int('arms', 'initial arms K'), number('noise', 'reward noise σ'),
+      bool('normalize', 'unit-norm arms and θ*'), startingAt(20, int('change.every', 'arm changes every (steps; 0 = never)')),
+      startingAt(2, int('change.add', 'arms added per change')), int('change.remove', 'arms removed per change')],
   },
   ratings: {
     label: 'Ratings: a MovieLens file (choose it above; paper 000, Table 3)', family: 'linear', metric: 'regret', needsRatings: true,
-    options: [int('dim', 'ALS rank = d', 16, 1, 256), int('iterations', 'ALS iterations', 10, 1, 1000), int('testUsers', 'held-out users', 300, 1, 100000),
-      int('minRatings', 'held-out users rated more than', 100, 0, 1000000), int('change.every', 'movies arrive every (steps)', 20, 0, 1000000000),
-      int('change.add', 'movies per arrival', 2, 0, 1000000), select('regret', 'regret', ['paper', 'best'])],
+    options: [int('dim', 'ALS rank = d'), int('iterations', 'ALS iterations'), int('testUsers', 'held-out users'),
+      int('minRatings', 'held-out users rated more than'), int('change.every', 'movies arrive every (steps)'),
+      int('change.add', 'movies per arrival'), select('regret', 'regret')],
   },
   matroid: {
     label: 'Matroid: Bernoulli arms (our paper 002 experiment)', family: 'matroid', metric: 'regret',
-    options: [int('K', 'arms K', 1000, 1, 100000000), select('matroid.kind', 'matroid', ['uniform', 'partition', 'graphic', 'transversal']),
-      int('matroid.rank', 'rank D (uniform)', 10, 1, 100000000), int('matroid.groups', 'groups (partition)', 10, 1, 100000000),
-      int('matroid.vertices', 'vertices (graphic)', 11, 2, 100000000), int('matroid.right', 'right vertices (transversal)', 10, 1, 100000000)],
+    options: [int('K', 'arms K'), select('matroid.kind', 'matroid'),
+      startingAt(10, int('matroid.rank', 'rank D (uniform)')), startingAt(10, int('matroid.groups', 'groups (partition)')),
+      int('matroid.vertices', 'vertices (graphic)'), int('matroid.right', 'right vertices (transversal)')],
   },
   clustered: {
     label: 'Clustered arms (paper 003, Figure 2)', family: 'cls', metric: 'reward',
-    options: [int('dim', 'dimension d', 11, 2, 10000), int('arms', 'arms per round N', 2000, 1, 100000000), int('k', 'super-arm size k', 100, 1, 100000000),
-      number('angle', 'cluster angle θ (radians)', 1.1781, 0, 1.5708)],
+    options: [int('dim', 'dimension d'), int('arms', 'arms per round N'), int('k', 'super-arm size k'),
+      startingAt(1.1781, number('angle', 'cluster angle θ (radians)'))],
   },
   promotion: {
     label: 'Sending promotions (paper 003, Table I; ratings file optional)', family: 'cls', metric: 'reward',
-    options: [int('promotions', 'promotions M', 10, 1, 10000), int('k', 'users per promotion k', 5, 1, 100000000), int('users', 'users drawn per round N', 500, 1, 100000000),
-      int('rank', 'feature rank', 10, 1, 1000)],
+    options: [int('promotions', 'promotions M'), startingAt(5, int('k', 'users per promotion k')), startingAt(500, int('users', 'users drawn per round N')),
+      int('rank', 'feature rank')],
   },
   'mab-bp': {
     label: 'Bounded pulls, adversarial lists (paper 001, Figure 1)', family: 'mab-bp', metric: 'regret',
-    options: [int('arms', 'arms K', 1000, 2, 10000000), int('listLength', 'list length N', 1000, 1, 1000000000)],
+    options: [int('arms', 'arms K'), int('listLength', 'list length N')],
   },
   mips: {
     label: 'MIPS on synthetic data (paper 001, Figures 2, 3)', family: 'mips', metric: 'reward',
-    options: [select('dataset', 'data', ['gaussian', 'uniform']), int('items', 'items', 2000, 1, 100000000), int('dim', 'dimension', 1000, 1, 1000000)],
+    options: [select('dataset', 'data'), int('items', 'items'), int('dim', 'dimension')],
   },
 };
 
@@ -67,30 +74,79 @@ const index = { key: 'index', label: 'MIPS index', type: 'index' };
 
 export const policyTypes = {
   linear: {
-    'lin-ucb': { label: 'LinUCB (OFUL)', options: ridge },
-    'lin-ts': { label: 'Linear TS', options: [...ridge, number('inflation', 'sampling inflation', 1, 0), shortlist, { ...index, default: 'exact' }] },
-    'linear-elim': { label: 'Linear Elim', options: [...ridge, { ...index, default: 'exact' }] },
-    'sub-elim': { label: 'Sub-Elim', options: [...ridge, shortlist, number('eta', 'MIPS accuracy η (empty: 1/√T)', '', 0.000001, 0.999999), { ...index, default: 'hnsw' }] },
-    'sub-ts': { label: 'Sub-TS', options: [...ridge, number('inflation', 'sampling inflation', 1, 0), shortlist, { ...index, default: 'hnsw' }] },
+    'lin-ucb': { label: 'LinUCB (OFUL)', options: ridge() },
+    'lin-ts': { label: 'Linear TS', options: [...ridge(), number('inflation', 'sampling inflation'), shortlist(), { ...index, default: 'exact' }] },
+    'linear-elim': { label: 'Linear Elim', options: [...ridge(), { ...index, default: 'exact' }] },
+    'sub-elim': { label: 'Sub-Elim', options: [...ridge(), shortlist(), number('eta', 'MIPS accuracy η (empty: 1/√T)'), { ...index, default: 'hnsw' }] },
+    'sub-ts': { label: 'Sub-TS', options: [...ridge(), number('inflation', 'sampling inflation'), shortlist(), { ...index, default: 'hnsw' }] },
   },
   matroid: {
-    cucb: { label: 'CUCB', options: [number('a', 'reward low a', 0), number('b', 'reward high b', 1)] },
-    'faster-cucb': { label: 'FasterCUCB', options: [number('a', 'reward low a', 0, 0), number('b', 'reward high b', 1), number('epsilon', 'accuracy ε', 0.1, 0.000001, 0.999999)] },
-    cts: { label: 'CTS', options: [number('a', 'reward low a', 0), number('b', 'reward high b', 1)] },
+    cucb: { label: 'CUCB', options: [number('a', 'reward low a'), number('b', 'reward high b')] },
+    'faster-cucb': { label: 'FasterCUCB', options: [number('a', 'reward low a'), number('b', 'reward high b'), startingAt(0.1, number('epsilon', 'accuracy ε'))] },
+    cts: { label: 'CTS', options: [number('a', 'reward low a'), number('b', 'reward high b')] },
   },
   cls: {
-    c2ucb: { label: 'C2UCB', options: [number('lambda', 'ridge λ', 1, 0.000001), number('alpha', 'width α', 1, 0)] },
-    pc2ucb: { label: 'PC2UCB', options: [number('lambda', 'ridge λ', 1, 0.000001), number('alpha', 'width α', 1, 0), number('c', 'noise scale c', 1, 0)] },
-    'comb-lin-ucb': { label: 'CombLinUCB', options: [number('priorVariance', 'prior variance', 1, 0.000001), number('noiseVariance', 'noise variance', 1, 0.000001), number('c', 'width c', 1, 0)] },
-    'comb-lin-ts': { label: 'CombLinTS', options: [number('priorVariance', 'prior variance', 1, 0.000001), number('noiseVariance', 'noise variance', 1, 0.000001)] },
-    'comb-ts': { label: 'Combinatorial TS', options: [number('lambda', 'ridge λ', 1, 0.000001), select('randomization', 'randomization', ['arm', 'round']), number('v', 'sampling scale v', 1, 0)] },
-    'greedy-cls': { label: 'Greedy', options: [number('lambda', 'ridge λ', 1, 0.000001)] },
+    c2ucb: { label: 'C2UCB', options: [number('lambda', 'ridge λ'), number('alpha', 'width α')] },
+    pc2ucb: { label: 'PC2UCB', options: [number('lambda', 'ridge λ'), number('alpha', 'width α'), number('c', 'noise scale c')] },
+    'comb-lin-ucb': { label: 'CombLinUCB', options: [number('priorVariance', 'prior variance'), number('noiseVariance', 'noise variance'), number('c', 'width c')] },
+    'comb-lin-ts': { label: 'CombLinTS', options: [number('priorVariance', 'prior variance'), number('noiseVariance', 'noise variance')] },
+    'comb-ts': { label: 'Combinatorial TS', options: [number('lambda', 'ridge λ'), select('randomization', 'randomization'), number('v', 'sampling scale v')] },
+    'greedy-cls': { label: 'Greedy', options: [number('lambda', 'ridge λ')] },
   },
   'mab-bp': {
+    // simulate()'s mab-bp policy reads these itself (no option table): (0, 1), default 0.1.
     'bounded-me': { label: 'BoundedME', options: [number('epsilon', 'ε', 0.1, 0.000001, 0.999999), number('delta', 'δ', 0.1, 0.000001, 0.999999)] },
   },
-  mips: Object.fromEntries(Object.entries(indexTypes).map(([type, { label, options }]) => [type, { label, options: [int('k', 'top k', 5, 1, 1000000), ...options] }])),
+  // A mips run's k is read by simulate() itself (1..10^6, default 5).
+  mips: Object.fromEntries(Object.entries(indexTypes).map(([type, { label, options }]) => [type, {
+    label, options: [int('k', 'top k', 5, 1, 1000000), ...options.map((option) => ({ ...option }))],
+  }])),
 };
+
+const policyTableKinds = { linear: 'linear-policy', matroid: 'semi-bandit-policy', cls: 'cls-policy', mips: 'index' };
+
+// The option table entry a form option reads ({ kind, type, name }), or null when the core reads
+// the option without a table. `where` is 'environment', 'index' or a policy family.
+export function tableOf(where, type, key) {
+  if (where === 'environment') {
+    const dot = key.indexOf('.');
+    // A nested object's table is named by its path: linear.change, matroid.matroid.
+    return dot < 0 ? { kind: 'environment', type, name: key } : { kind: 'nested', type: `${type}.${key.slice(0, dot)}`, name: key.slice(dot + 1) };
+  }
+  if (where === 'index') return { kind: 'index', type, name: key };
+  const kind = policyTableKinds[where];
+  if (!kind || (where === 'mips' && key === 'k')) return null;
+  return { kind, type, name: key };
+}
+
+// An open end cannot be an <input>'s min or max: a bound just inside it, as the form always had.
+const justInside = (value, direction) => value + direction * Math.max(1e-6, Math.abs(value) * 1e-6);
+
+// Copies the tables' defaults, ranges and choices onto the form's options. `optionTable(kind,
+// type)` is sb.optionTable. A default the library computes (a string describing it), or one whose
+// absence means something else (a `defaultNote`: beta absent is "the radius rule", not 0), leaves the
+// control empty, which means "the library's default".
+export function applyOptionTables(optionTable) {
+  const apply = (where, type, options) => {
+    for (const option of options) {
+      const entry = option.type === 'index' ? null : tableOf(where, type, option.key);
+      if (entry === null) continue;
+      const spec = optionTable(entry.kind, entry.type).find((candidate) => candidate.name === entry.name);
+      if (!spec) throw new Error(`the demo's option ${where} ${type} ${option.key} is not in the library's table`);
+      if (spec.choices) option.choices = spec.choices;
+      option.default = (typeof spec.default === 'string' && spec.type !== 'string') || spec.defaultNote !== undefined ? '' : spec.default;
+      if (spec.type === 'integer' || spec.type === 'number') {
+        option.min = spec.low <= -1e300 ? undefined : spec.lowOpen ? justInside(spec.low, 1) : spec.low;
+        option.max = spec.high >= 1e300 ? undefined : spec.highOpen ? justInside(spec.high, -1) : spec.high;
+      }
+    }
+  };
+  for (const [type, { options }] of Object.entries(environmentTypes)) apply('environment', type, options);
+  for (const [type, { options }] of Object.entries(indexTypes)) apply('index', type, options);
+  for (const [family, types] of Object.entries(policyTypes)) {
+    for (const [type, { options }] of Object.entries(types)) apply(family, type, options);
+  }
+}
 
 // Sets a dotted key in a nested object.
 export function setOption(target, key, value) {

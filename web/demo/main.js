@@ -1,5 +1,6 @@
 import init from 'sublinear-bandits';
 import { renderIntroduction } from './about-page.js';
+import { applyOptionTables } from './custom-options.js';
 import { setUpExperiments } from './experiments-page.js';
 import { setUpModelDemo } from './model-demo.js';
 import { setUpSearchDemo } from './search-demo.js';
@@ -18,6 +19,8 @@ try {
   setUpSearchDemo(sb);
   setUpModelDemo(sb);
   setUpEvaluateDemo(sb);
+  // The custom form's defaults, ranges and choices are the library's own, read before it is built.
+  applyOptionTables((kind, type) => sb.optionTable(kind, type));
   setUpExperiments();
 } catch (error) {
   status.textContent = `The WebAssembly module failed to load: ${error?.message ?? error}`;

@@ -11,11 +11,7 @@ namespace sublinear {
 namespace {
 
 bool readArmWise(const Json& options) {
-  const std::string randomization = readStringOption(option_groups::combTs(), options, "randomization");
-  if (randomization != "arm" && randomization != "round") {
-    fail(ErrorCode::InvalidArgument, "option 'randomization' must be 'round' or 'arm', got '" + randomization + "'");
-  }
-  return randomization == "arm";
+  return readStringOption(option_groups::combTs(), options, "randomization") == "arm";
 }
 }  // namespace
 

@@ -52,6 +52,28 @@ std::string joined(const std::vector<std::string>& names) {
   for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
   return list;
 }
+
+// A String spec's accepted values ("a|b" -> {a, b}); empty when any string is accepted.
+std::vector<std::string> choicesOf(const OptionSpec& spec) {
+  std::vector<std::string> choices;
+  if (*spec.choices == '\0') return choices;
+  const std::string all = spec.choices;
+  for (std::size_t start = 0;;) {
+    const std::size_t bar = all.find('|', start);
+    choices.push_back(all.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+    if (bar == std::string::npos) return choices;
+    start = bar + 1;
+  }
+}
+
+// "'a', 'b' or 'c'"
+std::string alternatives(const std::vector<std::string>& choices) {
+  std::string list;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + ("'" + choices[i] + "'");
+  }
+  return list;
+}
 }  // namespace
 
 const OptionSpec* OptionTable::find(const std::string& name) const {
@@ -138,17 +160,7 @@ Json OptionTable::describe() const {
           break;
         case OptionType::String:
           entry["default"] = spec.fallbackText;
-          if (*spec.choices != '\0') {
-            Json choices = Json::array();
-            std::string all = spec.choices;
-            for (std::size_t start = 0;;) {
-              const std::size_t bar = all.find('|', start);
-              choices.push_back(all.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
-              if (bar == std::string::npos) break;
-              start = bar + 1;
-            }
-            entry["choices"] = choices;
-          }
+          if (*spec.choices != '\0') entry["choices"] = choicesOf(spec);
           break;
         case OptionType::Object:
         case OptionType::Array:
@@ -224,9 +236,15 @@ bool readBoolOption(const OptionGroup& group, const Json& options, const char* n
   return readBool(options, spec.name, spec.fallback != 0.0);
 }
 
-std::string readStringOption(const OptionGroup& group, const Json& options, const char* name) {
+std::string readStringOption(const OptionGroup& group, const Json& options, const char* name, const char* path) {
   const OptionSpec& spec = specOf(group, name);
-  return readString(options, spec.name, spec.fallbackText);
+  std::string value = readString(options, spec.name, spec.fallbackText);
+  const std::vector<std::string> choices = choicesOf(spec);
+  if (!choices.empty() && std::find(choices.begin(), choices.end(), value) == choices.end()) {
+    fail(ErrorCode::InvalidArgument,
+         "option '" + std::string(path) + spec.name + "' must be " + alternatives(choices) + ", got '" + value + "'");
+  }
+  return value;
 }
 
 std::uint64_t readSeedOption(const OptionGroup& group, const Json& options) {

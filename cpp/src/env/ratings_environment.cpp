@@ -39,9 +39,7 @@ RatingsEnvironment::RatingsEnvironment(std::shared_ptr<const RatingsModel> model
       changeRemove_(static_cast<std::size_t>(readIntegerOption(option_groups::ratingsChange(), changeOptions(options), "remove"))),
       random_(instanceSeed ^ (runSeed * 0x9e3779b97f4a7c15ULL)),
       arms_(model_->dim()) {
-  const std::string regret = readStringOption(option_groups::ratingsEnvironment(), options, "regret");
-  require(regret == "paper" || regret == "best", ErrorCode::InvalidArgument, "option 'regret' must be 'paper' or 'best'");
-  paperRegret_ = regret == "paper";
+  paperRegret_ = readStringOption(option_groups::ratingsEnvironment(), options, "regret") == "paper";
   const std::size_t movies = model_->moviesByArrival().size();
   std::size_t scheduled = 0;
   if (changeEvery_ > 0 && horizon > 0) scheduled = static_cast<std::size_t>(horizon / changeEvery_) * changeAdd_;

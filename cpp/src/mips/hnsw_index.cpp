@@ -382,14 +382,7 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
   efSearch_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efSearch"));
   seed_ = readSeedOption(specs, options);
   const std::string space = readStringOption(specs, options, "space");
-  if (space != "euclidean" && space != "inner-product" && space != "auto") {
-    fail(ErrorCode::InvalidArgument, "option 'space' must be \"auto\", \"euclidean\" or \"inner-product\", got \"" + space + "\"");
-  }
-  const std::string build = readStringOption(specs, options, "build");
-  if (build != "incremental" && build != "immediate") {
-    fail(ErrorCode::InvalidArgument, "option 'build' must be \"incremental\" or \"immediate\", got \"" + build + "\"");
-  }
-  incremental_ = build == "incremental";
+  incremental_ = readStringOption(specs, options, "build") == "incremental";
   buildCredit_ = readOption(specs, options, "buildCredit");
   filterCrossover_ = readOption(specs, options, "filterCrossover");
   spaceDecided_ = space != "auto";

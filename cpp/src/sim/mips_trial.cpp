@@ -28,11 +28,7 @@ MipsTrial::MipsTrial(const Json& environment, const Json& policy, std::uint64_t 
       random_(deriveSeed(readInteger(environment, "seed", static_cast<long long>(seed >> 11), 0, 9007199254740991LL), kDataPurpose)),
       oracle_(dimensionOf(environment)),
       query_(dimensionOf(environment)) {
-  const std::string dataset = readStringOption(option_groups::mipsEnvironment(), environment, "dataset");
-  if (dataset != "gaussian" && dataset != "uniform") {
-    fail(ErrorCode::InvalidArgument, "option 'dataset' must be 'gaussian' or 'uniform', got '" + dataset + "'");
-  }
-  uniform_ = dataset == "uniform";
+  uniform_ = readStringOption(option_groups::mipsEnvironment(), environment, "dataset") == "uniform";
   require(k_ <= items_, ErrorCode::InvalidArgument, "option 'k' must be at most the number of items");
   requireAddressable(static_cast<std::uint64_t>(items_) * dim_, 2 * sizeof(float), "the dataset (items x dim, stored twice)");
   indexSpec_.erase("k");

@@ -86,7 +86,9 @@ double readOption(const OptionGroup& group, const Json& options, const char* nam
 long long readIntegerOption(const OptionGroup& group, const Json& options, const char* name);
 long long readIntegerOption(const OptionGroup& group, const Json& options, const char* name, long long fallback);
 bool readBoolOption(const OptionGroup& group, const Json& options, const char* name);
-std::string readStringOption(const OptionGroup& group, const Json& options, const char* name);
+// A String spec with `choices` accepts only those (INVALID_ARGUMENT naming `path` + name otherwise,
+// path being the enclosing object's, e.g. "matroid.").
+std::string readStringOption(const OptionGroup& group, const Json& options, const char* name, const char* path = "");
 // The group's `seed` spec (its own default).
 std::uint64_t readSeedOption(const OptionGroup& group, const Json& options);
 bool optionGiven(const Json& options, const char* name);
