@@ -7,7 +7,8 @@
 //   npm run bench -- catalogue                 K = 10^6, d = 32, 10,000 users (minutes; the graph's build dominates)
 //   npm run bench -- catalogue --quick         K = 10^5, 1,000 users, T = 200 (about a minute)
 //   options: --arms K, --dim d, --users N, --rounds R (steps per served user), --horizon T (side by side),
-//            --compare-users U, --seeds S, --chromium (also in a Chromium page at --browser-arms, 10^5 by default)
+//            --compare-users U, --seeds S, --chromium (also in a Chromium page: --browser-arms K (10^5) and
+//            --browser-users N (10,000), the rest as in Node)
 import init from '../dist/index.js';
 import { runCatalogue } from './lib/catalogue-run.mjs';
 
@@ -16,10 +17,10 @@ function parse(args) {
   const config = {
     arms: quick ? 100000 : 1000000, dim: 32, users: quick ? 1000 : 10000, rounds: quick ? 5 : 5,
     compareUsers: 5, seeds: 5, horizon: quick ? 200 : 300, typeUsers: 100, ucbUsers: quick ? 20 : 10, snapshots: 1000,
-    chromium: false, browserArms: 100000,
+    chromium: false, browserArms: 100000, browserUsers: 10000,
   };
   const numbers = { '--arms': 'arms', '--dim': 'dim', '--users': 'users', '--rounds': 'rounds', '--horizon': 'horizon',
-    '--compare-users': 'compareUsers', '--seeds': 'seeds', '--browser-arms': 'browserArms' };
+    '--compare-users': 'compareUsers', '--seeds': 'seeds', '--browser-arms': 'browserArms', '--browser-users': 'browserUsers' };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--quick') continue;
     if (args[i] === '--chromium') config.chromium = true;
@@ -106,7 +107,7 @@ export default async function catalogueBench(args, report) {
     try {
       const page = await browser.newPage();
       await page.goto(`http://127.0.0.1:${server.address().port}/`);
-      const browserConfig = { ...config, arms: config.browserArms, users: Math.min(config.users, 10000) };
+      const browserConfig = { ...config, arms: config.browserArms, users: config.browserUsers };
       report.progress(0, 'Chromium');
       const browserResult = await page.evaluate(runInPage, { config: browserConfig });
       report.progress(1, 'Chromium');
