@@ -331,6 +331,26 @@ describe.each(Object.entries(families))('%s', (familyName, family) => {
   });
 });
 
+describe('arguments left out', () => {
+  test('an optional argument left out reads as undefined, not as an index another script put on Array.prototype', () => {
+    const policy = new sb.LinUCB({ dim: 2 });
+    const index = new sb.ExactIndex({ dim: 2 });
+    try {
+      withPollutedPrototypes(() => {
+        // addArms' and add's third argument (options) and buildIndex's first are optional.
+        policy.addArms([1, 2], [1, 0, 0, 1]);
+        index.add([1, 2], [1, 0, 0, 1]);
+        expect(policy.buildIndex()).toBe(0);
+      });
+      expect(policy.armCount).toBe(2);
+      expect(index.size).toBe(2);
+    } finally {
+      policy.dispose();
+      index.dispose();
+    }
+  });
+});
+
 describe('functions of the module', () => {
   test.each(Object.entries(moduleFunctions))('%s: every hostile argument throws its code; the module still works', (name, spec) => {
     for (const [position, [kind, valid, extra]] of spec.args.entries()) {

@@ -136,7 +136,8 @@ export function createRuntime(Module) {
   function func(converters, body, name = 'this function') {
     return function (...args) {
       refuseExtraArguments(name, args, converters.length);
-      const values = converters.map((convert, i) => convert(args[i]));
+      // An argument not given is undefined, never what another script put on Array.prototype.
+      const values = converters.map((convert, i) => convert(i < args.length ? args[i] : undefined));
       return call(() => body(...values));
     };
   }
@@ -161,7 +162,8 @@ export function createRuntime(Module) {
       const method = {
         [name](...values) {
           if (typeof args !== 'function') refuseExtraArguments(`${Class.name}.${name}()`, values, args.length);
-          const converted = typeof args === 'function' ? args(values) : args.map((convert, i) => convert(values[i]));
+          // An argument not given is undefined, never what another script put on Array.prototype.
+          const converted = typeof args === 'function' ? args(values) : args.map((convert, i) => convert(i < values.length ? values[i] : undefined));
           const handle = handleOf(this, Class);
           return call(() => body(handle, ...converted));
         },
