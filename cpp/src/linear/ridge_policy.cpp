@@ -14,13 +14,8 @@ namespace sublinear {
 namespace {
 double readLambda(const Json& options) { return readOption(option_groups::ridge(), options, "lambda"); }
 
-bool readTheoretical(const Json& options) {
-  const std::string rule = readStringOption(option_groups::ridge(), options, "radius");
-  if (rule != "practical" && rule != "theoretical") {
-    fail(ErrorCode::InvalidArgument, "option 'radius' must be \"practical\" or \"theoretical\", got \"" + rule + "\"");
-  }
-  return rule == "theoretical";
-}
+// readStringOption refuses anything but the table's choices, "practical" and "theoretical".
+bool readTheoretical(const Json& options) { return readStringOption(option_groups::ridge(), options, "radius") == "theoretical"; }
 
 bool given(const Json& options, const char* key) {
   return options.is_object() && options.contains(key) && !options[key].is_null();
@@ -156,7 +151,9 @@ void RidgePolicy::update(Id arm, double reward) {
   // could then no longer select.
   require(std::fabs(reward) <= ArmSet::kMaxMagnitude, ErrorCode::InvalidArgument, "reward must be at most 1e15 in magnitude");
   const double modelled = modelReward(reward);
-  ridge_.update(modelFeatures(arms_.featuresOf(arm)), modelled);
+  const Vector x = modelFeatures(arms_.featuresOf(arm));
+  beforeObservation(x);
+  ridge_.update(x, modelled);
   rewardSum_ += modelled;
   squaredRewardSum_ += modelled * modelled;
   ++updates_;

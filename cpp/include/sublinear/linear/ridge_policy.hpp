@@ -79,6 +79,9 @@ class RidgePolicy : public LinearPolicy {
   // the random engine and the counters hold the saved state, and validates what it reads.
   virtual void saveFields(StateWriter& out) const = 0;
   virtual void loadFields(StateReader& in) = 0;
+  // Called by update() with the observation's model vector just before V grows by x x^T (V^-1 is
+  // still the old one): LinUCB keeps its arms' widths up to date with it.
+  virtual void beforeObservation(const Vector& /*x*/) {}
   // Inner products computed by indexes the subclass owns.
   virtual std::uint64_t indexInnerProducts() const { return 0; }
 
