@@ -112,6 +112,17 @@ describe('the static demo site from a subfolder', () => {
     await page.close();
   }, 60_000);
 
+  test(`the shop's catalogue asset loads from ${prefix} and the shop shows its slate`, async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(baseUrl);
+    await page.locator('#shop > summary').click();
+    await expect.poll(() => page.locator('#shop').getAttribute('data-ready'), { timeout: 60_000 }).toBe('true');
+    expect(await page.locator('#shop-slate button').count()).toBe(8);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   test('a missing .wasm shows an error on the page instead of "Loading…"', async () => {
     missing.clear();
     missing.add('.wasm');

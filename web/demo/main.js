@@ -5,6 +5,7 @@ import { setUpExperiments } from './experiments-page.js';
 import { setUpModelDemo } from './model-demo.js';
 import { setUpSearchDemo } from './search-demo.js';
 import { setUpEvaluateDemo } from './evaluate-demo.js';
+import { setUpShop } from './shop.js';
 
 const status = document.querySelector('#status');
 // The explanations need no WebAssembly: shown while the module loads (and if it fails to).
@@ -19,6 +20,7 @@ try {
   setUpSearchDemo(sb);
   setUpModelDemo(sb);
   setUpEvaluateDemo(sb);
+  setUpShop(sb);
   // The custom form's defaults, ranges and choices are the library's own, read before it is built.
   applyOptionTables((kind, type) => sb.optionTable(kind, type));
   setUpExperiments();

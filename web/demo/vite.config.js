@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { buildShopAsset } from './shop-asset.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 
@@ -9,6 +10,26 @@ const crossOriginIsolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
+
+// The shop's catalogue (shop-asset.mjs), made from Debian's Fashion-MNIST when first asked for: served
+// at shop/fashion-shop.bin by the dev server and written there into the static build. The page fetches
+// it only when its shop section opens.
+function fashionShopAsset() {
+  let asset = null;
+  const bytes = () => (asset ??= buildShopAsset());
+  return {
+    name: 'fashion-shop-asset',
+    configureServer(server) {
+      server.middlewares.use('/shop/fashion-shop.bin', (_request, response) => {
+        response.setHeader('Content-Type', 'application/octet-stream');
+        response.end(bytes());
+      });
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'shop/fashion-shop.bin', source: bytes() });
+    },
+  };
+}
 
 // The package itself needs none of this (README, "Hosts"): the headers are what give the demo threads,
 // the alias what makes it run the local build. The demo imports the package by name; the alias points it at the local build in dist/, so the
@@ -24,6 +45,7 @@ export default defineConfig({
       { find: /^sublinear-bandits$/, replacement: `${dist}index.js` },
     ],
   },
+  plugins: [fashionShopAsset()],
   worker: { format: 'es' },
   server: {
     port: 5173, strictPort: true, headers: crossOriginIsolation,
