@@ -83,7 +83,7 @@ export default async function slates(args, report) {
       }
     }
     const approximation = sub.stats().approximation;
-    report.note(`K = ${n}: SubTS graph built in ${buildSeconds.toFixed(1)} s (buildIndex, default options: M 16 above d = 32 is not reached, so M 8, efConstruction 16); after the run its audits: ${approximation.audits} audits, miss rate ${approximation.missRate.toFixed(3)}, shortlist ${sub.stats().shortlist}.`);
+    report.note(`K = ${n}: SubTS's graph (its defaults at d = 32: M 8, efConstruction 16) added and built in ${buildSeconds.toFixed(1)} s (buildIndex); after the run its audits: ${approximation.audits} audits, miss rate ${approximation.missRate.toFixed(3)}, shortlist ${sub.stats().shortlist}.`);
     sub.dispose();
     linear.dispose();
   }

@@ -594,6 +594,11 @@ void SubElim::fillFromEliminated(std::size_t count, const Eligibility& eligible,
   eliminatedPlays_ += taken;
 }
 
+// The cost beyond one arm's search: a stage's eligible count comes from its index's label counts;
+// the bounds search pops ineligible members too (a selective filter exhausts its budget sooner and
+// falls back to the stage index, whose filtered search scans just the eligible members when they are
+// few); Linear Elim scans each stage it visits. Eliminated arms are walked only when the arms in play
+// cannot fill the slate: the allowed labels' posting lists, or every arm when only ids are excluded.
 std::vector<Id> SubElim::chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) {
   refreshRadius();
   std::size_t work = kUpkeepWork;

@@ -231,8 +231,8 @@ class SubElim : public RidgePolicy {
   // The `count` most uncertain eligible arms of a stage (bounds first, else the stage index).
   std::vector<Id> mostUncertain(int stage, std::size_t count, const std::vector<float>& query, const SearchOptions& filters,
                                 const Eligibility& eligible);
-  // Up to `count` eligible eliminated arms, by upper bound x^T theta^ + beta
-  // ||x||_{V^-1}, appended to `chosen`: a filter that admits no arm in play still gets arms.
+  // Up to `count` eligible eliminated arms, by upper bound x^T theta^ + beta ||x||_{V^-1}, appended
+  // to `chosen`: a filter that admits no arm in play still gets arms.
   void fillFromEliminated(std::size_t count, const Eligibility& eligible, std::vector<Id>& chosen);
   // What every selection does first: pending eliminations and a slice of the review under way.
   void upkeep(std::size_t& work);
