@@ -1,0 +1,114 @@
+// High-dimensional arms (issue 37): step time and wasm heap of the linear policies at d = 32 to 784
+// (`--full` adds 1,536 and K = 10^5) over K = 10^4 arms of a generated low-rank embedding (rank 20,
+// unit-norm rows), LinUCB over its own arms (widths kept by rank-one corrections, O(K d) a step)
+// beside LinUCB over a catalogue (every width computed directly, O(K d^2) a step, as LinUCB did
+// before), Linear TS and Sub-TS; the elimination policies only where their lift (d(d+1)/2 floats
+// per arm) fits the heap. A cell warms up for `--warm` steps, then times select + update until
+// `--steps` steps or 10 s, whichever comes first: median ms a step.
+//   npm run bench -- highd [--full] [--steps=S] [--warm=W]
+import init from '../dist/index.js';
+import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
+
+const RANK = 20;
+
+function parseArgs(args) {
+  const value = (name, fallback) => {
+    const found = args.find((a) => a.startsWith(`--${name}=`));
+    return found ? Number(found.slice(name.length + 3)) : fallback;
+  };
+  const full = args.includes('--full');
+  return {
+    dims: full ? [32, 128, 384, 784, 1536] : [32, 128, 384, 784],
+    sizes: full ? [10000, 100000] : [10000],
+    steps: value('steps', 30),
+    warm: value('warm', 10),
+  };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+// Rows x = B z / |B z| with B a fixed d x RANK basis and z ~ N(0, I): an embedding of rank 20.
+function lowRankArms(count, dim, random) {
+  const basis = Float64Array.from({ length: dim * RANK }, () => standardNormal(random));
+  const features = new Float64Array(count * dim);
+  const z = new Float64Array(RANK);
+  for (let i = 0; i < count; i++) {
+    for (let r = 0; r < RANK; r++) z[r] = standardNormal(random);
+    let norm = 0;
+    for (let j = 0; j < dim; j++) {
+      let v = 0;
+      for (let r = 0; r < RANK; r++) v += basis[j * RANK + r] * z[r];
+      features[i * dim + j] = v;
+      norm += v * v;
+    }
+    norm = Math.sqrt(norm);
+    for (let j = 0; j < dim; j++) features[i * dim + j] /= norm;
+  }
+  return features;
+}
+
+export default async function highd(args, report) {
+  const config = parseArgs(args);
+  const sb = await init();
+  const rows = [];
+  for (const count of config.sizes) {
+    for (const dim of config.dims) {
+      const random = seededRandom(31 + dim);
+      const features = lowRankArms(count, dim, random);
+      const ids = Uint32Array.from({ length: count }, (_, i) => i);
+      const theta = features.slice(0, dim);
+      const mean = (arm) => {
+        let sum = 0;
+        for (let j = 0; j < dim; j++) sum += features[arm * dim + j] * theta[j];
+        return sum;
+      };
+      const liftGiB = (count * dim * (dim + 1) / 2 * 4) / 2 ** 30;
+      const contenders = [
+        ['LinUCB (own arms, kept widths)', () => new sb.LinUCB({ dim, seed: 1 }), true],
+        ['LinUCB (catalogue, direct widths)', (catalogue) => new sb.LinUCB({ catalogue, seed: 1 }), false],
+        ['Linear TS', () => new sb.LinTS({ dim, seed: 1 }), true],
+        ['Sub-TS', () => new sb.SubTS({ dim, seed: 1 }), true],
+        ['Linear Elim', () => new sb.LinearElim({ dim, seed: 1 }), true, true],
+        ['Sub-Elim', () => new sb.SubElim({ dim, seed: 1 }), true, true],
+      ];
+      for (const [name, make, ownArms, lifts] of contenders) {
+        if (lifts && liftGiB > 1) {
+          rows.push([count, dim, name, 'not run', `lift ${liftGiB.toFixed(1)} GiB`, '']);
+          continue;
+        }
+        const before = sb.memoryUsage().allocatedBytes;
+        let catalogue = null;
+        let policy = null;
+        try {
+          const setupStart = performance.now();
+          if (!ownArms) {
+            catalogue = new sb.Catalogue({ dim, index: { type: 'exact' } });
+            catalogue.add(ids, features);
+          }
+          policy = make(catalogue);
+          if (ownArms) policy.addArms(ids, features);
+          const setup = performance.now() - setupStart;
+          const times = [];
+          const stop = performance.now() + 10000;
+          for (let t = 0; t < config.warm + config.steps && performance.now() < stop; t++) {
+            const started = performance.now();
+            const arm = policy.select();
+            policy.update(arm, mean(arm) + 0.1 * standardNormal(random));
+            if (t >= config.warm) times.push(performance.now() - started);
+          }
+          const heap = (sb.memoryUsage().allocatedBytes - before) / 2 ** 20;
+          rows.push([count, dim, name, times.length ? median(times) : 'none within 10 s', heap, setup / 1000]);
+        } catch (error) {
+          rows.push([count, dim, name, `${error.code ?? 'error'}`, String(error.message).slice(0, 60), '']);
+        } finally {
+          policy?.dispose();
+          catalogue?.dispose();
+        }
+        report.progress(rows.length / (config.sizes.length * config.dims.length * contenders.length), `${count} x ${dim} ${name}`);
+      }
+    }
+  }
+  report.table(`Step (select + update) on a rank-${RANK} embedding, unit-norm rows (median ms, wasm in Node)`,
+    ['K', 'd', 'policy', 'ms a step', 'heap MiB', 'setup s'], rows);
+  report.data('config', config);
+}
