@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { seededRandom } from '../../bench/lib/seeded-random.mjs';
 
 export const DATASET = '/usr/share/datasets/fashion-mnist';
 const ITEMS_PER_CLASS = 200;
@@ -18,18 +19,6 @@ const BASIS = 10;
 const SIDE = 28;
 const PIXELS = SIDE * SIDE;
 const CACHE = fileURLToPath(new URL(`../../build/shop/fashion-shop-${ITEMS_PER_CLASS}x${BASIS}.bin`, import.meta.url));
-
-// A deterministic stream for the subspace iteration's start (mulberry32).
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
-}
 
 // Modified Gram-Schmidt on the rows of `rows` (count x PIXELS), in place.
 function orthonormalise(rows, count) {
@@ -75,8 +64,9 @@ export function buildShopAsset() {
   for (let n = 0; n < count; n++) for (let p = 0; p < PIXELS; p++) mean[p] += unit[n * PIXELS + p] / count;
   for (let n = 0; n < count; n++) for (let p = 0; p < PIXELS; p++) unit[n * PIXELS + p] -= mean[p];
   // Subspace iteration: Q <- orth(X^T X Q), 12 rounds from a random start.
-  const next = random(7);
-  let basis = Float64Array.from({ length: BASIS * PIXELS }, next);
+  // The subspace iteration's start: a deterministic stream, centred.
+  const next = seededRandom(7);
+  let basis = Float64Array.from({ length: BASIS * PIXELS }, () => next() - 0.5);
   orthonormalise(basis, BASIS);
   const projected = new Float64Array(count * BASIS);
   for (let round = 0; round < 12; round++) {

@@ -35,11 +35,14 @@ function toPlain(value) {
   return value;
 }
 
+// The value after `--name` in the command's arguments, or undefined.
+function optionOf(args, name) {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
 async function simulateCommand(args) {
-  const option = (name) => {
-    const at = args.indexOf(name);
-    return at >= 0 ? args[at + 1] : undefined;
-  };
+  const option = (name) => optionOf(args, name);
   const configPath = option('--config');
   if (!configPath) throw new Error('simulate needs --config <file.json>');
   const config = JSON.parse(readFileSync(configPath, 'utf8'));
@@ -79,10 +82,7 @@ function savedType(bytes) {
 }
 
 async function evaluateCommand(args) {
-  const option = (name) => {
-    const at = args.indexOf(name);
-    return at >= 0 ? args[at + 1] : undefined;
-  };
+  const option = (name) => optionOf(args, name);
   const logPath = option('--log');
   if (!logPath) throw new Error('evaluate needs --log <file>');
   if ((option('--policy') === undefined) === (option('--state') === undefined)) throw new Error('evaluate needs --policy <config.json> or --state <policy.bin>');
