@@ -230,6 +230,12 @@ describe('experiments in the demo (Chromium, Web Workers)', () => {
     await expect.poll(() => restored.page.getByLabel('links per node M').count()).toBe(2);
     expect(await runAndWait(restored.page)).toMatch(/^Done/);
     await expect.poll(() => restored.page.locator('#results-table tbody tr').count()).toBe(1);
+    // Many users over one catalogue from the custom form: the chart draws the median user and the band.
+    await restored.page.getByLabel('users sharing the arms').fill('10');
+    await restored.page.getByLabel('users sharing the arms').dispatchEvent('change');
+    expect(await runAndWait(restored.page)).toMatch(/^Done/);
+    const title = await restored.page.evaluate(`import('/charts.js').then(({ Chart }) => Chart.getChart('curve-chart').options.scales.y.title.text)`);
+    expect(title).toMatch(/median over users/);
     expect(errors).toEqual([]);
     expect(restored.errors).toEqual([]);
     await page.close();

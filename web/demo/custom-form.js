@@ -156,5 +156,7 @@ export function customPreset(config) {
     seeds: { small: 2, full: 2 },
     runs: () => config.policies.map((policy) => ({ label: labelOf(policy), environment: config.environment, policy })),
     paper: { columns: ['note'], rows: [['a custom configuration: no paper numbers']] },
+    // Many users over one catalogue: each curve is the median user's, the band the users' quartiles.
+    perUser: (config.environment.users ?? 1) > 1,
   };
 }

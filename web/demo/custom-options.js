@@ -36,7 +36,8 @@ export const environmentTypes = {
     label: 'Linear: Gaussian arms and θ* (paper 000)', family: 'linear', metric: 'regret',
     options: [int('dim', 'dimension d'), int('arms', 'initial arms K'), number('noise', 'reward noise σ'),
       bool('normalize', 'unit-norm arms and θ*'), startingAt(20, int('change.every', 'arm changes every (steps; 0 = never)')),
-      startingAt(2, int('change.add', 'arms added per change')), int('change.remove', 'arms removed per change')],
+      startingAt(2, int('change.add', 'arms added per change')), int('change.remove', 'arms removed per change'),
+      int('users', 'users sharing the arms (each with a model of their own)'), number('spread', "users' spread around the shared taste")],
   },
   ratings: {
     label: 'Ratings: a MovieLens file (choose it above; paper 000, Table 3)', family: 'linear', metric: 'regret', needsRatings: true,
