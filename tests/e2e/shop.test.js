@@ -65,7 +65,7 @@ describe('the demo shop', () => {
 
     // Forget me: gone now and after a reload.
     await page.getByRole('button', { name: 'Forget me' }).click();
-    await expect.poll(() => page.locator('#shop').getAttribute('data-saved')).toBeNull();
+    await expect.poll(() => page.locator('#shop').getAttribute('data-forgotten')).toBe('true');
     await page.reload();
     await openShop(page);
     expect(await page.locator('#shop').getAttribute('data-restored')).toBe('false');

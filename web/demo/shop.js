@@ -145,6 +145,7 @@ export function setUpShop(sb) {
   async function save() {
     await saveVisitor({ catalogue: catalogue.toBytes(), user: user.toBytes() });
     section.dataset.saved = String(Date.now());
+    delete section.dataset.forgotten;
   }
 
   // A click on `liked` (or none, -1): reward 1 for it, 0 for every other item of the slate.
@@ -236,6 +237,8 @@ export function setUpShop(sb) {
     await forgetVisitor();
     newUser();
     delete section.dataset.saved;
+    // Set once the stored model is gone (a reload before that could still restore it).
+    section.dataset.forgotten = 'true';
     showSlate();
   }
 
