@@ -10,12 +10,12 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-function median(values) {
+export function median(values) {
   return percentile(values, 0.5);
 }
 
 // Unit-norm tastes: `count` rows of d numbers.
-function unitRows(count, dim, seed) {
+export function unitRows(count, dim, seed) {
   const random = seededRandom(seed);
   const rows = new Float64Array(count * dim);
   for (let r = 0; r < count; r++) {

@@ -13,10 +13,12 @@
 namespace sublinear::bindings {
 
 namespace {
-// evaluate(): the report of OffPolicyEvaluation as JSON. The policy is copied through its bytes
+// evaluate(): the report of OffPolicyEvaluation as JSON. positions: none or one per record; filters:
+// "" or a JSON array of [exclude, labels] per record. The policy is copied through its bytes
 // (over its catalogue, if it has one), so the JS object is not changed.
 std::string evaluateLinearPolicy(LinearPolicyHandle& self, std::uintptr_t arms, std::size_t armCount, std::uintptr_t rewards,
                                  std::size_t rewardCount, std::uintptr_t propensities, std::size_t propensityCount,
+                                 std::uintptr_t positions, std::size_t positionCount, const std::string& filtersJson,
                                  const std::string& optionsJson) {
   const Json options = parseJson(optionsJson);
   optionTable("evaluation", "evaluate").check(options);
@@ -25,6 +27,16 @@ std::string evaluateLinearPolicy(LinearPolicyHandle& self, std::uintptr_t arms, 
   log.arms.assign(fromAddress<const Id>(arms), fromAddress<const Id>(arms) + armCount);
   log.rewards.assign(fromAddress<const double>(rewards), fromAddress<const double>(rewards) + rewardCount);
   log.propensities.assign(fromAddress<const double>(propensities), fromAddress<const double>(propensities) + propensityCount);
+  log.positions.assign(fromAddress<const std::uint32_t>(positions), fromAddress<const std::uint32_t>(positions) + positionCount);
+  // [[exclude ids], [labels]] per record (evaluate.js checked the ids), or empty: no filters.
+  if (!filtersJson.empty()) {
+    for (const Json& record : parseJson(filtersJson)) {
+      ArmFilter filter;
+      filter.exclude = record.at(0).get<std::vector<Id>>();
+      filter.labels = record.at(1).get<std::vector<Label>>();
+      log.filters.push_back(std::move(filter));
+    }
+  }
   const auto bytes = std::make_shared<const std::vector<std::uint8_t>>(self.policy->toBytes());
   const std::shared_ptr<Catalogue> catalogue = self.policy->catalogue();
   return evaluation

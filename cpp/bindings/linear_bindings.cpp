@@ -1,6 +1,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -15,13 +16,13 @@ namespace {
 
 LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
   return guarded([&]() -> LinearPolicyHandle* {
-    return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson)), {}, {}, {}};
+    return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson)), {}, {}, {}, {}, {}};
   });
 }
 
 // A user over the catalogue of `catalogue` (a share of it: the JS Catalogue may be disposed first).
 LinearPolicyHandle* createLinearPolicyOver(CatalogueHandle& catalogue, const std::string& specJson) {
-  return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson), catalogue.catalogue), {}, {}, {}};
+  return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson), catalogue.catalogue), {}, {}, {}, {}, {}};
 }
 
 void policyAddArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
@@ -64,6 +65,35 @@ emscripten::val policyLastSlate(LinearPolicyHandle& self) {
   return emscripten::val(emscripten::typed_memory_view(self.slate.size(), self.slate.data()));
 }
 
+// decide() (slate false) or decideSlate(k): the arms go to self.slate and the propensities to
+// self.propensities / self.propensityErrors, which JS copies out; returns the event id.
+double policyDecide(LinearPolicyHandle& self, double k, bool slate, std::uintptr_t exclude, std::size_t excludeCount,
+                    std::uintptr_t labels, std::size_t labelCount) {
+  return guarded([&]() -> double {
+    require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
+    Decision decision = self.policy->decide(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount), slate);
+    self.slate = std::move(decision.arms);
+    self.propensities = std::move(decision.propensities);
+    self.propensityErrors = std::move(decision.propensityErrors);
+    return static_cast<double>(decision.eventId);
+  });
+}
+
+emscripten::val policyLastPropensities(LinearPolicyHandle& self, bool errors) {
+  const std::vector<double>& values = errors ? self.propensityErrors : self.propensities;
+  return emscripten::val(emscripten::typed_memory_view(values.size(), values.data()));
+}
+
+// Event ids count from 1 and stay far below 2^53, which JS numbers hold exactly.
+void policyReward(LinearPolicyHandle& self, double eventId, std::uintptr_t rewards, std::size_t count) {
+  guarded([&] {
+    if (!(eventId >= 1 && eventId <= 9007199254740991.0 && eventId == std::floor(eventId))) {
+      fail(ErrorCode::UnknownId, "eventId is not a positive integer");
+    }
+    self.policy->reward(static_cast<std::uint64_t>(eventId), fromAddress<const double>(rewards), count);
+  });
+}
+
 void policyUpdate(LinearPolicyHandle& self, double arm, double reward) {
   guarded([&] {
     if (!(arm >= 0 && arm <= kMaxUint32)) fail(ErrorCode::UnknownId, "arm is not an integer in [0, 2^32-1]");
@@ -94,14 +124,14 @@ std::string policyType(LinearPolicyHandle& self) { return self.policy->policy().
 
 LinearPolicyHandle* restoreLinearPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
   return guarded([&]() -> LinearPolicyHandle* {
-    return new LinearPolicyHandle{PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}};
+    return new LinearPolicyHandle{PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}, {}, {}};
   });
 }
 
 LinearPolicyHandle* restoreLinearPolicyOver(std::uintptr_t bytes, std::size_t length, const std::string& expectedType,
                                             CatalogueHandle& catalogue) {
   return new LinearPolicyHandle{
-      PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType, catalogue.catalogue), {}, {}, {}};
+      PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType, catalogue.catalogue), {}, {}, {}, {}, {}};
 }
 }  // namespace
 
@@ -116,6 +146,9 @@ EMSCRIPTEN_BINDINGS(sublinear_linear) {
       .function("selectSlate", guard<&policySelectSlate>)
       .function("lastSlate", guard<&policyLastSlate>)
       .function("update", guard<&policyUpdate>)
+      .function("decide", guard<&policyDecide>)
+      .function("lastPropensities", guard<&policyLastPropensities>)
+      .function("reward", guard<&policyReward>)
       .function("theta", guard<&policyTheta>)
       .function("buildIndex", guard<&policyBuildIndex>)
       .function("armCount", guard<&policyArmCount>)

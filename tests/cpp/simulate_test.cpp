@@ -41,6 +41,12 @@ class MirrorPolicy : public LinearPolicy {
   }
   std::vector<Id> selectSlate(std::size_t, const ArmFilter& filter) override { return {select(filter)}; }
   void update(Id arm, double) override { EXPECT_TRUE(arms_.count(arm)); }
+  // simulate() never decides: these only complete the interface.
+  Decision decide(std::size_t, const ArmFilter& filter, bool) override { return Decision{1, {select(filter)}, {1.0}, {0.0}}; }
+  void reward(std::uint64_t, const double*, std::size_t) override {}
+  std::vector<std::pair<Id, double>> choiceDistribution(std::size_t, const ArmFilter& filter, std::size_t) override {
+    return {{select(filter), 1.0}};
+  }
   Vector theta() const override { return Vector::Zero(dim_); }
   Json stats() const override { return Json{{"innerProducts", 7}}; }
   void save(StateWriter&) const override {}

@@ -60,6 +60,19 @@ const scalarKinds = {
     ['a BigInt', 5n, 'INVALID_ARGUMENT'], ['empty', '', 'INVALID_ARGUMENT'], ['CSV without the columns', 'a,b\n1,2\n', 'INVALID_ARGUMENT'],
     ['a JSON line without propensity', '{"arm":1,"reward":0}', 'INVALID_ARGUMENT'], ['propensity 0', 'arm,reward,propensity\n1,0,0\n', 'INVALID_ARGUMENT'],
   ],
+  // A decision's event id (reward): a positive safe integer; one this policy never decided is UNKNOWN_ID.
+  eventId: () => [
+    ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
+    ['0', 0, 'INVALID_ARGUMENT'], ['-1', -1, 'INVALID_ARGUMENT'], ['1.5', 1.5, 'INVALID_ARGUMENT'],
+    ['2^53', 2 ** 53, 'INVALID_ARGUMENT'], ['NaN', Number.NaN, 'INVALID_ARGUMENT'], ['Infinity', Infinity, 'INVALID_ARGUMENT'],
+    ['an event never decided', 123456, 'UNKNOWN_ID'],
+  ],
+  // A decision's rewards: a number, or one per slate position (finite; at most 1e15 in magnitude).
+  rewards: () => [
+    ...notNumbers.filter(([label]) => !label.startsWith('an array')).map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
+    ['NaN', Number.NaN, 'NON_FINITE'], ['Infinity', Infinity, 'NON_FINITE'], ['1e16', 1e16, 'INVALID_ARGUMENT'],
+    ['[NaN]', [Number.NaN], 'NON_FINITE'], ['an array of strings', ['1'], 'INVALID_ARGUMENT'],
+  ],
   // A reward: finite, at most 1e15 in magnitude.
   reward: () => [
     ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
@@ -296,6 +309,20 @@ export const families = {
         }]],
       },
       update: { args: [['id', () => 1], ['reward', () => 0.25]] },
+      decide: {
+        args: [['options', () => ({ exclude: [1], labels: [0] }), {
+          bad: [['a misspelt filter', { exclued: [1] }, 'INVALID_ARGUMENT'], ...badIdList('exclude'), ...badIdList('labels'),
+            ['labels no arm carries', { labels: [99] }, 'EMPTY'], ['every arm excluded', { exclude: [1, 2, 3] }, 'EMPTY']],
+        }]],
+      },
+      decideSlate: {
+        args: [['count', () => 2], ['options', () => ({ exclude: [3], labels: [0] }), {
+          bad: [['a misspelt filter', { label: [0] }, 'INVALID_ARGUMENT'], ...badIdList('exclude'),
+            ['every arm excluded', { exclude: [1, 2, 3] }, 'EMPTY']],
+        }]],
+      },
+      // A constant event id: a decision made to get one would change the object the probe compares.
+      reward: { args: [['eventId', () => 1], ['rewards', () => 0.25]] },
       theta: { args: [] },
       buildIndex: { args: [['limit', () => 10]] },
       stats: { args: [] },

@@ -114,15 +114,27 @@ async function evaluateCommand(args) {
       return;
     }
     const format = (x) => (x === null ? '-' : x.toFixed(4));
+    const table = (estimates) => {
+      console.log('estimator  value      95% interval            n       effective n');
+      for (const name of ['replay', 'ips', 'snips', 'dm', 'dr']) {
+        const e = estimates[name];
+        if (!e) continue;
+        console.log(`${name.padEnd(10)} ${format(e.value).padStart(9)}  [${format(e.low)}, ${format(e.high)}]`.padEnd(47) +
+          ` ${String(e.n).padEnd(7)} ${e.effectiveSampleSize.toFixed(1)}`);
+      }
+    };
     console.log(`${log.arms.length} logged decisions`);
-    console.log('estimator  value      95% interval            n       effective n');
-    for (const name of ['replay', 'ips', 'snips', 'dm', 'dr']) {
-      const e = report[name];
-      if (!e) continue;
-      console.log(`${name.padEnd(10)} ${format(e.value).padStart(9)}  [${format(e.low)}, ${format(e.high)}]`.padEnd(47) +
-        ` ${String(e.n).padEnd(7)} ${e.effectiveSampleSize.toFixed(1)}`);
+    table(report);
+    // A slate log: the same table for each position's records.
+    (report.positions ?? []).forEach((estimates, position) => {
+      if (estimates === null) return;
+      console.log(`\nposition ${position}`);
+      table(estimates);
+    });
+    if (report.target) {
+      console.log(`policy's choice probabilities in ${report.target.contexts} contexts (${report.target.draws} draws each where drawn): ` +
+        `${report.target.arms} arms, standard error <= ${report.target.standardError.toFixed(4)}`);
     }
-    if (report.target) console.log(`policy's choice probabilities from ${report.target.draws} draws: ${report.target.arms} arms, standard error <= ${report.target.standardError.toFixed(4)}`);
   } finally {
     for (const object of owned.reverse()) object.dispose();
   }

@@ -1,10 +1,13 @@
 // The decision log's file formats (README, "Logs in and out"): JSON lines, one object per decision
-// with `arm`, `reward` and `propensity` (other keys, such as an event id or a time, are ignored), or
-// CSV with a header naming at least the columns arm, reward and propensity (in any order).
-// parseDecisionLog(text) -> { arms, rewards, propensities }, for evaluate().
+// with `arm`, `reward` and `propensity`, optionally `position` (a slate's position, 0 first) and the
+// filters the decision was made under, `exclude` and `labels` (arrays of integers); other keys, such
+// as an event id or a time, are ignored. Or CSV with a header naming at least the columns arm,
+// reward and propensity (in any order), optionally position, exclude and labels (integers separated
+// by spaces). parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters? }.
 import { invalidArgument } from './errors.js';
 
 const COLUMNS = ['arm', 'reward', 'propensity'];
+const OPTIONAL_COLUMNS = ['position', 'exclude', 'labels'];
 
 function numberAt(value, column, where) {
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -14,17 +17,50 @@ function numberAt(value, column, where) {
   return number;
 }
 
+function integerAt(value, column, where) {
+  const number = numberAt(value, column, where);
+  if (!Number.isInteger(number) || number < 0 || number > 0xffffffff) throw invalidArgument(`${where}: ${column} ${value} is not an integer in [0, 2^32-1]`);
+  return number;
+}
+
+// An `exclude` or `labels` entry: an array of integers (JSON lines) or integers separated by spaces (CSV).
+function idsAt(value, column, where) {
+  if (value === undefined || value === null || value === '') return new Uint32Array(0);
+  const list = typeof value === 'string' ? value.trim().split(/\s+/) : value;
+  if (!Array.isArray(list)) throw invalidArgument(`${where}: ${column} is not a list of integers`);
+  return Uint32Array.from(list, (entry) => integerAt(entry, column, where));
+}
+
+// records: [where, { arm, reward, propensity, position?, exclude?, labels? }].
 function fromRecords(records) {
   if (records.length === 0) throw invalidArgument('the log holds no decision');
-  const log = { arms: new Uint32Array(records.length), rewards: new Float64Array(records.length), propensities: new Float64Array(records.length) };
-  records.forEach(([where, arm, reward, propensity], i) => {
-    const id = numberAt(arm, 'arm', where);
-    if (!Number.isInteger(id) || id < 0 || id > 0xffffffff) throw invalidArgument(`${where}: arm ${arm} is not an integer in [0, 2^32-1]`);
-    log.arms[i] = id;
-    log.rewards[i] = numberAt(reward, 'reward', where);
-    log.propensities[i] = numberAt(propensity, 'propensity', where);
-    if (!(log.propensities[i] > 0 && log.propensities[i] <= 1)) throw invalidArgument(`${where}: propensity ${propensity} is not in (0, 1]`);
+  const n = records.length;
+  const log = { arms: new Uint32Array(n), rewards: new Float64Array(n), propensities: new Float64Array(n) };
+  const positions = new Uint32Array(n);
+  const filters = new Array(n).fill(null);
+  let positioned = false;
+  let filtered = false;
+  records.forEach(([where, entry], i) => {
+    // Own keys only: a key another script added to Object.prototype is not a column.
+    const field = (key) => (Object.hasOwn(entry, key) ? entry[key] : undefined);
+    log.arms[i] = integerAt(field('arm'), 'arm', where);
+    log.rewards[i] = numberAt(field('reward'), 'reward', where);
+    log.propensities[i] = numberAt(field('propensity'), 'propensity', where);
+    if (!(log.propensities[i] > 0 && log.propensities[i] <= 1)) throw invalidArgument(`${where}: propensity ${field('propensity')} is not in (0, 1]`);
+    const position = field('position');
+    if (position !== undefined && position !== '') {
+      positions[i] = integerAt(position, 'position', where);
+      positioned = true;
+    }
+    const exclude = idsAt(field('exclude'), 'exclude', where);
+    const labels = idsAt(field('labels'), 'labels', where);
+    if (exclude.length > 0 || labels.length > 0) {
+      filters[i] = { exclude, labels };
+      filtered = true;
+    }
   });
+  if (positioned) log.positions = positions;
+  if (filtered) log.filters = filters;
   return log;
 }
 
@@ -43,7 +79,9 @@ function parseJsonLines(lines) {
     for (const column of COLUMNS) {
       if (!Object.hasOwn(entry, column)) throw invalidArgument(`${where}: no '${column}'`);
     }
-    records.push([where, entry.arm, entry.reward, entry.propensity]);
+    const fields = {};
+    for (const column of [...COLUMNS, ...OPTIONAL_COLUMNS]) fields[column] = Object.hasOwn(entry, column) ? entry[column] : undefined;
+    records.push([where, fields]);
   });
   return records;
 }
@@ -51,14 +89,14 @@ function parseJsonLines(lines) {
 // lines[first] is the header.
 function parseCsv(lines, first) {
   const header = lines[first].split(',').map((name) => name.trim());
-  const at = COLUMNS.map((column) => header.indexOf(column));
-  const missing = COLUMNS.filter((_, i) => at[i] < 0);
+  const missing = COLUMNS.filter((column) => !header.includes(column));
   if (missing.length > 0) throw invalidArgument(`line ${first + 1}: the CSV header has no column ${missing.map((c) => `'${c}'`).join(', ')}`);
+  const columns = [...COLUMNS, ...OPTIONAL_COLUMNS].filter((column) => header.includes(column));
   const records = [];
   lines.forEach((line, i) => {
     if (i <= first || line.trim() === '') return;
     const cells = line.split(',');
-    records.push([`line ${i + 1}`, ...at.map((column) => cells[column])]);
+    records.push([`line ${i + 1}`, Object.fromEntries(columns.map((column) => [column, cells[header.indexOf(column)]]))]);
   });
   return records;
 }
@@ -71,9 +109,15 @@ export function parseDecisionLog(text) {
   return fromRecords(first.trim().startsWith('{') ? parseJsonLines(lines) : parseCsv(lines, lines.indexOf(first)));
 }
 
-// One decision as a line of JSON lines (what evaluate() reads back).
-export function formatDecision({ arm, reward, propensity, ...rest }) {
+// One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays.
+export function formatDecision(decision) {
+  const { arm, reward, propensity, position, exclude, labels, ...rest } = decision;
+  const fields = { arm, reward, propensity };
+  // Own keys only, as parseDecisionLog reads them.
+  if (Object.hasOwn(decision, 'position')) fields.position = position;
+  if (Object.hasOwn(decision, 'exclude')) fields.exclude = ArrayBuffer.isView(exclude) ? Array.from(exclude) : exclude;
+  if (Object.hasOwn(decision, 'labels')) fields.labels = ArrayBuffer.isView(labels) ? Array.from(labels) : labels;
   // Checked as parseDecisionLog would read it back.
-  fromRecords([['decision', arm, reward, propensity]]);
-  return JSON.stringify({ ...rest, arm, reward, propensity });
+  fromRecords([['decision', fields]]);
+  return JSON.stringify({ ...rest, ...fields });
 }

@@ -8,6 +8,16 @@ export interface DecisionLog {
   rewards: Floats;
   /** The probability with which the logging policy chose each logged arm, in (0, 1]. */
   propensities: Floats;
+  /**
+   * A slate log: each position of a slate is a record, and this is its position (0 first). The report
+   * then also gives every estimator per position (`positions`). Default: every record at position 0.
+   */
+  positions?: Ids;
+  /**
+   * The eligibility filters each decision was made under (decide()'s `{ exclude, labels }`, or null):
+   * the evaluated policy is asked what it would choose under the same filters.
+   */
+  filters?: ({ exclude?: Ids; labels?: Ids } | null)[];
 }
 
 export type Estimator = 'replay' | 'ips' | 'snips' | 'dm' | 'dr';
@@ -23,7 +33,10 @@ export interface EvaluateOptions {
   estimators?: Estimator[];
   /** Importance weights pi(a) / p above this are cut to it (IPS, SNIPS, DR); default none. */
   clip?: number;
-  /** Selections of a copy of the policy that estimate its choice probabilities pi (default 1000). */
+  /**
+   * Draws that estimate a Thompson policy's choice probabilities pi in each context of the log (a
+   * position and filters; default 1000). A deterministic policy selects once per context.
+   */
   draws?: number;
   /** Ridge regulariser of the direct method's reward model (default 1). */
   lambda?: number;
@@ -56,15 +69,31 @@ export interface EvaluationReport {
   dm?: OffPolicyEstimate;
   /** Doubly robust: DM plus the importance-weighted residuals. */
   dr?: OffPolicyEstimate;
-  /** How the policy's choice probabilities were estimated: draws, distinct arms drawn, the largest standard error of one. */
-  target?: { draws: number; arms: number; standardError: number };
+  /**
+   * How the policy's choice probabilities were estimated: draws per context, the distinct contexts
+   * (position and filters) of the log, the distinct arms with a positive probability, the largest
+   * standard error of one probability (0 when every context's choice is certain).
+   */
+  target?: { draws: number; contexts: number; arms: number; standardError: number };
+  /** A slate log's estimates per position (null for a position without records). */
+  positions?: (Omit<EvaluationReport, 'positions' | 'target'> | null)[];
 }
 
 export interface EvaluationClasses {
   /** Off-policy estimates of a policy's mean reward per decision from logged decisions. */
   evaluate(options: EvaluateOptions): EvaluationReport;
   /** A decision log's text, JSON lines (`{"arm":3,"reward":1,"propensity":0.1}` a line) or CSV with a header naming arm, reward and propensity. */
-  parseDecisionLog(text: string): { arms: Uint32Array; rewards: Float64Array; propensities: Float64Array };
-  /** One decision as a JSON line that parseDecisionLog reads back (other keys are kept and ignored when read). */
-  formatDecision(decision: { arm: number; reward: number; propensity: number; [key: string]: unknown }): string;
+  parseDecisionLog(text: string): {
+    arms: Uint32Array; rewards: Float64Array; propensities: Float64Array;
+    /** When any record has a `position`. */
+    positions?: Uint32Array;
+    /** When any record has `exclude` or `labels`. */
+    filters?: ({ exclude: Uint32Array; labels: Uint32Array } | null)[];
+  };
+  /**
+   * One decision as a JSON line that parseDecisionLog reads back: with `position` for a slate's
+   * position, `exclude` and `labels` for the filters it was decided under (other keys are kept and
+   * ignored when read).
+   */
+  formatDecision(decision: { arm: number; reward: number; propensity: number; position?: number; exclude?: Ids; labels?: Ids; [key: string]: unknown }): string;
 }

@@ -5,7 +5,28 @@ import { isArray, optionsToJson, readOptions, toFeatureArray, toFloat64Array, to
 import { handleOf, refuseExtraArguments } from './runtime.js';
 import { formatDecision, parseDecisionLog } from './decision-log.js';
 
-const LOG_KEYS = ['arms', 'rewards', 'propensities'];
+const REQUIRED_LOG_KEYS = ['arms', 'rewards', 'propensities'];
+// positions: a slate's position per record; filters: the { exclude, labels } each was decided under.
+const LOG_KEYS = [...REQUIRED_LOG_KEYS, 'positions', 'filters'];
+const NO_IDS = new Uint32Array(0);
+
+// log.filters: one { exclude, labels } (or null: none) per record, as [[exclude], [labels]] JSON.
+function filtersToJson(filters) {
+  if (filters === undefined) return '';
+  if (!isArray(filters, 'log.filters')) throw invalidArgument('log.filters must be an array: one { exclude, labels } or null per record');
+  const records = [];
+  for (let i = 0; i < filters.length; i++) {
+    const filter = filters[i];
+    if (filter === null || filter === undefined) {
+      records.push([[], []]);
+      continue;
+    }
+    const { exclude, labels } = readOptions(filter, `log.filters[${i}]`, ['exclude', 'labels']);
+    records.push([Array.from(exclude === undefined ? NO_IDS : toIdArray(exclude, `log.filters[${i}].exclude`)),
+      Array.from(labels === undefined ? NO_IDS : toIdArray(labels, `log.filters[${i}].labels`))]);
+  }
+  return JSON.stringify(records);
+}
 
 // `linearClasses`: the linear policy classes ({ LinUCB, ... }), whose common base the policy is of.
 export function defineEvaluation(runtime, linearClasses) {
@@ -46,20 +67,22 @@ export function defineEvaluation(runtime, linearClasses) {
       throw invalidArgument('options.policy must be a linear policy (new sb.LinTS(...)) or its options { type, ... }');
     }
     const entries = readOptions(log, 'options.log', LOG_KEYS);
-    for (const key of LOG_KEYS) {
+    for (const key of REQUIRED_LOG_KEYS) {
       if (entries[key] === undefined) throw invalidArgument(`options.log.${key} is required`);
     }
     const logArms = toIdArray(entries.arms, 'log.arms');
     const rewards = toFeatureArray(entries.rewards, 'log.rewards');
     const propensities = toFloat64Array(entries.propensities, 'log.propensities');
+    const positions = entries.positions === undefined ? NO_IDS : toIdArray(entries.positions, 'log.positions');
+    const filters = filtersToJson(entries.filters);
     const json = optionsToJson(rest);
     const owned = policy instanceof LinearPolicy ? null : policyFromConfig(policy, arms);
     if (owned === null && arms !== undefined) throw invalidArgument('options.arms is for a policy given as options; this policy has its arms');
     try {
       const handle = handleOf(owned ?? policy, LinearPolicy, 'options.policy');
-      const report = call(() => withHeap([logArms, rewards, propensities], (armAddress, rewardAddress, propensityAddress) =>
+      const report = call(() => withHeap([logArms, rewards, propensities, positions], (armAddress, rewardAddress, propensityAddress, positionAddress) =>
         Module.evaluateLinearPolicy(handle, armAddress, logArms.length, rewardAddress, rewards.length, propensityAddress,
-          propensities.length, json)));
+          propensities.length, positionAddress, positions.length, filters, json)));
       return JSON.parse(report);
     } finally {
       owned?.dispose();

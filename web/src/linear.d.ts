@@ -35,6 +35,16 @@ export interface LinearPolicyOptions {
   /** A fixed confidence radius replacing either rule. */
   beta?: number;
   seed?: number;
+  /**
+   * decide() and decideSlate(): with this probability, in [0, 1), the arms shown are drawn uniformly
+   * from the eligible ones instead of the policy's choice, so that every eligible arm has a known
+   * positive propensity (an exploration mix whose logs can be evaluated). Default 0.
+   */
+  explore?: number;
+  /** Decisions kept for their rewards, in [1, 1e6]; beyond it the oldest expires (stats().decisions.expired). Default 1000. */
+  maxPending?: number;
+  /** Posterior draws of a Thompson policy's propensity estimate, in [1, 1e5]. Default 256. */
+  propensityDraws?: number;
 }
 
 /** A population estimate a new user starts from (LinUCB, LinTS, SubTS; see `prior`). */
@@ -196,6 +206,29 @@ export interface ArmFilters {
   labels?: Ids;
 }
 
+/** decide()'s answer. */
+export interface Decision {
+  arm: number;
+  /** The id reward() takes: 1, 2, ... per policy, saved in toBytes(). */
+  eventId: number;
+  /**
+   * The probability that this policy, in the state it decided in and under the same filters, shows
+   * this arm: explore / eligible + (1 - explore) * p, with p 1 or 0 for LinUCB and the elimination
+   * policies (deterministic given their state), and a Monte Carlo estimate for LinTS and SubTS.
+   */
+  propensity: number;
+  /** The standard error of a Monte Carlo propensity (LinTS, SubTS); 0 where it is exact. */
+  propensityError: number;
+}
+
+/** decideSlate()'s answer: per position, the probability that this policy shows that arm there. */
+export interface SlateDecision {
+  arms: Uint32Array;
+  eventId: number;
+  propensities: Float64Array;
+  propensityErrors: Float64Array;
+}
+
 /** The interface every linear policy shares. */
 export interface LinearPolicy extends Disposable {
   readonly dim: number;
@@ -228,6 +261,20 @@ export interface LinearPolicy extends Disposable {
    * UNKNOWN_ID.
    */
   update(arm: number, reward: number): void;
+  /**
+   * select() recorded as a decision: the arm, an event id and its propensity. The arm's features are
+   * kept with the pending decision (at most `maxPending` of them) until reward(eventId, r).
+   */
+  decide(filters?: ArmFilters): Decision;
+  /** selectSlate(k) recorded as one decision, with a propensity per position. */
+  decideSlate(k: number, filters?: ArmFilters): SlateDecision;
+  /**
+   * The reward of a decision: a number for decide(), one per position for decideSlate(), in any
+   * order and after any delay, also after the arm left the set or the catalogue. UNKNOWN_ID for an
+   * event this policy never decided or that expired, INVALID_ARGUMENT for a second reward or the
+   * wrong number of rewards.
+   */
+  reward(eventId: number, rewards: number | Floats): void;
   /** The ridge estimate theta^. */
   theta(): Float64Array;
   /**
@@ -266,6 +313,9 @@ declare class LinearPolicyBase implements LinearPolicy {
   select(filters?: ArmFilters): number;
   selectSlate(k: number, filters?: ArmFilters): Uint32Array;
   update(arm: number, reward: number): void;
+  decide(filters?: ArmFilters): Decision;
+  decideSlate(k: number, filters?: ArmFilters): SlateDecision;
+  reward(eventId: number, rewards: number | Floats): void;
   theta(): Float64Array;
   buildIndex(maxItems?: number): number;
   stats(): LinearPolicyStats;

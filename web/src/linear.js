@@ -1,6 +1,6 @@
 // Linear bandit policies (README, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
-import { MAX_MAGNITUDE, MAX_UINT32, readAddOptions, readOptions, requireId, requireInteger, requireNumber, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';
+import { MAX_MAGNITUDE, MAX_UINT32, readAddOptions, readOptions, requireId, requireInteger, requireNumber, requirePositiveInteger, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
 import { handleOf } from './runtime.js';
 
 const NO_IDS = new Uint32Array(0);
@@ -15,11 +15,30 @@ function readFilters(options, name) {
   };
 }
 
+// A reward, or the rewards of a slate's positions: finite numbers the core also bounds.
+function readRewards(rewards) {
+  if (typeof rewards === 'number') return Float64Array.of(requireNumber(rewards, 'reward', MAX_MAGNITUDE));
+  return toFloat64Array(rewards, 'rewards');
+}
+
 // `CatalogueFamily` (catalogue.js): a policy given `{ catalogue }` is a user over that catalogue,
 // with its own model only (LinUCB, LinTS, SubTS).
 export function defineLinearClasses(runtime, CatalogueFamily) {
   const { Module, withHeap, call } = runtime;
   const catalogueHandle = (catalogue) => handleOf(catalogue, CatalogueFamily, 'options.catalogue');
+
+  // The decision the core just made, copied out of wasm memory that the next call overwrites.
+  function decideOn(handle, k, slate, { exclude, labels }) {
+    return withHeap([exclude, labels], (excludeAddress, labelAddress) => {
+      const eventId = handle.decide(k, slate, excludeAddress, exclude.length, labelAddress, labels.length);
+      return {
+        arms: handle.lastSlate().slice(),
+        eventId,
+        propensities: handle.lastPropensities(false).slice(),
+        propensityErrors: handle.lastPropensities(true).slice(),
+      };
+    });
+  }
 
   const LinearPolicy = runtime.family('LinearPolicy', {
     create(type, options) {
@@ -75,6 +94,29 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
         // The core refuses rewards beyond 1e15 too (they would overflow the ridge sums).
         args: [(arm) => requireId(arm, 'arm'), (reward) => requireNumber(reward, 'reward', MAX_MAGNITUDE)],
         call: (handle, arm, reward) => handle.update(arm, reward),
+      },
+      // decide(filters): select() recorded as a decision, { arm, eventId, propensity, propensityError }.
+      decide: {
+        args: [(options) => readFilters(options, 'decide options')],
+        call: (handle, filters) => {
+          const decision = decideOn(handle, 1, false, filters);
+          return {
+            arm: decision.arms[0],
+            eventId: decision.eventId,
+            propensity: decision.propensities[0],
+            propensityError: decision.propensityErrors[0],
+          };
+        },
+      },
+      // decideSlate(k, filters): selectSlate(k) recorded as one decision, with per-position propensities.
+      decideSlate: {
+        args: [(k) => requirePositiveInteger(k, 'k'), (options) => readFilters(options, 'decideSlate options')],
+        call: (handle, k, filters) => decideOn(handle, k, true, filters),
+      },
+      // reward(eventId, r): one number for decide(), one per position (an array) for decideSlate().
+      reward: {
+        args: [(eventId) => requireInteger(eventId, 'eventId', 1, Number.MAX_SAFE_INTEGER), readRewards],
+        call: (handle, eventId, rewards) => withHeap([rewards], (address) => handle.reward(eventId, address, rewards.length)),
       },
       // Waiting arms into the policy's MIPS index now (Sub-TS's and Sub-Elim's HNSW graphs are built
       // a slice per step by default): all of them, or at most maxItems; returns how many still wait.

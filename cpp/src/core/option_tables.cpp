@@ -215,6 +215,15 @@ const OptionGroup& ridge() {
   return group;
 }
 
+const OptionGroup& decisions() {
+  static const OptionGroup group{
+      number("explore", 0.0, 0, 1, "decide(): probability of showing uniformly drawn eligible arms instead of the policy's", false, true),
+      integer("maxPending", 1000, 1, 1e6, "decisions kept for their rewards; the oldest expires beyond it"),
+      integer("propensityDraws", 256, 1, 1e5, "posterior draws of a Thompson policy's propensity estimate"),
+  };
+  return group;
+}
+
 // A new user started from the population (issue 31): the ridge and Thompson policies only, whose
 // whole model is the ridge estimate; the elimination policies' stages are not a prior's to set.
 const OptionGroup& ridgePrior() {
@@ -571,11 +580,11 @@ const std::vector<OptionTable>& optionTables() {
       {"index", "bounded-me", {&typed(), &indexDim(), &boundedMe()}},
       {"index", "greedy", {&typed(), &indexDim(), &greedy()}},
       {"index", "pca-tree", {&typed(), &indexDim(), &pcaTree()}},
-      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge(), &ridgePrior()}},
-      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &ridgePrior(), &thompson(), &approximationAudit(), &linTsIndex()}},
-      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &ridgePrior(), &thompson(), &approximationAudit(), &subTsIndex()}},
-      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &linearElimIndex()}},
-      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex()}},
+      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior()}},
+      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &approximationAudit(), &linTsIndex()}},
+      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &approximationAudit(), &subTsIndex()}},
+      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &linearElimIndex()}},
+      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex()}},
       {"catalogue", "catalogue", {&typed(), &catalogue()}},
       {"semi-bandit-policy", "cucb", {&typed(), &semiBandit()}},
       {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &fasterCucb()}},

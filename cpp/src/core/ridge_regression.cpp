@@ -69,6 +69,10 @@ Vector RidgeRegression::sampleTheta(Random& random, double scale) const {
   return theta_ + scale * xi;
 }
 
+Matrix RidgeRegression::whitenRows(const Matrix& rows) const {
+  return cholesky_.matrixL().solve(rows.transpose()).transpose();
+}
+
 void RidgeRegression::save(StateWriter& out) const {
   out.u32(static_cast<std::uint32_t>(dim()));
   out.f64(lambda_);

@@ -1,5 +1,6 @@
 #include "sublinear/eval/decision_log.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -8,11 +9,22 @@
 
 namespace sublinear {
 
+const ArmFilter& DecisionLog::filterOf(std::size_t record) const {
+  static const ArmFilter none;
+  return filters.empty() ? none : filters[record];
+}
+
 void DecisionLog::check(const LinearPolicy& policy) const {
   if (rewards.size() != arms.size() || propensities.size() != arms.size()) {
     fail(ErrorCode::InvalidArgument, "log: arms, rewards and propensities must have one entry per decision (lengths " +
                                          std::to_string(arms.size()) + ", " + std::to_string(rewards.size()) + ", " +
                                          std::to_string(propensities.size()) + ")");
+  }
+  if (!positions.empty() && positions.size() != arms.size()) {
+    fail(ErrorCode::InvalidArgument, "log: positions must have one entry per decision (or none), not " + std::to_string(positions.size()));
+  }
+  if (!filters.empty() && filters.size() != arms.size()) {
+    fail(ErrorCode::InvalidArgument, "log: filters must have one entry per decision (or none), not " + std::to_string(filters.size()));
   }
   require(!arms.empty(), ErrorCode::Empty, "log: no decision to evaluate");
   for (std::size_t i = 0; i < arms.size(); ++i) {
@@ -25,6 +37,10 @@ void DecisionLog::check(const LinearPolicy& policy) const {
     if (std::abs(rewards[i]) > ArmSet::kMaxMagnitude) fail(ErrorCode::InvalidArgument, record() + "|reward| exceeds 1e15");
     if (!policy.hasArm(arms[i])) {
       fail(ErrorCode::UnknownId, record() + "arm " + std::to_string(arms[i]) + " is not among the policy's arms");
+    }
+    const std::vector<Id>& excluded = filterOf(i).exclude;
+    if (std::find(excluded.begin(), excluded.end(), arms[i]) != excluded.end()) {
+      fail(ErrorCode::InvalidArgument, record() + "arm " + std::to_string(arms[i]) + " is excluded by the record's own filter");
     }
   }
 }

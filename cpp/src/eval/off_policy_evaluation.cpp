@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <string>
 #include <unordered_map>
 
 #include <Eigen/Dense>
@@ -95,34 +97,122 @@ bool OffPolicyEvaluation::wants(const char* name) const {
   return std::find(estimators_.begin(), estimators_.end(), name) != estimators_.end();
 }
 
+// The target policy's choice distribution in one context of the log (a position and the filters it
+// was decided under), and E_pi[x], a reward model's value under it being q^T theta.
+struct OffPolicyEvaluation::Context {
+  std::vector<std::pair<Id, double>> pi;
+  Vector q;
+  std::size_t records = 0;
+
+  double probabilityOf(Id arm) const {
+    for (const auto& [candidate, probability] : pi) {
+      if (candidate == arm) return probability;
+    }
+    return 0.0;
+  }
+  // Whether pi was estimated from draws (more than one arm): its error enters the intervals.
+  bool drawn() const { return pi.size() > 1; }
+};
+
+namespace {
+std::string contextKey(std::uint32_t position, const ArmFilter& filter) {
+  std::vector<Id> exclude = filter.exclude;
+  std::vector<Label> labels = filter.labels;
+  std::sort(exclude.begin(), exclude.end());
+  exclude.erase(std::unique(exclude.begin(), exclude.end()), exclude.end());
+  std::sort(labels.begin(), labels.end());
+  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  std::string key = std::to_string(position) + "|";
+  for (const Id id : exclude) key += std::to_string(id) + ",";
+  key += "|";
+  for (const Label label : labels) key += std::to_string(label) + ",";
+  return key;
+}
+}  // namespace
+
 Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) const {
   std::unique_ptr<PersistentLinearPolicy> frozen = copy();
-  const LinearPolicy& policy = frozen->policy();
-  log.check(policy);
+  log.check(frozen->policy());
   const std::size_t n = log.size();
-  const int d = policy.dim();
-  const auto features = [&](Id arm) { return Eigen::Map<const Vector>(policy.featuresOf(arm), d); };
-  Json report = Json::object();
+  const int d = frozen->policy().dim();
 
-  // pi: the frozen policy's choice frequencies over `draws` selections of one copy.
-  std::unordered_map<Id, double> pi;
+  // pi per context, each asked once of the frozen copy.
+  std::vector<Context> contexts;
+  std::vector<std::size_t> contextOf(n);
   const bool needsPi = wants("ips") || wants("snips") || wants("dm") || wants("dr");
   if (needsPi) {
-    for (std::size_t draw = 0; draw < draws_; ++draw) pi[frozen->select()] += 1.0;
-    double largestError = 0.0;
-    for (auto& [arm, probability] : pi) {
-      probability /= static_cast<double>(draws_);
-      largestError = std::max(largestError, std::sqrt(probability * (1.0 - probability) / static_cast<double>(draws_)));
+    std::unordered_map<std::string, std::size_t> known;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string key = contextKey(log.positionOf(i), log.filterOf(i));
+      const auto [found, inserted] = known.emplace(key, contexts.size());
+      if (inserted) {
+        Context context;
+        context.pi = frozen->choiceDistribution(log.positionOf(i), log.filterOf(i), draws_);
+        context.q = Vector::Zero(d);
+        for (const auto& [arm, probability] : context.pi) {
+          context.q += probability * Eigen::Map<const Vector>(frozen->policy().featuresOf(arm), d);
+        }
+        contexts.push_back(std::move(context));
+      }
+      contextOf[i] = found->second;
     }
-    report["target"] = Json{{"draws", draws_}, {"arms", pi.size()}, {"standardError", largestError}};
   }
-  const auto probabilityOf = [&](Id arm) {
-    const auto found = pi.find(arm);
-    return found == pi.end() ? 0.0 : found->second;
-  };
+  std::vector<std::size_t> all(n);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  Json report = estimate(copy, *frozen, log, all, contexts, contextOf);
+  if (needsPi) {
+    double largestError = 0.0;
+    std::vector<Id> arms;
+    for (const Context& context : contexts) {
+      for (const auto& [arm, probability] : context.pi) {
+        arms.push_back(arm);
+        if (context.drawn()) largestError = std::max(largestError, std::sqrt(probability * (1.0 - probability) / static_cast<double>(draws_)));
+      }
+    }
+    std::sort(arms.begin(), arms.end());
+    const auto distinct = static_cast<std::size_t>(std::unique(arms.begin(), arms.end()) - arms.begin());
+    report["target"] = Json{{"draws", draws_}, {"contexts", contexts.size()}, {"arms", distinct}, {"standardError", largestError}};
+  }
+  if (!log.positions.empty()) {
+    // A slate log: the same estimators for each position's records (the value of that position).
+    const std::uint32_t last = *std::max_element(log.positions.begin(), log.positions.end());
+    Json positions = Json::array();
+    for (std::uint32_t position = 0; position <= last; ++position) {
+      std::vector<std::size_t> records;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (log.positions[i] == position) records.push_back(i);
+      }
+      positions.push_back(records.empty() ? Json(nullptr) : estimate(copy, *frozen, log, records, contexts, contextOf));
+    }
+    report["positions"] = positions;
+  }
+  return report;
+}
 
-  std::vector<double> weights(n);
-  for (std::size_t i = 0; i < n; ++i) weights[i] = std::min(probabilityOf(log.arms[i]) / log.propensities[i], clip_);
+Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinearPolicy& frozen, const DecisionLog& log,
+                                   const std::vector<std::size_t>& records, const std::vector<Context>& contexts,
+                                   const std::vector<std::size_t>& contextOf) const {
+  const std::size_t n = records.size();
+  const int d = frozen.policy().dim();
+  const auto features = [&](Id arm) { return Eigen::Map<const Vector>(frozen.policy().featuresOf(arm), d); };
+  const auto arm = [&](std::size_t k) { return log.arms[records[k]]; };
+  const auto reward = [&](std::size_t k) { return log.rewards[records[k]]; };
+  const auto context = [&](std::size_t k) -> const Context& { return contexts[contextOf[records[k]]]; };
+  Json report = Json::object();
+  const bool needsPi = !contexts.empty();
+
+  std::vector<double> weights(n, 0.0);
+  // The share of pi's draws in an estimate's variance: sum over drawn contexts of (records / n)^2
+  // (1 when one drawn context holds every record, 1 / n when each record has its own).
+  double drawShare = 0.0;
+  if (needsPi) {
+    for (std::size_t k = 0; k < n; ++k) weights[k] = std::min(context(k).probabilityOf(arm(k)) / log.propensities[records[k]], clip_);
+    std::unordered_map<std::size_t, std::size_t> counts;
+    for (std::size_t k = 0; k < n; ++k) ++counts[contextOf[records[k]]];
+    for (const auto& [index, count] : counts) {
+      if (contexts[index].drawn()) drawShare += std::pow(static_cast<double>(count) / static_cast<double>(n), 2.0);
+    }
+  }
   const double weightEss = effectiveSampleSize(weights);
   // pi is a mean of `draws` choices, so even exact weights would estimate sum_a pi^(a) mu(a): the
   // draws add Var_{a ~ pi}(reward) / draws, estimated from the weighted moments of the logged rewards.
@@ -131,14 +221,14 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
     double weightSum = 0.0;
     double first = 0.0;
     double second = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      weightSum += weights[i];
-      first += weights[i] * log.rewards[i];
-      second += weights[i] * log.rewards[i] * log.rewards[i];
+    for (std::size_t k = 0; k < n; ++k) {
+      weightSum += weights[k];
+      first += weights[k] * reward(k);
+      second += weights[k] * reward(k) * reward(k);
     }
     if (weightSum > 0.0) {
       first /= weightSum;
-      rewardDrawVariance = std::max(0.0, second / weightSum - first * first) / static_cast<double>(draws_);
+      rewardDrawVariance = drawShare * std::max(0.0, second / weightSum - first * first) / static_cast<double>(draws_);
     }
   }
   const auto withDraws = [&](Estimate& estimate) {
@@ -148,10 +238,22 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   if (wants("replay")) {
     std::unique_ptr<PersistentLinearPolicy> learner = copy();
     std::vector<double> matched;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (learner->select() != log.arms[i]) continue;
-      learner->update(log.arms[i], log.rewards[i]);
-      matched.push_back(log.rewards[i]);
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint32_t position = log.positionOf(records[k]);
+      const ArmFilter& filter = log.filterOf(records[k]);
+      Id choice = 0;
+      try {
+        const std::vector<Id> slate = position == 0 ? std::vector<Id>{learner->select(filter)} : learner->selectSlate(position + 1, filter);
+        if (slate.size() <= position) continue;
+        choice = slate[position];
+      } catch (const Error& error) {
+        // The filter admits no arm the policy holds (it may hold labels the logger did not).
+        if (error.code() != ErrorCode::Empty) throw;
+        continue;
+      }
+      if (choice != arm(k)) continue;
+      learner->update(arm(k), reward(k));
+      matched.push_back(reward(k));
     }
     Estimate replay = meanOf(matched);
     // A learning policy's rewards along one replay are not independent (a lucky start keeps paying),
@@ -170,7 +272,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   }
   if (wants("ips")) {
     std::vector<double> terms(n);
-    for (std::size_t i = 0; i < n; ++i) terms[i] = weights[i] * log.rewards[i];
+    for (std::size_t k = 0; k < n; ++k) terms[k] = weights[k] * reward(k);
     Estimate ips = meanOf(terms);
     withDraws(ips);
     ips.effectiveSampleSize = weightEss;
@@ -182,17 +284,17 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
     snips.effectiveSampleSize = weightEss;
     double weightSum = 0.0;
     double weighted = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      weightSum += weights[i];
-      weighted += weights[i] * log.rewards[i];
+    for (std::size_t k = 0; k < n; ++k) {
+      weightSum += weights[k];
+      weighted += weights[k] * reward(k);
     }
     if (weightSum > 0.0) {
       snips.value = weighted / weightSum;
       // The delta method's variance of a ratio estimator.
       double spread = 0.0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const double residual = log.rewards[i] - snips.value;
-        spread += weights[i] * weights[i] * residual * residual;
+      for (std::size_t k = 0; k < n; ++k) {
+        const double residual = reward(k) - snips.value;
+        spread += weights[k] * weights[k] * residual * residual;
       }
       snips.standardError = std::sqrt(spread) / weightSum;
       withDraws(snips);
@@ -201,7 +303,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   }
   if (wants("dm") || wants("dr")) {
     // The reward model: ridge regression of the logged rewards on the logged arms' features, over
-    // the records with i % folds != skip (all of them with folds 1, skip 1).
+    // the records with k % folds != skip (all of them with folds 1, skip 1).
     struct RewardModel {
       Eigen::LDLT<Matrix> factor;
       Vector theta;
@@ -209,42 +311,54 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
     const auto fit = [&](std::size_t folds, std::size_t skip) {
       Matrix gram = lambda_ * Matrix::Identity(d, d);
       Vector responses = Vector::Zero(d);
-      for (std::size_t i = 0; i < n; ++i) {
-        if (i % folds == skip) continue;
-        const auto x = features(log.arms[i]);
+      for (std::size_t k = 0; k < n; ++k) {
+        if (k % folds == skip) continue;
+        const auto x = features(arm(k));
         gram.selfadjointView<Eigen::Lower>().rankUpdate(x);
-        responses += log.rewards[i] * x;
+        responses += reward(k) * x;
       }
       gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
       RewardModel model{Eigen::LDLT<Matrix>(gram), Vector()};
       model.theta = model.factor.solve(responses);
       return model;
     };
-    // q = E_pi[x]: a model's value under pi is q^T theta.
-    Vector q = Vector::Zero(d);
-    for (const auto& [arm, probability] : pi) q += probability * features(arm);
     if (wants("dm")) {
       const RewardModel model = fit(1, 1);
-      const double modelled = q.dot(model.theta);
+      // The model's value in each record's context, q_k^T theta, and its mean q-bar.
+      std::vector<double> values(n);
+      Vector qMean = Vector::Zero(d);
+      for (std::size_t k = 0; k < n; ++k) {
+        values[k] = context(k).q.dot(model.theta);
+        qMean += context(k).q / static_cast<double>(n);
+      }
       double squares = 0.0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const double residual = log.rewards[i] - features(log.arms[i]).dot(model.theta);
+      for (std::size_t k = 0; k < n; ++k) {
+        const double residual = reward(k) - features(arm(k)).dot(model.theta);
         squares += residual * residual;
       }
-      // The draws' error in the model's value: Var_{a ~ pi}(x_a^T theta) / draws.
+      // The draws' error in the model's value: Var_{a ~ pi}(x_a^T theta) / draws per drawn context.
       double drawVariance = 0.0;
-      for (const auto& [arm, probability] : pi) {
-        const double gap = features(arm).dot(model.theta) - modelled;
-        drawVariance += probability * gap * gap;
+      {
+        std::unordered_map<std::size_t, std::size_t> counts;
+        for (std::size_t k = 0; k < n; ++k) ++counts[contextOf[records[k]]];
+        for (const auto& [index, count] : counts) {
+          const Context& c = contexts[index];
+          if (!c.drawn()) continue;
+          const double modelled = c.q.dot(model.theta);
+          double spread = 0.0;
+          for (const auto& [candidate, probability] : c.pi) {
+            const double gap = features(candidate).dot(model.theta) - modelled;
+            spread += probability * gap * gap;
+          }
+          drawVariance += std::pow(static_cast<double>(count) / static_cast<double>(n), 2.0) * spread / static_cast<double>(draws_);
+        }
       }
-      drawVariance /= static_cast<double>(draws_);
-      // The model's own uncertainty at q: sigma^2 q^T V^-1 q, sigma^2 from the residuals.
-      Estimate dm;
-      dm.n = n;
-      dm.effectiveSampleSize = static_cast<double>(n);
-      dm.value = modelled;
+      Estimate dm = meanOf(values);
+      // The contexts' spread (0 with one context), the model's own uncertainty at q-bar (sigma^2
+      // q^T V^-1 q, sigma^2 from the residuals) and the draws'.
+      const double contextVariance = std::isfinite(dm.standardError) ? dm.standardError * dm.standardError : 0.0;
       const double noise = squares / std::max(1.0, static_cast<double>(n) - static_cast<double>(d));
-      dm.standardError = std::sqrt(std::max(0.0, noise * q.dot(model.factor.solve(q))) + drawVariance);
+      dm.standardError = std::sqrt(contextVariance + std::max(0.0, noise * qMean.dot(model.factor.solve(qMean))) + drawVariance);
       report["dm"] = dm.toJson();
     }
     if (wants("dr")) {
@@ -255,9 +369,8 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
       for (std::size_t fold = 0; fold < kFolds; ++fold) {
         // Fitted on the records outside this fold.
         const RewardModel other = fit(kFolds, fold);
-        const double modelled = q.dot(other.theta);
-        for (std::size_t i = fold; i < n; i += kFolds) {
-          terms[i] = modelled + weights[i] * (log.rewards[i] - features(log.arms[i]).dot(other.theta));
+        for (std::size_t k = fold; k < n; k += kFolds) {
+          terms[k] = context(k).q.dot(other.theta) + weights[k] * (reward(k) - features(arm(k)).dot(other.theta));
         }
       }
       Estimate dr = meanOf(terms);

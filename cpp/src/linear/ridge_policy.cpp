@@ -45,7 +45,10 @@ RidgePolicy::RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& optio
       bound_(readOption(option_groups::ridge(), options, "bound")),
       horizon_(readIntegerOption(option_groups::ridge(), options, "horizon")),
       fixedBeta_(given(options, "beta")),
-      beta_(readOption(option_groups::ridge(), options, "beta")) {
+      beta_(readOption(option_groups::ridge(), options, "beta")),
+      explore_(readOption(option_groups::decisions(), options, "explore")),
+      propensityDraws_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "propensityDraws"))),
+      ledger_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "maxPending")), arms_.dim()) {
   startFromPrior(options);
 }
 
@@ -61,7 +64,10 @@ RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
       bound_(readOption(option_groups::ridge(), options, "bound")),
       horizon_(readIntegerOption(option_groups::ridge(), options, "horizon")),
       fixedBeta_(given(options, "beta")),
-      beta_(readOption(option_groups::ridge(), options, "beta")) {
+      beta_(readOption(option_groups::ridge(), options, "beta")),
+      explore_(readOption(option_groups::decisions(), options, "explore")),
+      propensityDraws_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "propensityDraws"))),
+      ledger_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "maxPending")), arms_.dim()) {
   startFromPrior(options);
 }
 
@@ -144,19 +150,124 @@ std::vector<Id> RidgePolicy::selectSlate(std::size_t k, const ArmFilter& filter)
   return chosen;
 }
 
-void RidgePolicy::update(Id arm, double reward) {
-  if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "arm " + std::to_string(arm) + " is not in the set");
+namespace {
+void checkReward(double reward) {
   require(std::isfinite(reward), ErrorCode::NonFinite, "reward must be a finite number");
   // Like features (ArmSet::kMaxMagnitude): larger rewards would overflow b = sum r x, and the policy
   // could then no longer select.
   require(std::fabs(reward) <= ArmSet::kMaxMagnitude, ErrorCode::InvalidArgument, "reward must be at most 1e15 in magnitude");
+}
+}  // namespace
+
+void RidgePolicy::update(Id arm, double reward) {
+  if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "arm " + std::to_string(arm) + " is not in the set");
+  checkReward(reward);
+  observe(arms_.featuresOf(arm), reward);
+}
+
+void RidgePolicy::observe(const double* features, double reward) {
   const double modelled = modelReward(reward);
-  const Vector x = modelFeatures(arms_.featuresOf(arm));
+  const Vector x = modelFeatures(features);
   beforeObservation(x);
   ridge_.update(x, modelled);
   rewardSum_ += modelled;
   squaredRewardSum_ += modelled * modelled;
   ++updates_;
+}
+
+Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate) {
+  const std::vector<Id> chosen = slate ? selectSlate(k, filter) : std::vector<Id>{select(filter)};
+  const Eligibility eligible = arms_.eligibility(filter);
+  Decision decision;
+  decision.arms = chosen;
+  // The coin is tossed only when exploring is asked for: without it, decide() draws exactly the
+  // random numbers select() does.
+  const bool explored = explore_ > 0.0 && random_.uniform() < explore_;
+  if (explored) decision.arms = uniformEligible(chosen.size(), filter, eligible);
+  const std::size_t n = decision.arms.size();
+  std::vector<double> p(n, 0.0);
+  std::vector<double> se(n, 0.0);
+  if (randomisedChoice()) {
+    estimateChoiceProbabilities(decision.arms, !explored, filter, eligible, propensityDraws_, p, se);
+  } else {
+    for (std::size_t j = 0; j < n; ++j) p[j] = decision.arms[j] == chosen[j] ? 1.0 : 0.0;
+  }
+  // Exploration shows a uniformly random ordered n-subset of the E eligible arms: any eligible arm
+  // sits at a given position with probability 1 / E.
+  const double uniform = 1.0 / static_cast<double>(eligible.count());
+  decision.propensities.resize(n);
+  decision.propensityErrors.resize(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    decision.propensities[j] = explore_ * uniform + (1.0 - explore_) * p[j];
+    decision.propensityErrors[j] = (1.0 - explore_) * se[j];
+  }
+  const auto d = static_cast<std::size_t>(arms_.dim());
+  std::vector<double> features(n * d);
+  for (std::size_t j = 0; j < n; ++j) std::copy_n(arms_.featuresOf(decision.arms[j]), d, features.data() + j * d);
+  decision.eventId = ledger_.record(decision.arms, std::move(features));
+  return decision;
+}
+
+void RidgePolicy::reward(std::uint64_t eventId, const double* rewards, std::size_t count) {
+  const DecisionLedger::Pending& decision = ledger_.pending(eventId, count);
+  for (std::size_t j = 0; j < count; ++j) checkReward(rewards[j]);
+  const auto d = static_cast<std::size_t>(arms_.dim());
+  for (std::size_t j = 0; j < count; ++j) observe(decision.features.data() + j * d, rewards[j]);
+  ledger_.take(eventId);
+}
+
+std::vector<std::pair<Id, double>> RidgePolicy::choiceDistribution(std::size_t position, const ArmFilter& filter,
+                                                                    std::size_t /*draws*/) {
+  if (arms_.eligibility(filter).count() <= position) return {};
+  const Id arm = position == 0 ? select(filter) : selectSlate(position + 1, filter)[position];
+  return {{arm, 1.0}};
+}
+
+std::vector<Id> RidgePolicy::uniformEligible(std::size_t n, const ArmFilter& filter, const Eligibility& eligible) {
+  std::vector<Label> allowed = filter.labels;
+  std::sort(allowed.begin(), allowed.end());
+  allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+  // The arms a draw picks from before the exclusions: all of them, or the allowed labels' rows.
+  const std::size_t base = allowed.empty() ? arms_.size() : eligible.labelledCount();
+  std::vector<Id> picked;
+  picked.reserve(n);
+  if (2 * n > eligible.count() || 2 * eligible.count() < base) {
+    // Few eligible arms, or a slate of most of them: rejection would draw many times. Enumerate.
+    std::vector<Id> candidates;
+    candidates.reserve(eligible.count());
+    for (std::size_t row = 0; row < arms_.size(); ++row) {
+      if (arms_.admits(eligible, row)) candidates.push_back(arms_.idAt(row));
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t i = j + static_cast<std::size_t>(random_.uniformInt(candidates.size() - j));
+      std::swap(candidates[j], candidates[i]);
+      picked.push_back(candidates[j]);
+    }
+    return picked;
+  }
+  // Rejection: a uniform row of the base, kept when eligible and not yet picked. Labels are drawn in
+  // proportion to their counts, then a row of the label uniformly: a uniform row of the base.
+  const ItemLabels& labels = arms_.labels();
+  while (picked.size() < n) {
+    std::size_t row = 0;
+    if (allowed.empty()) {
+      row = static_cast<std::size_t>(random_.uniformInt(arms_.size()));
+    } else {
+      std::size_t r = static_cast<std::size_t>(random_.uniformInt(base));
+      for (const Label label : allowed) {
+        const std::size_t count = labels.count(label);
+        if (r < count) {
+          row = labels.rowsOf(label)[r];
+          break;
+        }
+        r -= count;
+      }
+    }
+    if (!arms_.admits(eligible, row)) continue;
+    const Id id = arms_.idAt(row);
+    if (std::find(picked.begin(), picked.end(), id) == picked.end()) picked.push_back(id);
+  }
+  return picked;
 }
 
 Json RidgePolicy::stats() const {
@@ -169,6 +280,7 @@ Json RidgePolicy::stats() const {
   result["updates"] = updates_;
   result["arms"] = arms_.size();
   if (catalogue_) result["catalogue"] = catalogue_->identityText();
+  result["decisions"] = ledger_.stats();
   result["radiusRule"] = fixedBeta_ ? "fixed" : theoretical_ ? "theoretical" : "practical";
   result["noise"] = theoretical_ && !noiseGiven_ ? noise_ : noiseEstimate();
   return result;
@@ -248,6 +360,7 @@ void RidgePolicy::save(StateWriter& out) const {
   out.u64(updates_);
   out.f64(rewardSum_);
   out.f64(squaredRewardSum_);
+  ledger_.save(out);
   saveFields(out);
 }
 
@@ -271,6 +384,7 @@ void RidgePolicy::load(StateReader& in) {
   in.check(ridge_.observations() >= 0 && updates_ == static_cast<std::uint64_t>(ridge_.observations()), "update count does not match the regression's");
   in.check(std::isfinite(rewardSum_) && std::isfinite(squaredRewardSum_) && squaredRewardSum_ >= 0.0,
            "reward sums are not finite");
+  ledger_.load(in);
   loadFields(in);
 }
 

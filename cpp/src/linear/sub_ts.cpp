@@ -116,6 +116,7 @@ std::vector<float> SubTS::drawQuery() {
   const Vector sampled = ridge_.sampleTheta(random_, lastScale_);
   std::vector<float> query(static_cast<std::size_t>(sampled.size()));
   for (Eigen::Index j = 0; j < sampled.size(); ++j) query[static_cast<std::size_t>(j)] = static_cast<float>(sampled[j]);
+  lastQuery_ = query;
   return query;
 }
 

@@ -112,6 +112,8 @@ const OptionGroup& ridge();
 // LinUCB's, LinTS's and SubTS's `prior`, and the keys inside it.
 const OptionGroup& ridgePrior();
 const OptionGroup& ridgePriorSpec();
+// decide() and reward(): exploration, pending decisions, the Thompson propensity estimate.
+const OptionGroup& decisions();
 const OptionGroup& thompson();
 const OptionGroup& elimination();
 const OptionGroup& approximationAudit();

@@ -42,6 +42,9 @@ class RidgeRegression {
   double logDetGram() const;
   // theta + scale * V^-1/2 xi with xi ~ N(0, I): a draw from N(theta, scale^2 V^-1).
   Vector sampleTheta(Random& random, double scale) const;
+  // rows V^-1/2 as sampleTheta draws it: with B = rows L^-T (V = L L^T), the scores rows theta~ of a
+  // draw are rows theta^ + scale B xi, xi ~ N(0, I) (a propensity estimate draws them this way).
+  Matrix whitenRows(const Matrix& rows) const;
 
   // Saved state holds every maintained quantity bit for bit (V, V^-1, b, theta, the Cholesky factor)
   // rather than recomputing them from V and b, so a restored regression continues exactly.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "sublinear/core/id.hpp"
@@ -8,19 +9,27 @@
 
 namespace sublinear {
 
-// Logged decisions of some logging policy: record i played arms[i] with probability
+// Logged decisions of some logging policy: record i showed arms[i] with probability
 // propensities[i] (in (0, 1]) and observed rewards[i]. What off-policy evaluation reads.
+// Optional, empty or one per record: positions[i], the record's position in a logged slate (each
+// position of a slate is one record; 0 for a single arm), and filters[i], the eligibility filters
+// the logging policy decided under (decide()'s), which the policy evaluated decides under too.
 struct DecisionLog {
   std::vector<Id> arms;
   std::vector<double> rewards;
   std::vector<double> propensities;
+  std::vector<std::uint32_t> positions;
+  std::vector<ArmFilter> filters;
 
   std::size_t size() const { return arms.size(); }
+  std::uint32_t positionOf(std::size_t record) const { return positions.empty() ? 0 : positions[record]; }
+  const ArmFilter& filterOf(std::size_t record) const;
 
   // Refuses a log that cannot be evaluated against `policy`, naming the first bad record:
   // lengths that differ (INVALID_ARGUMENT), no record (EMPTY), a propensity outside (0, 1]
   // (INVALID_ARGUMENT), a reward that is not finite or beyond 1e15 (NON_FINITE /
-  // INVALID_ARGUMENT), an arm the policy does not hold (UNKNOWN_ID).
+  // INVALID_ARGUMENT), an arm the policy does not hold (UNKNOWN_ID), an arm its own filter excludes
+  // (INVALID_ARGUMENT).
   void check(const LinearPolicy& policy) const;
 };
 

@@ -16,9 +16,10 @@ namespace sublinear {
 // size. The policy under evaluation is never changed: every estimator works on fresh copies of it.
 //
 // Two values are estimated, and the estimators say which:
-//   - the policy as it stands (frozen): V = sum_a pi(a) mu(a), with pi its choice probabilities now.
-//     pi is estimated by `draws` selections of one copy (Thompson sampling has no closed form; a
-//     deterministic policy draws the same arm every time). IPS weights each logged reward by
+//   - the policy as it stands (frozen): V = sum_a pi(a) mu(a), with pi its choice probabilities now,
+//     in each record's context: the position of a slate it was shown at and the filters it was
+//     decided under (LinearPolicy::choiceDistribution, asked once per distinct context: Thompson
+//     sampling estimates it from `draws` posterior draws, a deterministic policy selects once). IPS weights each logged reward by
 //     w = pi(a) / p (Horvitz-Thompson), SNIPS divides by the sum of the weights instead of n, DM
 //     fits a ridge model of the reward on the logged arms' features and averages it under pi, DR
 //     adds to DM the weighted residuals of the logged rewards (doubly robust: unbiased when either
@@ -51,12 +52,20 @@ class OffPolicyEvaluation {
   static const std::vector<std::string>& estimatorNames();
 
  private:
+  // The target's choice distribution in one context (a position and filters) of the log.
+  struct Context;
+
   std::vector<std::string> estimators_;
   double clip_;
   std::size_t draws_;
   double lambda_;
 
   bool wants(const char* name) const;
+  // The estimators over `records` (indices into the log), with the target's choice distribution of
+  // each record's context (contexts[contextOf[record]]; none when no estimator needs it).
+  Json estimate(const PolicyCopy& copy, const PersistentLinearPolicy& frozen, const DecisionLog& log,
+                const std::vector<std::size_t>& records, const std::vector<Context>& contexts,
+                const std::vector<std::size_t>& contextOf) const;
 };
 
 }  // namespace sublinear

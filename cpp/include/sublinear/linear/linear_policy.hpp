@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sublinear/core/id.hpp"
@@ -21,6 +22,18 @@ struct ArmFilter {
   std::vector<Id> exclude;
   std::vector<Label> labels;
   bool empty() const { return exclude.empty() && labels.empty(); }
+};
+
+// A decision (API v2 decide / decideSlate): the arms shown, best first, the event id their rewards
+// are given back with (reward()), and per position the probability that the policy, in the state it
+// decided in and under the same filters, shows that arm at that position: 1 or 0 for a deterministic
+// policy, mixed with the uniform exploration of the `explore` option, and a Monte Carlo estimate for
+// Thompson sampling (propensityErrors: its standard errors; 0 where the propensity is exact).
+struct Decision {
+  std::uint64_t eventId = 0;
+  std::vector<Id> arms;
+  std::vector<double> propensities;
+  std::vector<double> propensityErrors;
 };
 
 // A linear bandit policy over a changing set of arms (one arm per step). Arms are identified by
@@ -59,6 +72,19 @@ class LinearPolicy {
   virtual std::vector<Id> selectSlate(std::size_t k, const ArmFilter& filter) = 0;
   // UNKNOWN_ID for an arm not in the set, NON_FINITE for a non-finite reward.
   virtual void update(Id arm, double reward) = 0;
+  // select() (slate false, k 1) or selectSlate(k), recorded as a pending decision with its propensities.
+  virtual Decision decide(std::size_t k, const ArmFilter& filter, bool slate) = 0;
+  // The rewards of a decision, one per arm shown, in any order of events and whenever they come: the
+  // decision kept the arms' features. UNKNOWN_ID for an event this policy never decided or that
+  // expired, INVALID_ARGUMENT for a second reward or a count other than the arms shown.
+  virtual void reward(std::uint64_t eventId, const double* rewards, std::size_t count) = 0;
+  // The probability of each arm that a selection in the current state shows at `position` of a
+  // slate (0: what select() returns) under `filter`, as (arm, probability) pairs of the arms with a
+  // positive one; empty when fewer than position + 1 arms are eligible. Thompson sampling estimates
+  // it from `draws` posterior draws; the deterministic policies select once (which counts as a
+  // selection: off-policy evaluation asks it of copies).
+  virtual std::vector<std::pair<Id, double>> choiceDistribution(std::size_t position, const ArmFilter& filter,
+                                                                std::size_t draws) = 0;
   // The ridge estimate theta^.
   virtual Vector theta() const = 0;
   // Builds the structure of up to maxItems waiting arms of the policy's MIPS indexes now (HnswIndex

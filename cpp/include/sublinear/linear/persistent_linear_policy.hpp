@@ -48,6 +48,11 @@ class PersistentLinearPolicy {
   Id select(const ArmFilter& filter = {});
   std::vector<Id> selectSlate(std::size_t k, const ArmFilter& filter);
   void update(Id arm, double reward);
+  Decision decide(std::size_t k, const ArmFilter& filter, bool slate) { return policy_->decide(k, filter, slate); }
+  void reward(std::uint64_t eventId, const double* rewards, std::size_t count) { policy_->reward(eventId, rewards, count); }
+  std::vector<std::pair<Id, double>> choiceDistribution(std::size_t position, const ArmFilter& filter, std::size_t draws) {
+    return policy_->choiceDistribution(position, filter, draws);
+  }
 
   std::vector<std::uint8_t> toBytes() const;
 

@@ -8,6 +8,7 @@
 #include "sublinear/core/ridge_regression.hpp"
 #include "sublinear/linear/arm_set.hpp"
 #include "sublinear/linear/catalogue.hpp"
+#include "sublinear/linear/decision_ledger.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {
@@ -30,6 +31,10 @@ namespace sublinear {
 //   seed    (0)     the random engine's seed
 //   prior   (none)  { theta, weight }: start from a population estimate (LinUCB, LinTS, SubTS; see
 //                   startFromPrior)
+//   explore (0)     decide(): with this probability the arms shown are drawn uniformly from the
+//                   eligible ones instead, so that every eligible arm has a known positive propensity
+//   maxPending (1000)  decisions kept for their rewards; the oldest expires beyond it
+//   propensityDraws (256)  posterior draws of a Thompson policy's propensity estimate
 class RidgePolicy : public LinearPolicy {
  public:
   int dim() const final { return arms_.dim(); }
@@ -50,6 +55,12 @@ class RidgePolicy : public LinearPolicy {
   // chooseArms(min(k, eligible)); a slate counts as one selection in stats().
   std::vector<Id> selectSlate(std::size_t k, const ArmFilter& filter) final;
   void update(Id arm, double reward) final;
+  // select() or selectSlate(), then the exploration mix, the propensities, and the pending decision.
+  Decision decide(std::size_t k, const ArmFilter& filter, bool slate) final;
+  void reward(std::uint64_t eventId, const double* rewards, std::size_t count) final;
+  // select(filter) at position 0, selectSlate(position + 1, filter)'s last arm beyond: probability 1.
+  std::vector<std::pair<Id, double>> choiceDistribution(std::size_t position, const ArmFilter& filter,
+                                                        std::size_t draws) override;
   Vector theta() const override { return ridge_.theta(); }
   Json stats() const override;
   // The arms (ids, features and labels in row order; none over a catalogue, whose identity the caller
@@ -82,6 +93,15 @@ class RidgePolicy : public LinearPolicy {
   // Called by update() with the observation's model vector just before V grows by x x^T (V^-1 is
   // still the old one): LinUCB keeps its arms' widths up to date with it.
   virtual void beforeObservation(const Vector& /*x*/) {}
+  // Thompson sampling draws its choice: decide() then asks estimateChoiceProbabilities for the
+  // propensities. The other policies choose deterministically given their state.
+  virtual bool randomisedChoice() const { return false; }
+  // p[j] (and its standard error se[j]): the probability that a selection in the current state,
+  // under `filter`, shows shown[j] at position j of a slate of shown.size(). Called right after the
+  // selection that decided (shownByPolicy: `shown` is what it chose; otherwise exploration drew it).
+  virtual void estimateChoiceProbabilities(const std::vector<Id>& /*shown*/, bool /*shownByPolicy*/,
+                                           const ArmFilter& /*filter*/, const Eligibility& /*eligible*/,
+                                           std::size_t /*draws*/, std::vector<double>& /*p*/, std::vector<double>& /*se*/) {}
   // Inner products computed by indexes the subclass owns.
   virtual std::uint64_t indexInnerProducts() const { return 0; }
 
@@ -154,8 +174,17 @@ class RidgePolicy : public LinearPolicy {
   double priorWeight_ = 0.0;
   Vector priorMean_;
 
+  // Exploration and pending decisions (decide() and reward()).
+  double explore_;
+  std::size_t propensityDraws_;
+  DecisionLedger ledger_;
+
   // The own arms of a saved state (not over a catalogue).
   void loadArms(StateReader& in);
+  // The regression's update with one observation (features of the arm's dimension), validated.
+  void observe(const double* features, double reward);
+  // n distinct eligible arms, uniformly at random, in random order (the exploration of decide()).
+  std::vector<Id> uniformEligible(std::size_t n, const ArmFilter& filter, const Eligibility& eligible);
   // Reads the `prior` option and starts the regression from it (a cold-started user borrows the
   // population's estimate instead of starting at 0). The restored state's V and b overwrite it.
   void startFromPrior(const Json& options);

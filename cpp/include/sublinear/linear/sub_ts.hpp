@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "sublinear/linear/approximation_audit.hpp"
@@ -77,6 +78,14 @@ class SubTS : public RidgePolicy {
   void onRemoveArms(const Id* ids, std::size_t count) override;
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
+  // The propensity of decide() (sub_ts_propensity.cpp): the probability that a draw shows an arm,
+  // estimated by drawing `draws` scores of the candidates that can win from the posterior.
+  bool randomisedChoice() const override { return true; }
+  std::vector<std::pair<Id, double>> choiceDistribution(std::size_t position, const ArmFilter& filter,
+                                                        std::size_t draws) override;
+  void estimateChoiceProbabilities(const std::vector<Id>& shown, bool shownByPolicy, const ArmFilter& filter,
+                                   const Eligibility& eligible, std::size_t draws, std::vector<double>& p,
+                                   std::vector<double>& se) override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override;
   Vector modelFeatures(const double* features) const override;
@@ -92,8 +101,15 @@ class SubTS : public RidgePolicy {
   // the outcome of the top arm, and raises the shortlist when misses are too frequent; returns the
   // exact answer.
   SearchResult audit(const std::vector<float>& query, const SearchResult& answer, std::size_t k, const SearchOptions& filters);
-  // theta~ for this step as the index's query (and its scale in lastScale_).
+  // theta~ for this step as the index's query (its scale in lastScale_, the query in lastQuery_).
   std::vector<float> drawQuery();
+  // The arms a propensity estimate ranks (sub_ts_propensity.cpp).
+  std::vector<Id> propensityCandidates(const std::vector<Id>& shown, std::size_t slateSize, const ArmFilter& filter,
+                                       const Eligibility& eligible);
+  // Draws the scores of `candidates` `draws` times from the posterior at the last draw's scale and
+  // calls visit(order) with the candidates' indices whose first n are that draw's top n, best first.
+  void rankDraws(const std::vector<Id>& candidates, std::size_t n, std::size_t draws,
+                 const std::function<void(const std::vector<Eigen::Index>&)>& visit);
 
   // The index searched: index_, or the catalogue's.
   MipsIndex& index() { return index_ ? *index_ : catalogue_->index(); }
@@ -115,6 +131,9 @@ class SubTS : public RidgePolicy {
   // counters add up every user's).
   std::uint64_t catalogueInnerProducts_ = 0;
   double lastScale_ = 0.0;
+  // The last draw: a propensity estimate searches the arms it ranks first (not saved: decide() uses
+  // it right after the selection that drew it).
+  std::vector<float> lastQuery_;
   std::uint64_t emptyQueries_ = 0;
   ApproximationAudit audit_;
   std::vector<Id> recalled_;  // arms that beat an audited answer, latest first (at most kRecalled)

@@ -1,0 +1,135 @@
+// Choice probabilities of Thompson sampling (Linear TS and Sub-TS), for decide()'s propensities and
+// off-policy evaluation: the probability that one posterior draw theta~ ranks an arm at a position
+// has no closed form, so it is estimated by drawing. Only the scores of a few candidates are drawn,
+// not theta~ against every arm: an arm wins a draw only if it ranks near the top, and the arms near
+// the top are found by two searches of the index, one with the posterior mean and one with a draw.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+#include <vector>
+
+#include "sublinear/linear/sub_ts.hpp"
+
+namespace sublinear {
+
+namespace {
+// Up to this many eligible arms the estimate ranks all of them: it is then limited by its draws only.
+constexpr std::size_t kEnumeratedCandidates = 256;
+}  // namespace
+
+std::vector<Id> SubTS::propensityCandidates(const std::vector<Id>& shown, std::size_t slateSize, const ArmFilter& filter,
+                                            const Eligibility& eligible) {
+  std::vector<Id> candidates = shown;
+  if (eligible.count() <= kEnumeratedCandidates) {
+    for (std::size_t row = 0; row < arms_.size(); ++row) {
+      if (arms_.admits(eligible, row)) candidates.push_back(arms_.idAt(row));
+    }
+  } else {
+    // The searches' width: the shortlist Sub-TS ranks exactly each step, widened by the slate.
+    const std::size_t width = shortlist_ + slateSize;
+    SearchOptions filters;
+    filters.exclude = filter.exclude;
+    filters.labels = filter.labels;
+    const Vector mean = ridge_.theta();
+    std::vector<float> meanQuery(static_cast<std::size_t>(mean.size()));
+    for (Eigen::Index j = 0; j < mean.size(); ++j) meanQuery[static_cast<std::size_t>(j)] = static_cast<float>(mean[j]);
+    MipsIndex& searched = index();
+    const std::uint64_t workBefore = searched.innerProducts();
+    for (const std::vector<float>* query : {&meanQuery, &lastQuery_}) {
+      const SearchResult found = scanCatalogue_ ? searched.searchExactly(query->data(), query->size(), width, filters)
+                                                : searched.search(query->data(), query->size(), width, filters);
+      candidates.insert(candidates.end(), found.ids.begin(), found.ids.end());
+    }
+    if (catalogue_) catalogueInnerProducts_ += searched.innerProducts() - workBefore;
+  }
+  // The shown arms first (their positions are looked up by index), each arm once.
+  std::vector<Id> unique;
+  unique.reserve(candidates.size());
+  for (const Id id : candidates) {
+    if (std::find(unique.begin(), unique.end(), id) == unique.end()) unique.push_back(id);
+  }
+  return unique;
+}
+
+void SubTS::rankDraws(const std::vector<Id>& candidates, std::size_t n, std::size_t draws,
+                      const std::function<void(const std::vector<Eigen::Index>&)>& visit) {
+  const auto c = static_cast<Eigen::Index>(candidates.size());
+  const int modelDim = ridge_.dim();
+  Matrix rows(c, modelDim);
+  for (Eigen::Index i = 0; i < c; ++i) rows.row(i) = modelFeatures(arms_.featuresOf(candidates[static_cast<std::size_t>(i)])).transpose();
+  const Vector mean = rows * ridge_.theta();
+  // The scale of the last draw (lastScale_), as the selection used.
+  const Matrix whitened = lastScale_ * ridge_.whitenRows(rows);
+  countInnerProducts(static_cast<std::uint64_t>(c) * (1 + draws));
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(c));
+  const auto top = static_cast<std::ptrdiff_t>(std::min(n, candidates.size()));
+  // Draws in blocks: one matrix product scores a block (far faster than a product per draw), and a
+  // block's normals stay small at large d.
+  constexpr std::size_t kBlock = 64;
+  Matrix xi;
+  Matrix scores;
+  for (std::size_t first = 0; first < draws; first += kBlock) {
+    const auto block = static_cast<Eigen::Index>(std::min(kBlock, draws - first));
+    xi.resize(modelDim, block);
+    random_.fillNormal(xi.data(), static_cast<std::size_t>(xi.size()));
+    scores.noalias() = whitened * xi;
+    scores.colwise() += mean;
+    for (Eigen::Index draw = 0; draw < block; ++draw) {
+      const auto score = scores.col(draw);
+      if (top == 1) {
+        // The common case, one arm: its best candidate (the first of equal ones), without a sort.
+        Eigen::Index best = 0;
+        for (Eigen::Index i = 1; i < c; ++i) {
+          if (score[i] > score[best]) best = i;
+        }
+        order[0] = best;
+      } else {
+        std::iota(order.begin(), order.end(), Eigen::Index{0});
+        // Ties (equal arms) are broken by the candidates' order.
+        std::partial_sort(order.begin(), order.begin() + top, order.end(),
+                          [&](Eigen::Index a, Eigen::Index b) { return score[a] > score[b] || (score[a] == score[b] && a < b); });
+      }
+      visit(order);
+    }
+  }
+}
+
+void SubTS::estimateChoiceProbabilities(const std::vector<Id>& shown, bool shownByPolicy, const ArmFilter& filter,
+                                        const Eligibility& eligible, std::size_t draws, std::vector<double>& p,
+                                        std::vector<double>& se) {
+  const std::size_t n = shown.size();
+  std::vector<std::size_t> hits(n, 0);
+  rankDraws(propensityCandidates(shown, n, filter, eligible), n, draws, [&](const std::vector<Eigen::Index>& order) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (order[j] == static_cast<Eigen::Index>(j)) ++hits[j];
+    }
+  });
+  // When the policy itself drew `shown`, its draw is one more sample, and one that showed it: the
+  // estimate is then never 0 for an arm it chose, whose propensity IPS divides by.
+  const double extra = shownByPolicy ? 1.0 : 0.0;
+  const double samples = static_cast<double>(draws) + extra;
+  for (std::size_t j = 0; j < n; ++j) {
+    p[j] = (static_cast<double>(hits[j]) + extra) / samples;
+    se[j] = std::sqrt(p[j] * (1.0 - p[j]) / samples);
+  }
+}
+
+std::vector<std::pair<Id, double>> SubTS::choiceDistribution(std::size_t position, const ArmFilter& filter, std::size_t draws) {
+  const Eligibility eligible = arms_.eligibility(filter);
+  if (eligible.count() <= position) return {};
+  drawQuery();  // the scale and the draw whose top arms join the candidates
+  const std::vector<Id> candidates = propensityCandidates({}, position + 1, filter, eligible);
+  std::unordered_map<Eigen::Index, std::size_t> wins;
+  rankDraws(candidates, position + 1, draws, [&](const std::vector<Eigen::Index>& order) { ++wins[order[position]]; });
+  std::vector<std::pair<Id, double>> distribution;
+  distribution.reserve(wins.size());
+  for (const auto& [index, count] : wins) {
+    distribution.emplace_back(candidates[static_cast<std::size_t>(index)], static_cast<double>(count) / static_cast<double>(draws));
+  }
+  // In arm order: the distribution does not depend on the hash map's iteration order.
+  std::sort(distribution.begin(), distribution.end());
+  return distribution;
+}
+
+}  // namespace sublinear
