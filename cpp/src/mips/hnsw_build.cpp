@@ -1,0 +1,280 @@
+// HnswIndex: the incremental build (a slice per search, or all at once), the space trial that picks
+// the inner-product or the euclidean graph, and the parallel build.
+#include "sublinear/mips/hnsw_index.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <unordered_map>
+
+#include "hnsw_graph.hpp"
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
+#include "sublinear/core/parallelism.hpp"
+#include "sublinear/mips/top_k.hpp"
+
+namespace sublinear {
+
+using namespace hnsw_detail;
+
+void HnswIndex::retire(std::unique_ptr<Graph> graph) {
+  if (graph) retiredEvaluations_ += graph->evaluations();
+}
+
+void HnswIndex::startOver() {
+  retire(std::move(graph_));
+  retire(std::move(trialGraph_));
+  trialTarget_ = 0;
+  built_ = 0;
+}
+
+void HnswIndex::startGraph() {
+  startOver();
+  const std::size_t n = items_.size();
+  if (!spaceDecided_ && n >= kGraphMinimum) {
+    // The trial's euclidean graph needs an R for the items it will hold: the largest norm so far.
+    transformNorm_ = largestNorm_ == 0.0 ? 1.0 : largestNorm_;
+    trialTarget_ = std::min(kSpaceTrialItems, n - kSpaceTrialQueries);
+    trialGraph_ = newGraph(true);
+  } else if (euclidean_ && (transformNorm_ == 0.0 || largestNorm_ > transformNorm_)) {
+    // The first R is the largest norm itself; later ones add headroom, so that restarts stay rare.
+    transformNorm_ = largestNorm_ == 0.0 ? 1.0 : (transformNorm_ == 0.0 ? 1.0 : kNormHeadroom) * largestNorm_;
+  }
+  graph_ = newGraph(euclidean_);
+}
+
+double HnswIndex::buildStep() {
+  const Id id = items_.idAt(built_);
+  // The insertions' distance computations, each weighted by its graph's row length against the
+  // store's (the euclidean reduction's extra coordinate makes its rows longer).
+  const auto weighted = [this](const Graph& graph, std::uint64_t before) {
+    return static_cast<double>(graph.evaluations() - before) * static_cast<double>(graph.space.stride()) /
+           static_cast<double>(items_.stride());
+  };
+  double cost = 0.0;
+  try {
+    const std::uint64_t before = graph_->evaluations();
+    insert(*graph_, id);
+    cost += weighted(*graph_, before);
+    if (trialGraph_) {
+      const std::uint64_t trialBefore = trialGraph_->evaluations();
+      insert(*trialGraph_, id);
+      cost += weighted(*trialGraph_, trialBefore);
+    }
+  } catch (...) {
+    // A graph that could not take an item (out of memory) is dropped whole: the items wait again
+    // and searches stay exact, so graph and store never disagree.
+    startOver();
+    throw;
+  }
+  ++built_;
+  if (trialGraph_ && (built_ >= trialTarget_ || built_ == items_.size())) decideSpace();
+  return cost;
+}
+
+void HnswIndex::decideSpace() {
+  spaceDecided_ = true;
+  // Queries like the data (on isotropic data also like a linear bandit's random directions): the
+  // waiting items after the trial's rows, each scored by recall@10 against the exact top 10 within
+  // those rows. Deterministic: rows are in the order items came.
+  const std::size_t stride = items_.stride();
+  const std::size_t queries = std::min(kSpaceTrialQueries, items_.size() - built_);
+  const std::size_t top = std::min<std::size_t>(10, built_);
+  double found[2] = {0.0, 0.0};
+  double wanted = 0.0;
+  for (std::size_t q = 0; q < queries; ++q) {
+    const float* query = items_.rowData(built_ + q);
+    TopK best(top);
+    for (std::size_t row = 0; row < built_; ++row) best.push(lanes::innerProduct(items_.rowData(row), query, stride), items_.idAt(row));
+    std::vector<Id> truth;
+    for (const auto& entry : best.take()) truth.push_back(entry.second);
+    Graph* graphs[2] = {graph_.get(), trialGraph_.get()};
+    for (int g = 0; g < 2; ++g) {
+      std::copy(query, query + dim(), scratch_.begin());
+      std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
+      graphs[g]->hnsw.setEf(efSearch_ + top - 1);  // as candidates() for a top 10
+      auto answer = graphs[g]->hnsw.searchKnn(scratch_.data(), top);
+      for (; !answer.empty(); answer.pop()) found[g] += std::count(truth.begin(), truth.end(), answer.top().second) > 0 ? 1.0 : 0.0;
+    }
+    wanted += static_cast<double>(top);
+  }
+  innerProductTrialRecall_ = wanted == 0.0 ? 1.0 : found[0] / wanted;
+  euclideanTrialRecall_ = wanted == 0.0 ? 0.0 : found[1] / wanted;
+  trialEvaluations_ = trialGraph_->evaluations();
+  trialTarget_ = 0;
+  // Ties go to the inner-product space: no extra coordinate and no restart when norms grow.
+  if (euclideanTrialRecall_ > innerProductTrialRecall_ + kSpaceTrialMargin) {
+    setSpace(true);
+    retire(std::move(graph_));
+    graph_ = std::move(trialGraph_);
+    // Items added since the trial began may lie beyond its R: start over with a larger one.
+    if (largestNorm_ > transformNorm_) {
+      ++rebuilds_;
+      startGraph();
+    }
+  } else {
+    retire(std::move(trialGraph_));
+  }
+}
+
+double HnswIndex::evaluationCost(double graphBytes) {
+  if (graphBytes <= kCachedGraphBytes) return kEvaluationCost;
+  return kEvaluationCost * (1.0 + kEvaluationCostGrowth * deterministic::log(graphBytes / kCachedGraphBytes) / deterministic::log(2.0));
+}
+
+double HnswIndex::currentEvaluationCost() const {
+  // hnswlib's base layer: links, vector and label of every node, the memory a visit touches.
+  const auto bytes = [](const Graph* graph) {
+    return graph ? static_cast<double>(graph->hnsw.cur_element_count) * static_cast<double>(graph->hnsw.size_data_per_element_) : 0.0;
+  };
+  return evaluationCost(bytes(graph_.get()) + bytes(trialGraph_.get()));
+}
+
+void HnswIndex::buildFor(double evaluations, std::size_t maxItems) {
+  if (built_ == items_.size() || maxItems == 0) return;
+  if (!graph_) startGraph();
+  double spent = 0.0;
+  for (std::size_t steps = 0; built_ < items_.size() && steps < maxItems && spent < evaluations; ++steps) spent += buildStep();
+  compactIfStranded();
+}
+
+void HnswIndex::compactIfStranded() {
+  // Relinking a reused node can strand nodes that were reachable only through its old links; after
+  // as many reuses as nodes in use, start over with a fresh graph.
+  if (graph_ && graph_->reused >= kCompactionFloor && graph_->reused > graph_->live()) {
+    ++compactions_;
+    startOver();
+  }
+}
+
+std::size_t HnswIndex::buildInParallel(std::size_t maxItems, std::size_t threads) {
+  if (built_ == items_.size() || maxItems == 0) return 0;
+  if (!graph_) startGraph();
+  std::size_t steps = trialGraph_ ? buildTrialInParallel(maxItems) : 0;
+  // One thread: freed slots (updatePoint relinks a node that searches can reach, outside hnswlib's
+  // insertion locks), the first kParallelSeed nodes (see there), and a space trial's last rows if
+  // maxItems stopped it.
+  while (steps < maxItems && built_ < items_.size() &&
+         (trialGraph_ || !graph_->freeSlots.empty() || graph_->hnsw.cur_element_count < kParallelSeed)) {
+    buildStep();
+    ++steps;
+  }
+  const std::size_t count = std::min(maxItems - steps, items_.size() - built_);
+  if (count < kParallelBatch) {
+    buildFor(std::numeric_limits<double>::infinity(), count);
+    return steps + count;
+  }
+  auto& hnsw = graph_->hnsw;
+  std::atomic<std::uint64_t> evaluations{0};
+  try {
+    // resizeIndex reallocates what addPoint works in: the graph grows first, to hold the whole batch
+    // (doubling, as insert() grows it).
+    std::size_t capacity = hnsw.max_elements_;
+    while (capacity < hnsw.cur_element_count + count) capacity *= 2;
+    if (capacity != hnsw.max_elements_) hnsw.resizeIndex(capacity);
+    // Levels in row order from the graph's generator, as insert() draws them one at a time: the
+    // same levels whatever the thread count, and the generator where a one-thread build leaves it.
+    std::vector<int> levels(count);
+    for (int& level : levels) level = graph_->nextLevel();
+    const std::size_t first = built_;
+    const bool euclidean = graph_->euclidean;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    // hnswlib 0.6.2's addPoint takes a fresh slot and links it under its own per-node locks, so
+    // distinct new labels may be inserted concurrently. It also draws from its own level generator
+    // unlocked; with mult_ = 0 (see Graph) that draw is discarded, so the race cannot change a level.
+    runInParallel(threads, [&] {
+      CountedThread counting(evaluations);
+      std::vector<float> vector(graphStride());
+      try {
+        for (std::size_t i = next++; i < count && !failed.load(std::memory_order_relaxed); i = next++) {
+          graphVector(items_.rowData(first + i), euclidean, vector.data());
+          hnsw.addPoint(vector.data(), items_.idAt(first + i), levels[i]);
+        }
+      } catch (...) {
+        failed = true;
+        throw;
+      }
+    });
+  } catch (...) {
+    // As buildStep: a graph that could not take the batch is dropped whole; its work still counts.
+    graph_->space.setEvaluations(graph_->evaluations() + evaluations.load());
+    startOver();
+    throw;
+  }
+  graph_->space.setEvaluations(graph_->evaluations() + evaluations.load());
+  built_ += count;
+  compactIfStranded();
+  return steps + count;
+}
+
+std::size_t HnswIndex::buildTrialInParallel(std::size_t maxItems) {
+  const std::size_t count = std::min({maxItems, trialTarget_ - built_, items_.size() - built_});
+  const std::size_t first = built_;
+  Graph* graphs[2] = {graph_.get(), trialGraph_.get()};
+  std::atomic<std::size_t> next{0};
+  try {
+    runInParallel(2, [&] {
+      // Each thread takes a graph (the calling thread both, if no other started) and inserts the rows
+      // in order, with its own buffer: the graphs a single thread would build.
+      std::vector<float> vector(graphStride());
+      for (std::size_t g = next++; g < 2; g = next++) {
+        for (std::size_t row = first; row < first + count; ++row) insert(*graphs[g], items_.idAt(row), vector.data());
+      }
+    });
+  } catch (...) {
+    startOver();
+    throw;
+  }
+  built_ += count;
+  if (built_ >= trialTarget_ || built_ == items_.size()) decideSpace();
+  return count;
+}
+
+std::size_t HnswIndex::buildPending(std::size_t maxItems) {
+  const std::size_t threads = parallelism();
+  if (threads > 1 && efConstruction_ * items_.stride() >= kParallelWork) {
+    buildInParallel(maxItems, threads);
+  } else {
+    buildFor(std::numeric_limits<double>::infinity(), maxItems);
+  }
+  return items_.size() - built_;
+}
+
+void HnswIndex::insert(Graph& graph, Id id) { insert(graph, id, scratch_.data()); }
+
+void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
+  auto& hnsw = graph.hnsw;
+  graphVector(items_.vectorOf(id), graph.euclidean, buffer);
+  const float* vector = buffer;
+  if (graph.freeSlots.empty()) {
+    if (hnsw.cur_element_count >= hnsw.max_elements_) hnsw.resizeIndex(2 * hnsw.max_elements_);
+    const std::size_t slot = hnsw.cur_element_count;
+    hnsw.addPoint(vector, id, graph.nextLevel());
+    if (graph.slotLabels.size() == slot) graph.slotLabels.push_back(labelOf(id));
+    return;
+  }
+  // Reuse a deleted node: relabel it, clear the mark, and let updatePoint move it to the new vector
+  // and relink its neighbourhood (what later hnswlib versions call replace_deleted).
+  const hnswlib::tableint slot = graph.freeSlots.back();
+  graph.freeSlots.pop_back();
+  hnsw.label_lookup_[id] = slot;
+  hnsw.setExternalLabel(slot, id);
+  hnsw.unmarkDeletedInternal(slot);
+  hnsw.updatePoint(vector, slot, 1.0f);
+  if (slot < graph.slotLabels.size()) graph.slotLabels[slot] = labelOf(id);
+  ++graph.reused;
+}
+
+void HnswIndex::erase(Graph& graph, Id id) {
+  auto& hnsw = graph.hnsw;
+  const auto found = hnsw.label_lookup_.find(id);
+  const hnswlib::tableint slot = found->second;
+  hnsw.markDeletedInternal(slot);
+  hnsw.label_lookup_.erase(found);
+  graph.freeSlots.push_back(slot);
+}
+
+}  // namespace sublinear

@@ -1,0 +1,153 @@
+// HnswIndex's private parts shared by its three source files: hnsw_index.cpp (construction, changes,
+// searches), hnsw_build.cpp (the incremental build, the space trial, the threads) and
+// hnsw_graph_state.cpp (the graph's serialisation). Not installed: nothing outside HnswIndex sees
+// hnswlib.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "sublinear/core/deterministic_math.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/mips/hnsw_index.hpp"
+#include "sublinear/mips/lane_kernels.hpp"
+
+// hnswlib 0.6.2's SSE path prefetches *(links + j + 1) one entry past the end of a link list, an
+// out-of-bounds read that AddressSanitizer reports on upper layers (fixed in later hnswlib). Its SIMD
+// distance functions are not used here (PaddedSpace below), so the manual vectorisation goes, and
+// the native build runs the same code as the wasm build, which has no SSE.
+#define NO_MANUAL_VECTORIZATION
+#include <hnswlib.h>
+
+namespace sublinear {
+
+namespace hnsw_detail {
+
+struct DistanceParameter {
+  std::size_t stride;
+  std::uint64_t evaluations;  // distance computations, the index's work counter
+};
+
+// The threads of a parallel build count their distance computations here, each its own, and add them
+// to the graph's counter when they finish (CountedThread): one shared counter would be a data race,
+// or, atomic, a cache line contended on every computation. The totals stay exact.
+inline thread_local std::uint64_t* threadEvaluations = nullptr;
+
+inline void countEvaluation(DistanceParameter* p) { ++(threadEvaluations != nullptr ? *threadEvaluations : p->evaluations); }
+
+class CountedThread {
+ public:
+  explicit CountedThread(std::atomic<std::uint64_t>& total) : total_(total) { threadEvaluations = &counted_; }
+  ~CountedThread() {
+    threadEvaluations = nullptr;
+    total_ += counted_;
+  }
+  CountedThread(const CountedThread&) = delete;
+  CountedThread& operator=(const CountedThread&) = delete;
+
+ private:
+  std::atomic<std::uint64_t>& total_;
+  std::uint64_t counted_ = 0;
+};
+
+inline float innerProductDistance(const void* a, const void* b, const void* parameter) {
+  auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
+  countEvaluation(p);
+  return 1.0f - lanes::innerProduct(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
+}
+
+inline float euclideanDistance(const void* a, const void* b, const void* parameter) {
+  auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
+  countEvaluation(p);
+  return lanes::squaredDistance(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
+}
+
+// hnswlib's two spaces (InnerProductSpace: 1 - <a, b>; L2Space: |a - b|^2) over zero-padded rows,
+// computed with the project's kernels: hnswlib's own functions are SSE/AVX natively but scalar in
+// wasm, and these give wasm SIMD and the same bits in both builds.
+class PaddedSpace final : public hnswlib::SpaceInterface<float> {
+ public:
+  PaddedSpace(std::size_t stride, bool euclidean) : parameter_{stride, 0}, euclidean_(euclidean) {}
+  std::size_t get_data_size() override { return parameter_.stride * sizeof(float); }
+  hnswlib::DISTFUNC<float> get_dist_func() override { return euclidean_ ? &euclideanDistance : &innerProductDistance; }
+  void* get_dist_func_param() override { return &parameter_; }
+  std::uint64_t evaluations() const { return parameter_.evaluations; }
+  std::size_t stride() const { return parameter_.stride; }
+  void setEvaluations(std::uint64_t evaluations) { parameter_.evaluations = evaluations; }
+
+ private:
+  DistanceParameter parameter_;
+  bool euclidean_;
+};
+
+inline double squaredNorm(const float* vector, std::size_t dim) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < dim; ++i) sum += static_cast<double>(vector[i]) * vector[i];
+  return sum;
+}
+
+inline constexpr std::size_t kMinimumCapacity = 16;
+// space "auto": the trial builds both spaces' graphs over the first rows, up to kSpaceTrialItems,
+// searches them for the next kSpaceTrialQueries waiting items with the index's own beam for a top
+// 10, and keeps the euclidean reduction only when its recall is higher by more than
+// kSpaceTrialMargin. Smaller trials mislead: on Fashion-MNIST (60k x 784) a 2,000-item trial, or a
+// 10,000-item one with a beam of 10, favoured the inner-product graph, although over all 60,000
+// items the reduction finds far more of the true top 10.
+inline constexpr std::size_t kSpaceTrialItems = 10000;
+inline constexpr std::size_t kSpaceTrialQueries = 64;
+inline constexpr double kSpaceTrialMargin = 0.02;
+// Below this many freed slots a compaction is not worth it.
+inline constexpr std::size_t kCompactionFloor = 64;
+// A bulk build of fewer rows stays on one thread: an add() of a few items to an immediate index
+// would spend more on starting threads (a Worker's message round trip in wasm) than they save.
+inline constexpr std::size_t kParallelBatch = 64;
+// A graph whose insertions are cheap stays on one thread: efConstruction times the row length (a
+// rough cost of one insertion's searches) must reach this: in wasm 2 threads gained nothing at
+// 128 x 16 and lost below (bench/results/design-measurements.md). The threads pay for every lock they
+// share (hnswlib's per-node locks, and most likely the allocator's one lock: hnswlib allocates its
+// search queues on every insertion), and in wasm a wait for a lock costs far more than natively, so
+// the lighter the insertion, the more of it is waiting.
+inline constexpr std::size_t kParallelWork = 3200;
+// A filtered beam's distance computation costs about this many rows of the exhaustive scan (a random
+// access to a node, heap updates and the visited marks, against the scan's stream;
+// bench/results/filters.md). A beam that has spent what the exact scan of the eligible items would
+// cost gives up for that scan: where the crossover misjudged (labels that cluster away from the
+// query make a beam wander further than beam / f), a search costs at most twice the scan.
+inline constexpr double kSearchEvaluationRows = 24.0;
+
+}  // namespace hnsw_detail
+
+struct HnswIndex::Graph {
+  Graph(std::size_t stride, bool euclideanSpace, std::size_t capacity, std::size_t M, std::size_t efConstruction,
+        std::uint64_t seed)
+      : space(stride, euclideanSpace),
+        hnsw(&space, capacity, M, efConstruction, static_cast<std::size_t>(seed)),
+        levels(seed),
+        levelScale(1.0 / deterministic::log(static_cast<double>(M))),
+        euclidean(euclideanSpace) {
+    // hnswlib draws node levels with std::uniform_real_distribution, whose numbers differ between
+    // libstdc++ (native) and libc++ (wasm). With its multiplier at zero its own draw is always
+    // level 0, and nextLevel() supplies the level instead, the same in every build.
+    hnsw.mult_ = 0.0;
+  }
+  // The level of a new node: floor(-ln(U) / ln(M)), hnswlib's distribution from our engine.
+  int nextLevel() { return static_cast<int>(-deterministic::log(1.0 - levels.uniform()) * levelScale); }
+  std::uint64_t evaluations() const { return space.evaluations(); }
+  hnsw_detail::PaddedSpace space;
+  hnswlib::HierarchicalNSW<float> hnsw;
+  Random levels;
+  double levelScale;
+  bool euclidean;
+  // Internal ids of deleted nodes, reused by later insertions (last freed first).
+  std::vector<hnswlib::tableint> freeSlots;
+  std::size_t reused = 0;  // freed slots taken by insertions since the graph was started
+  // The label of the item each slot holds, for filtered searches: kept by insert(); any other way of
+  // adding nodes (a parallel build, a load) leaves it shorter than the graph, and the next filtered
+  // search fills it again (syncSlotLabels).
+  std::vector<Label> slotLabels;
+  bool holds(Id id) const { return hnsw.label_lookup_.count(id) != 0; }
+  std::size_t live() const { return hnsw.label_lookup_.size(); }
+};
+
+}  // namespace sublinear
