@@ -15,7 +15,7 @@ namespace sublinear {
 // to maxM0 links (uint32), the vector (`stride` floats), then its label (the item's id, a size_t);
 // per node above level 0, `upperLinks[node]` holds one header-and-links list of upperLinkBytes per
 // layer 1..level. hnswlib 0.6.2's searchKnn takes no filter (0.7 added one), so the filtered search
-// reads the graph here and never calls into hnswlib: hnsw_index.cpp alone includes its header.
+// reads the graph here and never calls into hnswlib: only HnswIndex's sources include its header.
 struct GraphLayout {
   const char* level0 = nullptr;
   std::size_t elementBytes = 0;

@@ -116,7 +116,8 @@ class HnswIndex final : public MipsIndex {
   void loadStructure(StateReader& in) override;
 
  private:
-  // hnswlib.h defines non-inline functions, so its types stay inside hnsw_index.cpp.
+  // hnswlib's types stay in cpp/src/mips/hnsw_graph.hpp, which only HnswIndex's three source files
+  // include: nothing else compiles hnswlib.
   struct Graph;
 
   std::unique_ptr<Graph> newGraph(bool euclidean);
