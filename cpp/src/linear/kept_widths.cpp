@@ -1,0 +1,164 @@
+#include "sublinear/linear/kept_widths.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace sublinear {
+
+namespace {
+// Rows are processed in blocks; a block never straddles two of the arm set's pieces (kBlock divides
+// RowStore::kBlockRows).
+constexpr std::size_t kBlock = 512;
+static_assert(RowStore<double>::kBlockRows % kBlock == 0, "a block of rows must lie in one piece of the arm set");
+}  // namespace
+
+void KeptWidths::recompute(const ArmSet& arms, const RidgeRegression& ridge) {
+  widths_.assign(arms.size(), 0.0);
+  corrections_.resize(dim_, 0);
+  correctionsSinceExact_ = 0;
+  valid_ = true;
+  if (sliced_ && ridge.observations() == 0) {
+    // V^-1 = c I (RidgeRegression's start, with or without a prior).
+    const double scale = ridge.inverseGram()(0, 0);
+    for (std::size_t row = 0; row < arms.size(); ++row) {
+      widths_[row] = scale * Eigen::Map<const Vector>(arms.rowData(row), dim_).squaredNorm();
+    }
+    return;
+  }
+  for (std::size_t start = 0; start < arms.size(); start += kBlock) {
+    const auto rows = static_cast<Eigen::Index>(std::min(kBlock, arms.size() - start));
+    const auto block = arms.rows(start, static_cast<std::size_t>(rows));
+    const Matrix transformed = block * ridge.inverseGram();
+    Eigen::Map<Vector>(widths_.data() + start, rows) = transformed.cwiseProduct(block).rowwise().sum();
+  }
+}
+
+void KeptWidths::refreshSlice(const ArmSet& arms, const RidgeRegression& ridge) {
+  const std::size_t count = arms.size();
+  if (count == 0) return;
+  const std::size_t slice = (count + static_cast<std::size_t>(dim_) - 1) / static_cast<std::size_t>(dim_);
+  std::size_t row = correctionsSinceExact_ % count;
+  for (std::size_t i = 0; i < slice; ++i) {
+    const double norm = ridge.inverseNorm(Eigen::Map<const Vector>(arms.rowData(row), dim_));
+    widths_[row] = norm * norm;
+    row = row + 1 == count ? 0 : row + 1;
+  }
+  correctionsSinceExact_ = row;
+}
+
+void KeptWidths::applyCorrections(const ArmSet& arms, std::size_t kept) {
+  if (corrections_.cols() == 0) return;
+  // Sliced, the count is the cursor instead.
+  if (!sliced_) correctionsSinceExact_ += static_cast<std::size_t>(corrections_.cols());
+  for (std::size_t start = 0; start < kept; start += kBlock) {
+    const auto rows = static_cast<Eigen::Index>(std::min(kBlock, kept - start));
+    const Matrix projected = arms.rows(start, static_cast<std::size_t>(rows)) * corrections_;
+    Eigen::Map<Vector>(widths_.data() + start, rows) -= projected.cwiseAbs2().rowwise().sum();
+  }
+  corrections_.resize(dim_, 0);
+}
+
+void KeptWidths::observe(const RidgeRegression& ridge, const Vector& x) {
+  if (!valid_) return;
+  const Vector u = ridge.inverseGram() * x;
+  const Eigen::Index column = corrections_.cols();
+  corrections_.conservativeResize(dim_, column + 1);
+  corrections_.col(column) = u / std::sqrt(1.0 + x.dot(u));
+}
+
+void KeptWidths::bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge) {
+  if (sliced_ && valid_ && widths_.size() == arms.size()) {
+    applyCorrections(arms, widths_.size());
+    refreshSlice(arms, ridge);
+    return;
+  }
+  if (!valid_ || widths_.size() != arms.size() ||
+      correctionsSinceExact_ + static_cast<std::size_t>(corrections_.cols()) >= static_cast<std::size_t>(dim_)) {
+    recompute(arms, ridge);
+  } else {
+    applyCorrections(arms, widths_.size());
+  }
+}
+
+void KeptWidths::appendRows(const ArmSet& arms, const RidgeRegression& ridge, std::size_t count) {
+  if (!valid_) return;
+  // The rows that have widths: the new rows are in `arms` already, not yet here.
+  applyCorrections(arms, widths_.size());
+  const std::size_t first = arms.size() - count;
+  widths_.resize(arms.size());
+  for (std::size_t row = first; row < arms.size(); ++row) {
+    const double norm = ridge.inverseNorm(Eigen::Map<const Vector>(arms.rowData(row), dim_));
+    widths_[row] = norm * norm;
+  }
+}
+
+void KeptWidths::followRemoval(const ArmSet& arms, const Id* ids, std::size_t count) {
+  if (!valid_) return;
+  // Simulated, since the arms are still in place.
+  std::unordered_map<Id, std::size_t> movedRow;
+  std::unordered_map<std::size_t, Id> movedId;
+  const auto rowOf = [&](Id id) {
+    const auto found = movedRow.find(id);
+    return found == movedRow.end() ? arms.rowOf(id) : found->second;
+  };
+  const auto idAt = [&](std::size_t row) {
+    const auto found = movedId.find(row);
+    return found == movedId.end() ? arms.idAt(row) : found->second;
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t row = rowOf(ids[i]);
+    const std::size_t last = widths_.size() - 1;
+    if (row != last) {
+      const Id lastId = idAt(last);
+      widths_[row] = widths_[last];
+      movedId[row] = lastId;
+      movedRow[lastId] = row;
+    }
+    widths_.pop_back();
+  }
+}
+
+void KeptWidths::remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow) {
+  if (!valid_) return;
+  std::vector<double> moved(arms.size(), 0.0);
+  for (std::size_t row = 0; row < arms.size(); ++row) {
+    if (sourceRow[row] != kNew) moved[row] = widths_[sourceRow[row]];
+  }
+  widths_ = std::move(moved);
+  // Corrections apply to an arm's features wherever its row now is; the new rows' results are
+  // overwritten below.
+  applyCorrections(arms, widths_.size());
+  for (std::size_t row = 0; row < arms.size(); ++row) {
+    if (sourceRow[row] != kNew) continue;
+    const double norm = ridge.inverseNorm(Eigen::Map<const Vector>(arms.rowData(row), dim_));
+    widths_[row] = norm * norm;
+  }
+}
+
+void KeptWidths::save(StateWriter& out) const {
+  out.u8(valid_ ? 1 : 0);
+  if (!valid_) return;
+  out.u64(correctionsSinceExact_);
+  out.f64s(widths_.data(), widths_.size());
+  out.u64(static_cast<std::uint64_t>(corrections_.cols()));
+  out.matrix(corrections_);
+}
+
+void KeptWidths::load(StateReader& in, std::size_t rows) {
+  valid_ = in.u8() != 0;
+  if (!valid_) return;
+  // Any count is valid: it only decides when the widths are next recomputed exactly.
+  correctionsSinceExact_ = in.u64();
+  widths_ = in.f64s();
+  in.check(widths_.size() == rows, "one width per arm");
+  for (const double w : widths_) in.check(std::isfinite(w), "a width is not finite");
+  // Corrections pile up between selects (a slate's updates, or updates without selects): bounded
+  // by what the payload holds, d doubles each.
+  const std::uint64_t columns = in.u64();
+  in.check(columns <= in.remaining() / (sizeof(double) * static_cast<std::size_t>(dim_)), "more corrections than the state holds");
+  corrections_ = in.matrix(dim_, static_cast<Eigen::Index>(columns));
+  for (Eigen::Index i = 0; i < corrections_.size(); ++i) in.check(std::isfinite(corrections_.data()[i]), "a correction is not finite");
+}
+
+}  // namespace sublinear
