@@ -18,14 +18,6 @@ void KeptWidths::recompute(const ArmSet& arms, const RidgeRegression& ridge) {
   corrections_.resize(dim_, 0);
   correctionsSinceExact_ = 0;
   valid_ = true;
-  if (sliced_ && ridge.observations() == 0) {
-    // V^-1 = c I (RidgeRegression's start, with or without a prior).
-    const double scale = ridge.inverseGram()(0, 0);
-    for (std::size_t row = 0; row < arms.size(); ++row) {
-      widths_[row] = scale * Eigen::Map<const Vector>(arms.rowData(row), dim_).squaredNorm();
-    }
-    return;
-  }
   for (std::size_t start = 0; start < arms.size(); start += kBlock) {
     const auto rows = static_cast<Eigen::Index>(std::min(kBlock, arms.size() - start));
     const auto block = arms.rows(start, static_cast<std::size_t>(rows));
@@ -34,23 +26,65 @@ void KeptWidths::recompute(const ArmSet& arms, const RidgeRegression& ridge) {
   }
 }
 
-void KeptWidths::refreshSlice(const ArmSet& arms, const RidgeRegression& ridge) {
-  const std::size_t count = arms.size();
-  if (count == 0) return;
-  const std::size_t slice = (count + static_cast<std::size_t>(dim_) - 1) / static_cast<std::size_t>(dim_);
-  std::size_t row = correctionsSinceExact_ % count;
-  for (std::size_t i = 0; i < slice; ++i) {
-    const double norm = ridge.inverseNorm(Eigen::Map<const Vector>(arms.rowData(row), dim_));
-    widths_[row] = norm * norm;
-    row = row + 1 == count ? 0 : row + 1;
+double KeptWidths::direct(const ArmSet& arms, const RidgeRegression& ridge, std::size_t row) const {
+  const Eigen::Map<const Vector> x(arms.rowData(row), dim_);
+  // V^-1 = c I before any observation (RidgeRegression's start, with or without a prior): O(d).
+  if (ridge.observations() == 0) return ridge.inverseGram()(0, 0) * x.squaredNorm();
+  const double norm = ridge.inverseNorm(x);
+  return norm * norm;
+}
+
+void KeptWidths::compute(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows) {
+  for (const std::uint32_t row : rows) widths_[row] = direct(arms, ridge, row);
+}
+
+void KeptWidths::correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const std::vector<std::size_t>* sourceRow) {
+  if (corrections_.cols() == 0) return;
+  for (const std::uint32_t row : rows) {
+    if (sourceRow != nullptr && (*sourceRow)[row] == kNew) continue;
+    const Eigen::Map<const Vector> x(arms.rowData(row), dim_);
+    widths_[row] -= (corrections_.transpose() * x).squaredNorm();
   }
-  correctionsSinceExact_ = row;
+  corrections_.resize(dim_, 0);
+}
+
+void KeptWidths::bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows) {
+  if (!valid_ || widths_.size() != arms.size()) {
+    widths_.assign(arms.size(), 0.0);
+    corrections_.resize(dim_, 0);
+    correctionsSinceExact_ = 0;
+    valid_ = true;
+    compute(arms, ridge, rows);
+    return;
+  }
+  correctRows(arms, rows, nullptr);
+  if (rows.empty()) return;
+  const std::size_t slice = (rows.size() + static_cast<std::size_t>(dim_) - 1) / static_cast<std::size_t>(dim_);
+  std::size_t next = correctionsSinceExact_ % rows.size();
+  for (std::size_t i = 0; i < slice; ++i) {
+    widths_[rows[next]] = direct(arms, ridge, rows[next]);
+    next = next + 1 == rows.size() ? 0 : next + 1;
+  }
+  correctionsSinceExact_ = next;
+}
+
+void KeptWidths::remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow,
+                       const std::vector<std::uint32_t>& rows) {
+  if (!valid_) return;
+  std::vector<double> moved(arms.size(), 0.0);
+  for (std::size_t row = 0; row < arms.size(); ++row) {
+    if (sourceRow[row] != kNew) moved[row] = widths_[sourceRow[row]];
+  }
+  widths_ = std::move(moved);
+  correctRows(arms, rows, &sourceRow);
+  for (const std::uint32_t row : rows) {
+    if (sourceRow[row] == kNew) widths_[row] = direct(arms, ridge, row);
+  }
 }
 
 void KeptWidths::applyCorrections(const ArmSet& arms, std::size_t kept) {
   if (corrections_.cols() == 0) return;
-  // Sliced, the count is the cursor instead.
-  if (!sliced_) correctionsSinceExact_ += static_cast<std::size_t>(corrections_.cols());
+  correctionsSinceExact_ += static_cast<std::size_t>(corrections_.cols());
   for (std::size_t start = 0; start < kept; start += kBlock) {
     const auto rows = static_cast<Eigen::Index>(std::min(kBlock, kept - start));
     const Matrix projected = arms.rows(start, static_cast<std::size_t>(rows)) * corrections_;
@@ -68,11 +102,6 @@ void KeptWidths::observe(const RidgeRegression& ridge, const Vector& x) {
 }
 
 void KeptWidths::bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge) {
-  if (sliced_ && valid_ && widths_.size() == arms.size()) {
-    applyCorrections(arms, widths_.size());
-    refreshSlice(arms, ridge);
-    return;
-  }
   if (!valid_ || widths_.size() != arms.size() ||
       correctionsSinceExact_ + static_cast<std::size_t>(corrections_.cols()) >= static_cast<std::size_t>(dim_)) {
     recompute(arms, ridge);
@@ -116,23 +145,6 @@ void KeptWidths::followRemoval(const ArmSet& arms, const Id* ids, std::size_t co
       movedRow[lastId] = row;
     }
     widths_.pop_back();
-  }
-}
-
-void KeptWidths::remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow) {
-  if (!valid_) return;
-  std::vector<double> moved(arms.size(), 0.0);
-  for (std::size_t row = 0; row < arms.size(); ++row) {
-    if (sourceRow[row] != kNew) moved[row] = widths_[sourceRow[row]];
-  }
-  widths_ = std::move(moved);
-  // Corrections apply to an arm's features wherever its row now is; the new rows' results are
-  // overwritten below.
-  applyCorrections(arms, widths_.size());
-  for (std::size_t row = 0; row < arms.size(); ++row) {
-    if (sourceRow[row] != kNew) continue;
-    const double norm = ridge.inverseNorm(Eigen::Map<const Vector>(arms.rowData(row), dim_));
-    widths_[row] = norm * norm;
   }
 }
 

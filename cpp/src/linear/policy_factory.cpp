@@ -15,9 +15,11 @@ constexpr int kMaxPolicyDimension = 1000;
 
 namespace {
 // The largest dimension at which the elimination policies over their own arms search lifted stage
-// indexes by default: the lift holds d(d+1)/2 floats an arm (136 at d = 16, 2.1 times the arms'
-// own doubles), against kept widths at O(K d) a step and 13 bytes an arm
-// (bench/results/elimination-search.md measures both).
+// indexes by default. Measured side by side (bench/results/elimination-search.md): at d <= 16 the
+// lifted search steps faster (its heaps and bounds touch only the arms near the top, kept widths
+// read a byte per arm and correct every arm in play), from d = 24 kept widths step as fast or
+// faster, set up 20-40 times faster, and the lift (d(d+1)/2 floats an arm: 136 at d = 16, 528 at
+// d = 32) outgrows the arms themselves.
 constexpr int kLiftedMaxDimension = 16;
 
 bool searchesLifted(int dim, const Json& options) {

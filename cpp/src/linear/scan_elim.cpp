@@ -32,7 +32,7 @@ ScanElim::ScanElim(std::string type, int dim, const Json& options)
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
       maxStage_(elimination_stages::maxStage(eta_)),
-      widths_(dim, true) {
+      widths_(dim) {
   beta_ = eliminationRadius(featureBound_);
 }
 
@@ -42,7 +42,7 @@ ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
       maxStage_(elimination_stages::maxStage(eta_)),
-      widths_(arms_.dim(), true) {
+      widths_(arms_.dim()) {
   beta_ = eliminationRadius(featureBound_);
 }
 
@@ -72,52 +72,66 @@ void ScanElim::synchronise() {
     stages[row] = stages_[old];
   }
   for (const std::size_t old : source) arrivals_ += old == KeptWidths::kNew ? 1 : 0;
-  widths_.remap(arms_, ridge_, source);
   rowIds_ = ids;
   stages_ = std::move(stages);
+  widths_.remap(arms_, ridge_, source, rowsInPlay());
   if (hasWitness_ && !arms_.contains(witness_)) {
     // Arms were eliminated because their upper bound fell below the witness's lower bound; without
-    // the witness that comparison no longer holds: every eliminated arm comes back, and the threshold
-    // is derived afresh from the arms that remain.
+    // the witness that comparison no longer holds: every eliminated arm comes back (its width, left
+    // stale while it was out, computed afresh), and the threshold is derived afresh.
     ++readmissions_;
-    for (std::int8_t& stage : stages_) stage = std::max<std::int8_t>(stage, 0);
+    std::vector<std::uint32_t> readmitted;
+    for (std::size_t row = 0; row < stages_.size(); ++row) {
+      if (stages_[row] == kEliminated) stages_[row] = 0, readmitted.push_back(static_cast<std::uint32_t>(row));
+    }
+    if (widths_.valid()) widths_.compute(arms_, ridge_, readmitted);
     threshold_ = -INFINITY;
     hasWitness_ = false;
   }
 }
 
+std::vector<std::uint32_t> ScanElim::rowsInPlay() const {
+  std::vector<std::uint32_t> rows;
+  rows.reserve(stages_.size());
+  for (std::size_t row = 0; row < stages_.size(); ++row) {
+    if (stages_[row] != kEliminated) rows.push_back(static_cast<std::uint32_t>(row));
+  }
+  return rows;
+}
+
 ScanElim::Pass ScanElim::prepare() {
   synchronise();
-  widths_.bringUpToDate(arms_, ridge_);
+  Pass pass;
+  pass.rows = rowsInPlay();
+  widths_.bringUpToDate(arms_, ridge_, pass.rows);
   beta_ = eliminationRadius(featureBound_);
-  const std::size_t count = arms_.size();
-  Pass pass{std::vector<double>(count), std::vector<double>(count)};
+  const std::size_t count = pass.rows.size();
+  pass.means.resize(count);
+  pass.uncertainties.resize(count);
   const Vector& theta = ridge_.theta();
-  for (std::size_t start = 0; start < count; start += kBlock) {
-    const auto rows = static_cast<Eigen::Index>(std::min(kBlock, count - start));
-    Eigen::Map<Vector>(pass.means.data() + start, rows).noalias() = arms_.rows(start, static_cast<std::size_t>(rows)) * theta;
+  double bestLower = -INFINITY;
+  std::size_t best = count;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t row = pass.rows[i];
+    const double mean = Eigen::Map<const Vector>(arms_.rowData(row), arms_.dim()).dot(theta);
+    const double u = beta_ * std::sqrt(std::max(0.0, widths_[row]));
+    pass.means[i] = mean;
+    pass.uncertainties[i] = u;
+    // Stages only rise: an arm leaves a stage when its uncertainty falls below the stage's width.
+    std::int8_t& stage = stages_[row];
+    stage = static_cast<std::int8_t>(std::max<int>(stage, elimination_stages::stageFor(u, maxStage_)));
+    if (mean - u > bestLower) bestLower = mean - u, best = i;
   }
   countInnerProducts(count);
-  double bestLower = -INFINITY;
-  std::size_t bestRow = count;
-  for (std::size_t row = 0; row < count; ++row) {
-    const double u = beta_ * std::sqrt(std::max(0.0, widths_[row]));
-    pass.uncertainties[row] = u;
-    std::int8_t& stage = stages_[row];
-    if (stage == kEliminated) continue;
-    // Stages only rise: an arm leaves a stage when its uncertainty falls below the stage's width.
-    stage = static_cast<std::int8_t>(std::max<int>(stage, elimination_stages::stageFor(u, maxStage_)));
-    const double lower = pass.means[row] - u;
-    if (lower > bestLower) bestLower = lower, bestRow = row;
-  }
-  if (bestRow < count && bestLower > threshold_) {
+  if (best < count && bestLower > threshold_) {
     threshold_ = bestLower;
     hasWitness_ = true;
-    witness_ = rowIds_[bestRow];
+    witness_ = rowIds_[pass.rows[best]];
   }
-  for (std::size_t row = 0; row < count; ++row) {
-    if (stages_[row] == kEliminated || (hasWitness_ && rowIds_[row] == witness_)) continue;
-    if (pass.means[row] + pass.uncertainties[row] < threshold_) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t row = pass.rows[i];
+    if (hasWitness_ && rowIds_[row] == witness_) continue;
+    if (pass.means[i] + pass.uncertainties[i] < threshold_) {
       stages_[row] = kEliminated;
       ++eliminated_;
     }
@@ -129,7 +143,8 @@ Id ScanElim::chooseArm() {
   const Pass pass = prepare();
   int first = maxStage_ + 1;
   std::size_t members = 0;
-  for (const std::int8_t stage : stages_) {
+  for (const std::uint32_t row : pass.rows) {
+    const int stage = stages_[row];
     if (stage == kEliminated) continue;
     if (stage < first) first = stage, members = 0;
     if (stage == first) ++members;
@@ -143,50 +158,59 @@ Id ScanElim::chooseArm() {
     // Algorithm 3's last stage: its arms are all within 2^-smax, any of them will do.
     ++randomPlays_;
     auto pick = static_cast<std::size_t>(random_.uniformInt(members));
-    for (std::size_t row = 0; row < stages_.size(); ++row) {
+    for (const std::uint32_t row : pass.rows) {
       if (stages_[row] == first && pick-- == 0) return rowIds_[row];
     }
   }
-  std::size_t best = stages_.size();
-  for (std::size_t row = 0; row < stages_.size(); ++row) {
+  std::size_t best = pass.rows.size();
+  for (std::size_t i = 0; i < pass.rows.size(); ++i) {
+    const std::size_t row = pass.rows[i];
     if (stages_[row] != first) continue;
-    if (best == stages_.size() || pass.uncertainties[row] > pass.uncertainties[best] ||
-        (pass.uncertainties[row] == pass.uncertainties[best] && rowIds_[row] < rowIds_[best])) {
-      best = row;
+    if (best == pass.rows.size() || pass.uncertainties[i] > pass.uncertainties[best] ||
+        (pass.uncertainties[i] == pass.uncertainties[best] && rowIds_[row] < rowIds_[pass.rows[best]])) {
+      best = i;
     }
   }
-  return rowIds_[best];
+  return rowIds_[pass.rows[best]];
 }
 
 std::vector<Id> ScanElim::chooseArms(std::size_t count, const ArmFilter& /*filter*/, const Eligibility& eligible) {
   const Pass pass = prepare();
-  // Arms in play by stage, then uncertainty (largest first), then id; eliminated arms after them by
-  // upper bound. A row's order key: (group, value) with group its stage, or maxStage + 1 when
-  // eliminated.
+  // Arms in play by stage, then uncertainty (largest first), then id; then, when they do not fill
+  // the slate, eliminated eligible arms by upper bound, computed directly for them (O(K d^2) at worst,
+  // only for such a call; stats().eliminatedPlays).
   struct Candidate {
-    int group;
+    int stage;
     double value;
     Id id;
   };
+  const auto order = [](const Candidate& a, const Candidate& b) {
+    if (a.stage != b.stage) return a.stage < b.stage;
+    if (a.value != b.value) return a.value > b.value;
+    return a.id < b.id;
+  };
   std::vector<Candidate> candidates;
-  for (std::size_t row = 0; row < stages_.size(); ++row) {
-    if (!arms_.admits(eligible, row)) continue;
-    const bool inPlay = stages_[row] != kEliminated;
-    candidates.push_back(inPlay ? Candidate{stages_[row], pass.uncertainties[row], rowIds_[row]}
-                                : Candidate{maxStage_ + 1, pass.means[row] + pass.uncertainties[row], rowIds_[row]});
+  for (std::size_t i = 0; i < pass.rows.size(); ++i) {
+    const std::size_t row = pass.rows[i];
+    if (stages_[row] != kEliminated && arms_.admits(eligible, row)) candidates.push_back({stages_[row], pass.uncertainties[i], rowIds_[row]});
   }
-  const std::size_t taken = std::min(count, candidates.size());
-  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(taken), candidates.end(),
-                    [](const Candidate& a, const Candidate& b) {
-                      if (a.group != b.group) return a.group < b.group;
-                      if (a.value != b.value) return a.value > b.value;
-                      return a.id < b.id;
-                    });
+  std::size_t taken = std::min(count, candidates.size());
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(taken), candidates.end(), order);
   std::vector<Id> chosen(taken);
-  for (std::size_t i = 0; i < taken; ++i) {
-    chosen[i] = candidates[i].id;
-    eliminatedPlays_ += candidates[i].group > maxStage_ ? 1 : 0;
+  for (std::size_t i = 0; i < taken; ++i) chosen[i] = candidates[i].id;
+  if (chosen.size() == count) return chosen;
+  candidates.clear();
+  const Vector& theta = ridge_.theta();
+  for (std::size_t row = 0; row < stages_.size(); ++row) {
+    if (stages_[row] != kEliminated || !arms_.admits(eligible, row)) continue;
+    const Eigen::Map<const Vector> x(arms_.rowData(row), arms_.dim());
+    candidates.push_back({0, x.dot(theta) + beta_ * ridge_.inverseNorm(x), rowIds_[row]});
   }
+  countInnerProducts(candidates.size());
+  taken = std::min(count - chosen.size(), candidates.size());
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(taken), candidates.end(), order);
+  for (std::size_t i = 0; i < taken; ++i) chosen.push_back(candidates[i].id);
+  eliminatedPlays_ += taken;
   return chosen;
 }
 

@@ -17,18 +17,19 @@ namespace sublinear {
 // recomputing every width. Every `dim` corrections the widths are recomputed exactly, which bounds
 // the rounding the corrections accumulate at the same amortised O(K d).
 //
-// Sliced (the elimination policies): instead of all widths every `dim` corrections, ceil(K / dim)
-// rows are recomputed exactly at each bringUpToDate, in row order round the arm set, so that every
-// width is exact at least every `dim` calls and no call pays the O(K d^2) of a whole recomputation
-// (30 s at 60,000 x 784 in wasm). A first computation before any observation, when V^-1 is
-// (lambda + prior weight)^-1 I, is ||x||^2 / (lambda + weight): O(K d), so that a new user over a
-// large catalogue starts at once.
+// Over a subset of rows (the elimination policies' arms in play; the other rows' widths go stale and
+// are computed afresh when needed): the corrections reach only those rows, and instead of a whole
+// recomputation every `dim` corrections, ceil(n / dim) of the n rows are recomputed exactly at each
+// call, round the subset, so that no call pays O(K d^2) (30 s at 60,000 x 784 in wasm). A first
+// computation before any observation, when V^-1 is (lambda + prior weight)^-1 I, is
+// ||x||^2 (lambda + weight)^-1: O(K d), so a new user over a large catalogue starts at once.
 //
 // Rows are the arm set's rows: whoever changes the arms tells the widths (appendRows,
-// followRemoval, or remap when the arms changed without notice, as a catalogue's do).
+// followRemoval, or remap when the arms changed without notice, as a catalogue's do: kept widths
+// move with their arms and catch up, new arms' widths are computed directly).
 class KeptWidths {
  public:
-  explicit KeptWidths(int dim, bool sliced = false) : dim_(dim), sliced_(sliced), corrections_(dim, 0) {}
+  explicit KeptWidths(int dim) : dim_(dim), corrections_(dim, 0) {}
 
   bool valid() const { return valid_; }
   std::size_t size() const { return widths_.size(); }
@@ -48,11 +49,17 @@ class KeptWidths {
   // The arms `ids` are about to leave `arms` (ArmSet::remove moves the last row into each hole in
   // turn): the widths follow the same moves.
   void followRemoval(const ArmSet& arms, const Id* ids, std::size_t count);
-  // The arms changed without notice: `sourceRow[row]` is the row each arm now at `row` held before,
-  // or kNew for an arm that is new. Kept widths move with their arms and catch up; new arms' widths
-  // are computed directly.
+  // For remap: the row each arm now at a row held before, or kNew for an arm that is new.
   static constexpr std::size_t kNew = static_cast<std::size_t>(-1);
-  void remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow);
+
+  // The subset forms (rows: indices into the arm set's rows). bringUpToDate: the rows current (their
+  // first computation, or the pending corrections and a slice of exact recomputations). remap: as
+  // above, the corrections reaching only `rows` among the arms that stayed. compute: the rows
+  // recomputed directly (arms back in play after their widths went stale).
+  void bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows);
+  void remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow,
+             const std::vector<std::uint32_t>& rows);
+  void compute(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows);
 
   // The flag, then (when valid) the corrections since the exact computation, the widths and the
   // pending corrections: a restored policy continues with the same bits.
@@ -66,15 +73,15 @@ class KeptWidths {
   void recompute(const ArmSet& arms, const RidgeRegression& ridge);
   // The pending corrections applied to the first `rows` widths.
   void applyCorrections(const ArmSet& arms, std::size_t rows);
-  // Sliced: the next ceil(K / dim) rows from the cursor recomputed exactly.
-  void refreshSlice(const ArmSet& arms, const RidgeRegression& ridge);
+  // The pending corrections applied to the listed rows only (they stay pending otherwise).
+  void correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const std::vector<std::size_t>* sourceRow);
+  double direct(const ArmSet& arms, const RidgeRegression& ridge, std::size_t row) const;
 
   int dim_;
-  bool sliced_;
   bool valid_ = false;
   std::vector<double> widths_;
   // Pending Sherman-Morrison vectors c, one column each, and the corrections applied since the last
-  // exact recomputation (sliced: the next row to recompute).
+  // exact recomputation (subset forms: the position in the subset of the next row to recompute).
   Matrix corrections_;
   std::size_t correctionsSinceExact_ = 0;
 };

@@ -18,7 +18,8 @@ namespace sublinear {
 // index, so they are what the elimination policies run over a catalogue and, by default, at high d
 // (policy_factory.cpp decides).
 //
-// Every select makes one pass over the arms: the widths catch up, each arm in play gets its
+// Every select makes one pass over the arms in play (eliminated arms cost one byte read; their
+// widths go stale and are computed afresh if they come back): the widths catch up, each arm gets its
 // uncertainty u = beta ||x||_{V^-1} and moves up to the stage u gives (stages only rise, as
 // Algorithm 2's re-partitions move them), the elimination threshold rises to the best lower bound
 // x^T theta^ - u of the arms in play (its arm the witness), and every arm in play but the witness
@@ -27,7 +28,8 @@ namespace sublinear {
 // re-partition is needed: its most uncertain arm is played (ties to the smaller id), and in the last
 // stage a uniformly random member. A filtered selection or a slate takes the most uncertain eligible
 // arms of the first stages holding them, then eliminated eligible arms by upper bound (as SubElim).
-// Linear Elim and Sub-Elim are the same algorithm here, at the same cost: O(K d) a step.
+// Linear Elim and Sub-Elim are the same algorithm here, at the same cost: O(n d) a step for n arms
+// in play, plus one byte read per arm.
 //
 // Per arm the policy keeps its id (the arm set's row order as last seen), its stage byte (-1 once
 // eliminated) and its width: 13 bytes. The arm set may change between calls without notice (a
@@ -73,11 +75,13 @@ class ScanElim final : public RidgePolicy {
  private:
   // The per-arm state follows the arm set's rows.
   void synchronise();
-  // x^T theta^ and u = beta ||x||_{V^-1} per row, for one call.
+  // The rows in play at the start of a call, with x^T theta^ and u = beta ||x||_{V^-1} each.
   struct Pass {
+    std::vector<std::uint32_t> rows;
     std::vector<double> means;
     std::vector<double> uncertainties;
   };
+  std::vector<std::uint32_t> rowsInPlay() const;
   // The pass every select starts with (see above).
   Pass prepare();
 
