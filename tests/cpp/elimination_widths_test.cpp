@@ -70,7 +70,11 @@ TEST(KeptWidths, StayTheDirectComputationThroughObservationsAndChanges) {
       }
       const std::vector<std::uint32_t> rows = subsetRows();
       if (subset) {
-        widths.bringUpToDate(arms, ridge, rows);
+        std::vector<double> means(rows.size());
+        widths.bringUpToDate(arms, ridge, rows, ridge.theta(), means.data());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+          ASSERT_NEAR(means[i], Eigen::Map<const Vector>(arms.rowData(rows[i]), dim).dot(ridge.theta()), 1e-12);
+        }
       } else {
         widths.bringUpToDate(arms, ridge);
       }

@@ -26,45 +26,64 @@ void KeptWidths::recompute(const ArmSet& arms, const RidgeRegression& ridge) {
   }
 }
 
-double KeptWidths::direct(const ArmSet& arms, const RidgeRegression& ridge, std::size_t row) const {
-  const Eigen::Map<const Vector> x(arms.rowData(row), dim_);
-  // V^-1 = c I before any observation (RidgeRegression's start, with or without a prior): O(d).
-  if (ridge.observations() == 0) return ridge.inverseGram()(0, 0) * x.squaredNorm();
-  const double norm = ridge.inverseNorm(x);
-  return norm * norm;
-}
-
 void KeptWidths::compute(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows) {
-  for (const std::uint32_t row : rows) widths_[row] = direct(arms, ridge, row);
+  if (ridge.observations() == 0) {
+    // V^-1 = c I before any observation (RidgeRegression's start, with or without a prior): O(d).
+    const double scale = ridge.inverseGram()(0, 0);
+    for (const std::uint32_t row : rows) widths_[row] = scale * Eigen::Map<const Vector>(arms.rowData(row), dim_).squaredNorm();
+    return;
+  }
+  // Gathered in blocks and multiplied by V^-1 at once: V^-1 (d^2 doubles, 4.9 MB at d = 784) is read
+  // once a block instead of once a row.
+  Matrix gathered;
+  for (std::size_t first = 0; first < rows.size(); first += kBlock) {
+    const auto count = static_cast<Eigen::Index>(std::min(kBlock, rows.size() - first));
+    gathered.resize(count, dim_);
+    for (Eigen::Index i = 0; i < count; ++i) gathered.row(i) = Eigen::Map<const Vector>(arms.rowData(rows[first + static_cast<std::size_t>(i)]), dim_);
+    const Matrix transformed = gathered * ridge.inverseGram();
+    const Vector values = transformed.cwiseProduct(gathered).rowwise().sum();
+    for (Eigen::Index i = 0; i < count; ++i) widths_[rows[first + static_cast<std::size_t>(i)]] = values[i];
+  }
 }
 
-void KeptWidths::correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const std::vector<std::size_t>* sourceRow) {
-  if (corrections_.cols() == 0) return;
-  for (const std::uint32_t row : rows) {
-    if (sourceRow != nullptr && (*sourceRow)[row] == kNew) continue;
-    const Eigen::Map<const Vector> x(arms.rowData(row), dim_);
-    widths_[row] -= (corrections_.transpose() * x).squaredNorm();
+void KeptWidths::correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means) {
+  const Eigen::Index pending = corrections_.cols();
+  if (pending == 0 && theta == nullptr) return;
+  // theta (when given) beside the corrections, so that each row is read once for both.
+  Matrix directions(dim_, pending + (theta != nullptr ? 1 : 0));
+  directions.leftCols(pending) = corrections_;
+  if (theta != nullptr) directions.col(pending) = *theta;
+  Vector products(directions.cols());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    products.noalias() = directions.transpose() * Eigen::Map<const Vector>(arms.rowData(rows[i]), dim_);
+    widths_[rows[i]] -= products.head(pending).squaredNorm();
+    if (theta != nullptr) means[i] = products[pending];
   }
   corrections_.resize(dim_, 0);
 }
 
-void KeptWidths::bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows) {
+void KeptWidths::bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows,
+                               const Vector& theta, double* means) {
   if (!valid_ || widths_.size() != arms.size()) {
     widths_.assign(arms.size(), 0.0);
     corrections_.resize(dim_, 0);
     correctionsSinceExact_ = 0;
     valid_ = true;
     compute(arms, ridge, rows);
+    correctRows(arms, rows, &theta, means);
     return;
   }
-  correctRows(arms, rows, nullptr);
+  correctRows(arms, rows, &theta, means);
   if (rows.empty()) return;
   const std::size_t slice = (rows.size() + static_cast<std::size_t>(dim_) - 1) / static_cast<std::size_t>(dim_);
+  std::vector<std::uint32_t> refreshed;
+  refreshed.reserve(slice);
   std::size_t next = correctionsSinceExact_ % rows.size();
   for (std::size_t i = 0; i < slice; ++i) {
-    widths_[rows[next]] = direct(arms, ridge, rows[next]);
+    refreshed.push_back(rows[next]);
     next = next + 1 == rows.size() ? 0 : next + 1;
   }
+  compute(arms, ridge, refreshed);
   correctionsSinceExact_ = next;
 }
 
@@ -76,10 +95,11 @@ void KeptWidths::remap(const ArmSet& arms, const RidgeRegression& ridge, const s
     if (sourceRow[row] != kNew) moved[row] = widths_[sourceRow[row]];
   }
   widths_ = std::move(moved);
-  correctRows(arms, rows, &sourceRow);
-  for (const std::uint32_t row : rows) {
-    if (sourceRow[row] == kNew) widths_[row] = direct(arms, ridge, row);
-  }
+  // The corrections reach the arms that stayed; the new ones are computed with today's V^-1.
+  std::vector<std::uint32_t> stayed, arrived;
+  for (const std::uint32_t row : rows) (sourceRow[row] == kNew ? arrived : stayed).push_back(row);
+  correctRows(arms, stayed, nullptr, nullptr);
+  compute(arms, ridge, arrived);
 }
 
 void KeptWidths::applyCorrections(const ArmSet& arms, std::size_t kept) {

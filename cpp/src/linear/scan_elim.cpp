@@ -103,17 +103,16 @@ ScanElim::Pass ScanElim::prepare() {
   synchronise();
   Pass pass;
   pass.rows = rowsInPlay();
-  widths_.bringUpToDate(arms_, ridge_, pass.rows);
-  beta_ = eliminationRadius(featureBound_);
   const std::size_t count = pass.rows.size();
   pass.means.resize(count);
   pass.uncertainties.resize(count);
-  const Vector& theta = ridge_.theta();
+  widths_.bringUpToDate(arms_, ridge_, pass.rows, ridge_.theta(), pass.means.data());
+  beta_ = eliminationRadius(featureBound_);
   double bestLower = -INFINITY;
   std::size_t best = count;
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t row = pass.rows[i];
-    const double mean = Eigen::Map<const Vector>(arms_.rowData(row), arms_.dim()).dot(theta);
+    const double mean = pass.means[i];
     const double u = beta_ * std::sqrt(std::max(0.0, widths_[row]));
     pass.means[i] = mean;
     pass.uncertainties[i] = u;

@@ -56,7 +56,9 @@ class KeptWidths {
   // first computation, or the pending corrections and a slice of exact recomputations). remap: as
   // above, the corrections reaching only `rows` among the arms that stayed. compute: the rows
   // recomputed directly (arms back in play after their widths went stale).
-  void bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows);
+  // It also writes x^T theta for each listed row into means[i], in the same read of the row.
+  void bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows, const Vector& theta,
+                     double* means);
   void remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow,
              const std::vector<std::uint32_t>& rows);
   void compute(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows);
@@ -73,9 +75,9 @@ class KeptWidths {
   void recompute(const ArmSet& arms, const RidgeRegression& ridge);
   // The pending corrections applied to the first `rows` widths.
   void applyCorrections(const ArmSet& arms, std::size_t rows);
-  // The pending corrections applied to the listed rows only (they stay pending otherwise).
-  void correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const std::vector<std::size_t>* sourceRow);
-  double direct(const ArmSet& arms, const RidgeRegression& ridge, std::size_t row) const;
+  // The pending corrections applied to the listed rows only (the others' widths go stale), and
+  // with theta given, means[i] = x^T theta of each in the same read.
+  void correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means);
 
   int dim_;
   bool valid_ = false;
