@@ -4,7 +4,7 @@
 // (search 'widths'), sees the catalogue's changes at its next call, and its snapshots continue exactly,
 // also after the catalogue changed.
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, heapPerUser, loadModule, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -147,21 +147,10 @@ test('an elimination user over 20,000 x 32 costs its model and about 13 bytes an
   catalogue.add(batch.ids, batch.x);
   const report = [];
   for (const name of ['LinearElim', 'SubElim']) {
-    const before = sb.memoryUsage().allocatedBytes;
-    const users = [];
-    for (let u = 0; u < 20; u++) {
-      const user = new sb[name]({ catalogue, seed: u });
-      for (let t = 0; t < 3; t++) {
-        const arm = user.select();
-        user.update(arm, problem.reward(arm));
-      }
-      users.push(user);
-    }
-    const perUser = (sb.memoryUsage().allocatedBytes - before) / users.length;
+    const perUser = heapPerUser(sb, 20, (u) => new sb[name]({ catalogue, seed: u }), (arm) => problem.reward(arm));
     report.push(`${name} ${(perUser / 1024).toFixed(1)} KiB (${(perUser / count).toFixed(1)} bytes an arm)`);
     // The features alone are 256 bytes an arm: a user holds 13, plus its d x d model (about 25 KiB).
     expect(perUser, name).toBeLessThanOrEqual(16 * count + 64 * 1024);
-    for (const user of users) user.dispose();
   }
   console.log(`[catalogue] wasm heap per elimination user over ${count} x ${dim}: ${report.join(', ')}`);
   catalogue.dispose();

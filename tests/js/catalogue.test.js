@@ -3,7 +3,7 @@
 // chooses, small user snapshots that continue exactly (also after the catalogue changed) and are refused over
 // another catalogue, the wasm heap a user costs, and the order of disposal.
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, heapPerUser, loadModule, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -246,20 +246,9 @@ describe('memory and disposal', () => {
     catalogue.build();
     const report = [];
     for (const name of ['LinUCB', 'LinTS', 'SubTS']) {
-      const before = sb.memoryUsage().allocatedBytes;
-      const users = [];
-      for (let u = 0; u < 100; u++) {
-        const user = new sb[name]({ catalogue, seed: u });
-        for (let t = 0; t < 3; t++) {
-          const arm = user.select();
-          user.update(arm, problem.reward(arm));
-        }
-        users.push(user);
-      }
-      const perUser = (sb.memoryUsage().allocatedBytes - before) / users.length;
+      const perUser = heapPerUser(sb, 100, (u) => new sb[name]({ catalogue, seed: u }), (arm) => problem.reward(arm));
       report.push(`${name} ${(perUser / 1024).toFixed(1)} KiB`);
       expect(perUser, name).toBeLessThanOrEqual(64 * 1024);
-      for (const user of users) user.dispose();
     }
     console.log(`[catalogue] wasm heap per user over 20,000 x 32: ${report.join(', ')}`);
     catalogue.dispose();
