@@ -78,7 +78,7 @@ describe.each(['LinearElim', 'SubElim'])('%s over a catalogue', (name) => {
     for (const object of [user, own, catalogue]) object.dispose();
   });
 
-  test('snapshots hold the model and membership only, continue exactly after the catalogue changed, and are refused elsewhere', () => {
+  test('snapshots hold the model and 13 bytes an arm, continue exactly after the catalogue changed, and catch up when loaded late', () => {
     const dim = 8;
     const problem = makeProblem(dim, 33);
     const catalogue = new sb.Catalogue({ dim, index: { type: 'exact' } });
@@ -108,14 +108,8 @@ describe.each(['LinearElim', 'SubElim'])('%s over a catalogue', (name) => {
     // A state saved before the change loads over the changed catalogue and catches up at its next call.
     const late = sb[name].fromBytes(bytes, { catalogue });
     expect(catalogue.has(late.select())).toBe(true);
-    const other = new sb.Catalogue({ dim, index: { type: 'exact' } });
-    other.add(batch.ids, batch.x);
-    expect(() => sb[name].fromBytes(bytes, { catalogue: other })).toThrow(/saved over catalogue [0-9a-f]{16}, not over catalogue/);
-    expectBanditError(sb, () => sb[name].fromBytes(bytes), 'INVALID_ARGUMENT');
-    const damaged = bytes.slice();
-    damaged[damaged.length - 40] ^= 4;
-    expectBanditError(sb, () => sb[name].fromBytes(damaged, { catalogue }), 'CORRUPT_STATE');
-    for (const object of [original, restored, late, other, catalogue]) object.dispose();
+    // Refusals over another catalogue, none, or damaged bytes: tests/js/catalogue.test.js, for every policy.
+    for (const object of [original, restored, late, catalogue]) object.dispose();
   });
 
   test('refuses arms of its own, a dimension, an index and the lifted search, changing nothing', () => {

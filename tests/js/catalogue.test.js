@@ -160,7 +160,7 @@ describe('users over a catalogue', () => {
 });
 
 describe('user snapshots', () => {
-  test.each(['LinUCB', 'LinTS', 'SubTS'])('%s: the model only, continuing exactly, also after the catalogue changed', (name) => {
+  test.each(['LinUCB', 'LinTS', 'SubTS', 'LinearElim', 'SubElim'])('%s: the model only, continuing exactly, also after the catalogue changed', (name) => {
     const dim = 5;
     const catalogue = new sb.Catalogue({ dim, index: { type: 'hnsw', M: 4, efConstruction: 8, efSearch: 1 }, seed: 2 });
     const problem = makeProblem(dim, 9);
