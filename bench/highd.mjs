@@ -2,10 +2,14 @@
 // (`--full` adds 1,536 and K = 10^5) over K = 10^4 arms of a generated low-rank embedding (rank 20,
 // unit-norm rows), LinUCB over its own arms (widths kept by rank-one corrections, O(K d) a step)
 // beside LinUCB over a catalogue (every width computed directly, O(K d^2) a step, as LinUCB did
-// before), Linear TS and Sub-TS; the elimination policies only where their lift (d(d+1)/2 floats
-// per arm) fits the heap. A cell warms up for `--warm` steps, then times select + update until
-// `--steps` steps or 10 s, whichever comes first: median ms a step.
-//   npm run bench -- highd [--full] [--steps=S] [--warm=W]
+// before), Linear TS and Sub-TS; the elimination policies with default options (search 'auto':
+// lifted stage indexes at d <= 16, kept widths above), with the lifted search forced (only where
+// the lift, d(d+1)/2 floats per arm, fits the heap) and as users over a catalogue (kept widths, 13
+// bytes an arm). A cell warms up for `--warm` steps, then times select + update until `--steps`
+// steps or 10 s, whichever comes first: median ms a step. `--dims=8,16,32` and `--sizes=10000,100000`
+// replace the grid (the small dimensions are where the auto rule is decided); `--only=Elim,Linear TS`
+// runs only the contenders whose names contain one of those parts.
+//   npm run bench -- highd [--full] [--steps=S] [--warm=W] [--dims=...] [--sizes=...] [--only=...]
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
 
@@ -16,11 +20,17 @@ function parseArgs(args) {
     const found = args.find((a) => a.startsWith(`--${name}=`));
     return found ? Number(found.slice(name.length + 3)) : fallback;
   };
+  const list = (name) => {
+    const found = args.find((a) => a.startsWith(`--${name}=`));
+    return found ? found.slice(name.length + 3).split(',').map(Number) : null;
+  };
   const full = args.includes('--full');
   return {
-    dims: full ? [32, 128, 384, 784, 1536] : [32, 128, 384, 784],
-    sizes: full ? [10000, 100000] : [10000],
+    dims: list('dims') ?? (full ? [32, 128, 384, 784, 1536] : [32, 128, 384, 784]),
+    sizes: list('sizes') ?? (full ? [10000, 100000] : [10000]),
     steps: value('steps', 30),
+    // Substrings of the contenders' names to run (all when not given), e.g. --only=Elim,Linear TS.
+    only: args.find((a) => a.startsWith('--only='))?.slice(7).split(',') ?? null,
     warm: value('warm', 10),
   };
 }
@@ -68,15 +78,21 @@ export default async function highd(args, report) {
         ['LinUCB (catalogue, direct widths)', (catalogue) => new sb.LinUCB({ catalogue, seed: 1 }), false],
         ['Linear TS', () => new sb.LinTS({ dim, seed: 1 }), true],
         ['Sub-TS', () => new sb.SubTS({ dim, seed: 1 }), true],
-        ['Linear Elim', () => new sb.LinearElim({ dim, seed: 1 }), true, true],
-        ['Sub-Elim', () => new sb.SubElim({ dim, seed: 1 }), true, true],
+        ['Linear Elim (defaults)', () => new sb.LinearElim({ dim, seed: 1 }), true, dim <= 16],
+        ['Sub-Elim (defaults)', () => new sb.SubElim({ dim, seed: 1 }), true, dim <= 16],
+        ['Linear Elim (lifted)', () => new sb.LinearElim({ dim, seed: 1, search: 'lifted' }), true, true],
+        ['Sub-Elim (lifted)', () => new sb.SubElim({ dim, seed: 1, search: 'lifted' }), true, true],
+        ['Linear Elim (widths)', () => new sb.LinearElim({ dim, seed: 1, search: 'widths' }), true, false],
+        ['Sub-Elim (widths)', () => new sb.SubElim({ dim, seed: 1, search: 'widths' }), true, false],
+        ['Sub-Elim (catalogue user)', (catalogue) => new sb.SubElim({ catalogue, seed: 1 }), false, false],
       ];
       for (const [name, make, ownArms, lifts] of contenders) {
+        if (config.only && !config.only.some((part) => name.includes(part))) continue;
         if (lifts && liftGiB > 1) {
           rows.push([count, dim, name, 'not run', `lift ${liftGiB.toFixed(1)} GiB`, '']);
           continue;
         }
-        const before = sb.memoryUsage().allocatedBytes;
+        let before = sb.memoryUsage().allocatedBytes;
         let catalogue = null;
         let policy = null;
         try {
@@ -84,6 +100,8 @@ export default async function highd(args, report) {
           if (!ownArms) {
             catalogue = new sb.Catalogue({ dim, index: { type: 'exact' } });
             catalogue.add(ids, features);
+            // A user's own memory: the catalogue is shared by every user.
+            if (name.includes('catalogue user')) before = sb.memoryUsage().allocatedBytes;
           }
           policy = make(catalogue);
           if (ownArms) policy.addArms(ids, features);
@@ -108,7 +126,8 @@ export default async function highd(args, report) {
       }
     }
   }
-  report.table(`Step (select + update) on a rank-${RANK} embedding, unit-norm rows (median ms, wasm in Node)`,
+  report.table(`Step (select + update) on a rank-${RANK} embedding, unit-norm rows (median ms, wasm in Node); heap: the policy's `
+    + 'wasm heap with its arms (a catalogue user: without the shared catalogue)',
     ['K', 'd', 'policy', 'ms a step', 'heap MiB', 'setup s'], rows);
   report.data('config', config);
 }

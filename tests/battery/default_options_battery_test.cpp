@@ -90,9 +90,10 @@ class DefaultOptionsBattery : public ::testing::TestWithParam<std::string> {};
 // Uniform play scores 1. Every problem must end below kWorstRatio (the elimination policies'
 // hardest case, unit-norm arms at d = 64, sits near 0.4: they explore the most uncertain plausible
 // arm, and at d = 64 many stay plausible for 3,000 steps) and half of them below kMedianRatio.
-// Over 40 seeds that case measured 0.40 (Linear Elim) and 0.42 (Sub-Elim, regret +0.6%); with the
-// two seeds here, the order in which near-equal uncertainties are broken alone moves it by 0.06
-// (0.46 and 0.52).
+// Over 40 seeds that case measured 0.40 (Linear Elim) and 0.42 (Sub-Elim, regret +0.6%) with the
+// lifted stage search; with the two seeds here, the order in which near-equal uncertainties are
+// broken alone moved it by 0.06 (0.46 and 0.52). Since search 'auto' runs kept widths above d = 16
+// (exact stages and upper bounds at every step), it measures 0.21 for both.
 constexpr double kWorstRatio = 0.55;
 constexpr double kMedianRatio = 0.05;
 constexpr int kHorizon = 3000;

@@ -251,8 +251,16 @@ TEST(CatalogueUsers, RefuseWhatOnlyAPolicyWithItsOwnArmsDoes) {
   transform["negativeRewardTransform"] = true;
   expectError(ErrorCode::InvalidArgument, "negativeRewardTransform", [&] { PersistentLinearPolicy(transform, catalogue); });
   for (const std::string type : {"linear-elim", "sub-elim"}) {
-    expectError(ErrorCode::InvalidArgument, "not yet supported over a catalogue",
-                [&] { PersistentLinearPolicy(userSpec(type), catalogue); });
+    // Over a catalogue the elimination policies keep widths: no stage index to give, no lifted search.
+    Json withIndex = userSpec(type);
+    withIndex["index"] = Json{{"type", "exact"}};
+    expectError(ErrorCode::InvalidArgument, "'index'", [&] { PersistentLinearPolicy(withIndex, catalogue); });
+    Json lifted = userSpec(type);
+    lifted["search"] = "lifted";
+    expectError(ErrorCode::InvalidArgument, "'search'", [&] { PersistentLinearPolicy(lifted, catalogue); });
+    Json unknown = userSpec(type);
+    unknown["search"] = "graph";
+    expectError(ErrorCode::InvalidArgument, "'search'", [&] { PersistentLinearPolicy(unknown, catalogue); });
   }
   expectError(ErrorCode::InvalidArgument, "catalogue", [&] { PersistentLinearPolicy(userSpec("lin-ucb"), nullptr); });
   // An arm removed from the catalogue is unknown to its users.

@@ -38,7 +38,7 @@ double uniformRegretPerStep(const Json& config) {
 }
 
 TEST(SimulateUsers, TwentyUsersOverOneCatalogueEachLearnTheirTaste) {
-  for (const std::string policy : {"lin-ts", "lin-ucb", "sub-ts"}) {
+  for (const std::string policy : {"lin-ts", "lin-ucb", "sub-ts", "linear-elim", "sub-elim"}) {
     const Json config = usersConfig(policy, 20, 20 * 200);
     const Json result = simulate(config).toJson();
     ASSERT_TRUE(result.contains("users")) << policy;
@@ -102,8 +102,11 @@ TEST(SimulateUsers, FollowsTheCataloguesChangesAndSeeds) {
 }
 
 TEST(SimulateUsers, RefusesWhatCannotServeManyUsers) {
+  // The elimination policies' users keep widths; a lifted index per user is refused.
   for (const std::string policy : {"linear-elim", "sub-elim"}) {
-    expectError(ErrorCode::InvalidArgument, "not yet supported over a catalogue", [&] { simulate(usersConfig(policy, 3, 10)); });
+    Json lifted = usersConfig(policy, 3, 10);
+    lifted["policy"]["search"] = "lifted";
+    expectError(ErrorCode::InvalidArgument, "'search'", [&] { simulate(lifted); });
   }
   // One user: the elimination policies as always.
   EXPECT_NO_THROW(simulate(usersConfig("linear-elim", 1, 10)));

@@ -131,14 +131,16 @@ describe('simulate() with many users', () => {
       + `catalogue ${users.memory.catalogueBytes} B, ${users.memory.perUserBytes} B per user`);
   });
 
-  test('one user is the old simulation; elimination policies with users are refused', () => {
+  test('one user is the old simulation; elimination users keep widths and refuse the lifted search', () => {
     const one = sb.simulate(config(1));
     const { users: _users, spread: _spread, ...plainEnvironment } = config(1).environment;
     const plain = sb.simulate({ ...config(1), environment: plainEnvironment });
     expect(one.users).toBeUndefined();
     expect(Object.keys(one)).toEqual(Object.keys(plain));
     expect(Array.from(one.cumulativeRegret)).toEqual(Array.from(plain.cumulativeRegret));
-    expectBanditError(sb, () => sb.simulate(config(3, 'sub-elim')), 'INVALID_ARGUMENT');
+    const elimination = sb.simulate({ ...config(3, 'sub-elim'), horizon: 60 });
+    expect(elimination.users.count).toBe(3);
+    expectBanditError(sb, () => sb.simulate({ ...config(3, 'sub-elim'), policy: { type: 'sub-elim', search: 'lifted' } }), 'INVALID_ARGUMENT');
     expectBanditError(sb, () => sb.simulate(config(3, 'lin-ts', { usres: 2 })), 'INVALID_ARGUMENT');
   });
 

@@ -3,7 +3,7 @@
 // chooses, small user snapshots that continue exactly (also after the catalogue changed) and are refused over
 // another catalogue, the wasm heap a user costs, and the order of disposal.
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, heapPerUser, loadModule, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -118,7 +118,7 @@ describe('users over a catalogue', () => {
     },
   );
 
-  test('refuse what needs arms of their own, and the elimination policies', () => {
+  test('refuse what needs arms of their own', () => {
     const catalogue = new sb.Catalogue({ dim: 3, index: { type: 'exact' } });
     catalogue.add([1], [1, 2, 3]);
     for (const name of ['LinUCB', 'LinTS', 'SubTS']) {
@@ -131,8 +131,10 @@ describe('users over a catalogue', () => {
     }
     expectBanditError(sb, () => new sb.SubTS({ ...userOptions(catalogue), index: { type: 'exact' } }), 'INVALID_ARGUMENT');
     expectBanditError(sb, () => new sb.SubTS({ ...userOptions(catalogue), negativeRewardTransform: true }), 'INVALID_ARGUMENT');
+    // The elimination policies over a catalogue keep widths: no stage index, no lifted search
+    // (tests/js/catalogue-elimination.test.js).
     for (const name of ['LinearElim', 'SubElim']) {
-      expect(() => new sb[name](userOptions(catalogue))).toThrow(/not yet supported over a catalogue/);
+      expectBanditError(sb, () => new sb[name]({ ...userOptions(catalogue), search: 'lifted' }), 'INVALID_ARGUMENT');
     }
     expectBanditError(sb, () => new sb.LinUCB({ catalogue: { dim: 3 } }), 'INVALID_ARGUMENT');
     const index = new sb.ExactIndex({ dim: 3 });
@@ -158,7 +160,7 @@ describe('users over a catalogue', () => {
 });
 
 describe('user snapshots', () => {
-  test.each(['LinUCB', 'LinTS', 'SubTS'])('%s: the model only, continuing exactly, also after the catalogue changed', (name) => {
+  test.each(['LinUCB', 'LinTS', 'SubTS', 'LinearElim', 'SubElim'])('%s: the model only, continuing exactly, also after the catalogue changed', (name) => {
     const dim = 5;
     const catalogue = new sb.Catalogue({ dim, index: { type: 'hnsw', M: 4, efConstruction: 8, efSearch: 1 }, seed: 2 });
     const problem = makeProblem(dim, 9);
@@ -244,20 +246,9 @@ describe('memory and disposal', () => {
     catalogue.build();
     const report = [];
     for (const name of ['LinUCB', 'LinTS', 'SubTS']) {
-      const before = sb.memoryUsage().allocatedBytes;
-      const users = [];
-      for (let u = 0; u < 100; u++) {
-        const user = new sb[name]({ catalogue, seed: u });
-        for (let t = 0; t < 3; t++) {
-          const arm = user.select();
-          user.update(arm, problem.reward(arm));
-        }
-        users.push(user);
-      }
-      const perUser = (sb.memoryUsage().allocatedBytes - before) / users.length;
+      const perUser = heapPerUser(sb, 100, (u) => new sb[name]({ catalogue, seed: u }), (arm) => problem.reward(arm));
       report.push(`${name} ${(perUser / 1024).toFixed(1)} KiB`);
       expect(perUser, name).toBeLessThanOrEqual(64 * 1024);
-      for (const user of users) user.dispose();
     }
     console.log(`[catalogue] wasm heap per user over 20,000 x 32: ${report.join(', ')}`);
     catalogue.dispose();

@@ -10,6 +10,24 @@ export function loadModule() {
 
 export { seededRandom } from '../../bench/lib/seeded-random.mjs';
 
+// The wasm heap each of `count` users over a catalogue costs after three steps: `make(u)` makes user
+// u, `reward(arm)` rewards its arms. The users are disposed before it returns.
+export function heapPerUser(sb, count, make, reward) {
+  const before = sb.memoryUsage().allocatedBytes;
+  const users = [];
+  for (let u = 0; u < count; u++) {
+    const user = make(u);
+    for (let t = 0; t < 3; t++) {
+      const arm = user.select();
+      user.update(arm, reward(arm));
+    }
+    users.push(user);
+  }
+  const perUser = (sb.memoryUsage().allocatedBytes - before) / count;
+  for (const user of users) user.dispose();
+  return perUser;
+}
+
 export function gaussian(random, count) {
   const values = new Float32Array(count);
   for (let i = 0; i < count; i++) values[i] = standardNormal(random);

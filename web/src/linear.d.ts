@@ -106,7 +106,8 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Population
  * searches the catalogue's index; Linear TS scans its rows) or `negativeRewardTransform` (it would
  * change the catalogue's vectors): each throws INVALID_ARGUMENT. The policy holds its model only;
  * addArms and removeArms throw INVALID_ARGUMENT (change the catalogue instead). LinearElim and
- * SubElim are not yet supported over a catalogue (INVALID_ARGUMENT).
+ * SubElim over a catalogue keep per arm its stage and width (13 bytes an arm, search 'widths');
+ * search 'lifted' throws INVALID_ARGUMENT.
  */
 export type OverCatalogue<Options> = Omit<Options, 'dim' | 'index' | 'negativeRewardTransform'> & {
   catalogue: Catalogue;
@@ -155,8 +156,16 @@ export interface EliminationOptions extends LinearPolicyOptions, ApproximationAu
   featureBound?: number;
   /** Candidates retrieved from a stage's index and ranked exactly. Default 30. */
   shortlist?: number;
-  /** Default { type: 'exact' } for LinearElim, { type: 'hnsw' } for SubElim. */
+  /** Default { type: 'exact' } for LinearElim, { type: 'hnsw' } for SubElim (the lifted search's stage indexes). */
   index?: PolicyIndexOptions;
+  /**
+   * How stages are searched. 'lifted': a MIPS index per stage over vec(x x^T / d) (d(d+1)/2 floats an
+   * arm). 'widths': every arm's ||x||^2_{V^-1} kept by rank-one corrections, O(K d) a step and 13
+   * bytes an arm, exact stages at every step (Linear Elim and Sub-Elim then run the same search).
+   * Default 'auto': lifted at d <= 16 over the policy's own arms, widths above and over a catalogue
+   * ('lifted' is refused there).
+   */
+  search?: 'auto' | 'lifted' | 'widths';
 }
 
 export interface SubElimOptions extends EliminationOptions {

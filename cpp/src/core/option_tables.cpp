@@ -269,6 +269,8 @@ const OptionGroup& elimination() {
                      "MIPS accuracy; the last stage is ceil(log2(1 / (8 eta)))"),
       number("featureBound", 1.0, 0, 1e12, "L, bound on the arms' norm in the theoretical radius", true, false),
       integer("shortlist", 30, 1, 1000000, "candidates retrieved from a stage's index and ranked exactly"),
+      text("search", "auto", "auto|lifted|widths",
+           "how stages are searched: 'lifted' (a MIPS index per stage over vec(x x^T / d)), 'widths' (every arm's ||x||_{V^-1} kept at O(K d) a step); 'auto': lifted at d <= 16 over own arms, widths otherwise and over a catalogue"),
   };
   return group;
 }

@@ -12,45 +12,30 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/parallelism.hpp"
+#include "sublinear/linear/elimination_stages.hpp"
 
 namespace sublinear {
 
 namespace {
-constexpr int kStageCap = 60;
 // review() runs whenever the observations have grown by this factor: about 45 times in 20,000
 // steps. Doubling (about 15 times) reviews too rarely: arms that should be eliminated keep being
 // played, and the battery's unit-norm d = 8 problem kept several times the regret late in the run.
 constexpr double kReviewGrowth = 1.25;
 
-double defaultEta(const Json& options) {
-  const auto horizon = readIntegerOption(option_groups::ridge(), options, "horizon");
-  // The paper's eta(T) = 1/sqrt(T) leaves smax = log2(sqrt(T) / 8) stages, whose last one is
-  // played uniformly at random although its arms may still differ by 2^-smax ~ 8 / sqrt(T) in mean:
-  // as much as the whole spread of rewards on small-|theta| problems. Under the practical rule the
-  // stages go down to 8 / T, so the policy keeps exploring only arms that are still plausible.
-  const bool theoretical = readStringOption(option_groups::ridge(), options, "radius") == "theoretical";
-  return theoretical ? 1.0 / std::sqrt(static_cast<double>(horizon) + 1.0) : 1.0 / (static_cast<double>(horizon) + 1.0);
-}
-
-double log2(double x) {
-  static const double kLogTwo = deterministic::log(2.0);
-  return deterministic::log(x) / kLogTwo;
-}
 }  // namespace
 
 SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options)
     : RidgePolicy(dim, options, dim),
       type_(std::move(type)),
       lift_(dim),
-      eta_(readOption(option_groups::elimination(), options, "eta", defaultEta(options))),
+      eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
       shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::elimination(), options, "shortlist"))),
       audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)),
       // Linear Elim is the linear-time baseline: it scans every step.
       boundsFirst_(type_ == "sub-elim" && readBoolOption(option_groups::subElimSearch(), options, "boundsFirst")) {
   refreshRadius();
-  const double stages = std::ceil(log2(1.0 / (8.0 * eta_)));
-  maxStage_ = stages <= 0.0 ? 0 : static_cast<int>(std::min<double>(stages, kStageCap));
+  maxStage_ = elimination_stages::maxStage(eta_);
   const PolicyIndexSpec spec(options, defaultIndex);
   for (int s = 0; s <= maxStage_; ++s) {
     stages_.push_back(Stage{spec.make(lift_.liftedDim(), static_cast<std::uint64_t>(s)), {}, {}, {}});
@@ -60,25 +45,11 @@ SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, con
   }
 }
 
-void SubElim::refreshRadius() {
-  if (theoreticalRadius()) {
-    beta_ = horizonRadius(delta() / 2.0, featureBound_);
-    return;
-  }
-  // The same radius as LinUCB's. A union bound over K arms and T steps (sqrt(2 log(2 K T / delta))
-  // noise scales, about 6 at K = 1,500, T = 3,000) kept the policy exploring for the whole horizon
-  // on the default-options battery (tests/battery), 3 to 20 times the regret of this radius.
-  beta_ = practicalRadius(confidenceMultiplier());
-}
+void SubElim::refreshRadius() { beta_ = eliminationRadius(featureBound_); }
 
 double SubElim::inverseNorm(const double* x) const { return ridge_.inverseNorm(Eigen::Map<const Vector>(x, arms_.dim())); }
 
-int SubElim::stageFor(double u) const {
-  if (!(u > 0.0)) return maxStage_;
-  const double level = -log2(u);
-  if (!(level > 0.0)) return 0;
-  return static_cast<int>(std::min<double>(std::floor(level), maxStage_));
-}
+int SubElim::stageFor(double u) const { return elimination_stages::stageFor(u, maxStage_); }
 
 double SubElim::acceptance(int stage) const { return std::ldexp(1.0, -stage - 2) * std::sqrt(1.0 - eta_ * eta_); }
 

@@ -64,14 +64,21 @@ namespace sublinear {
 //   index         { type: "exact" } for linear-elim, { type: "hnsw" } for sub-elim
 //   Arm removals always work; removing the arm that set the elimination threshold (the "witness")
 //   brings the arms eliminated against it back.
+//   search        "auto"      "lifted": the stage indexes above (SubElim, LinearElim); "widths":
+//                 every arm's ||x||^2_{V^-1} kept by rank-one corrections, exact stages at O(n d) a
+//                 step for n arms in play, 13 bytes an arm (ScanElim); "auto": lifted at d <= 16
+//                 over own arms, widths above (the lift outgrows the arms, and measured, widths step
+//                 as fast or faster from d = 24 on; bench/results/elimination-search.md) and over a
+//                 catalogue.
 //
 // Unknown `type` or an index type that makeMipsIndex does not know: INVALID_ARGUMENT.
 std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options);
 
 // A user over a shared catalogue (catalogue.hpp): the same options without `dim` (the catalogue's)
 // and, for lin-ts and sub-ts, without `index` (Sub-TS searches the catalogue's index, Linear TS scans
-// the catalogue's rows) or negativeRewardTransform. lin-ucb, lin-ts and sub-ts; linear-elim and
-// sub-elim are not yet supported over a catalogue (INVALID_ARGUMENT).
+// the catalogue's rows) or negativeRewardTransform. linear-elim and sub-elim run with kept widths
+// (ScanElim: 13 bytes an arm per user, no copy of the features, no lifted index); `index` and
+// search "lifted" are refused for them (INVALID_ARGUMENT).
 std::unique_ptr<LinearPolicy> makeLinearPolicy(std::shared_ptr<Catalogue> catalogue, const Json& options);
 
 // The type names makeLinearPolicy accepts.

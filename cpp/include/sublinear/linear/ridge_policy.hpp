@@ -128,6 +128,14 @@ class RidgePolicy : public LinearPolicy {
   // worst-case formula it assumes neither ||theta*|| <= 1 nor noise 1, and it shrinks with the noise:
   // the worst-case bounds are known to over-explore by orders of magnitude in practice.
   double practicalRadius(double multiplier) const;
+  // The elimination policies' radius beta: under the theoretical rule horizonRadius(delta / 2,
+  // featureBound), fixed for the run; under the practical one LinUCB's radius. A union bound over K
+  // arms and T steps (sqrt(2 log(2 K T / delta)) noise scales, about 6 at K = 1,500, T = 3,000) kept
+  // the policy exploring for the whole horizon on the default-options battery (tests/battery), 3 to
+  // 20 times the regret of this radius.
+  double eliminationRadius(double featureBound) const {
+    return theoretical_ ? horizonRadius(delta_ / 2.0, featureBound) : practicalRadius(confidenceMultiplier());
+  }
   // sqrt(2 log(1/delta)): the Gaussian tail of one estimate at level delta, the multiplier of the
   // practical rule for the confidence-bound policies (2.45 at the default delta 0.05; Thompson
   // sampling draws with multiplier 1, the posterior's own spread).

@@ -1,0 +1,91 @@
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "sublinear/core/ridge_regression.hpp"
+#include "sublinear/core/state_codec.hpp"
+#include "sublinear/linear/arm_set.hpp"
+
+namespace sublinear {
+
+// Per-arm widths w_a = ||x_a||^2_{V^-1} kept at scan cost, for the policies that need every arm's
+// confidence width at every step (LinUCB, and the elimination policies at high d or over a
+// catalogue). An observation x turns V^-1 into V^-1 - c c^T with c = V^-1 x / sqrt(1 + x^T V^-1 x)
+// (Sherman-Morrison), so every w_a drops by (x_a^T c)^2: bringUpToDate applies the pending
+// corrections in one pass over the arms, O(K d) per observation instead of the O(K d^2) of
+// recomputing every width. Every `dim` corrections the widths are recomputed exactly, which bounds
+// the rounding the corrections accumulate at the same amortised O(K d).
+//
+// Over a subset of rows (the elimination policies' arms in play; the other rows' widths go stale and
+// are computed afresh when needed): the corrections reach only those rows, and instead of a whole
+// recomputation every `dim` corrections, ceil(n / dim) of the n rows are recomputed exactly at each
+// call, round the subset, so that no call pays O(K d^2) (30 s at 60,000 x 784 in wasm). A first
+// computation before any observation, when V^-1 is (lambda + prior weight)^-1 I, is
+// ||x||^2 (lambda + weight)^-1: O(K d), so a new user over a large catalogue starts at once.
+//
+// Rows are the arm set's rows: whoever changes the arms tells the widths (appendRows,
+// followRemoval, or remap when the arms changed without notice, as a catalogue's do: kept widths
+// move with their arms and catch up, new arms' widths are computed directly).
+class KeptWidths {
+ public:
+  explicit KeptWidths(int dim) : dim_(dim), corrections_(dim, 0) {}
+
+  bool valid() const { return valid_; }
+  std::size_t size() const { return widths_.size(); }
+  // The widths (meaningful after bringUpToDate, until the next observation or change of the arms).
+  const double* data() const { return widths_.data(); }
+  double operator[](std::size_t row) const { return widths_[row]; }
+
+  // Called with the observation's vector x while V^-1 is still the old one (RidgePolicy's
+  // beforeObservation); nothing to record before the first computation.
+  void observe(const RidgeRegression& ridge, const Vector& x);
+  // Every row of `arms` current with `inverseGram`: an exact recomputation the first time and after
+  // `dim` corrections, the pending corrections otherwise.
+  void bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge);
+  // The last `count` rows of `arms` were just appended: the others catch up, the new ones are
+  // computed directly with today's V^-1.
+  void appendRows(const ArmSet& arms, const RidgeRegression& ridge, std::size_t count);
+  // The arms `ids` are about to leave `arms` (ArmSet::remove moves the last row into each hole in
+  // turn): the widths follow the same moves.
+  void followRemoval(const ArmSet& arms, const Id* ids, std::size_t count);
+  // For remap: the row each arm now at a row held before, or kNew for an arm that is new.
+  static constexpr std::size_t kNew = static_cast<std::size_t>(-1);
+
+  // The subset forms (rows: indices into the arm set's rows). bringUpToDate: the rows current (their
+  // first computation, or the pending corrections and a slice of exact recomputations). remap: as
+  // above, the corrections reaching only `rows` among the arms that stayed. compute: the rows
+  // recomputed directly (arms back in play after their widths went stale).
+  // It also writes x^T theta for each listed row into means[i], in the same read of the row.
+  void bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows, const Vector& theta,
+                     double* means);
+  void remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow,
+             const std::vector<std::uint32_t>& rows);
+  void compute(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows);
+
+  // The flag, then (when valid) the corrections since the exact computation, the widths and the
+  // pending corrections: a restored policy continues with the same bits.
+  void save(StateWriter& out) const;
+  // `rows`: the widths the state must hold (the arm set's size).
+  void load(StateReader& in, std::size_t rows);
+
+  std::size_t bytes() const { return widths_.capacity() * sizeof(double) + static_cast<std::size_t>(corrections_.size()) * sizeof(double); }
+
+ private:
+  void recompute(const ArmSet& arms, const RidgeRegression& ridge);
+  // The pending corrections applied to the first `rows` widths.
+  void applyCorrections(const ArmSet& arms, std::size_t rows);
+  // The pending corrections applied to the listed rows only (the others' widths go stale), and
+  // with theta given, means[i] = x^T theta of each in the same read.
+  void correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means);
+
+  int dim_;
+  bool valid_ = false;
+  std::vector<double> widths_;
+  // Pending Sherman-Morrison vectors c, one column each, and the corrections applied since the last
+  // exact recomputation (subset forms: the position in the subset of the next row to recompute).
+  Matrix corrections_;
+  std::size_t correctionsSinceExact_ = 0;
+};
+
+}  // namespace sublinear

@@ -1,0 +1,108 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sublinear/linear/kept_widths.hpp"
+#include "sublinear/linear/ridge_policy.hpp"
+
+namespace sublinear {
+
+// Linear Elim and Sub-Elim at scan cost (search "widths"): Algorithm 3 of Yang et al.
+// (arXiv:2103.02729) with every stage search answered exactly from kept widths
+// ||x||^2_{V^-1} (KeptWidths, O(K d) an observation) instead of a MIPS index over the lifts
+// vec(x x^T / d). The lift costs d(d+1)/2 floats an arm (2.47 GB at 60,000 x 128, out of memory at
+// 60,000 x 784) and one copy per user over a catalogue; these widths cost 8 bytes an arm and need no
+// index, so they are what the elimination policies run over a catalogue and, by default, at high d
+// (policy_factory.cpp decides).
+//
+// Every select makes one pass over the arms in play (eliminated arms cost one byte read; their
+// widths go stale and are computed afresh if they come back): the widths catch up, each arm gets its
+// uncertainty u = beta ||x||_{V^-1} and moves up to the stage u gives (stages only rise, as
+// Algorithm 2's re-partitions move them), the elimination threshold rises to the best lower bound
+// x^T theta^ - u of the arms in play (its arm the witness), and every arm in play but the witness
+// whose upper bound x^T theta^ + u is below the threshold is eliminated. Since the stages are exact
+// at every step, the first stage holding an arm always passes Algorithm 2's acceptance test and no
+// re-partition is needed: its most uncertain arm is played (ties to the smaller id), and in the last
+// stage a uniformly random member. A filtered selection or a slate takes the most uncertain eligible
+// arms of the first stages holding them, then eliminated eligible arms by upper bound (as SubElim).
+// Linear Elim and Sub-Elim are the same algorithm here, at the same cost: O(n d) a step for n arms
+// in play, plus one byte read per arm.
+//
+// Per arm the policy keeps its id (the arm set's row order as last seen), its stage byte (-1 once
+// eliminated) and its width: 13 bytes. The arm set may change between calls without notice (a
+// catalogue's add and remove): each call first compares the row order it saw with the set's and,
+// when they differ, moves its per-arm state with the arms. Arms that arrived join at once, in the
+// stage their uncertainty gives (the current stage structure: a new arm is explored before older,
+// better-known ones); arms that left are forgotten; when the witness left, every eliminated arm is
+// readmitted and the threshold is derived afresh (as SubElim does on removal).
+//
+// Options: RidgePolicy's, eta and featureBound (SubElim's). shortlist, boundsFirst and the audit
+// options concern the lifted search and are accepted and unused here; `index` is refused over a
+// catalogue.
+class ScanElim final : public RidgePolicy {
+ public:
+  ScanElim(std::string type, int dim, const Json& options);
+  ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options);
+  std::string type() const override { return type_; }
+
+  int maxStage() const { return maxStage_; }
+  double radius() const { return beta_; }
+  // The stage of an arm as of the last call, -1 once eliminated, -2 for an arm the policy has not
+  // seen yet (precondition: hasArm(id)).
+  int stageOf(Id id) const;
+  bool hasWitness() const { return hasWitness_; }
+  Id witness() const { return witness_; }
+  // Bytes of the per-arm state (ids, stages, widths): what a user over a catalogue adds to its model.
+  std::size_t perArmBytes() const;
+
+ protected:
+  // The arms are read at the next call (synchronise): adding and removing own arms is the same
+  // path as a catalogue's changes.
+  void onAddArms(const Id* /*ids*/, std::size_t /*count*/) override {}
+  void onRemoveArms(const Id* /*ids*/, std::size_t /*count*/) override {}
+  void beforeObservation(const Vector& x) override { widths_.observe(ridge_, x); }
+  Id chooseArm() override;
+  std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
+  Json extraStats() const override;
+  // The radius, threshold and witness, the counters, the row order last seen with each row's stage,
+  // then the widths.
+  void saveFields(StateWriter& out) const override;
+  void loadFields(StateReader& in) override;
+
+ private:
+  // The per-arm state follows the arm set's rows.
+  void synchronise();
+  // The rows in play at the start of a call, with x^T theta^ and u = beta ||x||_{V^-1} each.
+  struct Pass {
+    std::vector<std::uint32_t> rows;
+    std::vector<double> means;
+    std::vector<double> uncertainties;
+  };
+  std::vector<std::uint32_t> rowsInPlay() const;
+  // The pass every select starts with (see above).
+  Pass prepare();
+
+  std::string type_;
+  double eta_;
+  double featureBound_;
+  int maxStage_;
+  double beta_ = 0.0;
+  double threshold_ = -INFINITY;
+  bool hasWitness_ = false;
+  Id witness_ = 0;
+  // Per row of the arm set as last seen: its id, its stage (-1 eliminated), its width.
+  std::vector<Id> rowIds_;
+  std::vector<std::int8_t> stages_;
+  KeptWidths widths_;
+  std::uint64_t eliminated_ = 0;
+  std::uint64_t readmissions_ = 0;
+  std::uint64_t randomPlays_ = 0;
+  std::uint64_t eliminatedPlays_ = 0;
+  std::uint64_t arrivals_ = 0;
+  std::uint64_t departures_ = 0;
+};
+
+}  // namespace sublinear

@@ -1,0 +1,278 @@
+#include "sublinear/linear/scan_elim.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
+#include "sublinear/linear/elimination_stages.hpp"
+
+namespace sublinear {
+
+namespace {
+// Rows are scored in blocks; a block never straddles two of the arm set's pieces.
+constexpr std::size_t kBlock = 512;
+static_assert(RowStore<double>::kBlockRows % kBlock == 0, "a block of rows must lie in one piece of the arm set");
+
+// Over a catalogue there is no stage index to configure: the widths replace it.
+const Json& optionsOverCatalogue(const Json& options) {
+  require(!(options.is_object() && options.contains("index")), ErrorCode::InvalidArgument,
+          "option 'index': the elimination policies over a catalogue search no index (they keep every arm's width)");
+  return options;
+}
+
+// Stage bytes: -1 for an eliminated arm.
+constexpr std::int8_t kEliminated = -1;
+}  // namespace
+
+ScanElim::ScanElim(std::string type, int dim, const Json& options)
+    : RidgePolicy(dim, options, dim),
+      type_(std::move(type)),
+      eta_(elimination_stages::eta(options)),
+      featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
+      maxStage_(elimination_stages::maxStage(eta_)),
+      widths_(dim) {
+  beta_ = eliminationRadius(featureBound_);
+}
+
+ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)
+    : RidgePolicy(catalogue, optionsOverCatalogue(options), catalogue ? catalogue->dim() : 1),
+      type_(std::move(type)),
+      eta_(elimination_stages::eta(options)),
+      featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
+      maxStage_(elimination_stages::maxStage(eta_)),
+      widths_(arms_.dim()) {
+  beta_ = eliminationRadius(featureBound_);
+}
+
+int ScanElim::stageOf(Id id) const {
+  const std::size_t row = arms_.rowOf(id);
+  return row < rowIds_.size() && rowIds_[row] == id ? stages_[row] : -2;
+}
+
+std::size_t ScanElim::perArmBytes() const {
+  return rowIds_.capacity() * sizeof(Id) + stages_.capacity() * sizeof(std::int8_t) + widths_.bytes();
+}
+
+void ScanElim::synchronise() {
+  const std::vector<Id>& ids = arms_.ids();
+  if (ids == rowIds_) return;
+  std::vector<std::size_t> source(ids.size(), KeptWidths::kNew);
+  // Arms that arrive start in Psi_0 and rise to their stage in the pass that follows.
+  std::vector<std::int8_t> stages(ids.size(), 0);
+  for (std::size_t old = 0; old < rowIds_.size(); ++old) {
+    const Id id = rowIds_[old];
+    if (!arms_.contains(id)) {
+      ++departures_;
+      continue;
+    }
+    const std::size_t row = arms_.rowOf(id);
+    source[row] = old;
+    stages[row] = stages_[old];
+  }
+  for (const std::size_t old : source) arrivals_ += old == KeptWidths::kNew ? 1 : 0;
+  rowIds_ = ids;
+  stages_ = std::move(stages);
+  widths_.remap(arms_, ridge_, source, rowsInPlay());
+  if (hasWitness_ && !arms_.contains(witness_)) {
+    // Arms were eliminated because their upper bound fell below the witness's lower bound; without
+    // the witness that comparison no longer holds: every eliminated arm comes back (its width, left
+    // stale while it was out, computed afresh), and the threshold is derived afresh.
+    ++readmissions_;
+    std::vector<std::uint32_t> readmitted;
+    for (std::size_t row = 0; row < stages_.size(); ++row) {
+      if (stages_[row] == kEliminated) stages_[row] = 0, readmitted.push_back(static_cast<std::uint32_t>(row));
+    }
+    if (widths_.valid()) widths_.compute(arms_, ridge_, readmitted);
+    threshold_ = -INFINITY;
+    hasWitness_ = false;
+  }
+}
+
+std::vector<std::uint32_t> ScanElim::rowsInPlay() const {
+  std::vector<std::uint32_t> rows;
+  rows.reserve(stages_.size());
+  for (std::size_t row = 0; row < stages_.size(); ++row) {
+    if (stages_[row] != kEliminated) rows.push_back(static_cast<std::uint32_t>(row));
+  }
+  return rows;
+}
+
+ScanElim::Pass ScanElim::prepare() {
+  synchronise();
+  Pass pass;
+  pass.rows = rowsInPlay();
+  const std::size_t count = pass.rows.size();
+  pass.means.resize(count);
+  pass.uncertainties.resize(count);
+  widths_.bringUpToDate(arms_, ridge_, pass.rows, ridge_.theta(), pass.means.data());
+  beta_ = eliminationRadius(featureBound_);
+  double bestLower = -INFINITY;
+  std::size_t best = count;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t row = pass.rows[i];
+    const double mean = pass.means[i];
+    const double u = beta_ * std::sqrt(std::max(0.0, widths_[row]));
+    pass.means[i] = mean;
+    pass.uncertainties[i] = u;
+    // Stages only rise: an arm leaves a stage when its uncertainty falls below the stage's width.
+    std::int8_t& stage = stages_[row];
+    stage = static_cast<std::int8_t>(std::max<int>(stage, elimination_stages::stageFor(u, maxStage_)));
+    if (mean - u > bestLower) bestLower = mean - u, best = i;
+  }
+  countInnerProducts(count);
+  if (best < count && bestLower > threshold_) {
+    threshold_ = bestLower;
+    hasWitness_ = true;
+    witness_ = rowIds_[pass.rows[best]];
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t row = pass.rows[i];
+    if (hasWitness_ && rowIds_[row] == witness_) continue;
+    if (pass.means[i] + pass.uncertainties[i] < threshold_) {
+      stages_[row] = kEliminated;
+      ++eliminated_;
+    }
+  }
+  return pass;
+}
+
+Id ScanElim::chooseArm() {
+  const Pass pass = prepare();
+  int first = maxStage_ + 1;
+  std::size_t members = 0;
+  for (const std::uint32_t row : pass.rows) {
+    const int stage = stages_[row];
+    if (stage == kEliminated) continue;
+    if (stage < first) first = stage, members = 0;
+    if (stage == first) ++members;
+  }
+  if (first > maxStage_) {
+    // Unreachable: the witness is never eliminated, so some arm is in play; kept as a guard.
+    ++randomPlays_;
+    return arms_.idAt(static_cast<std::size_t>(random_.uniformInt(arms_.size())));
+  }
+  if (first == maxStage_) {
+    // Algorithm 3's last stage: its arms are all within 2^-smax, any of them will do.
+    ++randomPlays_;
+    auto pick = static_cast<std::size_t>(random_.uniformInt(members));
+    for (const std::uint32_t row : pass.rows) {
+      if (stages_[row] == first && pick-- == 0) return rowIds_[row];
+    }
+  }
+  std::size_t best = pass.rows.size();
+  for (std::size_t i = 0; i < pass.rows.size(); ++i) {
+    const std::size_t row = pass.rows[i];
+    if (stages_[row] != first) continue;
+    if (best == pass.rows.size() || pass.uncertainties[i] > pass.uncertainties[best] ||
+        (pass.uncertainties[i] == pass.uncertainties[best] && rowIds_[row] < rowIds_[pass.rows[best]])) {
+      best = i;
+    }
+  }
+  return rowIds_[pass.rows[best]];
+}
+
+std::vector<Id> ScanElim::chooseArms(std::size_t count, const ArmFilter& /*filter*/, const Eligibility& eligible) {
+  const Pass pass = prepare();
+  // Arms in play by stage, then uncertainty (largest first), then id; then, when they do not fill
+  // the slate, eliminated eligible arms by upper bound, computed directly for them (O(K d^2) at worst,
+  // only for such a call; stats().eliminatedPlays).
+  struct Candidate {
+    int stage;
+    double value;
+    Id id;
+  };
+  const auto order = [](const Candidate& a, const Candidate& b) {
+    if (a.stage != b.stage) return a.stage < b.stage;
+    if (a.value != b.value) return a.value > b.value;
+    return a.id < b.id;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t i = 0; i < pass.rows.size(); ++i) {
+    const std::size_t row = pass.rows[i];
+    if (stages_[row] != kEliminated && arms_.admits(eligible, row)) candidates.push_back({stages_[row], pass.uncertainties[i], rowIds_[row]});
+  }
+  std::size_t taken = std::min(count, candidates.size());
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(taken), candidates.end(), order);
+  std::vector<Id> chosen(taken);
+  for (std::size_t i = 0; i < taken; ++i) chosen[i] = candidates[i].id;
+  if (chosen.size() == count) return chosen;
+  candidates.clear();
+  const Vector& theta = ridge_.theta();
+  for (std::size_t row = 0; row < stages_.size(); ++row) {
+    if (stages_[row] != kEliminated || !arms_.admits(eligible, row)) continue;
+    const Eigen::Map<const Vector> x(arms_.rowData(row), arms_.dim());
+    candidates.push_back({0, x.dot(theta) + beta_ * ridge_.inverseNorm(x), rowIds_[row]});
+  }
+  countInnerProducts(candidates.size());
+  taken = std::min(count - chosen.size(), candidates.size());
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(taken), candidates.end(), order);
+  for (std::size_t i = 0; i < taken; ++i) chosen.push_back(candidates[i].id);
+  eliminatedPlays_ += taken;
+  return chosen;
+}
+
+Json ScanElim::extraStats() const {
+  std::vector<std::size_t> sizes(static_cast<std::size_t>(maxStage_) + 1, 0);
+  std::size_t inPlay = 0;
+  for (const std::int8_t stage : stages_) {
+    if (stage == kEliminated) continue;
+    ++sizes[static_cast<std::size_t>(stage)];
+    ++inPlay;
+  }
+  return Json{{"search", "widths"},
+              {"stageSizes", sizes},
+              {"inPlay", inPlay},
+              {"maxStage", maxStage_},
+              {"radius", beta_},
+              {"eta", eta_},
+              {"threshold", std::isfinite(threshold_) ? Json(threshold_) : Json(nullptr)},
+              {"eliminated", eliminated_},
+              {"readmissions", readmissions_},
+              {"randomPlays", randomPlays_},
+              {"eliminatedPlays", eliminatedPlays_},
+              {"arrivals", arrivals_},
+              {"departures", departures_},
+              {"perArmBytes", perArmBytes()}};
+}
+
+void ScanElim::saveFields(StateWriter& out) const {
+  out.f64(beta_);
+  out.f64(threshold_);
+  out.u8(hasWitness_ ? 1 : 0);
+  out.u32(witness_);
+  for (const std::uint64_t counter : {eliminated_, readmissions_, randomPlays_, eliminatedPlays_, arrivals_, departures_}) out.u64(counter);
+  out.u32s(rowIds_.data(), rowIds_.size());
+  for (const std::int8_t stage : stages_) out.u8(static_cast<std::uint8_t>(stage));
+  widths_.save(out);
+}
+
+void ScanElim::loadFields(StateReader& in) {
+  beta_ = in.f64();
+  threshold_ = in.f64();
+  const std::uint8_t hasWitness = in.u8();
+  witness_ = in.u32();
+  for (std::uint64_t* counter : {&eliminated_, &readmissions_, &randomPlays_, &eliminatedPlays_, &arrivals_, &departures_}) *counter = in.u64();
+  in.check(std::isfinite(beta_) && beta_ >= 0.0, "radius is not a finite non-negative number");
+  in.check(hasWitness <= 1, "bad witness flag");
+  hasWitness_ = hasWitness == 1;
+  in.check(hasWitness_ ? std::isfinite(threshold_) : threshold_ == -INFINITY, "threshold does not match its witness");
+  // The row order the policy last saw: over a catalogue it may differ from the catalogue's now
+  // (arms added or removed since), which the next call reconciles; ids must be unique for that.
+  rowIds_ = in.u32s();
+  in.check(std::unordered_set<Id>(rowIds_.begin(), rowIds_.end()).size() == rowIds_.size(), "an arm appears twice in the row order");
+  in.check(in.remaining() >= rowIds_.size(), "the state holds fewer stages than arms");
+  stages_.resize(rowIds_.size());
+  bool witnessInPlay = false;
+  for (std::size_t row = 0; row < rowIds_.size(); ++row) {
+    const auto stage = static_cast<std::int8_t>(in.u8());
+    in.check(stage >= kEliminated && stage <= maxStage_, "a stage is out of range");
+    stages_[row] = stage;
+    witnessInPlay = witnessInPlay || (rowIds_[row] == witness_ && stage != kEliminated);
+  }
+  in.check(!hasWitness_ || witnessInPlay, "the threshold's witness is not an arm in play");
+  widths_.load(in, rowIds_.size());
+}
+
+}  // namespace sublinear
