@@ -250,7 +250,7 @@ const OptionGroup& armSubspace() {
       text("subspace", "auto", "auto|arms|none",
            "learn theta in the arms' principal subspace ('arms') or in all d dimensions ('none'); 'auto': 'arms' above 64 dimensions or with modelDim or subspaceEnergy, 'none' with prior or negativeRewardTransform"),
       computedInteger("modelDim", 1, 4096, "min(d, 256)", "with a subspace: the model's dimension (above d: d)"),
-      number("subspaceEnergy", 0.75, 0, 1, "with a subspace: the fewest principal directions (at least 8, at most modelDim) that hold this fraction of the arms' squared norms", true, false),
+      number("subspaceEnergy", 0.7, 0, 1, "with a subspace: the fewest principal directions (at least 8, at most modelDim) that hold this fraction of the arms' squared norms", true, false),
   };
   return group;
 }

@@ -53,7 +53,7 @@ namespace sublinear {
 //                                    "auto" ("arms" above 64 dimensions or with modelDim or
 //                                    subspaceEnergy; "none" with prior or negativeRewardTransform)
 //   modelDim                 min(d, 256)  the subspace model's dimension     (integer in [1, 4096], d above d)
-//   subspaceEnergy           0.75    the fewest principal directions holding this share of the
+//   subspaceEnergy           0.7     the fewest principal directions holding this share of the
 //                                    arms' squared norms (at least 8, at most modelDim)  (in (0, 1])
 //   Arm removals supported.
 //
