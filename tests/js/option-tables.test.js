@@ -100,6 +100,18 @@ describe('option tables', () => {
     expect(classes).toBe(7);
   });
 
+  test('the .d.ts files give the linear policies\' and the catalogue\'s dimension range of the tables (up to 4,096)', () => {
+    const ranges = [['web/src/linear.d.ts', 'linear-policy', 'lin-ts'], ['web/src/catalogue.d.ts', 'catalogue', 'catalogue']];
+    for (const [file, kind, type] of ranges) {
+      const dim = sb.optionTable(kind, type).find((option) => option.name === 'dim');
+      expect(dim.high, `${kind} ${type}`).toBe(4096);
+      expect(read(file), file).toContain(`d${kind === 'catalogue' ? ' of the arms' : ''}, in [${dim.low}, ${dim.high}]`);
+    }
+    for (const type of ['lin-ucb', 'lin-ts', 'sub-ts', 'linear-elim', 'sub-elim']) {
+      expect(sb.optionTable('linear-policy', type).find((option) => option.name === 'dim').high, type).toBe(4096);
+    }
+  });
+
   test('a misspelt option names the nearest valid one, in every family', () => {
     const message = (action) => {
       try {

@@ -4,7 +4,7 @@ import type { Disposable, Floats, Ids } from './common.js';
 import type { PolicyIndexOptions } from './linear.js';
 
 export interface CatalogueOptions {
-  /** Feature dimension d of the arms, in [1, 1000]. */
+  /** Feature dimension d of the arms, in [1, 4096]. */
   dim: number;
   /**
    * The one MIPS index every user searches (SubTS users; LinUCB and LinTS users scan the rows).

@@ -11,7 +11,7 @@ export interface PolicyIndexOptions {
 
 /** Options every linear policy accepts. */
 export interface LinearPolicyOptions {
-  /** Feature dimension d, in [1, 1000]. */
+  /** Feature dimension d, in [1, 4096]. */
   dim: number;
   /** Ridge regulariser, V_1 = lambda I. Default 1. */
   lambda?: number;
@@ -99,21 +99,49 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Population
   index?: PolicyIndexOptions;
   /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
   negativeRewardTransform?: boolean;
+  /**
+   * Where theta is learned. 'arms': in the arms' principal subspace, z = B^T x with B the principal
+   * directions of the arms (fitted to the first arms, again whenever they doubled or lost half), so
+   * that exploration is not spent on directions the arms barely hold; the index keeps the arms as
+   * they are and is searched with B theta~, theta() reports B theta^. 'none': all d dimensions.
+   * Default 'auto': 'arms' above 64 dimensions or when `modelDim` or `subspaceEnergy` is given, 'none'
+   * otherwise and always with `prior` or `negativeRewardTransform` (they are in d dimensions; 'arms'
+   * with them throws INVALID_ARGUMENT). Not over a catalogue. stats().subspace when in use.
+   */
+  subspace?: 'auto' | 'arms' | 'none';
+  /** With a subspace: the model's dimension, in [1, 4096], d when above d (its state is modelDim^2 doubles, not d^2). Default min(d, 256). */
+  modelDim?: number;
+  /** With a subspace: the fewest principal directions (at least 8, at most modelDim) holding this fraction of the arms' squared norms, in (0, 1]. Default 0.7. */
+  subspaceEnergy?: number;
+}
+
+/** stats().subspace of LinTS and SubTS learning in the arms' subspace. */
+export interface SubspaceStats {
+  modelDim: number;
+  /** Principal directions in use (at most modelDim). */
+  rank: number;
+  /** The fraction of the sampled arms' squared norms those directions hold. */
+  energy: number;
+  /** How many times the basis was fitted. */
+  fits: number;
 }
 
 /**
  * A user over a catalogue: the policy's options without `dim` (the catalogue's), `index` (Sub-TS
- * searches the catalogue's index; Linear TS scans its rows) or `negativeRewardTransform` (it would
- * change the catalogue's vectors): each throws INVALID_ARGUMENT. The policy holds its model only;
+ * searches the catalogue's index; Linear TS scans its rows), `negativeRewardTransform` (it would
+ * change the catalogue's vectors) or a subspace model (`subspace: 'arms'`, `modelDim`): each throws INVALID_ARGUMENT. The policy holds its model only;
  * addArms and removeArms throw INVALID_ARGUMENT (change the catalogue instead). LinearElim and
  * SubElim over a catalogue keep per arm its stage and width (13 bytes an arm, search 'widths');
  * search 'lifted' throws INVALID_ARGUMENT.
  */
-export type OverCatalogue<Options> = Omit<Options, 'dim' | 'index' | 'negativeRewardTransform'> & {
+export type OverCatalogue<Options> = Omit<Options, 'dim' | 'index' | 'negativeRewardTransform' | 'subspace' | 'modelDim' | 'subspaceEnergy'> & {
   catalogue: Catalogue;
   dim?: never;
   index?: never;
   negativeRewardTransform?: never;
+  subspace?: 'auto' | 'none';
+  modelDim?: never;
+  subspaceEnergy?: never;
 };
 
 /** fromBytes' second argument. */
@@ -194,6 +222,8 @@ export interface LinearPolicyStats {
   noise: number;
   /** SubTS, LinTS, SubElim and LinearElim. */
   approximation?: ApproximationStats;
+  /** LinTS and SubTS learning in the arms' subspace. */
+  subspace?: SubspaceStats;
   [key: string]: unknown;
 }
 

@@ -196,7 +196,7 @@ const OptionGroup& pcaTree() {
 // ---- Linear policies (cpp/src/linear) ----
 
 const OptionGroup& linearDim() {
-  static const OptionGroup group{required("dim", 1, 1000, "feature dimension d")};
+  static const OptionGroup group{required("dim", 1, 4096, "feature dimension d")};
   return group;
 }
 
@@ -249,6 +249,17 @@ const OptionGroup& thompson() {
       number("inflation", 1.0, 0, 1e12, "multiplies the sampling scale"),
       integer("shortlist", 30, 1, 1000000, "candidates retrieved from the index and ranked exactly"),
       boolean("negativeRewardTransform", false, "the paper's transform for a negative best reward"),
+  };
+  return group;
+}
+
+// Linear TS's and Sub-TS's model in the arms' principal subspace (ArmSubspace), with their own arms.
+const OptionGroup& armSubspace() {
+  static const OptionGroup group{
+      text("subspace", "auto", "auto|arms|none",
+           "learn theta in the arms' principal subspace ('arms') or in all d dimensions ('none'); 'auto': 'arms' above 64 dimensions or with modelDim or subspaceEnergy, 'none' with prior or negativeRewardTransform"),
+      computedInteger("modelDim", 1, 4096, "min(d, 256)", "with a subspace: the model's dimension (above d: d)"),
+      number("subspaceEnergy", 0.7, 0, 1, "with a subspace: the fewest principal directions (at least 8, at most modelDim) that hold this fraction of the arms' squared norms", true, false),
   };
   return group;
 }
@@ -307,7 +318,7 @@ const OptionGroup& subElimIndex() {
 // One arm set and its index shared by many linear policies (linear/catalogue.hpp).
 const OptionGroup& catalogue() {
   static const OptionGroup group{
-      required("dim", 1, 1000, "feature dimension d of the arms"),
+      required("dim", 1, 4096, "feature dimension d of the arms"),
       nested(object("index", "{ type: 'hnsw', M: 8 (16 above 32 dimensions), efConstruction: 16 }",
                     "{ type, ...options } of the one MIPS index every user searches"),
              "index", "type", "hnsw"),
@@ -583,8 +594,8 @@ const std::vector<OptionTable>& optionTables() {
       {"index", "greedy", {&typed(), &indexDim(), &greedy()}},
       {"index", "pca-tree", {&typed(), &indexDim(), &pcaTree()}},
       {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior()}},
-      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &approximationAudit(), &linTsIndex()}},
-      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &approximationAudit(), &subTsIndex()}},
+      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &linTsIndex()}},
+      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &subTsIndex()}},
       {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &linearElimIndex()}},
       {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex()}},
       {"catalogue", "catalogue", {&typed(), &catalogue()}},

@@ -47,6 +47,19 @@ void RidgeRegression::startFromPrior(const Eigen::Ref<const Vector>& mean, doubl
   cholesky_.compute(gram_);
 }
 
+void RidgeRegression::reset(const Matrix& gram, const Vector& responses) {
+  require(gram.rows() == dim() && gram.cols() == dim() && responses.size() == dim(), ErrorCode::DimensionMismatch,
+          "gram matrix or responses have the wrong dimension");
+  require(gram.allFinite() && responses.allFinite(), ErrorCode::NonFinite, "gram matrix or responses hold a non-finite entry");
+  Eigen::LLT<Matrix> factor(gram);
+  require(factor.info() == Eigen::Success, ErrorCode::InvalidArgument, "gram matrix is not positive definite");
+  gram_ = gram;
+  cholesky_.compute(gram_);
+  inverseGram_ = cholesky_.solve(Matrix::Identity(dim(), dim()));
+  responses_ = responses;
+  theta_.noalias() = inverseGram_ * responses_;
+}
+
 double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x) const { return inverseNorm(x, product_); }
 
 double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x, Vector& product) const {

@@ -71,7 +71,8 @@ std::unique_ptr<PersistentLinearPolicy> PersistentLinearPolicy::fromBytes(const 
     const Json spec = readOptions(in);
     // A state of dimension d holds V, V^-1 and V's Cholesky factor, 24 d^2 bytes: refuse a dimension
     // the payload cannot hold before the constructor allocates and factors d x d matrices for it.
-    const auto d = static_cast<std::size_t>(dimOf(spec));
+    // (the model's dimension: below d for a Thompson policy in the arms' subspace)
+    const auto d = static_cast<std::size_t>(linearModelDimension(dimOf(spec), spec));
     in.check(in.remaining() / (3 * sizeof(double)) / d >= d, "the stored dimension exceeds the state");
     restored = std::make_unique<PersistentLinearPolicy>(spec);
     in.check(restored->policy().type() == type, "saved options are of another policy type");

@@ -11,7 +11,7 @@
 
 namespace sublinear {
 
-constexpr int kMaxPolicyDimension = 1000;
+constexpr int kMaxPolicyDimension = 4096;
 
 namespace {
 // The largest dimension at which the elimination policies over their own arms search lifted stage
@@ -31,7 +31,7 @@ bool searchesLifted(int dim, const Json& options) {
 std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options) {
   requireObject(options, "policy options");
   if (dim < 1 || dim > kMaxPolicyDimension) {
-    fail(ErrorCode::InvalidArgument, "option 'dim' must be an integer in [1, 1000], got " + std::to_string(dim));
+    fail(ErrorCode::InvalidArgument, "option 'dim' must be an integer in [1, 4096], got " + std::to_string(dim));
   }
   require(options.is_object() && options.contains("type") && !options["type"].is_null(), ErrorCode::InvalidArgument,
           "option 'type' is required (one of lin-ucb, lin-ts, linear-elim, sub-elim, sub-ts)");
@@ -73,6 +73,11 @@ std::unique_ptr<LinearPolicy> makeLinearPolicy(std::shared_ptr<Catalogue> catalo
   std::string known;
   for (const auto& name : linearPolicyTypes()) known += (known.empty() ? "" : ", ") + name;
   fail(ErrorCode::InvalidArgument, "option 'type': unknown linear policy '" + type + "' (known: " + known + ")");
+}
+
+int linearModelDimension(int dim, const Json& spec) {
+  const std::string type = readString(spec, "type", "");
+  return type == "lin-ts" || type == "sub-ts" ? SubTS::modelDimension(dim, spec) : dim;
 }
 
 std::vector<std::string> linearPolicyTypes() { return {"lin-ucb", "lin-ts", "linear-elim", "sub-elim", "sub-ts"}; }

@@ -13,15 +13,35 @@ namespace sublinear {
 namespace {
 const double kSqrtTwo = std::sqrt(2.0);
 
-int modelDimension(int dim, const Json& options) {
-  return readBoolOption(option_groups::thompson(), options, "negativeRewardTransform") ? dim + 1 : dim;
-}
+bool transformed(const Json& options) { return readBoolOption(option_groups::thompson(), options, "negativeRewardTransform"); }
 }  // namespace
+
+bool SubTS::usesSubspace(int dim, const Json& options) {
+  const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
+  const auto given = [&](const char* name) { return options.is_object() && options.contains(name) && !options[name].is_null(); };
+  if (mode == "none") return false;
+  if (mode == "arms") {
+    require(!transformed(options) && !given("prior"), ErrorCode::InvalidArgument,
+            "option 'subspace': 'arms' cannot be combined with 'prior' or negativeRewardTransform (they are in d dimensions)");
+    return true;
+  }
+  // 'auto': modelDim or subspaceEnergy ask for a subspace at any d.
+  if (transformed(options) || given("prior")) return false;
+  return dim > kFullModelMaxDimension || given("modelDim") || given("subspaceEnergy");
+}
+
+int SubTS::modelDimension(int dim, const Json& options) {
+  if (transformed(options)) return dim + 1;
+  if (!usesSubspace(dim, options)) return dim;
+  // A model as large as the arms' dimension is the largest there is: modelDim above d means d.
+  const long long modelDim = readIntegerOption(option_groups::armSubspace(), options, "modelDim", kDefaultModelDim);
+  return static_cast<int>(std::min<long long>(modelDim, dim));
+}
 
 SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const Json& options)
     : RidgePolicy(dim, options, modelDimension(dim, options)),
       type_(std::move(type)),
-      transform_(readBoolOption(option_groups::thompson(), options, "negativeRewardTransform")),
+      transform_(transformed(options)),
       inflation_(readOption(option_groups::thompson(), options, "inflation")),
       shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::thompson(), options, "shortlist"))),
       audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)) {
@@ -33,8 +53,15 @@ SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const J
   // after its completion). At d = 64 M 8 lost regret even so, so larger models keep M 16
   // (bench/results/design-measurements.md).
   // Build credit kBuildCredit instead of HnswIndex's 1: see there.
-  const PolicyIndexSpec spec(options, defaultIndex, graphDefaults(ridge_.dim()));
-  index_ = spec.make(static_cast<std::size_t>(ridge_.dim()));
+  if (usesSubspace(dim, options)) {
+    subspace_ = std::make_unique<ArmSubspace>(dim, ridge_.dim(), readOption(option_groups::armSubspace(), options, "subspaceEnergy"),
+                                              readSeedOption(option_groups::ridge(), options));
+  }
+  // The index holds the arms as they are (d, or d + 1 with the transform): a subspace model's
+  // queries are lifted back to d dimensions.
+  const int indexDim = transform_ ? dim + 1 : dim;
+  const PolicyIndexSpec spec(options, defaultIndex, graphDefaults(indexDim));
+  index_ = spec.make(static_cast<std::size_t>(indexDim));
 }
 
 Json SubTS::graphDefaults(int modelDim) {
@@ -61,10 +88,15 @@ SubTS::SubTS(std::string type, std::shared_ptr<Catalogue> catalogue, const Json&
       inflation_(readOption(option_groups::thompson(), options, "inflation")),
       shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::thompson(), options, "shortlist"))),
       audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)) {
+  // The catalogue's arms and their changes are every user's: a subspace of them would be the
+  // catalogue's to fit and keep, which it does not yet do.
+  require(readStringOption(option_groups::armSubspace(), options, "subspace") != "arms" && !options.contains("modelDim"),
+          ErrorCode::InvalidArgument, "option 'subspace' / 'modelDim': a model in the arms' subspace is not available over a catalogue");
   scanCatalogue_ = type_ == "lin-ts";
 }
 
 Vector SubTS::modelFeatures(const double* features) const {
+  if (subspace_) return subspace_->project(features);
   const Eigen::Map<const Vector> x(features, arms_.dim());
   if (!transform_) return x;
   Vector lifted(arms_.dim() + 1);
@@ -76,6 +108,7 @@ Vector SubTS::modelFeatures(const double* features) const {
 double SubTS::modelReward(double reward) const { return transform_ ? reward / 2.0 + 0.5 : reward; }
 
 Vector SubTS::theta() const {
+  if (subspace_) return subspace_->lift(ridge_.theta());
   if (!transform_) return ridge_.theta();
   return kSqrtTwo * ridge_.theta().head(arms_.dim());
 }
@@ -83,6 +116,7 @@ Vector SubTS::theta() const {
 void SubTS::indexVector(const double* features, float* out) const {
   const auto d = static_cast<std::size_t>(arms_.dim());
   if (!transform_) {
+    // Without the transform the index holds the arms as they are, with or without a subspace.
     for (std::size_t j = 0; j < d; ++j) out[j] = static_cast<float>(features[j]);
     return;
   }
@@ -91,21 +125,39 @@ void SubTS::indexVector(const double* features, float* out) const {
 }
 
 void SubTS::onAddArms(const Id* ids, std::size_t count) {
-  const auto modelDim = static_cast<std::size_t>(ridge_.dim());
-  std::vector<float> vectors(count * modelDim);
+  const auto modelDim = static_cast<std::size_t>(index_->dim());
   // The rows are the batch's, in its order (ArmSet::add appended them): no lookup by id, and no
   // Vector allocated per arm (10^6 of them slowed adds in a heap fragmented by earlier work).
   const std::size_t first = arms_.size() - count;
+  std::vector<float> vectors(count * modelDim);
   std::vector<Label> labels(count);
   for (std::size_t i = 0; i < count; ++i) {
     indexVector(arms_.rowData(first + i), vectors.data() + i * modelDim);
     labels[i] = arms_.labelAt(first + i);
   }
   index_->add(ids, count, vectors.data(), vectors.size(), labels.data(), labels.size());
+  // The first batch fits the subspace before any update can project onto it.
+  if (subspace_ && subspace_->due(arms_.size())) fitSubspace();
+}
+
+void SubTS::fitSubspace() {
+  // The model moves to the new coordinates: its observations z = B_old^T x become M z with
+  // M = B_new^T B_old (exact for arms inside the old span), so V = lambda I + sum z z^T becomes
+  // lambda I + M (V - lambda I) M^T and b becomes M b; directions new to the basis start at the prior.
+  const Matrix change = subspace_->fit(arms_);
+  if (ridge_.observations() == 0) return;
+  const double lambda = startPrecision();
+  const Eigen::Index r = ridge_.dim();
+  const Matrix identity = Matrix::Identity(r, r);
+  Matrix gram = lambda * identity + change * (ridge_.gram() - lambda * identity) * change.transpose();
+  gram = (gram + gram.transpose()) / 2.0;
+  ridge_.reset(gram, change * ridge_.responses());
 }
 
 void SubTS::onRemoveArms(const Id* ids, std::size_t count) {
   index_->remove(ids, count);
+  // Refitted at the next selection (the arms are still in arms_ here).
+  if (subspace_) subspace_->noteRemoved(count);
   recalled_.erase(std::remove_if(recalled_.begin(), recalled_.end(), [&](Id id) { return !index_->contains(id); }),
                   recalled_.end());
 }
@@ -113,7 +165,8 @@ void SubTS::onRemoveArms(const Id* ids, std::size_t count) {
 std::vector<float> SubTS::drawQuery() {
   lastScale_ = inflation_ * (theoreticalRadius() ? adaptiveRadius(delta() / (4.0 * static_cast<double>(horizon())))
                                                   : practicalRadius(1.0));
-  const Vector sampled = ridge_.sampleTheta(random_, lastScale_);
+  if (subspace_ && subspace_->due(arms_.size())) fitSubspace();
+  const Vector sampled = subspace_ ? subspace_->lift(ridge_.sampleTheta(random_, lastScale_)) : ridge_.sampleTheta(random_, lastScale_);
   std::vector<float> query(static_cast<std::size_t>(sampled.size()));
   for (Eigen::Index j = 0; j < sampled.size(); ++j) query[static_cast<std::size_t>(j)] = static_cast<float>(sampled[j]);
   lastQuery_ = query;
@@ -189,6 +242,8 @@ void SubTS::saveFields(StateWriter& out) const {
   out.u64(emptyQueries_);
   out.u64(shortlist_);
   audit_.save(out);
+  // Present exactly when the options ask for a subspace (the constructor decides from them).
+  if (subspace_) subspace_->save(out);
   out.u32s(recalled_.data(), recalled_.size());
   // Over a catalogue the index is the catalogue's: the user keeps only its share of the work.
   if (catalogue_) {
@@ -207,6 +262,7 @@ void SubTS::loadFields(StateReader& in) {
   in.check(shortlist >= shortlist_ && shortlist <= audit_.maxShortlist(), "shortlist is out of range");
   shortlist_ = static_cast<std::size_t>(shortlist);
   audit_.load(in);
+  if (subspace_) subspace_->load(in);
   const std::vector<std::uint32_t> recalled = in.u32s();
   in.check(recalled.size() <= kRecalled, "too many recalled arms");
   if (catalogue_) {
@@ -221,7 +277,7 @@ void SubTS::loadFields(StateReader& in) {
   index_->load(in);
   // The index holds exactly the arms, each as the model sees it (onAddArms).
   in.check(index_->size() == arms_.size(), "the index does not hold the arms");
-  std::vector<float> expected(static_cast<std::size_t>(ridge_.dim()));
+  std::vector<float> expected(index_->dim());
   for (std::size_t row = 0; row < arms_.size(); ++row) {
     const Id id = arms_.idAt(row);
     in.check(index_->contains(id), "arm " + std::to_string(id) + " is missing from the index");
@@ -242,14 +298,17 @@ Json SubTS::extraStats() const {
   Json index = this->index().stats();
   Json approximation = audit_.stats(!scanCatalogue_ && audit_.active(this->index()), selections());
   approximation["recalledArms"] = recalled_.size();
+
   // Over a catalogue the index's counters are every user's: this user searched once a selection.
   const std::uint64_t searches = catalogue_ ? selections() : index.value("searches", std::uint64_t{0});
-  return Json{{"index", index},
-              {"searches", searches},
-              {"scale", lastScale_},
-              {"shortlist", shortlist_},
-              {"emptyQueries", emptyQueries_},
-              {"approximation", approximation}};
+  Json stats{{"index", index},
+             {"searches", searches},
+             {"scale", lastScale_},
+             {"shortlist", shortlist_},
+             {"emptyQueries", emptyQueries_},
+             {"approximation", approximation}};
+  if (subspace_) stats["subspace"] = subspace_->stats();
+  return stats;
 }
 
 }  // namespace sublinear

@@ -116,6 +116,7 @@ const OptionGroup& ridgePriorSpec();
 const OptionGroup& decisions();
 const OptionGroup& thompson();
 const OptionGroup& elimination();
+const OptionGroup& armSubspace();
 const OptionGroup& approximationAudit();
 // Sub-Elim's own: Linear Elim, the baseline, takes none of it.
 const OptionGroup& subElimSearch();

@@ -26,6 +26,9 @@ class RidgeRegression {
   // the ridge's lambda I, so V = (lambda + weight) I and b = weight mean (theta = the two priors'
   // combined mean, weight / (lambda + weight) mean). The saved state holds V and b, hence the prior.
   void startFromPrior(const Eigen::Ref<const Vector>& mean, double weight);
+  // Replaces V and b (V symmetric positive definite) and recomputes V^-1, the factor and theta,
+  // keeping the observation count: a model moved to other coordinates (ArmSubspace::fit).
+  void reset(const Matrix& gram, const Vector& responses);
 
   int dim() const { return static_cast<int>(theta_.size()); }
   double lambda() const { return lambda_; }

@@ -18,7 +18,8 @@ namespace sublinear {
 // search, such as an HnswIndex's scan of the items not yet in its graph, cannot miss). When the miss
 // rate since the last change is clearly above `targetMissRate` (the lower end of a one-sided 95%
 // Wilson interval, from the second miss on, however few the audits), the policy's shortlist doubles,
-// up to `maxShortlist`. The first kEarlyAudits audits come at a floor rate (below).
+// up to `maxShortlist`. Audits have a floor rate (floorRate()) so that the estimate exists where
+// the budget rule alone would audit a handful of times in a run (high d and K).
 //
 // Options (option_groups::approximationAudit):
 //   auditBudget    (0.1)   audit work / search work, in [0, 1]; 0 turns audits off
@@ -28,9 +29,13 @@ class ApproximationAudit {
  public:
   // Until this many audits were made, a search that could miss is audited with at least
   // kEarlyAuditRate, so that the miss rate is estimated early even where the budget rule audits
-  // rarely (high d and K).
+  // rarely (high d and K); after them the floor decays as kEarlyAuditRate kEarlyAudits / audits.
   static constexpr std::uint64_t kEarlyAudits = 8;
   static constexpr double kEarlyAuditRate = 1.0 / 64.0;
+  // The least probability with which a search that could miss is audited, whatever the budget:
+  // kEarlyAuditRate for the first kEarlyAudits audits, then 1 / (8 audits), about sqrt(n / 4)
+  // audits in n searches.
+  double floorRate() const;
 
   // `shortlist` is the policy's initial shortlist (the default of maxShortlist derives from it);
   // the audits draw from their own stream, so that they never change the policy's draws.

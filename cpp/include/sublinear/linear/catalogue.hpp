@@ -24,7 +24,7 @@ namespace sublinear {
 // this index directly.
 //
 // Options (optionTable("catalogue", "catalogue")):
-//   dim    required, 1..1000 (the linear policies' range)
+//   dim    required, 1..4096 (the linear policies' range)
 //   index  ({ type: "hnsw", M: 8 (16 above 32 dimensions), efConstruction: 16 }) the MIPS index, the
 //          defaults Sub-TS gives its own graph for that dimension (SubTS::graphDefaults)
 //   seed   (0) the index's seed, unless index.seed

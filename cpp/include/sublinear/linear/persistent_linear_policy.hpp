@@ -16,7 +16,7 @@ namespace sublinear {
 // state, a snapshot of the options and the policy's structures (core/snapshot.hpp).
 class PersistentLinearPolicy {
  public:
-  // spec: { type, dim, ...options } as in makeLinearPolicy; dim is required (1..1000).
+  // spec: { type, dim, ...options } as in makeLinearPolicy; dim is required (1..4096).
   explicit PersistentLinearPolicy(const Json& spec);
   // A user over a shared catalogue: spec { type, ...options } without dim (makeLinearPolicy's
   // catalogue form).

@@ -15,7 +15,7 @@ namespace sublinear {
 //   { type: "lin-ucb" | "lin-ts" | "linear-elim" | "sub-elim" | "sub-ts", ...options,
 //     index: { type, ...index options }, horizon, seed }
 //
-// `dim` (the arms' feature dimension) must be in [1, 1000]. Every option is optional; a bad value
+// `dim` (the arms' feature dimension) must be in [1, 4096]. Every option is optional; a bad value
 // throws INVALID_ARGUMENT naming the option. Unknown keys are ignored (simulate() passes its
 // own keys through).
 //
@@ -49,6 +49,12 @@ namespace sublinear {
 //   shortlist                30      p, candidates ranked exactly                (integer >= 1)
 //   index                    { type: "exact" } for lin-ts, { type: "hnsw" } for sub-ts
 //   negativeRewardTransform  false   x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2 (paper section 6)
+//   subspace                 "auto"  learn theta in the arms' principal subspace: "arms", "none", or
+//                                    "auto" ("arms" above 64 dimensions or with modelDim or
+//                                    subspaceEnergy; "none" with prior or negativeRewardTransform)
+//   modelDim                 min(d, 256)  the subspace model's dimension     (integer in [1, 4096], d above d)
+//   subspaceEnergy           0.7     the fewest principal directions holding this share of the
+//                                    arms' squared norms (at least 8, at most modelDim)  (in (0, 1])
 //   Arm removals supported.
 //
 // "linear-elim" (LinearElim) and "sub-elim" (SubElim, Yang et al. Algorithms 2 and 3): stages
@@ -73,6 +79,9 @@ namespace sublinear {
 //
 // Unknown `type` or an index type that makeMipsIndex does not know: INVALID_ARGUMENT.
 std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options);
+// The dimension of the ridge model the policy `spec` (with `type`) makes at `dim`: d, d + 1 for
+// Sub-TS's negativeRewardTransform, modelDim for a Thompson policy in the arms' subspace.
+int linearModelDimension(int dim, const Json& spec);
 
 // A user over a shared catalogue (catalogue.hpp): the same options without `dim` (the catalogue's)
 // and, for lin-ts and sub-ts, without `index` (Sub-TS searches the catalogue's index, Linear TS scans

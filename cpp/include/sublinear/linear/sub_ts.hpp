@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "sublinear/linear/approximation_audit.hpp"
+#include "sublinear/linear/arm_subspace.hpp"
 #include "sublinear/linear/policy_index.hpp"
 #include "sublinear/linear/ridge_policy.hpp"
 
@@ -43,6 +44,14 @@ namespace sublinear {
 // the searches' work, come rarely once the graph is complete (thousands of steps apart at 10^5
 // arms). Recalling the winner ends such a run of misses at the first audit that sees it.
 //   auditBudget (0.1), targetMissRate (0.05), maxShortlist (64 x shortlist, at most 100,000)
+//
+// With their own arms, Linear TS and Sub-TS may learn in the arms' principal subspace (ArmSubspace):
+// the model is theta_r in modelDim dimensions over z = B^T x, the index keeps the arms as they are
+// and is queried with B theta~_r, theta() reports B theta^_r. The basis is fitted to the first batch
+// of arms and again whenever the arms doubled or lost half since (the model moves with it).
+//   subspace ("auto": "arms" above 64 dimensions or when modelDim or subspaceEnergy is given, "none"
+//            otherwise and with prior or negativeRewardTransform, which are in d dimensions)
+//   modelDim (min(d, 256)), subspaceEnergy (0.7): see ArmSubspace; stats().subspace when in use.
 class SubTS : public RidgePolicy {
  public:
   // How many arms that beat an audited answer are recalled (stats().approximation.recalledArms).
@@ -54,6 +63,15 @@ class SubTS : public RidgePolicy {
   // bound and its graph was complete late; 1.25 kept the bound in every run of bench/horizon.mjs at
   // K = 10^5 and completes the graph sooner (bench/results/design-measurements.md).
   static constexpr double kBuildCredit = 1.25;
+  // subspace "auto" learns in all d dimensions up to this d, in the arms' subspace above it.
+  static constexpr int kFullModelMaxDimension = 64;
+  // modelDim's default cap: 256^2 doubles (512 KiB) a model whatever d.
+  static constexpr int kDefaultModelDim = 256;
+  // Whether `options` ask for a model in the arms' subspace (INVALID_ARGUMENT for contradictions),
+  // and the dimension of the model they make (d + 1 with negativeRewardTransform, modelDim with a
+  // subspace, else d): the ridge state a saved policy holds.
+  static bool usesSubspace(int dim, const Json& options);
+  static int modelDimension(int dim, const Json& options);
 
   SubTS(int dim, const Json& options) : SubTS("sub-ts", "hnsw", dim, options) {}
   // A user over a catalogue: it searches the catalogue's index with its own theta~ (recalled arms
@@ -101,6 +119,8 @@ class SubTS : public RidgePolicy {
   // the outcome of the top arm, and raises the shortlist when misses are too frequent; returns the
   // exact answer.
   SearchResult audit(const std::vector<float>& query, const SearchResult& answer, std::size_t k, const SearchOptions& filters);
+  // Fits the subspace to the arms and moves the model to the new basis.
+  void fitSubspace();
   // theta~ for this step as the index's query (its scale in lastScale_, the query in lastQuery_).
   std::vector<float> drawQuery();
   // The arms a propensity estimate ranks (sub_ts_propensity.cpp).
@@ -136,6 +156,8 @@ class SubTS : public RidgePolicy {
   std::vector<float> lastQuery_;
   std::uint64_t emptyQueries_ = 0;
   ApproximationAudit audit_;
+  // The arms' principal subspace the model learns in; null when it learns in all d dimensions.
+  std::unique_ptr<ArmSubspace> subspace_;
   std::vector<Id> recalled_;  // arms that beat an audited answer, latest first (at most kRecalled)
 };
 

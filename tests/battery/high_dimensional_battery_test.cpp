@@ -1,0 +1,174 @@
+// The default-options battery on high-dimensional arms (issue 37): Linear TS and Sub-TS, built with
+// nothing but type, horizon and seed, on Fashion-MNIST's 60,000 training images (784 pixels scaled
+// to unit norm; Debian's dataset-fashion-mnist) and on generated low-rank embeddings (d 128 to
+// 1,536, rank 20 to 200, a weak isotropic tail). T = 4,000: the last quarter's regret must be at
+// most 0.2 of uniform play's (issue 37's target), and Sub-TS's whole regret within 10% of Linear
+// TS's. Not yet met at d = 1,536, rank 200: 0.229 (0.905 with the model in all d dimensions), held
+// at 0.3 here so that a regression shows.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "sublinear/core/random.hpp"
+#include "sublinear/core/ridge_regression.hpp"
+#include "sublinear/linear/policy_factory.hpp"
+
+namespace sublinear {
+namespace {
+
+constexpr int kHorizon = 4000;
+constexpr double kNoise = 0.1;
+constexpr double kLastQuarterRatio = 0.2;
+constexpr double kSubTsRegretRatio = 1.1;
+
+struct Arms {
+  int dim = 0;
+  std::vector<double> features;  // row-major, unit norm
+  std::vector<double> means;     // <x, theta*>
+};
+
+// The idx3 file's images as unit-norm rows, and theta* the unit direction from the mean image to
+// the mean of class `target` (7, sneakers): the issue's setting.
+bool readFashion(Arms& arms, int target) {
+  const std::string folder = "/usr/share/datasets/fashion-mnist/";
+  gzFile images = gzopen((folder + "train-images-idx3-ubyte.gz").c_str(), "rb");
+  gzFile labels = gzopen((folder + "train-labels-idx1-ubyte.gz").c_str(), "rb");
+  if (images == nullptr || labels == nullptr) {
+    if (images) gzclose(images);
+    if (labels) gzclose(labels);
+    return false;
+  }
+  const int count = 60000;
+  const int d = 784;
+  std::vector<unsigned char> pixels(static_cast<std::size_t>(count) * d);
+  std::vector<unsigned char> classes(count);
+  unsigned char header[16];
+  bool ok = gzread(images, header, 16) == 16 && gzread(images, pixels.data(), static_cast<unsigned>(pixels.size())) == static_cast<int>(pixels.size());
+  ok = ok && gzread(labels, header, 8) == 8 && gzread(labels, classes.data(), count) == count;
+  gzclose(images);
+  gzclose(labels);
+  if (!ok) return false;
+  arms.dim = d;
+  arms.features.resize(pixels.size());
+  Vector mean = Vector::Zero(d), targetMean = Vector::Zero(d);
+  int targets = 0;
+  for (int i = 0; i < count; ++i) {
+    Eigen::Map<Vector> x(arms.features.data() + static_cast<std::size_t>(i) * d, d);
+    for (int j = 0; j < d; ++j) x[j] = pixels[static_cast<std::size_t>(i) * d + static_cast<std::size_t>(j)];
+    x /= x.norm();
+    mean += x / count;
+    if (classes[i] == target) {
+      targetMean += x;
+      ++targets;
+    }
+  }
+  Vector theta = targetMean / targets - mean;
+  theta /= theta.norm();
+  arms.means.resize(count);
+  for (int i = 0; i < count; ++i) arms.means[i] = Eigen::Map<const Vector>(arms.features.data() + static_cast<std::size_t>(i) * d, d).dot(theta);
+  return true;
+}
+
+// x = A z / |A z| + tail * noise / sqrt(d), normalised: z_k ~ N(0, 1 / (1 + k / 10)) (a decaying
+// spectrum, as real embeddings have) and an isotropic tail holding about tail^2 / (1 + tail^2) of
+// the squared norm; theta* a unit direction in the span of A.
+Arms lowRank(int d, int rank, int count, double tail, std::uint64_t seed) {
+  Random random(seed);
+  Matrix mixing(d, rank);
+  random.fillNormal(mixing.data(), static_cast<std::size_t>(mixing.size()));
+  Arms arms;
+  arms.dim = d;
+  arms.features.resize(static_cast<std::size_t>(count) * d);
+  Vector z(rank), noise(d);
+  for (int i = 0; i < count; ++i) {
+    random.fillNormal(z.data(), static_cast<std::size_t>(rank));
+    for (int k = 0; k < rank; ++k) z[k] /= std::sqrt(1.0 + k / 10.0);
+    random.fillNormal(noise.data(), static_cast<std::size_t>(d));
+    Eigen::Map<Vector> x(arms.features.data() + static_cast<std::size_t>(i) * d, d);
+    x = mixing * z;
+    x = x / x.norm() + tail * noise / std::sqrt(static_cast<double>(d));
+    x /= x.norm();
+  }
+  Vector w(rank);
+  random.fillNormal(w.data(), static_cast<std::size_t>(rank));
+  Vector theta = mixing * w;
+  theta /= theta.norm();
+  arms.means.resize(count);
+  for (int i = 0; i < count; ++i) arms.means[i] = Eigen::Map<const Vector>(arms.features.data() + static_cast<std::size_t>(i) * d, d).dot(theta);
+  return arms;
+}
+
+struct Outcome {
+  double lastQuarterRatio;
+  double totalRegret;
+};
+
+Outcome play(const std::string& type, const Arms& arms, std::uint64_t seed) {
+  const std::size_t count = arms.means.size();
+  const double best = *std::max_element(arms.means.begin(), arms.means.end());
+  double average = 0.0;
+  for (const double m : arms.means) average += m / static_cast<double>(count);
+  auto policy = makeLinearPolicy(arms.dim, Json{{"type", type}, {"horizon", kHorizon}, {"seed", seed}});
+  std::vector<Id> ids(count);
+  for (std::size_t i = 0; i < count; ++i) ids[i] = static_cast<Id>(i);
+  policy->addArms(ids.data(), count, arms.features.data(), arms.features.size());
+  Random noise(seed * 104729 + 7);
+  const int lastQuarter = kHorizon - kHorizon / 4;
+  double total = 0.0, late = 0.0;
+  for (int t = 0; t < kHorizon; ++t) {
+    const Id arm = policy->select();
+    const double regret = best - arms.means[arm];
+    total += regret;
+    if (t >= lastQuarter) late += regret;
+    policy->update(arm, arms.means[arm] + kNoise * noise.normal());
+  }
+  return {late / ((best - average) * (kHorizon - lastQuarter)), total};
+}
+
+void expectLearns(const Arms& arms, const std::string& name, double lastQuarterLimit = kLastQuarterRatio) {
+  const bool verbose = std::getenv("BATTERY_VERBOSE") != nullptr;
+  const Outcome linTs = play("lin-ts", arms, 1);
+  const Outcome subTs = play("sub-ts", arms, 1);
+  if (verbose) {
+    std::printf("| %s | lin-ts %.3f (%.1f) | sub-ts %.3f (%.1f) |\n", name.c_str(), linTs.lastQuarterRatio, linTs.totalRegret,
+                subTs.lastQuarterRatio, subTs.totalRegret);
+  }
+  EXPECT_LT(linTs.lastQuarterRatio, lastQuarterLimit) << "lin-ts on " << name;
+  EXPECT_LT(subTs.lastQuarterRatio, lastQuarterLimit) << "sub-ts on " << name;
+  EXPECT_LT(subTs.totalRegret, kSubTsRegretRatio * linTs.totalRegret) << name;
+}
+
+TEST(HighDimensionalBattery, FashionMnistSneakers) {
+  Arms arms;
+  ASSERT_TRUE(readFashion(arms, 7)) << "Fashion-MNIST is missing: apt-get install dataset-fashion-mnist (scripts/bootstrap.sh)";
+  expectLearns(arms, "Fashion-MNIST 60,000 x 784, theta* toward sneakers");
+}
+
+struct LowRankProblem {
+  int dim;
+  int rank;
+  double lastQuarterLimit;
+};
+
+class LowRankBattery : public ::testing::TestWithParam<LowRankProblem> {};
+
+TEST_P(LowRankBattery, Learns) {
+  const LowRankProblem problem = GetParam();
+  const Arms arms = lowRank(problem.dim, problem.rank, 5000, 0.3, 11 + static_cast<std::uint64_t>(problem.dim));
+  expectLearns(arms, "low-rank d=" + std::to_string(problem.dim) + " rank=" + std::to_string(problem.rank) + " K=5000",
+               problem.lastQuarterLimit);
+}
+
+INSTANTIATE_TEST_SUITE_P(Embeddings, LowRankBattery,
+                         ::testing::Values(LowRankProblem{128, 20, kLastQuarterRatio}, LowRankProblem{384, 50, kLastQuarterRatio},
+                                           LowRankProblem{768, 100, kLastQuarterRatio}, LowRankProblem{1536, 200, 0.3}),
+                         [](const auto& info) { return "d" + std::to_string(info.param.dim) + "rank" + std::to_string(info.param.rank); });
+
+}  // namespace
+}  // namespace sublinear
