@@ -286,6 +286,26 @@ TEST(Decisions, ThompsonPropensitiesMatchChoiceFrequencies) {
   expectPropensitiesMatchFrequencies("lin-ts", 12, 3, 0.03);
 }
 
+// Above 64 dimensions Linear TS and Sub-TS learn in the arms' subspace: the propensity's candidate
+// searches query the index in the arms' coordinates (more arms than the estimate enumerates).
+TEST(Decisions, ThompsonPropensitiesInTheArmsSubspace) {
+  const Arms arms(600, 80, 21);
+  for (const std::string type : {"lin-ts", "sub-ts"}) {
+    SCOPED_TRACE(type);
+    auto policy = makePolicy(type, arms);
+    ASSERT_TRUE(policy->stats().contains("subspace"));
+    for (int t = 0; t < 40; ++t) {
+      const Decision decision = policy->decide(2, ArmFilter{}, true);
+      for (const double p : decision.propensities) {
+        EXPECT_GT(p, 0.0);
+        EXPECT_LE(p, 1.0);
+      }
+      const double rewards[2] = {arms.mean(decision.arms[0]), arms.mean(decision.arms[1])};
+      policy->reward(decision.eventId, rewards, 2);
+    }
+  }
+}
+
 TEST(Decisions, OverACatalogueARewardOutlivesTheArm) {
   auto catalogue = std::make_shared<Catalogue>(Json{{"dim", 4}, {"index", Json{{"type", "exact"}}}, {"seed", 5}});
   const Arms arms(50, 4, 18);
