@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh || exit 1
 bash scripts/build.sh all || exit 1
 status=0
-# The C++ suite at a lower priority beside Vitest, whose Node files keep a core busy only part of the time.
-nice -n 10 ctest --test-dir build/native --output-on-failure -j "$(nproc)" -LE battery >build/ctest-quick.log 2>&1 &
+# The C++ suite beside Vitest, whose Node files keep a core busy only part of the time.
+ctest --test-dir build/native --output-on-failure -j "$(nproc)" -LE battery >build/ctest-quick.log 2>&1 &
 ctest_pid=$!
 npx vitest run tests/js \
   --exclude tests/js/bounded-memory.test.js --exclude tests/js/large-heap.test.js \
