@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One runner for every JavaScript suite: the API against the built wasm in Node (tests/js), the
@@ -8,5 +9,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one file at a time on two cores (cores - 1). Many files spend much of
+    // their time waiting on Chromium, npm or a bundler, so two files at once keep both cores busy;
+    // each test file has its own scratch folders and ports.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

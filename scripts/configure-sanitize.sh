@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Configures build/sanitize: the native core, its GoogleTest suite and the libFuzzer targets with
 # AddressSanitizer and UndefinedBehaviorSanitizer, compiled once by clang (scripts/test.sh and
-# scripts/fuzz.sh share it). A build directory configured with another compiler is made anew.
+# scripts/fuzz.sh share it). A build directory configured with another compiler or other flags is
+# made anew.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -f build/sanitize/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' build/sanitize/CMakeCache.txt; then
+# Line tables are all that the sanitizers' reports need (file:line in every frame); full debug info
+# doubles the objects' size and makes the compile and the links slower.
+flags="-O2 -gline-tables-only -DNDEBUG"
+if [ -f build/sanitize/CMakeCache.txt ] && { ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' build/sanitize/CMakeCache.txt \
+    || ! grep -qxF "CMAKE_CXX_FLAGS_RELWITHDEBINFO:STRING=$flags" build/sanitize/CMakeCache.txt; }; then
   rm -rf build/sanitize
 fi
 if [ ! -f build/sanitize/CMakeCache.txt ]; then
-  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DSUBLINEAR_SANITIZE=ON >/dev/null
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$flags" -DSUBLINEAR_SANITIZE=ON >/dev/null
 fi

@@ -5,61 +5,123 @@
 #   3. libFuzzer targets for a few seconds each (scripts/fuzz.sh),
 #   4. Vitest: the API against the built wasm in Node, the packed tarball, the demo in Chromium.
 # Ends with one line `N passed, M failed` summing all suites (also written to build/test-summary.txt).
+#
+# Two lanes run at once, because neither alone keeps two cores busy all the time (Vitest waits on
+# Chromium, npm and bundlers; a libFuzzer process and each link use one core):
+#   wasm lane:   wasm build -> Vitest                  (output here, as it runs)
+#   native lane: native build -> native ctest -> sanitized build -> ASan+UBSan ctest -> fuzz
+#                (output in build/logs/, summarised here at the end; at a lower priority, so that
+#                Vitest's timed tests see a machine as quiet as it can be and the C++ work takes the rest)
+# Each step's wall and CPU seconds go to build/test-times.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh || exit 1
-bash scripts/build.sh all || { echo "0 passed, 1 failed"; exit 1; }
+bash scripts/bootstrap.sh || { echo "0 passed, 1 failed"; exit 1; }
+logs=build/logs
+rm -rf "$logs" build/vitest.json
+mkdir -p "$logs"
+: >build/test-times.txt
+
+# step <name> <command...>: runs the command; appends its wall and CPU (user + system, children
+# included) seconds to build/test-times.txt. Returns the command's status.
+step() {
+  local name=$1 started
+  shift
+  started=$(date +%s.%N)
+  (
+    "$@"
+    code=$?
+    # `times` prints this shell's user and system time, then its children's: redirected, not piped
+    # (a pipe would run it in a new process, whose children have used nothing).
+    times >"$logs/$name.cpu"
+    exit $code
+  )
+  local code=$? wall cpu
+  wall=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+  cpu=$(tail -1 "$logs/$name.cpu" | sed -E 's/([0-9]+)m([0-9.]+)s/\1 \2/g' | awk '{ printf "%.0f", $1 * 60 + $2 + $3 * 60 + $4 }')
+  printf '%-28s %5s s wall %6s s cpu\n' "$name" "$wall" "$cpu" >>build/test-times.txt
+  return $code
+}
+
+# result <passed> <failed> <suite name>: one line per suite, summed at the end.
+result() { echo "$1 $2 $3" >>"$logs/results.txt"; }
+
+# ctest's closing line reads "NN% tests passed, F tests failed out of T".
+ctest_result() {  # ctest_result <log> <suite name>
+  local summary total bad
+  summary=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$1" | tail -1)
+  if [ -z "$summary" ]; then result 0 1 "$2 (no ctest summary)"; return; fi
+  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$summary")
+  bad=$(sed -E 's/.*tests passed, ([0-9]+) tests? failed.*/\1/' <<<"$summary")
+  result $((total - bad)) "$bad" "$2"
+}
+
+native_lane() {
+  if step "native build" bash scripts/build.sh native >"$logs/native-build.log" 2>&1; then
+    step "native ctest" ctest --test-dir build/native --output-on-failure -j "$(nproc)" >"$logs/native-ctest.log" 2>&1
+    ctest_result "$logs/native-ctest.log" "GoogleTest (native)"
+  else
+    result 0 1 "GoogleTest (native) build"
+  fi
+  # One sanitized build (clang) for the suite and the fuzz targets (scripts/fuzz.sh builds nothing more).
+  if bash scripts/configure-sanitize.sh && step "sanitized build" cmake --build build/sanitize -j "$(nproc)" --target core_tests fuzz_targets >"$logs/sanitize-build.log" 2>&1; then
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      step "ASan+UBSan ctest" ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" >"$logs/sanitize-ctest.log" 2>&1
+    ctest_result "$logs/sanitize-ctest.log" "GoogleTest (ASan+UBSan)"
+  else
+    result 0 1 "GoogleTest (ASan+UBSan) build"
+  fi
+  # libFuzzer targets (tests/fuzz), a short fixed time each; one test per target.
+  step "fuzz" bash scripts/fuzz.sh "${FUZZ_SECONDS:-10}" >"$logs/fuzz.log" 2>&1
+  local fuzz_passed fuzz_failed
+  fuzz_passed=$(grep -cE '^fuzz .*: passed$' "$logs/fuzz.log")
+  fuzz_failed=$(grep -cE '^fuzz .*: failed$' "$logs/fuzz.log")
+  [ $((fuzz_passed + fuzz_failed)) -gt 0 ] || fuzz_failed=1
+  result "$fuzz_passed" "$fuzz_failed" "libFuzzer targets"
+}
+
+started=$(date +%s)
+nice -n 10 bash -c "$(declare -f step result ctest_result native_lane); logs=$logs; native_lane" &
+native_pid=$!
+
+if step "wasm build" bash scripts/build.sh wasm; then
+  step "vitest" npx vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json
+  if [ -f build/vitest.json ]; then
+    # A file that fails to load has no failed tests of its own: it counts as one failure.
+    read -r vp vf < <(node -e "const r = require('./build/vitest.json');
+      const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+      console.log(r.numPassedTests, r.numFailedTests + brokenFiles)")
+    result "$vp" "$vf" "Vitest (Node, package, Chromium)"
+  else
+    result 0 1 "Vitest (no report)"
+  fi
+else
+  result 0 1 "Vitest (wasm build)"
+fi
+
+echo "== waiting for the native lane (build/logs/)"
+wait "$native_pid"
+# The native lane's output: a summary of each step, and in full what failed.
+for log in native-build sanitize-build; do
+  grep -qE '(^|[^A-Za-z])error:|\*\*\* ' "$logs/$log.log" 2>/dev/null && tail -40 "$logs/$log.log"
+done
+for log in native-ctest sanitize-ctest; do
+  [ -f "$logs/$log.log" ] || continue
+  if grep -qE " 0 tests failed out of" "$logs/$log.log"; then
+    grep -E "tests passed|Total Test time" "$logs/$log.log"
+  else
+    cat "$logs/$log.log"
+  fi
+done
+cat "$logs/fuzz.log"
 
 passed=0
 failed=0
-tally() {  # tally <passed> <failed> <suite name>
-  passed=$((passed + $1))
-  failed=$((failed + $2))
-  echo "== $3: $1 passed, $2 failed"
-}
-
-# ctest's closing line reads "NN% tests passed, F tests failed out of T".
-run_ctest() {  # run_ctest <build dir> <suite name>
-  local log="$1/ctest.log"
-  ctest --test-dir "$1" --output-on-failure -j "$(nproc)" 2>&1 | tee "$log"
-  local summary total bad
-  summary=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$log" | tail -1)
-  if [ -z "$summary" ]; then tally 0 1 "$2 (no ctest summary)"; return; fi
-  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$summary")
-  bad=$(sed -E 's/.*tests passed, ([0-9]+) tests? failed.*/\1/' <<<"$summary")
-  tally $((total - bad)) "$bad" "$2"
-}
-
-run_ctest build/native "GoogleTest (native)"
-
-# One sanitized build (clang) for the suite and the fuzz targets (scripts/fuzz.sh builds nothing more).
-if bash scripts/configure-sanitize.sh && cmake --build build/sanitize -j "$(nproc)" --target core_tests fuzz_targets >build/sanitize.log 2>&1; then
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest build/sanitize "GoogleTest (ASan+UBSan)"
-else
-  tail -30 build/sanitize.log
-  tally 0 1 "GoogleTest (ASan+UBSan) build"
-fi
-
-# libFuzzer targets (tests/fuzz), a short fixed time each; one test per target.
-while read -r line; do
-  echo "$line"
-  case "$line" in
-    "fuzz "*": passed") tally 1 0 "${line%:*}" >/dev/null ;;
-    "fuzz "*": failed") tally 0 1 "${line%:*}" >/dev/null ;;
-  esac
-done < <(bash scripts/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1)
-
-rm -f build/vitest.json
-npx vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json
-if [ -f build/vitest.json ]; then
-  # A file that fails to load has no failed tests of its own: it counts as one failure.
-  read -r vp vf < <(node -e "const r = require('./build/vitest.json');
-    const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
-    console.log(r.numPassedTests, r.numFailedTests + brokenFiles)")
-  tally "$vp" "$vf" "Vitest (Node, package, Chromium)"
-else
-  tally 0 1 "Vitest (no report)"
-fi
-
+while read -r p f name; do
+  echo "== $name: $p passed, $f failed"
+  passed=$((passed + p))
+  failed=$((failed + f))
+done <"$logs/results.txt"
+echo "== steps (wall and CPU seconds; $(nproc) cores, $(($(date +%s) - started)) s in all after bootstrap):"
+cat build/test-times.txt
 echo "$passed passed, $failed failed" | tee build/test-summary.txt
 [ "$failed" = 0 ]

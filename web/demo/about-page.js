@@ -16,7 +16,7 @@ function paperLink(number) {
 export function renderIntroduction() {
   const list = document.querySelector('#paper-list');
   list.replaceChildren(...Object.entries(papers).map(([number, paper]) => element('li', {}, [
-    paperLink(number), ` — ${paper.authors}${paper.venue ? `, ${paper.venue}` : ''} (paper ${number} on this page)`])));
+    paperLink(number), ` — ${paper.authors}${paper.venue ? `, ${paper.venue}` : ''}, ${paper.cite.slice(paper.cite.indexOf('arXiv:'))}`])));
   document.querySelector('#repository-link').href = repositoryUrl;
   document.querySelector('#algorithm-list').replaceChildren(...algorithms.flatMap(([name, , sentence]) => [
     element('dt', { textContent: name }), element('dd', { textContent: sentence })]));

@@ -7,11 +7,12 @@
 // change it.
 export const repositoryUrl = 'https://github.com/sublinear-bandits/sublinear-bandits';
 
+// cite: how the page's labels cite a paper (first author and arXiv id, as the rest of the repository does).
 export const papers = {
-  '000': { title: 'Linear Bandit Algorithms with Sublinear Time Complexity', authors: 'Shuo Yang, Tongzheng Ren, Sanjay Shakkottai, Eric Price, Inderjit S. Dhillon, Sujay Sanghavi', venue: 'ICML 2022', url: 'https://arxiv.org/abs/2103.02729' },
-  '001': { title: 'A Bandit Approach to Maximum Inner Product Search', authors: 'Rui Liu, Tianyi Wu, Barzan Mozafari', url: 'https://arxiv.org/abs/1812.06360' },
-  '002': { title: 'Matroid Semi-Bandits in Sublinear Time', authors: 'Ruo-Chun Tzeng, Naoto Ohsaka, Kaito Ariu', venue: 'ICML 2024', url: 'https://arxiv.org/abs/2405.17968' },
-  '003': { title: 'An Arm-Wise Randomization Approach to Combinatorial Linear Semi-Bandits', authors: 'Kei Takemura, Shinji Ito', url: 'https://arxiv.org/abs/1909.02251' },
+  '000': { title: 'Linear Bandit Algorithms with Sublinear Time Complexity', authors: 'Shuo Yang, Tongzheng Ren, Sanjay Shakkottai, Eric Price, Inderjit S. Dhillon, Sujay Sanghavi', venue: 'ICML 2022', url: 'https://arxiv.org/abs/2103.02729', cite: 'Yang et al., arXiv:2103.02729' },
+  '001': { title: 'A Bandit Approach to Maximum Inner Product Search', authors: 'Rui Liu, Tianyi Wu, Barzan Mozafari', url: 'https://arxiv.org/abs/1812.06360', cite: 'Liu et al., arXiv:1812.06360' },
+  '002': { title: 'Matroid Semi-Bandits in Sublinear Time', authors: 'Ruo-Chun Tzeng, Naoto Ohsaka, Kaito Ariu', venue: 'ICML 2024', url: 'https://arxiv.org/abs/2405.17968', cite: 'Tzeng et al., arXiv:2405.17968' },
+  '003': { title: 'An Arm-Wise Randomization Approach to Combinatorial Linear Semi-Bandits', authors: 'Kei Takemura, Shinji Ito', url: 'https://arxiv.org/abs/1909.02251', cite: 'Takemura and Ito, arXiv:1909.02251' },
 };
 
 // Per preset: the paper it comes from, what to look for, both settings (ours at laptop and full
@@ -103,22 +104,22 @@ export const presetNotes = {
 // One sentence per algorithm, with the policy or index types of simulate() it describes.
 export const algorithms = [
   ['Linear TS', ['lin-ts'], 'Thompson sampling for linear bandits: each step samples a parameter from the posterior and plays the arm with the largest inner product with it, found by scanning every arm.'],
-  ['Sub-TS', ['sub-ts'], 'Paper 000\'s Algorithm 4: Linear TS whose arg max is answered by an HNSW index (a shortlist of p candidates ranked exactly), so a step need not touch every arm.'],
+  ['Sub-TS', ['sub-ts'], 'Algorithm 4 of Yang et al. (arXiv:2103.02729): Linear TS whose arg max is answered by an HNSW index (a shortlist of p candidates ranked exactly), so a step need not touch every arm.'],
   ['Linear Elim', ['linear-elim'], 'Elimination in doubling stages: arms whose upper confidence bound falls below the best lower bound are dropped; every step scans the remaining arms.'],
-  ['Sub-Elim', ['sub-elim'], 'Paper 000\'s Algorithm 3: Linear Elim whose stage searches go first through upper bounds on each arm\'s uncertainty (it never grows, so a value once computed bounds it): a few hundred recomputations find the stage\'s most uncertain arm exactly, where Linear Elim scans; an HNSW index over lifted arm vectors answers when the bounds run out and it is cheap.'],
+  ['Sub-Elim', ['sub-elim'], 'Algorithm 3 of Yang et al. (arXiv:2103.02729): Linear Elim whose stage searches go first through upper bounds on each arm\'s uncertainty (it never grows, so a value once computed bounds it): a few hundred recomputations find the stage\'s most uncertain arm exactly, where Linear Elim scans; an HNSW index over lifted arm vectors answers when the bounds run out and it is cheap.'],
   ['LinUCB (OFUL)', ['lin-ucb'], 'Plays the arm with the largest upper confidence bound on its reward (custom mode only).'],
-  ['BoundedME', ['bounded-me'], 'Paper 001: MIPS as best-arm identification — it samples coordinates without replacement and halves the candidates each round, with an (ε, δ) guarantee and no preprocessing.'],
+  ['BoundedME', ['bounded-me'], 'Liu et al. (arXiv:1812.06360): MIPS as best-arm identification — it samples coordinates without replacement and halves the candidates each round, with an (ε, δ) guarantee and no preprocessing.'],
   ['Exact scan', ['exact'], 'Computes every inner product with SIMD: the baseline every speedup is measured against.'],
   ['LSH-MIPS', ['lsh'], 'Simple-LSH: random hyperplane hashes of a transformed vector, a bits per table and b tables; candidates are the items that collide with the query.'],
   ['Greedy-MIPS', ['greedy'], 'Walks per-coordinate sorted lists and scores only a budget B of the most promising items.'],
   ['PCA-MIPS', ['pca-tree'], 'A PCA tree: the query descends to one leaf and scans it; a deeper tree is faster and less precise.'],
   ['HNSW', ['hnsw'], 'A navigable small-world graph (hnswlib) searched greedily: approximate, much faster than a scan on large sets.'],
   ['CUCB', ['cucb'], 'Plays the maximum-weight basis of the matroid under every arm\'s upper confidence bound: work linear in K per round.'],
-  ['FasterCUCB', ['faster-cucb'], 'Paper 002: rounds the arms\' statistics so that equivalent arms share a bin and maintains the maximum-weight basis dynamically, so a round costs time sublinear in K.'],
+  ['FasterCUCB', ['faster-cucb'], 'Tzeng et al. (arXiv:2405.17968): rounds the arms\' statistics so that equivalent arms share a bin and maintains the maximum-weight basis dynamically, so a round costs time sublinear in K.'],
   ['CTS', ['cts'], 'Combinatorial Thompson sampling: one posterior sample per arm, then the maximum-weight basis.'],
   ['C2UCB', ['c2ucb'], 'Combinatorial LinUCB: the k arms with the largest upper bounds; on clustered arms the bounds tie within a cluster, so it picks whole clusters.'],
-  ['PC2UCB', ['pc2ucb'], 'Paper 003: C2UCB with an arm-wise random perturbation of the bonus, which breaks those ties.'],
-  ['Round-wise TS / Arm-wise TS', ['comb-ts'], 'Thompson sampling with one posterior sample per round for all arms, or (paper 003) one per arm.'],
-  ['CombLinUCB / CombLinTS', ['comb-lin-ucb', 'comb-lin-ts'], 'Earlier combinatorial linear UCB and Thompson sampling baselines that paper 003 compares with.'],
+  ['PC2UCB', ['pc2ucb'], 'Takemura and Ito (arXiv:1909.02251): C2UCB with an arm-wise random perturbation of the bonus, which breaks those ties.'],
+  ['Round-wise TS / Arm-wise TS', ['comb-ts'], 'Thompson sampling with one posterior sample per round for all arms, or (Takemura and Ito, arXiv:1909.02251) one per arm.'],
+  ['CombLinUCB / CombLinTS', ['comb-lin-ucb', 'comb-lin-ts'], 'Earlier combinatorial linear UCB and Thompson sampling baselines that Takemura and Ito (arXiv:1909.02251) compare with.'],
   ['Greedy', ['greedy-cls'], 'Plays the best arms under the current ridge estimate, without exploring.'],
 ];

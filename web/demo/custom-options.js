@@ -33,40 +33,40 @@ export const indexTypes = {
 
 export const environmentTypes = {
   linear: {
-    label: 'Linear: Gaussian arms and θ* (paper 000)', family: 'linear', metric: 'regret',
+    label: 'Linear: Gaussian arms and θ* (Yang et al., arXiv:2103.02729)', family: 'linear', metric: 'regret',
     options: [int('dim', 'dimension d'), int('arms', 'initial arms K'), number('noise', 'reward noise σ'),
       bool('normalize', 'unit-norm arms and θ*'), startingAt(20, int('change.every', 'arm changes every (steps; 0 = never)')),
       startingAt(2, int('change.add', 'arms added per change')), int('change.remove', 'arms removed per change'),
       int('users', 'users sharing the arms (each with a model of their own)'), number('spread', "users' spread around the shared taste")],
   },
   ratings: {
-    label: 'Ratings: a MovieLens file (choose it above; paper 000, Table 3)', family: 'linear', metric: 'regret', needsRatings: true,
+    label: 'Ratings: a MovieLens file (choose it above; Yang et al., arXiv:2103.02729, Table 3)', family: 'linear', metric: 'regret', needsRatings: true,
     options: [int('dim', 'ALS rank = d'), int('iterations', 'ALS iterations'), int('testUsers', 'held-out users'),
       int('minRatings', 'held-out users rated more than'), int('change.every', 'movies arrive every (steps)'),
       int('change.add', 'movies per arrival'), select('regret', 'regret')],
   },
   matroid: {
-    label: 'Matroid: Bernoulli arms (our paper 002 experiment)', family: 'matroid', metric: 'regret',
+    label: 'Matroid: Bernoulli arms (our experiment for Tzeng et al., arXiv:2405.17968)', family: 'matroid', metric: 'regret',
     options: [int('K', 'arms K'), select('matroid.kind', 'matroid'),
       startingAt(10, int('matroid.rank', 'rank D (uniform)')), startingAt(10, int('matroid.groups', 'groups (partition)')),
       int('matroid.vertices', 'vertices (graphic)'), int('matroid.right', 'right vertices (transversal)')],
   },
   clustered: {
-    label: 'Clustered arms (paper 003, Figure 2)', family: 'cls', metric: 'reward',
+    label: 'Clustered arms (Takemura and Ito, arXiv:1909.02251, Figure 2)', family: 'cls', metric: 'reward',
     options: [int('dim', 'dimension d'), int('arms', 'arms per round N'), int('k', 'super-arm size k'),
       startingAt(1.1781, number('angle', 'cluster angle θ (radians)'))],
   },
   promotion: {
-    label: 'Sending promotions (paper 003, Table I; ratings file optional)', family: 'cls', metric: 'reward',
+    label: 'Sending promotions (Takemura and Ito, arXiv:1909.02251, Table I; ratings file optional)', family: 'cls', metric: 'reward',
     options: [int('promotions', 'promotions M'), startingAt(5, int('k', 'users per promotion k')), startingAt(500, int('users', 'users drawn per round N')),
       int('rank', 'feature rank')],
   },
   'mab-bp': {
-    label: 'Bounded pulls, adversarial lists (paper 001, Figure 1)', family: 'mab-bp', metric: 'regret',
+    label: 'Bounded pulls, adversarial lists (Liu et al., arXiv:1812.06360, Figure 1)', family: 'mab-bp', metric: 'regret',
     options: [int('arms', 'arms K'), int('listLength', 'list length N')],
   },
   mips: {
-    label: 'MIPS on synthetic data (paper 001, Figures 2, 3)', family: 'mips', metric: 'reward',
+    label: 'MIPS on synthetic data (Liu et al., arXiv:1812.06360, Figures 2, 3)', family: 'mips', metric: 'reward',
     options: [select('dataset', 'data'), int('items', 'items'), int('dim', 'dimension')],
   },
 };

@@ -42,7 +42,7 @@ const rankFiftyMatroids = { uniform: { rank: 50 }, partition: { groups: 50 }, gr
 export const presets = [
   {
     id: 'paper000-table1',
-    title: 'Sub-Elim and Sub-TS vs linear-time baselines (paper 000, Table 1)',
+    title: 'Sub-Elim and Sub-TS vs linear-time baselines (Yang et al., arXiv:2103.02729, Table 1)',
     source: 'Linear bandits in sublinear time, Table 1: d = 16, 2 arms every 20 steps, shortlist 30',
     metric: 'regret',
     horizon: scaled(2000, 20000),
@@ -65,7 +65,7 @@ export const presets = [
   },
   {
     id: 'paper000-table2',
-    title: 'Shortlist size p (paper 000, Table 2)',
+    title: 'Shortlist size p (Yang et al., arXiv:2103.02729, Table 2)',
     source: 'Linear bandits in sublinear time, Table 2: K = 100,000, p in {10, 30, 100}',
     metric: 'regret',
     horizon: scaled(2000, 20000),
@@ -84,7 +84,7 @@ export const presets = [
   },
   {
     id: 'paper000-table3',
-    title: 'Movie recommendation (paper 000, Table 3)',
+    title: 'Movie recommendation (Yang et al., arXiv:2103.02729, Table 3)',
     source: 'Linear bandits in sublinear time, Table 3: MovieLens-1M, 16-dimensional ALS movie features, 2 movies arrive every '
       + '20 steps, regret 1 unless the held-out user rated the movie 4 or more. Choose ratings.dat above to run it on the real '
       + 'data; without a file a GENERATED MovieLens-format file stands in (200 users, 300 movies, planted rank 4), '
@@ -107,7 +107,7 @@ export const presets = [
   },
   {
     id: 'paper000-table4',
-    title: 'Arms added and deleted (paper 000, Table 4)',
+    title: 'Arms added and deleted (Yang et al., arXiv:2103.02729, Table 4)',
     source: 'Linear bandits in sublinear time, Table 4: K = 10,000, every 20 steps 2 arms added and 2 deleted',
     metric: 'regret',
     horizon: scaled(2000, 20000),
@@ -124,7 +124,7 @@ export const presets = [
   },
   {
     id: 'paper000-table5',
-    title: 'Rate of arm arrivals C_change (paper 000, Table 5)',
+    title: 'Rate of arm arrivals C_change (Yang et al., arXiv:2103.02729, Table 5)',
     source: 'Linear bandits in sublinear time, Table 5: 10,000 initial arms, C_change in {2, 10, 50} every 20 steps',
     metric: 'regret',
     horizon: scaled(2000, 20000),
@@ -142,7 +142,7 @@ export const presets = [
   },
   {
     id: 'paper000-time-vs-k',
-    title: 'Time per step against K, the number of arms (paper 000, our experiment)',
+    title: 'Time per step against K, the number of arms (Yang et al., arXiv:2103.02729, our experiment)',
     source: 'Linear bandits in sublinear time claims a step time sublinear in K; its tables show two values of K. Ours: a fixed set of '
       + 'K Gaussian arms, d = 16, default options, each policy timed over every step (its setup apart)',
     metric: 'regret',
@@ -167,7 +167,7 @@ export const presets = [
   },
   {
     id: 'paper000-crossover',
-    title: 'When Sub-TS and Sub-Elim pay back their indexes: total time against the horizon (paper 000, our experiment)',
+    title: 'When Sub-TS and Sub-Elim pay back their indexes: total time against the horizon (Yang et al., arXiv:2103.02729, our experiment)',
     source: 'Linear bandits in sublinear time reports total times at one horizon; ours: Linear TS against Sub-TS and Linear Elim against Sub-Elim, with default options, over '
       + 'a fixed set of K Gaussian arms (d = 16), the total time (setup included) at checkpoints 1, 2, 5, 10, … of the horizon',
     metric: 'regret',
@@ -189,7 +189,7 @@ export const presets = [
   },
   {
     id: 'catalogue-users',
-    title: '100 users sharing one catalogue: per-user regret bands (our experiment)',
+    title: '100 users sharing one catalogue: per-user regret bands (our experiment with the policies of Yang et al., arXiv:2103.02729)',
     source: 'One catalogue, many users: K Gaussian arms (d = 16) stored once in a Catalogue and 100 users over it, each with a taste '
       + 'of their own (theta_u = theta* + spread |theta*| z_u / sqrt(d), spread 0.5) and a policy of their own that holds only its model, '
       + 'served in turn; spread 0 gives every user the same taste, so its band is the policies\' own randomness. Each curve is the median '
@@ -223,7 +223,7 @@ export const presets = [
   },
   {
     id: 'paper001-figure1',
-    title: "BoundedME's (ε, δ) guarantee on adversarial lists (paper 001, Figure 1)",
+    title: "BoundedME's (ε, δ) guarantee on adversarial lists (Liu et al., arXiv:1812.06360, Figure 1)",
     source: 'A bandit approach to maximum inner product search, Figure 1: 10^4 arms, lists of 10^5 rewards in {0, 1} '
       + 'with ones drawn first, one fresh instance per round; the (1 − δ)-percentile suboptimality must stay below ε',
     metric: 'regret',
@@ -254,7 +254,7 @@ export const presets = [
   },
   {
     id: 'paper001-figures2-3',
-    title: 'Precision against online speedup on synthetic data (paper 001, Figures 2 and 3)',
+    title: 'Precision against online speedup on synthetic data (Liu et al., arXiv:1812.06360, Figures 2 and 3)',
     source: 'A bandit approach to maximum inner product search, Figures 2 (Gaussian) and 3 (uniform): BoundedME against '
       + 'LSH-MIPS, Greedy-MIPS and PCA-MIPS, top 5, one query per round; the paper uses 10^4 vectors of 10^5 dimensions, '
       + 'the full scale here 10^4 of 10^4 (10^9 floats would not fit the WebAssembly heap)',
@@ -281,7 +281,7 @@ export const presets = [
   },
   {
     id: 'paper003-figure2',
-    title: 'Arm-wise randomization on clustered arms (paper 003, Figure 2)',
+    title: 'Arm-wise randomization on clustered arms (Takemura and Ito, arXiv:1909.02251, Figure 2)',
     source: 'Arm-wise randomization for combinatorial linear semi-bandits, Figure 2: d = 11, N = 2000, k = 100, T = 10, clusters at angle θ',
     metric: 'reward',
     horizon: scaled(10, 10),
@@ -305,7 +305,7 @@ export const presets = [
   },
   {
     id: 'paper003-table1',
-    title: 'Sending promotions (paper 003, Table I)',
+    title: 'Sending promotions (Takemura and Ito, arXiv:1909.02251, Table I)',
     source: 'Arm-wise randomization for combinatorial linear semi-bandits, Table I: M = 10 promotions, k users each among '
       + 'N = 100 k drawn per round, T = 20. With a MovieLens file (the file input above) users are its users (ALS factors) '
       + 'and rewards their ratings; without one, a generated clustered population stands in (rewards 0 or 1, so not comparable '
@@ -333,7 +333,7 @@ export const presets = [
   },
   {
     id: 'matroid-scaling',
-    title: 'FasterCUCB against CUCB and CTS on matroids (our experiment for paper 002)',
+    title: 'FasterCUCB against CUCB and CTS on matroids (our experiment for Tzeng et al., arXiv:2405.17968)',
     source: 'Matroid semi-bandits in sublinear time has no experiment; ours: Bernoulli arms on uniform, partition, graphic and transversal matroids of rank 50',
     metric: 'regret',
     horizon: scaled(2000, 20000),

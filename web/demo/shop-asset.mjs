@@ -8,7 +8,7 @@
 // Layout (little-endian): 'FMS1', u32 count, u32 basis size B, u32 side (28); count labels (u8),
 // zero padding to a multiple of 4; the mean image (side^2 f32); the basis (B x side^2 f32, rows
 // orthonormal); the thumbnails (count x side^2 u8, the dataset's grey levels).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { seededRandom } from '../../bench/lib/seeded-random.mjs';
@@ -102,6 +102,10 @@ export function buildShopAsset() {
   }
   chosen.forEach((image, n) => bytes.set(images.subarray(16 + image * PIXELS, 16 + (image + 1) * PIXELS), at + n * PIXELS));
   mkdirSync(fileURLToPath(new URL('../../build/shop/', import.meta.url)), { recursive: true });
-  writeFileSync(CACHE, bytes);
+  // Written aside and renamed: test files running at once may build it together, and none may read
+  // a half-written file.
+  const partial = `${CACHE}.${process.pid}`;
+  writeFileSync(partial, bytes);
+  renameSync(partial, CACHE);
   return bytes;
 }
