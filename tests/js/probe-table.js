@@ -360,7 +360,7 @@ export const families = {
     },
     constructorOptions: [...badConstructorOptions, ['a misspelt key', { sed: 2 }, 'INVALID_ARGUMENT'],
       ['a misspelt index key', { index: { type: 'hnsw', efSerch: 8 } }, 'INVALID_ARGUMENT'],
-      ['dim 1001', { dim: 1001 }, 'INVALID_ARGUMENT']],
+      ['dim 4097', { dim: 4097 }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       size: { get: true },
