@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds what changed: `build.sh wasm` (the npm package in dist/), `build.sh native` (core, tests,
-# native CLI), `build.sh all` (both; the default). CMake and make rebuild only what is out of date.
+# native CLI), `build.sh native-cli` (core and native CLI only: what Vitest's wasm-against-native
+# checks run), `build.sh all` (both; the default). CMake and make rebuild only what is out of date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -25,16 +26,17 @@ build_wasm() {
   [ "$(cat dist/version.js 2>/dev/null)" = "$version_file" ] || echo "$version_file" > dist/version.js
 }
 
-build_native() {
+build_native() {  # build_native [target]
   if [ ! -f build/native/CMakeCache.txt ]; then
     cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   fi
-  cmake --build build/native -j "$jobs"
+  cmake --build build/native -j "$jobs" ${1:+--target "$1"}
 }
 
 case "$what" in
   wasm) build_wasm ;;
   native) build_native ;;
+  native-cli) build_native sublinear-native ;;
   all) build_native; build_wasm ;;
-  *) echo "usage: build.sh [wasm|native|all]"; exit 2 ;;
+  *) echo "usage: build.sh [wasm|native|native-cli|all]"; exit 2 ;;
 esac

@@ -8,8 +8,8 @@
 #
 # Two lanes run at once, because neither alone keeps two cores busy all the time (Vitest waits on
 # Chromium, npm and bundlers; a libFuzzer process and each link use one core):
-#   wasm lane:   wasm build -> Vitest                  (output here, as it runs)
-#   native lane: native build -> native ctest -> sanitized build -> ASan+UBSan ctest -> fuzz
+#   wasm lane:   wasm build -> (the native CLI built) -> Vitest      (output here, as it runs)
+#   native lane: native CLI -> native build -> native ctest -> sanitized build -> ASan+UBSan ctest -> fuzz
 #                (output in build/logs/, summarised here at the end; at a lower priority, so that
 #                Vitest's timed tests see a machine as quiet as it can be and the C++ work takes the rest)
 # Each step's wall and CPU seconds go to build/test-times.txt.
@@ -56,6 +56,10 @@ ctest_result() {  # ctest_result <log> <suite name>
 }
 
 native_lane() {
+  # Vitest compares wasm with the native CLI (build/native/sublinear-native): it is built first, and
+  # the wasm lane waits for this mark (made whether or not it built) before Vitest starts.
+  step "native CLI build" bash scripts/build.sh native-cli >"$logs/native-cli-build.log" 2>&1
+  touch "$logs/native-cli.done"
   if step "native build" bash scripts/build.sh native >"$logs/native-build.log" 2>&1; then
     step "native ctest" ctest --test-dir build/native --output-on-failure -j "$(nproc)" >"$logs/native-ctest.log" 2>&1
     ctest_result "$logs/native-ctest.log" "GoogleTest (native)"
@@ -84,6 +88,7 @@ nice -n 10 bash -c "$(declare -f step result ctest_result native_lane); logs=$lo
 native_pid=$!
 
 if step "wasm build" bash scripts/build.sh wasm; then
+  while [ ! -f "$logs/native-cli.done" ] && kill -0 "$native_pid" 2>/dev/null; do sleep 2; done
   step "vitest" npx vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json
   if [ -f build/vitest.json ]; then
     # A file that fails to load has no failed tests of its own: it counts as one failure.
@@ -101,7 +106,7 @@ fi
 echo "== waiting for the native lane (build/logs/)"
 wait "$native_pid"
 # The native lane's output: a summary of each step, and in full what failed.
-for log in native-build sanitize-build; do
+for log in native-cli-build native-build sanitize-build; do
   grep -qE '(^|[^A-Za-z])error:|\*\*\* ' "$logs/$log.log" 2>/dev/null && tail -40 "$logs/$log.log"
 done
 for log in native-ctest sanitize-ctest; do
