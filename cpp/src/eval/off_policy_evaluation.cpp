@@ -205,11 +205,12 @@ Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinea
   // The share of pi's draws in an estimate's variance: sum over drawn contexts of (records / n)^2
   // (1 when one drawn context holds every record, 1 / n when each record has its own).
   double drawShare = 0.0;
+  // The records of each context (by its index), for the draws' share of the variances below.
+  std::unordered_map<std::size_t, std::size_t> contextCounts;
   if (needsPi) {
     for (std::size_t k = 0; k < n; ++k) weights[k] = std::min(context(k).probabilityOf(arm(k)) / log.propensities[records[k]], clip_);
-    std::unordered_map<std::size_t, std::size_t> counts;
-    for (std::size_t k = 0; k < n; ++k) ++counts[contextOf[records[k]]];
-    for (const auto& [index, count] : counts) {
+    for (std::size_t k = 0; k < n; ++k) ++contextCounts[contextOf[records[k]]];
+    for (const auto& [index, count] : contextCounts) {
       if (contexts[index].drawn()) drawShare += std::pow(static_cast<double>(count) / static_cast<double>(n), 2.0);
     }
   }
@@ -338,20 +339,16 @@ Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinea
       }
       // The draws' error in the model's value: Var_{a ~ pi}(x_a^T theta) / draws per drawn context.
       double drawVariance = 0.0;
-      {
-        std::unordered_map<std::size_t, std::size_t> counts;
-        for (std::size_t k = 0; k < n; ++k) ++counts[contextOf[records[k]]];
-        for (const auto& [index, count] : counts) {
-          const Context& c = contexts[index];
-          if (!c.drawn()) continue;
-          const double modelled = c.q.dot(model.theta);
-          double spread = 0.0;
-          for (const auto& [candidate, probability] : c.pi) {
-            const double gap = features(candidate).dot(model.theta) - modelled;
-            spread += probability * gap * gap;
-          }
-          drawVariance += std::pow(static_cast<double>(count) / static_cast<double>(n), 2.0) * spread / static_cast<double>(draws_);
+      for (const auto& [index, count] : contextCounts) {
+        const Context& c = contexts[index];
+        if (!c.drawn()) continue;
+        const double modelled = c.q.dot(model.theta);
+        double spread = 0.0;
+        for (const auto& [candidate, probability] : c.pi) {
+          const double gap = features(candidate).dot(model.theta) - modelled;
+          spread += probability * gap * gap;
         }
+        drawVariance += std::pow(static_cast<double>(count) / static_cast<double>(n), 2.0) * spread / static_cast<double>(draws_);
       }
       Estimate dm = meanOf(values);
       // The contexts' spread (0 with one context), the model's own uncertainty at q-bar (sigma^2

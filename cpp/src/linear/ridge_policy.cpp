@@ -133,19 +133,21 @@ Id RidgePolicy::select(const ArmFilter& filter) {
     ++selections_;
     return arm;
   }
-  const Eligibility eligible = arms_.eligibility(filter);
-  require(eligible.count() > 0, ErrorCode::Empty, "no arm is eligible: every arm is excluded or has a label not asked for");
-  const std::vector<Id> chosen = chooseArms(1, filter, eligible);
-  ++selections_;
-  return chosen.front();
+  return chooseEligible(1, filter, arms_.eligibility(filter), false).front();
 }
 
 std::vector<Id> RidgePolicy::selectSlate(std::size_t k, const ArmFilter& filter) {
   require(k >= 1, ErrorCode::InvalidArgument, "selectSlate: k must be a positive integer");
   require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before selectSlate()");
-  const Eligibility eligible = arms_.eligibility(filter);
+  return chooseEligible(k, filter, arms_.eligibility(filter), true);
+}
+
+std::vector<Id> RidgePolicy::chooseEligible(std::size_t k, const ArmFilter& filter, const Eligibility& eligible,
+                                            bool slate) {
   require(eligible.count() > 0, ErrorCode::Empty, "no arm is eligible: every arm is excluded or has a label not asked for");
-  std::vector<Id> chosen = chooseArms(std::min(k, eligible.count()), filter, eligible);
+  // Unfiltered single choices keep chooseArm(), the algorithm as it always ran (and its random draws).
+  std::vector<Id> chosen = !slate && filter.empty() ? std::vector<Id>{chooseArm()}
+                                                    : chooseArms(slate ? std::min(k, eligible.count()) : 1, filter, eligible);
   ++selections_;
   return chosen;
 }
@@ -176,8 +178,10 @@ void RidgePolicy::observe(const double* features, double reward) {
 }
 
 Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate) {
-  const std::vector<Id> chosen = slate ? selectSlate(k, filter) : std::vector<Id>{select(filter)};
+  require(!slate || k >= 1, ErrorCode::InvalidArgument, "selectSlate: k must be a positive integer");
+  require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before select()");
   const Eligibility eligible = arms_.eligibility(filter);
+  const std::vector<Id> chosen = chooseEligible(k, filter, eligible, slate);
   Decision decision;
   decision.arms = chosen;
   // The coin is tossed only when exploring is asked for: without it, decide() draws exactly the
@@ -218,9 +222,9 @@ void RidgePolicy::reward(std::uint64_t eventId, const double* rewards, std::size
 
 std::vector<std::pair<Id, double>> RidgePolicy::choiceDistribution(std::size_t position, const ArmFilter& filter,
                                                                     std::size_t /*draws*/) {
-  if (arms_.eligibility(filter).count() <= position) return {};
-  const Id arm = position == 0 ? select(filter) : selectSlate(position + 1, filter)[position];
-  return {{arm, 1.0}};
+  const Eligibility eligible = arms_.eligibility(filter);
+  if (eligible.count() <= position) return {};
+  return {{chooseEligible(position + 1, filter, eligible, position > 0)[position], 1.0}};
 }
 
 std::vector<Id> RidgePolicy::uniformEligible(std::size_t n, const ArmFilter& filter, const Eligibility& eligible) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "sublinear/linear/sub_ts.hpp"
@@ -47,8 +48,10 @@ std::vector<Id> SubTS::propensityCandidates(const std::vector<Id>& shown, std::s
   // The shown arms first (their positions are looked up by index), each arm once.
   std::vector<Id> unique;
   unique.reserve(candidates.size());
+  std::unordered_set<Id> seen;
+  seen.reserve(candidates.size());
   for (const Id id : candidates) {
-    if (std::find(unique.begin(), unique.end(), id) == unique.end()) unique.push_back(id);
+    if (seen.insert(id).second) unique.push_back(id);
   }
   return unique;
 }

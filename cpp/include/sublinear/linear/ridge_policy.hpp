@@ -191,6 +191,9 @@ class RidgePolicy : public LinearPolicy {
   void loadArms(StateReader& in);
   // The regression's update with one observation (features of the arm's dimension), validated.
   void observe(const double* features, double reward);
+  // select() (slate false) or selectSlate(k) over `eligible` (built once from `filter`): EMPTY when
+  // nothing is eligible.
+  std::vector<Id> chooseEligible(std::size_t k, const ArmFilter& filter, const Eligibility& eligible, bool slate);
   // n distinct eligible arms, uniformly at random, in random order (the exploration of decide()).
   std::vector<Id> uniformEligible(std::size_t n, const ArmFilter& filter, const Eligibility& eligible);
   // Reads the `prior` option and starts the regression from it (a cold-started user borrows the
