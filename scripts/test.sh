@@ -55,6 +55,11 @@ ctest_result() {  # ctest_result <log> <suite name>
   result $((total - bad)) "$bad" "$2"
 }
 
+# The names of tests/cpp/native-only.txt as one ctest regular expression.
+native_only_regex() {
+  echo "^($(grep -vE '^\s*(#|$)' tests/cpp/native-only.txt | sed 's/\./\\./g' | paste -sd'|'))\$"
+}
+
 native_lane() {
   # Vitest compares wasm with the native CLI (build/native/sublinear-native): it is built first, and
   # the wasm lane waits for this mark (made whether or not it built) before Vitest starts.
@@ -68,8 +73,15 @@ native_lane() {
   fi
   # One sanitized build (clang) for the suite and the fuzz targets (scripts/fuzz.sh builds nothing more).
   if bash scripts/configure-sanitize.sh && step "sanitized build" cmake --build build/sanitize -j "$(nproc)" --target core_tests fuzz_targets >"$logs/sanitize-build.log" 2>&1; then
+    # The large and statistical cases of tests/cpp/native-only.txt ran in the native build (see there).
+    local native_only name
+    native_only=$(native_only_regex)
+    ctest --test-dir build/sanitize -N >"$logs/sanitize-tests.txt" 2>&1
+    for name in $(grep -vE '^\s*(#|$)' tests/cpp/native-only.txt); do
+      grep -qF ": $name" "$logs/sanitize-tests.txt" || result 0 1 "tests/cpp/native-only.txt: $name is not a test"
+    done
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-      step "ASan+UBSan ctest" ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" >"$logs/sanitize-ctest.log" 2>&1
+      step "ASan+UBSan ctest" ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" -E "$native_only" >"$logs/sanitize-ctest.log" 2>&1
     ctest_result "$logs/sanitize-ctest.log" "GoogleTest (ASan+UBSan)"
   else
     result 0 1 "GoogleTest (ASan+UBSan) build"
@@ -84,7 +96,7 @@ native_lane() {
 }
 
 started=$(date +%s)
-nice -n 10 bash -c "$(declare -f step result ctest_result native_lane); logs=$logs; native_lane" &
+nice -n 10 bash -c "$(declare -f step result ctest_result native_only_regex native_lane); logs=$logs; native_lane" &
 native_pid=$!
 
 if step "wasm build" bash scripts/build.sh wasm; then
