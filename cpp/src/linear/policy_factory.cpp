@@ -27,7 +27,6 @@ bool searchesLifted(int dim, const Json& options) {
   return search == "auto" ? dim <= kLiftedMaxDimension : search == "lifted";
 }
 
-
 // The lifted search copies d(d+1)/2 floats of every arm: over a catalogue that would be a copy per user.
 void refuseLiftedOverCatalogue(const Json& options) {
   require(readStringOption(option_groups::elimination(), options, "search") != "lifted", ErrorCode::InvalidArgument,
