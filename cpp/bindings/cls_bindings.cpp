@@ -19,10 +19,8 @@ struct ClsPolicyHandle {
 };
 
 ClsPolicyHandle* createClsPolicy(const std::string& optionsJson) {
-  return guarded([&]() -> ClsPolicyHandle* {
-    auto policy = makeClsPolicy(parseJson(optionsJson));
-    return new ClsPolicyHandle{std::move(policy), {}, {}, {}};
-  });
+  auto policy = makeClsPolicy(parseJson(optionsJson));
+  return new ClsPolicyHandle{std::move(policy), {}, {}, {}};
 }
 
 // k = 0 means the constructor's k.
@@ -46,35 +44,27 @@ SuperArmConstraint readConstraint(const ClsPolicyHandle& self, double k, std::ui
 
 std::size_t clsSelect(ClsPolicyHandle& self, std::uintptr_t features, std::size_t length, double k, std::uintptr_t groups,
                       std::size_t groupCount, double perGroup) {
-  return guarded([&]() -> std::size_t {
-    const SuperArmConstraint constraint = readConstraint(self, k, groups, groupCount, perGroup);
-    self.last = self.policy->select(fromAddress<const double>(features), length, constraint);
-    return self.last.size();
-  });
+  const SuperArmConstraint constraint = readConstraint(self, k, groups, groupCount, perGroup);
+  self.last = self.policy->select(fromAddress<const double>(features), length, constraint);
+  return self.last.size();
 }
 
 std::size_t clsSelectFromArms(ClsPolicyHandle& self, double k, std::uintptr_t groups, std::size_t groupCount, double perGroup) {
-  return guarded([&]() -> std::size_t {
-    const SuperArmConstraint constraint = readConstraint(self, k, groups, groupCount, perGroup);
-    self.last = self.policy->selectFromArms(constraint);
-    return self.last.size();
-  });
+  const SuperArmConstraint constraint = readConstraint(self, k, groups, groupCount, perGroup);
+  self.last = self.policy->selectFromArms(constraint);
+  return self.last.size();
 }
 
 void clsSetArms(ClsPolicyHandle& self, std::uintptr_t features, std::size_t length) {
-  guarded([&] { self.policy->setArms(fromAddress<const double>(features), length); });
+  self.policy->setArms(fromAddress<const double>(features), length);
 }
 
 void clsUpdate(ClsPolicyHandle& self, std::uintptr_t chosen, std::size_t count, std::uintptr_t rewards, std::size_t rewardCount) {
-  guarded([&] {
-    self.policy->update(fromAddress<const Id>(chosen), count, fromAddress<const double>(rewards), rewardCount);
-  });
+  self.policy->update(fromAddress<const Id>(chosen), count, fromAddress<const double>(rewards), rewardCount);
 }
 
 ClsPolicyHandle* restoreClsPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
-  return guarded([&]() -> ClsPolicyHandle* {
-    return new ClsPolicyHandle{clsPolicyFromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}};
-  });
+  return new ClsPolicyHandle{clsPolicyFromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}};
 }
 
 emscripten::val clsLastRows(ClsPolicyHandle& self) {
@@ -86,7 +76,7 @@ emscripten::val clsTheta(ClsPolicyHandle& self) {
   return emscripten::val(emscripten::typed_memory_view(static_cast<std::size_t>(self.theta.size()), self.theta.data()));
 }
 
-std::string clsStats(ClsPolicyHandle& self) { return guarded([&] { return self.policy->stats().dump(); }); }
+std::string clsStats(ClsPolicyHandle& self) { return self.policy->stats().dump(); }
 int clsDim(ClsPolicyHandle& self) { return self.policy->dim(); }
 double clsArmCount(ClsPolicyHandle& self) { return static_cast<double>(self.policy->armCount()); }
 double clsDefaultK(ClsPolicyHandle& self) { return static_cast<double>(self.policy->defaultK()); }

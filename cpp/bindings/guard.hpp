@@ -15,12 +15,9 @@
 #include <emscripten/val.h>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/limits.hpp"
 
 namespace sublinear::bindings {
-
-// JavaScript hands ids and counts over as doubles; the core's ids and the counts it takes are
-// uint32, so a double is accepted up to this (2^32 - 1) before it is cast.
-constexpr double kMaxUint32 = 4294967295.0;
 
 void reportError(const char* code, const std::string& message);
 
@@ -50,7 +47,8 @@ auto guarded(Function&& function) -> decltype(function()) {
 }
 
 // The function every binding registers: guard<&function> calls `function` inside guarded(), so a
-// binding cannot forget the guard (tests/js/bindings-guard.test.js checks every registration).
+// binding cannot forget the guard, and the bound functions themselves throw freely: one guard per
+// call.
 template <auto Function>
 struct Guard;
 
@@ -76,10 +74,8 @@ T* fromAddress(std::uintptr_t address) {
 // `Object` is the handle's member holding the object.
 template <typename Handle, auto Object>
 std::size_t saveBytes(Handle& self) {
-  return guarded([&]() -> std::size_t {
-    self.saved = (self.*Object)->toBytes();
-    return self.saved.size();
-  });
+  self.saved = (self.*Object)->toBytes();
+  return self.saved.size();
 }
 
 template <typename Handle>

@@ -15,9 +15,7 @@ namespace sublinear::bindings {
 namespace {
 
 LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
-  return guarded([&]() -> LinearPolicyHandle* {
-    return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson)), {}, {}, {}, {}, {}};
-  });
+  return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson)), {}, {}, {}, {}, {}};
 }
 
 // A user over the catalogue of `catalogue` (a share of it: the JS Catalogue may be disposed first).
@@ -27,10 +25,8 @@ LinearPolicyHandle* createLinearPolicyOver(CatalogueHandle& catalogue, const std
 
 void policyAddArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
                    std::size_t featureLength, std::uintptr_t labels, std::size_t labelCount, bool labelled) {
-  guarded([&] {
-    self.policy->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength,
-                         labelled ? fromAddress<const Label>(labels) : nullptr, labelCount);
-  });
+  self.policy->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength,
+                       labelled ? fromAddress<const Label>(labels) : nullptr, labelCount);
 }
 
 ArmFilter filterOf(std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount) {
@@ -43,22 +39,20 @@ ArmFilter filterOf(std::uintptr_t exclude, std::size_t excludeCount, std::uintpt
 }
 
 void policyRemoveArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount) {
-  guarded([&] { self.policy->removeArms(fromAddress<const Id>(ids), idCount); });
+  self.policy->removeArms(fromAddress<const Id>(ids), idCount);
 }
 
 double policySelect(LinearPolicyHandle& self, std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels,
                     std::size_t labelCount) {
-  return guarded([&] { return static_cast<double>(self.policy->select(filterOf(exclude, excludeCount, labels, labelCount))); });
+  return static_cast<double>(self.policy->select(filterOf(exclude, excludeCount, labels, labelCount)));
 }
 
 // The slate goes to self.slate, which JS copies out (lastSlate).
 std::size_t policySelectSlate(LinearPolicyHandle& self, double k, std::uintptr_t exclude, std::size_t excludeCount,
                               std::uintptr_t labels, std::size_t labelCount) {
-  return guarded([&]() -> std::size_t {
-    require(k >= 1 && k <= 4294967295.0, ErrorCode::InvalidArgument, "k must be a positive integer");
-    self.slate = self.policy->selectSlate(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount));
-    return self.slate.size();
-  });
+  require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
+  self.slate = self.policy->selectSlate(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount));
+  return self.slate.size();
 }
 
 emscripten::val policyLastSlate(LinearPolicyHandle& self) {
@@ -69,14 +63,12 @@ emscripten::val policyLastSlate(LinearPolicyHandle& self) {
 // self.propensities / self.propensityErrors, which JS copies out; returns the event id.
 double policyDecide(LinearPolicyHandle& self, double k, bool slate, std::uintptr_t exclude, std::size_t excludeCount,
                     std::uintptr_t labels, std::size_t labelCount) {
-  return guarded([&]() -> double {
-    require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
-    Decision decision = self.policy->decide(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount), slate);
-    self.slate = std::move(decision.arms);
-    self.propensities = std::move(decision.propensities);
-    self.propensityErrors = std::move(decision.propensityErrors);
-    return static_cast<double>(decision.eventId);
-  });
+  require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
+  Decision decision = self.policy->decide(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount), slate);
+  self.slate = std::move(decision.arms);
+  self.propensities = std::move(decision.propensities);
+  self.propensityErrors = std::move(decision.propensityErrors);
+  return static_cast<double>(decision.eventId);
 }
 
 emscripten::val policyLastPropensities(LinearPolicyHandle& self, bool errors) {
@@ -86,19 +78,15 @@ emscripten::val policyLastPropensities(LinearPolicyHandle& self, bool errors) {
 
 // Event ids count from 1 and stay far below 2^53, which JS numbers hold exactly.
 void policyReward(LinearPolicyHandle& self, double eventId, std::uintptr_t rewards, std::size_t count) {
-  guarded([&] {
-    if (!(eventId >= 1 && eventId <= 9007199254740991.0 && eventId == std::floor(eventId))) {
-      fail(ErrorCode::UnknownId, "eventId is not a positive integer");
-    }
-    self.policy->reward(static_cast<std::uint64_t>(eventId), fromAddress<const double>(rewards), count);
-  });
+  if (!(eventId >= 1 && eventId <= 9007199254740991.0 && eventId == std::floor(eventId))) {
+    fail(ErrorCode::UnknownId, "eventId is not a positive integer");
+  }
+  self.policy->reward(static_cast<std::uint64_t>(eventId), fromAddress<const double>(rewards), count);
 }
 
 void policyUpdate(LinearPolicyHandle& self, double arm, double reward) {
-  guarded([&] {
-    if (!(arm >= 0 && arm <= kMaxUint32)) fail(ErrorCode::UnknownId, "arm is not an integer in [0, 2^32-1]");
-    self.policy->update(static_cast<Id>(arm), reward);
-  });
+  if (!(arm >= 0 && arm <= kMaxUint32)) fail(ErrorCode::UnknownId, "arm is not an integer in [0, 2^32-1]");
+  self.policy->update(static_cast<Id>(arm), reward);
 }
 
 emscripten::val policyTheta(LinearPolicyHandle& self) {
@@ -108,10 +96,8 @@ emscripten::val policyTheta(LinearPolicyHandle& self) {
 }
 
 double policyBuildIndex(LinearPolicyHandle& self, double maxItems) {
-  return guarded([&]() -> double {
-    require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
-    return static_cast<double>(self.policy->buildIndex(static_cast<std::size_t>(maxItems)));
-  });
+  require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
+  return static_cast<double>(self.policy->buildIndex(static_cast<std::size_t>(maxItems)));
 }
 
 double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.policy->policy().armCount()); }
@@ -119,13 +105,11 @@ int policyDim(LinearPolicyHandle& self) { return self.policy->policy().dim(); }
 bool policyHasArm(LinearPolicyHandle& self, double id) {
   return id >= 0 && id <= kMaxUint32 && self.policy->policy().hasArm(static_cast<Id>(id));
 }
-std::string policyStats(LinearPolicyHandle& self) { return guarded([&] { return self.policy->policy().stats().dump(); }); }
+std::string policyStats(LinearPolicyHandle& self) { return self.policy->policy().stats().dump(); }
 std::string policyType(LinearPolicyHandle& self) { return self.policy->policy().type(); }
 
 LinearPolicyHandle* restoreLinearPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
-  return guarded([&]() -> LinearPolicyHandle* {
-    return new LinearPolicyHandle{PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}, {}, {}};
-  });
+  return new LinearPolicyHandle{PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}, {}, {}};
 }
 
 LinearPolicyHandle* restoreLinearPolicyOver(std::uintptr_t bytes, std::size_t length, const std::string& expectedType,

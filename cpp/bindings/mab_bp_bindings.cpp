@@ -14,14 +14,12 @@ namespace {
 std::vector<std::uint32_t> lastArms;
 
 double boundedME(std::uintptr_t rewards, std::size_t rewardCount, double armCount, double listLength, const std::string& optionsJson) {
-  return guarded([&]() -> double {
-    require(armCount >= 1 && listLength >= 1 && armCount <= kMaxUint32 && listLength <= kMaxUint32,
-            ErrorCode::InvalidArgument, "K and N must be positive integers");
-    const auto result = solveBoundedPulls(fromAddress<const double>(rewards), rewardCount, static_cast<std::size_t>(armCount),
-                                          static_cast<std::size_t>(listLength), parseJson(optionsJson));
-    lastArms.assign(result.arms.begin(), result.arms.end());
-    return static_cast<double>(result.pulls);
-  });
+  require(armCount >= 1 && listLength >= 1 && armCount <= kMaxUint32 && listLength <= kMaxUint32,
+          ErrorCode::InvalidArgument, "K and N must be positive integers");
+  const auto result = solveBoundedPulls(fromAddress<const double>(rewards), rewardCount, static_cast<std::size_t>(armCount),
+                                        static_cast<std::size_t>(listLength), parseJson(optionsJson));
+  lastArms.assign(result.arms.begin(), result.arms.end());
+  return static_cast<double>(result.pulls);
 }
 
 emscripten::val boundedMELastArms() { return emscripten::val(emscripten::typed_memory_view(lastArms.size(), lastArms.data())); }

@@ -41,26 +41,20 @@ std::vector<std::uint32_t> copyIds(std::uintptr_t address, std::size_t length) {
 }
 
 MatroidHandle* createUniformMatroid(double k, double rank) {
-  return guarded([&]() -> MatroidHandle* {
-    require(rank >= 0 && std::floor(rank) == rank && rank <= kMaxUint32, ErrorCode::InvalidArgument, "D must be an integer in [1, K]");
-    return new MatroidHandle{std::make_unique<UniformMatroid>(count(k, "K"), static_cast<std::size_t>(rank)), {}};
-  });
+  require(rank >= 0 && std::floor(rank) == rank && rank <= kMaxUint32, ErrorCode::InvalidArgument, "D must be an integer in [1, K]");
+  return new MatroidHandle{std::make_unique<UniformMatroid>(count(k, "K"), static_cast<std::size_t>(rank)), {}};
 }
 
 MatroidHandle* createPartitionMatroid(std::uintptr_t groups, std::size_t length) {
-  return guarded([&]() -> MatroidHandle* { return new MatroidHandle{std::make_unique<PartitionMatroid>(copyIds(groups, length)), {}}; });
+  return new MatroidHandle{std::make_unique<PartitionMatroid>(copyIds(groups, length)), {}};
 }
 
 MatroidHandle* createGraphicMatroid(double vertices, std::uintptr_t edges, std::size_t length) {
-  return guarded([&]() -> MatroidHandle* {
-    return new MatroidHandle{std::make_unique<GraphicMatroid>(count(vertices, "numVertices"), copyIds(edges, length)), {}};
-  });
+  return new MatroidHandle{std::make_unique<GraphicMatroid>(count(vertices, "numVertices"), copyIds(edges, length)), {}};
 }
 
 MatroidHandle* createTransversalMatroid(double k, double right, std::uintptr_t edges, std::size_t length) {
-  return guarded([&]() -> MatroidHandle* {
-    return new MatroidHandle{std::make_unique<TransversalMatroid>(count(k, "K"), count(right, "numRight"), copyIds(edges, length)), {}};
-  });
+  return new MatroidHandle{std::make_unique<TransversalMatroid>(count(k, "K"), count(right, "numRight"), copyIds(edges, length)), {}};
 }
 
 std::size_t matroidRank(MatroidHandle& self) { return self.matroid->rank(); }
@@ -68,48 +62,40 @@ std::size_t matroidSize(MatroidHandle& self) { return self.matroid->groundSetSiz
 std::string matroidKind(MatroidHandle& self) { return self.matroid->kind(); }
 
 bool matroidIsIndependent(MatroidHandle& self, std::uintptr_t arms, std::size_t length) {
-  return guarded([&] { return self.matroid->isIndependent(fromAddress<const Id>(arms), length); });
+  return self.matroid->isIndependent(fromAddress<const Id>(arms), length);
 }
 
 std::size_t matroidMaxWeightBasis(MatroidHandle& self, std::uintptr_t weights, std::size_t length) {
-  return guarded([&]() -> std::size_t {
-    self.last = self.matroid->maxWeightBasis(fromAddress<const double>(weights), length);
-    return self.last.size();
-  });
+  self.last = self.matroid->maxWeightBasis(fromAddress<const double>(weights), length);
+  return self.last.size();
 }
 
 emscripten::val matroidLast(MatroidHandle& self) { return emscripten::val(emscripten::typed_memory_view(self.last.size(), self.last.data())); }
 
 SemiBanditHandle* createSemiBanditPolicy(const std::string& type, MatroidHandle& matroid, const std::string& optionsJson) {
-  return guarded([&]() -> SemiBanditHandle* {
-    const Json options = parseJson(optionsJson);
-    return new SemiBanditHandle{std::make_unique<PersistentSemiBanditPolicy>(type, *matroid.matroid, options), {}, {}};
-  });
+  const Json options = parseJson(optionsJson);
+  return new SemiBanditHandle{std::make_unique<PersistentSemiBanditPolicy>(type, *matroid.matroid, options), {}, {}};
 }
 
 std::size_t policySelect(SemiBanditHandle& self) {
-  return guarded([&]() -> std::size_t {
-    self.last = self.policy->select();
-    return self.last.size();
-  });
+  self.last = self.policy->select();
+  return self.last.size();
 }
 
 emscripten::val policyLast(SemiBanditHandle& self) { return emscripten::val(emscripten::typed_memory_view(self.last.size(), self.last.data())); }
 
 void policyUpdate(SemiBanditHandle& self, std::uintptr_t basis, std::size_t basisLength, std::uintptr_t rewards, std::size_t rewardLength) {
-  guarded([&] { self.policy->update(fromAddress<const Id>(basis), basisLength, fromAddress<const double>(rewards), rewardLength); });
+  self.policy->update(fromAddress<const Id>(basis), basisLength, fromAddress<const double>(rewards), rewardLength);
 }
 
-std::string policyStats(SemiBanditHandle& self) { return guarded([&] { return self.policy->policy().stats().dump(); }); }
+std::string policyStats(SemiBanditHandle& self) { return self.policy->policy().stats().dump(); }
 std::string policyType(SemiBanditHandle& self) { return self.policy->policy().type(); }
 double policyRounds(SemiBanditHandle& self) { return static_cast<double>(self.policy->policy().rounds()); }
 std::size_t policyArmCount(SemiBanditHandle& self) { return self.policy->policy().armCount(); }
 std::size_t policyRank(SemiBanditHandle& self) { return self.policy->policy().matroid().rank(); }
 
 SemiBanditHandle* restoreSemiBanditPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
-  return guarded([&]() -> SemiBanditHandle* {
-    return new SemiBanditHandle{PersistentSemiBanditPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
-  });
+  return new SemiBanditHandle{PersistentSemiBanditPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
 }
 }  // namespace
 

@@ -17,48 +17,40 @@ struct IndexHandle {
 };
 
 IndexHandle* createIndex(const std::string& specJson) {
-  return guarded([&]() -> IndexHandle* {
-    return new IndexHandle{std::make_unique<PersistentIndex>(parseJson(specJson)), {}, {}};
-  });
+  return new IndexHandle{std::make_unique<PersistentIndex>(parseJson(specJson)), {}, {}};
 }
 
 void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength) {
-  guarded([&] { self.index->add(fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength); });
+  self.index->add(fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength);
 }
 
 void indexAddLabelled(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength,
                       std::uintptr_t labels, std::size_t labelCount) {
-  guarded([&] {
-    self.index->add(fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength, fromAddress<const Label>(labels),
-                    labelCount);
-  });
+  self.index->add(fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength, fromAddress<const Label>(labels),
+                  labelCount);
 }
 
 void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
-  guarded([&] { self.index->remove(fromAddress<const Id>(ids), idCount); });
+  self.index->remove(fromAddress<const Id>(ids), idCount);
 }
 
 std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist,
                         std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount) {
-  return guarded([&]() -> std::size_t {
-    require(k >= 1 && k <= kMaxUint32 && shortlist >= 0 && shortlist <= kMaxUint32, ErrorCode::InvalidArgument,
-            "k must be a positive integer and shortlist a non-negative integer");
-    SearchOptions options;
-    options.shortlist = static_cast<std::size_t>(shortlist);
-    const Id* excluded = fromAddress<const Id>(exclude);
-    options.exclude.assign(excluded, excluded + excludeCount);
-    const Label* allowed = fromAddress<const Label>(labels);
-    options.labels.assign(allowed, allowed + labelCount);
-    self.last = self.index->search(fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options);
-    return self.last.ids.size();
-  });
+  require(k >= 1 && k <= kMaxUint32 && shortlist >= 0 && shortlist <= kMaxUint32, ErrorCode::InvalidArgument,
+          "k must be a positive integer and shortlist a non-negative integer");
+  SearchOptions options;
+  options.shortlist = static_cast<std::size_t>(shortlist);
+  const Id* excluded = fromAddress<const Id>(exclude);
+  options.exclude.assign(excluded, excluded + excludeCount);
+  const Label* allowed = fromAddress<const Label>(labels);
+  options.labels.assign(allowed, allowed + labelCount);
+  self.last = self.index->search(fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options);
+  return self.last.ids.size();
 }
 
 std::size_t indexBuild(IndexHandle& self, double maxItems) {
-  return guarded([&]() -> std::size_t {
-    require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
-    return self.index->build(static_cast<std::size_t>(maxItems));
-  });
+  require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
+  return self.index->build(static_cast<std::size_t>(maxItems));
 }
 
 emscripten::val indexLastIds(IndexHandle& self) {
@@ -70,15 +62,13 @@ emscripten::val indexLastScores(IndexHandle& self) {
 }
 
 IndexHandle* restoreIndex(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
-  return guarded([&]() -> IndexHandle* {
-    return new IndexHandle{PersistentIndex::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
-  });
+  return new IndexHandle{PersistentIndex::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
 }
 
 std::size_t indexSize(IndexHandle& self) { return self.index->index().size(); }
 std::size_t indexDim(IndexHandle& self) { return self.index->index().dim(); }
 bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= kMaxUint32 && self.index->index().contains(static_cast<Id>(id)); }
-std::string indexStats(IndexHandle& self) { return guarded([&] { return self.index->index().stats().dump(); }); }
+std::string indexStats(IndexHandle& self) { return self.index->index().stats().dump(); }
 std::string indexType(IndexHandle& self) { return self.index->index().type(); }
 }  // namespace
 

@@ -21,29 +21,27 @@ constexpr const char* kProgressStopped = "simulation stopped: onProgress threw";
 
 SimulationHandle* runSimulation(const std::string& configJson, std::uintptr_t ratings, std::size_t ratingsLength,
                                 bool hasRatings, emscripten::val onProgress) {
-  return guarded([&]() -> SimulationHandle* {
-    Json config = parseJson(configJson);
-    require(config.is_object(), ErrorCode::InvalidArgument, "the simulation config must be an object");
-    if (hasRatings) {
-      // The file travels as bytes on the heap, never through JSON.stringify in JavaScript.
-      require(config.contains("environment") && config["environment"].is_object(), ErrorCode::InvalidArgument,
-              "option 'environment' must be an object with a 'type'");
-      config["environment"]["ratings"] = std::string(fromAddress<const char>(ratings), ratingsLength);
-    }
-    std::function<void(double)> progress;
-    if (!onProgress.isUndefined() && !onProgress.isNull()) {
-      progress = [&onProgress](double fraction) {
-        if (!onProgress(fraction).as<bool>()) fail(ErrorCode::InvalidArgument, kProgressStopped);
-      };
-    }
-    auto handle = std::make_unique<SimulationHandle>();
-    handle->result = simulate(config, progress);
-    handle->meanRegret = handle->result.meanOf(&SimulationRun::cumulativeRegret);
-    handle->stdRegret = handle->result.standardDeviationOf(&SimulationRun::cumulativeRegret);
-    handle->meanReward = handle->result.meanOf(&SimulationRun::cumulativeReward);
-    handle->stdReward = handle->result.standardDeviationOf(&SimulationRun::cumulativeReward);
-    return handle.release();
-  });
+  Json config = parseJson(configJson);
+  require(config.is_object(), ErrorCode::InvalidArgument, "the simulation config must be an object");
+  if (hasRatings) {
+    // The file travels as bytes on the heap, never through JSON.stringify in JavaScript.
+    require(config.contains("environment") && config["environment"].is_object(), ErrorCode::InvalidArgument,
+            "option 'environment' must be an object with a 'type'");
+    config["environment"]["ratings"] = std::string(fromAddress<const char>(ratings), ratingsLength);
+  }
+  std::function<void(double)> progress;
+  if (!onProgress.isUndefined() && !onProgress.isNull()) {
+    progress = [&onProgress](double fraction) {
+      if (!onProgress(fraction).as<bool>()) fail(ErrorCode::InvalidArgument, kProgressStopped);
+    };
+  }
+  auto handle = std::make_unique<SimulationHandle>();
+  handle->result = simulate(config, progress);
+  handle->meanRegret = handle->result.meanOf(&SimulationRun::cumulativeRegret);
+  handle->stdRegret = handle->result.standardDeviationOf(&SimulationRun::cumulativeRegret);
+  handle->meanReward = handle->result.meanOf(&SimulationRun::cumulativeReward);
+  handle->stdReward = handle->result.standardDeviationOf(&SimulationRun::cumulativeReward);
+  return handle.release();
 }
 
 template <typename T>

@@ -22,8 +22,11 @@
 #include "persistence_checks.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
+#include "sublinear/linear/policy_factory.hpp"
 #include "sublinear/matroid/persistent_semi_bandit_policy.hpp"
+#include "sublinear/matroid/semi_bandit_factory.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
+#include "sublinear/mips/index_factory.hpp"
 #include "sublinear/mips/persistent_index.hpp"
 #include "test_support.hpp"
 
@@ -197,7 +200,7 @@ TEST_P(AmplifiedIndexState, IsRefusedCheaply) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIndex, AmplifiedIndexState,
-                         ::testing::Values("exact", "hnsw", "lsh", "adaptive", "bounded-me", "greedy", "pca-tree"));
+                         ::testing::ValuesIn(mipsIndexTypes()));
 
 // An index with no items holds no data to check the options against: such a state must cost what
 // its few bytes cost, whatever the options ask for (the object stays cheap until data arrives).
@@ -250,7 +253,7 @@ TEST_P(AmplifiedLinearState, IsRefusedCheaply) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryLinearPolicy, AmplifiedLinearState,
-                         ::testing::Values("lin-ucb", "lin-ts", "linear-elim", "sub-elim", "sub-ts"));
+                         ::testing::ValuesIn(linearPolicyTypes()));
 
 // ---- Matroid semi-bandit policies ----
 
@@ -276,7 +279,7 @@ TEST_P(AmplifiedSemiBanditState, IsRefusedCheaply) {
                      [](const Bytes& bytes) { PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), ""); }, edits);
 }
 
-INSTANTIATE_TEST_SUITE_P(EverySemiBanditPolicy, AmplifiedSemiBanditState, ::testing::Values("cucb", "faster-cucb", "cts"));
+INSTANTIATE_TEST_SUITE_P(EverySemiBanditPolicy, AmplifiedSemiBanditState, ::testing::ValuesIn(semiBanditPolicyTypes()));
 
 // ---- Combinatorial linear policies ----
 
@@ -317,7 +320,7 @@ TEST_P(AmplifiedClsState, IsRefusedCheaply) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryClsPolicy, AmplifiedClsState,
-                         ::testing::Values("c2ucb", "pc2ucb", "comb-ts", "comb-lin-ucb", "comb-lin-ts", "greedy-cls"));
+                         ::testing::ValuesIn(clsPolicyTypes()));
 
 }  // namespace
 }  // namespace sublinear::testing

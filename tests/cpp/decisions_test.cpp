@@ -56,7 +56,7 @@ std::unique_ptr<LinearPolicy> makePolicy(const std::string& type, const Arms& ar
 }
 
 const std::vector<std::string>& allTypes() {
-  static const std::vector<std::string> types{"lin-ucb", "lin-ts", "sub-ts", "linear-elim", "sub-elim"};
+  static const std::vector<std::string> types = linearPolicyTypes();
   return types;
 }
 

@@ -181,7 +181,7 @@ TEST_P(EveryType, LabelsSurviveASnapshot) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Linear, EveryType, ::testing::Values("lin-ucb", "lin-ts", "sub-ts", "linear-elim", "sub-elim"),
+INSTANTIATE_TEST_SUITE_P(Linear, EveryType, ::testing::ValuesIn(linearPolicyTypes()),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');

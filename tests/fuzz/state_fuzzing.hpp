@@ -20,10 +20,14 @@
 #include "fuzz_input.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
+#include "sublinear/linear/policy_factory.hpp"
+#include "sublinear/matroid/semi_bandit_factory.hpp"
 #include "sublinear/matroid/persistent_semi_bandit_policy.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
+#include "sublinear/mips/index_factory.hpp"
 #include "sublinear/mips/persistent_index.hpp"
 
 namespace sublinear::fuzz {
@@ -57,8 +61,8 @@ inline std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
   Random random(variant);
   switch (family) {
     case kIndex: {
-      static const char* const types[] = {"exact", "hnsw", "lsh", "bounded-me", "greedy", "pca-tree", "adaptive"};
-      Json spec{{"type", types[variant % 7]}, {"dim", 3}, {"seed", 1}};
+      const auto types = mipsIndexTypes();
+      Json spec{{"type", types[variant % types.size()]}, {"dim", 3}, {"seed", 1}};
       // M = 2: graphs with upper layers, so links of every layer are fuzzed.
       if (spec["type"] == "hnsw") spec["M"] = 2;
       PersistentIndex index(spec);
@@ -72,10 +76,11 @@ inline std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
       return index.toBytes();
     }
     case 1: {
-      static const char* const types[] = {"lin-ucb", "lin-ts", "linear-elim", "sub-elim", "sub-ts"};
-      Json spec{{"type", types[variant % 5]}, {"dim", 2}, {"seed", 1}};
+      const auto types = linearPolicyTypes();
+      const std::string type = types[variant % types.size()];
+      Json spec{{"type", type}, {"dim", 2}, {"seed", 1}};
       // LinUCB scans its arms itself and takes no index (an unknown option is refused).
-      if (variant % 5 != 0) spec["index"] = Json{{"type", "exact"}};
+      if (optionTable("linear-policy", type).find("index") != nullptr) spec["index"] = Json{{"type", "exact"}};
       PersistentLinearPolicy policy(spec);
       const Id ids[] = {7, 8, 9};
       const double x[] = {1, 0, 0, 1, 0.5, 0.5};
@@ -84,8 +89,8 @@ inline std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
       return policy.toBytes();
     }
     case 2: {
-      static const char* const types[] = {"cucb", "faster-cucb", "cts"};
-      PersistentSemiBanditPolicy policy(types[variant % 3], UniformMatroid(5, 2), Json{{"seed", 1}, {"horizon", 50}});
+      const auto types = semiBanditPolicyTypes();
+      PersistentSemiBanditPolicy policy(types[variant % types.size()], UniformMatroid(5, 2), Json{{"seed", 1}, {"horizon", 50}});
       for (int t = 0; t < 3; ++t) {
         const auto basis = policy.select();
         const double rewards[] = {1.0, 0.0};

@@ -3,7 +3,7 @@
 // restored twin must then answer every following call exactly as the original does, and its saved
 // bytes must equal the original's. A valid sequence that saves a state which does not reload fails here.
 import { describe, expect, test } from 'vitest';
-import { loadModule, seededRandom } from './helpers.js';
+import { loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 const SEQUENCES = 12;
@@ -28,13 +28,9 @@ const vector = (random, length) => Array.from({ length }, () => (random() < 0.02
 // drawn from the valid and invalid calls of the class. Calls must not depend on the object they are
 // given beyond its public answers, so the same call can be replayed on a twin.
 const families = {
-  ExactIndex: indexFamily('ExactIndex', {}),
-  HnswIndex: indexFamily('HnswIndex', { M: 4, efConstruction: 16 }),
-  LshIndex: indexFamily('LshIndex', {}),
-  BoundedMEIndex: indexFamily('BoundedMEIndex', {}),
-  GreedyMipsIndex: indexFamily('GreedyMipsIndex', {}),
-  PcaTreeIndex: indexFamily('PcaTreeIndex', { depth: 1 }),
-  AdaptiveIndex: indexFamily('AdaptiveIndex', { base: { type: 'exact' }, copies: 2 }),
+  ...Object.fromEntries(registeredClasses(sb, 'index', {
+    hnsw: { M: 4, efConstruction: 16 }, 'pca-tree': { depth: 1 }, adaptive: { base: { type: 'exact' }, copies: 2 },
+  }).map(([name, options]) => [name, indexFamily(name, options)])),
   LinUCB: linearFamily('LinUCB', {}),
   LinTS: linearFamily('LinTS', {}),
   LinearElim: linearFamily('LinearElim', {}),

@@ -4,7 +4,7 @@
 // it for the approximate types; nothing eligible is EMPTY; bad labels and filters are coded errors
 // that change nothing; labels survive toBytes/fromBytes.
 import { describe, expect, test } from 'vitest';
-import { bruteForce, expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { bruteForce, expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -12,15 +12,16 @@ const dim = 8;
 const n = 3000;
 const labelCount = 100;   // allowing L labels admits about L percent of the items
 
-const types = [
-  ['ExactIndex', {}, 1.0],
-  ['HnswIndex', { M: 12, efConstruction: 100, build: 'immediate' }, 0.95],
-  ['LshIndex', {}, 0.3],
-  ['BoundedMEIndex', {}, 0.5],
-  ['GreedyMipsIndex', {}, 0.5],
-  ['PcaTreeIndex', { depth: 3 }, 0.3],
-  ['AdaptiveIndex', { copies: 2, base: { type: 'hnsw', M: 12, efConstruction: 100, build: 'immediate' } }, 0.9],
-];
+// Every registered index type: [its options, the least recall of the filtered top-k it must reach].
+const types = registeredClasses(sb, 'index', {
+  exact: [{}, 1.0],
+  hnsw: [{ M: 12, efConstruction: 100, build: 'immediate' }, 0.95],
+  lsh: [{}, 0.3],
+  'bounded-me': [{}, 0.5],
+  greedy: [{}, 0.5],
+  'pca-tree': [{ depth: 3 }, 0.3],
+  adaptive: [{ copies: 2, base: { type: 'hnsw', M: 12, efConstruction: 100, build: 'immediate' } }, 0.9],
+}).map(([name, [options, minimumRecall]]) => [name, options, minimumRecall]);
 
 function catalogue(seed) {
   const random = seededRandom(seed);

@@ -77,3 +77,23 @@ export function plantedRatings({ users = 60, movies = 80, tabs = false, seed = 5
   }
   return `${lines.join('\n')}\n`;
 }
+
+// The classes of one family as the core registers them (sb.optionTable() lists every registered
+// type of each kind): [className, options] per type in registration order, `options` being
+// perType[type] or {}. A registered type with no class in the package, or a perType key the family
+// does not register, throws: a loop over a family covers every type or fails.
+export function registeredClasses(sb, kind, perType = {}) {
+  const types = sb.optionTable().filter((entry) => entry.kind === kind).map((entry) => entry.type);
+  if (types.length === 0) throw new Error(`no registered type of kind '${kind}'`);
+  for (const type of Object.keys(perType)) {
+    if (!types.includes(type)) throw new Error(`${kind}: '${type}' is not a registered type`);
+  }
+  const classOf = new Map(Object.entries(sb)
+    .filter(([, value]) => typeof value === 'function' && typeof value.type === 'string' && typeof value.fromBytes === 'function')
+    .map(([name, value]) => [value.type, name]));
+  return types.map((type) => {
+    const name = classOf.get(type);
+    if (name === undefined) throw new Error(`${kind} type '${type}' has no class in the package`);
+    return [name, perType[type] ?? {}];
+  });
+}

@@ -6,7 +6,7 @@
 // to the heap, and running out of heap is OUT_OF_MEMORY with the object left usable.
 import { describe, expect, test } from 'vitest';
 import init from '../../dist/index.js';
-import { expectBanditError, gaussian, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, registeredClasses, seededRandom } from './helpers.js';
 
 // Without the warm-up, the heap starts small: growth caused by a restore is not hidden by free
 // space that the warm-up left behind.
@@ -115,18 +115,19 @@ function expectEditsRefused(Class, bytes, edits) {
 }
 
 describe('states re-sealed with options asking for a large object', () => {
-  const indexes = [
-    ['ExactIndex', {}, []],
-    ['HnswIndex', { M: 4, build: 'immediate' }, [{ patch: { M: 1000 }, mayLoad: true }]],
-    ['LshIndex', { bits: 4, tables: 4 }, [{ tables: 1000 }, { patch: { bits: 64 }, mayLoad: true }, { dim: 1e6, ...hugeLsh }]],
-    ['BoundedMEIndex', {}, []],
-    ['GreedyMipsIndex', {}, [{ patch: { budget: 4294967295, budgetFraction: null }, mayLoad: true }]],
-    ['PcaTreeIndex', { depth: 2 }, [{ depth: 20 }]],
-    ['AdaptiveIndex', { base: { type: 'hnsw', M: 4 } }, [
+  // Every registered index type: [its options, the re-sealed edits of its state to try].
+  const indexes = registeredClasses(sb, 'index', {
+    exact: [{}, []],
+    hnsw: [{ M: 4, build: 'immediate' }, [{ patch: { M: 1000 }, mayLoad: true }]],
+    lsh: [{ bits: 4, tables: 4 }, [{ tables: 1000 }, { patch: { bits: 64 }, mayLoad: true }, { dim: 1e6, ...hugeLsh }]],
+    'bounded-me': [{}, []],
+    greedy: [{}, [{ patch: { budget: 4294967295, budgetFraction: null }, mayLoad: true }]],
+    'pca-tree': [{ depth: 2 }, [{ depth: 20 }]],
+    adaptive: [{ base: { type: 'hnsw', M: 4 } }, [
       { copies: 64 }, { copies: 64, base: hugeLsh }, { dim: 1e6, copies: 64, base: hugeLsh },
       { copies: 64, base: { type: 'adaptive', copies: 64, base: hugeLsh } }, { dim: 1e6, copies: 64, base: { type: 'bounded-me' } },
     ]],
-  ];
+  }).map(([name, [options, edits]]) => [name, options, edits]);
   test.each(indexes)('%s', (name, options, edits) => {
     const Class = sb[name];
     const random = seededRandom(3);
@@ -150,7 +151,7 @@ describe('states re-sealed with options asking for a large object', () => {
     ]);
   });
 
-  test.each(['LinUCB', 'LinTS', 'LinearElim', 'SubElim', 'SubTS'])('%s', (name) => {
+  test.each(registeredClasses(sb, 'linear-policy').map(([name]) => name))('%s', (name) => {
     const Class = sb[name];
     const random = seededRandom(5);
     const policy = new Class({ dim: 3, seed: 2, horizon: 100, ...(name === 'LinUCB' ? {} : { index: { type: 'exact' } }) });
@@ -165,7 +166,7 @@ describe('states re-sealed with options asking for a large object', () => {
     expectEditsRefused(Class, bytes, [...dimensionEdits(1000), ...indexEdits]);
   });
 
-  test.each(['CUCB', 'FasterCUCB', 'CTS'])('%s', (name) => {
+  test.each(registeredClasses(sb, 'semi-bandit-policy').map(([name]) => name))('%s', (name) => {
     const Class = sb[name];
     const random = seededRandom(6);
     const matroid = sb.Matroid.partition(Uint32Array.from({ length: 12 }, (_, i) => i % 3));
@@ -184,7 +185,7 @@ describe('states re-sealed with options asking for a large object', () => {
     ]);
   });
 
-  test.each(['C2UCB', 'PC2UCB', 'CombLinUCB', 'CombLinTS', 'CombTS', 'GreedyCLS'])('%s', (name) => {
+  test.each(registeredClasses(sb, 'cls-policy').map(([name]) => name))('%s', (name) => {
     const Class = sb[name];
     const random = seededRandom(7);
     const features = Float64Array.from(gaussian(random, 10 * 3));

@@ -55,6 +55,14 @@ describe('option tables', () => {
     expect([...covered].sort()).toEqual([...types].sort());
   });
 
+  test('mips.d.ts\'s IndexType union names exactly the registered index types', () => {
+    const union = read('web/src/mips.d.ts').match(/^export type IndexType = ([^;]*);/m)[1];
+    const declared = [...union.matchAll(/'([^']+)'/g)].map((match) => match[1]);
+    const registered = sb.optionTable().filter((entry) => entry.kind === 'index').map((entry) => entry.type);
+    expect(declared).toEqual(registered);
+    expect(read('web/src/linear.d.ts')).toContain('type: IndexType | (string & {});');
+  });
+
   test('simulate.d.ts lists exactly simulate()\'s own options', () => {
     const interfaces = interfacesOf(read('web/src/simulate.d.ts'));
     const declared = new Set([...keysOf(interfaces, 'SingleSeedConfig'), ...keysOf(interfaces, 'ManySeedsConfig')]);

@@ -2,7 +2,7 @@
 // object continues exactly as the original, and damaged or foreign bytes throw CORRUPT_STATE while
 // the module stays usable.
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -19,10 +19,9 @@ function expectCorruptionRejected(Class, Other, bytes) {
 }
 
 describe('MIPS indexes', () => {
-  const classes = [
-    ['ExactIndex', {}], ['HnswIndex', { M: 8 }], ['LshIndex', { bits: 4, tables: 4 }], ['BoundedMEIndex', {}],
-    ['GreedyMipsIndex', {}], ['PcaTreeIndex', { depth: 3 }], ['AdaptiveIndex', { base: { type: 'hnsw', M: 4 } }],
-  ];
+  const classes = registeredClasses(sb, 'index', {
+    hnsw: { M: 8 }, lsh: { bits: 4, tables: 4 }, 'pca-tree': { depth: 3 }, adaptive: { base: { type: 'hnsw', M: 4 } },
+  });
   const populate = (index, random, first, count) => {
     index.add(Uint32Array.from({ length: count }, (_, i) => first + i), gaussian(random, count * dim));
   };
@@ -66,7 +65,7 @@ describe('MIPS indexes', () => {
 });
 
 describe('linear policies', () => {
-  const classes = [['LinUCB', {}], ['LinTS', {}], ['LinearElim', {}], ['SubElim', { index: { type: 'hnsw', M: 4 } }], ['SubTS', {}]];
+  const classes = registeredClasses(sb, 'linear-policy', { 'sub-elim': { index: { type: 'hnsw', M: 4 } } });
   test.each(classes)('%s: the restored policy makes the same selections', (name, options) => {
     const Class = sb[name];
     const random = seededRandom(5);
@@ -99,7 +98,7 @@ describe('linear policies', () => {
 });
 
 describe('matroid semi-bandit policies', () => {
-  test.each(['CUCB', 'FasterCUCB', 'CTS'])('%s: the restored policy plays the same bases, matroid included', (name) => {
+  test.each(registeredClasses(sb, 'semi-bandit-policy').map(([name]) => name))('%s: the restored policy plays the same bases, matroid included', (name) => {
     const Class = sb[name];
     const random = seededRandom(6);
     const matroid = sb.Matroid.partition(Uint32Array.from({ length: 40 }, (_, i) => i % 5));
@@ -128,7 +127,7 @@ describe('matroid semi-bandit policies', () => {
 });
 
 describe('combinatorial linear policies', () => {
-  const classes = [['C2UCB', {}], ['PC2UCB', {}], ['CombLinUCB', {}], ['CombLinTS', {}], ['CombTS', { randomization: 'arm' }], ['GreedyCLS', {}]];
+  const classes = registeredClasses(sb, 'cls-policy', { 'comb-ts': { randomization: 'arm' } });
   test.each(classes)('%s: the restored policy selects the same rows, also mid-selection', (name, options) => {
     const Class = sb[name];
     const random = seededRandom(7);

@@ -3,7 +3,7 @@
 // unchanged), and the module must stay usable. Oversized requests are INVALID_ARGUMENT naming the
 // bytes asked for.
 import { describe, expect, test } from 'vitest';
-import { loadModule } from './helpers.js';
+import { loadModule, registeredClasses } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -34,10 +34,7 @@ const inf = [0, Number.POSITIVE_INFINITY, 0];
 // cases are [code, what, action(obj)].
 const families = {
   'MIPS indexes': {
-    classes: [
-      ['ExactIndex', {}], ['HnswIndex', { M: 4 }], ['LshIndex', {}], ['BoundedMEIndex', {}],
-      ['GreedyMipsIndex', {}], ['PcaTreeIndex', { depth: 1 }], ['AdaptiveIndex', { base: { type: 'exact' } }],
-    ],
+    classes: registeredClasses(sb, 'index', { hnsw: { M: 4 }, 'pca-tree': { depth: 1 }, adaptive: { base: { type: 'exact' } } }),
     make(name, options) {
       const index = new sb[name]({ dim, seed: 1, ...options });
       index.add([1, 2, 3], [1, 0, 0, 0, 1, 0, 0, 0, 1]);
@@ -60,7 +57,7 @@ const families = {
     ],
   },
   'linear policies': {
-    classes: [['LinUCB', {}], ['LinTS', {}], ['LinearElim', {}], ['SubElim', { index: { type: 'exact' } }], ['SubTS', { index: { type: 'exact' } }]],
+    classes: registeredClasses(sb, 'linear-policy', { 'sub-elim': { index: { type: 'exact' } }, 'sub-ts': { index: { type: 'exact' } } }),
     make(name, options) {
       const policy = new sb[name]({ dim, seed: 1, horizon: 100, ...options });
       policy.addArms([1, 2, 3], [1, 0, 0, 0, 1, 0, 0, 0, 1]);
@@ -84,7 +81,7 @@ const families = {
     },
   },
   'matroid semi-bandits': {
-    classes: [['CUCB', {}], ['FasterCUCB', {}], ['CTS', {}]],
+    classes: registeredClasses(sb, 'semi-bandit-policy'),
     make(name, options) {
       const matroid = sb.Matroid.uniform(6, 2);
       const policy = new sb[name]({ matroid, horizon: 100, seed: 1, ...options });
@@ -115,7 +112,7 @@ const families = {
     },
   },
   'combinatorial linear policies': {
-    classes: [['C2UCB', {}], ['PC2UCB', {}], ['CombLinUCB', {}], ['CombLinTS', {}], ['CombTS', { randomization: 'arm' }], ['GreedyCLS', {}]],
+    classes: registeredClasses(sb, 'cls-policy', { 'comb-ts': { randomization: 'arm' } }),
     make(name, options) {
       const policy = new sb[name]({ dim, k: 2, seed: 1, ...options });
       const features = [1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0];

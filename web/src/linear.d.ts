@@ -1,10 +1,11 @@
 // Linear bandits, one arm per step (README, "Linear bandits").
 import type { Disposable, Floats, Ids } from './common.js';
 import type { Catalogue } from './catalogue.js';
+import type { IndexType } from './mips.js';
 
 /** `index` option of a policy: any MIPS index type in kebab case with its options. */
 export interface PolicyIndexOptions {
-  type: 'exact' | 'hnsw' | 'lsh' | 'bounded-me' | 'greedy' | 'pca-tree' | 'adaptive' | (string & {});
+  type: IndexType | (string & {});
   seed?: number;
   [option: string]: unknown;
 }

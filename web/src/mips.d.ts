@@ -115,6 +115,10 @@ export interface LshIndexOptions extends IndexOptions {
   tables?: number;
 }
 
+/** The kebab-case name of every index type, as the core registers them (`sb.optionTable()` lists the
+ * same; tests/js/option-tables.test.js holds the two equal). */
+export type IndexType = 'exact' | 'hnsw' | 'lsh' | 'adaptive' | 'bounded-me' | 'greedy' | 'pca-tree';
+
 /** `{ type, ...options }` of any index type, e.g. `{ type: 'hnsw', M: 8 }`. */
 export interface BaseIndexSpec {
   type: string;

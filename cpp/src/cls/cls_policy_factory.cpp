@@ -16,26 +16,32 @@
 
 namespace sublinear {
 
+namespace {
+template <class Policy>
+ClsPolicyType entry(const char* type) {
+  return {type, [](const Json& options) -> std::unique_ptr<ClsPolicy> { return std::make_unique<Policy>(options); }};
+}
+}  // namespace
+
+TypeRegistry<ClsPolicyType>& clsPolicyRegistry() {
+  static TypeRegistry<ClsPolicyType> registry("cls-policy", "unknown combinatorial linear policy type", {
+      entry<C2UCB>("c2ucb"),
+      entry<PC2UCB>("pc2ucb"),
+      entry<CombTS>("comb-ts"),
+      entry<CombLinUCB>("comb-lin-ucb"),
+      entry<CombLinTS>("comb-lin-ts"),
+      entry<GreedyCLS>("greedy-cls"),
+  });
+  return registry;
+}
+
 std::unique_ptr<ClsPolicy> makeClsPolicy(const Json& options) {
   requireObject(options, "policy options");
   const std::string type = readString(options, "type", "");
-  for (const auto& name : clsPolicyTypes()) {
-    if (name == type) optionTable("cls-policy", type).check(options);
-  }
-  if (type == "c2ucb") return std::make_unique<C2UCB>(options);
-  if (type == "pc2ucb") return std::make_unique<PC2UCB>(options);
-  if (type == "comb-ts") return std::make_unique<CombTS>(options);
-  if (type == "comb-lin-ucb") return std::make_unique<CombLinUCB>(options);
-  if (type == "comb-lin-ts") return std::make_unique<CombLinTS>(options);
-  if (type == "greedy-cls") return std::make_unique<GreedyCLS>(options);
-  std::string known;
-  for (const auto& name : clsPolicyTypes()) known += (known.empty() ? "" : ", ") + name;
-  fail(ErrorCode::InvalidArgument, "unknown combinatorial linear policy type '" + type + "' (known: " + known + ")");
+  return clsPolicyRegistry().checked(type, options).make(options);
 }
 
-std::vector<std::string> clsPolicyTypes() {
-  return {"c2ucb", "pc2ucb", "comb-ts", "comb-lin-ucb", "comb-lin-ts", "greedy-cls"};
-}
+std::vector<std::string> clsPolicyTypes() { return clsPolicyRegistry().types(); }
 
 namespace {
 // Refuses options that ask for more than the state holds, before the constructor allocates for

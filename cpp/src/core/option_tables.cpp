@@ -1,5 +1,8 @@
+#include <deque>
 #include <limits>
+#include <stdexcept>
 
+#include "sublinear/core/limits.hpp"
 #include "sublinear/core/option_table.hpp"
 
 // Every class's options, as data. A constructor reads its options through these groups
@@ -177,7 +180,7 @@ const OptionGroup& boundedMe() {
 
 const OptionGroup& greedy() {
   static const OptionGroup group{
-      computedInteger("budget", 1, 4294967295.0, "budgetFraction x size", "candidates screened per query (not with budgetFraction)"),
+      computedInteger("budget", 1, kMaxUint32, "budgetFraction x size", "candidates screened per query (not with budgetFraction)"),
       number("budgetFraction", 0.1, 0, 1, "candidates screened per query as a fraction of the size (not with budget)", true, false),
       seed(0, "accepted like every index's seed; Greedy-MIPS draws no random numbers"),
   };
@@ -353,7 +356,7 @@ const OptionGroup& fasterCucb() {
 const OptionGroup& cls() {
   static const OptionGroup group{
       required("dim", 1, 100000, "feature dimension"),
-      integer("k", 0, 1, 4294967295.0, "default size of the super arm", "none: select() gives k"),
+      integer("k", 0, 1, kMaxUint32, "default size of the super arm", "none: select() gives k"),
       internal(integer("blocks", 1, 1, 100000, "diagonal blocks of V (simulate()'s promotion problem)")),
       nested(object("index", "none: every arm is scored", "{ type, shortlist, certify, delta, ...index options } for fixed arms (setArms)"),
              "index", "type", "exact", &clsShortlist()),
@@ -364,7 +367,7 @@ const OptionGroup& cls() {
 
 const OptionGroup& clsShortlist() {
   static const OptionGroup group{
-      integer("shortlist", 0, 0, 4294967295.0, "candidates retrieved first (grown until certified)", "0: 4 k"),
+      integer("shortlist", 0, 0, kMaxUint32, "candidates retrieved first (grown until certified)", "0: 4 k"),
       boolean("certify", true, "grow the shortlist until no arm outside it can be chosen"),
       number("delta", 1e-3, 0, 1, "failure probability of the bound on unbounded width multipliers (arm-wise TS)", true, true),
   };
@@ -476,7 +479,7 @@ const OptionGroup& ratingsEnvironment() {
       number("lambda", 0.1, 0, 1e6, "ridge regulariser of the factorisation", true, false),
       integer("testUsers", 300, 1, 100000000, "held-out users"),
       integer("minRatings", 100, 0, 100000000, "a held-out user rated more movies than this"),
-      computedInteger("user", 0, 4294967295.0, "a held-out user drawn from the seed", "the held-out user whose likes are the rewards"),
+      computedInteger("user", 0, kMaxUint32, "a held-out user drawn from the seed", "the held-out user whose likes are the rewards"),
       integer("users", 1, 1, 100000000, "held-out users served in turn (round-robin) over one catalogue, each rewarded by their own ratings"),
       computedInteger("arms", 1, 100000000, "the movies not scheduled to arrive later", "initial arms (movies)"),
       nested(object("change", "{ every: 20, add: 2, remove: 0 }", "{ every, add, remove }: movie arrivals and removals"), "nested", "",
@@ -572,8 +575,8 @@ const OptionGroup& matroidSpec() {
       computedInteger("rank", 1, 100000000, "min(10, K)", "(uniform) rank D, at most K"),
       computedInteger("groups", 1, 100000000, "min(10, K)", "(partition) groups, arm i in group i mod groups, at most K"),
       array("groupOfArm", "none: groups", "(partition) the group of each of the K arms"),
-      integer("vertices", 11, 2, 4294967295.0, "(graphic) vertices of the graph"),
-      integer("right", 10, 1, 4294967295.0, "(transversal) right vertices"),
+      integer("vertices", 11, 2, kMaxUint32, "(graphic) vertices of the graph"),
+      integer("right", 10, 1, kMaxUint32, "(transversal) right vertices"),
       integer("degree", 2, 1, 1000, "(transversal) right neighbours drawn per arm when edges are not given"),
       array("edges", "drawn from the seed",
             "(graphic) 2K endpoints, arm i joining edges[2i] and edges[2i+1]; (transversal) pairs (arm, right vertex)"),
@@ -583,9 +586,10 @@ const OptionGroup& matroidSpec() {
 
 }  // namespace option_groups
 
-const std::vector<OptionTable>& optionTables() {
+namespace {
+std::deque<OptionTable>& tableStore() {
   using namespace option_groups;
-  static const std::vector<OptionTable> tables{
+  static std::deque<OptionTable> tables{
       {"index", "exact", {&typed(), &indexDim(), &exact()}},
       {"index", "hnsw", {&typed(), &indexDim(), &hnsw()}},
       {"index", "lsh", {&typed(), &indexDim(), &lsh()}},
@@ -623,6 +627,16 @@ const std::vector<OptionTable>& optionTables() {
       {"nested", "policy.prior", {&ridgePriorSpec()}},
   };
   return tables;
+}
+}  // namespace
+
+const std::deque<OptionTable>& optionTables() { return tableStore(); }
+
+void addOptionTable(OptionTable table) {
+  if (findOptionTable(table.kind, table.type) != nullptr) {
+    throw std::logic_error("option table " + table.kind + "/" + table.type + " exists already");
+  }
+  tableStore().push_back(std::move(table));
 }
 
 }  // namespace sublinear

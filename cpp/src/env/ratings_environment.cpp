@@ -20,7 +20,7 @@ const Json& changeOptions(const Json& options) {
 
 std::uint32_t pickUser(const RatingsModel& model, const Json& options, std::uint64_t runSeed) {
   if (options.is_object() && options.contains("user") && !options["user"].is_null()) {
-    return static_cast<std::uint32_t>(readInteger(options, "user", 0, 0, 4294967295LL));
+    return static_cast<std::uint32_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "user", 0));
   }
   const auto& users = model.heldOutUsers();
   return users[static_cast<std::size_t>(runSeed % users.size())];

@@ -19,7 +19,7 @@ RatingsModel::RatingsModel(const std::string& text, const Json& options, std::ui
   const auto testUsers = static_cast<std::size_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "testUsers"));
   const auto minRatings = static_cast<std::size_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "minRatings"));
   const bool userGiven = options.is_object() && options.contains("user") && !options["user"].is_null();
-  const auto chosenUser = static_cast<std::uint32_t>(readInteger(options, "user", 0, 0, 4294967295LL));
+  const auto chosenUser = static_cast<std::uint32_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "user", 0));
 
   const std::vector<Rating>& ratings = table_.ratings();
   // Users (sorted, since the table is sorted by user) with their rating counts.

@@ -26,60 +26,79 @@ bool searchesLifted(int dim, const Json& options) {
   const std::string search = readStringOption(option_groups::elimination(), options, "search");
   return search == "auto" ? dim <= kLiftedMaxDimension : search == "lifted";
 }
+
+// The lifted search copies d(d+1)/2 floats of every arm: over a catalogue that would be a copy per user.
+void refuseLiftedOverCatalogue(const Json& options) {
+  require(readStringOption(option_groups::elimination(), options, "search") != "lifted", ErrorCode::InvalidArgument,
+          "option 'search': 'lifted' is not available over a catalogue (a lifted index per user would copy the catalogue); use 'widths' or 'auto'");
+}
+
+// The kept-widths scan, or the stage indexes over the lifted arms of LinearElim or SubElim.
+template <class Lifted>
+LinearPolicyType elimination(const char* type) {
+  return {type,
+          [type](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> {
+            if (!searchesLifted(dim, options)) return std::make_unique<ScanElim>(type, dim, options);
+            return std::make_unique<Lifted>(dim, options);
+          },
+          [type](std::shared_ptr<Catalogue> catalogue, const Json& options) -> std::unique_ptr<LinearPolicy> {
+            refuseLiftedOverCatalogue(options);
+            return std::make_unique<ScanElim>(type, std::move(catalogue), options);
+          },
+          nullptr,
+          {}};
+}
+
+// A RidgePolicy subclass, over its own arms or a catalogue's. `groups`: its option table when it is
+// not a built-in one (see LinearPolicyType::groups).
+template <class Policy>
+LinearPolicyType ridge(const char* type, std::function<int(int, const Json&)> modelDimension = nullptr,
+                       std::vector<const OptionGroup*> groups = {}) {
+  return {type, [](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> { return std::make_unique<Policy>(dim, options); },
+          [](std::shared_ptr<Catalogue> catalogue, const Json& options) -> std::unique_ptr<LinearPolicy> {
+            return std::make_unique<Policy>(std::move(catalogue), options);
+          },
+          std::move(modelDimension), std::move(groups)};
+}
+
+const LinearPolicyType& checkedType(const Json& options) {
+  if (!options.is_object() || !options.contains("type") || options["type"].is_null()) {
+    fail(ErrorCode::InvalidArgument, "option 'type' is required (one of " + linearPolicyRegistry().known() + ")");
+  }
+  return linearPolicyRegistry().checked(readString(options, "type", ""), options);
+}
 }  // namespace
+
+TypeRegistry<LinearPolicyType>& linearPolicyRegistry() {
+  static TypeRegistry<LinearPolicyType> registry("linear-policy", "option 'type': unknown linear policy", {
+      ridge<LinUCB>("lin-ucb"),
+      ridge<LinTS>("lin-ts", SubTS::modelDimension),
+      elimination<LinearElim>("linear-elim"),
+      elimination<SubElim>("sub-elim"),
+      ridge<SubTS>("sub-ts", SubTS::modelDimension),
+  });
+  return registry;
+}
 
 std::unique_ptr<LinearPolicy> makeLinearPolicy(int dim, const Json& options) {
   requireObject(options, "policy options");
   if (dim < 1 || dim > kMaxPolicyDimension) {
     fail(ErrorCode::InvalidArgument, "option 'dim' must be an integer in [1, 4096], got " + std::to_string(dim));
   }
-  require(options.is_object() && options.contains("type") && !options["type"].is_null(), ErrorCode::InvalidArgument,
-          "option 'type' is required (one of lin-ucb, lin-ts, linear-elim, sub-elim, sub-ts)");
-  const std::string type = readString(options, "type", "");
-  for (const auto& name : linearPolicyTypes()) {
-    if (name == type) optionTable("linear-policy", type).check(options);
-  }
-  if (type == "lin-ucb") return std::make_unique<LinUCB>(dim, options);
-  if (type == "lin-ts") return std::make_unique<LinTS>(dim, options);
-  if (type == "sub-ts") return std::make_unique<SubTS>(dim, options);
-  if (type == "linear-elim" || type == "sub-elim") {
-    if (!searchesLifted(dim, options)) return std::make_unique<ScanElim>(type, dim, options);
-    if (type == "linear-elim") return std::make_unique<LinearElim>(dim, options);
-    return std::make_unique<SubElim>(dim, options);
-  }
-  std::string known;
-  for (const auto& name : linearPolicyTypes()) known += (known.empty() ? "" : ", ") + name;
-  fail(ErrorCode::InvalidArgument, "option 'type': unknown linear policy '" + type + "' (known: " + known + ")");
+  return checkedType(options).make(dim, options);
 }
 
 std::unique_ptr<LinearPolicy> makeLinearPolicy(std::shared_ptr<Catalogue> catalogue, const Json& options) {
   requireObject(options, "policy options");
   require(catalogue != nullptr, ErrorCode::InvalidArgument, "option 'catalogue' must be a Catalogue");
-  require(options.is_object() && options.contains("type") && !options["type"].is_null(), ErrorCode::InvalidArgument,
-          "option 'type' is required (one of lin-ucb, lin-ts, linear-elim, sub-elim, sub-ts)");
-  const std::string type = readString(options, "type", "");
-  for (const auto& name : linearPolicyTypes()) {
-    if (name == type) optionTable("linear-policy", type).check(options);
-  }
-  if (type == "lin-ucb") return std::make_unique<LinUCB>(std::move(catalogue), options);
-  if (type == "lin-ts") return std::make_unique<LinTS>(std::move(catalogue), options);
-  if (type == "sub-ts") return std::make_unique<SubTS>(std::move(catalogue), options);
-  if (type == "linear-elim" || type == "sub-elim") {
-    // A lifted index per user would copy d(d+1)/2 floats of every arm into every user.
-    require(readStringOption(option_groups::elimination(), options, "search") != "lifted", ErrorCode::InvalidArgument,
-            "option 'search': 'lifted' is not available over a catalogue (a lifted index per user would copy the catalogue); use 'widths' or 'auto'");
-    return std::make_unique<ScanElim>(type, std::move(catalogue), options);
-  }
-  std::string known;
-  for (const auto& name : linearPolicyTypes()) known += (known.empty() ? "" : ", ") + name;
-  fail(ErrorCode::InvalidArgument, "option 'type': unknown linear policy '" + type + "' (known: " + known + ")");
+  return checkedType(options).makeForCatalogue(std::move(catalogue), options);
 }
 
 int linearModelDimension(int dim, const Json& spec) {
-  const std::string type = readString(spec, "type", "");
-  return type == "lin-ts" || type == "sub-ts" ? SubTS::modelDimension(dim, spec) : dim;
+  const LinearPolicyType* entry = linearPolicyRegistry().find(readString(spec, "type", ""));
+  return entry != nullptr && entry->modelDimension ? entry->modelDimension(dim, spec) : dim;
 }
 
-std::vector<std::string> linearPolicyTypes() { return {"lin-ucb", "lin-ts", "linear-elim", "sub-elim", "sub-ts"}; }
+std::vector<std::string> linearPolicyTypes() { return linearPolicyRegistry().types(); }
 
 }  // namespace sublinear

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/limits.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/matroid/graphic_matroid.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
@@ -24,7 +25,7 @@ std::vector<std::uint32_t> readIntegers(const Json& options, const char* key) {
   out.reserve(value.size());
   for (const Json& item : value) {
     const double number = item.is_number() ? item.get<double>() : -1.0;
-    if (!(number >= 0 && number <= 4294967295.0 && std::floor(number) == number)) {
+    if (!(number >= 0 && number <= kMaxUint32 && std::floor(number) == number)) {
       fail(ErrorCode::InvalidArgument, std::string("option '") + key + "' must hold integers in [0, 2^32-1]");
     }
     out.push_back(static_cast<std::uint32_t>(number));

@@ -8,17 +8,29 @@
 
 namespace sublinear {
 
-std::unique_ptr<SemiBanditPolicy> makeSemiBanditPolicy(const std::string& type, const Matroid& matroid, const Json& options) {
-  requireObject(options, "policy options");
-  for (const auto& name : semiBanditPolicyTypes()) {
-    if (name == type) optionTable("semi-bandit-policy", type).check(options);
-  }
-  if (type == "cucb") return std::make_unique<Cucb>(matroid, options);
-  if (type == "faster-cucb") return std::make_unique<FasterCucb>(matroid, options);
-  if (type == "cts") return std::make_unique<Cts>(matroid, options);
-  fail(ErrorCode::InvalidArgument, "unknown matroid semi-bandit policy '" + type + "' (expected cucb, faster-cucb or cts)");
+namespace {
+template <class Policy>
+SemiBanditPolicyType entry(const char* type) {
+  return {type, [](const Matroid& matroid, const Json& options) -> std::unique_ptr<SemiBanditPolicy> {
+            return std::make_unique<Policy>(matroid, options);
+          }};
+}
+}  // namespace
+
+TypeRegistry<SemiBanditPolicyType>& semiBanditPolicyRegistry() {
+  static TypeRegistry<SemiBanditPolicyType> registry("semi-bandit-policy", "unknown matroid semi-bandit policy", {
+      entry<Cucb>("cucb"),
+      entry<FasterCucb>("faster-cucb"),
+      entry<Cts>("cts"),
+  });
+  return registry;
 }
 
-std::vector<std::string> semiBanditPolicyTypes() { return {"cucb", "faster-cucb", "cts"}; }
+std::unique_ptr<SemiBanditPolicy> makeSemiBanditPolicy(const std::string& type, const Matroid& matroid, const Json& options) {
+  requireObject(options, "policy options");
+  return semiBanditPolicyRegistry().checked(type, options).make(matroid, options);
+}
+
+std::vector<std::string> semiBanditPolicyTypes() { return semiBanditPolicyRegistry().types(); }
 
 }  // namespace sublinear

@@ -6,6 +6,7 @@
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 
 namespace sublinear {
 
@@ -156,7 +157,8 @@ BoundedMESolver::Result solveBoundedPulls(const double* rewards, std::size_t rew
     fail(ErrorCode::DimensionMismatch, "expected K x N = " + std::to_string(armCount) + " x " + std::to_string(listLength) +
                                            " rewards, got " + std::to_string(rewardCount));
   }
-  const BoundedMESolver solver(readNumber(options, "epsilon", 0.1, 0, 1, false, false), readNumber(options, "delta", 0.1, 0, 1, false, false));
+  // (epsilon, delta) as BoundedMEIndex reads them.
+  const BoundedMESolver solver(readOption(option_groups::boundedMe(), options, "epsilon"), readOption(option_groups::boundedMe(), options, "delta"));
   const auto k = static_cast<std::size_t>(readInteger(options, "k", 1, 1, static_cast<long long>(armCount)));
   const double low = readNumber(options, "low", 0.0, -1e300, 1e300);
   const double high = readNumber(options, "high", 1.0, -1e300, 1e300);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/env/environment_factory.hpp"
 #include "sublinear/linear/policy_factory.hpp"
@@ -160,7 +161,7 @@ std::unique_ptr<Trial> makeLinearTrial(const Json& environment, const Json& poli
   const std::string type = readString(policyOptions, "type", "");
   if (catalogueIndex.is_null() && type != "sub-ts") catalogueIndex = Json{{"type", "exact"}};
   const std::uint64_t userSeed = readSeed(policyOptions, 0);
-  const auto slate = static_cast<std::size_t>(readInteger(environment, "slate", 0, 0, 10000));
+  const auto slate = static_cast<std::size_t>(readIntegerOption(option_groups::simulation(), environment, "slate"));
   auto trial = std::make_unique<LinearTrial>(
       [environment, horizon, seed] { return makeLinearEnvironment(environment, horizon, seed); },
       [policyOptions](int dim) {

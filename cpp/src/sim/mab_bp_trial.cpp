@@ -52,8 +52,9 @@ std::unique_ptr<Trial> makeMabBpTrial(const Json& environment, const Json& polic
   if (type != "bounded-me") fail(ErrorCode::InvalidArgument, "the mab-bp environment is played by policy type 'bounded-me', got '" + type + "'");
   const auto arms = static_cast<std::size_t>(readIntegerOption(option_groups::mabBpEnvironment(), environment, "arms"));
   const auto listLength = static_cast<std::size_t>(readIntegerOption(option_groups::mabBpEnvironment(), environment, "listLength"));
-  const double epsilon = readNumber(policy, "epsilon", 0.1, 0.0, 1.0, false, false);
-  const double delta = readNumber(policy, "delta", 0.1, 0.0, 1.0, false, false);
+  // BoundedME's (epsilon, delta), as the index of that name reads them.
+  const double epsilon = readOption(option_groups::boundedMe(), policy, "epsilon");
+  const double delta = readOption(option_groups::boundedMe(), policy, "delta");
   return std::make_unique<MabBpTrial>(arms, listLength, epsilon, delta, seed);
 }
 

@@ -16,8 +16,8 @@
 
 namespace sublinear {
 
-const std::vector<TrialFamily>& trialFamilies() {
-  static const std::vector<TrialFamily> families = {
+TypeRegistry<TrialFamily>& environmentRegistry() {
+  static TypeRegistry<TrialFamily> families("environment", "unknown or unsupported environment type", {
       {"linear", &makeLinearTrial, true},
       {"ratings", &makeLinearTrial, true},
       {"matroid", &makeMatroidTrial, true},
@@ -25,7 +25,7 @@ const std::vector<TrialFamily>& trialFamilies() {
       {"promotion", &makeClsTrial, false},
       {"mab-bp", &makeMabBpTrial, false},
       {"mips", &makeMipsTrial, false},
-  };
+  });
   return families;
 }
 
@@ -33,17 +33,12 @@ namespace {
 constexpr long long kMaxSeed = 9007199254740991LL;  // 2^53 - 1: exact as a JavaScript number
 constexpr std::size_t kMaxSeeds = 100000;
 
+// The environment's family, once its keys passed its option table.
 const TrialFamily& familyOf(const Json& environment) {
   requireObject(environment, "environment");
   require(environment.is_object() && environment.contains("type"), ErrorCode::InvalidArgument,
           "environment option 'type' is required");
-  const std::string type = readString(environment, "type", "");
-  std::string known;
-  for (const TrialFamily& family : trialFamilies()) {
-    if (type == family.environmentType) return family;
-    known += (known.empty() ? "" : ", ") + std::string(family.environmentType);
-  }
-  fail(ErrorCode::InvalidArgument, "unknown or unsupported environment type '" + type + "' (known: " + known + ")");
+  return environmentRegistry().checked(readString(environment, "type", ""), environment);
 }
 
 std::vector<std::uint64_t> seedsOf(const Json& config, bool& multiple) {
@@ -108,8 +103,6 @@ SimulationResult simulate(const Json& config, const std::function<void(double)>&
   const std::int64_t recordEvery = readIntegerOption(specs, config, "recordEvery", std::max<std::int64_t>(1, horizon / 1000));
   const TrialFamily& family = familyOf(config["environment"]);
   const TrialFactory factory = family.factory;
-  // Every environment family has a table (familyOf knows the type): its keys are checked here, once.
-  optionTable("environment", readString(config["environment"], "type", "")).check(config["environment"]);
   SimulationResult result;
   const std::vector<std::uint64_t> seeds = seedsOf(config, result.multipleSeeds);
   (void)kMaxSeed;

@@ -1,10 +1,12 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sublinear/cls/cls_policy.hpp"
+#include "sublinear/core/type_registry.hpp"
 
 namespace sublinear {
 
@@ -12,6 +14,14 @@ namespace sublinear {
 // simulate's `policy.type`). INVALID_ARGUMENT for an unknown type or a bad option.
 std::unique_ptr<ClsPolicy> makeClsPolicy(const Json& options);
 std::vector<std::string> clsPolicyTypes();
+
+// One combinatorial linear policy type: its name (its option table is optionTable("cls-policy",
+// type)) and its constructor, given options that passed the table's key check.
+struct ClsPolicyType {
+  std::string type;
+  std::function<std::unique_ptr<ClsPolicy>(const Json& options)> make;
+};
+TypeRegistry<ClsPolicyType>& clsPolicyRegistry();
 
 // Restores ClsPolicy::toBytes() of a policy of `expectedType` (any type when empty); CORRUPT_STATE for
 // damaged bytes or the state of another type.

@@ -9,6 +9,7 @@
 // A table is made of groups: the options one piece of code reads (e.g. every ridge-regression
 // policy's lambda, delta, ...). A class's table is the union of the groups its code reads.
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -74,7 +75,12 @@ struct OptionTable {
 const OptionTable& optionTable(const std::string& kind, const std::string& type);
 // The same, or nullptr when there is none.
 const OptionTable* findOptionTable(const std::string& kind, const std::string& type);
-const std::vector<OptionTable>& optionTables();
+// Every table: the built-in ones (core/option_tables.cpp), then those added at run time. A deque,
+// so that a table handed out stays where it is when one is added.
+const std::deque<OptionTable>& optionTables();
+// Adds the table of a type registered at run time (TypeRegistry::add); std::logic_error when the
+// kind already has that type. Not synchronised: add tables before any thread reads one.
+void addOptionTable(OptionTable table);
 
 // The valid name nearest to `key` (edit distance, ignoring case) if it is near enough, else "".
 std::string nearestOptionName(const std::string& key, const std::vector<std::string>& names);

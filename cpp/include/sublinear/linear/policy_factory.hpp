@@ -1,10 +1,12 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/core/type_registry.hpp"
 #include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
@@ -89,6 +91,24 @@ int linearModelDimension(int dim, const Json& spec);
 // (ScanElim: 13 bytes an arm per user, no copy of the features, no lifted index); `index` and
 // search "lifted" are refused for them (INVALID_ARGUMENT).
 std::unique_ptr<LinearPolicy> makeLinearPolicy(std::shared_ptr<Catalogue> catalogue, const Json& options);
+
+// One linear policy type: its kebab-case name (its option table is optionTable("linear-policy",
+// type)) and its constructors; the options have passed the table's key check.
+struct LinearPolicyType {
+  std::string type;
+  // Over its own arms, `dim` in [1, 4096].
+  std::function<std::unique_ptr<LinearPolicy>(int dim, const Json& options)> make;
+  // A user over a catalogue.
+  std::function<std::unique_ptr<LinearPolicy>(std::shared_ptr<Catalogue> catalogue, const Json& options)> makeForCatalogue;
+  // linearModelDimension for this type; empty: `dim`.
+  std::function<int(int dim, const Json& options)> modelDimension;
+  // The groups of its option table, for a type whose options live beside its class; empty for the
+  // built-in types, whose tables are in core/option_tables.cpp.
+  std::vector<const OptionGroup*> groups;
+};
+
+// Every linear policy type, in the order the documentation lists them.
+TypeRegistry<LinearPolicyType>& linearPolicyRegistry();
 
 // The type names makeLinearPolicy accepts.
 std::vector<std::string> linearPolicyTypes();

@@ -1,9 +1,11 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "sublinear/core/type_registry.hpp"
 #include "sublinear/matroid/semi_bandit_policy.hpp"
 
 namespace sublinear {
@@ -12,5 +14,13 @@ namespace sublinear {
 std::unique_ptr<SemiBanditPolicy> makeSemiBanditPolicy(const std::string& type, const Matroid& matroid, const Json& options);
 
 std::vector<std::string> semiBanditPolicyTypes();
+
+// One matroid semi-bandit policy type: its name (its option table is
+// optionTable("semi-bandit-policy", type)) and its constructor over a copy of the matroid.
+struct SemiBanditPolicyType {
+  std::string type;
+  std::function<std::unique_ptr<SemiBanditPolicy>(const Matroid& matroid, const Json& options)> make;
+};
+TypeRegistry<SemiBanditPolicyType>& semiBanditPolicyRegistry();
 
 }  // namespace sublinear

@@ -1,10 +1,13 @@
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/core/type_registry.hpp"
 #include "sublinear/mips/mips_index.hpp"
 
 namespace sublinear {
@@ -19,6 +22,23 @@ std::unique_ptr<MipsIndex> makeMipsIndex(std::size_t dim, const Json& spec);
 // a constructor's per-coordinate work is paid for by the state; the other indexes build nothing
 // per coordinate until items arrive. Invalid options throw as makeMipsIndex would.
 std::uint64_t leastSavedIndexBytes(std::size_t dim, const Json& spec);
+
+// One MIPS index type: its kebab-case name (its option table is optionTable("index", type)), its
+// constructor, and what leastSavedIndexBytes counts for it.
+struct MipsIndexType {
+  std::string type;
+  // The index over `dim` coordinates; `spec` has passed the table's key check.
+  std::function<std::unique_ptr<MipsIndex>(std::size_t dim, const Json& spec)> make;
+  // Empty: 0 (the index builds nothing per coordinate until items arrive).
+  std::function<std::uint64_t(std::size_t dim, const Json& spec)> leastSavedBytes;
+  // The groups of its option table, for a type whose options live beside its class; empty for the
+  // built-in types, whose tables are in core/option_tables.cpp.
+  std::vector<const OptionGroup*> groups;
+};
+
+// Every index type, in the order the documentation lists them; makeMipsIndex, restores and the
+// tests that cover every type read it.
+TypeRegistry<MipsIndexType>& mipsIndexRegistry();
 
 // The type names makeMipsIndex accepts.
 std::vector<std::string> mipsIndexTypes();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/core/type_registry.hpp"
 #include "sublinear/sim/trial.hpp"
 
 namespace sublinear {
@@ -41,16 +42,18 @@ struct SimulationResult {
   Json toJson() const;
 };
 
-// Which TrialFactory serves an environment type. One line per problem family in simulate.cpp.
+// One environment type of simulate(): its name (its option table is optionTable("environment",
+// type)) and the TrialFactory that serves it.
 struct TrialFamily {
-  const char* environmentType;
+  std::string type;
   TrialFactory factory;
   // Whether the family's policies read a horizon: simulate() gives them its own unless the policy
   // config has one. Others (combinatorial linear policies, BoundedME, MIPS indexes) get none, since
   // options are strict and they would refuse the key.
   bool policyTakesHorizon;
 };
-const std::vector<TrialFamily>& trialFamilies();
+// Every environment type simulate() runs.
+TypeRegistry<TrialFamily>& environmentRegistry();
 
 // Runs simulate()'s config { environment, policy, horizon, seed | seeds, recordEvery }
 // (validated before anything runs). onProgress receives the fraction of all rounds of all runs
