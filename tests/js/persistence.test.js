@@ -22,6 +22,7 @@ describe('MIPS indexes', () => {
   const classes = [
     ['ExactIndex', {}], ['HnswIndex', { M: 8 }], ['LshIndex', { bits: 4, tables: 4 }], ['BoundedMEIndex', {}],
     ['GreedyMipsIndex', {}], ['PcaTreeIndex', { depth: 3 }], ['AdaptiveIndex', { base: { type: 'hnsw', M: 4 } }],
+    ['ExactIndex', { storage: 'int8' }], ['HnswIndex', { M: 8, storage: 'int8' }],
   ];
   const populate = (index, random, first, count) => {
     index.add(Uint32Array.from({ length: count }, (_, i) => first + i), gaussian(random, count * dim));

@@ -23,7 +23,7 @@ std::unique_ptr<MipsIndex> makeMipsIndex(std::size_t dim, const Json& spec) {
   if (known) optionTable("index", type).check(spec);
   if (type == "exact") {
     readSeedOption(option_groups::exact(), spec);
-    return std::make_unique<ExactIndex>(dim);
+    return std::make_unique<ExactIndex>(dim, storageOption(option_groups::exact(), spec));
   }
   if (type == "hnsw") return std::make_unique<HnswIndex>(dim, spec);
   if (type == "lsh") return std::make_unique<LshIndex>(dim, spec);
