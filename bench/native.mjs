@@ -1,7 +1,8 @@
 // Our HnswIndex (wasm in Node) against native hnswlib 0.6.2 (Debian's python3-hnswlib, run with
 // /usr/bin/python3), side by side on the same data with the same M and efConstruction (issue 36):
 // build time on 1 and 2 threads, query time at equal recall@10 (each index's time interpolated on
-// its own recall curve), and bytes per item. Inner product, Gaussian items.
+// its own recall curve), and bytes per item. Inner product, Gaussian items. Ours twice: float rows
+// (storage 'f32') and 8-bit codes (storage 'int8'), both against the exact float answer.
 //   npm run bench -- native            100,000 x 32, 200 queries, M 16, efConstruction 200
 //   options: --items N, --dim d, --queries Q, --M m, --efConstruction e
 // Needs python3-hnswlib (apt-get install python3-hnswlib); the benchmark says so when it is missing.
@@ -106,48 +107,63 @@ export default async function native(args, report) {
     const theirs = JSON.parse(ran.stdout);
     const nativeCurve = theirs.curve.map(({ beam, ms, ids: found }) => ({ beam, ms, recall: recallOf(found) }));
 
-    // Ours: the same build on a 1-thread and a 2-thread module; the 1-thread index answers.
-    const builds = {};
-    let index = null;
-    let bytesPerItem = null;
-    for (const threads of [2, 1]) {
-      report.progress(threads === 2 ? 0.4 : 0.7, `ours, ${threads} thread(s)`);
-      const sb = threads === 1 ? one : await init({ threads: 2 });
-      const before = sb.memoryUsage().allocatedBytes;
-      const built = new sb.HnswIndex({ dim: d, M, efConstruction, efSearch: 1, build: 'immediate', space: 'inner-product', seed: 100 });
-      const started = performance.now();
-      built.add(ids, items);
-      builds[threads] = { seconds: (performance.now() - started) / 1000, threads: sb.threads };
-      if (threads === 1) {
-        index = built;
-        bytesPerItem = (sb.memoryUsage().allocatedBytes - before) / n;
-      } else {
-        built.dispose();
+    // Ours, per storage: the same build on a 1-thread and a 2-thread module; the 1-thread index answers.
+    const STORAGES = ['f32', 'int8'];
+    const two = await init({ threads: 2 });
+    const ours = {};
+    for (const [s, storage] of STORAGES.entries()) {
+      const builds = {};
+      let index = null;
+      let bytesPerItem = null;
+      for (const threads of [2, 1]) {
+        report.progress(0.3 + 0.35 * s + (threads === 2 ? 0 : 0.15), `ours (${storage}), ${threads} thread(s)`);
+        const sb = threads === 1 ? one : two;
+        const before = sb.memoryUsage().allocatedBytes;
+        const built = new sb.HnswIndex({ dim: d, M, efConstruction, efSearch: 1, build: 'immediate', space: 'inner-product', storage, seed: 100 });
+        const started = performance.now();
+        built.add(ids, items);
+        builds[threads] = { seconds: (performance.now() - started) / 1000, threads: sb.threads };
+        if (threads === 1) {
+          index = built;
+          bytesPerItem = (sb.memoryUsage().allocatedBytes - before) / n;
+        } else {
+          built.dispose();
+        }
       }
+      const vectorBytesPerItem = index.stats().vectorBytesPerItem;
+      // One untimed pass first, so that the engine has compiled the search before it is timed.
+      for (let i = 0; i < q; i++) index.search(query(i), K, { shortlist: 64 });
+      const curve = BEAMS.map((beam) => {
+        const found = [];
+        const started = performance.now();
+        for (let i = 0; i < q; i++) found.push(Array.from(index.search(query(i), K, { shortlist: beam }).ids));
+        return { beam, ms: (performance.now() - started) / q, recall: recallOf(found) };
+      });
+      index.dispose();
+      ours[storage] = { builds, curve, bytesPerItem, vectorBytesPerItem };
     }
-    // One untimed pass first, so that the engine has compiled the search before it is timed.
-    for (let i = 0; i < q; i++) index.search(query(i), K, { shortlist: 64 });
-    const ourCurve = BEAMS.map((beam) => {
-      const found = [];
-      const started = performance.now();
-      for (let i = 0; i < q; i++) found.push(Array.from(index.search(query(i), K, { shortlist: beam }).ids));
-      return { beam, ms: (performance.now() - started) / q, recall: recallOf(found) };
-    });
-    index.dispose();
 
-    report.table('Build (seconds)', ['threads', 'native hnswlib', 'ours (wasm)', 'ours / native'], [1, 2].map((threads) =>
-      [`${threads} (ours ran on ${builds[threads].threads})`, theirs.build[String(threads)], builds[threads].seconds, builds[threads].seconds / theirs.build[String(threads)]]));
-    report.table('Query at equal recall@10 (ms per query, one thread, interpolated on each curve)', ['recall@10', 'native hnswlib', 'ours (wasm)', 'ours / native'],
+    report.table('Build (seconds)', ['threads', 'native hnswlib', 'ours f32 (wasm)', 'ours int8 (wasm)', 'f32 / native', 'int8 / native'], [1, 2].map((threads) => {
+      const native = theirs.build[String(threads)];
+      const [a, b] = STORAGES.map((storage) => ours[storage].builds[threads].seconds);
+      return [`${threads} (ours ran on ${ours.f32.builds[threads].threads})`, native, a, b, a / native, b / native];
+    }));
+    report.table('Query at equal recall@10 against the exact float top 10 (ms per query, one thread, interpolated on each curve)',
+      ['recall@10', 'native hnswlib', 'ours f32 (wasm)', 'ours int8 (wasm)', 'f32 / native', 'int8 / native'],
       TARGETS.map((target) => {
         const a = timeAt(nativeCurve, target);
-        const b = timeAt(ourCurve, target);
-        return [target, a ?? 'not reached', b ?? 'not reached', a && b ? b / a : '—'];
+        const [b, c] = STORAGES.map((storage) => timeAt(ours[storage].curve, target));
+        return [target, a ?? 'not reached', b ?? 'not reached', c ?? 'not reached', a && b ? b / a : '—', a && c ? c / a : '—'];
       }));
     report.table('The curves (beam: hnswlib ef; ours efSearch 1 and a shortlist of the beam, so the beam is the same)',
-      ['beam', 'native recall', 'native ms', 'ours recall', 'ours ms'],
-      BEAMS.map((beam, i) => [beam, nativeCurve[i].recall, nativeCurve[i].ms, ourCurve[i].recall, ourCurve[i].ms]));
-    report.table('Memory per item (bytes)', ['native hnswlib (saved index)', 'ours (wasm heap: vectors, graph, labels)'], [[theirs.bytesPerItem, bytesPerItem]]);
-    report.data('curves', { native: nativeCurve, ours: ourCurve });
+      ['beam', 'native recall', 'native ms', 'f32 recall', 'f32 ms', 'int8 recall', 'int8 ms'],
+      BEAMS.map((beam, i) => [beam, nativeCurve[i].recall, nativeCurve[i].ms, ours.f32.curve[i].recall, ours.f32.curve[i].ms,
+        ours.int8.curve[i].recall, ours.int8.curve[i].ms]));
+    report.table('Memory per item (bytes)', ['', 'native hnswlib (saved index)', 'ours f32', 'ours int8'], [
+      ['whole index (native: saved file; ours: wasm heap growth, vectors, graph, labels)', theirs.bytesPerItem, ours.f32.bytesPerItem, ours.int8.bytesPerItem],
+      ['item vectors (ours: stats().vectorBytesPerItem, the store and the graph\'s copy)', 4 * d, ours.f32.vectorBytesPerItem, ours.int8.vectorBytesPerItem],
+    ]);
+    report.data('curves', { native: nativeCurve, f32: ours.f32.curve, int8: ours.int8.curve });
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -31,9 +31,9 @@ inline std::vector<float> gaussian(Random& random, std::size_t count, double sca
 
 // The float score the base class must report: the project's kernel on padded copies.
 inline float exactScore(const MipsIndex& index, Id id, const std::vector<float>& query) {
-  std::vector<float> padded(index.items().stride(), 0.0f);
+  std::vector<float> padded(index.items().queryStride(), 0.0f);
   std::copy(query.begin(), query.end(), padded.begin());
-  return innerProduct(index.items().vectorOf(id), padded.data(), index.items().stride());
+  return index.items().score(index.items().rowOf(id), padded.data());
 }
 
 // Checks one search result against the oracle; returns |result ∩ exact top-k| / min(k, size).

@@ -96,7 +96,7 @@ describe('option tables', () => {
 
   test('the README\'s index option lists match the tables', () => {
     const readme = read('README.md');
-    const paragraph = readme.slice(readme.indexOf('`ExactIndex`, `HnswIndex` ('), readme.indexOf('share the interface above'));
+    const paragraph = readme.slice(readme.indexOf('`ExactIndex` (`'), readme.indexOf('share the interface above'));
     const common = ['dim', 'seed'];
     let classes = 0;
     for (const [, name, list] of paragraph.matchAll(/`(\w+Index)`(?: \(((?:[^()`]|`[^`]*`)*)\))?/g)) {

@@ -123,6 +123,9 @@ describe('simulate', () => {
     if (typeof sb.HnswIndex === 'function') {
       configs.push(linearConfig({ policy: { type: 'sub-ts', index: { type: 'hnsw' } }, environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2, remove: 2 } }, recordEvery: 1 }));
       configs.push(linearConfig({ policy: { type: 'sub-elim', index: { type: 'hnsw' } }, environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2 } }, recordEvery: 1 }));
+      // Int8 storage: codes, integer graph distances and the decoded rows' scores are the same bits in both builds.
+      configs.push(linearConfig({ policy: { type: 'sub-ts', index: { type: 'hnsw', storage: 'int8', build: 'immediate' } }, environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2, remove: 2 } }, recordEvery: 1 }));
+      configs.push(linearConfig({ policy: { type: 'lin-ts', index: { type: 'exact', storage: 'int8' } }, environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2, remove: 2 } }, recordEvery: 1 }));
     }
     for (const config of configs) {
       const wasm = sb.simulate(config);

@@ -36,6 +36,10 @@ export interface IndexStats {
   searches: number;
   size: number;
   type: string;
+  /** 'f32' or 'int8' (the storage option). */
+  storage: 'f32' | 'int8';
+  /** Bytes of item vectors per item: the store's row and any copy the structure keeps (a graph's). */
+  vectorBytesPerItem: number;
   [key: string]: unknown;
 }
 
@@ -70,7 +74,22 @@ export interface MipsIndex extends Disposable {
   toBytes(): Uint8Array;
 }
 
+export interface ExactIndexOptions extends IndexOptions {
+  /**
+   * 'f32' (default): float rows. 'int8': 8-bit codes and one float scale per row, a quarter of the
+   * memory; an item's vector is then its decoded row (its scores, its saved state). Up to 65,536 dimensions.
+   */
+  storage?: 'f32' | 'int8';
+}
+
 export interface HnswIndexOptions extends IndexOptions {
+  /**
+   * 'f32' (default): float rows. 'int8': 8-bit codes and one float scale per row in the store and in
+   * the graph (integer dot products while walking it, over a beam 1.5 times efSearch wide); the whole
+   * beam is ranked with the float query against the decoded rows, which are then the items' vectors.
+   * Up to 65,536 dimensions.
+   */
+  storage?: 'f32' | 'int8';
   /** Links per node (>= 2, default 16). */
   M?: number;
   /** Candidate list size while building (default 200). */
@@ -161,7 +180,7 @@ declare abstract class IndexMembers implements MipsIndex {
 }
 
 export declare class ExactIndex extends IndexMembers {
-  constructor(options: IndexOptions);
+  constructor(options: ExactIndexOptions);
 }
 
 export declare class HnswIndex extends IndexMembers {

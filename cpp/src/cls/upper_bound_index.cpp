@@ -50,7 +50,7 @@ void UpperBoundIndex::load(StateReader& in, const double* features, std::size_t 
     const Id id = static_cast<Id>(row);
     in.check(items.contains(id), "the index does not hold the fixed arms");
     lift(features + row * dim_, expected.data());
-    in.check(std::equal(expected.begin(), expected.end(), items.vectorOf(id)), "the index holds other vectors than the fixed arms");
+    in.check(items.holds(items.rowOf(id), expected.data()), "the index holds other vectors than the fixed arms");
   }
 }
 

@@ -127,6 +127,8 @@ const OptionGroup& indexDim() {
 const OptionGroup& exact() {
   static const OptionGroup group{
       seed(0, "accepted like every index's seed (a policy gives one to any index type); the exact scan draws no random numbers"),
+      text("storage", "f32", "f32|int8",
+           "item vectors as floats, or as 8-bit codes with a scale per row (a quarter of the memory; scores are those of the decoded rows)"),
   };
   return group;
 }
@@ -145,6 +147,8 @@ const OptionGroup& hnsw() {
              "a filtered graph search's cost in scan rows per beam entry at fraction 1: it scans the eligible items (fraction f) exactly when that costs at most filterCrossover x beam / f rows",
              false, false),
       seed(100, "seed of the level generator"),
+      text("storage", "f32", "f32|int8",
+           "item vectors as floats, or as 8-bit codes with a scale per row (a quarter of the memory; scores are those of the decoded rows)"),
   };
   return group;
 }

@@ -128,15 +128,14 @@ void Catalogue::load(StateReader& in) {
   index_->load(in);
   // The index holds exactly the arms, as float copies of their features.
   in.check(index_->size() == count, "the index does not hold the arms");
+  std::vector<float> expected(d);
   for (std::size_t row = 0; row < count; ++row) {
     const Id id = arms_.idAt(row);
     in.check(index_->contains(id), "arm " + std::to_string(id) + " is missing from the index");
     in.check(index_->labelOf(id) == arms_.labelAt(row), "the index holds another label for arm " + std::to_string(id));
-    const float* stored = index_->items().vectorOf(id);
     const double* x = arms_.rowData(row);
-    for (std::size_t j = 0; j < d; ++j) {
-      in.check(stored[j] == static_cast<float>(x[j]), "the index holds another vector for arm " + std::to_string(id));
-    }
+    for (std::size_t j = 0; j < d; ++j) expected[j] = static_cast<float>(x[j]);
+    in.check(index_->items().holds(index_->items().rowOf(id), expected.data()), "the index holds another vector for arm " + std::to_string(id));
   }
 }
 

@@ -768,7 +768,7 @@ void SubElim::loadFields(StateReader& in) {
       in.check(std::isfinite(keys[i]), "a heap key is not finite");
       in.check(membership_.emplace(id, Membership{s, keys[i]}).second, "arm " + std::to_string(id) + " is in two stages");
       lift_.liftOuterProduct(arms_.featuresOf(id), lifted.data());
-      in.check(std::equal(lifted.begin(), lifted.end(), stage.index->items().vectorOf(id)),
+      in.check(stage.index->items().holds(stage.index->items().rowOf(id), lifted.data()),
                "a stage's index holds another vector for arm " + std::to_string(id));
     }
     loadHeap(stage.heap, in);

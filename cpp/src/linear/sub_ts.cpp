@@ -283,10 +283,7 @@ void SubTS::loadFields(StateReader& in) {
     in.check(index_->contains(id), "arm " + std::to_string(id) + " is missing from the index");
     in.check(index_->labelOf(id) == arms_.labelAt(row), "the index holds another label for arm " + std::to_string(id));
     indexVector(arms_.rowData(row), expected.data());
-    const float* stored = index_->items().vectorOf(id);
-    for (std::size_t j = 0; j < expected.size(); ++j) {
-      in.check(stored[j] == expected[j], "the index holds another vector for arm " + std::to_string(id));
-    }
+    in.check(index_->items().holds(index_->items().rowOf(id), expected.data()), "the index holds another vector for arm " + std::to_string(id));
   }
   for (const std::uint32_t id : recalled) {
     in.check(arms_.contains(id) && std::count(recalled.begin(), recalled.end(), id) == 1, "a recalled arm is not a distinct arm");

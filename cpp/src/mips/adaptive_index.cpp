@@ -27,6 +27,10 @@ AdaptiveIndex::AdaptiveIndex(std::size_t dim, const Json& options) : MipsIndex(d
   // Copies of copies would multiply: 64 levels of options could ask for 64^64 indexes.
   require(baseType_ != "adaptive", ErrorCode::InvalidArgument,
           "option 'base' cannot be an adaptive index (the copies are independent indexes of another type)");
+  // The copies take the adaptive index's float rows: quantising them again would be a second rounding
+  // of what the adaptive index keeps, and their codes would not match a copy saved and restored.
+  require(!base.contains("storage") || base.at("storage") == "f32", ErrorCode::InvalidArgument,
+          "option 'base.storage' must be 'f32' (an adaptive index keeps its items as floats)");
   // Independent copies: each one's seed is a fresh draw from the index's seed.
   Random seeds(readSeedOption(specs, options));
   for (std::size_t i = 0; i < copies; ++i) {

@@ -6,6 +6,7 @@
 #include <queue>
 
 #include "sublinear/mips/lane_kernels.hpp"
+#include "sublinear/mips/quantised_rows.hpp"
 
 namespace sublinear {
 
@@ -34,6 +35,11 @@ Id idOf(const GraphLayout& graph, std::uint32_t node) {
 }
 
 float distance(const GraphLayout& graph, std::uint32_t node, const float* query) {
+  if (graph.codeBytes > 0) {
+    const char* coded = level0Header(graph, node) + graph.dataOffset;
+    return graph.euclidean ? quantised::euclideanDistance(coded, query, graph.codeBytes)
+                           : quantised::innerProductDistance(coded, query, graph.codeBytes);
+  }
   const auto* vector = reinterpret_cast<const float*>(level0Header(graph, node) + graph.dataOffset);
   return graph.euclidean ? lanes::squaredDistance(vector, query, graph.stride) : 1.0f - lanes::innerProduct(vector, query, graph.stride);
 }

@@ -79,21 +79,20 @@ void HnswIndex::decideSpace() {
   // Queries like the data (on isotropic data also like a linear bandit's random directions): the
   // waiting items after the trial's rows, each scored by recall@10 against the exact top 10 within
   // those rows. Deterministic: rows are in the order items came.
-  const std::size_t stride = items_.stride();
   const std::size_t queries = std::min(kSpaceTrialQueries, items_.size() - built_);
+  std::vector<float> query(items_.queryStride(), 0.0f);
   const std::size_t top = std::min<std::size_t>(10, built_);
   double found[2] = {0.0, 0.0};
   double wanted = 0.0;
   for (std::size_t q = 0; q < queries; ++q) {
-    const float* query = items_.rowData(built_ + q);
+    items_.decode(built_ + q, query.data());
     TopK best(top);
-    for (std::size_t row = 0; row < built_; ++row) best.push(lanes::innerProduct(items_.rowData(row), query, stride), items_.idAt(row));
+    for (std::size_t row = 0; row < built_; ++row) best.push(items_.score(row, query.data()), items_.idAt(row));
     std::vector<Id> truth;
     for (const auto& entry : best.take()) truth.push_back(entry.second);
     Graph* graphs[2] = {graph_.get(), trialGraph_.get()};
     for (int g = 0; g < 2; ++g) {
-      std::copy(query, query + dim(), scratch_.begin());
-      std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
+      graphQuery(query.data());
       graphs[g]->hnsw.setEf(efSearch_ + top - 1);  // as candidates() for a top 10
       auto answer = graphs[g]->hnsw.searchKnn(scratch_.data(), top);
       for (; !answer.empty(); answer.pop()) found[g] += std::count(truth.begin(), truth.end(), answer.top().second) > 0 ? 1.0 : 0.0;
@@ -235,7 +234,7 @@ std::size_t HnswIndex::buildTrialInParallel(std::size_t maxItems) {
 
 std::size_t HnswIndex::buildPending(std::size_t maxItems) {
   const std::size_t threads = parallelism();
-  if (threads > 1 && efConstruction_ * items_.stride() >= kParallelWork) {
+  if (threads > 1 && efConstruction_ * paddedDimension(dim()) >= kParallelWork) {
     buildInParallel(maxItems, threads);
   } else {
     buildFor(std::numeric_limits<double>::infinity(), maxItems);

@@ -6,12 +6,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/hnsw_index.hpp"
 #include "sublinear/mips/lane_kernels.hpp"
+#include "sublinear/mips/quantised_rows.hpp"
 
 // hnswlib 0.6.2's SSE path prefetches *(links + j + 1) one entry past the end of a link list, an
 // out-of-bounds read that AddressSanitizer reports on upper layers (fixed in later hnswlib). Its SIMD
@@ -27,6 +29,8 @@ namespace hnsw_detail {
 struct DistanceParameter {
   std::size_t stride;
   std::uint64_t evaluations;  // distance computations, the index's work counter
+  // Int8 storage: the codes' length (codeBytes(dim)); 0 for float rows.
+  std::size_t codeBytes;
 };
 
 // The threads of a parallel build count their distance computations here, each its own, and add them
@@ -63,14 +67,35 @@ inline float euclideanDistance(const void* a, const void* b, const void* paramet
   return lanes::squaredDistance(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
 }
 
+inline float codedInnerProductSpace(const void* a, const void* b, const void* parameter) {
+  auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
+  countEvaluation(p);
+  return quantised::innerProductDistance(a, b, p->codeBytes);
+}
+
+inline float codedEuclideanSpace(const void* a, const void* b, const void* parameter) {
+  auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
+  countEvaluation(p);
+  return quantised::euclideanDistance(a, b, p->codeBytes);
+}
+
 // hnswlib's two spaces (InnerProductSpace: 1 - <a, b>; L2Space: |a - b|^2) over zero-padded rows,
 // computed with the project's kernels: hnswlib's own functions are SSE/AVX natively but scalar in
-// wasm, and these give wasm SIMD and the same bits in both builds.
+// wasm, and these give wasm SIMD and the same bits in both builds. With codeBytes > 0 (int8
+// storage) the graph's vectors are coded ones (quantised::graphVectorBytes) and `stride` counts the floats
+// they take, rounded up.
 class PaddedSpace final : public hnswlib::SpaceInterface<float> {
  public:
-  PaddedSpace(std::size_t stride, bool euclidean) : parameter_{stride, 0}, euclidean_(euclidean) {}
-  std::size_t get_data_size() override { return parameter_.stride * sizeof(float); }
-  hnswlib::DISTFUNC<float> get_dist_func() override { return euclidean_ ? &euclideanDistance : &innerProductDistance; }
+  PaddedSpace(std::size_t stride, bool euclidean, std::size_t codeBytes = 0)
+      : parameter_{stride, 0, codeBytes}, euclidean_(euclidean) {}
+  std::size_t get_data_size() override {
+    return parameter_.codeBytes > 0 ? quantised::graphVectorBytes(parameter_.codeBytes) : parameter_.stride * sizeof(float);
+  }
+  hnswlib::DISTFUNC<float> get_dist_func() override {
+    if (parameter_.codeBytes > 0) return euclidean_ ? &codedEuclideanSpace : &codedInnerProductSpace;
+    return euclidean_ ? &euclideanDistance : &innerProductDistance;
+  }
+  std::size_t codeBytes() const { return parameter_.codeBytes; }
   void* get_dist_func_param() override { return &parameter_; }
   std::uint64_t evaluations() const { return parameter_.evaluations; }
   std::size_t stride() const { return parameter_.stride; }
@@ -88,6 +113,12 @@ inline double squaredNorm(const float* vector, std::size_t dim) {
 }
 
 inline constexpr std::size_t kMinimumCapacity = 16;
+// Int8 storage searches a beam of kQuantisedBeamWidening x efSearch + count - 1: the decoded rows
+// move some near-ties of the true top 10 out of it (on 100k x 32 Gaussian items an exact scan of
+// the decoded rows finds 98.2% of the float top 10), and the wider beam brings recall@10 against
+// the float answer back to float storage's at the same options (measured at 20k x 32, M 16,
+// efConstruction 100: f32 0.950 at a beam of 73, int8 0.945 at 73 and 0.961 at 95).
+inline constexpr double kQuantisedBeamWidening = 1.5;
 // space "auto": the trial builds both spaces' graphs over the first rows, up to kSpaceTrialItems,
 // searches them for the next kSpaceTrialQueries waiting items with the index's own beam for a top
 // 10, and keeps the euclidean reduction only when its recall is higher by more than
@@ -120,8 +151,8 @@ inline constexpr double kSearchEvaluationRows = 24.0;
 
 struct HnswIndex::Graph {
   Graph(std::size_t stride, bool euclideanSpace, std::size_t capacity, std::size_t M, std::size_t efConstruction,
-        std::uint64_t seed)
-      : space(stride, euclideanSpace),
+        std::uint64_t seed, std::size_t codeBytes = 0)
+      : space(stride, euclideanSpace, codeBytes),
         hnsw(&space, capacity, M, efConstruction, static_cast<std::size_t>(seed)),
         levels(seed),
         levelScale(1.0 / deterministic::log(static_cast<double>(M))),

@@ -55,7 +55,14 @@ void HnswIndex::saveGraph(const Graph& graph, StateWriter& out) const {
     // A live node's vector is its item's, mapped into the graph's space: recomputed on load. A
     // deleted node keeps steering searches with the vector of the item it once held, which only
     // the graph still has.
-    if (deleted) {
+    if (deleted && graph.space.codeBytes() > 0) {
+      // Int8 storage: the codes as bytes, then the scale and the extra coordinate.
+      const char* vector = hnsw.getDataByInternalId(node);
+      const std::size_t codeBytes = graph.space.codeBytes();
+      for (std::size_t i = 0; i < codeBytes; ++i) out.u8(static_cast<std::uint8_t>(vector[i]));
+      out.f32(quantised::graphScale(vector, codeBytes));
+      out.f32(quantised::graphExtra(vector, codeBytes));
+    } else if (deleted) {
       const auto* vector = reinterpret_cast<const float*>(hnsw.getDataByInternalId(node));
       for (std::size_t i = 0; i < floats; ++i) out.f32(vector[i]);
     }
@@ -78,7 +85,8 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
   const std::vector<std::uint32_t> freeSlots = in.u32s();
 
   const std::size_t maxM = M_, maxM0 = 2 * M_;
-  const std::size_t floats = paddedDimension(dim() + (euclidean ? 1 : 0));
+  const std::size_t codeBytes = items_.quantised() ? quantised::codeBytes(dim()) : 0;
+  const std::size_t floats = codeBytes > 0 ? graphStride() : paddedDimension(dim() + (euclidean ? 1 : 0));
   std::vector<Id> labels(nodes);
   std::vector<std::uint8_t> deleted(nodes);
   std::vector<int> nodeLevels(nodes);
@@ -98,7 +106,22 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
       linkCounts.push_back(static_cast<std::uint32_t>(count));
       for (std::size_t j = 0; j < count; ++j) links.push_back(in.u32());
     }
-    if (deleted[node]) {
+    if (deleted[node] && codeBytes > 0) {
+      in.check(in.remaining() >= quantised::graphVectorBytes(codeBytes), "payload ends early");
+      std::vector<float> vector(floats, 0.0f);
+      auto* codes = reinterpret_cast<std::int8_t*>(vector.data());
+      for (std::size_t i = 0; i < codeBytes; ++i) {
+        codes[i] = static_cast<std::int8_t>(in.u8());
+        in.check(codes[i] >= -quantised::kLargestCode && (i < dim() || codes[i] == 0), "a deleted node's code is out of range");
+      }
+      const float scale = in.f32();
+      const float extra = in.f32();
+      in.check(std::isfinite(scale) && scale >= 0.0f && std::isfinite(extra) && extra >= 0.0f && (euclidean || extra == 0.0f),
+               "a deleted node's scale is not a finite nonnegative number");
+      vector[codeBytes / sizeof(float)] = scale;
+      vector[codeBytes / sizeof(float) + 1] = extra;
+      deletedVectors.insert(deletedVectors.end(), vector.begin(), vector.end());
+    } else if (deleted[node]) {
       in.check(in.remaining() / sizeof(float) >= floats, "payload ends early");
       for (std::size_t i = 0; i < floats; ++i) {
         const float value = in.f32();
@@ -145,7 +168,7 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
   const std::size_t bound = std::max(kMinimumCapacity, 2 * std::max(nodes, items_.size()));
   in.check(savedCapacity <= bound, "graph capacity beyond what its nodes need");
   const auto capacity = static_cast<std::size_t>(savedCapacity);
-  auto graph = std::make_unique<Graph>(floats, euclidean, capacity, M_, efConstruction_, 0);
+  auto graph = std::make_unique<Graph>(floats, euclidean, capacity, M_, efConstruction_, 0, codeBytes);
   graph->levels = levels;
   graph->reused = static_cast<std::size_t>(reused);
   graph->space.setEvaluations(evaluations);

@@ -17,7 +17,7 @@ namespace sublinear {
 
 using namespace hnsw_detail;
 
-HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
+HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim, storageOption(option_groups::hnsw(), options)) {
   const OptionGroup& specs = option_groups::hnsw();
   M_ = static_cast<std::size_t>(readIntegerOption(specs, options, "M"));
   efConstruction_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efConstruction"));
@@ -39,12 +39,40 @@ HnswIndex::~HnswIndex() = default;
 
 void HnswIndex::setSpace(bool euclidean) { euclidean_ = euclidean; }
 
-const float* HnswIndex::graphVector(const float* paddedItem, bool euclidean) {
-  graphVector(paddedItem, euclidean, scratch_.data());
+const float* HnswIndex::graphVector(const float* storedRow, bool euclidean) {
+  graphVector(storedRow, euclidean, scratch_.data());
   return scratch_.data();
 }
 
-void HnswIndex::graphVector(const float* paddedItem, bool euclidean, float* out) const {
+const float* HnswIndex::graphQuery(const float* paddedQuery) {
+  if (!items_.quantised()) {
+    // The query of the euclidean reduction is (q, 0): the padding is zero.
+    std::copy(paddedQuery, paddedQuery + dim(), scratch_.begin());
+    std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
+    return scratch_.data();
+  }
+  // Codes, scale and an extra coordinate of 0, as an item's graph vector.
+  const std::size_t codeBytes = quantised::codeBytes(dim());
+  auto* codes = reinterpret_cast<std::int8_t*>(scratch_.data());
+  const float scale = quantised::encode(paddedQuery, dim(), codes);
+  scratch_[codeBytes / sizeof(float)] = scale;
+  scratch_[codeBytes / sizeof(float) + 1] = 0.0f;
+  return scratch_.data();
+}
+
+void HnswIndex::graphVector(const float* storedRow, bool euclidean, float* out) const {
+  if (items_.quantised()) {
+    const std::size_t codeFloats = quantised::codeBytes(dim()) / sizeof(float);
+    std::copy(storedRow, storedRow + codeFloats + 1, out);
+    float extra = 0.0f;
+    if (euclidean) {
+      const double norm = quantised::squaredNorm(reinterpret_cast<const std::int8_t*>(storedRow), storedRow[codeFloats], dim());
+      extra = static_cast<float>(std::sqrt(std::max(0.0, transformNorm_ * transformNorm_ - norm)));
+    }
+    out[codeFloats + 1] = extra;
+    return;
+  }
+  const float* paddedItem = storedRow;
   std::copy(paddedItem, paddedItem + dim(), out);
   std::fill(out + dim(), out + graphStride(), 0.0f);
   if (euclidean) {
@@ -56,8 +84,9 @@ void HnswIndex::graphVector(const float* paddedItem, bool euclidean, float* out)
 std::unique_ptr<HnswIndex::Graph> HnswIndex::newGraph(bool euclidean) {
   const std::size_t capacity = std::max(kMinimumCapacity, items_.size());
   // A different hnswlib seed per graph, still determined by the index's seed.
-  auto graph = std::make_unique<Graph>(paddedDimension(dim() + (euclidean ? 1 : 0)), euclidean, capacity, M_, efConstruction_,
-                                       seed_ + graphsBuilt_);
+  const std::size_t stride = items_.quantised() ? graphStride() : paddedDimension(dim() + (euclidean ? 1 : 0));
+  auto graph = std::make_unique<Graph>(stride, euclidean, capacity, M_, efConstruction_, seed_ + graphsBuilt_,
+                                       items_.quantised() ? quantised::codeBytes(dim()) : 0);
   ++graphsBuilt_;
   return graph;
 }
@@ -69,7 +98,7 @@ std::uint64_t HnswIndex::distanceComputations() const {
 void HnswIndex::onAdd(const Id* ids, std::size_t count) {
   makeScratch();
   double batchNorm = 0.0;
-  for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredNorm(items_.vectorOf(ids[i]), dim())));
+  for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(items_.squaredNorm(items_.rowOf(ids[i]))));
   largestNorm_ = std::max(largestNorm_, batchNorm);
   // New items wait in the rows after the built ones. The euclidean reduction needs R >= every norm:
   // a larger item means a new R and a new graph.
@@ -155,6 +184,7 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
   layout.entry = hnsw.enterpoint_node_;
   layout.maxLevel = hnsw.maxlevel_;
   layout.stride = graph.space.stride();
+  layout.codeBytes = graph.space.codeBytes();
   layout.euclidean = graph.euclidean;
   // A beam that has spent the exact scan's cost of the eligible items gives up (exhausted): the
   // caller scans them instead.
@@ -182,21 +212,25 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
   }
   if (built_ > 0) {
     auto& hnsw = graph_->hnsw;
-    // The query of the euclidean reduction is (q, 0): the padding is already zero.
-    std::copy(paddedQuery, paddedQuery + dim(), scratch_.begin());
-    std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
+    graphQuery(paddedQuery);
+    // Int8 storage: the beam is widened (kQuantisedBeamWidening), was ordered by the quantised
+    // query, and all of it goes to the exact ranking.
+    const std::size_t beam =
+        (items_.quantised() ? static_cast<std::size_t>(std::ceil(kQuantisedBeamWidening * static_cast<double>(efSearch_))) : efSearch_) +
+        count - 1;
+    const std::size_t wanted = items_.quantised() ? beam : count;
     // The beam holds efSearch candidates beyond the `count` asked for (searchKnn would use
     // max(ef, count)): so a longer shortlist always means a wider search.
     if (eligible) {
       bool exhausted = false;
-      ids = filteredGraphSearch(efSearch_ + count - 1, *eligible, searchEvaluations, exhausted);
+      ids = filteredGraphSearch(beam, *eligible, searchEvaluations, exhausted);
       countInnerProducts(searchEvaluations);
       if (exhausted) return scanEligible(paddedQuery, count, *eligible);
-      if (ids.size() > count) ids.resize(count);
+      if (ids.size() > wanted) ids.resize(wanted);
     } else {
-      hnsw.setEf(efSearch_ + count - 1);
+      hnsw.setEf(beam);
       const std::uint64_t before = graph_->evaluations();
-      auto found = hnsw.searchKnn(scratch_.data(), std::min(count, built_));
+      auto found = hnsw.searchKnn(scratch_.data(), std::min(wanted, built_));
       searchEvaluations = static_cast<double>(graph_->evaluations() - before);
       countInnerProducts(searchEvaluations);
       ids.reserve(found.size() + count);
@@ -224,6 +258,14 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
   }
   ids.insert(ids.end(), waiting.begin(), waiting.end());
   return ids;
+}
+
+double HnswIndex::vectorBytesPerItem() const {
+  double bytes = MipsIndex::vectorBytesPerItem();
+  for (const Graph* graph : {graph_.get(), trialGraph_.get()}) {
+    if (graph != nullptr) bytes += static_cast<double>(graph->hnsw.data_size_);
+  }
+  return bytes;
 }
 
 Json HnswIndex::stats() const {

@@ -27,7 +27,7 @@ TypeRegistry<MipsIndexType>& mipsIndexRegistry() {
       {"exact",
        [](std::size_t dim, const Json& spec) -> std::unique_ptr<MipsIndex> {
          readSeedOption(option_groups::exact(), spec);
-         return std::make_unique<ExactIndex>(dim);
+         return std::make_unique<ExactIndex>(dim, storageOption(option_groups::exact(), spec));
        },
        nullptr, {}},
       {"hnsw", construct<HnswIndex>, nullptr, {}},

@@ -48,7 +48,11 @@ std::unique_ptr<PersistentIndex> PersistentIndex::fromBytes(const std::uint8_t* 
     restored->index_->load(in);
     // The bound add() holds a user's vectors to (loadSnapshot reports it as CORRUPT_STATE).
     const VectorStore& items = restored->index().items();
-    for (std::size_t row = 0; row < items.size(); ++row) requireMagnitude(items.rowData(row), items.dim(), "saved item");
+    std::vector<float> vector(items.dim());
+    for (std::size_t row = 0; row < items.size(); ++row) {
+      items.decode(row, vector.data());
+      requireMagnitude(vector.data(), items.dim(), "saved item");
+    }
   });
   return restored;
 }

@@ -30,6 +30,9 @@ struct GraphLayout {
   std::size_t stride = 0;
   // The distance of the graph's space: |x - q|^2 (the euclidean reduction) or 1 - <x, q>.
   bool euclidean = false;
+  // Int8 storage: vectors are quantised::graphVectorBytes(codeBytes) bytes of codes, scale and extra
+  // coordinate, and distances those of quantised_rows.hpp; 0 for float vectors.
+  std::size_t codeBytes = 0;
 };
 
 // Best-first beam search over the graph in which every node may be traversed but only eligible

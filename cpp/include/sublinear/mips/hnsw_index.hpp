@@ -8,6 +8,7 @@
 #include "sublinear/mips/filtered_graph_search.hpp"
 #include "sublinear/mips/inner_product.hpp"
 #include "sublinear/mips/mips_index.hpp"
+#include "sublinear/mips/quantised_rows.hpp"
 
 namespace sublinear {
 
@@ -57,6 +58,14 @@ namespace sublinear {
 // (eligibleScanRows: the rows, or their posting lists) answers when it costs no more. filterCrossover
 // is measured (bench/filters.mjs, bench/results/filters.md).
 //
+// Storage "int8" (quantised::encode: 8-bit codes and a float scale per row): the store keeps the
+// codes instead of float rows, and the graph's vectors are the same codes with the scale (and the
+// euclidean reduction's extra coordinate as a float), so graph distances are integer dot products
+// (codeDot) and the item's vector is the decoded row everywhere: its scores, its saved state. The
+// query is quantised the same way for the graph's descent only; the whole final beam (widened to
+// kQuantisedBeamWidening x efSearch + count - 1 nodes, hnsw_graph.hpp; all of it, not `count`) is
+// returned as candidates and the base class ranks them with the float query against the stored rows.
+//
 // A changing set: removal marks the node deleted (hnswlib's markDelete) and frees its slot; the next
 // insertion takes a freed slot (hnswlib's updatePoint relinks it), so the graph does not grow under
 // add/remove cycles. When freed slots outnumber the nodes in use, or slots have been reused more
@@ -103,6 +112,8 @@ class HnswIndex final : public MipsIndex {
   // Only the graph approximates: with nothing in it, a search scans every item.
   bool approximates() const override { return built_ > 0; }
   Json stats() const override;
+  // The store's row and the graph's copy (and the space trial's).
+  double vectorBytesPerItem() const override;
 
  protected:
   std::size_t buildPending(std::size_t maxItems) override;
@@ -153,7 +164,12 @@ class HnswIndex final : public MipsIndex {
   void retire(std::unique_ptr<Graph> graph);
   void insert(Graph& graph, Id id);
   // Floats of a graph vector: the item, its euclidean coordinate, the padding.
-  std::size_t graphStride() const { return paddedDimension(dim() + 1); }
+  // In int8 storage: the codes, the scale and the extra coordinate (quantised::graphVectorBytes).
+  std::size_t graphStride() const {
+    return items_.quantised() ? quantised::graphVectorBytes(quantised::codeBytes(dim())) / sizeof(float) : paddedDimension(dim() + 1);
+  }
+  // The padded query (queryStride() floats) as a graph query, in scratch_.
+  const float* graphQuery(const float* paddedQuery);
   // Allocates scratch_ (once; on the calling thread, before any parallel work).
   void makeScratch();
   // The same with the graph vector made in `buffer` (graphStride() floats).
@@ -164,10 +180,11 @@ class HnswIndex final : public MipsIndex {
   // still hold), validated on load against the first `built_` rows of the store.
   void saveGraph(const Graph& graph, StateWriter& out) const;
   std::unique_ptr<Graph> loadGraph(StateReader& in, bool euclidean);
-  // The item's vector in the given space (augmented in the euclidean one), in scratch_.
-  const float* graphVector(const float* paddedItem, bool euclidean);
+  // The item's vector in the given space (augmented in the euclidean one), in scratch_, from its row
+  // in the store (rowData: floats, or codes and scale).
+  const float* graphVector(const float* storedRow, bool euclidean);
   // The same into `out` (graphStride() floats): each thread of a parallel build has its own.
-  void graphVector(const float* paddedItem, bool euclidean, float* out) const;
+  void graphVector(const float* storedRow, bool euclidean, float* out) const;
 
   std::size_t M_;
   std::size_t efConstruction_;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sublinear/core/option_table.hpp"
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/mips/eligibility.hpp"
@@ -19,6 +20,9 @@ constexpr std::size_t kMaxDimension = 1000000;
 // Like the linear policies' features (ArmSet::kMaxMagnitude) and the JS layer's MAX_MAGNITUDE: with
 // |x_i| <= 1e15 and dim <= 10^6 an inner product stays finite in float32 arithmetic.
 constexpr double kMaxMagnitude = 1e15;
+
+// The `storage` option ("f32" or "int8") of an index whose option group has one.
+VectorStorage storageOption(const OptionGroup& group, const Json& options);
 
 struct SearchResult {
   std::vector<Id> ids;   // best first
@@ -47,7 +51,7 @@ struct SearchOptions {
 // protected hooks and see only valid input.
 class MipsIndex {
  public:
-  explicit MipsIndex(std::size_t dim);
+  explicit MipsIndex(std::size_t dim, VectorStorage storage = VectorStorage::Float32);
   virtual ~MipsIndex() = default;
   MipsIndex(const MipsIndex&) = delete;
   MipsIndex& operator=(const MipsIndex&) = delete;
@@ -106,6 +110,9 @@ class MipsIndex {
   // sampling methods count as their fraction of dim), searches counts queries.
   virtual Json stats() const;
   std::uint64_t innerProducts() const { return innerProducts_; }
+  // Bytes of item vectors per stored item: the store's row, and any copy the structure keeps
+  // (stats().vectorBytesPerItem; links and ids aside).
+  virtual double vectorBytesPerItem() const { return static_cast<double>(items_.rowBytes()); }
   // The part of innerProducts() not spent in exhaustive scans (scan(): the exact index, an
   // HnswIndex's scan of the items not yet in its graph, searchExactly): the work whose answers can
   // miss, on which the policies' audits spend their budget. For differences only: the scans'
@@ -174,6 +181,9 @@ class MipsIndex {
   void scanRows(const float* paddedQuery, std::size_t first, std::size_t last, TopK& best, const Admits& admits) const;
   // The given rows (any order) into `best`.
   void scoreRows(const float* paddedQuery, const std::uint32_t* rows, std::size_t count, TopK& best) const;
+  // load()'s items in each storage.
+  void loadCodes(StateReader& in);
+  void loadFloats(StateReader& in);
   // Removes a stored item and its label.
   void removeItem(Id id);
 

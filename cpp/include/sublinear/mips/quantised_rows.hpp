@@ -1,0 +1,141 @@
+#pragma once
+
+// 8-bit scalar quantisation of item vectors (the `storage: 'int8'` option of HnswIndex and
+// ExactIndex): each row keeps codes c_i in [-127, 127] and one float scale s = max_i |x_i| / 127
+// (symmetric, per row), and stands for the vector s * c. A row costs codeBytes(dim) + 4 bytes
+// instead of 4 * paddedDimension(dim): 132 bytes against 512 at d = 128.
+//
+// Two kernels, both with the same bits in the wasm and the native build:
+//   codeInnerProduct: a float query against a row's codes (the exact score of the stored vector, up
+//     to float rounding): lane l accumulates code(l + 4j) * q(l + 4j) in order, as innerProduct does;
+//   codeDot: codes against codes in 32-bit integers (graph distances between stored rows and a
+//     quantised query), exact; in wasm two i32x4.dot_i16x8_s per 16 codes after widening to i16.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
+namespace sublinear::quantised {
+
+// Codes are padded with zeros to a multiple of 16 (one v128 of i8 lanes).
+constexpr std::size_t kCodeLanes = 16;
+inline std::size_t codeBytes(std::size_t dim) { return (dim + kCodeLanes - 1) / kCodeLanes * kCodeLanes; }
+constexpr int kLargestCode = 127;
+// codeDot sums up to dim products of at most 127^2 in 32-bit lanes: 16129 x 65536 < 2^31.
+constexpr std::size_t kMaxDimension = 65536;
+
+// The scale of a row (max |x_i| / 127; 0 for a zero row) and its codes (codeBytes(dim) entries, zero
+// beyond dim). Rounding to nearest in double precision, away from zero on ties: the same codes in
+// every build.
+inline float encode(const float* vector, std::size_t dim, std::int8_t* codes) {
+  float largest = 0.0f;
+  for (std::size_t i = 0; i < dim; ++i) largest = std::fmax(largest, std::fabs(vector[i]));
+  const float scale = largest / static_cast<float>(kLargestCode);
+  for (std::size_t i = 0; i < codeBytes(dim); ++i) {
+    long code = 0;
+    if (i < dim && scale > 0.0f) code = std::lround(static_cast<double>(vector[i]) / static_cast<double>(scale));
+    if (code > kLargestCode) code = kLargestCode;
+    if (code < -kLargestCode) code = -kLargestCode;
+    codes[i] = static_cast<std::int8_t>(code);
+  }
+  return scale > 0.0f ? scale : 0.0f;
+}
+
+inline void decode(const std::int8_t* codes, float scale, std::size_t dim, float* out) {
+  for (std::size_t i = 0; i < dim; ++i) out[i] = scale * static_cast<float>(codes[i]);
+}
+
+// sum_i code_i * query_i over `count` entries (a multiple of 16), in innerProduct's lane order.
+inline float codeInnerProduct(const std::int8_t* codes, const float* query, std::size_t count) {
+#ifdef __wasm_simd128__
+  v128_t sum = wasm_f32x4_splat(0.0f);
+  for (std::size_t i = 0; i < count; i += kCodeLanes) {
+    const v128_t bytes = wasm_v128_load(codes + i);
+    const v128_t low = wasm_i16x8_extend_low_i8x16(bytes);
+    const v128_t high = wasm_i16x8_extend_high_i8x16(bytes);
+    const v128_t c0 = wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(low));
+    const v128_t c1 = wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(low));
+    const v128_t c2 = wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(high));
+    const v128_t c3 = wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(high));
+    sum = wasm_f32x4_add(sum, wasm_f32x4_mul(c0, wasm_v128_load(query + i)));
+    sum = wasm_f32x4_add(sum, wasm_f32x4_mul(c1, wasm_v128_load(query + i + 4)));
+    sum = wasm_f32x4_add(sum, wasm_f32x4_mul(c2, wasm_v128_load(query + i + 8)));
+    sum = wasm_f32x4_add(sum, wasm_f32x4_mul(c3, wasm_v128_load(query + i + 12)));
+  }
+  return (wasm_f32x4_extract_lane(sum, 0) + wasm_f32x4_extract_lane(sum, 1)) +
+         (wasm_f32x4_extract_lane(sum, 2) + wasm_f32x4_extract_lane(sum, 3));
+#else
+  float lane[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  for (std::size_t i = 0; i < count; i += 4) {
+    for (std::size_t l = 0; l < 4; ++l) lane[l] += static_cast<float>(codes[i + l]) * query[i + l];
+  }
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+#endif
+}
+
+// sum_i a_i * b_i over `count` codes (a multiple of 16), exactly.
+inline std::int32_t codeDot(const std::int8_t* a, const std::int8_t* b, std::size_t count) {
+#ifdef __wasm_simd128__
+  v128_t sum = wasm_i32x4_splat(0);
+  for (std::size_t i = 0; i < count; i += kCodeLanes) {
+    const v128_t x = wasm_v128_load(a + i);
+    const v128_t y = wasm_v128_load(b + i);
+    sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(wasm_i16x8_extend_low_i8x16(x), wasm_i16x8_extend_low_i8x16(y)));
+    sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(wasm_i16x8_extend_high_i8x16(x), wasm_i16x8_extend_high_i8x16(y)));
+  }
+  return wasm_i32x4_extract_lane(sum, 0) + wasm_i32x4_extract_lane(sum, 1) + wasm_i32x4_extract_lane(sum, 2) +
+         wasm_i32x4_extract_lane(sum, 3);
+#else
+  // A plain loop: compilers vectorise it (pmaddwd with SSE2).
+  std::int32_t sum = 0;
+  for (std::size_t i = 0; i < count; ++i) sum += static_cast<std::int32_t>(a[i]) * static_cast<std::int32_t>(b[i]);
+  return sum;
+#endif
+}
+
+// sum_i (scale * code_i)^2 in double, the squared norm of the decoded row.
+inline double squaredNorm(const std::int8_t* codes, float scale, std::size_t dim) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < dim; ++i) {
+    const float value = scale * static_cast<float>(codes[i]);
+    sum += static_cast<double>(value) * value;
+  }
+  return sum;
+}
+
+// A graph vector in int8 storage (HnswIndex): the item's codes (codeBytes), its scale, and the
+// euclidean reduction's extra coordinate e = sqrt(R^2 - |x|^2) of the decoded item (0 in the
+// inner-product space and for queries), kept as a float: it carries the norm the codes lose.
+inline std::size_t graphVectorBytes(std::size_t codeBytes) { return codeBytes + 2 * sizeof(float); }
+inline float graphScale(const void* vector, std::size_t codeBytes) {
+  float value;
+  std::memcpy(&value, static_cast<const char*>(vector) + codeBytes, sizeof(value));
+  return value;
+}
+inline float graphExtra(const void* vector, std::size_t codeBytes) {
+  float value;
+  std::memcpy(&value, static_cast<const char*>(vector) + codeBytes + sizeof(float), sizeof(value));
+  return value;
+}
+// <a, b> of two graph vectors, in float (the integer dot is exact).
+inline float graphInnerProduct(const void* a, const void* b, std::size_t codeBytes) {
+  const std::int32_t dot = codeDot(static_cast<const std::int8_t*>(a), static_cast<const std::int8_t*>(b), codeBytes);
+  return (graphScale(a, codeBytes) * graphScale(b, codeBytes)) * static_cast<float>(dot);
+}
+// The inner-product space's distance 1 - <a, b>.
+inline float innerProductDistance(const void* a, const void* b, std::size_t codeBytes) {
+  return 1.0f - graphInnerProduct(a, b, codeBytes);
+}
+// |a' - b'|^2 = 2R^2 - 2(<a, b> + e_a e_b) between two items in the euclidean reduction; against a
+// query (e = 0) it is |a' - q'|^2 less the query's constant R^2 + |q|^2 - 2R^2. The constant 2R^2 is
+// left out: a graph only compares distances of one kind with each other (item to item while
+// linking, query to item while searching), so a shift changes nothing.
+inline float euclideanDistance(const void* a, const void* b, std::size_t codeBytes) {
+  return -2.0f * (graphInnerProduct(a, b, codeBytes) + graphExtra(a, codeBytes) * graphExtra(b, codeBytes));
+}
+
+}  // namespace sublinear::quantised

@@ -1,0 +1,273 @@
+// Int8 storage (the `storage: 'int8'` option of HnswIndex and ExactIndex): the codes and kernels,
+// recall against the exact answer over the float vectors, the memory a row takes, saved states, and
+// bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mips_oracle.hpp"
+#include "persistence_checks.hpp"
+#include "test_support.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/mips/exact_index.hpp"
+#include "sublinear/mips/hnsw_index.hpp"
+#include "sublinear/mips/index_factory.hpp"
+#include "sublinear/mips/persistent_index.hpp"
+#include "sublinear/mips/quantised_rows.hpp"
+
+namespace sublinear::testing {
+namespace {
+
+std::vector<float> gaussian(Random& random, std::size_t count) {
+  std::vector<float> values(count);
+  for (auto& value : values) value = static_cast<float>(random.normal());
+  return values;
+}
+
+// Rows of rank `rank` (Gaussian factors) plus a little noise: the shape of factorised ratings.
+std::vector<float> lowRank(Random& random, std::size_t rows, std::size_t dim, std::size_t rank) {
+  const auto left = gaussian(random, rows * rank);
+  const auto right = gaussian(random, rank * dim);
+  std::vector<float> values(rows * dim);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t j = 0; j < dim; ++j) {
+      double sum = 0.05 * random.normal();
+      for (std::size_t k = 0; k < rank; ++k) sum += static_cast<double>(left[r * rank + k]) * right[k * dim + j];
+      values[r * dim + j] = static_cast<float>(sum);
+    }
+  }
+  return values;
+}
+
+std::vector<Id> idsUpTo(std::size_t count) {
+  std::vector<Id> ids(count);
+  for (std::size_t i = 0; i < count; ++i) ids[i] = static_cast<Id>(i);
+  return ids;
+}
+
+TEST(QuantisedRows, CodesBoundTheErrorAndTheKernelsScoreTheDecodedRow) {
+  Random random(1);
+  for (const std::size_t dim : {1u, 5u, 16u, 37u, 128u}) {
+    const auto vector = gaussian(random, dim);
+    std::vector<std::int8_t> codes(quantised::codeBytes(dim), 99);
+    const float scale = quantised::encode(vector.data(), dim, codes.data());
+    float largest = 0.0f;
+    for (const float value : vector) largest = std::max(largest, std::fabs(value));
+    EXPECT_EQ(scale, largest / 127.0f);
+    std::vector<float> decoded(dim);
+    quantised::decode(codes.data(), scale, dim, decoded.data());
+    for (std::size_t i = 0; i < dim; ++i) EXPECT_LE(std::fabs(decoded[i] - vector[i]), 0.5001f * scale) << dim << " " << i;
+    for (std::size_t i = dim; i < codes.size(); ++i) EXPECT_EQ(codes[i], 0) << "padding must be zero";
+
+    std::vector<float> query(quantised::codeBytes(dim), 0.0f);
+    const auto drawn = gaussian(random, dim);
+    std::copy(drawn.begin(), drawn.end(), query.begin());
+    double expected = 0.0, magnitude = 0.0;
+    for (std::size_t i = 0; i < dim; ++i) {
+      expected += static_cast<double>(decoded[i]) * query[i];
+      magnitude += std::fabs(static_cast<double>(decoded[i]) * query[i]);
+    }
+    const float score = scale * quantised::codeInnerProduct(codes.data(), query.data(), codes.size());
+    EXPECT_NEAR(score, expected, 1e-5 * magnitude + 1e-6) << dim;
+
+    std::vector<std::int8_t> other(codes.size());
+    quantised::encode(gaussian(random, dim).data(), dim, other.data());
+    std::int32_t dot = 0;
+    for (std::size_t i = 0; i < codes.size(); ++i) dot += codes[i] * other[i];
+    EXPECT_EQ(quantised::codeDot(codes.data(), other.data(), codes.size()), dot) << dim;
+  }
+  // The extremes: a zero row, and the largest codes over the longest rows int8 storage takes.
+  std::vector<float> zero(20, 0.0f);
+  std::vector<std::int8_t> codes(quantised::codeBytes(20), 5);
+  EXPECT_EQ(quantised::encode(zero.data(), 20, codes.data()), 0.0f);
+  for (const auto code : codes) EXPECT_EQ(code, 0);
+  std::vector<std::int8_t> full(quantised::kMaxDimension, -127);
+  EXPECT_EQ(quantised::codeDot(full.data(), full.data(), full.size()), 16129 * static_cast<std::int32_t>(quantised::kMaxDimension));
+}
+
+TEST(QuantisedStorage, TheExactScanRanksTheDecodedRows) {
+  Random random(2);
+  constexpr std::size_t kDim = 24, kCount = 3000;
+  const auto vectors = gaussian(random, kCount * kDim);
+  const auto ids = idsUpTo(kCount);
+  ExactIndex quantisedScan(kDim, VectorStorage::Int8);
+  quantisedScan.add(ids.data(), kCount, vectors.data(), vectors.size());
+  // The decoded rows as floats: the exact answer for what the int8 index holds.
+  std::vector<float> decoded(kCount * kDim);
+  for (std::size_t row = 0; row < kCount; ++row) {
+    quantisedScan.items().decode(quantisedScan.items().rowOf(static_cast<Id>(row)), decoded.data() + row * kDim);
+  }
+  ExactIndex decodedScan(kDim);
+  decodedScan.add(ids.data(), kCount, decoded.data(), decoded.size());
+  EXPECT_EQ(quantisedScan.stats()["storage"], "int8");
+  EXPECT_EQ(quantisedScan.stats()["vectorBytesPerItem"].get<double>(), 32.0 + 4.0);
+  EXPECT_EQ(decodedScan.stats()["vectorBytesPerItem"].get<double>(), 4.0 * kDim);
+  for (int q = 0; q < 30; ++q) {
+    const auto query = gaussian(random, kDim);
+    const SearchResult a = quantisedScan.search(query.data(), kDim, 10);
+    const SearchResult b = decodedScan.search(query.data(), kDim, 10);
+    EXPECT_EQ(a.ids, b.ids);
+    for (std::size_t i = 0; i < a.scores.size(); ++i) EXPECT_NEAR(a.scores[i], b.scores[i], 1e-4f * (1.0f + std::fabs(b.scores[i])));
+    // A filtered scan (labels all 0: excluding the best) ranks the same rows.
+    SearchOptions options;
+    options.exclude = {a.ids[0]};
+    const SearchResult c = quantisedScan.search(query.data(), kDim, 9, options);
+    EXPECT_EQ(std::vector<Id>(a.ids.begin() + 1, a.ids.end()), c.ids);
+  }
+}
+
+// recall@10 of `index` against the exact top 10 over the float vectors.
+double recallAgainstFloats(MipsIndex& index, ExactIndex& oracle, Random& random, std::size_t dim, int queries) {
+  double found = 0.0;
+  for (int q = 0; q < queries; ++q) {
+    const auto query = gaussian(random, dim);
+    const SearchResult truth = oracle.search(query.data(), dim, 10);
+    const SearchResult answer = index.search(query.data(), dim, 10);
+    const std::set<Id> returned(answer.ids.begin(), answer.ids.end());
+    for (const Id id : truth.ids) found += returned.count(id);
+  }
+  return found / (10.0 * queries);
+}
+
+TEST(QuantisedStorage, GraphRecallAgainstTheFloatAnswerMatchesFloatStorage) {
+  constexpr std::size_t kDim = 32, kCount = 8000;
+  for (const bool lowRankData : {false, true}) {
+    for (const char* space : {"inner-product", "euclidean"}) {
+      Random random(3);
+      const auto vectors = lowRankData ? lowRank(random, kCount, kDim, 6) : gaussian(random, kCount * kDim);
+      const auto ids = idsUpTo(kCount);
+      ExactIndex oracle(kDim);
+      oracle.add(ids.data(), kCount, vectors.data(), vectors.size());
+      double recall[2];
+      for (const int int8 : {0, 1}) {
+        HnswIndex index(kDim, Json{{"M", 12}, {"efConstruction", 64}, {"efSearch", 32}, {"build", "immediate"}, {"space", space},
+                                   {"storage", int8 ? "int8" : "f32"}, {"seed", 4}});
+        index.add(ids.data(), kCount, vectors.data(), vectors.size());
+        Random queries(5);
+        recall[int8] = recallAgainstFloats(index, oracle, queries, kDim, 100);
+      }
+      const std::string what = std::string(lowRankData ? "low-rank " : "gaussian ") + space;
+      EXPECT_GE(recall[1], recall[0] - 0.01) << what << ": f32 " << recall[0] << ", int8 " << recall[1];
+      // The euclidean reduction is a poor graph on Gaussian data in either storage (space 'auto' keeps
+      // the inner product there); wherever float storage finds 90%, int8 must too.
+      if (recall[0] >= 0.9) EXPECT_GE(recall[1], 0.9) << what;
+      std::string key = "recall " + what;
+      std::replace(key.begin(), key.end(), ' ', '_');
+      RecordProperty(key, std::to_string(recall[0]) + " f32, " + std::to_string(recall[1]) + " int8");
+    }
+  }
+}
+
+TEST(QuantisedStorage, VectorMemoryPerItemAtDimension128IsAQuarterOfFloatStorage) {
+  constexpr std::size_t kDim = 128, kCount = 1200;
+  Random random(6);
+  const auto vectors = gaussian(random, kCount * kDim);
+  const auto ids = idsUpTo(kCount);
+  double bytes[2];
+  for (const int int8 : {0, 1}) {
+    HnswIndex index(kDim, Json{{"M", 8}, {"efConstruction", 16}, {"build", "immediate"}, {"space", "inner-product"},
+                               {"storage", int8 ? "int8" : "f32"}});
+    index.add(ids.data(), kCount, vectors.data(), vectors.size());
+    bytes[int8] = index.stats()["vectorBytesPerItem"].get<double>();
+  }
+  // f32: the store's row and the graph's copy, 512 bytes each; int8: 132 and 136.
+  EXPECT_EQ(bytes[0], 1024.0);
+  EXPECT_EQ(bytes[1], 268.0);
+  EXPECT_LE(bytes[1], bytes[0] / 3.0);
+}
+
+TEST(QuantisedStorage, SavedStatesRestoreTheCodesAndTheGraphAndContinueExactly) {
+  constexpr std::size_t kDim = 12;
+  for (const char* type : {"exact", "hnsw"}) {
+    for (const char* space : {"auto", "euclidean", "inner-product"}) {
+      if (std::string(type) == "exact" && std::string(space) != "auto") continue;
+      Json spec{{"type", type}, {"dim", kDim}, {"storage", "int8"}};
+      if (std::string(type) == "hnsw") spec.update(Json{{"M", 6}, {"space", space}, {"seed", 3}});
+      PersistentIndex index(spec);
+      Random random(7);
+      const auto vectors = gaussian(random, 1400 * kDim);
+      const auto ids = idsUpTo(1400);
+      index.add(ids.data(), 1400, vectors.data(), vectors.size());
+      index.build(600);
+      for (Id id = 0; id < 30; ++id) index.remove(&id, 1);  // built items: deleted nodes and free slots
+      const auto query = gaussian(random, kDim);
+      index.search(query.data(), kDim, 5);
+      const auto bytes = index.toBytes();
+      auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), type);
+      EXPECT_EQ(restored->index().stats(), index.index().stats()) << type << " " << space;
+      EXPECT_EQ(restored->toBytes(), bytes) << type << " " << space;
+      for (int round = 0; round < 4; ++round) {
+        const auto more = gaussian(random, 20 * kDim);
+        std::vector<Id> added(20);
+        for (std::size_t i = 0; i < 20; ++i) added[i] = static_cast<Id>(5000 + 20 * round + i);
+        index.add(added.data(), 20, more.data(), more.size());
+        restored->add(added.data(), 20, more.data(), more.size());
+        const Id gone[] = {static_cast<Id>(100 + round), added[3]};
+        index.remove(gone, 2);
+        restored->remove(gone, 2);
+        const auto q = gaussian(random, kDim);
+        const SearchResult x = index.search(q.data(), kDim, 10);
+        const SearchResult y = restored->search(q.data(), kDim, 10);
+        EXPECT_EQ(x.ids, y.ids) << type << " " << space;
+        EXPECT_EQ(x.scores, y.scores) << type << " " << space;
+      }
+      EXPECT_EQ(index.build(100000), 0u);
+      EXPECT_EQ(restored->build(100000), 0u);
+      EXPECT_EQ(restored->toBytes(), index.toBytes()) << type << " " << space;
+    }
+  }
+}
+
+TEST(QuantisedStorage, DamagedStatesAreCorruptState) {
+  PersistentIndex index(Json{{"type", "hnsw"}, {"dim", 6}, {"storage", "int8"}, {"M", 4}, {"build", "immediate"}});
+  Random random(8);
+  const auto vectors = gaussian(random, 60 * 6);
+  const auto ids = idsUpTo(60);
+  index.add(ids.data(), 60, vectors.data(), vectors.size());
+  const Id gone = 4;
+  index.remove(&gone, 1);
+  const std::vector<float> query(6, 0.5f);
+  expectDamageDetected(index.toBytes(), [&](const Bytes& bytes) {
+    auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "");
+    restored->search(query.data(), restored->index().dim(), 3);
+  });
+  // A code of -128 (outside the symmetric range) in the first stored row.
+  const auto bytes = index.toBytes();
+  const std::uint32_t firstId = index.index().items().idAt(0);
+  std::uint8_t row[8];
+  std::memcpy(row, &firstId, 4);
+  const float scale = index.index().items().scaleAt(0);
+  std::memcpy(row + 4, &scale, 4);
+  Bytes damaged = bytes;
+  const auto at = std::search(damaged.begin(), damaged.end(), row, row + 8);
+  ASSERT_NE(at, damaged.end());
+  *(at + 8) = 0x80;
+  expectError(ErrorCode::CorruptState, "code", [&] {
+    const Bytes sealed = resealed(damaged);
+    PersistentIndex::fromBytes(sealed.data(), sealed.size(), "hnsw");
+  });
+}
+
+TEST(QuantisedStorage, BadOptionsAreRefused) {
+  expectError(ErrorCode::InvalidArgument, "storage", [] { makeMipsIndex(8, Json{{"type", "hnsw"}, {"storage", "int4"}}); });
+  expectError(ErrorCode::InvalidArgument, "storage", [] { makeMipsIndex(8, Json{{"type", "exact"}, {"storage", 8}}); });
+  expectError(ErrorCode::InvalidArgument, "storage", [] { makeMipsIndex(8, Json{{"type", "lsh"}, {"storage", "int8"}}); });
+  expectError(ErrorCode::InvalidArgument, "65536", [] { makeMipsIndex(70000, Json{{"type", "exact"}, {"storage", "int8"}}); });
+  expectError(ErrorCode::InvalidArgument, "base.storage", [] {
+    makeMipsIndex(8, Json{{"type", "adaptive"}, {"base", Json{{"type", "hnsw"}, {"storage", "int8"}}}});
+  });
+  // Bad vectors leave the index unchanged, as with float storage.
+  auto index = makeMipsIndex(4, Json{{"type", "hnsw"}, {"storage", "int8"}});
+  const Id id = 1;
+  const float bad[] = {1.0f, NAN, 0.0f, 0.0f};
+  expectError(ErrorCode::NonFinite, "", [&] { index->add(&id, 1, bad, 4); });
+  EXPECT_EQ(index->size(), 0u);
+}
+
+}  // namespace
+}  // namespace sublinear::testing
