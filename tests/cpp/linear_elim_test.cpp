@@ -21,6 +21,7 @@ using sublinear::Json;
 using sublinear::LinearElim;
 using sublinear::Matrix;
 using sublinear::Random;
+using sublinear::StagedElimination;
 using sublinear::SubElim;
 using sublinear::SymmetricLift;
 using sublinear::Vector;
@@ -36,7 +37,7 @@ Json elimOptions(std::uint64_t seed, const std::string& index = "exact") {
 }
 
 // Whether no arm of `arm`'s stage is more uncertain than it under the oracle's own V (`gram`).
-::testing::AssertionResult mostUncertainOfItsStage(const SubElim& policy, const GaussianProblem& problem, const Matrix& gram,
+::testing::AssertionResult mostUncertainOfItsStage(const StagedElimination& policy, const GaussianProblem& problem, const Matrix& gram,
                                                    Id arm, double tolerance) {
   const Matrix inverse = gram.inverse();
   const Vector& x = problem.arms.at(arm);
@@ -50,7 +51,7 @@ Json elimOptions(std::uint64_t seed, const std::string& index = "exact") {
 }
 
 // The policy's update, and the oracle's V along with it.
-void updateWithOracle(SubElim& policy, GaussianProblem& problem, Matrix& gram, Id arm) {
+void updateWithOracle(StagedElimination& policy, GaussianProblem& problem, Matrix& gram, Id arm) {
   const Vector& x = problem.arms.at(arm);
   gram += x * x.transpose();
   policy.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
@@ -396,7 +397,7 @@ TEST(SubElim, ABoundsSearchBudgetIsAFractionOfItsStageUpToKSearchWork) {
 namespace {
 // `count` unit-norm arms of dimension d: every bound starts at 1/sqrt(lambda), and once a play has
 // shrunk some values a search can only be certified after recomputing every bound near the top.
-void addUnitArms(SubElim& policy, GaussianProblem& problem, int d, std::size_t count) {
+void addUnitArms(StagedElimination& policy, GaussianProblem& problem, int d, std::size_t count) {
   std::vector<Id> ids;
   std::vector<double> features;
   for (std::size_t i = 0; i < count; ++i) {
@@ -410,7 +411,7 @@ void addUnitArms(SubElim& policy, GaussianProblem& problem, int d, std::size_t c
 
 // Plays `steps` steps; each call's bound recomputations stay within its searches' budgets, and no
 // search scans more than a stage whose scan fits a full budget.
-void playWithinBoundsBudget(SubElim& policy, GaussianProblem& problem, int steps, std::size_t budget) {
+void playWithinBoundsBudget(StagedElimination& policy, GaussianProblem& problem, int steps, std::size_t budget) {
   const double largestScan = static_cast<double>(SubElim::kLargestScannedStage);
   for (int t = 0; t < steps; ++t) {
     const Json before = policy.stats();
@@ -462,8 +463,9 @@ TEST(SubElim, MatchesLinearElimRegretWithHnsw) {
       GaussianProblem problem(d, 100 + seed, 0.1);
       problem.thetaStar *= 3.0;
       Json options = elimOptions(seed, which == 0 ? "exact" : "hnsw");
-      std::unique_ptr<SubElim> policy =
-          which == 0 ? std::make_unique<LinearElim>(d, options) : std::make_unique<SubElim>(d, options);
+      std::unique_ptr<StagedElimination> policy =
+          which == 0 ? std::unique_ptr<StagedElimination>(std::make_unique<LinearElim>(d, options))
+                     : std::unique_ptr<StagedElimination>(std::make_unique<SubElim>(d, options));
       problem.addArms(*policy, 1000);
       for (int t = 0; t < 1000; ++t) {
         if (t % 20 == 0) problem.addArms(*policy, 2);

@@ -12,7 +12,7 @@
 #include "persistence_checks.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
-#include "sublinear/linear/sub_elim.hpp"
+#include "sublinear/linear/staged_elimination.hpp"
 #include "sublinear/linear/sub_ts.hpp"
 #include "test_support.hpp"
 
@@ -179,7 +179,7 @@ TEST_P(LinearPersistence, PolicyRestoredMidRunGoesOnIdentically) {
         addArms(original, nullptr, drive, 3);
       }
     }
-    const auto* elimination = dynamic_cast<const SubElim*>(&original.policy());
+    const auto* elimination = dynamic_cast<const StagedElimination*>(&original.policy());
     if (elimination != nullptr) {
       ASSERT_TRUE(elimination->hasWitness());
       const Id witness = elimination->witness();

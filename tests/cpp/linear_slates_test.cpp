@@ -18,7 +18,7 @@
 #include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
-#include "sublinear/linear/sub_elim.hpp"
+#include "sublinear/linear/staged_elimination.hpp"
 #include "sublinear/sim/simulate.hpp"
 #include "test_support.hpp"
 
@@ -126,7 +126,7 @@ TEST_P(EveryType, SelectAndSlatesReturnOnlyEligibleArms) {
     for (const Id id : slate) policy.update(id, world.reward(id));
   }
   if (GetParam() == "sub-elim" || GetParam() == "linear-elim") {
-    const auto& elimination = dynamic_cast<const SubElim&>(policy.policy());
+    const auto& elimination = dynamic_cast<const StagedElimination&>(policy.policy());
     EXPECT_TRUE(elimination.heapsCoverEveryArm());
   }
 }
@@ -320,7 +320,7 @@ TEST(EliminationSlates, TakeArmsInPlayStageByStageByUncertainty) {
     World world(300, 15);
     PersistentLinearPolicy policy(specOf(type));
     addWorld(policy, world);
-    const auto& elimination = dynamic_cast<const SubElim&>(policy.policy());
+    const auto& elimination = dynamic_cast<const StagedElimination&>(policy.policy());
     for (int t = 0; t < 200; ++t) {
       const ArmFilter filter = t % 2 == 0 ? ArmFilter{} : world.randomFilter();
       if (world.eligibleCount(filter) == 0) continue;

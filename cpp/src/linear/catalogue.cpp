@@ -38,7 +38,7 @@ void floatRows(const double* features, std::size_t count, std::size_t dim, std::
 
 Catalogue::Catalogue(const Json& options) : options_(options), identity_(drawIdentity()), arms_(readDimension(options)) {
   // Sub-TS's own graph defaults for this dimension: users over the catalogue search it as Sub-TS
-  // searches its own graph, and the reasons for those defaults (sub_ts.cpp) hold for it alike.
+  // searches its own graph, and the reasons for those defaults (thompson_sampling.cpp) hold for it alike.
   const PolicyIndexSpec spec(options, "hnsw", SubTS::graphDefaults(arms_.dim()));
   index_ = spec.make(static_cast<std::size_t>(arms_.dim()));
 }

@@ -63,7 +63,7 @@ namespace sublinear {
 //   Psi_0..Psi_smax of arms with beta ||x||_{V^-1} <= 2^-s, each with a min-heap for elimination
 //   and a MIPS index over vec(x x^T / d) (symmetric lift, d(d+1)/2 dims) queried with vec(V^-1 / d).
 //   Under the practical rule every arm in play is re-examined whenever the observations grow by a
-//   quarter (re-keyed, moved, eliminated against the best lower bound): see SubElim::review.
+//   quarter (re-keyed, moved, eliminated against the best lower bound): see StagedElimination::review.
 //   eta           1/T (practical), 1/sqrt(T) (theoretical)   MIPS accuracy eta(T);
 //                 smax = max(0, ceil(log2(1/(8 eta))))                            (in (0, 1))
 //   featureBound  1           L, bound on ||x||_2 in the theoretical radius
@@ -72,7 +72,7 @@ namespace sublinear {
 //   index         { type: "exact" } for linear-elim, { type: "hnsw" } for sub-elim
 //   Arm removals always work; removing the arm that set the elimination threshold (the "witness")
 //   brings the arms eliminated against it back.
-//   search        "auto"      "lifted": the stage indexes above (SubElim, LinearElim); "widths":
+//   search        "auto"      "lifted": the stage indexes above (StagedElimination); "widths":
 //                 every arm's ||x||^2_{V^-1} kept by rank-one corrections, exact stages at O(n d) a
 //                 step for n arms in play, 13 bytes an arm (ScanElim); "auto": lifted at d <= 16
 //                 over own arms, widths above (the lift outgrows the arms, and measured, widths step

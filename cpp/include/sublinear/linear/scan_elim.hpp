@@ -27,7 +27,7 @@ namespace sublinear {
 // at every step, the first stage holding an arm always passes Algorithm 2's acceptance test and no
 // re-partition is needed: its most uncertain arm is played (ties to the smaller id), and in the last
 // stage a uniformly random member. A filtered selection or a slate takes the most uncertain eligible
-// arms of the first stages holding them, then eliminated eligible arms by upper bound (as SubElim).
+// arms of the first stages holding them, then eliminated eligible arms by upper bound (as StagedElimination).
 // Linear Elim and Sub-Elim are the same algorithm here, at the same cost: O(n d) a step for n arms
 // in play, plus one byte read per arm.
 //
@@ -37,9 +37,9 @@ namespace sublinear {
 // when they differ, moves its per-arm state with the arms. Arms that arrived join at once, in the
 // stage their uncertainty gives (the current stage structure: a new arm is explored before older,
 // better-known ones); arms that left are forgotten; when the witness left, every eliminated arm is
-// readmitted and the threshold is derived afresh (as SubElim does on removal).
+// readmitted and the threshold is derived afresh (as StagedElimination does on removal).
 //
-// Options: RidgePolicy's, eta and featureBound (SubElim's). shortlist, boundsFirst and the audit
+// Options: RidgePolicy's, eta and featureBound (StagedElimination's). shortlist, boundsFirst and the audit
 // options concern the lifted search and are accepted and unused here; `index` is refused over a
 // catalogue.
 class ScanElim final : public RidgePolicy {

@@ -9,7 +9,7 @@
 namespace sublinear {
 
 // Upper bounds on the arms' ||x||_{V^-1}, for a search that takes the largest bounds first
-// (SubElim's boundsFirst). A binary heap would order them exactly, but at 10^6 entries each pop
+// (Sub-Elim's boundsFirst). A binary heap would order them exactly, but at 10^6 entries each pop
 // misses the cache a dozen times (about 1 us in wasm); here a bound goes into a bucket by its value
 // (64 buckets per octave, each at most 1.6% wide) and push and pop work at a bucket's end (a push
 // below every bucket held first opens the buckets between, a few hundred at most). The price is the

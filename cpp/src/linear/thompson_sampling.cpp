@@ -1,4 +1,4 @@
-#include "sublinear/linear/sub_ts.hpp"
+#include "sublinear/linear/thompson_sampling.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,7 @@ const double kSqrtTwo = std::sqrt(2.0);
 bool transformed(const Json& options) { return readBoolOption(option_groups::thompson(), options, "negativeRewardTransform"); }
 }  // namespace
 
-bool SubTS::usesSubspace(int dim, const Json& options) {
+bool ThompsonSampling::usesSubspace(int dim, const Json& options) {
   const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
   const auto given = [&](const char* name) { return options.is_object() && options.contains(name) && !options[name].is_null(); };
   if (mode == "none") return false;
@@ -30,7 +30,7 @@ bool SubTS::usesSubspace(int dim, const Json& options) {
   return dim > kFullModelMaxDimension || given("modelDim") || given("subspaceEnergy");
 }
 
-int SubTS::modelDimension(int dim, const Json& options) {
+int ThompsonSampling::modelDimension(int dim, const Json& options) {
   if (transformed(options)) return dim + 1;
   if (!usesSubspace(dim, options)) return dim;
   // A model as large as the arms' dimension is the largest there is: modelDim above d means d.
@@ -38,7 +38,7 @@ int SubTS::modelDimension(int dim, const Json& options) {
   return static_cast<int>(std::min<long long>(modelDim, dim));
 }
 
-SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const Json& options)
+ThompsonSampling::ThompsonSampling(std::string type, const std::string& defaultIndex, int dim, const Json& options)
     : RidgePolicy(dim, options, modelDimension(dim, options)),
       type_(std::move(type)),
       transform_(transformed(options)),
@@ -64,7 +64,7 @@ SubTS::SubTS(std::string type, const std::string& defaultIndex, int dim, const J
   index_ = spec.make(static_cast<std::size_t>(indexDim));
 }
 
-Json SubTS::graphDefaults(int modelDim) {
+Json ThompsonSampling::graphDefaults(int modelDim) {
   const std::size_t links = modelDim <= kCoarseGraphMaxDimension ? 8 : 16;
   return Json{{"efConstruction", 16}, {"M", links}, {"buildCredit", kBuildCredit}};
 }
@@ -81,7 +81,7 @@ const Json& optionsOverCatalogue(const Json& options) {
 }
 }  // namespace
 
-SubTS::SubTS(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)
+ThompsonSampling::ThompsonSampling(std::string type, std::shared_ptr<Catalogue> catalogue, bool scanCatalogue, const Json& options)
     : RidgePolicy(catalogue, optionsOverCatalogue(options), catalogue ? catalogue->dim() : 1),
       type_(std::move(type)),
       transform_(false),
@@ -92,10 +92,10 @@ SubTS::SubTS(std::string type, std::shared_ptr<Catalogue> catalogue, const Json&
   // catalogue's to fit and keep, which it does not yet do.
   require(readStringOption(option_groups::armSubspace(), options, "subspace") != "arms" && !options.contains("modelDim"),
           ErrorCode::InvalidArgument, "option 'subspace' / 'modelDim': a model in the arms' subspace is not available over a catalogue");
-  scanCatalogue_ = type_ == "lin-ts";
+  scanCatalogue_ = scanCatalogue;
 }
 
-Vector SubTS::modelFeatures(const double* features) const {
+Vector ThompsonSampling::modelFeatures(const double* features) const {
   if (subspace_) return subspace_->project(features);
   const Eigen::Map<const Vector> x(features, arms_.dim());
   if (!transform_) return x;
@@ -105,15 +105,15 @@ Vector SubTS::modelFeatures(const double* features) const {
   return lifted;
 }
 
-double SubTS::modelReward(double reward) const { return transform_ ? reward / 2.0 + 0.5 : reward; }
+double ThompsonSampling::modelReward(double reward) const { return transform_ ? reward / 2.0 + 0.5 : reward; }
 
-Vector SubTS::theta() const {
+Vector ThompsonSampling::theta() const {
   if (subspace_) return subspace_->lift(ridge_.theta());
   if (!transform_) return ridge_.theta();
   return kSqrtTwo * ridge_.theta().head(arms_.dim());
 }
 
-void SubTS::indexVector(const double* features, float* out) const {
+void ThompsonSampling::indexVector(const double* features, float* out) const {
   const auto d = static_cast<std::size_t>(arms_.dim());
   if (!transform_) {
     // Without the transform the index holds the arms as they are, with or without a subspace.
@@ -124,7 +124,7 @@ void SubTS::indexVector(const double* features, float* out) const {
   for (std::size_t j = 0; j <= d; ++j) out[j] = static_cast<float>(x[static_cast<Eigen::Index>(j)]);
 }
 
-void SubTS::onAddArms(const Id* ids, std::size_t count) {
+void ThompsonSampling::onAddArms(const Id* ids, std::size_t count) {
   const auto modelDim = static_cast<std::size_t>(index_->dim());
   // The rows are the batch's, in its order (ArmSet::add appended them): no lookup by id, and no
   // Vector allocated per arm (10^6 of them slowed adds in a heap fragmented by earlier work).
@@ -140,7 +140,7 @@ void SubTS::onAddArms(const Id* ids, std::size_t count) {
   if (subspace_ && subspace_->due(arms_.size())) fitSubspace();
 }
 
-void SubTS::fitSubspace() {
+void ThompsonSampling::fitSubspace() {
   // The model moves to the new coordinates: its observations z = B_old^T x become M z with
   // M = B_new^T B_old (exact for arms inside the old span), so V = lambda I + sum z z^T becomes
   // lambda I + M (V - lambda I) M^T and b becomes M b; directions new to the basis start at the prior.
@@ -154,7 +154,7 @@ void SubTS::fitSubspace() {
   ridge_.reset(gram, change * ridge_.responses());
 }
 
-void SubTS::onRemoveArms(const Id* ids, std::size_t count) {
+void ThompsonSampling::onRemoveArms(const Id* ids, std::size_t count) {
   index_->remove(ids, count);
   // Refitted at the next selection (the arms are still in arms_ here).
   if (subspace_) subspace_->noteRemoved(count);
@@ -162,7 +162,7 @@ void SubTS::onRemoveArms(const Id* ids, std::size_t count) {
                   recalled_.end());
 }
 
-std::vector<float> SubTS::drawQuery() {
+std::vector<float> ThompsonSampling::drawQuery() {
   lastScale_ = inflation_ * (theoreticalRadius() ? adaptiveRadius(delta() / (4.0 * static_cast<double>(horizon())))
                                                   : practicalRadius(1.0));
   if (subspace_ && subspace_->due(arms_.size())) fitSubspace();
@@ -173,7 +173,7 @@ std::vector<float> SubTS::drawQuery() {
   return query;
 }
 
-Id SubTS::chooseArm() {
+Id ThompsonSampling::chooseArm() {
   const std::vector<float> query = drawQuery();
   const std::uint64_t workBefore = index().innerProducts();
   SearchResult result = search(query, 1, ArmFilter{});
@@ -183,7 +183,7 @@ Id SubTS::chooseArm() {
   return arms_.idAt(static_cast<std::size_t>(random_.uniformInt(arms_.size())));
 }
 
-std::vector<Id> SubTS::chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& /*eligible*/) {
+std::vector<Id> ThompsonSampling::chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& /*eligible*/) {
   // One draw, its top `count`: the slate Thompson sampling would show if it ranked by one sample.
   const std::vector<float> query = drawQuery();
   const std::uint64_t workBefore = index().innerProducts();
@@ -201,7 +201,7 @@ std::vector<Id> SubTS::chooseArms(std::size_t count, const ArmFilter& filter, co
   return result.ids;
 }
 
-SearchResult SubTS::search(const std::vector<float>& query, std::size_t k, const ArmFilter& filter) {
+SearchResult ThompsonSampling::search(const std::vector<float>& query, std::size_t k, const ArmFilter& filter) {
   MipsIndex& searched = index();
   SearchOptions searchOptions;
   searchOptions.exclude = filter.exclude;
@@ -218,9 +218,9 @@ SearchResult SubTS::search(const std::vector<float>& query, std::size_t k, const
   return result;
 }
 
-std::uint64_t SubTS::indexInnerProducts() const { return catalogue_ ? catalogueInnerProducts_ : index_->innerProducts(); }
+std::uint64_t ThompsonSampling::indexInnerProducts() const { return catalogue_ ? catalogueInnerProducts_ : index_->innerProducts(); }
 
-SearchResult SubTS::audit(const std::vector<float>& query, const SearchResult& answer, std::size_t k, const SearchOptions& filters) {
+SearchResult ThompsonSampling::audit(const std::vector<float>& query, const SearchResult& answer, std::size_t k, const SearchOptions& filters) {
   MipsIndex& searched = index();
   const std::uint64_t workBefore = searched.innerProducts();
   // The exact answer under the same filters; the audit compares the top arms (a slate's first).
@@ -237,7 +237,7 @@ SearchResult SubTS::audit(const std::vector<float>& query, const SearchResult& a
   return exact;
 }
 
-void SubTS::saveFields(StateWriter& out) const {
+void ThompsonSampling::saveFields(StateWriter& out) const {
   out.f64(lastScale_);
   out.u64(emptyQueries_);
   out.u64(shortlist_);
@@ -253,7 +253,7 @@ void SubTS::saveFields(StateWriter& out) const {
   }
 }
 
-void SubTS::loadFields(StateReader& in) {
+void ThompsonSampling::loadFields(StateReader& in) {
   lastScale_ = in.f64();
   in.check(std::isfinite(lastScale_) && lastScale_ >= 0.0, "sampling scale is not a finite non-negative number");
   emptyQueries_ = in.u64();
@@ -291,7 +291,7 @@ void SubTS::loadFields(StateReader& in) {
   recalled_.assign(recalled.begin(), recalled.end());
 }
 
-Json SubTS::extraStats() const {
+Json ThompsonSampling::extraStats() const {
   Json index = this->index().stats();
   Json approximation = audit_.stats(!scanCatalogue_ && audit_.active(this->index()), selections());
   approximation["recalledArms"] = recalled_.size();

@@ -10,7 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "sublinear/linear/sub_ts.hpp"
+#include "sublinear/linear/thompson_sampling.hpp"
 
 namespace sublinear {
 
@@ -19,7 +19,7 @@ namespace {
 constexpr std::size_t kEnumeratedCandidates = 256;
 }  // namespace
 
-std::vector<Id> SubTS::propensityCandidates(const std::vector<Id>& shown, std::size_t slateSize, const ArmFilter& filter,
+std::vector<Id> ThompsonSampling::propensityCandidates(const std::vector<Id>& shown, std::size_t slateSize, const ArmFilter& filter,
                                             const Eligibility& eligible) {
   std::vector<Id> candidates = shown;
   if (eligible.count() <= kEnumeratedCandidates) {
@@ -56,7 +56,7 @@ std::vector<Id> SubTS::propensityCandidates(const std::vector<Id>& shown, std::s
   return unique;
 }
 
-void SubTS::rankDraws(const std::vector<Id>& candidates, std::size_t n, std::size_t draws,
+void ThompsonSampling::rankDraws(const std::vector<Id>& candidates, std::size_t n, std::size_t draws,
                       const std::function<void(const std::vector<Eigen::Index>&)>& visit) {
   const auto c = static_cast<Eigen::Index>(candidates.size());
   const int modelDim = ridge_.dim();
@@ -99,7 +99,7 @@ void SubTS::rankDraws(const std::vector<Id>& candidates, std::size_t n, std::siz
   }
 }
 
-void SubTS::estimateChoiceProbabilities(const std::vector<Id>& shown, bool shownByPolicy, const ArmFilter& filter,
+void ThompsonSampling::estimateChoiceProbabilities(const std::vector<Id>& shown, bool shownByPolicy, const ArmFilter& filter,
                                         const Eligibility& eligible, std::size_t draws, std::vector<double>& p,
                                         std::vector<double>& se) {
   const std::size_t n = shown.size();
@@ -119,7 +119,7 @@ void SubTS::estimateChoiceProbabilities(const std::vector<Id>& shown, bool shown
   }
 }
 
-std::vector<std::pair<Id, double>> SubTS::choiceDistribution(std::size_t position, const ArmFilter& filter, std::size_t draws) {
+std::vector<std::pair<Id, double>> ThompsonSampling::choiceDistribution(std::size_t position, const ArmFilter& filter, std::size_t draws) {
   const Eligibility eligible = arms_.eligibility(filter);
   if (eligible.count() <= position) return {};
   drawQuery();  // the scale and the draw whose top arms join the candidates

@@ -1,4 +1,4 @@
-#include "sublinear/linear/sub_elim.hpp"
+#include "sublinear/linear/staged_elimination.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -24,7 +24,8 @@ constexpr double kReviewGrowth = 1.25;
 
 }  // namespace
 
-SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, const Json& options)
+StagedElimination::StagedElimination(std::string type, const std::string& defaultIndex, bool boundsFirst, int dim,
+                                     const Json& options)
     : RidgePolicy(dim, options, dim),
       type_(std::move(type)),
       lift_(dim),
@@ -32,8 +33,7 @@ SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, con
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
       shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::elimination(), options, "shortlist"))),
       audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)),
-      // Linear Elim is the linear-time baseline: it scans every step.
-      boundsFirst_(type_ == "sub-elim" && readBoolOption(option_groups::subElimSearch(), options, "boundsFirst")) {
+      boundsFirst_(boundsFirst && readBoolOption(option_groups::subElimSearch(), options, "boundsFirst")) {
   refreshRadius();
   maxStage_ = elimination_stages::maxStage(eta_);
   const PolicyIndexSpec spec(options, defaultIndex);
@@ -45,15 +45,15 @@ SubElim::SubElim(std::string type, const std::string& defaultIndex, int dim, con
   }
 }
 
-void SubElim::refreshRadius() { beta_ = eliminationRadius(featureBound_); }
+void StagedElimination::refreshRadius() { beta_ = eliminationRadius(featureBound_); }
 
-double SubElim::inverseNorm(const double* x) const { return ridge_.inverseNorm(Eigen::Map<const Vector>(x, arms_.dim())); }
+double StagedElimination::inverseNorm(const double* x) const { return ridge_.inverseNorm(Eigen::Map<const Vector>(x, arms_.dim())); }
 
-int SubElim::stageFor(double u) const { return elimination_stages::stageFor(u, maxStage_); }
+int StagedElimination::stageFor(double u) const { return elimination_stages::stageFor(u, maxStage_); }
 
-double SubElim::acceptance(int stage) const { return std::ldexp(1.0, -stage - 2) * std::sqrt(1.0 - eta_ * eta_); }
+double StagedElimination::acceptance(int stage) const { return std::ldexp(1.0, -stage - 2) * std::sqrt(1.0 - eta_ * eta_); }
 
-void SubElim::place(int stage, const std::vector<Placement>& arms) {
+void StagedElimination::place(int stage, const std::vector<Placement>& arms) {
   if (arms.empty()) return;
   Stage& target = stages_[static_cast<std::size_t>(stage)];
   const std::size_t lifted = lift_.liftedDim();
@@ -78,12 +78,12 @@ void SubElim::place(int stage, const std::vector<Placement>& arms) {
   }
 }
 
-void SubElim::pushEntry(Stage& stage, double key, Id id) {
+void StagedElimination::pushEntry(Stage& stage, double key, Id id) {
   stage.heap.emplace(key, id);
   if (reviewing()) stage.nextHeap.emplace(key, id);
 }
 
-void SubElim::dropStaleEntries(int stage) {
+void StagedElimination::dropStaleEntries(int stage) {
   Stage& target = stages_[static_cast<std::size_t>(stage)];
   if (target.bounds.size() > 2 * target.index->size()) {
     // Members keep every entry they have (each one bounds their value); the others' go.
@@ -100,7 +100,7 @@ void SubElim::dropStaleEntries(int stage) {
   target.heap = Heap(std::greater<HeapEntry>(), std::move(entries));
 }
 
-void SubElim::raiseThreshold(double candidate, Id witness, std::size_t& work) {
+void StagedElimination::raiseThreshold(double candidate, Id witness, std::size_t& work) {
   if (candidate > threshold_) {
     threshold_ = candidate;
     hasWitness_ = true;
@@ -112,7 +112,7 @@ void SubElim::raiseThreshold(double candidate, Id witness, std::size_t& work) {
   eliminate(work);
 }
 
-void SubElim::eliminate(std::size_t& work) {
+void StagedElimination::eliminate(std::size_t& work) {
   for (int s = 0; s <= maxStage_; ++s) {
     Stage& stage = stages_[static_cast<std::size_t>(s)];
     std::vector<Id> doomed;
@@ -150,7 +150,7 @@ void SubElim::eliminate(std::size_t& work) {
   }
 }
 
-void SubElim::onAddArms(const Id* ids, std::size_t count) {
+void StagedElimination::onAddArms(const Id* ids, std::size_t count) {
   refreshRadius();
   std::vector<std::vector<Placement>> byStage(static_cast<std::size_t>(maxStage_) + 1);
   double best = -INFINITY;
@@ -181,13 +181,13 @@ void SubElim::onAddArms(const Id* ids, std::size_t count) {
   if (count > 0) raiseThreshold(best, bestId, work);
 }
 
-std::size_t SubElim::buildIndex(std::size_t maxItems) {
+std::size_t StagedElimination::buildIndex(std::size_t maxItems) {
   std::size_t waiting = 0;
   for (auto& stage : stages_) waiting += stage.index->build(maxItems);
   return waiting;
 }
 
-void SubElim::onRemoveArms(const Id* ids, std::size_t count) {
+void StagedElimination::onRemoveArms(const Id* ids, std::size_t count) {
   if (reviewing()) keepReviewWhole(ids, count);
   bool witnessLeaves = false;
   std::vector<std::vector<Id>> byStage(static_cast<std::size_t>(maxStage_) + 1);
@@ -207,7 +207,7 @@ void SubElim::onRemoveArms(const Id* ids, std::size_t count) {
   if (witnessLeaves) readmitEliminated(ids, count);
 }
 
-void SubElim::keepReviewWhole(const Id* leaving, std::size_t count) {
+void StagedElimination::keepReviewWhole(const Id* leaving, std::size_t count) {
   // Replays ArmSet::remove (each hole takes the last row, in batch order) on the rows that change.
   std::unordered_map<Id, std::size_t> rowOf;
   std::unordered_map<std::size_t, Id> idAt;
@@ -230,7 +230,7 @@ void SubElim::keepReviewWhole(const Id* leaving, std::size_t count) {
   reviewCursor_ = std::min(reviewCursor_, size);
 }
 
-void SubElim::readmitEliminated(const Id* leaving, std::size_t count) {
+void StagedElimination::readmitEliminated(const Id* leaving, std::size_t count) {
   // Arms were eliminated because their upper bound fell below the witness's lower bound; without
   // the witness that comparison no longer holds, so every eliminated arm comes back and the
   // threshold is derived afresh from the arms that remain. O(K), and only when a witness leaves.
@@ -257,7 +257,7 @@ void SubElim::readmitEliminated(const Id* leaving, std::size_t count) {
   if (best > -INFINITY) raiseThreshold(best, bestId, work);
 }
 
-std::pair<Id, double> SubElim::repartition(int stage, std::size_t& work) {
+std::pair<Id, double> StagedElimination::repartition(int stage, std::size_t& work) {
   ++repartitions_;
   Stage& source = stages_[static_cast<std::size_t>(stage)];
   const std::vector<Id> members = source.index->items().ids();
@@ -284,7 +284,7 @@ std::pair<Id, double> SubElim::repartition(int stage, std::size_t& work) {
   return {mostUncertain, bestUncertainty};
 }
 
-std::vector<SubElim::Examined> SubElim::examine(const Id* ids, std::size_t count) {
+std::vector<StagedElimination::Examined> StagedElimination::examine(const Id* ids, std::size_t count) {
   std::vector<Examined> examined(count);
   const Vector& theta = ridge_.theta();
   std::atomic<std::size_t> next{0};
@@ -311,12 +311,12 @@ std::vector<SubElim::Examined> SubElim::examine(const Id* ids, std::size_t count
   return examined;
 }
 
-Id SubElim::randomArmOf(int stage) {
+Id StagedElimination::randomArmOf(int stage) {
   const VectorStore& items = stages_[static_cast<std::size_t>(stage)].index->items();
   return items.idAt(static_cast<std::size_t>(random_.uniformInt(items.size())));
 }
 
-void SubElim::review(std::size_t& work) {
+void StagedElimination::review(std::size_t& work) {
   std::vector<std::vector<Placement>> arriving(static_cast<std::size_t>(maxStage_) + 1);
   std::vector<std::vector<Id>> leaving(static_cast<std::size_t>(maxStage_) + 1);
   double bestLower = -INFINITY;
@@ -371,7 +371,7 @@ void SubElim::review(std::size_t& work) {
   reviewCursor_ = kNotReviewing;
 }
 
-void SubElim::upkeep(std::size_t& work) {
+void StagedElimination::upkeep(std::size_t& work) {
   // Arms a spent budget left below the threshold first: they should not be played.
   eliminate(work);
   if (!theoreticalRadius() && !reviewing() && ridge_.observations() >= nextReview_) {
@@ -382,7 +382,7 @@ void SubElim::upkeep(std::size_t& work) {
   if (reviewing()) review(work);
 }
 
-Id SubElim::chooseArm() {
+Id StagedElimination::chooseArm() {
   refreshRadius();
   std::size_t work = kUpkeepWork;
   upkeep(work);
@@ -448,22 +448,22 @@ Id SubElim::chooseArm() {
   }
 }
 
-bool SubElim::graphOverEveryItem(MipsIndex& index) {
+bool StagedElimination::graphOverEveryItem(MipsIndex& index) {
   return index.approximates() && index.build(0) == 0;
 }
 
-std::size_t SubElim::boundsBudget(std::size_t stageSize) {
+std::size_t StagedElimination::boundsBudget(std::size_t stageSize) {
   return std::clamp(stageSize / kScanRowsPerRecomputation, kMinimumSearchWork, kSearchWork);
 }
 
-SubElim::BoundAnswer SubElim::searchBounds(int stage) {
+StagedElimination::BoundAnswer StagedElimination::searchBounds(int stage) {
   bool certified = false;
   const std::vector<UncertaintyBounds::Entry> found = searchBounds(stage, 1, Eligibility(), certified);
   if (found.empty()) return BoundAnswer{};
   return BoundAnswer{true, certified, found.front().second, found.front().first};
 }
 
-std::vector<UncertaintyBounds::Entry> SubElim::searchBounds(int stage, std::size_t count, const Eligibility& eligible,
+std::vector<UncertaintyBounds::Entry> StagedElimination::searchBounds(int stage, std::size_t count, const Eligibility& eligible,
                                                             bool& certified) {
   UncertaintyBounds& bounds = stages_[static_cast<std::size_t>(stage)].bounds;
   std::vector<UncertaintyBounds::Entry> recomputed, skipped;
@@ -507,7 +507,7 @@ std::vector<UncertaintyBounds::Entry> SubElim::searchBounds(int stage, std::size
   return recomputed;
 }
 
-std::vector<Id> SubElim::mostUncertain(int stage, std::size_t count, const std::vector<float>& query, const SearchOptions& filters,
+std::vector<Id> StagedElimination::mostUncertain(int stage, std::size_t count, const std::vector<float>& query, const SearchOptions& filters,
                                        const Eligibility& eligible) {
   MipsIndex& index = *stages_[static_cast<std::size_t>(stage)].index;
   ++queries_;
@@ -537,7 +537,7 @@ std::vector<Id> SubElim::mostUncertain(int stage, std::size_t count, const std::
   return answer.ids;
 }
 
-void SubElim::fillFromEliminated(std::size_t count, const Eligibility& eligible, std::vector<Id>& chosen) {
+void StagedElimination::fillFromEliminated(std::size_t count, const Eligibility& eligible, std::vector<Id>& chosen) {
   using Scored = std::pair<double, Id>;
   std::vector<Scored> scored;
   const Vector& theta = ridge_.theta();
@@ -570,7 +570,7 @@ void SubElim::fillFromEliminated(std::size_t count, const Eligibility& eligible,
 // falls back to the stage index, whose filtered search scans just the eligible members when they are
 // few); Linear Elim scans each stage it visits. Eliminated arms are walked only when the arms in play
 // cannot fill the slate: the allowed labels' posting lists, or every arm when only ids are excluded.
-std::vector<Id> SubElim::chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) {
+std::vector<Id> StagedElimination::chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) {
   refreshRadius();
   std::size_t work = kUpkeepWork;
   upkeep(work);
@@ -610,7 +610,7 @@ std::vector<Id> SubElim::chooseArms(std::size_t count, const ArmFilter& filter, 
   return chosen;
 }
 
-void SubElim::audit(MipsIndex& index, const std::vector<float>& query, const SearchResult& answer) {
+void StagedElimination::audit(MipsIndex& index, const std::vector<float>& query, const SearchResult& answer) {
   const std::uint64_t workBefore = index.innerProducts();
   const SearchResult exact = index.searchExactly(query.data(), query.size(), 1);
   if (exact.ids.empty()) return;
@@ -620,7 +620,7 @@ void SubElim::audit(MipsIndex& index, const std::vector<float>& query, const Sea
                              index.innerProducts() - workBefore, shortlist_);
 }
 
-bool SubElim::heapsCoverEveryArm() const {
+bool StagedElimination::heapsCoverEveryArm() const {
   const auto sorted = [](const Heap& heap) {
     std::vector<HeapEntry> entries = heap.entries();
     std::sort(entries.begin(), entries.end());
@@ -641,13 +641,13 @@ bool SubElim::heapsCoverEveryArm() const {
   return true;
 }
 
-std::uint64_t SubElim::indexInnerProducts() const {
+std::uint64_t StagedElimination::indexInnerProducts() const {
   std::uint64_t total = 0;
   for (const Stage& stage : stages_) total += stage.index->innerProducts();
   return total;
 }
 
-Json SubElim::extraStats() const {
+Json StagedElimination::extraStats() const {
   Json sizes = Json::array();
   for (const Stage& stage : stages_) sizes.push_back(stage.index->size());
   return Json{{"stageSizes", sizes},
@@ -674,7 +674,7 @@ Json SubElim::extraStats() const {
               {"approximation", audit_.stats(audit_.active(*stages_.front().index), selections())}};
 }
 
-void SubElim::saveFields(StateWriter& out) const {
+void StagedElimination::saveFields(StateWriter& out) const {
   out.f64(beta_);
   out.f64(threshold_);
   out.u8(hasWitness_ ? 1 : 0);
@@ -699,7 +699,7 @@ void SubElim::saveFields(StateWriter& out) const {
   }
 }
 
-void SubElim::saveEntries(const std::vector<HeapEntry>& entries, StateWriter& out) {
+void StagedElimination::saveEntries(const std::vector<HeapEntry>& entries, StateWriter& out) {
   std::vector<double> keys;
   std::vector<std::uint32_t> ids;
   for (const auto& [key, id] : entries) keys.push_back(key), ids.push_back(id);
@@ -707,7 +707,7 @@ void SubElim::saveEntries(const std::vector<HeapEntry>& entries, StateWriter& ou
   out.u32s(ids.data(), ids.size());
 }
 
-std::vector<SubElim::HeapEntry> SubElim::loadEntries(StateReader& in) {
+std::vector<StagedElimination::HeapEntry> StagedElimination::loadEntries(StateReader& in) {
   const std::vector<double> keys = in.f64s();
   const std::vector<std::uint32_t> ids = in.u32s();
   in.check(keys.size() == ids.size(), "a heap's keys and ids differ in number");
@@ -720,7 +720,7 @@ std::vector<SubElim::HeapEntry> SubElim::loadEntries(StateReader& in) {
   return entries;
 }
 
-void SubElim::loadHeap(Heap& heap, StateReader& in) const {
+void StagedElimination::loadHeap(Heap& heap, StateReader& in) const {
   std::vector<HeapEntry> entries = loadEntries(in);
   // Entries of any id are safe (stale ones are skipped when popped), but out of heap order they
   // would be popped in another order than saved.
@@ -728,7 +728,7 @@ void SubElim::loadHeap(Heap& heap, StateReader& in) const {
   heap.restore(std::move(entries));
 }
 
-void SubElim::loadFields(StateReader& in) {
+void StagedElimination::loadFields(StateReader& in) {
   beta_ = in.f64();
   threshold_ = in.f64();
   const std::uint8_t hasWitness = in.u8();
