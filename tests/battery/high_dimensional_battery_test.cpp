@@ -114,7 +114,11 @@ Outcome play(const std::string& type, const Arms& arms, std::uint64_t seed) {
   const double best = *std::max_element(arms.means.begin(), arms.means.end());
   double average = 0.0;
   for (const double m : arms.means) average += m / static_cast<double>(count);
-  auto policy = makeLinearPolicy(arms.dim, Json{{"type", type}, {"horizon", kHorizon}, {"seed", seed}});
+  Json options{{"type", type}, {"horizon", kHorizon}, {"seed", seed}};
+  // BATTERY_OPTIONS='{"subspaceEnergy": 0.8}' tries other options than the defaults (the battery's
+  // limits hold for the defaults only).
+  if (const char* extra = std::getenv("BATTERY_OPTIONS")) options.update(Json::parse(extra));
+  auto policy = makeLinearPolicy(arms.dim, options);
   std::vector<Id> ids(count);
   for (std::size_t i = 0; i < count; ++i) ids[i] = static_cast<Id>(i);
   policy->addArms(ids.data(), count, arms.features.data(), arms.features.size());

@@ -286,7 +286,8 @@ TEST(CatalogueUsers, KeepTheCatalogueAliveAfterItsOwnerLetsGo) {
   }
 }
 
-// The user's state (and so its model) at d = 32 is the same size over 1,000 and 100,000 arms.
+// The user's state (and so its model) at d = 32 is the same size over 1,000 and 100,000 arms
+// (LinUCB with `widths: 'direct'`; its kept widths cost 12 bytes an arm, below).
 TEST(CatalogueUsers, StateDoesNotGrowWithTheCatalogue) {
   constexpr int kDim = 32;
   std::vector<std::size_t> sizes;
@@ -296,7 +297,9 @@ TEST(CatalogueUsers, StateDoesNotGrowWithTheCatalogue) {
     auto batch = problem.arms(arms);
     catalogue->add(batch.ids.data(), batch.ids.size(), batch.features.data(), batch.features.size());
     for (const std::string type : {"lin-ucb", "lin-ts", "sub-ts"}) {
-      PersistentLinearPolicy user(userSpec(type), catalogue);
+      Json spec = userSpec(type);
+      if (type == "lin-ucb") spec["widths"] = "direct";
+      PersistentLinearPolicy user(spec, catalogue);
       for (int t = 0; t < 5; ++t) {
         const Id arm = user.select();
         user.update(arm, problem.reward(catalogue->arms().featuresOf(arm)));
@@ -308,6 +311,29 @@ TEST(CatalogueUsers, StateDoesNotGrowWithTheCatalogue) {
   }
   EXPECT_EQ(std::vector<std::size_t>(sizes.begin(), sizes.begin() + 3), std::vector<std::size_t>(sizes.begin() + 3, sizes.end()));
   std::printf("[ catalogue ] user state at d = 32: lin-ucb %zu, lin-ts %zu, sub-ts %zu bytes\n", sizes[0], sizes[1], sizes[2]);
+}
+
+// LinUCB's kept widths over a catalogue (the default) cost the user 12 bytes an arm, in memory and
+// in its snapshot: the row order it last saw (4) and the width (8).
+TEST(CatalogueUsers, KeptWidthsCostTwelveBytesAnArm) {
+  constexpr int kDim = 32;
+  std::vector<std::size_t> sizes;
+  for (const std::size_t arms : {std::size_t{1000}, std::size_t{21000}}) {
+    auto catalogue = makeCatalogue(kDim);
+    Problem problem(kDim, 4);
+    auto batch = problem.arms(arms);
+    catalogue->add(batch.ids.data(), batch.ids.size(), batch.features.data(), batch.features.size());
+    PersistentLinearPolicy user(userSpec("lin-ucb"), catalogue);
+    for (int t = 0; t < 5; ++t) {
+      const Id arm = user.select();
+      user.update(arm, problem.reward(catalogue->arms().featuresOf(arm)));
+    }
+    const Json stats = user.policy().stats();
+    EXPECT_EQ(stats["widths"], "kept");
+    EXPECT_EQ(stats["perArmBytes"].get<std::size_t>(), 12 * arms);
+    sizes.push_back(user.toBytes().size());
+  }
+  EXPECT_EQ(sizes[1] - sizes[0], 12u * 20000u);
 }
 
 // Runs `a` and `b` side by side for `steps` with the same rewards; every selection must agree.

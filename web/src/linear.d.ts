@@ -70,9 +70,15 @@ export interface PopulationPriorOptions {
   prior?: PopulationPrior;
 }
 
-/** LinUCB's options: every linear policy's, and a population prior. */
+/** LinUCB's options: every linear policy's, a population prior, and how it keeps its widths. */
 export interface LinUCBOptions extends LinearPolicyOptions, PopulationPriorOptions {
-  /** (Nothing of its own beyond the shared options.) */
+  /**
+   * Every arm's width ||x||^2_{V^-1}. 'kept': corrected by rank-one updates after each observation,
+   * O(K d) a step (over a catalogue the user keeps 12 bytes an arm: the row order it last saw and
+   * the width). 'direct': computed at every select, O(K d^2) a step, nothing kept per arm (a user
+   * whose memory must not grow with the catalogue). Default 'auto': kept.
+   */
+  widths?: 'auto' | 'kept' | 'direct';
 }
 
 /** Audits of an approximate index (SubTS, SubElim; LinTS and LinearElim over a non-exact index). */

@@ -16,7 +16,7 @@ static_assert(RowStore<double>::kBlockRows % kBlock == 0, "a block of rows must 
 void KeptWidths::recompute(const ArmSet& arms, const RidgeRegression& ridge) {
   widths_.assign(arms.size(), 0.0);
   corrections_.resize(dim_, 0);
-  correctionsSinceExact_ = 0;
+  nextExact_ = 0;
   valid_ = true;
   for (std::size_t start = 0; start < arms.size(); start += kBlock) {
     const auto rows = static_cast<Eigen::Index>(std::min(kBlock, arms.size() - start));
@@ -67,7 +67,7 @@ void KeptWidths::bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge,
   if (!valid_ || widths_.size() != arms.size()) {
     widths_.assign(arms.size(), 0.0);
     corrections_.resize(dim_, 0);
-    correctionsSinceExact_ = 0;
+    nextExact_ = 0;
     valid_ = true;
     compute(arms, ridge, rows);
     correctRows(arms, rows, &theta, means);
@@ -78,13 +78,53 @@ void KeptWidths::bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge,
   const std::size_t slice = (rows.size() + static_cast<std::size_t>(dim_) - 1) / static_cast<std::size_t>(dim_);
   std::vector<std::uint32_t> refreshed;
   refreshed.reserve(slice);
-  std::size_t next = correctionsSinceExact_ % rows.size();
+  std::size_t next = nextExact_ % rows.size();
   for (std::size_t i = 0; i < slice; ++i) {
     refreshed.push_back(rows[next]);
     next = next + 1 == rows.size() ? 0 : next + 1;
   }
   compute(arms, ridge, refreshed);
-  correctionsSinceExact_ = next;
+  nextExact_ = next;
+}
+
+void KeptWidths::bringUpToDateEvery(const ArmSet& arms, const RidgeRegression& ridge, const Vector& theta, double* means) {
+  const std::size_t n = arms.size();
+  if (!valid_ || widths_.size() != n) {
+    // The first computation: O(K d) before any observation (compute's shortcut), O(K d^2) once
+    // otherwise (a state saved without widths, or updates before the first select).
+    widths_.assign(n, 0.0);
+    corrections_.resize(dim_, 0);
+    nextExact_ = 0;
+    valid_ = true;
+    if (ridge.observations() == 0) {
+      std::vector<std::uint32_t> every(n);
+      for (std::size_t row = 0; row < n; ++row) every[row] = static_cast<std::uint32_t>(row);
+      compute(arms, ridge, every);
+    } else {
+      recompute(arms, ridge);
+    }
+  }
+  const Eigen::Index pending = corrections_.cols();
+  Matrix directions(dim_, pending + 1);
+  directions.leftCols(pending) = corrections_;
+  directions.col(pending) = theta;
+  for (std::size_t start = 0; start < n; start += kBlock) {
+    const auto rows = static_cast<Eigen::Index>(std::min(kBlock, n - start));
+    const Matrix products = arms.rows(start, static_cast<std::size_t>(rows)) * directions;
+    if (pending > 0) Eigen::Map<Vector>(widths_.data() + start, rows) -= products.leftCols(pending).cwiseAbs2().rowwise().sum();
+    Eigen::Map<Vector>(means + start, rows) = products.col(pending);
+  }
+  corrections_.resize(dim_, 0);
+  if (n == 0) return;
+  const std::size_t slice = (n + static_cast<std::size_t>(dim_) - 1) / static_cast<std::size_t>(dim_);
+  std::vector<std::uint32_t> refreshed(slice);
+  std::size_t next = nextExact_ % n;
+  for (std::size_t i = 0; i < slice; ++i) {
+    refreshed[i] = static_cast<std::uint32_t>(next);
+    next = next + 1 == n ? 0 : next + 1;
+  }
+  compute(arms, ridge, refreshed);
+  nextExact_ = next;
 }
 
 void KeptWidths::remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow,
@@ -104,7 +144,6 @@ void KeptWidths::remap(const ArmSet& arms, const RidgeRegression& ridge, const s
 
 void KeptWidths::applyCorrections(const ArmSet& arms, std::size_t kept) {
   if (corrections_.cols() == 0) return;
-  correctionsSinceExact_ += static_cast<std::size_t>(corrections_.cols());
   for (std::size_t start = 0; start < kept; start += kBlock) {
     const auto rows = static_cast<Eigen::Index>(std::min(kBlock, kept - start));
     const Matrix projected = arms.rows(start, static_cast<std::size_t>(rows)) * corrections_;
@@ -119,15 +158,6 @@ void KeptWidths::observe(const RidgeRegression& ridge, const Vector& x) {
   const Eigen::Index column = corrections_.cols();
   corrections_.conservativeResize(dim_, column + 1);
   corrections_.col(column) = u / std::sqrt(1.0 + x.dot(u));
-}
-
-void KeptWidths::bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge) {
-  if (!valid_ || widths_.size() != arms.size() ||
-      correctionsSinceExact_ + static_cast<std::size_t>(corrections_.cols()) >= static_cast<std::size_t>(dim_)) {
-    recompute(arms, ridge);
-  } else {
-    applyCorrections(arms, widths_.size());
-  }
 }
 
 void KeptWidths::appendRows(const ArmSet& arms, const RidgeRegression& ridge, std::size_t count) {
@@ -171,7 +201,7 @@ void KeptWidths::followRemoval(const ArmSet& arms, const Id* ids, std::size_t co
 void KeptWidths::save(StateWriter& out) const {
   out.u8(valid_ ? 1 : 0);
   if (!valid_) return;
-  out.u64(correctionsSinceExact_);
+  out.u64(nextExact_);
   out.f64s(widths_.data(), widths_.size());
   out.u64(static_cast<std::uint64_t>(corrections_.cols()));
   out.matrix(corrections_);
@@ -180,8 +210,8 @@ void KeptWidths::save(StateWriter& out) const {
 void KeptWidths::load(StateReader& in, std::size_t rows) {
   valid_ = in.u8() != 0;
   if (!valid_) return;
-  // Any count is valid: it only decides when the widths are next recomputed exactly.
-  correctionsSinceExact_ = in.u64();
+  // Any position is valid: it only decides which rows are next recomputed exactly.
+  nextExact_ = in.u64();
   widths_ = in.f64s();
   in.check(widths_.size() == rows, "one width per arm");
   for (const double w : widths_) in.check(std::isfinite(w), "a width is not finite");
