@@ -60,7 +60,8 @@ function lowRankArms(count, dim, random) {
 
 export default async function highd(args, report) {
   const config = parseArgs(args);
-  const sb = await init();
+  // One thread: the steps are single-threaded either way, and the index builds are not measured here.
+  const sb = await init({ threads: 1 });
   const rows = [];
   for (const count of config.sizes) {
     for (const dim of config.dims) {

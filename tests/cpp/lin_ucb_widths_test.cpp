@@ -11,9 +11,9 @@
 using namespace sublinear;
 using sublinear::testing::GaussianProblem;
 
-// LinUCB keeps its widths by rank-one corrections, over its own arms (recomputed exactly every d
-// corrections) and over a catalogue (a slice of K / d recomputed at each select, the widths moved
-// with the catalogue's rows when it changes); `widths: 'direct'` computes them at every select. Fed
+// LinUCB keeps its widths by rank-one corrections (a slice of K / d recomputed exactly at each
+// select), over its own arms and over a catalogue (the widths moved with the catalogue's rows when
+// it changes); `widths: 'direct'` computes them at every select. Fed
 // the same arms and rewards, the three choose the same arms, step for step, through adds, removals,
 // slates and saves and reloads (the catalogue user's reload happens before the catalogue changes,
 // so it catches up at its next call): the corrections are the direct computation, to rounding far
@@ -26,14 +26,8 @@ TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
     auto kept = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ucb"}}, catalogue);
     PersistentLinearPolicy direct(Json{{"type", "lin-ucb"}, {"widths", "direct"}}, catalogue);
     const auto addArms = [&](std::size_t count) {
-      std::vector<Id> ids;
       std::vector<double> features;
-      for (std::size_t i = 0; i < count; ++i) {
-        const Vector x = problem.gaussian();
-        ids.push_back(problem.nextId);
-        problem.arms.emplace(problem.nextId++, x);
-        features.insert(features.end(), x.data(), x.data() + dim);
-      }
+      const std::vector<Id> ids = problem.newArms(count, features);
       own->addArms(ids.data(), ids.size(), features.data(), features.size());
       catalogue->add(ids.data(), ids.size(), features.data(), features.size());
     };
@@ -90,14 +84,8 @@ TEST(LinUCBWidths, KeptWidthsOverACatalogueEqualTheDirectOnes) {
   GaussianProblem problem(kDim, 7, 0.5);
   auto catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"index", {{"type", "exact"}}}});
   const auto addArms = [&](std::size_t count) {
-    std::vector<Id> ids;
     std::vector<double> features;
-    for (std::size_t i = 0; i < count; ++i) {
-      const Vector x = problem.gaussian();
-      ids.push_back(problem.nextId);
-      problem.arms.emplace(problem.nextId++, x);
-      features.insert(features.end(), x.data(), x.data() + kDim);
-    }
+    const std::vector<Id> ids = problem.newArms(count, features);
     catalogue->add(ids.data(), ids.size(), features.data(), features.size());
   };
   addArms(2000);

@@ -14,9 +14,9 @@ namespace sublinear {
 // catalogue). An observation x turns V^-1 into V^-1 - c c^T with c = V^-1 x / sqrt(1 + x^T V^-1 x)
 // (Sherman-Morrison), so every w_a drops by (x_a^T c)^2: bringUpToDate applies the pending
 // corrections in one pass over the rows, O(K d) per observation instead of the O(K d^2) of
-// recomputing every width. Against the rounding the corrections accumulate, ceil(n / dim) of the n
-// rows are recomputed exactly at each call, round the rows, so that no call pays O(K d^2) (30 s at
-// 60,000 x 784 in wasm) and every width is exact again after `dim` calls. A first computation before
+// recomputing every width. Against the rounding the corrections accumulate, ceil(n / (8 dim)) of
+// the n rows are recomputed exactly at each call, round the rows, so that no call pays O(K d^2) (30 s
+// at 60,000 x 784 in wasm) and every width is exact again after 8 dim calls. A first computation before
 // any observation, when V^-1 is (lambda + prior weight)^-1 I, is ||x||^2 (lambda + weight)^-1:
 // O(K d), so a new user over a large catalogue starts at once.
 //
@@ -56,8 +56,8 @@ class KeptWidths {
   void bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows, const Vector& theta,
                      double* means);
   // The subset form over every row (LinUCB), in blocks of contiguous rows: the
-  // pending corrections and x^T theta (into means[row]) in one product per block, then a slice of
-  // ceil(K / dim) rows recomputed exactly, round the arms.
+  // pending corrections and x^T theta (into means[row]) in one pass over each block, then a slice
+  // of the rows recomputed exactly, round the arms.
   void bringUpToDateEvery(const ArmSet& arms, const RidgeRegression& ridge, const Vector& theta, double* means);
   void remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow,
              const std::vector<std::uint32_t>& rows);
