@@ -117,7 +117,7 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Population
   subspace?: 'auto' | 'arms' | 'none';
   /** With a subspace: the model's dimension, in [1, 4096], d when above d (its state is modelDim^2 doubles, not d^2). Default min(d, 256). */
   modelDim?: number;
-  /** With a subspace: the fewest principal directions (at least 8, at most modelDim) holding this fraction of the arms' squared norms, in (0, 1]. Default 0.7. */
+  /** With a subspace: the fewest principal directions (at least 8, at most modelDim) holding this fraction of the arms' squared norms, in (0, 1]. Default 0.6. */
   subspaceEnergy?: number;
 }
 
