@@ -13,7 +13,7 @@ namespace sublinear {
 //
 // Widths at scan cost (option `widths`, default "kept"): the policy keeps w_a = ||x_a||^2_{V^-1} per
 // arm by rank-one corrections (KeptWidths), O(K d) per observation instead of the O(K d^2) of
-// recomputing every width at every select ("direct"). A slice of K / d widths is recomputed exactly
+// recomputing every width at every select ("direct"). A slice of K / (8 d) widths is recomputed exactly
 // at each select against rounding, so that no select pays O(K d^2) (a whole recomputation every d
 // corrections took seconds at 60,000 x 784 in wasm), and the first widths, before any observation,
 // are ||x||^2 / lambda, O(K d). Over its own arms the widths follow addArms and removeArms. Over a
