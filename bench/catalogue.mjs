@@ -86,7 +86,7 @@ export default async function catalogueBench(args, report) {
   report.note(`Configuration: K = ${config.arms} Gaussian arms (N(0, 1) coordinates), d = ${config.dim}, in one Catalogue ` +
     `(default index: hnsw, built at once with build()); ${config.users} users, each a SubTS over the catalogue with default options ` +
     `and a unit-norm taste of its own, served in turn for ${config.rounds} steps each (reward = taste . x + N(0, 1)); ` +
-    `per policy type ${config.typeUsers} LinTS and SubTS users and ${config.ucbUsers} LinUCB users (it scores every arm's width, O(K d^2) a step), one step each; ` +
+    `per policy type ${config.typeUsers} LinTS and SubTS users and ${config.ucbUsers} LinUCB users (widths: 'direct': every arm's width computed at each select, O(K d^2) a step, nothing kept per arm), one step each; ` +
     `snapshots of ${config.snapshots} users; side by side: ${config.compareUsers} users x ${config.seeds} seeds, T = ${config.horizon}, ` +
     'each user\'s taste and noise the same for a Linear TS with its own copy of the arms (addArms), a SubTS and a LinTS over the catalogue. ' +
     'Heap figures are the wasm allocator\'s bytes in use (memoryUsage().allocatedBytes) before and after.');

@@ -1,14 +1,15 @@
 // High-dimensional arms (issue 37): step time and wasm heap of the linear policies at d = 32 to 784
 // (`--full` adds 1,536 and K = 10^5) over K = 10^4 arms of a generated low-rank embedding (rank 20,
-// unit-norm rows), LinUCB over its own arms (widths kept by rank-one corrections, O(K d) a step)
-// beside LinUCB over a catalogue (every width computed directly, O(K d^2) a step, as LinUCB did
-// before), Linear TS and Sub-TS; the elimination policies with default options (search 'auto':
+// unit-norm rows): LinUCB over its own arms and as a user over a catalogue, with its widths kept by
+// rank-one corrections (the default, O(K d) a step) and, up to d = 384, computed directly
+// (`widths: 'direct'`, O(K d^2) a step, nothing per arm); Linear TS (also as a catalogue user, over
+// an exact catalogue) and Sub-TS; the elimination policies with default options (search 'auto':
 // lifted stage indexes at d <= 16, kept widths above), with the lifted search forced (only where
 // the lift, d(d+1)/2 floats per arm, fits the heap) and as users over a catalogue (kept widths, 13
 // bytes an arm). A cell warms up for `--warm` steps, then times select + update until `--steps`
-// steps or 10 s, whichever comes first: median ms a step. `--dims=8,16,32` and `--sizes=10000,100000`
-// replace the grid (the small dimensions are where the auto rule is decided); `--only=Elim,Linear TS`
-// runs only the contenders whose names contain one of those parts.
+// steps or 10 s, whichever comes first: median ms a step. `--dims=8,16,32` and
+// `--sizes=10000,100000` replace the grid (the small dimensions are where the auto rule is
+// decided); `--only=Elim,Linear TS` runs only the contenders whose names contain one of those parts.
 //   npm run bench -- highd [--full] [--steps=S] [--warm=W] [--dims=...] [--sizes=...] [--only=...]
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
@@ -59,7 +60,8 @@ function lowRankArms(count, dim, random) {
 
 export default async function highd(args, report) {
   const config = parseArgs(args);
-  const sb = await init();
+  // One thread: the steps are single-threaded either way, and the index builds are not measured here.
+  const sb = await init({ threads: 1 });
   const rows = [];
   for (const count of config.sizes) {
     for (const dim of config.dims) {
@@ -75,8 +77,11 @@ export default async function highd(args, report) {
       const liftGiB = (count * dim * (dim + 1) / 2 * 4) / 2 ** 30;
       const contenders = [
         ['LinUCB (own arms, kept widths)', () => new sb.LinUCB({ dim, seed: 1 }), true],
-        ['LinUCB (catalogue, direct widths)', (catalogue) => new sb.LinUCB({ catalogue, seed: 1 }), false],
+        ['LinUCB (catalogue user, kept widths)', (catalogue) => new sb.LinUCB({ catalogue, seed: 1 }), false],
+        ['LinUCB (catalogue user, direct widths)', (catalogue) => new sb.LinUCB({ catalogue, seed: 1, widths: 'direct' }), false,
+          false, dim > 384 ? 'O(K d^2): over 10 s a step' : null],
         ['Linear TS', () => new sb.LinTS({ dim, seed: 1 }), true],
+        ['Linear TS (catalogue user)', (catalogue) => new sb.LinTS({ catalogue, seed: 1 }), false],
         ['Sub-TS', () => new sb.SubTS({ dim, seed: 1 }), true],
         ['Linear Elim (defaults)', () => new sb.LinearElim({ dim, seed: 1 }), true, dim <= 16],
         ['Sub-Elim (defaults)', () => new sb.SubElim({ dim, seed: 1 }), true, dim <= 16],
@@ -86,8 +91,12 @@ export default async function highd(args, report) {
         ['Sub-Elim (widths)', () => new sb.SubElim({ dim, seed: 1, search: 'widths' }), true, false],
         ['Sub-Elim (catalogue user)', (catalogue) => new sb.SubElim({ catalogue, seed: 1 }), false, false],
       ];
-      for (const [name, make, ownArms, lifts] of contenders) {
+      for (const [name, make, ownArms, lifts, skipped] of contenders) {
         if (config.only && !config.only.some((part) => name.includes(part))) continue;
+        if (skipped) {
+          rows.push([count, dim, name, 'not run', skipped, '']);
+          continue;
+        }
         if (lifts && liftGiB > 1) {
           rows.push([count, dim, name, 'not run', `lift ${liftGiB.toFixed(1)} GiB`, '']);
           continue;

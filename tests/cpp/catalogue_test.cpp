@@ -286,21 +286,34 @@ TEST(CatalogueUsers, KeepTheCatalogueAliveAfterItsOwnerLetsGo) {
   }
 }
 
-// The user's state (and so its model) at d = 32 is the same size over 1,000 and 100,000 arms.
+// A catalogue of `arms` of the problem's arms, and `user` fed five of its own selections.
+std::shared_ptr<Catalogue> filledCatalogue(Problem& problem, int dim, std::size_t arms) {
+  auto catalogue = makeCatalogue(dim);
+  auto batch = problem.arms(arms);
+  catalogue->add(batch.ids.data(), batch.ids.size(), batch.features.data(), batch.features.size());
+  return catalogue;
+}
+
+void playFiveSteps(PersistentLinearPolicy& user, Problem& problem, const Catalogue& catalogue) {
+  for (int t = 0; t < 5; ++t) {
+    const Id arm = user.select();
+    user.update(arm, problem.reward(catalogue.arms().featuresOf(arm)));
+  }
+}
+
+// The user's state (and so its model) at d = 32 is the same size over 1,000 and 100,000 arms
+// (LinUCB with `widths: 'direct'`; its kept widths cost 12 bytes an arm, below).
 TEST(CatalogueUsers, StateDoesNotGrowWithTheCatalogue) {
   constexpr int kDim = 32;
   std::vector<std::size_t> sizes;
   for (const std::size_t arms : {std::size_t{1000}, std::size_t{100000}}) {
-    auto catalogue = makeCatalogue(kDim);
     Problem problem(kDim, 4);
-    auto batch = problem.arms(arms);
-    catalogue->add(batch.ids.data(), batch.ids.size(), batch.features.data(), batch.features.size());
+    auto catalogue = filledCatalogue(problem, kDim, arms);
     for (const std::string type : {"lin-ucb", "lin-ts", "sub-ts"}) {
-      PersistentLinearPolicy user(userSpec(type), catalogue);
-      for (int t = 0; t < 5; ++t) {
-        const Id arm = user.select();
-        user.update(arm, problem.reward(catalogue->arms().featuresOf(arm)));
-      }
+      Json spec = userSpec(type);
+      if (type == "lin-ucb") spec["widths"] = "direct";
+      PersistentLinearPolicy user(spec, catalogue);
+      playFiveSteps(user, problem, *catalogue);
       const auto bytes = user.toBytes();
       sizes.push_back(bytes.size());
       EXPECT_LT(bytes.size(), 64u * 1024u) << type;
@@ -308,6 +321,24 @@ TEST(CatalogueUsers, StateDoesNotGrowWithTheCatalogue) {
   }
   EXPECT_EQ(std::vector<std::size_t>(sizes.begin(), sizes.begin() + 3), std::vector<std::size_t>(sizes.begin() + 3, sizes.end()));
   std::printf("[ catalogue ] user state at d = 32: lin-ucb %zu, lin-ts %zu, sub-ts %zu bytes\n", sizes[0], sizes[1], sizes[2]);
+}
+
+// LinUCB's kept widths over a catalogue (the default) cost the user 12 bytes an arm, in memory and
+// in its snapshot: the row order it last saw (4) and the width (8).
+TEST(CatalogueUsers, KeptWidthsCostTwelveBytesAnArm) {
+  constexpr int kDim = 32;
+  std::vector<std::size_t> sizes;
+  for (const std::size_t arms : {std::size_t{1000}, std::size_t{21000}}) {
+    Problem problem(kDim, 4);
+    auto catalogue = filledCatalogue(problem, kDim, arms);
+    PersistentLinearPolicy user(userSpec("lin-ucb"), catalogue);
+    playFiveSteps(user, problem, *catalogue);
+    const Json stats = user.policy().stats();
+    EXPECT_EQ(stats["widths"], "kept");
+    EXPECT_EQ(stats["perArmBytes"].get<std::size_t>(), 12 * arms);
+    sizes.push_back(user.toBytes().size());
+  }
+  EXPECT_EQ(sizes[1] - sizes[0], 12u * 20000u);
 }
 
 // Runs `a` and `b` side by side for `steps` with the same rewards; every selection must agree.

@@ -76,7 +76,11 @@ TEST(KeptWidths, StayTheDirectComputationThroughObservationsAndChanges) {
           ASSERT_NEAR(means[i], Eigen::Map<const Vector>(arms.rowData(rows[i]), dim).dot(ridge.theta()), 1e-12);
         }
       } else {
-        widths.bringUpToDate(arms, ridge);
+        std::vector<double> means(arms.size());
+        widths.bringUpToDateEvery(arms, ridge, ridge.theta(), means.data());
+        for (std::size_t row = 0; row < arms.size(); ++row) {
+          ASSERT_NEAR(means[row], Eigen::Map<const Vector>(arms.rowData(row), dim).dot(ridge.theta()), 1e-12);
+        }
       }
       ASSERT_EQ(widths.size(), arms.size());
       for (std::size_t row = 0; row < arms.size(); ++row) {

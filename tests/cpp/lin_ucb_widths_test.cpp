@@ -4,37 +4,42 @@
 #include <vector>
 
 #include "sublinear/linear/catalogue.hpp"
+#include "sublinear/linear/lin_ucb.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "linear_test_problem.hpp"
 
 using namespace sublinear;
 using sublinear::testing::GaussianProblem;
 
-// LinUCB over its own arms keeps its widths by rank-one corrections; over a catalogue it computes
-// them directly at every select. Fed the same arms and rewards, the two choose the same arms, step
-// for step, through adds, removals, slates and a save and reload: the corrections are the direct
-// computation, to rounding far below any gap between two arms' indices.
+// LinUCB keeps its widths by rank-one corrections (a slice of K / d recomputed exactly at each
+// select), over its own arms and over a catalogue (the widths moved with the catalogue's rows when
+// it changes); `widths: 'direct'` computes them at every select. Fed
+// the same arms and rewards, the three choose the same arms, step for step, through adds, removals,
+// slates and saves and reloads (the catalogue user's reload happens before the catalogue changes,
+// so it catches up at its next call): the corrections are the direct computation, to rounding far
+// below any gap between two arms' indices.
 TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
-  for (const int dim : {3, 8, 24}) {
+  for (const int dim : {3, 8, 24, 96}) {
     GaussianProblem problem(dim, 40 + static_cast<std::uint64_t>(dim), 0.5);
     auto own = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ucb"}, {"dim", dim}});
     auto catalogue = std::make_shared<Catalogue>(Json{{"dim", dim}, {"index", {{"type", "exact"}}}});
-    PersistentLinearPolicy direct(Json{{"type", "lin-ucb"}}, catalogue);
+    auto kept = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ucb"}}, catalogue);
+    PersistentLinearPolicy direct(Json{{"type", "lin-ucb"}, {"widths", "direct"}}, catalogue);
     const auto addArms = [&](std::size_t count) {
-      std::vector<Id> ids;
       std::vector<double> features;
-      for (std::size_t i = 0; i < count; ++i) {
-        const Vector x = problem.gaussian();
-        ids.push_back(problem.nextId);
-        problem.arms.emplace(problem.nextId++, x);
-        features.insert(features.end(), x.data(), x.data() + dim);
-      }
+      const std::vector<Id> ids = problem.newArms(count, features);
       own->addArms(ids.data(), ids.size(), features.data(), features.size());
       catalogue->add(ids.data(), ids.size(), features.data(), features.size());
     };
     addArms(500);
     int compared = 0;
     for (int step = 0; step < 600; ++step) {
+      if (step == 300 || step == 449) {
+        const auto bytes = own->toBytes();
+        own = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "lin-ucb");
+        const auto userBytes = kept->toBytes();
+        kept = PersistentLinearPolicy::fromBytes(userBytes.data(), userBytes.size(), "lin-ucb", catalogue);
+      }
       if (step % 50 == 49) {
         // Remove three arms (rows move) and add five.
         std::vector<Id> gone;
@@ -44,28 +49,70 @@ TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
         for (const Id id : gone) problem.arms.erase(id);
         addArms(5);
       }
-      if (step == 300) {
-        const auto bytes = own->toBytes();
-        own = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "lin-ucb");
-      }
       if (step % 7 == 3) {
         // A slate of 4, every position fed back.
-        const std::vector<Id> slate = own->selectSlate(4, ArmFilter{});
-        ASSERT_EQ(slate, direct.selectSlate(4, ArmFilter{})) << "dim " << dim << " step " << step;
+        const std::vector<Id> slate = direct.selectSlate(4, ArmFilter{});
+        ASSERT_EQ(own->selectSlate(4, ArmFilter{}), slate) << "dim " << dim << " step " << step;
+        ASSERT_EQ(kept->selectSlate(4, ArmFilter{}), slate) << "dim " << dim << " step " << step;
         for (const Id arm : slate) {
           const double reward = problem.mean(arm) + problem.noise * problem.random.normal();
           own->update(arm, reward);
+          kept->update(arm, reward);
           direct.update(arm, reward);
         }
       } else {
-        const Id arm = own->select();
-        ASSERT_EQ(arm, direct.select()) << "dim " << dim << " step " << step;
+        const Id arm = direct.select();
+        ASSERT_EQ(own->select(), arm) << "dim " << dim << " step " << step;
+        ASSERT_EQ(kept->select(), arm) << "dim " << dim << " step " << step;
         const double reward = problem.mean(arm) + problem.noise * problem.random.normal();
         own->update(arm, reward);
+        kept->update(arm, reward);
         direct.update(arm, reward);
       }
       ++compared;
     }
     EXPECT_EQ(compared, 600);
+    EXPECT_EQ(kept->policy().stats()["widths"], "kept");
+    EXPECT_EQ(direct.policy().stats()["widths"], "direct");
   }
+}
+
+// The kept widths themselves, not only the choices: after a run with catalogue changes, every kept
+// width equals ||x||^2_{V^-1} computed from the user's V^-1 (relative 1e-9).
+TEST(LinUCBWidths, KeptWidthsOverACatalogueEqualTheDirectOnes) {
+  constexpr int kDim = 40;
+  GaussianProblem problem(kDim, 7, 0.5);
+  auto catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"index", {{"type", "exact"}}}});
+  const auto addArms = [&](std::size_t count) {
+    std::vector<double> features;
+    const std::vector<Id> ids = problem.newArms(count, features);
+    catalogue->add(ids.data(), ids.size(), features.data(), features.size());
+  };
+  addArms(2000);
+  auto user = std::make_shared<LinUCB>(catalogue, Json{{"seed", 1}});
+  for (int step = 0; step < 400; ++step) {
+    if (step % 97 == 96) {
+      std::vector<Id> gone;
+      for (auto it = problem.arms.begin(); gone.size() < 20; ++it) gone.push_back(it->first);
+      catalogue->remove(gone.data(), gone.size());
+      for (const Id id : gone) problem.arms.erase(id);
+      addArms(30);
+    }
+    const Id arm = user->select(ArmFilter{});
+    user->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+  }
+  user->select(ArmFilter{});  // brings the widths up to date with the last update
+  const Json stats = user->stats();
+  EXPECT_EQ(stats["perArmBytes"].get<std::size_t>(), 12u * catalogue->size());
+  const Vector theta = user->theta();
+  EXPECT_GT(theta.norm(), 0.0);
+  std::size_t checked = 0;
+  for (const auto& [id, x] : problem.arms) {
+    ASSERT_TRUE(catalogue->has(id));
+    const double direct = user->width(id);
+    const double expected = user->directWidth(id);
+    EXPECT_NEAR(direct, expected, 1e-9 * expected) << "arm " << id;
+    ++checked;
+  }
+  EXPECT_EQ(checked, catalogue->size());
 }

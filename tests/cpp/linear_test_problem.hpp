@@ -29,16 +29,22 @@ struct GaussianProblem {
     return v / std::sqrt(static_cast<double>(dim));
   }
 
-  // Adds `count` new arms to the problem and the policy.
-  std::vector<Id> addArms(LinearPolicy& policy, std::size_t count) {
+  // `count` new arms recorded in the problem: their ids, their features appended to `features`.
+  std::vector<Id> newArms(std::size_t count, std::vector<double>& features) {
     std::vector<Id> ids;
-    std::vector<double> features;
     for (std::size_t i = 0; i < count; ++i) {
       const Vector x = gaussian();
       ids.push_back(nextId);
       arms.emplace(nextId++, x);
       features.insert(features.end(), x.data(), x.data() + dim);
     }
+    return ids;
+  }
+
+  // Adds `count` new arms to the problem and the policy.
+  std::vector<Id> addArms(LinearPolicy& policy, std::size_t count) {
+    std::vector<double> features;
+    std::vector<Id> ids = newArms(count, features);
     policy.addArms(ids.data(), ids.size(), features.data(), features.size());
     return ids;
   }

@@ -245,11 +245,17 @@ describe('memory and disposal', () => {
     // The shared graph is built now, so that what follows is what the users themselves cost.
     catalogue.build();
     const report = [];
+    // LinUCB keeps nothing per arm with `widths: 'direct'`; its default kept widths add 12 bytes an arm.
     for (const name of ['LinUCB', 'LinTS', 'SubTS']) {
-      const perUser = heapPerUser(sb, 100, (u) => new sb[name]({ catalogue, seed: u }), (arm) => problem.reward(arm));
+      const options = name === 'LinUCB' ? { widths: 'direct' } : {};
+      const perUser = heapPerUser(sb, 100, (u) => new sb[name]({ catalogue, seed: u, ...options }), (arm) => problem.reward(arm));
       report.push(`${name} ${(perUser / 1024).toFixed(1)} KiB`);
       expect(perUser, name).toBeLessThanOrEqual(64 * 1024);
     }
+    const kept = heapPerUser(sb, 10, (u) => new sb.LinUCB({ catalogue, seed: u }), (arm) => problem.reward(arm));
+    report.push(`LinUCB with kept widths ${(kept / 1024).toFixed(1)} KiB`);
+    expect(kept).toBeGreaterThanOrEqual(12 * 20000);
+    expect(kept).toBeLessThanOrEqual(12 * 20000 + 64 * 1024);
     console.log(`[catalogue] wasm heap per user over 20,000 x 32: ${report.join(', ')}`);
     catalogue.dispose();
   }, 120_000);

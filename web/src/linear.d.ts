@@ -71,9 +71,15 @@ export interface PopulationPriorOptions {
   prior?: PopulationPrior;
 }
 
-/** LinUCB's options: every linear policy's, and a population prior. */
+/** LinUCB's options: every linear policy's, a population prior, and how it keeps its widths. */
 export interface LinUCBOptions extends LinearPolicyOptions, PopulationPriorOptions {
-  /** (Nothing of its own beyond the shared options.) */
+  /**
+   * Every arm's width ||x||^2_{V^-1}. 'kept': corrected by rank-one updates after each observation,
+   * O(K d) a step (over a catalogue the user keeps 12 bytes an arm: the row order it last saw and
+   * the width). 'direct': computed at every select, O(K d^2) a step, nothing kept per arm (a user
+   * whose memory must not grow with the catalogue). Default 'auto': kept.
+   */
+  widths?: 'auto' | 'kept' | 'direct';
 }
 
 /** Audits of an approximate index (SubTS, SubElim; LinTS and LinearElim over a non-exact index). */
@@ -112,7 +118,7 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Population
   subspace?: 'auto' | 'arms' | 'none';
   /** With a subspace: the model's dimension, in [1, 4096], d when above d (its state is modelDim^2 doubles, not d^2). Default min(d, 256). */
   modelDim?: number;
-  /** With a subspace: the fewest principal directions (at least 8, at most modelDim) holding this fraction of the arms' squared norms, in (0, 1]. Default 0.7. */
+  /** With a subspace: the fewest principal directions (at least 8, at most modelDim) holding this fraction of the arms' squared norms, in (0, 1]. Default 0.6. */
   subspaceEnergy?: number;
 }
 

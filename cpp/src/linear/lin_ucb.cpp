@@ -3,15 +3,25 @@
 #include <algorithm>
 #include <cmath>
 #include <queue>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
+
 namespace sublinear {
 
-LinUCB::LinUCB(int dim, const Json& options) : RidgePolicy(dim, options, dim), widths_(dim) {}
+namespace {
+bool readKeptWidths(const Json& options) { return readStringOption(option_groups::linUcb(), options, "widths") != "direct"; }
+}  // namespace
+
+LinUCB::LinUCB(int dim, const Json& options) : RidgePolicy(dim, options, dim), keptWidths_(readKeptWidths(options)), widths_(dim) {}
 
 LinUCB::LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options)
-    : RidgePolicy(catalogue, options, catalogue ? catalogue->dim() : 1), widths_(catalogue ? catalogue->dim() : 1) {}
+    : RidgePolicy(catalogue, options, catalogue ? catalogue->dim() : 1),
+      keptWidths_(readKeptWidths(options)),
+      widths_(catalogue ? catalogue->dim() : 1) {}
 
 Id LinUCB::chooseArm() { return chooseArms(1, ArmFilter{}, Eligibility()).front(); }
 
@@ -23,7 +33,21 @@ static_assert(RowStore<double>::kBlockRows % kBlock == 0, "a block of rows must 
 }  // namespace
 
 void LinUCB::beforeObservation(const Vector& x) {
-  if (keepsWidths()) widths_.observe(ridge_, x);
+  if (keptWidths_) widths_.observe(ridge_, x);
+}
+
+void LinUCB::synchronise() {
+  const std::vector<Id>& ids = arms_.ids();
+  if (ids == rowIds_) return;
+  std::vector<std::size_t> source(ids.size(), KeptWidths::kNew);
+  for (std::size_t old = 0; old < rowIds_.size(); ++old) {
+    if (arms_.contains(rowIds_[old])) source[arms_.rowOf(rowIds_[old])] = old;
+  }
+  rowIds_ = ids;
+  if (!widths_.valid()) return;
+  std::vector<std::uint32_t> every(ids.size());
+  for (std::size_t row = 0; row < every.size(); ++row) every[row] = static_cast<std::uint32_t>(row);
+  widths_.remap(arms_, ridge_, source, every);
 }
 
 void LinUCB::onAddArms(const Id* /*ids*/, std::size_t count) {
@@ -37,27 +61,33 @@ void LinUCB::onRemoveArms(const Id* ids, std::size_t count) {
 std::vector<Id> LinUCB::chooseArms(std::size_t count, const ArmFilter& /*filter*/, const Eligibility& eligible) {
   const double radius = theoreticalRadius() ? adaptiveRadius(delta()) : practicalRadius(confidenceMultiplier());
   lastRadius_ = radius;
-  if (keepsWidths()) {
-    widths_.bringUpToDate(arms_, ridge_);
+  // With kept widths the means come with the widths' corrections, in one read of the arms.
+  std::vector<double> keptMeans;
+  if (keptWidths_) {
+    if (catalogue_) synchronise();
+    keptMeans.resize(arms_.size());
+    widths_.bringUpToDateEvery(arms_, ridge_, ridge_.theta(), keptMeans.data());
   }
   // The `count` largest indices, ties to the smaller id; the heap's top is the worst one kept.
   using Scored = std::pair<double, Id>;
   const auto better = [](const Scored& a, const Scored& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); };
   std::priority_queue<Scored, std::vector<Scored>, decltype(better)> kept(better);
-  // One pass in blocks of rows: means X theta, and over a catalogue the widths diag(X V^-1 X^T)
-  // without a K x K product.
+  // One pass in blocks of rows; without kept widths it computes the means X theta and the widths
+  // diag(X V^-1 X^T) (without a K x K product).
   const Matrix& inverseGram = ridge_.inverseGram();
   const Vector& theta = ridge_.theta();
+  Vector blockMeans;
   Vector direct;
   for (std::size_t start = 0; start < arms_.size(); start += kBlock) {
     const auto rows = static_cast<Eigen::Index>(std::min(kBlock, arms_.size() - start));
     const auto block = arms_.rows(start, static_cast<std::size_t>(rows));
-    const Vector means = block * theta;
-    if (!keepsWidths()) {
+    if (!keptWidths_) blockMeans = block * theta;
+    if (!keptWidths_) {
       const Matrix transformed = block * inverseGram;
       direct = transformed.cwiseProduct(block).rowwise().sum();
     }
-    const double* widths = keepsWidths() ? widths_.data() + start : direct.data();
+    const double* means = keptWidths_ ? keptMeans.data() + start : blockMeans.data();
+    const double* widths = keptWidths_ ? widths_.data() + start : direct.data();
     for (Eigen::Index i = 0; i < rows; ++i) {
       const std::size_t row = start + static_cast<std::size_t>(i);
       if (!arms_.admits(eligible, row)) continue;
@@ -76,18 +106,45 @@ std::vector<Id> LinUCB::chooseArms(std::size_t count, const ArmFilter& /*filter*
   return chosen;
 }
 
-Json LinUCB::extraStats() const { return Json{{"radius", lastRadius_}}; }
+double LinUCB::width(Id id) const {
+  require(keptWidths_ && widths_.valid() && arms_.contains(id), ErrorCode::InvalidArgument, "width: no kept width for this arm");
+  const std::size_t row = arms_.rowOf(id);
+  require(catalogue_ == nullptr || (row < rowIds_.size() && rowIds_[row] == id), ErrorCode::InvalidArgument,
+          "width: the arm arrived after the last select");
+  return widths_[row];
+}
+
+double LinUCB::directWidth(Id id) const {
+  require(arms_.contains(id), ErrorCode::UnknownId, "directWidth: unknown arm");
+  const double norm = ridge_.inverseNorm(Eigen::Map<const Vector>(arms_.featuresOf(id), arms_.dim()));
+  return norm * norm;
+}
+
+Json LinUCB::extraStats() const {
+  Json stats{{"radius", lastRadius_}, {"widths", keptWidths_ ? "kept" : "direct"}};
+  // What the kept widths add to a user over a catalogue (its row order and widths).
+  if (keptWidths_ && catalogue_) stats["perArmBytes"] = rowIds_.capacity() * sizeof(Id) + widths_.perArmBytes();
+  return stats;
+}
 
 void LinUCB::saveFields(StateWriter& out) const {
   out.f64(lastRadius_);
+  if (catalogue_) out.u32s(rowIds_.data(), rowIds_.size());
   widths_.save(out);
 }
 
 void LinUCB::loadFields(StateReader& in) {
   lastRadius_ = in.f64();
   in.check(std::isfinite(lastRadius_) && lastRadius_ >= 0.0, "radius is not a finite non-negative number");
-  widths_.load(in, arms_.size());
-  in.check(!widths_.valid() || keepsWidths(), "widths are kept only over the policy's own arms");
+  if (catalogue_) {
+    // The row order the user last saw: the catalogue may have changed since (the next call catches
+    // up), so it is checked for distinct ids only.
+    rowIds_ = in.u32s();
+    in.check(std::unordered_set<Id>(rowIds_.begin(), rowIds_.end()).size() == rowIds_.size(), "an arm appears twice in the row order");
+    in.check(keptWidths_ || rowIds_.empty(), "a row order is kept only with kept widths");
+  }
+  widths_.load(in, catalogue_ ? rowIds_.size() : arms_.size());
+  in.check(!widths_.valid() || keptWidths_, "widths are kept only with option widths 'kept' or 'auto'");
 }
 
 }  // namespace sublinear

@@ -121,6 +121,8 @@ const OptionGroup& ridgePriorSpec();
 // decide() and reward(): exploration, pending decisions, the Thompson propensity estimate.
 const OptionGroup& decisions();
 const OptionGroup& thompson();
+// LinUCB's own: kept or direct widths.
+const OptionGroup& linUcb();
 const OptionGroup& elimination();
 const OptionGroup& armSubspace();
 const OptionGroup& approximationAudit();

@@ -13,16 +13,15 @@ namespace sublinear {
 // confidence width at every step (LinUCB, and the elimination policies at high d or over a
 // catalogue). An observation x turns V^-1 into V^-1 - c c^T with c = V^-1 x / sqrt(1 + x^T V^-1 x)
 // (Sherman-Morrison), so every w_a drops by (x_a^T c)^2: bringUpToDate applies the pending
-// corrections in one pass over the arms, O(K d) per observation instead of the O(K d^2) of
-// recomputing every width. Every `dim` corrections the widths are recomputed exactly, which bounds
-// the rounding the corrections accumulate at the same amortised O(K d).
+// corrections in one pass over the rows, O(K d) per observation instead of the O(K d^2) of
+// recomputing every width. Against the rounding the corrections accumulate, ceil(n / (8 dim)) of
+// the n rows are recomputed exactly at each call, round the rows, so that no call pays O(K d^2) (30 s
+// at 60,000 x 784 in wasm) and every width is exact again after 8 dim calls. A first computation before
+// any observation, when V^-1 is (lambda + prior weight)^-1 I, is ||x||^2 (lambda + weight)^-1:
+// O(K d), so a new user over a large catalogue starts at once.
 //
 // Over a subset of rows (the elimination policies' arms in play; the other rows' widths go stale and
-// are computed afresh when needed): the corrections reach only those rows, and instead of a whole
-// recomputation every `dim` corrections, ceil(n / dim) of the n rows are recomputed exactly at each
-// call, round the subset, so that no call pays O(K d^2) (30 s at 60,000 x 784 in wasm). A first
-// computation before any observation, when V^-1 is (lambda + prior weight)^-1 I, is
-// ||x||^2 (lambda + weight)^-1: O(K d), so a new user over a large catalogue starts at once.
+// are computed afresh when needed) the corrections and the recomputed slices reach only those rows.
 //
 // Rows are the arm set's rows: whoever changes the arms tells the widths (appendRows,
 // followRemoval, or remap when the arms changed without notice, as a catalogue's do: kept widths
@@ -40,9 +39,6 @@ class KeptWidths {
   // Called with the observation's vector x while V^-1 is still the old one (RidgePolicy's
   // beforeObservation); nothing to record before the first computation.
   void observe(const RidgeRegression& ridge, const Vector& x);
-  // Every row of `arms` current with `inverseGram`: an exact recomputation the first time and after
-  // `dim` corrections, the pending corrections otherwise.
-  void bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge);
   // The last `count` rows of `arms` were just appended: the others catch up, the new ones are
   // computed directly with today's V^-1.
   void appendRows(const ArmSet& arms, const RidgeRegression& ridge, std::size_t count);
@@ -59,6 +55,10 @@ class KeptWidths {
   // It also writes x^T theta for each listed row into means[i], in the same read of the row.
   void bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows, const Vector& theta,
                      double* means);
+  // The subset form over every row (LinUCB), in blocks of contiguous rows: the
+  // pending corrections and x^T theta (into means[row]) in one pass over each block, then a slice
+  // of the rows recomputed exactly, round the arms.
+  void bringUpToDateEvery(const ArmSet& arms, const RidgeRegression& ridge, const Vector& theta, double* means);
   void remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow,
              const std::vector<std::uint32_t>& rows);
   void compute(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows);
@@ -69,6 +69,8 @@ class KeptWidths {
   // `rows`: the widths the state must hold (the arm set's size).
   void load(StateReader& in, std::size_t rows);
 
+  // The widths alone (8 bytes an arm), without the pending corrections (d doubles each).
+  std::size_t perArmBytes() const { return widths_.capacity() * sizeof(double); }
   std::size_t bytes() const { return widths_.capacity() * sizeof(double) + static_cast<std::size_t>(corrections_.size()) * sizeof(double); }
 
  private:
@@ -82,10 +84,10 @@ class KeptWidths {
   int dim_;
   bool valid_ = false;
   std::vector<double> widths_;
-  // Pending Sherman-Morrison vectors c, one column each, and the corrections applied since the last
-  // exact recomputation (subset forms: the position in the subset of the next row to recompute).
+  // Pending Sherman-Morrison vectors c, one column each, and the position (among the rows, or the
+  // subset) of the next row to recompute exactly.
   Matrix corrections_;
-  std::size_t correctionsSinceExact_ = 0;
+  std::size_t nextExact_ = 0;
 };
 
 }  // namespace sublinear

@@ -53,7 +53,7 @@ namespace sublinear {
 // of arms and again whenever the arms doubled or lost half since (the model moves with it).
 //   subspace ("auto": "arms" above 64 dimensions or when modelDim or subspaceEnergy is given, "none"
 //            otherwise and with prior or negativeRewardTransform, which are in d dimensions)
-//   modelDim (min(d, 256)), subspaceEnergy (0.7): see ArmSubspace; stats().subspace when in use.
+//   modelDim (min(d, 256)), subspaceEnergy (0.6): see ArmSubspace; stats().subspace when in use.
 class ThompsonSampling : public RidgePolicy {
  public:
   // How many arms that beat an audited answer are recalled (stats().approximation.recalledArms).
