@@ -143,19 +143,7 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
       if (!hnsw.isMarkedDeleted(node)) graph.slotLabels[node] = labelOf(static_cast<Id>(hnsw.getExternalLabel(node)));
     }
   }
-  GraphLayout layout;
-  layout.level0 = hnsw.data_level0_memory_;
-  layout.elementBytes = hnsw.size_data_per_element_;
-  layout.dataOffset = hnsw.offsetData_;
-  layout.labelOffset = hnsw.label_offset_;
-  layout.upperLinks = hnsw.linkLists_;
-  layout.upperLinkBytes = hnsw.size_links_per_element_;
-  layout.levels = hnsw.element_levels_.data();
-  layout.nodes = hnsw.cur_element_count;
-  layout.entry = hnsw.enterpoint_node_;
-  layout.maxLevel = hnsw.maxlevel_;
-  layout.stride = graph.space.stride();
-  layout.euclidean = graph.euclidean;
+  const GraphLayout layout = layoutOf(hnsw, graph.space.stride(), graph.euclidean);
   // A beam that has spent the exact scan's cost of the eligible items gives up (exhausted): the
   // caller scans them instead.
   const double budget = eligibleScanRows(eligible) / kSearchEvaluationRows;
@@ -194,13 +182,15 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
       if (exhausted) return scanEligible(paddedQuery, count, *eligible);
       if (ids.size() > count) ids.resize(count);
     } else {
-      hnsw.setEf(efSearch_ + count - 1);
-      const std::uint64_t before = graph_->evaluations();
-      auto found = hnsw.searchKnn(scratch_.data(), std::min(count, built_));
-      searchEvaluations = static_cast<double>(graph_->evaluations() - before);
+      // hnswlib's searchKnn, step for step, without its per-query allocations (FilteredGraphSearch).
+      const GraphLayout layout = layoutOf(hnsw, graph_->space.stride(), graph_->euclidean);
+      const auto& found =
+          filteredSearch_.nearest(layout, scratch_.data(), efSearch_ + count - 1, std::min(count, built_), hnsw.num_deleted_ != 0);
+      searchEvaluations = static_cast<double>(filteredSearch_.evaluations());
+      graph_->space.setEvaluations(graph_->evaluations() + filteredSearch_.evaluations());
       countInnerProducts(searchEvaluations);
       ids.reserve(found.size() + count);
-      for (; !found.empty(); found.pop()) ids.push_back(static_cast<Id>(found.top().second));
+      for (const auto node : found) ids.push_back(static_cast<Id>(hnsw.getExternalLabel(node)));
     }
   }
   if (built_ == n) return ids;
