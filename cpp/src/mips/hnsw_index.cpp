@@ -21,7 +21,8 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim) {
   const OptionGroup& specs = option_groups::hnsw();
   M_ = static_cast<std::size_t>(readIntegerOption(specs, options, "M"));
   efConstruction_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efConstruction"));
-  efSearch_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efSearch"));
+  efSearch_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efSearch", 0));
+  if (efSearch_ == 0) efSearch_ = dim >= kWideBeamDimension ? kWideEfSearch : kEfSearch;
   seed_ = readSeedOption(specs, options);
   const std::string space = readStringOption(specs, options, "space");
   incremental_ = readStringOption(specs, options, "build") == "incremental";
