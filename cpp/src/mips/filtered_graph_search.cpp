@@ -113,6 +113,24 @@ void FilteredGraphSearch::beginSearch(std::size_t nodes) {
   }
 }
 
+std::size_t FilteredGraphSearch::scoreUnvisited(const GraphLayout& graph, const float* query, const char* header) {
+  const std::uint16_t count = linkCount(header);
+  const std::uint32_t* neighbours = links(header);
+  if (fresh_.size() < count) fresh_.resize(count);
+  if (freshDistances_.size() < count) freshDistances_.resize(count);
+  std::size_t fresh = 0;
+  for (std::uint16_t j = 0; j < count; ++j) {
+    if (visit(neighbours[j])) fresh_[fresh++] = neighbours[j];
+  }
+  if (graph.euclidean) {
+    scoreFresh<true>(graph, query, fresh_.data(), fresh, freshDistances_.data());
+  } else {
+    scoreFresh<false>(graph, query, fresh_.data(), fresh, freshDistances_.data());
+  }
+  evaluations_ += fresh;
+  return fresh;
+}
+
 const std::vector<std::uint32_t>& FilteredGraphSearch::nearest(const GraphLayout& graph, const float* query, std::size_t ef,
                                                                std::size_t k, bool skipDeleted) {
   evaluations_ = 0;
@@ -184,22 +202,10 @@ void FilteredGraphSearch::nearestOnLayer0(const GraphLayout& graph, const float*
     std::pop_heap(frontier_.begin(), frontier_.end(), byDistance);
     frontier_.pop_back();
     const char* header = level0Header(graph, current.second);
-    const std::uint16_t count = linkCount(header);
-    const std::uint32_t* neighbours = links(header);
     // The new neighbours first, then their distances, then the heaps in hnswlib's order: the
     // distances do not depend on the heaps, and scored four at a time their rows are fetched
     // together (the search waits on memory, not on arithmetic).
-    if (fresh_.size() < count) fresh_.resize(count);
-    if (freshDistances_.size() < count) freshDistances_.resize(count);
-    std::size_t fresh = 0;
-    for (std::uint16_t j = 0; j < count; ++j) {
-      const std::uint32_t node = neighbours[j];
-      if (visited_[node] == epoch_) continue;
-      visited_[node] = epoch_;
-      fresh_[fresh++] = node;
-    }
-    scoreFresh<Euclidean>(graph, query, fresh_.data(), fresh, freshDistances_.data());
-    evaluations_ += fresh;
+    const std::size_t fresh = scoreUnvisited(graph, query, header);
     for (std::size_t j = 0; j < fresh; ++j) {
       const std::uint32_t node = fresh_[j];
       const float d = freshDistances_[j];
@@ -246,22 +252,8 @@ std::vector<std::uint32_t> FilteredGraphSearch::search(const GraphLayout& graph,
       break;
     }
     frontier.pop();
-    const char* header = level0Header(graph, nearest.second);
-    const std::uint16_t count = linkCount(header);
-    const std::uint32_t* neighbours = links(header);
     // As nearest(): the new neighbours, then their distances together, then the heaps in order.
-    if (fresh_.size() < count) fresh_.resize(count);
-    if (freshDistances_.size() < count) freshDistances_.resize(count);
-    std::size_t fresh = 0;
-    for (std::uint16_t j = 0; j < count; ++j) {
-      if (visit(neighbours[j])) fresh_[fresh++] = neighbours[j];
-    }
-    if (graph.euclidean) {
-      scoreFresh<true>(graph, query, fresh_.data(), fresh, freshDistances_.data());
-    } else {
-      scoreFresh<false>(graph, query, fresh_.data(), fresh, freshDistances_.data());
-    }
-    evaluations_ += fresh;
+    const std::size_t fresh = scoreUnvisited(graph, query, level0Header(graph, nearest.second));
     for (std::size_t j = 0; j < fresh; ++j) {
       const std::uint32_t node = fresh_[j];
       const float d = freshDistances_[j];

@@ -67,6 +67,9 @@ class FilteredGraphSearch {
   // Starts a search: sizes the visited marks for the graph and moves to a fresh epoch.
   void beginSearch(std::size_t nodes);
   bool visit(std::uint32_t node);
+  // Marks the unvisited neighbours in the link list at `header` visited and scores them together:
+  // their nodes in fresh_, their distances in freshDistances_, counted; returns how many.
+  std::size_t scoreUnvisited(const GraphLayout& graph, const float* query, const char* header);
 
   // The heaps of the last search, kept for their capacity.
   std::vector<Entry> frontier_;
