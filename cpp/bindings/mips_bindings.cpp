@@ -1,5 +1,4 @@
 #include <emscripten/bind.h>
-#include <emscripten/val.h>
 
 #include <memory>
 
@@ -14,6 +13,10 @@ struct IndexHandle {
   std::unique_ptr<PersistentIndex> index;
   SearchResult last;
   std::vector<std::uint8_t> saved;
+  // Where JS finds the last search's answer: its length and the addresses of its ids and scores.
+  // search() returns this block's address, so that reading the answer takes no further call into
+  // the module (in a loop of small searches the calls and their views cost as much as the search).
+  std::uint32_t lastView[3] = {0, 0, 0};
 };
 
 IndexHandle* createIndex(const std::string& specJson) {
@@ -34,7 +37,7 @@ void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
   self.index->remove(fromAddress<const Id>(ids), idCount);
 }
 
-std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist,
+std::uintptr_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist,
                         std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount) {
   require(k >= 1 && k <= kMaxUint32 && shortlist >= 0 && shortlist <= kMaxUint32, ErrorCode::InvalidArgument,
           "k must be a positive integer and shortlist a non-negative integer");
@@ -45,20 +48,15 @@ std::size_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t que
   const Label* allowed = fromAddress<const Label>(labels);
   options.labels.assign(allowed, allowed + labelCount);
   self.last = self.index->search(fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options);
-  return self.last.ids.size();
+  self.lastView[0] = static_cast<std::uint32_t>(self.last.ids.size());
+  self.lastView[1] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(self.last.ids.data()));
+  self.lastView[2] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(self.last.scores.data()));
+  return reinterpret_cast<std::uintptr_t>(self.lastView);
 }
 
 std::size_t indexBuild(IndexHandle& self, double maxItems) {
   require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
   return self.index->build(static_cast<std::size_t>(maxItems));
-}
-
-emscripten::val indexLastIds(IndexHandle& self) {
-  return emscripten::val(emscripten::typed_memory_view(self.last.ids.size(), self.last.ids.data()));
-}
-
-emscripten::val indexLastScores(IndexHandle& self) {
-  return emscripten::val(emscripten::typed_memory_view(self.last.scores.size(), self.last.scores.data()));
 }
 
 IndexHandle* restoreIndex(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
@@ -82,8 +80,6 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
       .function("remove", guard<&indexRemove>)
       .function("search", guard<&indexSearch>)
       .function("build", guard<&indexBuild>)
-      .function("lastIds", guard<&indexLastIds>)
-      .function("lastScores", guard<&indexLastScores>)
       .function("size", guard<&indexSize>)
       .function("dim", guard<&indexDim>)
       .function("has", guard<&indexHas>)

@@ -2,6 +2,7 @@
 
 #include "mips_oracle.hpp"
 
+#include <functional>
 #include <numeric>
 #include <set>
 
@@ -402,6 +403,43 @@ TEST(HnswIndex, SameSeedSameResults) {
   for (int q = 0; q < 10; ++q) {
     const auto query = gaussian(random, 8);
     EXPECT_EQ(a->search(query.data(), 8, 10).ids, b->search(query.data(), 8, 10).ids);
+  }
+}
+
+TEST(HnswIndex, SearchesBetweenChangesLeaveLaterAnswersAsWithoutThem) {
+  // A search keeps its visited marks and heaps for the next one (FilteredGraphSearch): searches run
+  // between additions, removals (deleted nodes) and slot reuse must leave nothing that changes later
+  // answers or their work, in either space.
+  for (const char* space : {"inner-product", "euclidean"}) {
+    auto searched = hnsw(8, Json{{"seed", 4}, {"space", space}, {"efConstruction", 40}});
+    auto quiet = hnsw(8, Json{{"seed", 4}, {"space", space}, {"efConstruction", 40}});
+    Random data(4);
+    Random queries(5);
+    std::vector<Id> ids(3000);
+    std::iota(ids.begin(), ids.end(), 0);
+    const auto vectors = gaussian(data, ids.size() * 8);
+    const auto change = [&](const std::function<void(MipsIndex&)>& apply) {
+      apply(*searched);
+      apply(*quiet);
+      for (int q = 0; q < 20; ++q) {
+        const auto query = gaussian(queries, 8);
+        searched->search(query.data(), 8, 1 + q % 12, SearchOptions{static_cast<std::size_t>(q % 3 == 0 ? 40 : 0)});
+      }
+    };
+    change([&](MipsIndex& index) { index.add(ids.data(), 2000, vectors.data(), 2000 * 8); });
+    change([&](MipsIndex& index) { index.remove(ids.data() + 100, 300); });
+    change([&](MipsIndex& index) { index.add(ids.data() + 2000, 200, vectors.data() + 2000 * 8, 200 * 8); });
+    change([&](MipsIndex& index) { index.add(ids.data() + 100, 300, vectors.data() + 100 * 8, 300 * 8); });
+    for (int q = 0; q < 30; ++q) {
+      const auto query = gaussian(queries, 8);
+      const std::uint64_t before = searched->innerProducts();
+      const std::uint64_t quietBefore = quiet->innerProducts();
+      const auto a = searched->search(query.data(), 8, 10);
+      const auto b = quiet->search(query.data(), 8, 10);
+      EXPECT_EQ(a.ids, b.ids) << space << " query " << q;
+      EXPECT_EQ(a.scores, b.scores) << space << " query " << q;
+      EXPECT_EQ(searched->innerProducts() - before, quiet->innerProducts() - quietBefore) << space << " query " << q;
+    }
   }
 }
 

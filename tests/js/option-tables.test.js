@@ -29,7 +29,7 @@ describe('option tables', () => {
       }
     }
     const hnsw = Object.fromEntries(sb.optionTable('index', 'hnsw').map((option) => [option.name, option]));
-    expect(hnsw.efSearch).toMatchObject({ type: 'integer', default: 64, low: 1 });
+    expect(hnsw.efSearch).toMatchObject({ type: 'integer', default: '64 below 256 dimensions, 144 from 256', low: 1 });
     expect(hnsw.space.choices).toEqual(['auto', 'inner-product', 'euclidean']);
     const subTs = sb.optionTable('linear-policy', 'sub-ts').map((option) => option.name);
     expect(subTs).toEqual(expect.arrayContaining(['radius', 'auditBudget', 'targetMissRate', 'maxShortlist']));

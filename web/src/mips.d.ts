@@ -94,7 +94,10 @@ export interface HnswIndexOptions extends IndexOptions {
   M?: number;
   /** Candidate list size while building (default 200). */
   efConstruction?: number;
-  /** Candidates kept while searching beyond those asked for (default 64; the beam is efSearch + max(k, shortlist) - 1). */
+  /**
+   * Candidates kept while searching beyond those asked for (the beam is efSearch + max(k, shortlist) - 1).
+   * Default: 64 below 256 dimensions, 144 from 256 (real vectors of many coordinates need the wider beam).
+   */
   efSearch?: number;
   /**
    * 'auto' (default): once 1,000 items are in, both spaces are measured on a sample and the one of

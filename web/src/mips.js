@@ -47,11 +47,20 @@ export function defineMipsClasses(runtime) {
       },
       search: {
         args: [(query) => toFloat32Array(query, 'query'), (k) => requirePositiveInteger(k, 'k'), readSearchOptions],
-        call: (handle, query, k, { shortlist, exclude, labels }) => withHeap([query, exclude, labels], (address, excludeAddress, labelAddress) => {
-          handle.search(address, query.length, k, shortlist, excludeAddress, exclude.length, labelAddress, labels.length);
-          // Copies: the views point into wasm memory that the next search overwrites.
-          return { ids: handle.lastIds().slice(), scores: handle.lastScores().slice() };
-        }),
+        // Empty filters travel as address 0 (nothing to allocate), and the answer is read through
+        // the block search() returns (its length, the addresses of its ids and scores): a search is
+        // one call into the module.
+        call: (handle, query, k, { shortlist, exclude, labels }) => withHeap([query, ...[exclude, labels].filter((array) => array.length > 0)],
+          (address, ...filterAddresses) => {
+            const excludeAddress = exclude.length > 0 ? filterAddresses.shift() : 0;
+            const labelAddress = labels.length > 0 ? filterAddresses.shift() : 0;
+            const view = handle.search(address, query.length, k, shortlist, excludeAddress, exclude.length, labelAddress, labels.length) >>> 0;
+            if (view === 0) return undefined;  // failed: call() throws the error C++ reported
+            const buffer = runtime.heapBuffer();
+            const [count, idsAddress, scoresAddress] = new Uint32Array(buffer, view, 3);
+            // Copies: the views point into wasm memory that the next search overwrites.
+            return { ids: new Uint32Array(buffer, idsAddress, count).slice(), scores: new Float32Array(buffer, scoresAddress, count).slice() };
+          }),
       },
     },
   });

@@ -137,7 +137,8 @@ const OptionGroup& hnsw() {
   static const OptionGroup group{
       integer("M", 16, 2, 1000, "links per node"),
       integer("efConstruction", 200, 1, 1000000, "candidate list size while building"),
-      integer("efSearch", 64, 1, 1000000, "candidates kept while searching beyond those asked for"),
+      computedInteger("efSearch", 1, 1000000, "64 below 256 dimensions, 144 from 256",
+                      "candidates kept while searching beyond those asked for"),
       text("space", "auto", "auto|inner-product|euclidean",
            "the graph's distance: measured on a sample (auto), inner product, or the Euclidean reduction"),
       text("build", "incremental", "incremental|immediate",

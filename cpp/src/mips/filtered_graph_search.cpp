@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <queue>
 
 #include "sublinear/mips/lane_kernels.hpp"
@@ -12,6 +13,12 @@ namespace sublinear {
 
 namespace {
 using Entry = std::pair<float, std::uint32_t>;  // (distance, node)
+
+// hnswlib's CompareByFirst: its heaps order by distance alone, and ties fall where the heap
+// operations leave them; nearest() must use the same comparison to visit the same nodes.
+struct CompareByFirst {
+  bool operator()(const Entry& a, const Entry& b) const noexcept { return a.first < b.first; }
+};
 
 std::uint16_t linkCount(const char* header) {
   std::uint16_t count;
@@ -34,14 +41,68 @@ Id idOf(const GraphLayout& graph, std::uint32_t node) {
   return static_cast<Id>(label);
 }
 
-float distance(const GraphLayout& graph, std::uint32_t node, const float* query) {
+// The graph space's distance, as hnsw_graph.hpp's PaddedSpace computes it (the same bits).
+// An 8-bit graph (codeBytes > 0) scores its codes against the query coded alike.
+template <bool Euclidean>
+float distanceIn(const GraphLayout& graph, std::uint32_t node, const float* query) {
   if (graph.codeBytes > 0) {
     const char* coded = level0Header(graph, node) + graph.dataOffset;
-    return graph.euclidean ? quantised::euclideanDistance(coded, query, graph.codeBytes)
-                           : quantised::innerProductDistance(coded, query, graph.codeBytes);
+    return Euclidean ? quantised::euclideanDistance(coded, query, graph.codeBytes)
+                     : quantised::innerProductDistance(coded, query, graph.codeBytes);
   }
   const auto* vector = reinterpret_cast<const float*>(level0Header(graph, node) + graph.dataOffset);
-  return graph.euclidean ? lanes::squaredDistance(vector, query, graph.stride) : 1.0f - lanes::innerProduct(vector, query, graph.stride);
+  if constexpr (Euclidean) {
+    return lanes::squaredDistance(vector, query, graph.stride);
+  } else {
+    return 1.0f - lanes::innerProduct(vector, query, graph.stride);
+  }
+}
+
+// distanceIn() of `count` nodes into out[0 .. count): four at a time where rows are short enough
+// for four interleaved streams to pay (lane_kernels.hpp), with the same bits as one at a time.
+template <bool Euclidean>
+void scoreFresh(const GraphLayout& graph, const float* query, const std::uint32_t* nodes, std::size_t count, float* out) {
+  const auto row = [&](std::uint32_t node) { return reinterpret_cast<const float*>(level0Header(graph, node) + graph.dataOffset); };
+  std::size_t i = 0;
+  if (graph.codeBytes == 0 && graph.stride <= lanes::kInterleavedRowsMaxStride) {
+    for (; i + 4 <= count; i += 4) {
+      if constexpr (Euclidean) {
+        lanes::squaredDistances4(row(nodes[i]), row(nodes[i + 1]), row(nodes[i + 2]), row(nodes[i + 3]), query, graph.stride, out + i);
+      } else {
+        lanes::innerProducts4(row(nodes[i]), row(nodes[i + 1]), row(nodes[i + 2]), row(nodes[i + 3]), query, graph.stride, out + i);
+        for (std::size_t r = i; r < i + 4; ++r) out[r] = 1.0f - out[r];
+      }
+    }
+  }
+  for (; i < count; ++i) out[i] = distanceIn<Euclidean>(graph, nodes[i], query);
+}
+// hnswlib's greedy descent through the upper layers (searchKnn's first loop): the node where it
+// ends, from which layer 0 is searched, and its distance; counts its distances. A node's neighbours
+// are scored together (scoreFresh), then taken in hnswlib's order: the same moves.
+template <bool Euclidean>
+Entry descend(const GraphLayout& graph, const float* query, std::uint64_t& evaluations, std::vector<float>& distances) {
+  std::uint32_t current = graph.entry;
+  float currentDistance = distanceIn<Euclidean>(graph, current, query);
+  ++evaluations;
+  for (int layer = graph.maxLevel; layer > 0; --layer) {
+    for (bool moved = true; moved;) {
+      moved = false;
+      const char* header = graph.upperLinks[current] + static_cast<std::size_t>(layer - 1) * graph.upperLinkBytes;
+      const std::uint16_t count = linkCount(header);
+      const std::uint32_t* neighbours = links(header);
+      if (distances.size() < count) distances.resize(count);
+      scoreFresh<Euclidean>(graph, query, neighbours, count, distances.data());
+      evaluations += count;
+      for (std::uint16_t j = 0; j < count; ++j) {
+        if (distances[j] < currentDistance) {
+          currentDistance = distances[j];
+          current = neighbours[j];
+          moved = true;
+        }
+      }
+    }
+  }
+  return {currentDistance, current};
 }
 }  // namespace
 
@@ -51,43 +112,138 @@ bool FilteredGraphSearch::visit(std::uint32_t node) {
   return true;
 }
 
+void FilteredGraphSearch::beginSearch(std::size_t nodes) {
+  if (visited_.size() < nodes) visited_.resize(nodes, 0);
+  if (++epoch_ == 0) {
+    std::fill(visited_.begin(), visited_.end(), std::uint16_t{0});
+    epoch_ = 1;
+  }
+}
+
+std::size_t FilteredGraphSearch::scoreUnvisited(const GraphLayout& graph, const float* query, const char* header) {
+  const std::uint16_t count = linkCount(header);
+  const std::uint32_t* neighbours = links(header);
+  if (fresh_.size() < count) fresh_.resize(count);
+  if (freshDistances_.size() < count) freshDistances_.resize(count);
+  std::size_t fresh = 0;
+  for (std::uint16_t j = 0; j < count; ++j) {
+    if (visit(neighbours[j])) fresh_[fresh++] = neighbours[j];
+  }
+  if (graph.euclidean) {
+    scoreFresh<true>(graph, query, fresh_.data(), fresh, freshDistances_.data());
+  } else {
+    scoreFresh<false>(graph, query, fresh_.data(), fresh, freshDistances_.data());
+  }
+  evaluations_ += fresh;
+  return fresh;
+}
+
+const std::vector<std::uint32_t>& FilteredGraphSearch::nearest(const GraphLayout& graph, const float* query, std::size_t ef,
+                                                               std::size_t k, bool skipDeleted) {
+  evaluations_ = 0;
+  exhausted_ = false;
+  found_.clear();
+  if (graph.nodes == 0 || k == 0) return found_;
+  beginSearch(graph.nodes);
+  const std::uint32_t entry = (graph.euclidean ? descend<true>(graph, query, evaluations_, freshDistances_)
+                                                : descend<false>(graph, query, evaluations_, freshDistances_))
+                                   .second;
+  // searchKnn's beam: max(ef, k).
+  const std::size_t beam = std::max(ef, k);
+  if (graph.euclidean) {
+    skipDeleted ? nearestOnLayer0<true, true>(graph, query, entry, beam)
+                : nearestOnLayer0<true, false>(graph, query, entry, beam);
+  } else {
+    skipDeleted ? nearestOnLayer0<false, true>(graph, query, entry, beam)
+                : nearestOnLayer0<false, false>(graph, query, entry, beam);
+  }
+  const CompareByFirst byDistance;
+  while (beam_.size() > k) {
+    std::pop_heap(beam_.begin(), beam_.end(), byDistance);
+    beam_.pop_back();
+  }
+  // searchKnn's result: a max-heap of (distance, label) pairs, popped largest first (labels are
+  // unique, so the order is total).
+  labelled_.clear();
+  for (const Entry& entry : beam_) {
+    std::size_t label;
+    std::memcpy(&label, level0Header(graph, entry.second) + graph.labelOffset, sizeof(label));
+    labelled_.push_back({entry.first, label, entry.second});
+  }
+  std::sort(labelled_.begin(), labelled_.end(),
+            [](const Labelled& a, const Labelled& b) { return a.distance != b.distance ? a.distance > b.distance : a.label > b.label; });
+  for (const Labelled& entry : labelled_) found_.push_back(entry.node);
+  return found_;
+}
+
+// hnswlib's searchBaseLayerST<SkipDeleted, true> with its heaps in beam_ and frontier_.
+template <bool Euclidean, bool SkipDeleted>
+void FilteredGraphSearch::nearestOnLayer0(const GraphLayout& graph, const float* query, std::uint32_t entry, std::size_t ef) {
+  const CompareByFirst byDistance;
+  beam_.clear();
+  frontier_.clear();
+  const auto pushBeam = [&](float d, std::uint32_t node) {
+    beam_.emplace_back(d, node);
+    std::push_heap(beam_.begin(), beam_.end(), byDistance);
+  };
+  const auto pushFrontier = [&](float d, std::uint32_t node) {
+    frontier_.emplace_back(-d, node);
+    std::push_heap(frontier_.begin(), frontier_.end(), byDistance);
+  };
+  float lowerBound;
+  if (!SkipDeleted || !deleted(graph, entry)) {
+    // searchKnn computed the entry's distance in the descent; searchBaseLayerST computes it again.
+    const float d = distanceIn<Euclidean>(graph, entry, query);
+    ++evaluations_;
+    lowerBound = d;
+    pushBeam(d, entry);
+    pushFrontier(d, entry);
+  } else {
+    lowerBound = std::numeric_limits<float>::max();
+    pushFrontier(lowerBound, entry);
+  }
+  visited_[entry] = epoch_;
+  while (!frontier_.empty()) {
+    const Entry current = frontier_.front();
+    if (-current.first > lowerBound && (beam_.size() == ef || !SkipDeleted)) break;
+    std::pop_heap(frontier_.begin(), frontier_.end(), byDistance);
+    frontier_.pop_back();
+    const char* header = level0Header(graph, current.second);
+    // The new neighbours first, then their distances, then the heaps in hnswlib's order: the
+    // distances do not depend on the heaps, and scored four at a time their rows are fetched
+    // together (the search waits on memory, not on arithmetic).
+    const std::size_t fresh = scoreUnvisited(graph, query, header);
+    for (std::size_t j = 0; j < fresh; ++j) {
+      const std::uint32_t node = fresh_[j];
+      const float d = freshDistances_[j];
+      if (beam_.size() < ef || lowerBound > d) {
+        pushFrontier(d, node);
+        if (!SkipDeleted || !deleted(graph, node)) pushBeam(d, node);
+        if (beam_.size() > ef) {
+          std::pop_heap(beam_.begin(), beam_.end(), byDistance);
+          beam_.pop_back();
+        }
+        if (!beam_.empty()) lowerBound = beam_.front().first;
+      }
+    }
+  }
+}
+
 std::vector<std::uint32_t> FilteredGraphSearch::search(const GraphLayout& graph, const float* query, std::size_t ef,
                                                        const Label* slotLabels, const Eligibility& eligible,
                                                        std::uint64_t maxEvaluations) {
   evaluations_ = 0;
   exhausted_ = false;
   if (graph.nodes == 0 || ef == 0) return {};
-  if (visited_.size() < graph.nodes) visited_.resize(graph.nodes, 0);
-  if (++epoch_ == 0) {
-    std::fill(visited_.begin(), visited_.end(), 0);
-    epoch_ = 1;
-  }
+  beginSearch(graph.nodes);
   const bool checkExcluded = !eligible.excludedIds().empty();
   const auto admits = [&](std::uint32_t node) {
     return !deleted(graph, node) && eligible.allowsLabel(slotLabels[node]) && !(checkExcluded && eligible.excludesId(idOf(graph, node)));
   };
 
   // Upper layers: hnswlib's greedy descent, filter-blind (it only finds a start near the query).
-  std::uint32_t current = graph.entry;
-  float currentDistance = distance(graph, current, query);
-  ++evaluations_;
-  for (int layer = graph.maxLevel; layer > 0; --layer) {
-    for (bool moved = true; moved;) {
-      moved = false;
-      const char* header = graph.upperLinks[current] + static_cast<std::size_t>(layer - 1) * graph.upperLinkBytes;
-      const std::uint16_t count = linkCount(header);
-      const std::uint32_t* neighbours = links(header);
-      for (std::uint16_t j = 0; j < count; ++j) {
-        const float d = distance(graph, neighbours[j], query);
-        ++evaluations_;
-        if (d < currentDistance) {
-          currentDistance = d;
-          current = neighbours[j];
-          moved = true;
-        }
-      }
-    }
-  }
+  const auto [currentDistance, current] = graph.euclidean ? descend<true>(graph, query, evaluations_, freshDistances_)
+                                                          : descend<false>(graph, query, evaluations_, freshDistances_);
 
   // Layer 0: `frontier` is a min-heap of nodes to expand, `beam` a max-heap of the best eligible.
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> frontier;
@@ -103,14 +259,11 @@ std::vector<std::uint32_t> FilteredGraphSearch::search(const GraphLayout& graph,
       break;
     }
     frontier.pop();
-    const char* header = level0Header(graph, nearest.second);
-    const std::uint16_t count = linkCount(header);
-    const std::uint32_t* neighbours = links(header);
-    for (std::uint16_t j = 0; j < count; ++j) {
-      const std::uint32_t node = neighbours[j];
-      if (!visit(node)) continue;
-      const float d = distance(graph, node, query);
-      ++evaluations_;
+    // As nearest(): the new neighbours, then their distances together, then the heaps in order.
+    const std::size_t fresh = scoreUnvisited(graph, query, level0Header(graph, nearest.second));
+    for (std::size_t j = 0; j < fresh; ++j) {
+      const std::uint32_t node = fresh_[j];
+      const float d = freshDistances_[j];
       // As hnswlib: a node worth expanding is one that could still improve a full beam.
       if (beam.size() < ef || d < beam.top().first) {
         frontier.emplace(d, node);

@@ -11,6 +11,7 @@
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/random.hpp"
+#include "sublinear/mips/filtered_graph_search.hpp"
 #include "sublinear/mips/hnsw_index.hpp"
 #include "sublinear/mips/lane_kernels.hpp"
 #include "sublinear/mips/quantised_rows.hpp"
@@ -105,6 +106,26 @@ class PaddedSpace final : public hnswlib::SpaceInterface<float> {
   DistanceParameter parameter_;
   bool euclidean_;
 };
+
+// An hnswlib graph's memory as FilteredGraphSearch reads it; `stride` and `euclidean` are its space's.
+inline GraphLayout layoutOf(const hnswlib::HierarchicalNSW<float>& hnsw, std::size_t stride, std::size_t codeBytes,
+                            bool euclidean) {
+  GraphLayout layout;
+  layout.level0 = hnsw.data_level0_memory_;
+  layout.elementBytes = hnsw.size_data_per_element_;
+  layout.dataOffset = hnsw.offsetData_;
+  layout.labelOffset = hnsw.label_offset_;
+  layout.upperLinks = hnsw.linkLists_;
+  layout.upperLinkBytes = hnsw.size_links_per_element_;
+  layout.levels = hnsw.element_levels_.data();
+  layout.nodes = hnsw.cur_element_count;
+  layout.entry = hnsw.enterpoint_node_;
+  layout.maxLevel = hnsw.maxlevel_;
+  layout.stride = stride;
+  layout.codeBytes = codeBytes;
+  layout.euclidean = euclidean;
+  return layout;
+}
 
 inline double squaredNorm(const float* vector, std::size_t dim) {
   double sum = 0.0;

@@ -21,7 +21,8 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim, stor
   const OptionGroup& specs = option_groups::hnsw();
   M_ = static_cast<std::size_t>(readIntegerOption(specs, options, "M"));
   efConstruction_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efConstruction"));
-  efSearch_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efSearch"));
+  efSearch_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efSearch", 0));
+  if (efSearch_ == 0) efSearch_ = dim >= kWideBeamDimension ? kWideEfSearch : kEfSearch;
   seed_ = readSeedOption(specs, options);
   const std::string space = readStringOption(specs, options, "space");
   incremental_ = readStringOption(specs, options, "build") == "incremental";
@@ -172,20 +173,7 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
       if (!hnsw.isMarkedDeleted(node)) graph.slotLabels[node] = labelOf(static_cast<Id>(hnsw.getExternalLabel(node)));
     }
   }
-  GraphLayout layout;
-  layout.level0 = hnsw.data_level0_memory_;
-  layout.elementBytes = hnsw.size_data_per_element_;
-  layout.dataOffset = hnsw.offsetData_;
-  layout.labelOffset = hnsw.label_offset_;
-  layout.upperLinks = hnsw.linkLists_;
-  layout.upperLinkBytes = hnsw.size_links_per_element_;
-  layout.levels = hnsw.element_levels_.data();
-  layout.nodes = hnsw.cur_element_count;
-  layout.entry = hnsw.enterpoint_node_;
-  layout.maxLevel = hnsw.maxlevel_;
-  layout.stride = graph.space.stride();
-  layout.codeBytes = graph.space.codeBytes();
-  layout.euclidean = graph.euclidean;
+  const GraphLayout layout = layoutOf(hnsw, graph.space.stride(), graph.space.codeBytes(), graph.euclidean);
   // A beam that has spent the exact scan's cost of the eligible items gives up (exhausted): the
   // caller scans them instead.
   const double budget = eligibleScanRows(eligible) / kSearchEvaluationRows;
@@ -228,13 +216,14 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
       if (exhausted) return scanEligible(paddedQuery, count, *eligible);
       if (ids.size() > wanted) ids.resize(wanted);
     } else {
-      hnsw.setEf(beam);
-      const std::uint64_t before = graph_->evaluations();
-      auto found = hnsw.searchKnn(scratch_.data(), std::min(wanted, built_));
-      searchEvaluations = static_cast<double>(graph_->evaluations() - before);
+      // hnswlib's searchKnn, step for step, without its per-query allocations (FilteredGraphSearch).
+      const GraphLayout layout = layoutOf(hnsw, graph_->space.stride(), graph_->space.codeBytes(), graph_->euclidean);
+      const auto& found = filteredSearch_.nearest(layout, scratch_.data(), beam, std::min(wanted, built_), hnsw.num_deleted_ != 0);
+      searchEvaluations = static_cast<double>(filteredSearch_.evaluations());
+      graph_->space.setEvaluations(graph_->evaluations() + filteredSearch_.evaluations());
       countInnerProducts(searchEvaluations);
       ids.reserve(found.size() + count);
-      for (; !found.empty(); found.pop()) ids.push_back(static_cast<Id>(found.top().second));
+      for (const auto node : found) ids.push_back(static_cast<Id>(hnsw.getExternalLabel(node)));
     }
   }
   if (built_ == n) return ids;

@@ -45,6 +45,15 @@ struct GraphLayout {
 // eligible items answers such searches better). Holds its visited marks between searches.
 class FilteredGraphSearch {
  public:
+  // The unfiltered search: hnswlib 0.6.2's searchKnn(query, k) with its beam at `ef`, step for step
+  // (the same heaps with the same comparisons, so the same nodes on ties and the same distance
+  // count), into buffers this object keeps: hnswlib allocates both heaps and the result's on every
+  // query, locks its visited-list pool and calls the distance through a pointer, which in wasm cost
+  // more than the search's own distances at small beams. `skipDeleted` is hnswlib's num_deleted_ != 0.
+  // Returns the k nodes in the order searchKnn's result queue pops them (farthest first, ties by
+  // larger label first); the view lasts until the next search.
+  const std::vector<std::uint32_t>& nearest(const GraphLayout& graph, const float* query, std::size_t ef, std::size_t k,
+                                            bool skipDeleted);
   // Up to `ef` eligible nodes nearest the query (`stride` floats in the graph's space), nearest
   // first. slotLabels[node] is the label of the item a live node holds.
   std::vector<std::uint32_t> search(const GraphLayout& graph, const float* query, std::size_t ef, const Label* slotLabels,
@@ -55,10 +64,35 @@ class FilteredGraphSearch {
   bool exhausted() const { return exhausted_; }
 
  private:
+  using Entry = std::pair<float, std::uint32_t>;  // (distance, node)
+  template <bool Euclidean, bool SkipDeleted>
+  void nearestOnLayer0(const GraphLayout& graph, const float* query, std::uint32_t entry, std::size_t ef);
+  // Starts a search: sizes the visited marks for the graph and moves to a fresh epoch.
+  void beginSearch(std::size_t nodes);
   bool visit(std::uint32_t node);
+  // Marks the unvisited neighbours in the link list at `header` visited and scores them together:
+  // their nodes in fresh_, their distances in freshDistances_, counted; returns how many.
+  std::size_t scoreUnvisited(const GraphLayout& graph, const float* query, const char* header);
 
-  std::vector<std::uint32_t> visited_;
-  std::uint32_t epoch_ = 0;
+  // The heaps of the last search, kept for their capacity.
+  std::vector<Entry> frontier_;
+  std::vector<Entry> beam_;
+  struct Labelled {
+    float distance;
+    std::size_t label;
+    std::uint32_t node;
+  };
+  std::vector<Labelled> labelled_;
+  // A node's neighbours not yet visited and their distances, scored together (layer 0).
+  std::vector<std::uint32_t> fresh_;
+  std::vector<float> freshDistances_;
+  std::vector<std::uint32_t> found_;
+
+  // Visited marks: a node is visited in this search when its mark equals epoch_. 16 bits, as
+  // hnswlib's: half the memory (and cache) of 32-bit marks, at the cost of clearing them once every
+  // 65,535 searches.
+  std::vector<std::uint16_t> visited_;
+  std::uint16_t epoch_ = 0;
   std::uint64_t evaluations_ = 0;
   bool exhausted_ = false;
 };
