@@ -289,9 +289,14 @@ TEST(OptionTable, HnswDefaultsMatchWhatTheIndexUses) {
   const auto index = makeMipsIndex(4, Json{{"type", "hnsw"}});
   const Json stats = index->stats();
   const OptionTable& table = optionTable("index", "hnsw");
-  for (const char* name : {"M", "efConstruction", "efSearch"}) {
+  for (const char* name : {"M", "efConstruction"}) {
     EXPECT_EQ(stats[name].get<double>(), table.find(name)->fallback) << name;
   }
+  // efSearch's default depends on the dimension, as the table's text says.
+  EXPECT_EQ(std::string(table.find("efSearch")->fallbackText), "64 below 256 dimensions, 144 from 256");
+  EXPECT_EQ(stats["efSearch"].get<std::size_t>(), 64u);
+  EXPECT_EQ(makeMipsIndex(255, Json{{"type", "hnsw"}})->stats()["efSearch"].get<std::size_t>(), 64u);
+  EXPECT_EQ(makeMipsIndex(256, Json{{"type", "hnsw"}})->stats()["efSearch"].get<std::size_t>(), 144u);
   EXPECT_EQ(std::string(table.find("space")->fallbackText), "auto");
   EXPECT_FALSE(stats["spaceDecided"].get<bool>());
   // And on the ranges: both ends accepted, one beyond refused, by HnswIndex's own reader.

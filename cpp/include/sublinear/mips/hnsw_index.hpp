@@ -108,8 +108,8 @@ class HnswIndex final : public MipsIndex {
   // there. Real vectors of many coordinates (images, text embeddings) need a wider beam than
   // Gaussian ones of few: on Fashion-MNIST (784 pixels, the euclidean graph that 'auto' picks, M 16,
   // efConstruction 200) beams of 64, 128 and 160 found 0.879, 0.950 and 0.966 of the true top 10,
-  // and a beam of 144 + 9 stays above 0.95 at over 20 times the exact scan's speed
-  // (bench/results/mips-real.md). At 16 or 32 Gaussian coordinates 64 already reaches 0.95.
+  // and a beam of 144 + 9 found 0.963 (bench/results/design-measurements.md). At 16 or 32 Gaussian
+  // coordinates 64 already reaches 0.95.
   static constexpr std::size_t kEfSearch = 64;
   static constexpr std::size_t kWideBeamDimension = 256;
   static constexpr std::size_t kWideEfSearch = 144;
