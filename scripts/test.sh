@@ -6,12 +6,15 @@
 #   4. Vitest: the API against the built wasm in Node, the packed tarball, the demo in Chromium.
 # Ends with one line `N passed, M failed` summing all suites (also written to build/test-summary.txt).
 #
-# Two lanes run at once, because neither alone keeps two cores busy all the time (Vitest waits on
-# Chromium, npm and bundlers; a libFuzzer process and each link use one core):
-#   wasm lane:   wasm build -> (the native CLI built) -> Vitest      (output here, as it runs)
-#   native lane: native CLI -> native build -> native ctest -> sanitized build -> ASan+UBSan ctest -> fuzz
-#                (output in build/logs/, summarised here at the end; at a lower priority, so that
-#                Vitest's timed tests see a machine as quiet as it can be and the C++ work takes the rest)
+# Three lanes run at once, so that two cores stay busy to the end (Vitest waits on Chromium, npm and
+# bundlers; a libFuzzer process and each link use one core):
+#   wasm lane:      wasm build -> (the native CLI built) -> Vitest      (output here, as it runs)
+#   native lane:    native CLI -> native build -> native ctest
+#   sanitized lane: sanitized build -> ASan+UBSan ctest -> fuzz
+# The two C++ lanes write to build/logs/ (summarised here at the end) at lower priorities: the native
+# lane first, since Vitest waits for its CLI, and the sanitized lane last, which takes whatever CPU the
+# others leave and then both cores once they are done. Vitest's timed tests see a machine as quiet
+# as it can be.
 # Each step's wall and CPU seconds go to build/test-times.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -71,6 +74,9 @@ native_lane() {
   else
     result 0 1 "GoogleTest (native) build"
   fi
+}
+
+sanitized_lane() {
   # One sanitized build (clang) for the suite and the fuzz targets (scripts/fuzz.sh builds nothing more).
   if bash scripts/configure-sanitize.sh && step "sanitized build" cmake --build build/sanitize -j "$(nproc)" --target core_tests fuzz_targets >"$logs/sanitize-build.log" 2>&1; then
     # The large and statistical cases of tests/cpp/native-only.txt ran in the native build (see there).
@@ -96,8 +102,13 @@ native_lane() {
 }
 
 started=$(date +%s)
-nice -n 10 bash -c "$(declare -f step result ctest_result native_only_regex native_lane); logs=$logs; native_lane" &
+lane() {  # lane <niceness> <function>: runs the function in the background at that priority.
+  nice -n "$1" bash -c "$(declare -f step result ctest_result native_only_regex "$2"); logs=$logs; $2" &
+}
+lane 10 native_lane
 native_pid=$!
+lane 19 sanitized_lane
+sanitized_pid=$!
 
 if step "wasm build" bash scripts/build.sh wasm; then
   while [ ! -f "$logs/native-cli.done" ] && kill -0 "$native_pid" 2>/dev/null; do sleep 2; done
@@ -115,9 +126,9 @@ else
   result 0 1 "Vitest (wasm build)"
 fi
 
-echo "== waiting for the native lane (build/logs/)"
-wait "$native_pid"
-# The native lane's output: a summary of each step, and in full what failed.
+echo "== waiting for the C++ lanes (build/logs/)"
+wait "$native_pid" "$sanitized_pid"
+# The C++ lanes' output: a summary of each step, and in full what failed.
 for log in native-cli-build native-build sanitize-build; do
   grep -qE '(^|[^A-Za-z])error:|\*\*\* ' "$logs/$log.log" 2>/dev/null && tail -40 "$logs/$log.log"
 done
