@@ -30,8 +30,8 @@ function install(project) {
   run('npm', ['install', tarball, '--no-audit', '--no-fund', '--loglevel=error'], project);
 }
 
-// The app every page host runs: init() timed, an exact search, and a graph whose insertions are
-// costly enough (efConstruction x dim >= 3,200) to be built on every thread.
+// The app every page host runs: init() timed, an exact search, a graph whose insertions are
+// costly enough (efConstruction x dim >= 3,200) to be built on every thread, and a catalogue round.
 const mainJs = `
 import init from 'sublinear-bandits';
 
@@ -54,10 +54,40 @@ async function main() {
     graph.dispose();
     let code = null;
     try { new sb.ExactIndex({ dimm: 2 }); } catch (error) { code = error instanceof sb.BanditError ? error.code : String(error); }
-    return { isolated: globalThis.crossOriginIsolated === true, threads: sb.threads, reason: sb.threadsReason, initMs, ids, found, code };
+    return { isolated: globalThis.crossOriginIsolated === true, threads: sb.threads, reason: sb.threadsReason, initMs, ids, found, code,
+      catalogue: catalogueRound(sb) };
   } catch (error) {
     return { error: String(error?.stack ?? error), code: error?.code, initMs: Math.round(performance.now() - started) };
   }
+}
+
+// One catalogue shared by two users, as a shop runs it: decisions under a filter, their rewards by
+// event id, and a user's bytes reloaded against the catalogue to continue exactly.
+function catalogueRound(sb) {
+  const dim = 4;
+  const arms = 50;
+  const catalogue = new sb.Catalogue({ dim, seed: 1 });
+  catalogue.add(Uint32Array.from({ length: arms }, (_, i) => i), new Float64Array(arms * dim).map((_, i) => Math.cos(i * 0.7)),
+    { labels: Uint32Array.from({ length: arms }, (_, i) => i % 5) });
+  const user = new sb.SubTS({ catalogue, seed: 7 });
+  const other = new sb.LinUCB({ catalogue });
+  let filtered = true;
+  let eventId = null;
+  for (let t = 0; t < 20; t++) {
+    const d = user.decide({ labels: [2], exclude: [2] });
+    filtered &&= d.arm % 5 === 2 && d.arm !== 2 && d.propensity > 0 && d.propensity <= 1;
+    const s = other.decideSlate(3, { exclude: [0] });
+    filtered &&= s.arms.length === 3 && !s.arms.includes(0) && s.propensities.length === 3;
+    user.reward(d.eventId, d.arm / arms);
+    other.reward(s.eventId, Float64Array.from(s.arms, (arm) => arm / arms));
+    eventId = d.eventId;
+  }
+  let twice = null;
+  try { user.reward(eventId, 1); } catch (error) { twice = error.code; }
+  const restored = sb.SubTS.fromBytes(user.toBytes(), { catalogue });
+  const same = restored.select() === user.select();
+  for (const object of [restored, user, other, catalogue]) object.dispose();
+  return { filtered, twice, same };
 }
 
 main().then((result) => {
@@ -105,6 +135,7 @@ async function checkPage(host, url, isolated) {
     expect(result.ids).toEqual([7, 5, 6]);
     expect(result.found).toBe(3);
     expect(result.code).toBe('INVALID_ARGUMENT');
+    expect(result.catalogue).toEqual({ filtered: true, twice: 'INVALID_ARGUMENT', same: true });
     expect(errors).toEqual([]);
   } finally {
     await tab.close();
@@ -148,6 +179,7 @@ describe('Node', () => {
     expect(result.ids).toEqual([7, 5, 6]);
     expect(result.found).toBe(3);
     expect(result.code).toBe('INVALID_ARGUMENT');
+    expect(result.catalogue).toEqual({ filtered: true, twice: 'INVALID_ARGUMENT', same: true });
   }, 60_000);
 
   test('a CommonJS project (npm init -y) requires it and awaits init()', () => {
