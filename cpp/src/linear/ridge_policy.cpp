@@ -34,27 +34,16 @@ std::shared_ptr<Catalogue> checkedCatalogue(std::shared_ptr<Catalogue> catalogue
 }  // namespace
 
 RidgePolicy::RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim)
-    : catalogue_(checkedCatalogue(std::move(catalogue), options)),
-      arms_(catalogue_->arms()),
-      ridge_(modelDim, readLambda(options)),
-      random_(readSeedOption(option_groups::ridge(), options)),
-      delta_(readOption(option_groups::ridge(), options, "delta")),
-      theoretical_(readTheoretical(options)),
-      noiseGiven_(given(options, "noise")),
-      noise_(readOption(option_groups::ridge(), options, "noise")),
-      bound_(readOption(option_groups::ridge(), options, "bound")),
-      horizon_(readIntegerOption(option_groups::ridge(), options, "horizon")),
-      fixedBeta_(given(options, "beta")),
-      beta_(readOption(option_groups::ridge(), options, "beta")),
-      explore_(readOption(option_groups::decisions(), options, "explore")),
-      propensityDraws_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "propensityDraws"))),
-      ledger_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "maxPending")), arms_.dim()) {
-  startFromPrior(options);
-}
+    : RidgePolicy(nullptr, checkedCatalogue(std::move(catalogue), options), options, modelDim) {}
 
 RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
-    : ownArms_(std::make_unique<ArmSet>(dim)),
-      arms_(*ownArms_),
+    : RidgePolicy(std::make_unique<ArmSet>(dim), nullptr, options, modelDim) {}
+
+RidgePolicy::RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalogue> catalogue, const Json& options,
+                         int modelDim)
+    : ownArms_(std::move(ownArms)),
+      catalogue_(std::move(catalogue)),
+      arms_(ownArms_ != nullptr ? *ownArms_ : catalogue_->arms()),
       ridge_(modelDim, readLambda(options)),
       random_(readSeedOption(option_groups::ridge(), options)),
       delta_(readOption(option_groups::ridge(), options, "delta")),
@@ -126,8 +115,13 @@ void RidgePolicy::removeArms(const Id* ids, std::size_t count) {
   ownArms_->remove(ids, count);
 }
 
+void RidgePolicy::checkChoice(std::size_t k, bool slate, const char* call) const {
+  require(!slate || k >= 1, ErrorCode::InvalidArgument, "selectSlate: k must be a positive integer");
+  if (arms_.size() == 0) fail(ErrorCode::Empty, std::string("the policy has no arms: add arms before ") + call + "()");
+}
+
 Id RidgePolicy::select(const ArmFilter& filter) {
-  require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before select()");
+  checkChoice(1, false, "select");
   if (filter.empty()) {
     const Id arm = chooseArm();
     ++selections_;
@@ -137,8 +131,7 @@ Id RidgePolicy::select(const ArmFilter& filter) {
 }
 
 std::vector<Id> RidgePolicy::selectSlate(std::size_t k, const ArmFilter& filter) {
-  require(k >= 1, ErrorCode::InvalidArgument, "selectSlate: k must be a positive integer");
-  require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before selectSlate()");
+  checkChoice(k, true, "selectSlate");
   return chooseEligible(k, filter, arms_.eligibility(filter), true);
 }
 
@@ -178,8 +171,7 @@ void RidgePolicy::observe(const double* features, double reward) {
 }
 
 Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate) {
-  require(!slate || k >= 1, ErrorCode::InvalidArgument, "selectSlate: k must be a positive integer");
-  require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before select()");
+  checkChoice(k, slate, "select");
   const Eligibility eligible = arms_.eligibility(filter);
   const std::vector<Id> chosen = chooseEligible(k, filter, eligible, slate);
   Decision decision;
