@@ -44,8 +44,9 @@ RatingsEnvironment::RatingsEnvironment(std::shared_ptr<const RatingsModel> model
   std::size_t scheduled = 0;
   if (changeEvery_ > 0 && horizon > 0) scheduled = static_cast<std::size_t>(horizon / changeEvery_) * changeAdd_;
   const std::size_t fallback = movies > scheduled ? movies - scheduled : 1;
-  initialArms_ = static_cast<std::size_t>(readInteger(options, "arms", static_cast<long long>(fallback), 1,
-                                                      static_cast<long long>(movies)));
+  const long long arms = readIntegerOption(option_groups::ratingsEnvironment(), options, "arms", static_cast<long long>(fallback));
+  requireIntegerOptionWithin("arms", arms, 1, static_cast<long long>(movies));
+  initialArms_ = static_cast<std::size_t>(arms);
   for (std::size_t i = 0; i < initialArms_; ++i) addNextMovie(nullptr);
   const auto users = static_cast<std::size_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "users"));
   if (users > 1) {
