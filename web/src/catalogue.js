@@ -5,13 +5,10 @@
 import { MAX_UINT32, readAddOptions, requireId, requireInteger, toFeatureArray, toIdArray } from './convert.js';
 
 export function defineCatalogueClasses(runtime) {
-  const { Module, withHeap, labelsOnHeap, call } = runtime;
+  const { Module, withHeap, labelsOnHeap } = runtime;
 
   const CatalogueFamily = runtime.family('Catalogue', {
-    create(type, options) {
-      const json = runtime.typedOptions(type, options);
-      return call(() => Module.createCatalogue(json));
-    },
+    create: runtime.createFrom(Module.createCatalogue),
     restore: (address, length, type) => Module.restoreCatalogue(address, length, type),
     table: {
       dim: { get: (handle) => handle.dim() },

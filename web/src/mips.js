@@ -19,10 +19,7 @@ export function defineMipsClasses(runtime) {
   const { Module, withHeap, labelsOnHeap, call } = runtime;
 
   const MipsIndex = runtime.family('MipsIndex', {
-    create(type, options) {
-      const json = runtime.typedOptions(type, options);
-      return call(() => Module.createMipsIndex(json));
-    },
+    create: runtime.createFrom(Module.createMipsIndex),
     restore: (address, length, type) => Module.restoreMipsIndex(address, length, type),
     table: {
       dim: { get: (handle) => handle.dim() },

@@ -186,6 +186,15 @@ export function createRuntime(Module) {
     }
   }
 
+  // A family's create() when its options go to the module as they are: the class's type added,
+  // turned into JSON (outside call(), whose errors are the module's), then `factory(json)`.
+  function createFrom(factory) {
+    return (type, options) => {
+      const json = typedOptions(type, options);
+      return call(() => factory(json));
+    };
+  }
+
   // The base class of one family of wrappers (indexes, linear policies, ...): subclasses differ only
   // by `static type`, the C++ type they create. `create(type, options)` reads the options and makes a
   // handle (inside call()); `restore(address, length, type, restored)` makes one from saved bytes,
@@ -251,7 +260,7 @@ export function createRuntime(Module) {
     return optionsToJson({ ...readOptions(options, 'options'), type });
   }
 
-  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, labelsOnHeap, leaks, func, members, family, subclasses, typedOptions };
+  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, labelsOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions };
   return runtime;
 }
 

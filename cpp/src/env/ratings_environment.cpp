@@ -6,18 +6,11 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/env/change_options.hpp"
 
 namespace sublinear {
 
 namespace {
-const Json& changeOptions(const Json& options) {
-  static const Json none = Json::object();
-  if (!options.is_object() || !options.contains("change") || options["change"].is_null()) return none;
-  const Json& change = options["change"];
-  require(change.is_object(), ErrorCode::InvalidArgument, "option 'change' must be an object { every, add, remove }");
-  return change;
-}
-
 std::uint32_t pickUser(const RatingsModel& model, const Json& options, std::uint64_t runSeed) {
   if (options.is_object() && options.contains("user") && !options["user"].is_null()) {
     return static_cast<std::uint32_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "user", 0));

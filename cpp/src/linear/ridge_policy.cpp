@@ -8,6 +8,7 @@
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/linear/saved_arms.hpp"
 
 namespace sublinear {
 
@@ -340,15 +341,7 @@ double RidgePolicy::practicalRadius(double multiplier) const {
 
 
 void RidgePolicy::save(StateWriter& out) const {
-  if (ownArms_) {
-    out.u64(arms_.size());
-    for (std::size_t row = 0; row < arms_.size(); ++row) {
-      out.u32(arms_.idAt(row));
-      const double* x = arms_.rowData(row);
-      for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
-    }
-    out.u32s(arms_.labels().labels().data(), arms_.size());
-  }
+  if (ownArms_) saveArmSet(arms_, out);
   ridge_.save(out);
   out.random(random_);
   out.u64(innerProducts_);
@@ -387,18 +380,7 @@ void RidgePolicy::load(StateReader& in) {
 void RidgePolicy::loadArms(StateReader& in) {
   in.check(ownArms_->size() == 0, "a policy can only be restored into a new one");
   const auto d = static_cast<std::size_t>(ownArms_->dim());
-  const std::size_t count = in.count(sizeof(Id) + d * sizeof(double));
-  std::vector<Id> ids(count);
-  std::vector<double> features(count * d);
-  for (std::size_t row = 0; row < count; ++row) {
-    ids[row] = in.u32();
-    for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
-  }
-  const std::vector<std::uint32_t> labels = in.u32s();
-  in.check(labels.size() == count, "there is not one label per arm");
-  // Unique ids, finite features within kMaxMagnitude, as addArms demands (its errors become CORRUPT_STATE).
-  ownArms_->checkAdd(ids.data(), count, features.data(), features.size(), labels.data(), labels.size());
-  ownArms_->add(ids.data(), count, features.data(), labels.data());
+  loadArmSet(*ownArms_, in, sizeof(Id) + d * sizeof(double));
 }
 
 }  // namespace sublinear
