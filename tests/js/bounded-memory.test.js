@@ -5,7 +5,7 @@
 // HNSW's visited lists, Sub-TS's first audits), then serves its calls: the bytes malloc'd may grow by
 // less than `slack`, and toBytes() must be exactly as long after the calls as before.
 import { describe, expect, test } from 'vitest';
-import { gaussian, loadModule, seededRandom } from './helpers.js';
+import { gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 const slack = 64 * 1024;
@@ -89,39 +89,53 @@ function combinatorial(Class, { dim, rows, k }) {
   };
 }
 
-// What each object holds, then its calls: 10^5 calls each (a search, or a
-// select and its update), except where 10^5 would take more than about 20 s in Node on a shared
-// machine. 0.1's journal grew by tens of bytes per call, so even 2x10^4 calls would show
-// hundreds of KiB against 64 KiB of slack.
-const cases = [
-  { name: 'ExactIndex', holds: '1,000 items, dim 32', make: index(sb.ExactIndex, { dim: 32, items: 1000 }), warmUp: 1000, calls: 1e5 },
-  { name: 'HnswIndex', holds: '5,000 items, dim 16', make: index(sb.HnswIndex, { dim: 16, items: 5000 }), warmUp: 1000, calls: 1e5 },
-  { name: 'LshIndex', holds: '5,000 items, dim 16', make: index(sb.LshIndex, { dim: 16, items: 5000 }), warmUp: 1000, calls: 1e5 },
-  { name: 'BoundedMEIndex', holds: '1,000 items, dim 32', make: index(sb.BoundedMEIndex, { dim: 32, items: 1000 }), warmUp: 1000, calls: 1e5 },
-  { name: 'GreedyMipsIndex', holds: '5,000 items, dim 16', make: index(sb.GreedyMipsIndex, { dim: 16, items: 5000 }), warmUp: 1000, calls: 1e5 },
-  { name: 'PcaTreeIndex', holds: '5,000 items, dim 16', make: index(sb.PcaTreeIndex, { dim: 16, items: 5000 }), warmUp: 1000, calls: 1e5 },
-  // Three HNSW copies searched per query: 10^5 searches take about 50 s.
-  { name: 'AdaptiveIndex', holds: '5,000 items, dim 16', make: index(sb.AdaptiveIndex, { dim: 16, items: 5000 }), warmUp: 1000, calls: 2e4 },
-  { name: 'LinUCB', holds: '1,000 arms, dim 8', make: linear(sb.LinUCB, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5 },
-  // Sub-TS's graph is built a slice per step until complete, within these calls: bounded by the arms.
-  { name: 'SubTS', holds: '1,000 arms, dim 8', make: linear(sb.SubTS, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5, savedSizeMoves: true },
-  { name: 'LinTS', holds: '1,000 arms, dim 8', make: linear(sb.LinTS, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5 },
-  { name: 'LinearElim', holds: '1,000 arms, dim 8', make: linear(sb.LinearElim, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5 },
-  // Sub-Elim's and FasterCUCB's states move: arms go from stage to stage (from bin to bin), so
-  // their saved size changes a little with the state while staying bounded -- a history of 10^5
-  // calls would add megabytes.
-  { name: 'SubElim', holds: '1,000 arms, dim 8', make: linear(sb.SubElim, { dim: 8, arms: 1000 }), warmUp: 1000, calls: 1e5, savedSizeMoves: true },
-  { name: 'CUCB', holds: 'uniform matroid, 1,000 arms, rank 10', make: matroid(sb.CUCB, { arms: 1000, rank: 10 }), warmUp: 1000, calls: 1e5 },
-  { name: 'FasterCUCB', holds: 'uniform matroid, 1,000 arms, rank 10', make: matroid(sb.FasterCUCB, { arms: 1000, rank: 10 }), warmUp: 1000, calls: 1e5, savedSizeMoves: true },
-  // A Beta sample for each of the 1,000 arms every round: 10^5 rounds take about 22 s.
-  { name: 'CTS', holds: 'uniform matroid, 1,000 arms, rank 10', make: matroid(sb.CTS, { arms: 1000, rank: 10 }), warmUp: 1000, calls: 2e4 },
-  { name: 'C2UCB', holds: '20 rows of dim 8 per round, k 5', make: combinatorial(sb.C2UCB, { dim: 8, rows: 20, k: 5 }), warmUp: 1000, calls: 1e5 },
-  { name: 'PC2UCB', holds: '20 rows of dim 8 per round, k 5', make: combinatorial(sb.PC2UCB, { dim: 8, rows: 20, k: 5 }), warmUp: 1000, calls: 1e5 },
-  { name: 'CombLinUCB', holds: '20 rows of dim 8 per round, k 5', make: combinatorial(sb.CombLinUCB, { dim: 8, rows: 20, k: 5 }), warmUp: 1000, calls: 1e5 },
-  { name: 'CombLinTS', holds: '20 rows of dim 8 per round, k 5', make: combinatorial(sb.CombLinTS, { dim: 8, rows: 20, k: 5 }), warmUp: 1000, calls: 1e5 },
-  { name: 'CombTS', holds: '20 rows of dim 8 per round, k 5', make: combinatorial(sb.CombTS, { dim: 8, rows: 20, k: 5 }), warmUp: 1000, calls: 1e5 },
-  { name: 'GreedyCLS', holds: '20 rows of dim 8 per round, k 5', make: combinatorial(sb.GreedyCLS, { dim: 8, rows: 20, k: 5 }), warmUp: 1000, calls: 1e5 },
+// What each object holds, then its calls: 10^5 calls each (a search, or a select and its update),
+// except where 10^5 would take more than about 20 s in Node on a shared machine. 0.1's journal grew
+// by tens of bytes per call, so even 2x10^4 calls would show hundreds of KiB against 64 KiB of
+// slack. Every registered type of each family is a case (registeredClasses): a new type is covered
+// with its family's defaults unless it has a row here.
+const families = [
+  {
+    kind: 'index',
+    make: (Class, { dim = 16, items = 5000 }) => ({ holds: `${items.toLocaleString('en')} items, dim ${dim}`, make: index(Class, { dim, items }) }),
+    perType: {
+      exact: { dim: 32, items: 1000 },
+      'bounded-me': { dim: 32, items: 1000 },
+      // Three HNSW copies searched per query: 10^5 searches take about 50 s.
+      adaptive: { calls: 2e4 },
+    },
+  },
+  {
+    kind: 'linear-policy',
+    make: (Class) => ({ holds: '1,000 arms, dim 8', make: linear(Class, { dim: 8, arms: 1000 }) }),
+    perType: {
+      // Sub-TS's graph is built a slice per step until complete, within these calls: bounded by the arms.
+      'sub-ts': { savedSizeMoves: true },
+      // Sub-Elim's and FasterCUCB's states move: arms go from stage to stage (from bin to bin), so
+      // their saved size changes a little with the state while staying bounded -- a history of 10^5
+      // calls would add megabytes.
+      'sub-elim': { savedSizeMoves: true },
+    },
+  },
+  {
+    kind: 'semi-bandit-policy',
+    make: (Class) => ({ holds: 'uniform matroid, 1,000 arms, rank 10', make: matroid(Class, { arms: 1000, rank: 10 }) }),
+    perType: {
+      'faster-cucb': { savedSizeMoves: true },
+      // A Beta sample for each of the 1,000 arms every round: 10^5 rounds take about 22 s.
+      cts: { calls: 2e4 },
+    },
+  },
+  {
+    kind: 'cls-policy',
+    make: (Class) => ({ holds: '20 rows of dim 8 per round, k 5', make: combinatorial(Class, { dim: 8, rows: 20, k: 5 }) }),
+    perType: {},
+  },
 ];
+
+const cases = families.flatMap(({ kind, make, perType }) => registeredClasses(sb, kind, perType).map(([name, { calls = 1e5, savedSizeMoves = false, ...sizes }]) => ({
+  name, ...make(sb[name], sizes), warmUp: 1000, calls, savedSizeMoves,
+})));
 
 describe('no default object\'s memory grows with calls', () => {
   test.each(cases)('$name ($holds): $calls calls after $warmUp', ({ make, warmUp, calls, savedSizeMoves }) => {

@@ -117,6 +117,23 @@ describe('labels and filters are checked', () => {
     expect(index.has(3)).toBe(false);
   });
 
+  // withHeap gives empty arrays address 0, which the bindings read as "no labels": labels given
+  // empty must still reach the core as given, which refuses them beside ids.
+  test('labels given empty beside ids are refused by the index, a policy and a catalogue, which add nothing', () => {
+    expectBanditError(sb, () => index.add([3], [1, 1], { labels: [] }), 'DIMENSION_MISMATCH');
+    expect(index.has(3)).toBe(false);
+    index.add([], [], { labels: [] });
+    expect(index.size).toBe(2);
+    const policy = new sb.LinUCB({ dim: 2 });
+    expectBanditError(sb, () => policy.addArms([3], [1, 1], { labels: [] }), 'INVALID_ARGUMENT');
+    expect(policy.armCount).toBe(0);
+    policy.dispose();
+    const shared = new sb.Catalogue({ dim: 2 });
+    expectBanditError(sb, () => shared.add([3], [1, 1], { labels: new Uint32Array(0) }), 'INVALID_ARGUMENT');
+    expect(shared.size).toBe(0);
+    shared.dispose();
+  });
+
   test('bad filters at search are coded errors naming the option', () => {
     expect(expectBanditError(sb, () => index.search([1, 0], 1, { excluded: [1] }), 'INVALID_ARGUMENT').message).toContain('exclude');
     expectBanditError(sb, () => index.search([1, 0], 1, { exclude: [-1] }), 'INVALID_ARGUMENT');

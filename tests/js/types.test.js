@@ -6,11 +6,12 @@
 // types (@types/node) instead of the DOM, check too; and a CommonJS consumer (commonjs.cts) gets the
 // require entry's types.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
+import { loadModule, registeredClasses } from './helpers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -74,3 +75,16 @@ test('lib ES2022 with Node\'s types (@types/node) and no DOM: every consumer che
   const files = ['consumer.ts', 'worker-consumer.ts', 'commonjs.cts', 'disposable.ts'];
   expect(typeCheck(writeProject('es2022-node', { lib: ['es2022', 'esnext.disposable'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')] }, files))).toBe('');
 }, 60_000);
+
+// consumer.ts is only compiled, so it cannot loop over the registry: this holds it to the registry
+// instead. A type added to a family fails here until the consumer uses it (a class constructed with
+// its options, an environment given to simulate()), so that its declarations get type-checked.
+test('consumer.ts uses every registered class and environment type', async () => {
+  const sb = await loadModule();
+  const consumer = readFileSync(join(root, 'tests/types/consumer.ts'), 'utf8');
+  const classes = ['index', 'linear-policy', 'semi-bandit-policy', 'cls-policy'].flatMap((kind) => registeredClasses(sb, kind).map(([name]) => name));
+  expect(classes.filter((name) => !consumer.includes(`new sb.${name}(`)), 'classes never constructed').toEqual([]);
+  const environments = sb.optionTable().filter((entry) => entry.kind === 'environment').map((entry) => entry.type);
+  expect(environments.length).toBeGreaterThan(0);
+  expect(environments.filter((type) => !consumer.includes(`environment: { type: '${type}'`)), 'environments never simulated').toEqual([]);
+});

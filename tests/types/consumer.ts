@@ -45,6 +45,18 @@ async function main(): Promise<void> {
   console.log(total, policy.theta()[0]);
   policy.dispose();
   ts.dispose();
+  const combinatorial = [new sb.C2UCB({ dim: 4, k: 2, lambda: 1, alpha: 0.5 }), new sb.CombLinUCB({ dim: 4, priorVariance: 1, noiseVariance: 1, c: 1 }),
+    new sb.CombLinTS({ dim: 4, noiseVariance: 0.5 }), new sb.GreedyCLS({ dim: 4, lambda: 2, seed: 1 })];
+  for (const each of combinatorial) {
+    const picked: Uint32Array = each.select(new Float64Array(3 * 4), { k: 2 });
+    each.update(picked, new Float64Array(picked.length));
+    each.dispose();
+  }
+  const promoted = sb.simulate({ environment: { type: 'promotion' }, policy: { type: 'c2ucb' }, horizon: 10 });
+  const bases = sb.simulate({ environment: { type: 'matroid', K: 10, matroid: { kind: 'uniform', rank: 2 } }, policy: { type: 'cucb' }, horizon: 10 });
+  const pulls = sb.simulate({ environment: { type: 'mab-bp', arms: 100, listLength: 100 }, policy: { type: 'bounded-me', epsilon: 0.1, delta: 0.1 }, horizon: 2 });
+  const mips = sb.simulate({ environment: { type: 'mips', items: 1000, dim: 8, dataset: 'uniform' }, policy: { type: 'bounded-me', k: 5 }, horizon: 2 });
+  console.log(promoted.cumulativeRegret[0], bases.t[0], pulls.innerProducts, mips.cumulativeReward[0]);
   const run = sb.simulate({
     environment: { type: 'linear', dim: 16, arms: 5000, noise: 1, seed: 7, change: { every: 20, add: 2, remove: 0 } },
     policy: { type: 'sub-ts', shortlist: 30, index: { type: 'hnsw' } },

@@ -5,13 +5,10 @@
 import { MAX_UINT32, readAddOptions, requireId, requireInteger, toFeatureArray, toIdArray } from './convert.js';
 
 export function defineCatalogueClasses(runtime) {
-  const { Module, withHeap, call } = runtime;
+  const { Module, withHeap, labelsOnHeap } = runtime;
 
   const CatalogueFamily = runtime.family('Catalogue', {
-    create(type, options) {
-      const json = runtime.typedOptions(type, options);
-      return call(() => Module.createCatalogue(json));
-    },
+    create: runtime.createFrom(Module.createCatalogue),
     restore: (address, length, type) => Module.restoreCatalogue(address, length, type),
     table: {
       dim: { get: (handle) => handle.dim() },
@@ -20,7 +17,7 @@ export function defineCatalogueClasses(runtime) {
       // add(ids, features, { labels }): labels, one unsigned integer per arm (a category), default 0.
       add: {
         args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddOptions],
-        call: (handle, ids, features, labels) => withHeap([ids, features, labels ?? new Uint32Array(0)],
+        call: (handle, ids, features, labels) => withHeap([ids, features, labelsOnHeap(labels)],
           (idAddress, featureAddress, labelAddress) => handle.add(idAddress, ids.length, featureAddress, features.length,
             labelAddress, labels?.length ?? 0, labels !== null)),
       },

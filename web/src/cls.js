@@ -27,13 +27,10 @@ function readSelectArguments(values) {
 }
 
 export function defineClsClasses(runtime) {
-  const { Module, withHeap, call } = runtime;
+  const { Module, withHeap } = runtime;
 
   const ClsPolicy = runtime.family('ClsPolicy', {
-    create(type, options) {
-      const json = runtime.typedOptions(type, options);
-      return call(() => Module.createClsPolicy(json));
-    },
+    create: runtime.createFrom(Module.createClsPolicy),
     restore: (address, length, type) => Module.restoreClsPolicy(address, length, type),
     table: {
       dim: { get: (handle) => handle.dim() },

@@ -24,7 +24,7 @@ function readRewards(rewards) {
 // `CatalogueFamily` (catalogue.js): a policy given `{ catalogue }` is a user over that catalogue,
 // with its own model only (LinUCB, LinTS, SubTS).
 export function defineLinearClasses(runtime, CatalogueFamily) {
-  const { Module, withHeap, call } = runtime;
+  const { Module, withHeap, labelsOnHeap, call } = runtime;
   const catalogueHandle = (catalogue) => handleOf(catalogue, CatalogueFamily, 'options.catalogue');
 
   // The decision the core just made, copied out of wasm memory that the next call overwrites.
@@ -66,7 +66,7 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       // addArms(ids, features, { labels }): one unsigned 32-bit label per arm (a category), default 0.
       addArms: {
         args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddOptions],
-        call: (handle, ids, features, labels) => withHeap([ids, features, labels ?? NO_IDS], (idAddress, featureAddress, labelAddress) =>
+        call: (handle, ids, features, labels) => withHeap([ids, features, labelsOnHeap(labels)], (idAddress, featureAddress, labelAddress) =>
           handle.addArms(idAddress, ids.length, featureAddress, features.length, labelAddress, labels?.length ?? 0, labels !== null)),
       },
       removeArms: {
@@ -75,11 +75,9 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       },
       select: {
         args: [(options) => readFilters(options, 'select options')],
-        // No filter, no copy to the heap: select() is the hot call of a page.
-        call: (handle, { exclude, labels }) => (exclude.length === 0 && labels.length === 0
-          ? handle.select(0, 0, 0, 0)
-          : withHeap([exclude, labels], (excludeAddress, labelAddress) =>
-            handle.select(excludeAddress, exclude.length, labelAddress, labels.length))),
+        // Without a filter nothing is copied to the heap (withHeap: empty arrays travel as address 0).
+        call: (handle, { exclude, labels }) => withHeap([exclude, labels], (excludeAddress, labelAddress) =>
+          handle.select(excludeAddress, exclude.length, labelAddress, labels.length)),
       },
       // min(k, eligible) distinct arms, best first; EMPTY when none is eligible.
       selectSlate: {

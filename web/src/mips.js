@@ -16,13 +16,10 @@ function readSearchOptions(options) {
 }
 
 export function defineMipsClasses(runtime) {
-  const { Module, withHeap, call } = runtime;
+  const { Module, withHeap, labelsOnHeap, call } = runtime;
 
   const MipsIndex = runtime.family('MipsIndex', {
-    create(type, options) {
-      const json = runtime.typedOptions(type, options);
-      return call(() => Module.createMipsIndex(json));
-    },
+    create: runtime.createFrom(Module.createMipsIndex),
     restore: (address, length, type) => Module.restoreMipsIndex(address, length, type),
     table: {
       dim: { get: (handle) => handle.dim() },
@@ -32,7 +29,7 @@ export function defineMipsClasses(runtime) {
         args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors'), readAddOptions],
         call: (handle, ids, vectors, labels) => (labels === null
           ? withHeap([ids, vectors], (idAddress, vectorAddress) => handle.add(idAddress, ids.length, vectorAddress, vectors.length))
-          : withHeap([ids, vectors, labels], (idAddress, vectorAddress, labelAddress) =>
+          : withHeap([ids, vectors, labelsOnHeap(labels)], (idAddress, vectorAddress, labelAddress) =>
             handle.addLabelled(idAddress, ids.length, vectorAddress, vectors.length, labelAddress, labels.length))),
       },
       remove: {
@@ -47,13 +44,10 @@ export function defineMipsClasses(runtime) {
       },
       search: {
         args: [(query) => toFloat32Array(query, 'query'), (k) => requirePositiveInteger(k, 'k'), readSearchOptions],
-        // Empty filters travel as address 0 (nothing to allocate), and the answer is read through
-        // the block search() returns (its length, the addresses of its ids and scores): a search is
-        // one call into the module.
-        call: (handle, query, k, { shortlist, exclude, labels }) => withHeap([query, ...[exclude, labels].filter((array) => array.length > 0)],
-          (address, ...filterAddresses) => {
-            const excludeAddress = exclude.length > 0 ? filterAddresses.shift() : 0;
-            const labelAddress = labels.length > 0 ? filterAddresses.shift() : 0;
+        // The answer is read through the block search() returns (its length, the addresses of its
+        // ids and scores): a search is one call into the module.
+        call: (handle, query, k, { shortlist, exclude, labels }) => withHeap([query, exclude, labels],
+          (address, excludeAddress, labelAddress) => {
             const view = handle.search(address, query.length, k, shortlist, excludeAddress, exclude.length, labelAddress, labels.length) >>> 0;
             if (view === 0) return undefined;  // failed: call() throws the error C++ reported
             const buffer = runtime.heapBuffer();

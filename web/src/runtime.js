@@ -100,13 +100,19 @@ export function createRuntime(Module) {
   }
 
   // Copies typed arrays onto the wasm heap for the duration of `body(...addresses)`. The arrays are
-  // the converters' results: real typed arrays, not detached.
+  // the converters' results: real typed arrays, not detached. An empty array gets address 0 and no
+  // allocation: the core reads nothing at an address it is given with length 0, so callers pass
+  // empty filters and the like as they are.
   function withHeap(arrays, body) {
     const addresses = [];
     try {
       for (const array of arrays) {
+        if (array.byteLength === 0) {
+          addresses.push(0);
+          continue;
+        }
         // >>> 0: malloc returns an i32, negative for addresses past 2 GiB (the heap may grow to 4 GiB).
-        const address = Module._malloc(Math.max(array.byteLength, 1)) >>> 0;
+        const address = Module._malloc(array.byteLength) >>> 0;
         if (!address) {
           throw new BanditError(ErrorCode.OUT_OF_MEMORY, `out of memory: cannot allocate ${array.byteLength} bytes on the WebAssembly heap (4 GiB at most)`);
         }
@@ -117,9 +123,17 @@ export function createRuntime(Module) {
       }
       return body(...addresses);
     } finally {
-      for (const address of addresses) Module._free(address);
+      for (const address of addresses) if (address !== 0) Module._free(address);
     }
   }
+
+  // The labels of an add() for withHeap: none given (null) as an empty array; labels given empty as
+  // a one-element scratch array (their length, 0, travels beside it). The bindings read a labels
+  // address of 0 as "no labels", so address 0 would let ids in without the labels asked for, which
+  // the core refuses when it sees labels of the wrong count.
+  const NO_LABELS = new Uint32Array(0);
+  const GIVEN_EMPTY = new Uint32Array(1);
+  const labelsOnHeap = (labels) => (labels === null ? NO_LABELS : labels.length > 0 ? labels : GIVEN_EMPTY);
 
   let warnedAboutLeak = false;
   const leaks = typeof FinalizationRegistry === 'function'
@@ -170,6 +184,15 @@ export function createRuntime(Module) {
       }[name];
       Object.defineProperty(Class.prototype, name, { value: method, writable: true, configurable: true });
     }
+  }
+
+  // A family's create() when its options go to the module as they are: the class's type added,
+  // turned into JSON (outside call(), whose errors are the module's), then `factory(json)`.
+  function createFrom(factory) {
+    return (type, options) => {
+      const json = typedOptions(type, options);
+      return call(() => factory(json));
+    };
   }
 
   // The base class of one family of wrappers (indexes, linear policies, ...): subclasses differ only
@@ -237,7 +260,7 @@ export function createRuntime(Module) {
     return optionsToJson({ ...readOptions(options, 'options'), type });
   }
 
-  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, leaks, func, members, family, subclasses, typedOptions };
+  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, labelsOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions };
   return runtime;
 }
 

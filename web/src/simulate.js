@@ -5,6 +5,8 @@ import { invalidArgument } from './errors.js';
 import { isArray, optionsToJson, readOptions, toBytes } from './convert.js';
 import { refuseExtraArguments } from './runtime.js';
 
+const NO_BYTES = new Uint8Array(0);
+
 // config -> [json without onProgress and the ratings, ratings bytes or null, onProgress or undefined].
 // Also run by runInWorker, so that a bad config is refused before a worker starts.
 export function readConfig(config) {
@@ -57,8 +59,8 @@ export function defineSimulationClasses(runtime) {
     const [json, bytes, onProgress] = readConfig(config);
     // While it runs, onProgress may not call into the module (runtime.callWithCallback).
     const handle = runtime.callWithCallback('simulate()', onProgress, (progress) =>
-      runtime.withHeap(bytes ? [bytes] : [], (address = 0) =>
-        Module.runSimulation(json, address, bytes ? bytes.length : 0, bytes !== null, progress)));
+      runtime.withHeap([bytes ?? NO_BYTES], (address) =>
+        Module.runSimulation(json, address, bytes?.length ?? 0, bytes !== null, progress)));
     try {
       if (!handle.multipleSeeds()) return copyRun(handle, 0);
       const runs = [];

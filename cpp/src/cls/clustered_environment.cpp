@@ -39,7 +39,8 @@ ClusteredEnvironment::ClusteredEnvironment(const Json& options, std::uint64_t se
     : dim_(static_cast<std::size_t>(readIntegerOption(option_groups::clusteredEnvironment(), options, "dim"))),
       random_(readSeed(options, seed)) {
   const auto arms = static_cast<std::size_t>(readIntegerOption(option_groups::clusteredEnvironment(), options, "arms"));
-  const auto k = static_cast<std::size_t>(readInteger(options, "k", 100, 1, static_cast<long long>(arms)));
+  const auto k = static_cast<std::size_t>(readIntegerOption(option_groups::clusteredEnvironment(), options, "k"));
+  requireIntegerOptionWithin("k", static_cast<long long>(k), 1, static_cast<long long>(arms));
   const double angle = readOption(option_groups::clusteredEnvironment(), options, "angle");
   const double jitter = readOption(option_groups::clusteredEnvironment(), options, "jitter");
   double cosine = 0.0, sine = 0.0;

@@ -27,7 +27,9 @@ PromotionEnvironment::PromotionEnvironment(const Json& options, std::uint64_t se
       width_(static_cast<std::size_t>(readIntegerOption(option_groups::promotionEnvironment(), options, "rank")) + 1),
       random_(readSeed(options, seed)) {
   const auto k = static_cast<std::size_t>(readIntegerOption(option_groups::promotionEnvironment(), options, "k"));
-  users_ = static_cast<std::size_t>(readInteger(options, "users", static_cast<long long>(100 * k), static_cast<long long>(k), 100000000));
+  const long long users = readIntegerOption(option_groups::promotionEnvironment(), options, "users", static_cast<long long>(100 * k));
+  requireIntegerOptionWithin("users", users, static_cast<long long>(k), 100000000);
+  users_ = static_cast<std::size_t>(users);
   require(users_ * promotions_ <= 4294967295u, ErrorCode::InvalidArgument, "users * promotions must be below 2^32");
   const bool fromRatings = options.is_object() && options.contains("ratings") && !options["ratings"].is_null();
   if (fromRatings) {
@@ -115,8 +117,9 @@ void PromotionEnvironment::loadRatings(const Json& options) {
 }
 
 void PromotionEnvironment::generateUsers(const Json& options) {
-  const auto population = static_cast<std::size_t>(readInteger(
-      options, "population", static_cast<long long>(users_ > 20000 ? users_ : 20000), static_cast<long long>(users_), 100000000));
+  const auto population = static_cast<std::size_t>(readIntegerOption(option_groups::promotionEnvironment(), options, "population",
+                                                                     static_cast<long long>(users_ > 20000 ? users_ : 20000)));
+  requireIntegerOptionWithin("population", static_cast<long long>(population), static_cast<long long>(users_), 100000000);
   const double spread = readOption(option_groups::promotionEnvironment(), options, "spread");
   const std::size_t rank = width_ - 1;
   const double inverseSqrt2 = 1.0 / std::sqrt(2.0);

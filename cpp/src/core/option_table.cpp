@@ -247,6 +247,13 @@ std::string readStringOption(const OptionGroup& group, const Json& options, cons
   return value;
 }
 
+void requireIntegerOptionWithin(const char* name, long long value, long long low, long long high) {
+  if (value < low || value > high) {
+    fail(ErrorCode::InvalidArgument,
+         std::string("option '") + name + "' must be an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+  }
+}
+
 std::uint64_t readSeedOption(const OptionGroup& group, const Json& options) {
   const OptionSpec& spec = specOf(group, "seed");
   return readSeed(options, static_cast<std::uint64_t>(spec.fallback));

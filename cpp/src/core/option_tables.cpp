@@ -183,6 +183,15 @@ const OptionGroup& boundedMe() {
   return group;
 }
 
+const OptionGroup& boundedMeSolver() {
+  static const OptionGroup group{
+      integer("k", 1, 1, kMaxUint32, "arms to return (at most K)"),
+      number("low", 0.0, -1e300, 1e300, "lower bound of every reward"),
+      number("high", 1.0, -1e300, 1e300, "upper bound of every reward"),
+  };
+  return group;
+}
+
 const OptionGroup& greedy() {
   static const OptionGroup group{
       computedInteger("budget", 1, kMaxUint32, "budgetFraction x size", "candidates screened per query (not with budgetFraction)"),
@@ -563,6 +572,13 @@ const OptionGroup& mipsEnvironment() {
       integer("items", 2000, 1, 100000000, "items in the dataset"),
       integer("dim", 1000, 1, 1000000, "dimension"),
       text("dataset", "gaussian", "gaussian|uniform", "distribution of the entries"),
+  };
+  return group;
+}
+
+const OptionGroup& mipsPolicy() {
+  static const OptionGroup group{
+      integer("k", 5, 1, 1000000, "items each query returns (at most items)"),
   };
   return group;
 }

@@ -6,6 +6,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/env/change_options.hpp"
 #include "sublinear/env/environment_factory.hpp"
 
 namespace sublinear {
@@ -23,14 +24,6 @@ void scaleToUnitNorm(double* x, int dim) {
   if (norm > 0.0) {
     for (int i = 0; i < dim; ++i) x[i] /= norm;
   }
-}
-
-const Json& changeOptions(const Json& options) {
-  static const Json none = Json::object();
-  if (!options.is_object() || !options.contains("change") || options["change"].is_null()) return none;
-  const Json& change = options["change"];
-  require(change.is_object(), ErrorCode::InvalidArgument, "option 'change' must be an object { every, add, remove }");
-  return change;
 }
 }  // namespace
 

@@ -6,18 +6,11 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/env/change_options.hpp"
 
 namespace sublinear {
 
 namespace {
-const Json& changeOptions(const Json& options) {
-  static const Json none = Json::object();
-  if (!options.is_object() || !options.contains("change") || options["change"].is_null()) return none;
-  const Json& change = options["change"];
-  require(change.is_object(), ErrorCode::InvalidArgument, "option 'change' must be an object { every, add, remove }");
-  return change;
-}
-
 std::uint32_t pickUser(const RatingsModel& model, const Json& options, std::uint64_t runSeed) {
   if (options.is_object() && options.contains("user") && !options["user"].is_null()) {
     return static_cast<std::uint32_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "user", 0));
@@ -44,8 +37,9 @@ RatingsEnvironment::RatingsEnvironment(std::shared_ptr<const RatingsModel> model
   std::size_t scheduled = 0;
   if (changeEvery_ > 0 && horizon > 0) scheduled = static_cast<std::size_t>(horizon / changeEvery_) * changeAdd_;
   const std::size_t fallback = movies > scheduled ? movies - scheduled : 1;
-  initialArms_ = static_cast<std::size_t>(readInteger(options, "arms", static_cast<long long>(fallback), 1,
-                                                      static_cast<long long>(movies)));
+  const long long arms = readIntegerOption(option_groups::ratingsEnvironment(), options, "arms", static_cast<long long>(fallback));
+  requireIntegerOptionWithin("arms", arms, 1, static_cast<long long>(movies));
+  initialArms_ = static_cast<std::size_t>(arms);
   for (std::size_t i = 0; i < initialArms_; ++i) addNextMovie(nullptr);
   const auto users = static_cast<std::size_t>(readIntegerOption(option_groups::ratingsEnvironment(), options, "users"));
   if (users > 1) {

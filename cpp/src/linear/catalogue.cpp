@@ -7,6 +7,7 @@
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/snapshot.hpp"
 #include "sublinear/linear/policy_index.hpp"
+#include "sublinear/linear/saved_arms.hpp"
 #include "sublinear/linear/sub_ts.hpp"
 
 namespace sublinear {
@@ -89,13 +90,7 @@ std::vector<std::uint8_t> Catalogue::toBytes() const {
   StateWriter out(kType);
   out.json(options_);
   out.u64(identity_);
-  out.u64(arms_.size());
-  for (std::size_t row = 0; row < arms_.size(); ++row) {
-    out.u32(arms_.idAt(row));
-    const double* x = arms_.rowData(row);
-    for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
-  }
-  out.u32s(arms_.labels().labels().data(), arms_.size());
+  saveArmSet(arms_, out);
   index_->save(out);
   return out.finish();
 }
@@ -113,18 +108,8 @@ std::shared_ptr<Catalogue> Catalogue::fromBytes(const std::uint8_t* bytes, std::
 void Catalogue::load(StateReader& in) {
   identity_ = in.u64();
   const auto d = static_cast<std::size_t>(arms_.dim());
-  const std::size_t count = in.count(sizeof(Id) + sizeof(std::uint32_t) + d * sizeof(double));
-  std::vector<Id> ids(count);
-  std::vector<double> features(count * d);
-  for (std::size_t row = 0; row < count; ++row) {
-    ids[row] = in.u32();
-    for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
-  }
-  // Unique ids, finite features within kMaxMagnitude, as add() demands (CORRUPT_STATE here).
-  const std::vector<std::uint32_t> labels = in.u32s();
-  in.check(labels.size() == count, "there is not one label per arm");
-  arms_.checkAdd(ids.data(), count, features.data(), features.size(), labels.data(), labels.size());
-  arms_.add(ids.data(), count, features.data(), labels.data());
+  loadArmSet(arms_, in, sizeof(Id) + sizeof(std::uint32_t) + d * sizeof(double));
+  const std::size_t count = arms_.size();
   index_->load(in);
   // The index holds exactly the arms, as float copies of their features.
   in.check(index_->size() == count, "the index does not hold the arms");

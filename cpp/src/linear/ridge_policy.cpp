@@ -8,6 +8,7 @@
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/linear/saved_arms.hpp"
 
 namespace sublinear {
 
@@ -34,27 +35,16 @@ std::shared_ptr<Catalogue> checkedCatalogue(std::shared_ptr<Catalogue> catalogue
 }  // namespace
 
 RidgePolicy::RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim)
-    : catalogue_(checkedCatalogue(std::move(catalogue), options)),
-      arms_(catalogue_->arms()),
-      ridge_(modelDim, readLambda(options)),
-      random_(readSeedOption(option_groups::ridge(), options)),
-      delta_(readOption(option_groups::ridge(), options, "delta")),
-      theoretical_(readTheoretical(options)),
-      noiseGiven_(given(options, "noise")),
-      noise_(readOption(option_groups::ridge(), options, "noise")),
-      bound_(readOption(option_groups::ridge(), options, "bound")),
-      horizon_(readIntegerOption(option_groups::ridge(), options, "horizon")),
-      fixedBeta_(given(options, "beta")),
-      beta_(readOption(option_groups::ridge(), options, "beta")),
-      explore_(readOption(option_groups::decisions(), options, "explore")),
-      propensityDraws_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "propensityDraws"))),
-      ledger_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "maxPending")), arms_.dim()) {
-  startFromPrior(options);
-}
+    : RidgePolicy(nullptr, checkedCatalogue(std::move(catalogue), options), options, modelDim) {}
 
 RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
-    : ownArms_(std::make_unique<ArmSet>(dim)),
-      arms_(*ownArms_),
+    : RidgePolicy(std::make_unique<ArmSet>(dim), nullptr, options, modelDim) {}
+
+RidgePolicy::RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalogue> catalogue, const Json& options,
+                         int modelDim)
+    : ownArms_(std::move(ownArms)),
+      catalogue_(std::move(catalogue)),
+      arms_(ownArms_ != nullptr ? *ownArms_ : catalogue_->arms()),
       ridge_(modelDim, readLambda(options)),
       random_(readSeedOption(option_groups::ridge(), options)),
       delta_(readOption(option_groups::ridge(), options, "delta")),
@@ -126,8 +116,13 @@ void RidgePolicy::removeArms(const Id* ids, std::size_t count) {
   ownArms_->remove(ids, count);
 }
 
+void RidgePolicy::checkChoice(std::size_t k, bool slate, const char* call) const {
+  require(!slate || k >= 1, ErrorCode::InvalidArgument, "selectSlate: k must be a positive integer");
+  if (arms_.size() == 0) fail(ErrorCode::Empty, std::string("the policy has no arms: add arms before ") + call + "()");
+}
+
 Id RidgePolicy::select(const ArmFilter& filter) {
-  require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before select()");
+  checkChoice(1, false, "select");
   if (filter.empty()) {
     const Id arm = chooseArm();
     ++selections_;
@@ -137,8 +132,7 @@ Id RidgePolicy::select(const ArmFilter& filter) {
 }
 
 std::vector<Id> RidgePolicy::selectSlate(std::size_t k, const ArmFilter& filter) {
-  require(k >= 1, ErrorCode::InvalidArgument, "selectSlate: k must be a positive integer");
-  require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before selectSlate()");
+  checkChoice(k, true, "selectSlate");
   return chooseEligible(k, filter, arms_.eligibility(filter), true);
 }
 
@@ -178,8 +172,7 @@ void RidgePolicy::observe(const double* features, double reward) {
 }
 
 Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate) {
-  require(!slate || k >= 1, ErrorCode::InvalidArgument, "selectSlate: k must be a positive integer");
-  require(arms_.size() > 0, ErrorCode::Empty, "the policy has no arms: add arms before select()");
+  checkChoice(k, slate, "select");
   const Eligibility eligible = arms_.eligibility(filter);
   const std::vector<Id> chosen = chooseEligible(k, filter, eligible, slate);
   Decision decision;
@@ -348,15 +341,7 @@ double RidgePolicy::practicalRadius(double multiplier) const {
 
 
 void RidgePolicy::save(StateWriter& out) const {
-  if (ownArms_) {
-    out.u64(arms_.size());
-    for (std::size_t row = 0; row < arms_.size(); ++row) {
-      out.u32(arms_.idAt(row));
-      const double* x = arms_.rowData(row);
-      for (int j = 0; j < arms_.dim(); ++j) out.f64(x[j]);
-    }
-    out.u32s(arms_.labels().labels().data(), arms_.size());
-  }
+  if (ownArms_) saveArmSet(arms_, out);
   ridge_.save(out);
   out.random(random_);
   out.u64(innerProducts_);
@@ -395,18 +380,7 @@ void RidgePolicy::load(StateReader& in) {
 void RidgePolicy::loadArms(StateReader& in) {
   in.check(ownArms_->size() == 0, "a policy can only be restored into a new one");
   const auto d = static_cast<std::size_t>(ownArms_->dim());
-  const std::size_t count = in.count(sizeof(Id) + d * sizeof(double));
-  std::vector<Id> ids(count);
-  std::vector<double> features(count * d);
-  for (std::size_t row = 0; row < count; ++row) {
-    ids[row] = in.u32();
-    for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
-  }
-  const std::vector<std::uint32_t> labels = in.u32s();
-  in.check(labels.size() == count, "there is not one label per arm");
-  // Unique ids, finite features within kMaxMagnitude, as addArms demands (its errors become CORRUPT_STATE).
-  ownArms_->checkAdd(ids.data(), count, features.data(), features.size(), labels.data(), labels.size());
-  ownArms_->add(ids.data(), count, features.data(), labels.data());
+  loadArmSet(*ownArms_, in, sizeof(Id) + d * sizeof(double));
 }
 
 }  // namespace sublinear

@@ -37,17 +37,20 @@ std::unique_ptr<Matroid> makeMatroid(const Json& spec, std::size_t k, Random& ra
   requireObject(spec, "option 'matroid'");
   const OptionGroup& specs = option_groups::matroidSpec();
   const std::string kind = readStringOption(specs, spec, "kind", "matroid.");
-  // rank and groups are bounded by K, beyond their table's range.
-  if (kind == "uniform") {
-    return std::make_unique<UniformMatroid>(k, static_cast<std::size_t>(readInteger(spec, "rank", std::min<long long>(10, k), 1, static_cast<long long>(k))));
-  }
+  // rank and groups are bounded by K too, within their table's range.
+  const auto withinK = [&](const char* name) {
+    const long long value = readIntegerOption(specs, spec, name, std::min<long long>(10, k));
+    requireIntegerOptionWithin(name, value, 1, static_cast<long long>(k));
+    return value;
+  };
+  if (kind == "uniform") return std::make_unique<UniformMatroid>(k, static_cast<std::size_t>(withinK("rank")));
   if (kind == "partition") {
     std::vector<std::uint32_t> groups;
     if (has(spec, "groupOfArm")) {
       groups = readIntegers(spec, "groupOfArm");
       require(groups.size() == k, ErrorCode::DimensionMismatch, "option 'groupOfArm' must hold K entries");
     } else {
-      const auto count = static_cast<std::uint32_t>(readInteger(spec, "groups", std::min<long long>(10, k), 1, static_cast<long long>(k)));
+      const auto count = static_cast<std::uint32_t>(withinK("groups"));
       groups.resize(k);
       for (std::size_t i = 0; i < k; ++i) groups[i] = static_cast<std::uint32_t>(i % count);
     }

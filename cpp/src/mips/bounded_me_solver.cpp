@@ -159,12 +159,14 @@ BoundedMESolver::Result solveBoundedPulls(const double* rewards, std::size_t rew
   }
   // (epsilon, delta) as BoundedMEIndex reads them.
   const BoundedMESolver solver(readOption(option_groups::boundedMe(), options, "epsilon"), readOption(option_groups::boundedMe(), options, "delta"));
-  const auto k = static_cast<std::size_t>(readInteger(options, "k", 1, 1, static_cast<long long>(armCount)));
-  const double low = readNumber(options, "low", 0.0, -1e300, 1e300);
-  const double high = readNumber(options, "high", 1.0, -1e300, 1e300);
+  const OptionGroup& own = option_groups::boundedMeSolver();
+  const long long k = readIntegerOption(own, options, "k");
+  requireIntegerOptionWithin("k", k, 1, static_cast<long long>(armCount));
+  const double low = readOption(own, options, "low");
+  const double high = readOption(own, options, "high");
   const auto order = BoundedMESolver::parseDrawOrder(readString(options, "order", "shared"));
   Random random(readSeed(options));
-  return solver.solveLists(rewards, armCount, listLength, k, order, low, high, random);
+  return solver.solveLists(rewards, armCount, listLength, static_cast<std::size_t>(k), order, low, high, random);
 }
 
 }  // namespace sublinear

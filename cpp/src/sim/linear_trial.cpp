@@ -146,8 +146,10 @@ Json LinearTrial::usersMemory() const {
 std::unique_ptr<Trial> makeLinearTrial(const Json& environment, const Json& policy, std::uint64_t seed) {
   requireObject(environment, "environment");
   requireObject(policy, "policy");
-  const std::int64_t horizon = readInteger(policy, "horizon", readInteger(environment, "horizon", 0, 0, 1000000000000LL),
-                                           0, 1000000000000LL);
+  // The policy's own horizon, else the one simulate() set on the environment: both read over the
+  // environment's range of it (0: none), the policy's own range applying when it is built.
+  const std::int64_t horizon = readIntegerOption(option_groups::environmentCommon(), policy, "horizon",
+                                                 readIntegerOption(option_groups::environmentCommon(), environment, "horizon"));
   Json policyOptions = policy.is_object() ? policy : Json::object();
   if (!policyOptions.contains("seed") || policyOptions["seed"].is_null()) {
     // Keep the derived seed inside 2^53 so that it survives a trip through JavaScript numbers.

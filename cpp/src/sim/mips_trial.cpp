@@ -23,9 +23,9 @@ std::size_t dimensionOf(const Json& environment) {
 MipsTrial::MipsTrial(const Json& environment, const Json& policy, std::uint64_t seed)
     : items_(static_cast<std::size_t>(readIntegerOption(option_groups::mipsEnvironment(), environment, "items"))),
       dim_(dimensionOf(environment)),
-      k_(static_cast<std::size_t>(readInteger(policy, "k", 5, 1, 1000000))),
+      k_(static_cast<std::size_t>(readIntegerOption(option_groups::mipsPolicy(), policy, "k"))),
       indexSpec_(policy),
-      random_(deriveSeed(readInteger(environment, "seed", static_cast<long long>(seed >> 11), 0, 9007199254740991LL), kDataPurpose)),
+      random_(deriveSeed(readSeed(environment, seed >> 11), kDataPurpose)),
       oracle_(dimensionOf(environment)),
       query_(dimensionOf(environment)) {
   uniform_ = readStringOption(option_groups::mipsEnvironment(), environment, "dataset") == "uniform";

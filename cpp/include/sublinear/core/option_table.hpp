@@ -97,6 +97,10 @@ bool readBoolOption(const OptionGroup& group, const Json& options, const char* n
 std::string readStringOption(const OptionGroup& group, const Json& options, const char* name, const char* path = "");
 // The group's `seed` spec (its own default).
 std::uint64_t readSeedOption(const OptionGroup& group, const Json& options);
+// The part of an integer option's range that the data set (a matroid's rank at most K, a promotion's
+// users at least k), checked on a value read through its table's widest range: INVALID_ARGUMENT
+// "option 'name' must be an integer in [low, high]", as a read over that range says.
+void requireIntegerOptionWithin(const char* name, long long value, long long low, long long high);
 bool optionGiven(const Json& options, const char* name);
 
 // The groups (data in cpp/src/core/option_tables.cpp).
@@ -110,6 +114,8 @@ const OptionGroup& hnsw();
 const OptionGroup& lsh();
 const OptionGroup& adaptive();
 const OptionGroup& boundedMe();
+// boundedME()'s own options beside boundedMe()'s (the function of the package, not the index).
+const OptionGroup& boundedMeSolver();
 const OptionGroup& greedy();
 const OptionGroup& pcaTree();
 // Linear policies.
@@ -160,6 +166,8 @@ const OptionGroup& promotionEnvironment();
 const OptionGroup& matroidEnvironment();
 const OptionGroup& mabBpEnvironment();
 const OptionGroup& mipsEnvironment();
+// The keys of the mips environment's policy that the trial reads itself (the rest is the index's).
+const OptionGroup& mipsPolicy();
 // Nested objects of the environments.
 const OptionGroup& linearChange();
 const OptionGroup& ratingsChange();

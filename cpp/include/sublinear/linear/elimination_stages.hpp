@@ -10,7 +10,7 @@ namespace sublinear {
 namespace elimination_stages {
 
 // The `eta` option, or its default: 1/(T + 1) under the practical radius, 1/sqrt(T + 1) under the
-// theoretical one (see staged_elimination.cpp for why).
+// theoretical one (see defaultEta in elimination_stages.cpp for why).
 double eta(const Json& options);
 // smax = max(0, ceil(log2(1 / (8 eta)))), at most 60.
 int maxStage(double eta);

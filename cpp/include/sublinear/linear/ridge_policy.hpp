@@ -187,8 +187,14 @@ class RidgePolicy : public LinearPolicy {
   std::size_t propensityDraws_;
   DecisionLedger ledger_;
 
+  // What both public constructors share: exactly one of ownArms and catalogue is given.
+  RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim);
+
   // The own arms of a saved state (not over a catalogue).
   void loadArms(StateReader& in);
+  // What select(), selectSlate() (slate) and decide() refuse before choosing: a slate of k = 0
+  // (INVALID_ARGUMENT), a policy without arms (EMPTY, naming `call`).
+  void checkChoice(std::size_t k, bool slate, const char* call) const;
   // The regression's update with one observation (features of the arm's dimension), validated.
   void observe(const double* features, double reward);
   // select() (slate false) or selectSlate(k) over `eligible` (built once from `filter`): EMPTY when

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 #include <utility>
@@ -226,6 +227,11 @@ class StagedElimination : public RidgePolicy {
   void loadHeap(Heap& heap, StateReader& in) const;
   // The stage's most uncertain arm through its bounds (see boundsFirst above).
   BoundAnswer searchBounds(int stage);
+  // chooseArm's search of a non-empty stage below smax: its bounds, then the fallbacks (a scan, an
+  // uncertified play, the index with its audits). The arm to play, or none when no arm found passes
+  // the acceptance test (the caller re-partitions the stage). Raises the shortlist of
+  // `searchOptions` when an audit raises the policy's.
+  std::optional<Id> answerStage(int stage, const std::vector<float>& query, SearchOptions& searchOptions);
   // The `count` most uncertain arms of a stage that `eligible` admits, through its bounds: the ids
   // by ||x||_{V^-1} descending (at most count), and whether no other eligible member can exceed the
   // last of them. Ineligible members popped are put back with their bounds, and count as work.
