@@ -1,13 +1,17 @@
 // `sublinear-native linear-replay <file.json>`: file { dim, options (a makeLinearPolicy spec), ids,
 // features, thetaStar, steps }; plays `steps` rounds with the noise-free reward x^T theta* and prints
-// the chosen ids, then theta^ (%.17g) — the native side of the wasm-vs-native policy test.
+// the chosen ids, then theta^ (%.17g), then the saved state (toBytes() of { type, dim, ...options })
+// in hex — the native side of the wasm-vs-native policy test. The state holds every maintained
+// number bit for bit (the kept widths among them), so equal states mean equal arithmetic.
 #include <cstdio>
+#include <cstdint>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <vector>
 
 #include "native_commands.hpp"
-#include "sublinear/linear/policy_factory.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
 
 namespace sublinear::tools {
 
@@ -17,7 +21,9 @@ int linearReplay(const char* path) {
   text << file.rdbuf();
   const sublinear::Json input = sublinear::parseJson(text.str());
   const int dim = input.at("dim").get<int>();
-  auto policy = sublinear::makeLinearPolicy(dim, input.at("options"));
+  sublinear::Json spec = input.at("options");
+  spec["dim"] = dim;
+  auto policy = std::make_unique<sublinear::PersistentLinearPolicy>(spec);
   const auto ids = input.at("ids").get<std::vector<sublinear::Id>>();
   const auto features = input.at("features").get<std::vector<double>>();
   const auto thetaStar = input.at("thetaStar").get<std::vector<double>>();
@@ -34,8 +40,10 @@ int linearReplay(const char* path) {
     std::printf("%s%u", t == 0 ? "" : ",", arm);
   }
   std::printf("\n");
-  const sublinear::Vector theta = policy->theta();
+  const sublinear::Vector theta = policy->policy().theta();
   for (int j = 0; j < theta.size(); ++j) std::printf("%s%.17g", j == 0 ? "" : ",", theta[j]);
+  std::printf("\n");
+  for (const std::uint8_t byte : policy->toBytes()) std::printf("%02x", byte);
   std::printf("\n");
   return 0;
 }

@@ -214,7 +214,9 @@ describe('linear policies', () => {
 });
 
 describe('determinism', () => {
-  test('wasm makes the same choices and estimates as the native build for a seed', async () => {
+  // Plays each [class, type, options] for `steps` noise-free rounds in wasm and through the native
+  // CLI's linear-replay on the same arms: the same choices, theta and saved state, byte for byte.
+  async function expectSameAsNative(dim, entries, seed, steps) {
     const { execFileSync } = await import('node:child_process');
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
@@ -222,14 +224,12 @@ describe('determinism', () => {
     const native = new URL('../../build/native/sublinear-native', import.meta.url).pathname;
     const directory = mkdtempSync(join(tmpdir(), 'linear-replay-'));
     try {
-      const dim = 5;
-      const random = seededRandom(77);
+      const random = seededRandom(seed);
       const count = 200;
       const ids = Array.from({ length: count }, (_, i) => i * 3 + 1);
       const features = Array.from(gaussian(random, count * dim));
       const thetaStar = Array.from(gaussian(random, dim));
-      const steps = 300;
-      for (const [name, type, extra] of classes) {
+      for (const [name, type, extra] of entries) {
         const options = { type, seed: 12, horizon: 1000, ...extra };
         const policy = new sb[name]({ dim, ...options });
         policy.addArms(ids, features);
@@ -244,14 +244,35 @@ describe('determinism', () => {
         }
         const file = join(directory, `${type}.json`);
         writeFileSync(file, JSON.stringify({ dim, options, ids, features, thetaStar, steps }));
-        const [nativeChoices, nativeTheta] = execFileSync(native, ['linear-replay', file], { encoding: 'utf8' }).trim().split('\n');
+        const [nativeChoices, nativeTheta, nativeState] = execFileSync(native, ['linear-replay', file], { encoding: 'utf8', maxBuffer: 1 << 26 }).trim().split('\n');
         expect(choices.join(','), type).toBe(nativeChoices);
         expect(Array.from(policy.theta()), type).toEqual(nativeTheta.split(',').map(Number));
+        expect(Buffer.from(policy.toBytes()).toString('hex'), `${type}: saved state`).toBe(nativeState);
         policy.dispose();
       }
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  }
+
+  test('wasm makes the same choices and estimates as the native build for a seed', async () => {
+    await expectSameAsNative(5, classes, 77, 300);
+  });
+
+  // The kept widths' scan (f64x2 lanes in wasm, the same two-lane order natively) at a dimension
+  // that takes every path of its kernel: blocks of eight, a remaining pair, an odd last entry. The
+  // saved states hold every width, so they must agree bit for bit.
+  test('kept widths are the same bits in wasm and native (LinUCB, and elimination with search: widths)', async () => {
+    await expectSameAsNative(
+      21,
+      [
+        ['LinUCB', 'lin-ucb', {}],
+        ['LinearElim', 'linear-elim', { search: 'widths' }],
+        ['SubElim', 'sub-elim', { search: 'widths' }],
+      ],
+      78,
+      250,
+    );
   });
 });
 

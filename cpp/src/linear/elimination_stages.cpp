@@ -37,9 +37,13 @@ int maxStage(double eta) {
 
 int stageFor(double u, int maxStage) {
   if (!(u > 0.0)) return maxStage;
-  const double level = -log2(u);
-  if (!(level > 0.0)) return 0;
-  return static_cast<int>(std::min<double>(std::floor(level), maxStage));
+  if (!(u < 1.0)) return 0;
+  // floor(-log2 u), exactly and without a logarithm (the scans call this for every arm in play at
+  // every step): with u = m 2^e, m in [0.5, 1), u <= 2^-s holds for s <= -e, and for s = 1 - e
+  // too when u is that power of two.
+  int exponent = 0;
+  const double mantissa = std::frexp(u, &exponent);
+  return std::min(mantissa == 0.5 ? 1 - exponent : -exponent, maxStage);
 }
 
 }  // namespace elimination_stages

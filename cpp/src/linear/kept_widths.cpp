@@ -4,18 +4,16 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "sublinear/core/double_lanes.hpp"
+
 namespace sublinear {
 
 namespace {
-// Rows are processed in blocks; a block never straddles two of the arm set's pieces (kBlock divides
-// RowStore::kBlockRows).
-constexpr std::size_t kBlock = 512;
 // Each call recomputes ceil(n / (kExactSpan d)) widths exactly, so every width is exact again after
-// kExactSpan d calls. The exact rows cost d^2 each in Eigen's scalar product (about 0.3 GMAC/s):
-// at span 1, 70% of LinUCB's select at 10^4 x 128; the corrections' rounding over 8 d calls stays
-// near 1e-12 of the widths (tests/cpp/elimination_widths_test.cpp checks 1e-9).
+// kExactSpan d calls. An exact row costs d^2 (V^-1 x), a corrected one 2 d (its corrections and
+// x^T theta): at span 8 the exact slice is 1/16 of the scan's arithmetic. The corrections' rounding
+// over 8 d calls stays near 1e-12 of the widths (tests/cpp/elimination_widths_test.cpp checks 1e-9).
 constexpr std::size_t kExactSpan = 8;
-static_assert(RowStore<double>::kBlockRows % kBlock == 0, "a block of rows must lie in one piece of the arm set");
 }  // namespace
 
 void KeptWidths::recompute(const ArmSet& arms, const RidgeRegression& ridge) {
@@ -23,46 +21,96 @@ void KeptWidths::recompute(const ArmSet& arms, const RidgeRegression& ridge) {
   corrections_.resize(dim_, 0);
   nextExact_ = 0;
   valid_ = true;
-  for (std::size_t start = 0; start < arms.size(); start += kBlock) {
-    const auto rows = static_cast<Eigen::Index>(std::min(kBlock, arms.size() - start));
-    const auto block = arms.rows(start, static_cast<std::size_t>(rows));
-    const Matrix transformed = block * ridge.inverseGram();
-    Eigen::Map<Vector>(widths_.data() + start, rows) = transformed.cwiseProduct(block).rowwise().sum();
-  }
+  std::vector<std::uint32_t> every(arms.size());
+  for (std::size_t row = 0; row < every.size(); ++row) every[row] = static_cast<std::uint32_t>(row);
+  compute(arms, ridge, every);
 }
 
 void KeptWidths::compute(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows) {
+  const auto d = static_cast<std::size_t>(dim_);
   if (ridge.observations() == 0) {
     // V^-1 = c I before any observation (RidgeRegression's start, with or without a prior): O(d).
     const double scale = ridge.inverseGram()(0, 0);
-    for (const std::uint32_t row : rows) widths_[row] = scale * Eigen::Map<const Vector>(arms.rowData(row), dim_).squaredNorm();
+    for (const std::uint32_t row : rows) {
+      const double* x = arms.rowData(row);
+      widths_[row] = scale * lanes::dot(x, x, d);
+    }
     return;
   }
-  // Gathered in blocks and multiplied by V^-1 at once: V^-1 (d^2 doubles, 4.9 MB at d = 784) is read
-  // once a block instead of once a row.
-  Matrix gathered;
-  for (std::size_t first = 0; first < rows.size(); first += kBlock) {
-    const auto count = static_cast<Eigen::Index>(std::min(kBlock, rows.size() - first));
-    gathered.resize(count, dim_);
-    for (Eigen::Index i = 0; i < count; ++i) gathered.row(i) = Eigen::Map<const Vector>(arms.rowData(rows[first + static_cast<std::size_t>(i)]), dim_);
-    const Matrix transformed = gathered * ridge.inverseGram();
-    const Vector values = transformed.cwiseProduct(gathered).rowwise().sum();
-    for (Eigen::Index i = 0; i < count; ++i) widths_[rows[first + static_cast<std::size_t>(i)]] = values[i];
+  // x^T V^-1 x = x . (V^-1 x), the j-th entry of V^-1 x being column j of V^-1 . x. Rows go in
+  // groups: each column of V^-1 (d^2 doubles in all, 4.9 MB at d = 784) is read from memory once a
+  // group and stays in cache while the group's rows (kGroup d doubles) are multiplied by it. A width
+  // has the same bits whatever its group (dotPair's products equal dot's).
+  constexpr std::size_t kGroup = 16;
+  const Matrix& inverse = ridge.inverseGram();
+  Matrix transformed(dim_, static_cast<Eigen::Index>(kGroup));
+  const double* group[kGroup];
+  for (std::size_t first = 0; first < rows.size(); first += kGroup) {
+    const std::size_t count = std::min(kGroup, rows.size() - first);
+    for (std::size_t r = 0; r < count; ++r) group[r] = arms.rowData(rows[first + r]);
+    for (Eigen::Index j = 0; j < dim_; ++j) {
+      const double* column = inverse.col(j).data();
+      std::size_t r = 0;
+      for (; r + 2 <= count; r += 2) {
+        lanes::dotPair(column, group[r], group[r + 1], d, transformed(j, static_cast<Eigen::Index>(r)), transformed(j, static_cast<Eigen::Index>(r + 1)));
+      }
+      if (r < count) transformed(j, static_cast<Eigen::Index>(r)) = lanes::dot(column, group[r], d);
+    }
+    for (std::size_t r = 0; r < count; ++r) widths_[rows[first + r]] = lanes::dot(group[r], transformed.col(static_cast<Eigen::Index>(r)).data(), d);
   }
+}
+
+double KeptWidths::correctRow(const double* x, const double* theta, double& drop) const {
+  // The directions in pairs, so that the row is read from memory once for two of them: theta with
+  // the first correction (one observation a select, LinUCB's usual case, is a single pass), then
+  // the remaining corrections two at a time.
+  const auto d = static_cast<std::size_t>(dim_);
+  const auto pending = static_cast<std::size_t>(corrections_.cols());
+  const double* columns = corrections_.data();
+  double mean = 0.0;
+  drop = 0.0;
+  std::size_t next = 0;
+  if (theta != nullptr) {
+    if (pending == 0) return lanes::dot(x, theta, d);
+    double product = 0.0;
+    lanes::dotPair(x, columns, theta, d, product, mean);
+    drop = product * product;
+    next = 1;
+  }
+  for (; next + 2 <= pending; next += 2) {
+    double a = 0.0, b = 0.0;
+    lanes::dotPair(x, columns + next * d, columns + (next + 1) * d, d, a, b);
+    drop += a * a;
+    drop += b * b;
+  }
+  if (next < pending) {
+    const double a = lanes::dot(x, columns + next * d, d);
+    drop += a * a;
+  }
+  return mean;
 }
 
 void KeptWidths::correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means) {
   const Eigen::Index pending = corrections_.cols();
   if (pending == 0 && theta == nullptr) return;
-  // theta (when given) beside the corrections, so that each row is read once for both.
-  Matrix directions(dim_, pending + (theta != nullptr ? 1 : 0));
-  directions.leftCols(pending) = corrections_;
-  if (theta != nullptr) directions.col(pending) = *theta;
-  Vector products(directions.cols());
+  const double* direction = theta != nullptr ? theta->data() : nullptr;
+  if (pending == 1 && theta != nullptr) {
+    // As in bringUpToDateEvery: the usual single correction inlined.
+    const auto d = static_cast<std::size_t>(dim_);
+    const double* correction = corrections_.data();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      double product = 0.0;
+      lanes::dotPair(arms.rowData(rows[i]), correction, direction, d, product, means[i]);
+      widths_[rows[i]] -= product * product;
+    }
+    corrections_.resize(dim_, 0);
+    return;
+  }
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    products.noalias() = directions.transpose() * Eigen::Map<const Vector>(arms.rowData(rows[i]), dim_);
-    widths_[rows[i]] -= products.head(pending).squaredNorm();
-    if (theta != nullptr) means[i] = products[pending];
+    double drop = 0.0;
+    const double mean = correctRow(arms.rowData(rows[i]), direction, drop);
+    widths_[rows[i]] -= drop;
+    if (theta != nullptr) means[i] = mean;
   }
   corrections_.resize(dim_, 0);
 }
@@ -98,30 +146,25 @@ void KeptWidths::bringUpToDateEvery(const ArmSet& arms, const RidgeRegression& r
   if (!valid_ || widths_.size() != n) {
     // The first computation: O(K d) before any observation (compute's shortcut), O(K d^2) once
     // otherwise (a state saved without widths, or updates before the first select).
-    widths_.assign(n, 0.0);
-    corrections_.resize(dim_, 0);
-    nextExact_ = 0;
-    valid_ = true;
-    if (ridge.observations() == 0) {
-      std::vector<std::uint32_t> every(n);
-      for (std::size_t row = 0; row < n; ++row) every[row] = static_cast<std::uint32_t>(row);
-      compute(arms, ridge, every);
-    } else {
-      recompute(arms, ridge);
-    }
+    recompute(arms, ridge);
   }
-  // One column of corrections (one update a select) is a matrix-vector product like the means'.
-  const Eigen::Index pending = corrections_.cols();
-  for (std::size_t start = 0; start < n; start += kBlock) {
-    const auto rows = static_cast<Eigen::Index>(std::min(kBlock, n - start));
-    const auto block = arms.rows(start, static_cast<std::size_t>(rows));
-    Eigen::Map<Vector> widths(widths_.data() + start, rows);
-    if (pending == 1) {
-      widths -= (block * corrections_.col(0)).cwiseAbs2();
-    } else if (pending > 1) {
-      widths -= (block * corrections_).cwiseAbs2().rowwise().sum();
+  // One pass over the rows: each row's corrections and x^T theta from one read of it. One
+  // observation a select (the usual case) is a single dotPair, inlined here: at d = 32 a call per
+  // row costs a fifth of the row.
+  if (corrections_.cols() == 1) {
+    const auto d = static_cast<std::size_t>(dim_);
+    const double* correction = corrections_.data();
+    for (std::size_t row = 0; row < n; ++row) {
+      double product = 0.0;
+      lanes::dotPair(arms.rowData(row), correction, theta.data(), d, product, means[row]);
+      widths_[row] -= product * product;
     }
-    Eigen::Map<Vector>(means + start, rows).noalias() = block * theta;
+  } else {
+    for (std::size_t row = 0; row < n; ++row) {
+      double drop = 0.0;
+      means[row] = correctRow(arms.rowData(row), theta.data(), drop);
+      widths_[row] -= drop;
+    }
   }
   corrections_.resize(dim_, 0);
   if (n == 0) return;
@@ -154,10 +197,10 @@ void KeptWidths::remap(const ArmSet& arms, const RidgeRegression& ridge, const s
 
 void KeptWidths::applyCorrections(const ArmSet& arms, std::size_t kept) {
   if (corrections_.cols() == 0) return;
-  for (std::size_t start = 0; start < kept; start += kBlock) {
-    const auto rows = static_cast<Eigen::Index>(std::min(kBlock, kept - start));
-    const Matrix projected = arms.rows(start, static_cast<std::size_t>(rows)) * corrections_;
-    Eigen::Map<Vector>(widths_.data() + start, rows) -= projected.cwiseAbs2().rowwise().sum();
+  for (std::size_t row = 0; row < kept; ++row) {
+    double drop = 0.0;
+    correctRow(arms.rowData(row), nullptr, drop);
+    widths_[row] -= drop;
   }
   corrections_.resize(dim_, 0);
 }
@@ -176,10 +219,9 @@ void KeptWidths::appendRows(const ArmSet& arms, const RidgeRegression& ridge, st
   applyCorrections(arms, widths_.size());
   const std::size_t first = arms.size() - count;
   widths_.resize(arms.size());
-  for (std::size_t row = first; row < arms.size(); ++row) {
-    const double norm = ridge.inverseNorm(Eigen::Map<const Vector>(arms.rowData(row), dim_));
-    widths_[row] = norm * norm;
-  }
+  std::vector<std::uint32_t> added(count);
+  for (std::size_t i = 0; i < count; ++i) added[i] = static_cast<std::uint32_t>(first + i);
+  compute(arms, ridge, added);
 }
 
 void KeptWidths::followRemoval(const ArmSet& arms, const Id* ids, std::size_t count) {

@@ -1,6 +1,7 @@
 #include "sublinear/linear/scan_elim.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <unordered_set>
 
@@ -24,6 +25,13 @@ const Json& optionsOverCatalogue(const Json& options) {
 
 // Stage bytes: -1 for an eliminated arm.
 constexpr std::int8_t kEliminated = -1;
+
+// 2^-(s + 1) for every stage s a policy can have (at most 60, elimination_stages::maxStage).
+const std::array<double, 64> kStageEdges = [] {
+  std::array<double, 64> edges{};
+  for (std::size_t s = 0; s < edges.size(); ++s) edges[s] = std::ldexp(1.0, -static_cast<int>(s + 1));
+  return edges;
+}();
 }  // namespace
 
 ScanElim::ScanElim(std::string type, int dim, const Json& options)
@@ -117,8 +125,11 @@ ScanElim::Pass ScanElim::prepare() {
     pass.means[i] = mean;
     pass.uncertainties[i] = u;
     // Stages only rise: an arm leaves a stage when its uncertainty falls below the stage's width.
+    // Its stage s rises only when u <= 2^-(s + 1), a comparison, before stageFor is asked which.
     std::int8_t& stage = stages_[row];
-    stage = static_cast<std::int8_t>(std::max<int>(stage, elimination_stages::stageFor(u, maxStage_)));
+    if (stage < maxStage_ && u <= kStageEdges[static_cast<std::size_t>(stage)]) {
+      stage = static_cast<std::int8_t>(std::max<int>(stage, elimination_stages::stageFor(u, maxStage_)));
+    }
     if (mean - u > bestLower) bestLower = mean - u, best = i;
   }
   countInnerProducts(count);

@@ -55,9 +55,9 @@ class KeptWidths {
   // It also writes x^T theta for each listed row into means[i], in the same read of the row.
   void bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows, const Vector& theta,
                      double* means);
-  // The subset form over every row (LinUCB), in blocks of contiguous rows: the
-  // pending corrections and x^T theta (into means[row]) in one pass over each block, then a slice
-  // of the rows recomputed exactly, round the arms.
+  // The subset form over every row (LinUCB): the pending corrections and x^T theta (into
+  // means[row]) from one read of each row, then a slice of the rows recomputed exactly, round the
+  // arms.
   void bringUpToDateEvery(const ArmSet& arms, const RidgeRegression& ridge, const Vector& theta, double* means);
   void remap(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::size_t>& sourceRow,
              const std::vector<std::uint32_t>& rows);
@@ -80,6 +80,9 @@ class KeptWidths {
   // The pending corrections applied to the listed rows only (the others' widths go stale), and
   // with theta given, means[i] = x^T theta of each in the same read.
   void correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means);
+  // One row x: the sum of its pending corrections' squares into `drop`, and x^T theta returned
+  // (theta may be null: 0 returned), from one read of the row (lanes::dotPair).
+  double correctRow(const double* x, const double* theta, double& drop) const;
 
   int dim_;
   bool valid_ = false;

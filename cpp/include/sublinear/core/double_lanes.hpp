@@ -1,0 +1,109 @@
+#pragma once
+
+// Double-precision dot products for the scans that keep per-arm confidence widths (KeptWidths):
+// wasm runs them with f64x2 SIMD, native code with the same two-lane operations (SSE2, or scalar
+// pairs), so both builds return the same bits (the cross-build checksums compare them).
+//
+// The order of operations, which both forms follow exactly: accumulator l (0..7) sums x[i] a[i]
+// for i = l, l + 8, l + 16, ... over the first dim - dim % 8 entries; the remaining pairs go to
+// accumulators 0 and 1; the accumulators are combined as
+//   ((A0 + A2) + (A4 + A6)) + ((A1 + A3) + (A5 + A7))
+// (four f64x2 vectors added as (v0 + v1) + (v2 + v3), then lane 0 + lane 1), and an odd last
+// entry's product is added at the end. Eight accumulators rather than two: each vector add waits
+// for the previous one on its accumulator, and four independent chains keep the adder busy.
+//
+// Eigen cannot serve here: the build sets EIGEN_DONT_VECTORIZE so that its products have the same
+// bits in both builds, and its scalar row-major products (four rows at a time) were the bulk of the
+// kept widths' step, in wasm as natively.
+#include <cstddef>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace sublinear::lanes {
+
+// Two doubles, added and multiplied lane by lane: f64x2 in wasm, SSE2 on x86-64 (the native build's
+// baseline), a plain pair elsewhere. All three are IEEE double operations lane by lane, so every
+// form gives the same bits.
+namespace pair {
+#if defined(__wasm_simd128__)
+using Pair = v128_t;
+inline Pair zero() { return wasm_f64x2_splat(0.0); }
+inline Pair load(const double* p) { return wasm_v128_load(p); }
+inline Pair add(Pair a, Pair b) { return wasm_f64x2_add(a, b); }
+inline Pair mul(Pair a, Pair b) { return wasm_f64x2_mul(a, b); }
+inline double sumLanes(Pair a) { return wasm_f64x2_extract_lane(a, 0) + wasm_f64x2_extract_lane(a, 1); }
+#elif defined(__SSE2__)
+using Pair = __m128d;
+inline Pair zero() { return _mm_setzero_pd(); }
+inline Pair load(const double* p) { return _mm_loadu_pd(p); }
+inline Pair add(Pair a, Pair b) { return _mm_add_pd(a, b); }
+inline Pair mul(Pair a, Pair b) { return _mm_mul_pd(a, b); }
+inline double sumLanes(Pair a) { return _mm_cvtsd_f64(a) + _mm_cvtsd_f64(_mm_unpackhi_pd(a, a)); }
+#else
+struct Pair {
+  double lo, hi;
+};
+inline Pair zero() { return {0.0, 0.0}; }
+inline Pair load(const double* p) { return {p[0], p[1]}; }
+inline Pair add(Pair a, Pair b) { return {a.lo + b.lo, a.hi + b.hi}; }
+inline Pair mul(Pair a, Pair b) { return {a.lo * b.lo, a.hi * b.hi}; }
+inline double sumLanes(Pair a) { return a.lo + a.hi; }
+#endif
+// (v0 + v1) + (v2 + v3), then lane 0 + lane 1.
+inline double combine(Pair v0, Pair v1, Pair v2, Pair v3) { return sumLanes(add(add(v0, v1), add(v2, v3))); }
+}  // namespace pair
+
+// <x, a> over `dim` doubles (no padding, no alignment needed).
+inline double dot(const double* x, const double* a, std::size_t dim) {
+  using namespace pair;
+  Pair a0 = zero(), a1 = a0, a2 = a0, a3 = a0;
+  std::size_t i = 0;
+  for (; i + 8 <= dim; i += 8) {
+    a0 = add(a0, mul(load(x + i), load(a + i)));
+    a1 = add(a1, mul(load(x + i + 2), load(a + i + 2)));
+    a2 = add(a2, mul(load(x + i + 4), load(a + i + 4)));
+    a3 = add(a3, mul(load(x + i + 6), load(a + i + 6)));
+  }
+  for (; i + 2 <= dim; i += 2) a0 = add(a0, mul(load(x + i), load(a + i)));
+  double sum = combine(a0, a1, a2, a3);
+  if (i < dim) sum += x[i] * a[i];
+  return sum;
+}
+
+// <x, a> and <x, b> in one read of x: each equals dot() of the same vectors, bit for bit.
+inline void dotPair(const double* x, const double* a, const double* b, std::size_t dim, double& xa, double& xb) {
+  using namespace pair;
+  Pair a0 = zero(), a1 = a0, a2 = a0, a3 = a0;
+  Pair b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+  std::size_t i = 0;
+  for (; i + 8 <= dim; i += 8) {
+    const Pair x0 = load(x + i), x1 = load(x + i + 2), x2 = load(x + i + 4), x3 = load(x + i + 6);
+    a0 = add(a0, mul(x0, load(a + i)));
+    b0 = add(b0, mul(x0, load(b + i)));
+    a1 = add(a1, mul(x1, load(a + i + 2)));
+    b1 = add(b1, mul(x1, load(b + i + 2)));
+    a2 = add(a2, mul(x2, load(a + i + 4)));
+    b2 = add(b2, mul(x2, load(b + i + 4)));
+    a3 = add(a3, mul(x3, load(a + i + 6)));
+    b3 = add(b3, mul(x3, load(b + i + 6)));
+  }
+  for (; i + 2 <= dim; i += 2) {
+    const Pair x0 = load(x + i);
+    a0 = add(a0, mul(x0, load(a + i)));
+    b0 = add(b0, mul(x0, load(b + i)));
+  }
+  double sa = combine(a0, a1, a2, a3);
+  double sb = combine(b0, b1, b2, b3);
+  if (i < dim) {
+    sa += x[i] * a[i];
+    sb += x[i] * b[i];
+  }
+  xa = sa;
+  xb = sb;
+}
+
+}  // namespace sublinear::lanes
