@@ -37,8 +37,8 @@ std::string evaluateLinearPolicy(LinearPolicyHandle& self, std::uintptr_t arms, 
       log.filters.push_back(std::move(filter));
     }
   }
-  const auto bytes = std::make_shared<const std::vector<std::uint8_t>>(self.policy->toBytes());
-  const std::shared_ptr<Catalogue> catalogue = self.policy->catalogue();
+  const auto bytes = std::make_shared<const std::vector<std::uint8_t>>(self.object.toBytes());
+  const std::shared_ptr<Catalogue> catalogue = self.object.context();
   return evaluation
       .run([&] { return PersistentLinearPolicy::fromBytes(bytes->data(), bytes->size(), "", catalogue); }, log)
       .dump();

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <emscripten/val.h>
@@ -68,13 +69,24 @@ T* fromAddress(std::uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
+template <class Held, class = void>
+struct SavesItself : std::false_type {};
+template <class Held>
+struct SavesItself<Held, std::void_t<decltype(std::declval<const Held&>().toBytes())>> : std::true_type {};
+
 // toBytes() for JS in two calls: saveBytes() keeps the object's bytes in the handle's `saved`
 // buffer and reports their length, savedBytes() copies them into a JS Uint8Array and frees the
 // buffer, so that no second copy of the state stays on the wasm heap after toBytes() returns.
-// `Object` is the handle's member holding the object.
+// `Object` is the handle's member holding the object: a Persistent<T>, or a pointer to an object
+// with toBytes() (a catalogue).
 template <typename Handle, auto Object>
 std::size_t saveBytes(Handle& self) {
-  self.saved = (self.*Object)->toBytes();
+  const auto& held = self.*Object;
+  if constexpr (SavesItself<std::decay_t<decltype(held)>>::value) {
+    self.saved = held.toBytes();
+  } else {
+    self.saved = held->toBytes();
+  }
   return self.saved.size();
 }
 

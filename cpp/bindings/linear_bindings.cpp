@@ -8,24 +8,21 @@
 #include "catalogue_handle.hpp"
 #include "guard.hpp"
 #include "linear_policy_handle.hpp"
+#include "persistent_binding.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 
 namespace sublinear::bindings {
 
 namespace {
 
-LinearPolicyHandle* createLinearPolicy(const std::string& specJson) {
-  return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson)), {}, {}, {}, {}, {}};
-}
-
 // A user over the catalogue of `catalogue` (a share of it: the JS Catalogue may be disposed first).
 LinearPolicyHandle* createLinearPolicyOver(CatalogueHandle& catalogue, const std::string& specJson) {
-  return new LinearPolicyHandle{std::make_unique<PersistentLinearPolicy>(parseJson(specJson), catalogue.catalogue), {}, {}, {}, {}, {}};
+  return new LinearPolicyHandle(PersistentLinearPolicy(parseJson(specJson), catalogue.catalogue));
 }
 
 void policyAddArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
                    std::size_t featureLength, std::uintptr_t labels, std::size_t labelCount, bool labelled) {
-  self.policy->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength,
+  self.object->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength,
                        labelled ? fromAddress<const Label>(labels) : nullptr, labelCount);
 }
 
@@ -39,19 +36,19 @@ ArmFilter filterOf(std::uintptr_t exclude, std::size_t excludeCount, std::uintpt
 }
 
 void policyRemoveArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount) {
-  self.policy->removeArms(fromAddress<const Id>(ids), idCount);
+  self.object->removeArms(fromAddress<const Id>(ids), idCount);
 }
 
 double policySelect(LinearPolicyHandle& self, std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels,
                     std::size_t labelCount) {
-  return static_cast<double>(self.policy->select(filterOf(exclude, excludeCount, labels, labelCount)));
+  return static_cast<double>(self.object->select(filterOf(exclude, excludeCount, labels, labelCount)));
 }
 
 // The slate goes to self.slate, which JS copies out (lastSlate).
 std::size_t policySelectSlate(LinearPolicyHandle& self, double k, std::uintptr_t exclude, std::size_t excludeCount,
                               std::uintptr_t labels, std::size_t labelCount) {
   require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
-  self.slate = self.policy->selectSlate(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount));
+  self.slate = self.object->selectSlate(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount));
   return self.slate.size();
 }
 
@@ -64,7 +61,7 @@ emscripten::val policyLastSlate(LinearPolicyHandle& self) {
 double policyDecide(LinearPolicyHandle& self, double k, bool slate, std::uintptr_t exclude, std::size_t excludeCount,
                     std::uintptr_t labels, std::size_t labelCount) {
   require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
-  Decision decision = self.policy->decide(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount), slate);
+  Decision decision = self.object->decide(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount), slate);
   self.slate = std::move(decision.arms);
   self.propensities = std::move(decision.propensities);
   self.propensityErrors = std::move(decision.propensityErrors);
@@ -81,41 +78,35 @@ void policyReward(LinearPolicyHandle& self, double eventId, std::uintptr_t rewar
   if (!(eventId >= 1 && eventId <= 9007199254740991.0 && eventId == std::floor(eventId))) {
     fail(ErrorCode::UnknownId, "eventId is not a positive integer");
   }
-  self.policy->reward(static_cast<std::uint64_t>(eventId), fromAddress<const double>(rewards), count);
+  self.object->reward(static_cast<std::uint64_t>(eventId), fromAddress<const double>(rewards), count);
 }
 
 void policyUpdate(LinearPolicyHandle& self, double arm, double reward) {
   if (!(arm >= 0 && arm <= kMaxUint32)) fail(ErrorCode::UnknownId, "arm is not an integer in [0, 2^32-1]");
-  self.policy->update(static_cast<Id>(arm), reward);
+  self.object->update(static_cast<Id>(arm), reward);
 }
 
 emscripten::val policyTheta(LinearPolicyHandle& self) {
-  const Vector theta = self.policy->policy().theta();
+  const Vector theta = self.object->theta();
   self.theta.assign(theta.data(), theta.data() + theta.size());
   return emscripten::val(emscripten::typed_memory_view(self.theta.size(), self.theta.data()));
 }
 
 double policyBuildIndex(LinearPolicyHandle& self, double maxItems) {
   require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
-  return static_cast<double>(self.policy->buildIndex(static_cast<std::size_t>(maxItems)));
+  return static_cast<double>(self.object->buildIndex(static_cast<std::size_t>(maxItems)));
 }
 
-double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.policy->policy().armCount()); }
-int policyDim(LinearPolicyHandle& self) { return self.policy->policy().dim(); }
+double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.object->armCount()); }
+int policyDim(LinearPolicyHandle& self) { return self.object->dim(); }
 bool policyHasArm(LinearPolicyHandle& self, double id) {
-  return id >= 0 && id <= kMaxUint32 && self.policy->policy().hasArm(static_cast<Id>(id));
-}
-std::string policyStats(LinearPolicyHandle& self) { return self.policy->policy().stats().dump(); }
-std::string policyType(LinearPolicyHandle& self) { return self.policy->policy().type(); }
-
-LinearPolicyHandle* restoreLinearPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
-  return new LinearPolicyHandle{PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}, {}, {}, {}};
+  return id >= 0 && id <= kMaxUint32 && self.object->hasArm(static_cast<Id>(id));
 }
 
 LinearPolicyHandle* restoreLinearPolicyOver(std::uintptr_t bytes, std::size_t length, const std::string& expectedType,
                                             CatalogueHandle& catalogue) {
-  return new LinearPolicyHandle{
-      PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType, catalogue.catalogue), {}, {}, {}, {}, {}};
+  return new LinearPolicyHandle(
+      PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType, catalogue.catalogue));
 }
 }  // namespace
 
@@ -123,7 +114,7 @@ LinearPolicyHandle* restoreLinearPolicyOver(std::uintptr_t bytes, std::size_t le
 
 EMSCRIPTEN_BINDINGS(sublinear_linear) {
   using namespace sublinear::bindings;
-  emscripten::class_<LinearPolicyHandle>("LinearPolicyHandle")
+  bindPersistent(emscripten::class_<LinearPolicyHandle>("LinearPolicyHandle"))
       .function("addArms", guard<&policyAddArms>)
       .function("removeArms", guard<&policyRemoveArms>)
       .function("select", guard<&policySelect>)
@@ -137,13 +128,9 @@ EMSCRIPTEN_BINDINGS(sublinear_linear) {
       .function("buildIndex", guard<&policyBuildIndex>)
       .function("armCount", guard<&policyArmCount>)
       .function("dim", guard<&policyDim>)
-      .function("hasArm", guard<&policyHasArm>)
-      .function("stats", guard<&policyStats>)
-      .function("type", guard<&policyType>)
-      .function("saveBytes", guard<&saveBytes<LinearPolicyHandle, &LinearPolicyHandle::policy>>)
-      .function("savedBytes", guard<&savedBytes<LinearPolicyHandle>>);
-  emscripten::function("createLinearPolicy", guard<&createLinearPolicy>, emscripten::allow_raw_pointers());
-  emscripten::function("restoreLinearPolicy", guard<&restoreLinearPolicy>, emscripten::allow_raw_pointers());
+      .function("hasArm", guard<&policyHasArm>);
+  emscripten::function("createLinearPolicy", guard<&createHandle<LinearPolicyHandle>>, emscripten::allow_raw_pointers());
+  emscripten::function("restoreLinearPolicy", guard<&restoreHandle<LinearPolicyHandle>>, emscripten::allow_raw_pointers());
   emscripten::function("createLinearPolicyOver", guard<&createLinearPolicyOver>, emscripten::allow_raw_pointers());
   emscripten::function("restoreLinearPolicyOver", guard<&restoreLinearPolicyOver>, emscripten::allow_raw_pointers());
 }

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "sublinear/linear/persistent_linear_policy.hpp"
@@ -11,9 +12,10 @@ namespace sublinear::bindings {
 // One JS policy object: the policy and the buffers of its last theta(), toBytes(), selectSlate()
 // and decide() (its arms in slate), which JS copies out.
 struct LinearPolicyHandle {
-  std::unique_ptr<PersistentLinearPolicy> policy;
-  std::vector<double> theta;
+  explicit LinearPolicyHandle(PersistentLinearPolicy policy) : object(std::move(policy)) {}
+  PersistentLinearPolicy object;
   std::vector<std::uint8_t> saved;
+  std::vector<double> theta;
   std::vector<Id> slate;
   std::vector<double> propensities;
   std::vector<double> propensityErrors;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "guard.hpp"
+#include "persistent_binding.hpp"
 #include "sublinear/matroid/graphic_matroid.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
 #include "sublinear/matroid/persistent_semi_bandit_policy.hpp"
@@ -23,9 +24,10 @@ struct MatroidHandle {
 
 // One JS matroid policy (CUCB, FasterCUCB, CTS): it owns a copy of the matroid it was given.
 struct SemiBanditHandle {
-  std::unique_ptr<PersistentSemiBanditPolicy> policy;
-  std::vector<Id> last;
+  explicit SemiBanditHandle(PersistentSemiBanditPolicy policy) : object(std::move(policy)) {}
+  PersistentSemiBanditPolicy object;
   std::vector<std::uint8_t> saved;
+  std::vector<Id> last;
 };
 
 std::size_t count(double value, const char* name) {
@@ -73,30 +75,23 @@ std::size_t matroidMaxWeightBasis(MatroidHandle& self, std::uintptr_t weights, s
 emscripten::val matroidLast(MatroidHandle& self) { return emscripten::val(emscripten::typed_memory_view(self.last.size(), self.last.data())); }
 
 SemiBanditHandle* createSemiBanditPolicy(const std::string& type, MatroidHandle& matroid, const std::string& optionsJson) {
-  const Json options = parseJson(optionsJson);
-  return new SemiBanditHandle{std::make_unique<PersistentSemiBanditPolicy>(type, *matroid.matroid, options), {}, {}};
+  return new SemiBanditHandle(makePersistentSemiBanditPolicy(type, *matroid.matroid, parseJson(optionsJson)));
 }
 
 std::size_t policySelect(SemiBanditHandle& self) {
-  self.last = self.policy->select();
+  self.last = self.object->select();
   return self.last.size();
 }
 
 emscripten::val policyLast(SemiBanditHandle& self) { return emscripten::val(emscripten::typed_memory_view(self.last.size(), self.last.data())); }
 
 void policyUpdate(SemiBanditHandle& self, std::uintptr_t basis, std::size_t basisLength, std::uintptr_t rewards, std::size_t rewardLength) {
-  self.policy->update(fromAddress<const Id>(basis), basisLength, fromAddress<const double>(rewards), rewardLength);
+  self.object->update(fromAddress<const Id>(basis), basisLength, fromAddress<const double>(rewards), rewardLength);
 }
 
-std::string policyStats(SemiBanditHandle& self) { return self.policy->policy().stats().dump(); }
-std::string policyType(SemiBanditHandle& self) { return self.policy->policy().type(); }
-double policyRounds(SemiBanditHandle& self) { return static_cast<double>(self.policy->policy().rounds()); }
-std::size_t policyArmCount(SemiBanditHandle& self) { return self.policy->policy().armCount(); }
-std::size_t policyRank(SemiBanditHandle& self) { return self.policy->policy().matroid().rank(); }
-
-SemiBanditHandle* restoreSemiBanditPolicy(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
-  return new SemiBanditHandle{PersistentSemiBanditPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
-}
+double policyRounds(SemiBanditHandle& self) { return static_cast<double>(self.object->rounds()); }
+std::size_t policyArmCount(SemiBanditHandle& self) { return self.object->armCount(); }
+std::size_t policyRank(SemiBanditHandle& self) { return self.object->matroid().rank(); }
 }  // namespace
 
 }  // namespace sublinear::bindings
@@ -110,21 +105,17 @@ EMSCRIPTEN_BINDINGS(sublinear_matroid) {
       .function("isIndependent", guard<&matroidIsIndependent>)
       .function("maxWeightBasis", guard<&matroidMaxWeightBasis>)
       .function("lastBasis", guard<&matroidLast>);
-  emscripten::class_<SemiBanditHandle>("SemiBanditHandle")
+  bindPersistent(emscripten::class_<SemiBanditHandle>("SemiBanditHandle"))
       .function("select", guard<&policySelect>)
       .function("lastBasis", guard<&policyLast>)
       .function("update", guard<&policyUpdate>)
-      .function("stats", guard<&policyStats>)
-      .function("type", guard<&policyType>)
       .function("rounds", guard<&policyRounds>)
       .function("armCount", guard<&policyArmCount>)
-      .function("rank", guard<&policyRank>)
-      .function("saveBytes", guard<&saveBytes<SemiBanditHandle, &SemiBanditHandle::policy>>)
-      .function("savedBytes", guard<&savedBytes<SemiBanditHandle>>);
+      .function("rank", guard<&policyRank>);
   emscripten::function("createUniformMatroid", guard<&createUniformMatroid>, emscripten::allow_raw_pointers());
   emscripten::function("createPartitionMatroid", guard<&createPartitionMatroid>, emscripten::allow_raw_pointers());
   emscripten::function("createGraphicMatroid", guard<&createGraphicMatroid>, emscripten::allow_raw_pointers());
   emscripten::function("createTransversalMatroid", guard<&createTransversalMatroid>, emscripten::allow_raw_pointers());
   emscripten::function("createSemiBanditPolicy", guard<&createSemiBanditPolicy>, emscripten::allow_raw_pointers());
-  emscripten::function("restoreSemiBanditPolicy", guard<&restoreSemiBanditPolicy>, emscripten::allow_raw_pointers());
+  emscripten::function("restoreSemiBanditPolicy", guard<&restoreHandle<SemiBanditHandle>>, emscripten::allow_raw_pointers());
 }

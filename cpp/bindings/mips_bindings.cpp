@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "guard.hpp"
+#include "persistent_binding.hpp"
 #include "sublinear/mips/persistent_index.hpp"
 
 namespace sublinear::bindings {
@@ -10,31 +11,28 @@ namespace sublinear::bindings {
 namespace {
 // One JS index object: the index and the buffers of its last search, which JS copies out.
 struct IndexHandle {
-  std::unique_ptr<PersistentIndex> index;
-  SearchResult last;
+  explicit IndexHandle(PersistentIndex index) : object(std::move(index)) {}
+  PersistentIndex object;
   std::vector<std::uint8_t> saved;
+  SearchResult last;
   // Where JS finds the last search's answer: its length and the addresses of its ids and scores.
   // search() returns this block's address, so that reading the answer takes no further call into
   // the module (in a loop of small searches the calls and their views cost as much as the search).
   std::uint32_t lastView[3] = {0, 0, 0};
 };
 
-IndexHandle* createIndex(const std::string& specJson) {
-  return new IndexHandle{std::make_unique<PersistentIndex>(parseJson(specJson)), {}, {}};
-}
-
 void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength) {
-  self.index->add(fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength);
+  addUserItems(*self.object, fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength);
 }
 
 void indexAddLabelled(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength,
                       std::uintptr_t labels, std::size_t labelCount) {
-  self.index->add(fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength, fromAddress<const Label>(labels),
-                  labelCount);
+  addUserItems(*self.object, fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength,
+               fromAddress<const Label>(labels), labelCount);
 }
 
 void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
-  self.index->remove(fromAddress<const Id>(ids), idCount);
+  self.object->remove(fromAddress<const Id>(ids), idCount);
 }
 
 std::uintptr_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist,
@@ -47,7 +45,7 @@ std::uintptr_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t 
   options.exclude.assign(excluded, excluded + excludeCount);
   const Label* allowed = fromAddress<const Label>(labels);
   options.labels.assign(allowed, allowed + labelCount);
-  self.last = self.index->search(fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options);
+  self.last = searchForUser(*self.object, fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options);
   self.lastView[0] = static_cast<std::uint32_t>(self.last.ids.size());
   self.lastView[1] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(self.last.ids.data()));
   self.lastView[2] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(self.last.scores.data()));
@@ -56,25 +54,19 @@ std::uintptr_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t 
 
 std::size_t indexBuild(IndexHandle& self, double maxItems) {
   require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
-  return self.index->build(static_cast<std::size_t>(maxItems));
+  return self.object->build(static_cast<std::size_t>(maxItems));
 }
 
-IndexHandle* restoreIndex(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
-  return new IndexHandle{PersistentIndex::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType), {}, {}};
-}
-
-std::size_t indexSize(IndexHandle& self) { return self.index->index().size(); }
-std::size_t indexDim(IndexHandle& self) { return self.index->index().dim(); }
-bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= kMaxUint32 && self.index->index().contains(static_cast<Id>(id)); }
-std::string indexStats(IndexHandle& self) { return self.index->index().stats().dump(); }
-std::string indexType(IndexHandle& self) { return self.index->index().type(); }
+std::size_t indexSize(IndexHandle& self) { return self.object->size(); }
+std::size_t indexDim(IndexHandle& self) { return self.object->dim(); }
+bool indexHas(IndexHandle& self, double id) { return id >= 0 && id <= kMaxUint32 && self.object->contains(static_cast<Id>(id)); }
 }  // namespace
 
 }  // namespace sublinear::bindings
 
 EMSCRIPTEN_BINDINGS(sublinear_mips) {
   using namespace sublinear::bindings;
-  emscripten::class_<IndexHandle>("MipsIndexHandle")
+  bindPersistent(emscripten::class_<IndexHandle>("MipsIndexHandle"))
       .function("add", guard<&indexAdd>)
       .function("addLabelled", guard<&indexAddLabelled>)
       .function("remove", guard<&indexRemove>)
@@ -82,11 +74,7 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
       .function("build", guard<&indexBuild>)
       .function("size", guard<&indexSize>)
       .function("dim", guard<&indexDim>)
-      .function("has", guard<&indexHas>)
-      .function("stats", guard<&indexStats>)
-      .function("type", guard<&indexType>)
-      .function("saveBytes", guard<&saveBytes<IndexHandle, &IndexHandle::index>>)
-      .function("savedBytes", guard<&savedBytes<IndexHandle>>);
-  emscripten::function("createMipsIndex", guard<&createIndex>, emscripten::allow_raw_pointers());
-  emscripten::function("restoreMipsIndex", guard<&restoreIndex>, emscripten::allow_raw_pointers());
+      .function("has", guard<&indexHas>);
+  emscripten::function("createMipsIndex", guard<&createHandle<IndexHandle>>, emscripten::allow_raw_pointers());
+  emscripten::function("restoreMipsIndex", guard<&restoreHandle<IndexHandle>>, emscripten::allow_raw_pointers());
 }

@@ -21,6 +21,7 @@
 
 #include "persistence_checks.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
+#include "sublinear/cls/persistent_cls_policy.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
 #include "sublinear/matroid/persistent_semi_bandit_policy.hpp"
@@ -156,8 +157,8 @@ Bytes indexState(const Json& spec, std::size_t count = 40) {
   std::vector<float> vectors(count * dim);
   for (std::size_t i = 0; i < count; ++i) ids[i] = static_cast<Id>(i * 3 + 1);
   for (auto& value : vectors) value = static_cast<float>(random.normal());
-  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
-  index.search(vectors.data(), dim, 3);
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  index->search(vectors.data(), dim, 3);
   return index.toBytes();
 }
 
@@ -233,8 +234,8 @@ Bytes linearState(const std::string& type) {
   std::vector<double> features(ids.size() * 3);
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(i + 10);
   for (auto& value : features) value = random.normal();
-  policy.addArms(ids.data(), ids.size(), features.data(), features.size());
-  for (int t = 0; t < 10; ++t) policy.update(policy.select(), random.normal());
+  policy->addArms(ids.data(), ids.size(), features.data(), features.size());
+  for (int t = 0; t < 10; ++t) policy->update(policy->select(), random.normal());
   return policy.toBytes();
 }
 
@@ -264,13 +265,13 @@ class AmplifiedSemiBanditState : public ::testing::TestWithParam<std::string> {}
 
 TEST_P(AmplifiedSemiBanditState, IsRefusedCheaply) {
   const std::string type = GetParam();
-  PersistentSemiBanditPolicy policy(type, UniformMatroid(12, 3), Json{{"seed", 1}, {"horizon", 100}});
+  auto policy = makePersistentSemiBanditPolicy(type, UniformMatroid(12, 3), Json{{"seed", 1}, {"horizon", 100}});
   Random random(3);
   for (int t = 0; t < 20; ++t) {
-    const auto basis = policy.select();
+    const auto basis = policy->select();
     std::vector<double> rewards(basis.size());
     for (auto& reward : rewards) reward = random.bernoulli(0.5) ? 1.0 : 0.0;
-    policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+    policy->update(basis.data(), basis.size(), rewards.data(), rewards.size());
   }
   std::vector<Edit> edits = {patch({{"horizon", 9007199254740991.0}}, true), patch({{"type", "exact"}}),
                              Edit{"{\"type\": \"" + type + "\", \"horizon\": 1e999}", {}, false}, Edit{"[1, 2]", {}, false}};
@@ -290,7 +291,7 @@ INSTANTIATE_TEST_SUITE_P(EverySemiBanditPolicy, AmplifiedSemiBanditState, ::test
 Bytes clsState(const std::string& type, bool fixed) {
   Json options{{"type", type}, {"dim", 3}, {"seed", 1}, {"k", 2}};
   if (fixed) options["index"] = Json{{"type", "exact"}};
-  auto policy = makeClsPolicy(options);
+  PersistentClsPolicy policy(options);
   Random random(4);
   std::vector<double> features(10 * 3);
   for (auto& value : features) value = random.normal();
@@ -302,14 +303,14 @@ Bytes clsState(const std::string& type, bool fixed) {
     const double rewards[] = {1.0, -1.0};
     policy->update(rows.data(), rows.size(), rewards, rows.size());
   }
-  return policy->toBytes();
+  return policy.toBytes();
 }
 
 class AmplifiedClsState : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(AmplifiedClsState, IsRefusedCheaply) {
   const std::string type = GetParam();
-  auto restore = [](const Bytes& bytes) { clsPolicyFromBytes(bytes.data(), bytes.size(), ""); };
+  auto restore = [](const Bytes& bytes) { PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), ""); };
   std::vector<Edit> edits = dimensionEdits(100000);
   edits.push_back(patch({{"blocks", 100000}}));
   edits.push_back(patch({{"dim", 100000}, {"blocks", 100000}}));

@@ -167,27 +167,27 @@ TEST_P(SubspacePersistence, RestoredPolicyContinuesExactly) {
   PersistentLinearPolicy original(subspaceSpec(GetParam(), 96));
   const auto rows = source.draw(150, 0.2);
   const auto ids = idRange(0, 150);
-  original.addArms(ids.data(), ids.size(), rows.data(), rows.size());
+  original->addArms(ids.data(), ids.size(), rows.data(), rows.size());
   Random rewards(8);
-  for (int t = 0; t < 50; ++t) original.update(original.select(), rewards.normal());
+  for (int t = 0; t < 50; ++t) original->update(original->select(), rewards.normal());
   const auto bytes = original.toBytes();
   auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam());
   for (int t = 0; t < 60; ++t) {
-    const Id arm = original.select();
+    const Id arm = original->select();
     ASSERT_EQ(restored->select(), arm) << "step " << t;
     const double reward = rewards.normal();
-    original.update(arm, reward);
+    original->update(arm, reward);
     restored->update(arm, reward);
     if (t == 30) {
       // Doubling the arms refits the basis on both sides alike.
       const auto more = source.draw(160, 0.2);
       const auto moreIds = idRange(150, 160);
-      original.addArms(moreIds.data(), moreIds.size(), more.data(), more.size());
+      original->addArms(moreIds.data(), moreIds.size(), more.data(), more.size());
       restored->addArms(moreIds.data(), moreIds.size(), more.data(), more.size());
     }
   }
-  EXPECT_EQ(original.policy().stats()["subspace"]["fits"], 2);
-  EXPECT_EQ(restored->policy().theta(), original.policy().theta());
+  EXPECT_EQ(original->stats()["subspace"]["fits"], 2);
+  EXPECT_EQ(restored->theta(), original->theta());
   expectDamageDetected(bytes, [&](const Bytes& damaged) {
     auto policy = PersistentLinearPolicy::fromBytes(damaged.data(), damaged.size(), GetParam());
     policy->update(policy->select(), 0.5);

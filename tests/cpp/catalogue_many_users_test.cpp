@@ -81,22 +81,22 @@ TEST(CatalogueManyUsers, ALinTSUserAmongManyMakesItsOwnCopysChoicesStepForStep) 
       Json own = spec("lin-ts", 50 + u);
       own["dim"] = kDim;
       twins.push_back(std::make_unique<PersistentLinearPolicy>(own));
-      twins.back()->addArms(arms.ids.data(), arms.ids.size(), arms.features.data(), arms.features.size());
+      (*twins.back())->addArms(arms.ids.data(), arms.ids.size(), arms.features.data(), arms.features.size());
     }
   }
   Random noise(23);
   for (int round = 0; round < kRounds; ++round) {
     for (std::size_t u = 0; u < kUsers; ++u) {
-      const Id arm = users[u]->select();
+      const Id arm = (*users[u])->select();
       const double reward = meanOf(arms, arm, theta[u]) + noise.normal();
       if (u < kWatched) {
-        ASSERT_EQ(twins[u]->select(), arm) << "user " << u << ", round " << round;
-        twins[u]->update(arm, reward);
+        ASSERT_EQ((*twins[u])->select(), arm) << "user " << u << ", round " << round;
+        (*twins[u])->update(arm, reward);
       }
-      users[u]->update(arm, reward);
+      (*users[u])->update(arm, reward);
     }
   }
-  for (std::size_t u = 0; u < kWatched; ++u) EXPECT_EQ(users[u]->policy().theta(), twins[u]->policy().theta()) << "user " << u;
+  for (std::size_t u = 0; u < kWatched; ++u) EXPECT_EQ((*users[u])->theta(), (*twins[u])->theta()) << "user " << u;
 }
 
 TEST(CatalogueManyUsers, SubTSUsersOverTheSharedGraphHaveTheRegretOfAnOwnCopyLinTS) {
@@ -121,19 +121,19 @@ TEST(CatalogueManyUsers, SubTSUsersOverTheSharedGraphHaveTheRegretOfAnOwnCopyLin
       Json ownSpec = spec("lin-ts", policySeed);
       ownSpec["dim"] = kDim;
       PersistentLinearPolicy own(ownSpec);
-      own.addArms(arms.ids.data(), arms.ids.size(), arms.features.data(), arms.features.size());
+      own->addArms(arms.ids.data(), arms.ids.size(), arms.features.data(), arms.features.size());
       PersistentLinearPolicy user(spec("sub-ts", policySeed), catalogue);
       for (auto* policy : {&own, &user}) {
         Random noise(1000 * u + static_cast<std::uint64_t>(seed));
         double regret = 0.0;
         for (int t = 0; t < kHorizon; ++t) {
-          const Id arm = policy->select();
-          policy->update(arm, means[arm] + noise.normal());
+          const Id arm = (*policy)->select();
+          (*policy)->update(arm, means[arm] + noise.normal());
           regret += best - means[arm];
         }
         (policy == &own ? ownTotal : catalogueTotal) += regret;
       }
-      lastUser = user.policy().stats();
+      lastUser = user->stats();
     }
   }
   const double runs = static_cast<double>(kUsers * kSeeds);

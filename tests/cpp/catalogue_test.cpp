@@ -165,7 +165,7 @@ void expectSameChoices(const std::string& type, const Json& catalogueIndex) {
   const auto add = [&](std::size_t count) {
     auto batch = problem.arms(count);
     catalogue->add(batch.ids.data(), batch.ids.size(), batch.features.data(), batch.features.size());
-    own.addArms(batch.ids.data(), batch.ids.size(), batch.features.data(), batch.features.size());
+    own->addArms(batch.ids.data(), batch.ids.size(), batch.features.data(), batch.features.size());
   };
   add(300);
   for (int t = 0; t < 400; ++t) {
@@ -173,16 +173,16 @@ void expectSameChoices(const std::string& type, const Json& catalogueIndex) {
       add(20);
       const Id leaving[] = {static_cast<Id>(t), static_cast<Id>(t + 1)};
       catalogue->remove(leaving, 2);
-      own.removeArms(leaving, 2);
+      own->removeArms(leaving, 2);
     }
-    const Id chosen = user.select();
-    ASSERT_EQ(chosen, own.select()) << type << " at step " << t;
+    const Id chosen = user->select();
+    ASSERT_EQ(chosen, own->select()) << type << " at step " << t;
     const double reward = problem.reward(catalogue->arms().featuresOf(chosen));
-    user.update(chosen, reward);
-    own.update(chosen, reward);
+    user->update(chosen, reward);
+    own->update(chosen, reward);
   }
-  const Vector a = user.policy().theta();
-  const Vector b = own.policy().theta();
+  const Vector a = user->theta();
+  const Vector b = own->theta();
   EXPECT_EQ(a, b);
 }
 
@@ -208,23 +208,23 @@ TEST(CatalogueUsers, SubTSSearchesTheSharedGraphAndLearns) {
   }
   double lateRegret = 0.0;
   for (int t = 0; t < 1500; ++t) {
-    const Id arm = user.select();
+    const Id arm = user->select();
     const double* x = catalogue->arms().featuresOf(arm);
     double mean = 0.0;
     for (int j = 0; j < kDim; ++j) mean += x[j] * problem.thetaStar[static_cast<std::size_t>(j)];
     if (t >= 1000) lateRegret += best - mean;
-    user.update(arm, problem.reward(x));
+    user->update(arm, problem.reward(x));
   }
   // The user searched the catalogue's index (not a copy of its own).
   EXPECT_EQ(catalogue->stats()["index"]["searches"], 1500);
   // buildIndex() builds the catalogue's graph; Linear TS over it scans and has nothing to build.
   PersistentLinearPolicy baseline(userSpec("lin-ts"), catalogue);
-  EXPECT_EQ(baseline.buildIndex(1000000), 0u);
+  EXPECT_EQ(baseline->buildIndex(1000000), 0u);
   EXPECT_GT(catalogue->stats()["index"]["pending"].get<std::size_t>(), 0u);
-  EXPECT_EQ(user.buildIndex(1000000), 0u);
+  EXPECT_EQ(user->buildIndex(1000000), 0u);
   EXPECT_EQ(catalogue->stats()["index"]["pending"], 0);
   EXPECT_LT(lateRegret / 500.0, 0.1 * best);
-  const Json stats = user.policy().stats();
+  const Json stats = user->stats();
   EXPECT_EQ(stats["searches"], 1500);
   EXPECT_EQ(stats["catalogue"], catalogue->identityText());
 }
@@ -236,8 +236,8 @@ TEST(CatalogueUsers, RefuseWhatOnlyAPolicyWithItsOwnArmsDoes) {
   catalogue->add(ids, 1, x, 3);
   for (const std::string type : {"lin-ucb", "lin-ts", "sub-ts"}) {
     PersistentLinearPolicy user(userSpec(type), catalogue);
-    expectError(ErrorCode::InvalidArgument, "catalogue.add()", [&] { user.addArms(ids, 1, x, 3); });
-    expectError(ErrorCode::InvalidArgument, "catalogue.remove()", [&] { user.removeArms(ids, 1); });
+    expectError(ErrorCode::InvalidArgument, "catalogue.add()", [&] { user->addArms(ids, 1, x, 3); });
+    expectError(ErrorCode::InvalidArgument, "catalogue.remove()", [&] { user->removeArms(ids, 1); });
     Json withDim = userSpec(type);
     withDim["dim"] = 3;
     expectError(ErrorCode::InvalidArgument, "'dim'", [&] { PersistentLinearPolicy(withDim, catalogue); });
@@ -265,10 +265,10 @@ TEST(CatalogueUsers, RefuseWhatOnlyAPolicyWithItsOwnArmsDoes) {
   expectError(ErrorCode::InvalidArgument, "catalogue", [&] { PersistentLinearPolicy(userSpec("lin-ucb"), nullptr); });
   // An arm removed from the catalogue is unknown to its users.
   PersistentLinearPolicy user(userSpec("lin-ucb"), catalogue);
-  EXPECT_EQ(user.select(), 1u);
+  EXPECT_EQ(user->select(), 1u);
   catalogue->remove(ids, 1);
-  EXPECT_EQ(codeOf([&] { user.update(1, 1.0); }), ErrorCode::UnknownId);
-  EXPECT_EQ(codeOf([&] { user.select(); }), ErrorCode::Empty);
+  EXPECT_EQ(codeOf([&] { user->update(1, 1.0); }), ErrorCode::UnknownId);
+  EXPECT_EQ(codeOf([&] { user->select(); }), ErrorCode::Empty);
 }
 
 TEST(CatalogueUsers, KeepTheCatalogueAliveAfterItsOwnerLetsGo) {
@@ -281,8 +281,8 @@ TEST(CatalogueUsers, KeepTheCatalogueAliveAfterItsOwnerLetsGo) {
   catalogue.reset();
   ASSERT_FALSE(watch.expired());
   for (int t = 0; t < 20; ++t) {
-    const Id arm = user.select();
-    user.update(arm, 1.0);
+    const Id arm = user->select();
+    user->update(arm, 1.0);
   }
 }
 
@@ -296,8 +296,8 @@ std::shared_ptr<Catalogue> filledCatalogue(Problem& problem, int dim, std::size_
 
 void playFiveSteps(PersistentLinearPolicy& user, Problem& problem, const Catalogue& catalogue) {
   for (int t = 0; t < 5; ++t) {
-    const Id arm = user.select();
-    user.update(arm, problem.reward(catalogue.arms().featuresOf(arm)));
+    const Id arm = user->select();
+    user->update(arm, problem.reward(catalogue.arms().featuresOf(arm)));
   }
 }
 
@@ -333,7 +333,7 @@ TEST(CatalogueUsers, KeptWidthsCostTwelveBytesAnArm) {
     auto catalogue = filledCatalogue(problem, kDim, arms);
     PersistentLinearPolicy user(userSpec("lin-ucb"), catalogue);
     playFiveSteps(user, problem, *catalogue);
-    const Json stats = user.policy().stats();
+    const Json stats = user->stats();
     EXPECT_EQ(stats["widths"], "kept");
     EXPECT_EQ(stats["perArmBytes"].get<std::size_t>(), 12 * arms);
     sizes.push_back(user.toBytes().size());
@@ -345,11 +345,11 @@ TEST(CatalogueUsers, KeptWidthsCostTwelveBytesAnArm) {
 void expectSameContinuation(PersistentLinearPolicy& a, PersistentLinearPolicy& b, const Catalogue& catalogue,
                             Problem& problem, int steps) {
   for (int t = 0; t < steps; ++t) {
-    const Id chosen = a.select();
-    ASSERT_EQ(chosen, b.select()) << "step " << t;
+    const Id chosen = a->select();
+    ASSERT_EQ(chosen, b->select()) << "step " << t;
     const double reward = problem.reward(catalogue.arms().featuresOf(chosen));
-    a.update(chosen, reward);
-    b.update(chosen, reward);
+    a->update(chosen, reward);
+    b->update(chosen, reward);
   }
   EXPECT_EQ(a.toBytes(), b.toBytes());
 }
@@ -372,20 +372,20 @@ TEST_P(CatalogueUserSnapshots, ContinueExactlyAlsoAfterTheCatalogueChanged) {
   }
   PersistentLinearPolicy original(spec, catalogue);
   for (int t = 0; t < 150; ++t) {
-    const Id arm = original.select();
-    original.update(arm, problem.reward(catalogue->arms().featuresOf(arm)));
+    const Id arm = original->select();
+    original->update(arm, problem.reward(catalogue->arms().featuresOf(arm)));
   }
   const auto bytes = original.toBytes();
   EXPECT_EQ(StateReader::peekType(bytes.data(), bytes.size()), GetParam() + "@catalogue");
   // Restored at once over the same catalogue.
   auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam(), catalogue);
-  EXPECT_EQ(restored->toBytes(), bytes);
-  expectSameContinuation(original, *restored, *catalogue, problem, 100);
+  EXPECT_EQ(restored.toBytes(), bytes);
+  expectSameContinuation(original, restored, *catalogue, problem, 100);
 
   // The catalogue gains and loses arms (the recalled ones and the last played among them) after the save.
   const auto saved = original.toBytes();
-  const Json stats = original.policy().stats();
-  std::vector<Id> leaving{original.select()};
+  const Json stats = original->stats();
+  std::vector<Id> leaving{original->select()};
   for (Id id = 0; id < 40; ++id) {
     if (std::find(leaving.begin(), leaving.end(), id) == leaving.end() && catalogue->has(id)) leaving.push_back(id);
   }
@@ -396,7 +396,7 @@ TEST_P(CatalogueUserSnapshots, ContinueExactlyAlsoAfterTheCatalogueChanged) {
   // `original` made one select since `saved` (its draw is not undone): restore a second copy from
   // the same bytes to compare against.
   auto twin = PersistentLinearPolicy::fromBytes(saved.data(), saved.size(), GetParam(), catalogue);
-  expectSameContinuation(*afterChange, *twin, *catalogue, problem, 200);
+  expectSameContinuation(afterChange, twin, *catalogue, problem, 200);
   if (GetParam() == "sub-ts") {
     EXPECT_GT(stats["approximation"]["audits"].get<std::size_t>(), 0u);
   }
@@ -457,8 +457,8 @@ TEST(CatalogueUserSnapshots, LoadWellUnderAMillisecondAtDimension32) {
   catalogue->add(batch.ids.data(), batch.ids.size(), batch.features.data(), batch.features.size());
   PersistentLinearPolicy user(userSpec("sub-ts"), catalogue);
   for (int t = 0; t < 50; ++t) {
-    const Id arm = user.select();
-    user.update(arm, problem.reward(catalogue->arms().featuresOf(arm)));
+    const Id arm = user->select();
+    user->update(arm, problem.reward(catalogue->arms().featuresOf(arm)));
   }
   const auto bytes = user.toBytes();
   std::vector<double> micros;

@@ -1,4 +1,4 @@
-// ClsPolicy::toBytes / clsPolicyFromBytes for every combinatorial linear policy type, with per-round
+// PersistentClsPolicy::toBytes / fromBytes for every combinatorial linear policy type, with per-round
 // features, with a fixed arm set and an index, and saved with a selection pending: the restored policy
 // selects the same rows for the same feedback, and damaged bytes are CORRUPT_STATE.
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 
 #include "persistence_checks.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
+#include "sublinear/cls/persistent_cls_policy.hpp"
 #include "test_support.hpp"
 
 namespace sublinear::testing {
@@ -53,15 +54,15 @@ class ClsPersistence : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ClsPersistence, RestoredPolicySelectsTheSameRows) {
   Random drive(8);
-  auto original = makeClsPolicy(optionsOf(GetParam(), 4));
+  PersistentClsPolicy original(optionsOf(GetParam(), 4));
   for (int t = 0; t < 15; ++t) {
     const auto rows = original->select(features(drive).data(), kRows * kDim, topK(3));
     const auto rewards = rewardsOf(rows, drive);
     original->update(rows.data(), rows.size(), rewards.data(), rewards.size());
   }
   const auto pendingRows = original->select(features(drive).data(), kRows * kDim, topK(3));  // saved while pending
-  const auto bytes = original->toBytes();
-  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), original->type());
+  const auto bytes = original.toBytes();
+  auto restored = PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), original->type());
   const auto rewards = rewardsOf(pendingRows, drive);
   original->update(pendingRows.data(), pendingRows.size(), rewards.data(), rewards.size());
   restored->update(pendingRows.data(), pendingRows.size(), rewards.data(), rewards.size());
@@ -74,7 +75,7 @@ TEST_P(ClsPersistence, RestoredPolicySelectsTheSameRows) {
     restored->update(rows.data(), rows.size(), r.data(), r.size());
   }
   EXPECT_EQ(restored->ridge().theta(), original->ridge().theta());
-  EXPECT_EQ(restored->toBytes(), original->toBytes());
+  EXPECT_EQ(restored.toBytes(), original.toBytes());
 }
 
 // The index is saved, not rebuilt: it answers and counts its work as the original's does.
@@ -83,7 +84,7 @@ TEST_P(ClsPersistence, FixedArmsWithAnIndexAreRestored) {
     Random drive(9);
     Json options = optionsOf(GetParam(), 5);
     options["index"] = Json{{"type", index}, {"shortlist", 6}};
-    auto original = makeClsPolicy(options);
+    PersistentClsPolicy original(options);
     const auto arms = features(drive);
     original->setArms(arms.data(), arms.size());
     for (int t = 0; t < 10; ++t) {
@@ -91,8 +92,8 @@ TEST_P(ClsPersistence, FixedArmsWithAnIndexAreRestored) {
       const auto r = rewardsOf(rows, drive);
       original->update(rows.data(), rows.size(), r.data(), r.size());
     }
-    const auto bytes = original->toBytes();
-    auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), "");
+    const auto bytes = original.toBytes();
+    auto restored = PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), "");
     EXPECT_EQ(restored->armCount(), kRows);
     EXPECT_EQ(restored->stats(), original->stats()) << index;
     for (int t = 0; t < 10; ++t) {
@@ -104,7 +105,7 @@ TEST_P(ClsPersistence, FixedArmsWithAnIndexAreRestored) {
     }
     EXPECT_EQ(restored->ridge().theta(), original->ridge().theta());
     EXPECT_EQ(restored->stats(), original->stats()) << index;
-    EXPECT_EQ(restored->toBytes(), original->toBytes()) << index;
+    EXPECT_EQ(restored.toBytes(), original.toBytes()) << index;
   }
 }
 
@@ -112,7 +113,7 @@ TEST_P(ClsPersistence, DamagedFixedArmIndexIsCorruptState) {
   Random drive(11);
   Json options = optionsOf(GetParam(), 7);
   options["index"] = Json{{"type", "exact"}, {"shortlist", 6}};
-  auto policy = makeClsPolicy(options);
+  PersistentClsPolicy policy(options);
   const auto arms = features(drive);
   policy->setArms(arms.data(), arms.size());
   for (int t = 0; t < 4; ++t) {
@@ -120,9 +121,9 @@ TEST_P(ClsPersistence, DamagedFixedArmIndexIsCorruptState) {
     const auto r = rewardsOf(rows, drive);
     policy->update(rows.data(), rows.size(), r.data(), r.size());
   }
-  const auto bytes = policy->toBytes();
+  const auto bytes = policy.toBytes();
   expectDamageDetected(bytes, [&](const Bytes& damaged) {
-    auto restored = clsPolicyFromBytes(damaged.data(), damaged.size(), "");
+    auto restored = PersistentClsPolicy::fromBytes(damaged.data(), damaged.size(), "");
     try {
       restored->selectFromArms(topK(2));
     } catch (const Error& error) {
@@ -137,54 +138,54 @@ TEST_P(ClsPersistence, DamagedFixedArmIndexIsCorruptState) {
   ASSERT_GT(changed.size(), 24u + labels);
   changed.at(changed.size() - 4 - 16 - labels - 4) ^= 1;
   changed = resealed(changed);
-  expectError(ErrorCode::CorruptState, "other vectors than the fixed arms", [&] { clsPolicyFromBytes(changed.data(), changed.size(), ""); });
+  expectError(ErrorCode::CorruptState, "other vectors than the fixed arms", [&] { PersistentClsPolicy::fromBytes(changed.data(), changed.size(), ""); });
 }
 
 TEST_P(ClsPersistence, DamagedBytesAreCorruptState) {
   Random drive(10);
-  auto policy = makeClsPolicy(optionsOf(GetParam(), 6));
+  PersistentClsPolicy policy(optionsOf(GetParam(), 6));
   for (int t = 0; t < 4; ++t) {
     const auto rows = policy->select(features(drive).data(), kRows * kDim, topK(2));
     const auto r = rewardsOf(rows, drive);
     policy->update(rows.data(), rows.size(), r.data(), r.size());
   }
   const auto x = features(drive);
-  expectDamageDetected(policy->toBytes(), [&](const Bytes& bytes) {
-    auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), "");
+  expectDamageDetected(policy.toBytes(), [&](const Bytes& bytes) {
+    auto restored = PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), "");
     try {
       restored->select(x.data(), restored->dim() == kDim ? x.size() : 0, topK(2));
     } catch (const Error& error) {
       EXPECT_NE(error.code(), ErrorCode::CorruptState);
     }
   }, 60);
-  const auto bytes = policy->toBytes();
+  const auto bytes = policy.toBytes();
   const std::string other = policy->type() == "c2ucb" ? "pc2ucb" : "c2ucb";
-  expectError(ErrorCode::CorruptState, "not of a " + other, [&] { clsPolicyFromBytes(bytes.data(), bytes.size(), other); });
+  expectError(ErrorCode::CorruptState, "not of a " + other, [&] { PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), other); });
 }
 
 // Issue 34: a selection over a round with more rows than setArms registered, and one made before
 // setArms shrank the fixed arms, are valid call sequences: their states reload and continue.
 TEST_P(ClsPersistence, PendingRowsBeyondTheFixedArmsReload) {
   Random drive(21);
-  auto original = makeClsPolicy(optionsOf(GetParam(), 5));
+  PersistentClsPolicy original(optionsOf(GetParam(), 5));
   const std::vector<double> fewArms(2 * kDim, 0.5);
   original->setArms(fewArms.data(), fewArms.size());
   const auto roundFeatures = features(drive);  // kRows rows, more than the 2 fixed arms
   const auto pendingRows = original->select(roundFeatures.data(), roundFeatures.size(), topK(3));
   ASSERT_TRUE(std::any_of(pendingRows.begin(), pendingRows.end(), [](Id row) { return row >= 2; })) << "a row beyond the fixed arms";
-  const auto bytes = original->toBytes();
-  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), original->type());
+  const auto bytes = original.toBytes();
+  auto restored = PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), original->type());
   const auto rewards = rewardsOf(pendingRows, drive);
   original->update(pendingRows.data(), pendingRows.size(), rewards.data(), rewards.size());
   restored->update(pendingRows.data(), pendingRows.size(), rewards.data(), rewards.size());
   const auto x = features(drive);
   EXPECT_EQ(restored->select(x.data(), x.size(), topK(2)), original->select(x.data(), x.size(), topK(2)));
-  EXPECT_EQ(restored->toBytes(), original->toBytes());
+  EXPECT_EQ(restored.toBytes(), original.toBytes());
 }
 
 TEST_P(ClsPersistence, PendingSelectionFromArmsThatShrankReloads) {
   Random drive(22);
-  auto original = makeClsPolicy(optionsOf(GetParam(), 6));
+  PersistentClsPolicy original(optionsOf(GetParam(), 6));
   const auto manyArms = features(drive);
   original->setArms(manyArms.data(), manyArms.size());
   const auto pendingRows = original->selectFromArms(topK(4));
@@ -194,21 +195,21 @@ TEST_P(ClsPersistence, PendingSelectionFromArmsThatShrankReloads) {
   original->setArms(fewArms.data(), fewArms.size());
   const auto roundFeatures = features(drive);
   const auto rows = original->select(roundFeatures.data(), roundFeatures.size(), topK(4));
-  const auto bytes = original->toBytes();
-  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), original->type());
+  const auto bytes = original.toBytes();
+  auto restored = PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), original->type());
   const auto rewards = rewardsOf(rows, drive);
   original->update(rows.data(), rows.size(), rewards.data(), rewards.size());
   restored->update(rows.data(), rows.size(), rewards.data(), rewards.size());
-  EXPECT_EQ(restored->toBytes(), original->toBytes());
+  EXPECT_EQ(restored.toBytes(), original.toBytes());
   (void)pendingRows;
 }
 
 // Features and rewards beyond 1e15 never reach the ridge sums, whichever way they come in.
 TEST_P(ClsPersistence, FeaturesAndRewardsBeyondTheBoundAreRefused) {
-  auto policy = makeClsPolicy(optionsOf(GetParam(), 7));
+  PersistentClsPolicy policy(optionsOf(GetParam(), 7));
   Random drive(23);
   auto x = features(drive);
-  const auto before = policy->toBytes();
+  const auto before = policy.toBytes();
   x[4] = 1e300;
   expectError(ErrorCode::InvalidArgument, "1e15", [&] { policy->select(x.data(), x.size(), topK(2)); });
   expectError(ErrorCode::InvalidArgument, "1e15", [&] { policy->setArms(x.data(), x.size()); });
@@ -218,8 +219,8 @@ TEST_P(ClsPersistence, FeaturesAndRewardsBeyondTheBoundAreRefused) {
   expectError(ErrorCode::InvalidArgument, "1e15", [&] { policy->update(rows.data(), rows.size(), huge.data(), huge.size()); });
   const std::vector<double> fine(rows.size(), 1.0);
   policy->update(rows.data(), rows.size(), fine.data(), fine.size());
-  const auto bytes = policy->toBytes();
-  EXPECT_NO_THROW(clsPolicyFromBytes(bytes.data(), bytes.size(), policy->type()));
+  const auto bytes = policy.toBytes();
+  EXPECT_NO_THROW(PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), policy->type()));
   EXPECT_NE(bytes, before);
 }
 

@@ -173,26 +173,26 @@ TEST(Decisions, PendingDecisionsAreSavedAndContinueExactly) {
   for (const std::string& type : allTypes()) {
     SCOPED_TRACE(type);
     PersistentLinearPolicy original(Json{{"type", type}, {"dim", arms.dim}, {"seed", 2}, {"explore", 0.2}});
-    original.addArms(arms.ids.data(), arms.ids.size(), arms.features.data(), arms.features.size(), arms.labels.data(), arms.labels.size());
+    original->addArms(arms.ids.data(), arms.ids.size(), arms.features.data(), arms.features.size(), arms.labels.data(), arms.labels.size());
     std::vector<Decision> decisions;
-    for (int t = 0; t < 4; ++t) decisions.push_back(original.decide(2, ArmFilter{}, t % 2 == 1));
+    for (int t = 0; t < 4; ++t) decisions.push_back(original->decide(2, ArmFilter{}, t % 2 == 1));
     const double r = 0.5;
-    original.reward(decisions[0].eventId, &r, 1);
+    original->reward(decisions[0].eventId, &r, 1);
     const std::vector<std::uint8_t> bytes = original.toBytes();
     auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), type);
-    EXPECT_EQ(restored->toBytes(), bytes);
-    for (PersistentLinearPolicy* policy : {&original, restored.get()}) {
+    EXPECT_EQ(restored.toBytes(), bytes);
+    for (PersistentLinearPolicy* policy : {&original, &restored}) {
       const double two[2] = {0.25, -0.5};
-      policy->reward(decisions[3].eventId, two, 2);
-      policy->reward(decisions[2].eventId, &r, 1);
-      expectError(ErrorCode::InvalidArgument, "already rewarded", [&] { policy->reward(decisions[0].eventId, &r, 1); });
+      (*policy)->reward(decisions[3].eventId, two, 2);
+      (*policy)->reward(decisions[2].eventId, &r, 1);
+      expectError(ErrorCode::InvalidArgument, "already rewarded", [&] { (*policy)->reward(decisions[0].eventId, &r, 1); });
     }
-    const Decision next = original.decide(1, ArmFilter{}, false);
+    const Decision next = original->decide(1, ArmFilter{}, false);
     const Decision again = restored->decide(1, ArmFilter{}, false);
     EXPECT_EQ(next.arms, again.arms);
     EXPECT_EQ(next.eventId, again.eventId);
     EXPECT_EQ(next.propensities, again.propensities);
-    EXPECT_EQ(original.toBytes(), restored->toBytes());
+    EXPECT_EQ(original.toBytes(), restored.toBytes());
   }
 }
 

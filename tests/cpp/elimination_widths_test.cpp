@@ -17,7 +17,7 @@ using namespace sublinear;
 using sublinear::testing::GaussianProblem;
 
 namespace {
-const ScanElim& scanElimOf(const PersistentLinearPolicy& holder) { return dynamic_cast<const ScanElim&>(holder.policy()); }
+const ScanElim& scanElimOf(const PersistentLinearPolicy& holder) { return dynamic_cast<const ScanElim&>(*holder); }
 
 std::vector<double> featuresOf(const GaussianProblem& problem, const std::vector<Id>& ids) {
   std::vector<double> features;
@@ -111,7 +111,7 @@ TEST(ScanElim, KeptWidthChoicesEqualTheDirectComputation) {
     std::vector<Id> ids;
     for (int i = 0; i < 400; ++i) ids.push_back(problem.nextId), problem.arms.emplace(problem.nextId++, problem.gaussian());
     const std::vector<double> features = featuresOf(problem, ids);
-    policy.addArms(ids.data(), ids.size(), features.data(), features.size());
+    policy->addArms(ids.data(), ids.size(), features.data(), features.size());
 
     RidgeRegression ridge(dim, 1.0);
     const int maxStage = elimination_stages::maxStage(1.0 / 10001.0);
@@ -144,14 +144,14 @@ TEST(ScanElim, KeptWidthChoicesEqualTheDirectComputation) {
         if (stage[row] == first && (best == ids.size() || u[row] > u[best] || (u[row] == u[best] && ids[row] < ids[best]))) best = row;
       }
       const Id expected = ids[best];
-      const Id chosen = policy.select();
+      const Id chosen = policy->select();
       ASSERT_EQ(chosen, expected) << "dim " << dim << " step " << step;
       const double reward = problem.mean(chosen) + problem.noise * problem.random.normal();
-      policy.update(chosen, reward);
+      policy->update(chosen, reward);
       ridge.update(problem.arms.at(chosen), reward);
     }
     EXPECT_GT(eliminated, 0) << "dim " << dim << ": the run should eliminate arms";
-    EXPECT_EQ(policy.policy().stats()["eliminated"].get<int>(), eliminated);
+    EXPECT_EQ(policy->stats()["eliminated"].get<int>(), eliminated);
   }
 }
 
@@ -179,11 +179,11 @@ TEST(ScanElim, OverACatalogueChoosesWhatTheOwnArmsPolicyChooses) {
           problem.arms.emplace(problem.nextId++, problem.gaussian());
         }
         const std::vector<double> features = featuresOf(problem, ids);
-        mine->addArms(ids.data(), ids.size(), features.data(), features.size(), labels.data(), labels.size());
+        (*mine)->addArms(ids.data(), ids.size(), features.data(), features.size(), labels.data(), labels.size());
         catalogue->add(ids.data(), ids.size(), features.data(), features.size(), labels.data(), labels.size());
       };
       const auto removeArms = [&](const std::vector<Id>& gone) {
-        mine->removeArms(gone.data(), gone.size());
+        (*mine)->removeArms(gone.data(), gone.size());
         catalogue->remove(gone.data(), gone.size());
         for (const Id id : gone) problem.arms.erase(id);
       };
@@ -203,33 +203,33 @@ TEST(ScanElim, OverACatalogueChoosesWhatTheOwnArmsPolicyChooses) {
         }
         if (step == 300 || step == 500) {
           const auto mineBytes = mine->toBytes();
-          mine = PersistentLinearPolicy::fromBytes(mineBytes.data(), mineBytes.size(), type);
+          mine = std::make_unique<PersistentLinearPolicy>(PersistentLinearPolicy::fromBytes(mineBytes.data(), mineBytes.size(), type));
           const auto userBytes = user->toBytes();
           // The user's state holds no features: a few bytes an arm beyond its d x d model.
           EXPECT_LT(userBytes.size(), catalogue->size() * 20 + 40 * static_cast<std::size_t>(dim * dim) + 4096);
           if (step == 500) addArms(2), removeArms({problem.arms.begin()->first});  // the catalogue changes in between
-          user = PersistentLinearPolicy::fromBytes(userBytes.data(), userBytes.size(), type, catalogue);
+          user = std::make_unique<PersistentLinearPolicy>(PersistentLinearPolicy::fromBytes(userBytes.data(), userBytes.size(), type, catalogue));
         }
         if (step % 9 == 4) {
           ArmFilter filter;
           filter.labels = {1, 2};
           filter.exclude = {problem.arms.begin()->first};
-          const std::vector<Id> slate = mine->selectSlate(4, filter);
-          ASSERT_EQ(slate, user->selectSlate(4, filter)) << type << " dim " << dim << " step " << step;
+          const std::vector<Id> slate = (*mine)->selectSlate(4, filter);
+          ASSERT_EQ(slate, (*user)->selectSlate(4, filter)) << type << " dim " << dim << " step " << step;
           for (const Id arm : slate) {
             const double reward = problem.mean(arm) + problem.noise * problem.random.normal();
-            mine->update(arm, reward);
-            user->update(arm, reward);
+            (*mine)->update(arm, reward);
+            (*user)->update(arm, reward);
           }
           continue;
         }
-        const Id arm = mine->select();
-        ASSERT_EQ(arm, user->select()) << type << " dim " << dim << " step " << step;
+        const Id arm = (*mine)->select();
+        ASSERT_EQ(arm, (*user)->select()) << type << " dim " << dim << " step " << step;
         const double reward = problem.mean(arm) + problem.noise * problem.random.normal();
-        mine->update(arm, reward);
-        user->update(arm, reward);
+        (*mine)->update(arm, reward);
+        (*user)->update(arm, reward);
       }
-      const Json stats = user->policy().stats();
+      const Json stats = (*user)->stats();
       EXPECT_EQ(stats["search"], "widths");
       EXPECT_GT(stats["eliminated"].get<int>(), 0) << type << " dim " << dim;
       EXPECT_GE(stats["readmissions"].get<int>(), 1) << type << " dim " << dim << " (" << witnessRemovals << " witnesses removed)";
@@ -243,11 +243,11 @@ TEST(ScanElim, OverACatalogueChoosesWhatTheOwnArmsPolicyChooses) {
 TEST(ScanElim, AutoSearchLiftsOnlyInLowDimension) {
   for (const std::string type : {"linear-elim", "sub-elim"}) {
     PersistentLinearPolicy low(Json{{"type", type}, {"dim", 16}});
-    EXPECT_FALSE(low.policy().stats().contains("search")) << type;
+    EXPECT_FALSE(low->stats().contains("search")) << type;
     PersistentLinearPolicy high(Json{{"type", type}, {"dim", 17}});
-    EXPECT_EQ(high.policy().stats()["search"], "widths") << type;
+    EXPECT_EQ(high->stats()["search"], "widths") << type;
     PersistentLinearPolicy forced(Json{{"type", type}, {"dim", 4}, {"search", "widths"}});
-    EXPECT_EQ(forced.policy().stats()["search"], "widths") << type;
+    EXPECT_EQ(forced->stats()["search"], "widths") << type;
   }
 }
 
@@ -271,18 +271,18 @@ TEST(ScanElim, HighDimensionStaysWithinTwiceTheArmsAndLearns) {
   std::vector<Id> ids;
   for (int i = 0; i < 2000; ++i) ids.push_back(problem.nextId), problem.arms.emplace(problem.nextId++, embed());
   const std::vector<double> features = featuresOf(problem, ids);
-  policy.addArms(ids.data(), ids.size(), features.data(), features.size());
-  EXPECT_EQ(policy.policy().stats()["search"], "widths");
+  policy->addArms(ids.data(), ids.size(), features.data(), features.size());
+  EXPECT_EQ(policy->stats()["search"], "widths");
   const double best = problem.bestMean();
   double regret = 0.0, lastQuarter = 0.0, uniform = 0.0;
   for (const auto& [id, x] : problem.arms) uniform += best - problem.mean(id);
   uniform /= static_cast<double>(problem.arms.size());
   for (int step = 0; step < 1500; ++step) {
-    const Id arm = policy.select();
+    const Id arm = policy->select();
     const double gap = best - problem.mean(arm);
     regret += gap;
     if (step >= 1125) lastQuarter += gap;
-    policy.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+    policy->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
   }
   const std::size_t stateBytes = policy.toBytes().size();
   const std::size_t armBytes = 2000 * static_cast<std::size_t>(dim) * sizeof(double);

@@ -35,7 +35,7 @@ void addRange(PersistentIndex& index, Random& random, Id first, std::size_t coun
   std::vector<Id> ids(count);
   for (std::size_t i = 0; i < count; ++i) ids[i] = first + static_cast<Id>(i);
   const auto vectors = gaussian(random, count * kDim);
-  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
 }
 
 // The same operations on both indexes must give the same answers.
@@ -45,19 +45,19 @@ void expectSameContinuation(PersistentIndex& original, PersistentIndex& restored
     addRange(original, a, 1000 + 20 * static_cast<Id>(round), 20);
     addRange(restored, b, 1000 + 20 * static_cast<Id>(round), 20);
     const Id gone[] = {static_cast<Id>(20 + round), static_cast<Id>(1005 + 20 * round)};
-    original.remove(gone, 2);
-    restored.remove(gone, 2);
+    original->remove(gone, 2);
+    restored->remove(gone, 2);
     for (int q = 0; q < 5; ++q) {
       const auto query = gaussian(a, kDim);
       gaussian(b, kDim);
-      const SearchResult x = original.search(query.data(), kDim, 10);
-      const SearchResult y = restored.search(query.data(), kDim, 10);
-      EXPECT_EQ(x.ids, y.ids) << original.index().type() << " round " << round;
-      EXPECT_EQ(x.scores, y.scores) << original.index().type() << " round " << round;
+      const SearchResult x = original->search(query.data(), kDim, 10);
+      const SearchResult y = restored->search(query.data(), kDim, 10);
+      EXPECT_EQ(x.ids, y.ids) << original->type() << " round " << round;
+      EXPECT_EQ(x.scores, y.scores) << original->type() << " round " << round;
     }
   }
-  EXPECT_EQ(original.index().stats(), restored.index().stats()) << original.index().type();
-  EXPECT_EQ(original.toBytes(), restored.toBytes()) << original.index().type();
+  EXPECT_EQ(original->stats(), restored->stats()) << original->type();
+  EXPECT_EQ(original.toBytes(), restored.toBytes()) << original->type();
 }
 
 class IndexPersistence : public ::testing::TestWithParam<std::string> {};
@@ -67,16 +67,16 @@ TEST_P(IndexPersistence, RestoredIndexContinuesExactly) {
   PersistentIndex index(specOf(GetParam()));
   addRange(index, random, 0, 300);
   const Id removed[] = {7, 8, 150};
-  index.remove(removed, 3);
+  index->remove(removed, 3);
   const auto query = gaussian(random, kDim);
-  index.search(query.data(), kDim, 5);
+  index->search(query.data(), kDim, 5);
 
   const auto bytes = index.toBytes();
   auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), GetParam());
-  EXPECT_EQ(restored->index().type(), GetParam());
-  EXPECT_EQ(restored->index().size(), index.index().size());
-  EXPECT_FALSE(restored->index().contains(7));
-  expectSameContinuation(index, *restored);
+  EXPECT_EQ(restored->type(), GetParam());
+  EXPECT_EQ(restored->size(), index->size());
+  EXPECT_FALSE(restored->contains(7));
+  expectSameContinuation(index, restored);
 }
 
 TEST_P(IndexPersistence, DamagedBytesAreCorruptState) {
@@ -84,11 +84,11 @@ TEST_P(IndexPersistence, DamagedBytesAreCorruptState) {
   PersistentIndex index(specOf(GetParam()));
   addRange(index, random, 0, 40);
   const std::vector<float> query(kDim, 0.5f);
-  index.search(query.data(), kDim, 3);
+  index->search(query.data(), kDim, 3);
   expectDamageDetected(index.toBytes(), [&](const Bytes& bytes) {
     auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "");
     // Whatever decoded must be a working index.
-    restored->search(query.data(), restored->index().dim(), 3);
+    restored->search(query.data(), restored->dim(), 3);
   });
 }
 
@@ -121,25 +121,25 @@ TEST(HnswPersistence, RestoresTheGraphMidBuildInEitherSpace) {
     PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 3}, {"M", 6}, {"space", space}});
     addRange(index, random, 0, 100);  // ids the continuation removes
     addRange(index, random, 10000, 1100);  // past the auto space trial's minimum
-    index.build(300);
-    for (Id id = 10000; id < 10040; ++id) index.remove(&id, 1);  // built items: freed slots
-    for (Id id = 11000; id < 11010; ++id) index.remove(&id, 1);  // waiting items
+    index->build(300);
+    for (Id id = 10000; id < 10040; ++id) index->remove(&id, 1);  // built items: freed slots
+    for (Id id = 11000; id < 11010; ++id) index->remove(&id, 1);  // waiting items
     const std::vector<float> query(kDim, 0.25f);
-    index.search(query.data(), kDim, 5);
-    const Json stats = index.index().stats();
+    index->search(query.data(), kDim, 5);
+    const Json stats = index->stats();
     ASSERT_GT(stats["built"].get<std::size_t>(), 200u) << space;
     ASSERT_GT(stats["pending"].get<std::size_t>(), 700u) << space;
     ASSERT_GT(stats["freeSlots"].get<std::size_t>(), 0u) << space;
     if (std::string(space) == "auto") ASSERT_TRUE(stats["spaceTrial"]["running"].get<bool>());
     const auto bytes = index.toBytes();
     auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "hnsw");
-    EXPECT_EQ(restored->index().stats(), index.index().stats()) << space;
-    EXPECT_EQ(restored->toBytes(), bytes) << space;
-    expectSameContinuation(index, *restored);
+    EXPECT_EQ(restored->stats(), index->stats()) << space;
+    EXPECT_EQ(restored.toBytes(), bytes) << space;
+    expectSameContinuation(index, restored);
     // Both finish the build the same way.
-    EXPECT_EQ(index.build(100000), 0u);
+    EXPECT_EQ(index->build(100000), 0u);
     EXPECT_EQ(restored->build(100000), 0u);
-    EXPECT_EQ(restored->toBytes(), index.toBytes()) << space;
+    EXPECT_EQ(restored.toBytes(), index.toBytes()) << space;
   }
 }
 
@@ -149,11 +149,11 @@ TEST(HnswPersistence, SavedSizeDependsOnTheStateNotOnTheCalls) {
   std::vector<Id> ids(2000);
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(i);
   const auto vectors = gaussian(random, ids.size() * 16);
-  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   const std::size_t before = index.toBytes().size();
   for (int q = 0; q < 1000; ++q) {
     const auto query = gaussian(random, 16);
-    index.search(query.data(), 16, 10);
+    index->search(query.data(), 16, 10);
   }
   EXPECT_EQ(index.toBytes().size(), before);
   // Items (4 + 64 bytes) and level-0 links (at most 2M = 32 of 4 bytes, plus counts and marks):
@@ -177,7 +177,7 @@ TEST(HnswPersistence, HostileGraphsAreRefusedQuickly) {
   std::vector<Id> ids(50);
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(i);
   const auto vectors = gaussian(random, ids.size() * 4);
-  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   const Bytes bytes = index.toBytes();
   const std::size_t graph = graphOffset(bytes, ids.size(), 4);
   auto write64 = [](Bytes state, std::size_t at, std::uint64_t value) {
@@ -198,7 +198,7 @@ TEST(HnswPersistence, HostileGraphsAreRefusedQuickly) {
       auto restored = PersistentIndex::fromBytes(state.data(), state.size(), "hnsw");
       // A capacity is reserved memory: beyond what the nodes need it is not honoured.
       EXPECT_EQ(what, "huge capacity");
-      EXPECT_LE(restored->index().stats()["capacity"].get<std::size_t>(), 100u);
+      EXPECT_LE(restored->stats()["capacity"].get<std::size_t>(), 100u);
     } catch (const Error& error) {
       EXPECT_EQ(error.code(), ErrorCode::CorruptState) << what;
     }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,11 +52,11 @@ std::vector<float> gaussian(Random& random, std::size_t count, double scale = 1.
 void addRange(PersistentIndex& index, Random& random, Id first, std::size_t count, double scale = 1.0) {
   std::vector<Id> ids(count);
   for (std::size_t i = 0; i < count; ++i) ids[i] = first + static_cast<Id>(i);
-  const auto vectors = gaussian(random, count * index.index().dim(), scale);
-  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  const auto vectors = gaussian(random, count * index->dim(), scale);
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
 }
 
-std::unique_ptr<PersistentIndex> restore(const Bytes& bytes) { return PersistentIndex::fromBytes(bytes.data(), bytes.size(), ""); }
+PersistentIndex restore(const Bytes& bytes) { return PersistentIndex::fromBytes(bytes.data(), bytes.size(), ""); }
 
 class IndexStatePersistence : public ::testing::TestWithParam<std::string> {};
 
@@ -66,7 +67,7 @@ class IndexStatePersistence : public ::testing::TestWithParam<std::string> {};
 TEST_P(IndexStatePersistence, RestoredAtAnyPointContinuesExactly) {
   constexpr std::size_t kDim = 8;
   PersistentIndex index(specOf(GetParam(), kDim));
-  std::unique_ptr<PersistentIndex> shadow;
+  std::optional<PersistentIndex> shadow;
   Random script(3), data(4);
   std::vector<Id> stored;
   Id next = 0;
@@ -79,34 +80,34 @@ TEST_P(IndexStatePersistence, RestoredAtAnyPointContinuesExactly) {
       const auto vectors = gaussian(data, count * kDim, scale);
       std::vector<Id> ids(count);
       for (auto& id : ids) id = next++;
-      index.add(ids.data(), count, vectors.data(), vectors.size());
-      if (shadow) shadow->add(ids.data(), count, vectors.data(), vectors.size());
+      index->add(ids.data(), count, vectors.data(), vectors.size());
+      if (shadow) (*shadow)->add(ids.data(), count, vectors.data(), vectors.size());
       stored.insert(stored.end(), ids.begin(), ids.end());
     } else if (action < 6 || step % 30 == 29) {
       // Every 30 steps most of the items go: compactions, stale bounds and trees.
       const std::size_t count = step % 30 == 29 ? stored.size() * 2 / 3 : 1 + script.uniformInt(std::min<std::size_t>(stored.size(), 25));
       script.shuffle(stored);
-      index.remove(stored.data(), count);
-      if (shadow) shadow->remove(stored.data(), count);
+      index->remove(stored.data(), count);
+      if (shadow) (*shadow)->remove(stored.data(), count);
       stored.erase(stored.begin(), stored.begin() + static_cast<std::ptrdiff_t>(count));
     } else {
       const auto query = gaussian(data, kDim);
       const std::size_t k = 1 + script.uniformInt(10);
       SearchOptions options;
       options.shortlist = script.uniformInt(3) == 0 ? 3 * k : 0;
-      const SearchResult x = index.search(query.data(), kDim, k, options);
+      const SearchResult x = index->search(query.data(), kDim, k, options);
       if (shadow) {
-        const SearchResult y = shadow->search(query.data(), kDim, k, options);
+        const SearchResult y = (*shadow)->search(query.data(), kDim, k, options);
         EXPECT_EQ(x.ids, y.ids) << "step " << step;
         EXPECT_EQ(x.scores, y.scores) << "step " << step;
       }
     }
     const Bytes bytes = index.toBytes();
-    const auto restored = restore(bytes);
-    ASSERT_EQ(restored->toBytes(), bytes) << "step " << step;
+    auto restored = restore(bytes);
+    ASSERT_EQ(restored.toBytes(), bytes) << "step " << step;
     if (step % 7 == 0) shadow = restore(bytes);
     if (shadow) {
-      EXPECT_EQ(shadow->index().stats(), index.index().stats()) << "step " << step;
+      EXPECT_EQ((*shadow)->stats(), index->stats()) << "step " << step;
     }
   }
 }
@@ -119,23 +120,23 @@ TEST(IndexStatePersistence, WideIndexesContinueTheirRandomStreams) {
     PersistentIndex index(specOf(type, kDim));
     Random random(8);
     addRange(index, random, 0, 150);
-    index.search(gaussian(random, kDim).data(), kDim, 5);
-    const auto restored = restore(index.toBytes());
+    index->search(gaussian(random, kDim).data(), kDim, 5);
+    auto restored = restore(index.toBytes());
     for (int round = 0; round < 3; ++round) {
       // Enough additions to make the tree stale: both rebuild with their engines.
       Random a(40 + round), b(40 + round);
       addRange(index, a, 1000 + 200 * static_cast<Id>(round), 100);
-      addRange(*restored, b, 1000 + 200 * static_cast<Id>(round), 100);
+      addRange(restored, b, 1000 + 200 * static_cast<Id>(round), 100);
       for (int q = 0; q < 4; ++q) {
         const auto query = gaussian(random, kDim);
-        const SearchResult x = index.search(query.data(), kDim, 5);
+        const SearchResult x = index->search(query.data(), kDim, 5);
         const SearchResult y = restored->search(query.data(), kDim, 5);
         EXPECT_EQ(x.ids, y.ids) << type;
         EXPECT_EQ(x.scores, y.scores) << type;
       }
     }
-    EXPECT_EQ(index.index().stats(), restored->index().stats()) << type;
-    EXPECT_EQ(index.toBytes(), restored->toBytes()) << type;
+    EXPECT_EQ(index->stats(), restored->stats()) << type;
+    EXPECT_EQ(index.toBytes(), restored.toBytes()) << type;
   }
 }
 
@@ -177,9 +178,9 @@ TEST_P(IndexStatePersistence, SavedSizeFollowsTheStateNotTheSearches) {
   addRange(index, random, 0, kItems);
   // The first search completes what additions leave for later (greedy's sorted lists, the PCA
   // tree); from then on a search may only change counters.
-  index.search(gaussian(random, kDim).data(), kDim, 10);
+  index->search(gaussian(random, kDim).data(), kDim, 10);
   const std::size_t before = index.toBytes().size();
-  for (int q = 0; q < 1000; ++q) index.search(gaussian(random, kDim).data(), kDim, 1 + q % 20);
+  for (int q = 0; q < 1000; ++q) index->search(gaussian(random, kDim).data(), kDim, 1 + q % 20);
   const Bytes bytes = index.toBytes();
   EXPECT_EQ(bytes.size(), before);
 
@@ -200,12 +201,12 @@ TEST_P(IndexStatePersistence, RandomEditsAreCorruptStateOrAWorkingIndex) {
   PersistentIndex index(specOf(GetParam(), 8));
   addRange(index, random, 0, 60);
   const Id removed[] = {3, 17, 40};
-  index.remove(removed, 3);
+  index->remove(removed, 3);
   const std::vector<float> query(8, 0.5f);
-  index.search(query.data(), 8, 3);
+  index->search(query.data(), 8, 3);
   expectDamageDetected(index.toBytes(), [&](const Bytes& bytes) {
     auto restored = restore(bytes);
-    restored->search(query.data(), restored->index().dim(), 3);
+    restored->search(query.data(), restored->dim(), 3);
   }, 400);
 }
 
@@ -223,8 +224,8 @@ class HostileState {
     PersistentIndex index(specOf(type, dim));
     Random random(31);
     addRange(index, random, 0, items);
-    if (!removed.empty()) index.remove(removed.data(), removed.size());
-    index.search(gaussian(random, dim).data(), dim, 5);
+    if (!removed.empty()) index->remove(removed.data(), removed.size());
+    index->search(gaussian(random, dim).data(), dim, 5);
     bytes_ = index.toBytes();
     structure_ = structureOffset(bytes_, dim);
   }

@@ -28,7 +28,7 @@ TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
     const auto addArms = [&](std::size_t count) {
       std::vector<double> features;
       const std::vector<Id> ids = problem.newArms(count, features);
-      own->addArms(ids.data(), ids.size(), features.data(), features.size());
+      (*own)->addArms(ids.data(), ids.size(), features.data(), features.size());
       catalogue->add(ids.data(), ids.size(), features.data(), features.size());
     };
     addArms(500);
@@ -36,44 +36,44 @@ TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
     for (int step = 0; step < 600; ++step) {
       if (step == 300 || step == 449) {
         const auto bytes = own->toBytes();
-        own = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "lin-ucb");
+        own = std::make_unique<PersistentLinearPolicy>(PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "lin-ucb"));
         const auto userBytes = kept->toBytes();
-        kept = PersistentLinearPolicy::fromBytes(userBytes.data(), userBytes.size(), "lin-ucb", catalogue);
+        kept = std::make_unique<PersistentLinearPolicy>(PersistentLinearPolicy::fromBytes(userBytes.data(), userBytes.size(), "lin-ucb", catalogue));
       }
       if (step % 50 == 49) {
         // Remove three arms (rows move) and add five.
         std::vector<Id> gone;
         for (auto it = problem.arms.begin(); gone.size() < 3; ++it) gone.push_back(it->first);
-        own->removeArms(gone.data(), gone.size());
+        (*own)->removeArms(gone.data(), gone.size());
         catalogue->remove(gone.data(), gone.size());
         for (const Id id : gone) problem.arms.erase(id);
         addArms(5);
       }
       if (step % 7 == 3) {
         // A slate of 4, every position fed back.
-        const std::vector<Id> slate = direct.selectSlate(4, ArmFilter{});
-        ASSERT_EQ(own->selectSlate(4, ArmFilter{}), slate) << "dim " << dim << " step " << step;
-        ASSERT_EQ(kept->selectSlate(4, ArmFilter{}), slate) << "dim " << dim << " step " << step;
+        const std::vector<Id> slate = direct->selectSlate(4, ArmFilter{});
+        ASSERT_EQ((*own)->selectSlate(4, ArmFilter{}), slate) << "dim " << dim << " step " << step;
+        ASSERT_EQ((*kept)->selectSlate(4, ArmFilter{}), slate) << "dim " << dim << " step " << step;
         for (const Id arm : slate) {
           const double reward = problem.mean(arm) + problem.noise * problem.random.normal();
-          own->update(arm, reward);
-          kept->update(arm, reward);
-          direct.update(arm, reward);
+          (*own)->update(arm, reward);
+          (*kept)->update(arm, reward);
+          direct->update(arm, reward);
         }
       } else {
-        const Id arm = direct.select();
-        ASSERT_EQ(own->select(), arm) << "dim " << dim << " step " << step;
-        ASSERT_EQ(kept->select(), arm) << "dim " << dim << " step " << step;
+        const Id arm = direct->select();
+        ASSERT_EQ((*own)->select(), arm) << "dim " << dim << " step " << step;
+        ASSERT_EQ((*kept)->select(), arm) << "dim " << dim << " step " << step;
         const double reward = problem.mean(arm) + problem.noise * problem.random.normal();
-        own->update(arm, reward);
-        kept->update(arm, reward);
-        direct.update(arm, reward);
+        (*own)->update(arm, reward);
+        (*kept)->update(arm, reward);
+        direct->update(arm, reward);
       }
       ++compared;
     }
     EXPECT_EQ(compared, 600);
-    EXPECT_EQ(kept->policy().stats()["widths"], "kept");
-    EXPECT_EQ(direct.policy().stats()["widths"], "direct");
+    EXPECT_EQ((*kept)->stats()["widths"], "kept");
+    EXPECT_EQ(direct->stats()["widths"], "direct");
   }
 }
 

@@ -52,8 +52,8 @@ void addArms(PersistentLinearPolicy& a, PersistentLinearPolicy* b, Drive& drive,
   std::vector<Id> ids;
   for (std::size_t i = 0; i < count; ++i) ids.push_back(drive.nextId++);
   const auto x = drive.features(count);
-  a.addArms(ids.data(), ids.size(), x.data(), x.size());
-  if (b) b->addArms(ids.data(), ids.size(), x.data(), x.size());
+  a->addArms(ids.data(), ids.size(), x.data(), x.size());
+  if (b) (*b)->addArms(ids.data(), ids.size(), x.data(), x.size());
 }
 
 class LinearPersistence : public ::testing::TestWithParam<std::string> {};
@@ -62,31 +62,31 @@ TEST_P(LinearPersistence, RestoredPolicyMakesTheSameSelections) {
   Drive drive(5);
   PersistentLinearPolicy original(specOf(GetParam()));
   addArms(original, nullptr, drive, 60);
-  for (int t = 0; t < 80; ++t) original.update(original.select(), drive.random.normal());
+  for (int t = 0; t < 80; ++t) original->update(original->select(), drive.random.normal());
   const Id gone[] = {2};
-  if (GetParam() != "linear-elim" && GetParam() != "sub-elim") original.removeArms(gone, 1);
+  if (GetParam() != "linear-elim" && GetParam() != "sub-elim") original->removeArms(gone, 1);
 
   const auto bytes = original.toBytes();
   auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam());
-  EXPECT_EQ(restored->policy().armCount(), original.policy().armCount());
+  EXPECT_EQ(restored->armCount(), original->armCount());
   for (int t = 0; t < 120; ++t) {
-    const Id x = original.select();
+    const Id x = original->select();
     ASSERT_EQ(restored->select(), x) << GetParam() << " step " << t;
     const double reward = drive.random.normal();
-    original.update(x, reward);
+    original->update(x, reward);
     restored->update(x, reward);
-    if (t % 20 == 0) addArms(original, restored.get(), drive, 2);
+    if (t % 20 == 0) addArms(original, &restored, drive, 2);
   }
-  EXPECT_EQ(restored->policy().theta(), original.policy().theta());
-  EXPECT_EQ(restored->policy().stats(), original.policy().stats());
-  EXPECT_EQ(restored->toBytes(), original.toBytes());
+  EXPECT_EQ(restored->theta(), original->theta());
+  EXPECT_EQ(restored->stats(), original->stats());
+  EXPECT_EQ(restored.toBytes(), original.toBytes());
   // Sub-Elim's searches go through its bounds (boundsFirst), which the bytes above carry; its index,
   // and so its audits, is hardly asked.
   if (GetParam() == "sub-elim") {
-    EXPECT_GT(original.policy().stats()["certifiedAnswers"].get<int>(), 0);
+    EXPECT_GT(original->stats()["certifiedAnswers"].get<int>(), 0);
   }
   if (GetParam() == "sub-ts") {
-    const Json approximation = original.policy().stats()["approximation"];
+    const Json approximation = original->stats()["approximation"];
     EXPECT_GT(approximation["audits"].get<int>(), 0) << approximation;
     EXPECT_GT(approximation["effortRaises"].get<int>(), 0) << approximation;
   }
@@ -96,7 +96,7 @@ TEST_P(LinearPersistence, DamagedBytesAreCorruptState) {
   Drive drive(6);
   PersistentLinearPolicy policy(specOf(GetParam()));
   addArms(policy, nullptr, drive, 10);
-  for (int t = 0; t < 10; ++t) policy.update(policy.select(), drive.random.normal());
+  for (int t = 0; t < 10; ++t) policy->update(policy->select(), drive.random.normal());
   expectDamageDetected(policy.toBytes(), [](const Bytes& bytes) {
     auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "");
     // What decoded is a valid policy: using it may fail only with a coded error.
@@ -136,9 +136,9 @@ TEST_P(LinearPersistence, SavedSizeDoesNotGrowWithSteps) {
     Drive drive(7);
     PersistentLinearPolicy policy(spec);
     addArms(policy, nullptr, drive, 50);
-    for (int t = 0; t < 100; ++t) policy.update(policy.select(), drive.random.normal());
+    for (int t = 0; t < 100; ++t) policy->update(policy->select(), drive.random.normal());
     const std::size_t before = policy.toBytes().size();
-    for (int t = 0; t < 1000; ++t) policy.update(policy.select(), drive.random.normal());
+    for (int t = 0; t < 1000; ++t) policy->update(policy->select(), drive.random.normal());
     const std::size_t after = policy.toBytes().size();
     // Eliminated arms leave their stage's index, so Linear Elim's state may only shrink. Sub-Elim's
     // bounds keep the entries of arms that left a stage until a search pops them or they outnumber
@@ -146,14 +146,14 @@ TEST_P(LinearPersistence, SavedSizeDoesNotGrowWithSteps) {
     if (GetParam() == "linear-elim") {
       EXPECT_LE(after, before) << spec.dump();
     } else if (GetParam() == "sub-elim") {
-      const std::size_t limit = before + 12 * policy.policy().armCount();
+      const std::size_t limit = before + 12 * policy->armCount();
       EXPECT_LE(after, limit) << spec.dump();
-      for (int t = 0; t < 1000; ++t) policy.update(policy.select(), drive.random.normal());
+      for (int t = 0; t < 1000; ++t) policy->update(policy->select(), drive.random.normal());
       EXPECT_LE(policy.toBytes().size(), limit) << spec.dump();
     } else if (GetParam() == "sub-ts") {
       // Sub-TS recalls at most kRecalled arms that audits found missing (4 bytes each).
       EXPECT_LE(after, before + 4 * sublinear::SubTS::kRecalled) << spec.dump();
-      for (int t = 0; t < 1000; ++t) policy.update(policy.select(), drive.random.normal());
+      for (int t = 0; t < 1000; ++t) policy->update(policy->select(), drive.random.normal());
       EXPECT_LE(policy.toBytes().size(), before + 4 * sublinear::SubTS::kRecalled) << spec.dump();
     } else {
       EXPECT_EQ(after, before) << spec.dump();
@@ -172,37 +172,37 @@ TEST_P(LinearPersistence, PolicyRestoredMidRunGoesOnIdentically) {
     PersistentLinearPolicy original(spec);
     addArms(original, nullptr, drive, 80);
     for (int t = 0; t < 300; ++t) {
-      original.update(original.select(), drive.random.normal());
+      original->update(original->select(), drive.random.normal());
       if (t % 50 == 25) {
         const Id gone[] = {static_cast<Id>(t / 5), static_cast<Id>(t / 5 + 1)};
-        original.removeArms(gone, 2);
+        original->removeArms(gone, 2);
         addArms(original, nullptr, drive, 3);
       }
     }
-    const auto* elimination = dynamic_cast<const StagedElimination*>(&original.policy());
+    const auto* elimination = dynamic_cast<const StagedElimination*>(&*original);
     if (elimination != nullptr) {
       ASSERT_TRUE(elimination->hasWitness());
       const Id witness = elimination->witness();
-      original.removeArms(&witness, 1);
+      original->removeArms(&witness, 1);
     }
     const auto bytes = original.toBytes();
     auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam());
-    EXPECT_EQ(restored->toBytes(), bytes);
+    EXPECT_EQ(restored.toBytes(), bytes);
     for (int t = 0; t < 200; ++t) {
-      const Id x = original.select();
+      const Id x = original->select();
       ASSERT_EQ(restored->select(), x) << "step " << t;
       const double reward = drive.random.normal();
-      original.update(x, reward);
+      original->update(x, reward);
       restored->update(x, reward);
       if (t % 40 == 10) {
-        original.removeArms(&x, 1);
+        original->removeArms(&x, 1);
         restored->removeArms(&x, 1);
-        addArms(original, restored.get(), drive, 2);
+        addArms(original, &restored, drive, 2);
       }
     }
-    EXPECT_EQ(restored->policy().theta(), original.policy().theta());
-    EXPECT_EQ(restored->policy().stats(), original.policy().stats());
-    EXPECT_EQ(restored->toBytes(), original.toBytes());
+    EXPECT_EQ(restored->theta(), original->theta());
+    EXPECT_EQ(restored->stats(), original->stats());
+    EXPECT_EQ(restored.toBytes(), original.toBytes());
   }
 }
 
@@ -259,7 +259,7 @@ TEST_P(LinearPersistence, HostileRidgeAndArmCountAreCorruptState) {
   Drive drive(9);
   PersistentLinearPolicy policy(specOf(GetParam()));
   addArms(policy, nullptr, drive, 12);
-  for (int t = 0; t < 30; ++t) policy.update(policy.select(), drive.random.normal());
+  for (int t = 0; t < 30; ++t) policy->update(policy->select(), drive.random.normal());
   const Bytes bytes = policy.toBytes();
   const std::size_t d = kDim;
   const Layout layout = layoutOf(bytes, d);
@@ -310,10 +310,10 @@ TEST_P(LinearPersistence, IllConditionedRegressionRestores) {
   for (std::size_t i = 0; i < kArms; ++i) ids.push_back(static_cast<Id>(i));
   // Large entries up to 5e7: Sub-Elim's lift x x^T / d stays within the indexes' 1e15.
   for (std::size_t i = 0; i < x.size(); i += 2) x[i] = std::clamp(2e7 * x[i], -5e7, 5e7);
-  original.addArms(ids.data(), ids.size(), x.data(), x.size());
+  original->addArms(ids.data(), ids.size(), x.data(), x.size());
   for (int t = 0; t < 200; ++t) {
     const auto arm = static_cast<Id>(drive.random.uniformInt(kArms));
-    original.update(arm, drive.random.normal());
+    original->update(arm, drive.random.normal());
   }
   const Bytes bytes = original.toBytes();
   const std::size_t d = kDim;
@@ -332,10 +332,10 @@ TEST_P(LinearPersistence, IllConditionedRegressionRestores) {
       << "the premise: V^-1 is not symmetric with a positive diagonal (" << smallestDiagonal << ", " << asymmetry << " of " << largest << ")";
   auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam());
   for (int t = 0; t < 50; ++t) {
-    const Id arm = original.select();
+    const Id arm = original->select();
     ASSERT_EQ(restored->select(), arm) << "step " << t;
     const double reward = drive.random.normal();
-    original.update(arm, reward);
+    original->update(arm, reward);
     restored->update(arm, reward);
   }
 }

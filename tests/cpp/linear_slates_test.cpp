@@ -93,7 +93,7 @@ Json specOf(const std::string& type) {
 }
 
 void addWorld(PersistentLinearPolicy& policy, const World& world) {
-  policy.addArms(world.ids.data(), world.ids.size(), world.features.data(), world.features.size(), world.labels.data(),
+  policy->addArms(world.ids.data(), world.ids.size(), world.features.data(), world.features.size(), world.labels.data(),
                  world.labels.size());
 }
 
@@ -113,20 +113,20 @@ TEST_P(EveryType, SelectAndSlatesReturnOnlyEligibleArms) {
     const ArmFilter filter = world.randomFilter();
     const std::size_t eligible = world.eligibleCount(filter);
     if (eligible == 0) {
-      EXPECT_EQ(codeOf([&] { policy.select(filter); }), ErrorCode::Empty);
+      EXPECT_EQ(codeOf([&] { policy->select(filter); }), ErrorCode::Empty);
       continue;
     }
-    const Id arm = policy.select(filter);
+    const Id arm = policy->select(filter);
     ASSERT_TRUE(world.eligible(arm, filter)) << "round " << t << " arm " << arm;
-    policy.update(arm, world.reward(arm));
+    policy->update(arm, world.reward(arm));
     const std::size_t k = 1 + world.random.uniformInt(12);
-    const std::vector<Id> slate = policy.selectSlate(k, filter);
+    const std::vector<Id> slate = policy->selectSlate(k, filter);
     expectEligibleSlate(slate, k, filter, world);
     // Feedback per position, for arms other than the last one selected too.
-    for (const Id id : slate) policy.update(id, world.reward(id));
+    for (const Id id : slate) policy->update(id, world.reward(id));
   }
   if (GetParam() == "sub-elim" || GetParam() == "linear-elim") {
-    const auto& elimination = dynamic_cast<const StagedElimination&>(policy.policy());
+    const auto& elimination = dynamic_cast<const StagedElimination&>(*policy);
     EXPECT_TRUE(elimination.heapsCoverEveryArm());
   }
 }
@@ -135,29 +135,29 @@ TEST_P(EveryType, NothingEligibleIsEmptyAndChangesNothing) {
   World world(40, 8);
   PersistentLinearPolicy policy(specOf(GetParam()));
   addWorld(policy, world);
-  for (int t = 0; t < 10; ++t) policy.update(policy.select(), 0.5);
+  for (int t = 0; t < 10; ++t) policy->update(policy->select(), 0.5);
   const std::vector<std::uint8_t> before = policy.toBytes();
   ArmFilter absent;
   absent.labels = {kLabels + 3};
-  expectError(ErrorCode::Empty, "eligible", [&] { policy.select(absent); });
-  expectError(ErrorCode::Empty, "eligible", [&] { policy.selectSlate(5, absent); });
+  expectError(ErrorCode::Empty, "eligible", [&] { policy->select(absent); });
+  expectError(ErrorCode::Empty, "eligible", [&] { policy->selectSlate(5, absent); });
   ArmFilter everything;
   everything.exclude = world.ids;
-  expectError(ErrorCode::Empty, "eligible", [&] { policy.selectSlate(3, everything); });
-  expectError(ErrorCode::InvalidArgument, "k must", [&] { policy.selectSlate(0, ArmFilter{}); });
+  expectError(ErrorCode::Empty, "eligible", [&] { policy->selectSlate(3, everything); });
+  expectError(ErrorCode::InvalidArgument, "k must", [&] { policy->selectSlate(0, ArmFilter{}); });
   EXPECT_EQ(policy.toBytes(), before);
   // More than eligible: every eligible arm, once.
   ArmFilter one;
   one.labels = {world.labels.front()};
-  const std::vector<Id> slate = policy.selectSlate(1000, one);
+  const std::vector<Id> slate = policy->selectSlate(1000, one);
   expectEligibleSlate(slate, 1000, one, world);
   // Labels of another count are refused and nothing is added.
   const Id extra = 1000000;
   const std::vector<double> x(2 * kDim, 0.5);
   const std::vector<Label> labels{1};
   const Id pair[] = {extra, extra + 1};
-  expectError(ErrorCode::InvalidArgument, "labels", [&] { policy.addArms(pair, 2, x.data(), x.size(), labels.data(), labels.size()); });
-  EXPECT_FALSE(policy.policy().hasArm(extra));
+  expectError(ErrorCode::InvalidArgument, "labels", [&] { policy->addArms(pair, 2, x.data(), x.size(), labels.data(), labels.size()); });
+  EXPECT_FALSE(policy->hasArm(extra));
 }
 
 TEST_P(EveryType, LabelsSurviveASnapshot) {
@@ -165,16 +165,16 @@ TEST_P(EveryType, LabelsSurviveASnapshot) {
   PersistentLinearPolicy policy(specOf(GetParam()));
   addWorld(policy, world);
   for (int t = 0; t < 40; ++t) {
-    const std::vector<Id> slate = policy.selectSlate(4, ArmFilter{});
-    for (const Id id : slate) policy.update(id, world.reward(id));
+    const std::vector<Id> slate = policy->selectSlate(4, ArmFilter{});
+    for (const Id id : slate) policy->update(id, world.reward(id));
   }
   const std::vector<std::uint8_t> bytes = policy.toBytes();
   auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam());
-  EXPECT_EQ(restored->toBytes(), bytes);
+  EXPECT_EQ(restored.toBytes(), bytes);
   for (Label label = 0; label < kLabels; ++label) {
     ArmFilter filter;
     filter.labels = {label};
-    const std::vector<Id> expected = policy.selectSlate(6, filter);
+    const std::vector<Id> expected = policy->selectSlate(6, filter);
     const std::vector<Id> got = restored->selectSlate(6, filter);
     EXPECT_EQ(got, expected) << "label " << label;
     for (const Id id : got) EXPECT_EQ(world.labelOf(id), label);
@@ -198,7 +198,7 @@ TEST(LinUCBSlates, AreTheTopIndicesOfTheEligibleArms) {
   for (int t = 0; t < 60; ++t) {
     const ArmFilter filter = world.randomFilter();
     if (world.eligibleCount(filter) == 0) continue;
-    const std::vector<Id> slate = policy.selectSlate(10, filter);
+    const std::vector<Id> slate = policy->selectSlate(10, filter);
     const Eigen::MatrixXd inverse = world.gram.inverse();
     const Eigen::VectorXd theta = inverse * world.responses;
     const std::vector<Id> oracle = world.ranked(filter, [&](Id id) {
@@ -208,7 +208,7 @@ TEST(LinUCBSlates, AreTheTopIndicesOfTheEligibleArms) {
     for (std::size_t i = 0; i < slate.size(); ++i) EXPECT_EQ(slate[i], oracle[i]) << "round " << t << " position " << i;
     for (const Id id : slate) {
       const double r = world.reward(id);
-      policy.update(id, r);
+      policy->update(id, r);
       world.observe(id, r);
     }
   }
@@ -226,7 +226,7 @@ TEST(ThompsonSlates, AreTheTopOfTheDrawOverTheEligibleArms) {
     for (int t = 0; t < 60; ++t) {
       const ArmFilter filter = world.randomFilter();
       if (world.eligibleCount(filter) == 0) continue;
-      const std::vector<Id> slate = policy.selectSlate(10, filter);
+      const std::vector<Id> slate = policy->selectSlate(10, filter);
       const Eigen::VectorXd theta = world.gram.inverse() * world.responses;
       const std::vector<Id> oracle = world.ranked(filter, [&](Id id) { return static_cast<double>(static_cast<float>(world.x(id).dot(theta))); });
       ASSERT_EQ(slate.size(), std::min<std::size_t>(10, oracle.size()));
@@ -236,7 +236,7 @@ TEST(ThompsonSlates, AreTheTopOfTheDrawOverTheEligibleArms) {
       EXPECT_EQ(slate.front(), oracle.front()) << type << " round " << t;
       for (const Id id : slate) {
         const double r = world.reward(id);
-        policy.update(id, r);
+        policy->update(id, r);
         world.observe(id, r);
       }
     }
@@ -252,9 +252,9 @@ TEST(ThompsonSlates, LeadWithTheArmOfTheSameDraw) {
     for (int t = 0; t < 30; ++t) {
       const std::vector<std::uint8_t> bytes = policy.toBytes();
       auto twin = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), type);
-      const std::vector<Id> slate = policy.selectSlate(10, ArmFilter{});
+      const std::vector<Id> slate = policy->selectSlate(10, ArmFilter{});
       EXPECT_EQ(slate.front(), twin->select()) << type << " round " << t;
-      for (const Id id : slate) policy.update(id, world.reward(id));
+      for (const Id id : slate) policy->update(id, world.reward(id));
     }
   }
 }
@@ -268,21 +268,21 @@ TEST(ThompsonSlates, SubTSSlatesOfAHundredCostFarLessThanAScan) {
   Json spec{{"type", "sub-ts"}, {"dim", kDim}, {"seed", 3}, {"horizon", 2000}};
   PersistentLinearPolicy policy(spec);
   addWorld(policy, world);
-  policy.buildIndex(world.ids.size());
+  policy->buildIndex(world.ids.size());
   for (int t = 0; t < 50; ++t) {
-    const Id arm = policy.select();
-    policy.update(arm, world.reward(arm));
+    const Id arm = policy->select();
+    policy->update(arm, world.reward(arm));
   }
   ArmFilter excluded;
   excluded.exclude.assign(world.ids.begin(), world.ids.begin() + 100);
   for (const ArmFilter& filter : {ArmFilter{}, excluded}) {
-    const auto before = policy.policy().stats()["innerProducts"].get<std::uint64_t>();
+    const auto before = policy->stats()["innerProducts"].get<std::uint64_t>();
     for (int t = 0; t < 20; ++t) {
-      const std::vector<Id> slate = policy.selectSlate(100, filter);
+      const std::vector<Id> slate = policy->selectSlate(100, filter);
       ASSERT_EQ(slate.size(), 100u);
-      policy.update(slate.front(), world.reward(slate.front()));
+      policy->update(slate.front(), world.reward(slate.front()));
     }
-    const auto perSlate = (policy.policy().stats()["innerProducts"].get<std::uint64_t>() - before) / 20;
+    const auto perSlate = (policy->stats()["innerProducts"].get<std::uint64_t>() - before) / 20;
     EXPECT_LT(perSlate, world.ids.size() / 5) << "inner products per slate of 100, " << filter.exclude.size() << " excluded";
   }
 }
@@ -298,14 +298,14 @@ TEST(CatalogueSlates, UsersHonourTheCataloguesLabels) {
     for (int t = 0; t < 80; ++t) {
       const ArmFilter filter = world.randomFilter();
       if (world.eligibleCount(filter) == 0) {
-        EXPECT_EQ(codeOf([&] { user.selectSlate(3, filter); }), ErrorCode::Empty);
+        EXPECT_EQ(codeOf([&] { user->selectSlate(3, filter); }), ErrorCode::Empty);
         continue;
       }
-      const Id arm = user.select(filter);
+      const Id arm = user->select(filter);
       EXPECT_TRUE(world.eligible(arm, filter)) << type;
-      const std::vector<Id> slate = user.selectSlate(10, filter);
+      const std::vector<Id> slate = user->selectSlate(10, filter);
       expectEligibleSlate(slate, 10, filter, world);
-      for (const Id id : slate) user.update(id, world.reward(id));
+      for (const Id id : slate) user->update(id, world.reward(id));
     }
     const std::vector<std::uint8_t> bytes = catalogue->toBytes();
     auto restored = Catalogue::fromBytes(bytes.data(), bytes.size());
@@ -320,11 +320,11 @@ TEST(EliminationSlates, TakeArmsInPlayStageByStageByUncertainty) {
     World world(300, 15);
     PersistentLinearPolicy policy(specOf(type));
     addWorld(policy, world);
-    const auto& elimination = dynamic_cast<const StagedElimination&>(policy.policy());
+    const auto& elimination = dynamic_cast<const StagedElimination&>(*policy);
     for (int t = 0; t < 200; ++t) {
       const ArmFilter filter = t % 2 == 0 ? ArmFilter{} : world.randomFilter();
       if (world.eligibleCount(filter) == 0) continue;
-      const std::vector<Id> slate = policy.selectSlate(8, filter);
+      const std::vector<Id> slate = policy->selectSlate(8, filter);
       expectEligibleSlate(slate, 8, filter, world);
       std::size_t inPlay = 0;
       for (const Id id : world.ids) inPlay += world.eligible(id, filter) && elimination.stageOf(id) >= 0 ? 1 : 0;
@@ -340,7 +340,7 @@ TEST(EliminationSlates, TakeArmsInPlayStageByStageByUncertainty) {
       }
       for (const Id id : slate) {
         const double r = world.reward(id);
-        policy.update(id, r);
+        policy->update(id, r);
         world.observe(id, r);
       }
     }

@@ -35,10 +35,10 @@ std::unique_ptr<PersistentLinearPolicy> makePolicy(GaussianProblem& problem, con
     ids.push_back(id);
     features.insert(features.end(), x.data(), x.data() + kDim);
   }
-  policy->addArms(ids.data(), ids.size(), features.data(), features.size());
+  (*policy)->addArms(ids.data(), ids.size(), features.data(), features.size());
   for (int t = 0; t < warmup; ++t) {
     const Id arm = ids[problem.random.uniformInt(ids.size())];
-    policy->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+    (*policy)->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
   }
   return policy;
 }
@@ -116,9 +116,9 @@ TEST(OffPolicyEvaluation, ReplayCoversTheLearningPolicysOnlineValue) {
     for (int run = 0; run < runs; ++run) {
       auto online = makePolicy(problem, "lin-ts", 1000 * seed + static_cast<std::uint64_t>(run), 0);
       for (std::size_t t = 0; t < matched; ++t) {
-        const Id arm = online->select();
+        const Id arm = (*online)->select();
         truth += problem.mean(arm);
-        online->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+        (*online)->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
       }
     }
     truth /= static_cast<double>(runs) * static_cast<double>(matched);
@@ -198,11 +198,11 @@ TEST(OffPolicyEvaluation, OnRatingsThePropensityEstimatorsCover) {
     auto target = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ts"}, {"dim", arms.dim()}, {"seed", seed}});
     std::vector<double> features;
     for (const Id id : arms.ids()) features.insert(features.end(), arms.features(id), arms.features(id) + arms.dim());
-    target->addArms(arms.ids().data(), arms.size(), features.data(), features.size());
+    (*target)->addArms(arms.ids().data(), arms.size(), features.data(), features.size());
     Random random(seed);
     for (int t = 0; t < 30; ++t) {
       const Id arm = arms.idAt(random.uniformInt(arms.size()));
-      target->update(arm, environment->drawReward(arm));
+      (*target)->update(arm, environment->drawReward(arm));
     }
     DecisionLog log;
     for (int i = 0; i < 5000; ++i) {
@@ -255,10 +255,10 @@ TEST(OffPolicyEvaluation, SlateLogsWithFiltersAreEstimatedPerPosition) {
         features.insert(features.end(), problem.arms.at(id).data(), problem.arms.at(id).data() + kDim);
       }
       PersistentLinearPolicy target(Json{{"type", type}, {"dim", kDim}, {"seed", seed}});
-      target.addArms(ids.data(), ids.size(), features.data(), features.size(), labels.data(), labels.size());
+      target->addArms(ids.data(), ids.size(), features.data(), features.size(), labels.data(), labels.size());
       for (int t = 0; t < 30; ++t) {
         const Id arm = ids[problem.random.uniformInt(ids.size())];
-        target.update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+        target->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
       }
       // The truth per (filter, position): a deterministic policy's choice, or TS's choice frequencies.
       std::vector<std::vector<double>> truth(kFilters, std::vector<double>(kSlate, 0.0));

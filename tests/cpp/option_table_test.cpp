@@ -332,13 +332,13 @@ TEST(SizeLimits, IndexVectorsAndQueriesAreAtMost1e15) {
   const Id ids[] = {1};
   const float large[] = {2e15f, 0.0f};
   const float fine[] = {1e15f, 0.0f};
-  expectError(ErrorCode::InvalidArgument, "exceeds 1e15", [&] { index.add(ids, 1, large, 2); });
-  EXPECT_EQ(index.index().size(), 0u);
+  expectError(ErrorCode::InvalidArgument, "exceeds 1e15", [&] { addUserItems(*index, ids, 1, large, 2); });
+  EXPECT_EQ(index->size(), 0u);
   const float infinite[] = {INFINITY, 0.0f};
-  EXPECT_EQ(codeOf([&] { index.add(ids, 1, infinite, 2); }), ErrorCode::NonFinite);
-  index.add(ids, 1, fine, 2);
-  expectError(ErrorCode::InvalidArgument, "query[0]", [&] { index.search(large, 2, 1); });
-  EXPECT_EQ(index.search(fine, 2, 1).ids.size(), 1u);
+  EXPECT_EQ(codeOf([&] { addUserItems(*index, ids, 1, infinite, 2); }), ErrorCode::NonFinite);
+  addUserItems(*index, ids, 1, fine, 2);
+  expectError(ErrorCode::InvalidArgument, "query[0]", [&] { searchForUser(*index, large, 2, 1); });
+  EXPECT_EQ(searchForUser(*index, fine, 2, 1).ids.size(), 1u);
 }
 
 // Recall@10 of the PCA tree against the exact scan on 6,000 Gaussian items in d = 16. With the old

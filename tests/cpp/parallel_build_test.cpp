@@ -38,7 +38,7 @@ void addGaussianItems(PersistentIndex& index, std::size_t n, std::uint64_t seed)
   std::vector<Id> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, n * kDim);
-  index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
 }
 
 struct Built {
@@ -56,18 +56,18 @@ Built buildOn(std::size_t threads, const std::string& space) {
   std::vector<Id> ids(kItems);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, kItems * kDim);
-  built.index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  (*built.index)->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
   {
     Threads using_(threads);
-    EXPECT_EQ(built.index->build(kItems), 0u);
+    EXPECT_EQ((*built.index)->build(kItems), 0u);
   }
-  EXPECT_EQ(built.index->index().stats()["built"].get<std::size_t>(), kItems);
+  EXPECT_EQ((*built.index)->stats()["built"].get<std::size_t>(), kItems);
   double sum = 0.0;
   for (std::size_t q = 0; q < kQueries; ++q) {
     const auto query = gaussian(random, kDim);
     // The index as a plain MipsIndex: searches are the same on the persistent wrapper.
-    sum += checkResult(built.index->index(), oracle, query, 10, built.index->search(query.data(), kDim, 10));
+    sum += checkResult(**built.index, oracle, query, 10, (*built.index)->search(query.data(), kDim, 10));
   }
   built.recall = sum / kQueries;
   return built;
@@ -111,8 +111,8 @@ TEST(HnswParallelBuild, TwoThreadsFindWhatOneThreadFinds) {
     EXPECT_NE(one.index->toBytes(), two.index->toBytes()) << space;
     // Every computation counted: a racing or lost count would drift from the one-thread build's,
     // which differs only by the graph the timing made.
-    const double work1 = one.index->index().stats()["distanceComputations"].get<double>();
-    const double work2 = two.index->index().stats()["distanceComputations"].get<double>();
+    const double work1 = (*one.index)->stats()["distanceComputations"].get<double>();
+    const double work2 = (*two.index)->stats()["distanceComputations"].get<double>();
     EXPECT_NEAR(work2 / work1, 1.0, 0.1) << space;
     RecordProperty(std::string("recall-") + space, std::to_string(one.recall) + " / " + std::to_string(two.recall));
   }
@@ -122,12 +122,12 @@ TEST(HnswParallelBuild, TheGraphSurvivesSaveAndLoadAndAnswersTheSame) {
   const Built two = buildOn(2, "inner-product");
   const auto bytes = two.index->toBytes();
   auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "hnsw");  // validates every link
-  EXPECT_EQ(restored->toBytes(), bytes);
-  EXPECT_EQ(restored->index().stats(), two.index->index().stats());
+  EXPECT_EQ(restored.toBytes(), bytes);
+  EXPECT_EQ(restored->stats(), (*two.index)->stats());
   Random random(3);
   for (int q = 0; q < 20; ++q) {
     const auto query = gaussian(random, kDim);
-    EXPECT_EQ(restored->search(query.data(), kDim, 10).ids, two.index->search(query.data(), kDim, 10).ids);
+    EXPECT_EQ(restored->search(query.data(), kDim, 10).ids, (*two.index)->search(query.data(), kDim, 10).ids);
   }
 }
 
@@ -139,12 +139,12 @@ TEST(HnswParallelBuild, BuildStopsAtMaxItems) {
   std::vector<Id> ids(n);
   std::iota(ids.begin(), ids.end(), 0);
   const auto vectors = gaussian(random, n * kDim);
-  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  (*index)->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   Threads using_(2);
-  EXPECT_EQ(index->build(2500), n - 2500);
-  EXPECT_EQ(index->index().stats()["built"].get<std::size_t>(), 2500u);
-  EXPECT_EQ(index->build(n), 0u);
-  EXPECT_EQ(index->index().stats()["pending"].get<std::size_t>(), 0u);
+  EXPECT_EQ((*index)->build(2500), n - 2500);
+  EXPECT_EQ((*index)->stats()["built"].get<std::size_t>(), 2500u);
+  EXPECT_EQ((*index)->build(n), 0u);
+  EXPECT_EQ((*index)->stats()["pending"].get<std::size_t>(), 0u);
 }
 
 TEST(HnswParallelBuild, TheSpaceTrialOnTwoThreadsBuildsTheGraphsOneThreadBuilds) {
@@ -155,9 +155,9 @@ TEST(HnswParallelBuild, TheSpaceTrialOnTwoThreadsBuildsTheGraphsOneThreadBuilds)
     PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 9}});
     addGaussianItems(index, n, 4);
     Threads using_(threads);
-    EXPECT_EQ(index.build(trialRows), n - trialRows);
-    EXPECT_TRUE(index.index().stats()["spaceDecided"].get<bool>());
-    EXPECT_GT(index.index().stats()["spaceTrial"]["distanceComputations"].get<double>(), 0.0);
+    EXPECT_EQ(index->build(trialRows), n - trialRows);
+    EXPECT_TRUE(index->stats()["spaceDecided"].get<bool>());
+    EXPECT_GT(index->stats()["spaceTrial"]["distanceComputations"].get<double>(), 0.0);
     states.push_back(index.toBytes());
   }
   // Each graph in row order on its own thread: the same graphs, the same decision, the same counts.
@@ -172,7 +172,7 @@ TEST(HnswParallelBuild, ALightGraphStaysOnOneThread) {
     PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"seed", 5}, {"M", 8}, {"efConstruction", 16}, {"space", "inner-product"}});
     addGaussianItems(index, n, 6);
     Threads using_(threads);
-    EXPECT_EQ(index.build(n), 0u);
+    EXPECT_EQ(index->build(n), 0u);
     states.push_back(index.toBytes());
   }
   EXPECT_EQ(states[0], states[1]);
@@ -242,14 +242,14 @@ TEST(HnswParallelBuild, SearchesOnTwoThreadsBuildTheOneThreadGraphAndAnswers) {
     Threads using_(threads);
     Random random(12);
     int searches = 0;
-    for (; searches < 5000 && index.index().stats()["pending"].get<std::size_t>() > 0; ++searches) {
+    for (; searches < 5000 && index->stats()["pending"].get<std::size_t>() > 0; ++searches) {
       const auto query = gaussian(random, kDim);
-      const auto ids = index.search(query.data(), kDim, 10).ids;
+      const auto ids = index->search(query.data(), kDim, 10).ids;
       answers[threads - 1].insert(answers[threads - 1].end(), ids.begin(), ids.end());
     }
-    EXPECT_EQ(index.index().stats()["built"].get<std::size_t>(), n) << "the searches built the graph";
+    EXPECT_EQ(index->stats()["built"].get<std::size_t>(), n) << "the searches built the graph";
     EXPECT_GT(searches, 100) << "a slice at a time";
-    EXPECT_TRUE(index.index().stats()["spaceDecided"].get<bool>());
+    EXPECT_TRUE(index->stats()["spaceDecided"].get<bool>());
     states.push_back(index.toBytes());
   }
   EXPECT_EQ(states[0], states[1]);
@@ -274,17 +274,17 @@ TEST(ParallelPolicies, DefaultPoliciesMakeTheOneThreadChoicesOnTwoThreads) {
       for (auto& value : features) value = random.normal();
       std::vector<double> theta(kDim);
       for (auto& value : theta) value = random.normal() / 4.0;
-      policy.addArms(ids.data(), n, features.data(), features.size());
+      policy->addArms(ids.data(), n, features.data(), features.size());
       Threads using_(threads);
       for (int t = 0; t < 600; ++t) {
-        const Id arm = policy.select();
+        const Id arm = policy->select();
         choices[threads - 1].push_back(arm);
         double mean = 0.0;
         for (std::size_t j = 0; j < kDim; ++j) mean += features[arm * kDim + j] * theta[j];
-        policy.update(arm, mean + 0.3 * random.normal());
+        policy->update(arm, mean + 0.3 * random.normal());
       }
       states.push_back(policy.toBytes());
-      const Json stats = policy.policy().stats();
+      const Json stats = policy->stats();
       if (type != "sub-ts") EXPECT_GT(stats["reviews"].get<double>(), 1.0) << type;
     }
     EXPECT_EQ(choices[0], choices[1]) << type;

@@ -71,10 +71,10 @@ std::vector<double> pooledEstimate(const std::shared_ptr<Catalogue>& catalogue, 
     const std::vector<double> theta = population.drawUser();
     for (int step = 0; step < 50; ++step) {
       const Id arm = static_cast<Id>(random.uniformInt(kArms));
-      pooled.update(arm, meanOf(*catalogue, arm, theta) + kNoise * random.normal());
+      pooled->update(arm, meanOf(*catalogue, arm, theta) + kNoise * random.normal());
     }
   }
-  const Vector estimate = pooled.policy().theta();
+  const Vector estimate = pooled->theta();
   return std::vector<double>(estimate.data(), estimate.data() + estimate.size());
 }
 
@@ -101,10 +101,10 @@ Comparison compare(const std::string& type, double muScale, double spread, doubl
         Random noise(5000 * seed + static_cast<std::uint64_t>(u));  // the same noise for both
         double regret = 0.0;
         for (int step = 0; step < kSteps; ++step) {
-          const Id arm = user.select();
+          const Id arm = user->select();
           const double mean = meanOf(*catalogue, arm, theta);
           regret += best - mean;
-          user.update(arm, mean + kNoise * noise.normal());
+          user->update(arm, mean + kNoise * noise.normal());
         }
         (usePrior ? result.withPrior : result.without) += regret;
       }
@@ -146,24 +146,24 @@ TEST(PopulationPriorState, StartsTheRegressionAndTravelsInTheUserSnapshot) {
   const Json spec{{"type", "sub-ts"}, {"seed", 3}, {"prior", {{"theta", centre}, {"weight", 3.0}}}};
   PersistentLinearPolicy user(spec, catalogue);
   // theta^ starts at weight / (lambda + weight) theta0 = 3/4 theta0.
-  const Vector start = user.policy().theta();
+  const Vector start = user->theta();
   for (int j = 0; j < kDim; ++j) EXPECT_DOUBLE_EQ(start[j], 0.75 * centre[static_cast<std::size_t>(j)]);
-  const Json stats = user.policy().stats();
+  const Json stats = user->stats();
   EXPECT_EQ(stats["noise"].get<double>(), 1.0);
   Random random(9);
-  for (int step = 0; step < 30; ++step) user.update(user.select(), random.normal());
+  for (int step = 0; step < 30; ++step) user->update(user->select(), random.normal());
   const std::vector<std::uint8_t> bytes = user.toBytes();
   auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "sub-ts", catalogue);
   for (int step = 0; step < 50; ++step) {
-    const Id arm = user.select();
+    const Id arm = user->select();
     ASSERT_EQ(restored->select(), arm) << "step " << step;
     const double reward = random.normal();
-    user.update(arm, reward);
+    user->update(arm, reward);
     restored->update(arm, reward);
   }
-  EXPECT_EQ(restored->toBytes(), user.toBytes());
+  EXPECT_EQ(restored.toBytes(), user.toBytes());
   // A noise estimate and radius that stay finite and positive once data arrived.
-  const Json later = user.policy().stats();
+  const Json later = user->stats();
   EXPECT_GT(later["noise"].get<double>(), 0.1);
   EXPECT_LT(later["noise"].get<double>(), 3.0);
 }
@@ -181,9 +181,9 @@ TEST(PopulationPriorState, NoiseEstimateIgnoresThePriorsPseudoObservations) {
     Random random(4);
     for (int step = 0; step < 400; ++step) {
       const Id arm = static_cast<Id>(random.uniformInt(kArms));
-      user.update(arm, meanOf(*catalogue, arm, theta) + 0.5 * random.normal());
+      user->update(arm, meanOf(*catalogue, arm, theta) + 0.5 * random.normal());
     }
-    const double noise = user.policy().stats()["noise"].get<double>();
+    const double noise = user->stats()["noise"].get<double>();
     EXPECT_NEAR(noise, 0.5, 0.08) << (usePrior ? "with" : "without") << " the prior";
   }
 }
@@ -211,7 +211,7 @@ TEST(PopulationPriorState, RefusesBadPriors) {
               [&] { PersistentLinearPolicy(Json{{"type", "linear-elim"}, {"dim", kDim}, {"prior", {{"theta", good}, {"weight", 1}}}}); });
   // With its own arms too.
   PersistentLinearPolicy own(Json{{"type", "lin-ucb"}, {"dim", kDim}, {"prior", {{"theta", good}, {"weight", 1}}}});
-  EXPECT_DOUBLE_EQ(own.policy().theta()[0], 0.25);
+  EXPECT_DOUBLE_EQ(own->theta()[0], 0.25);
 }
 
 }  // namespace

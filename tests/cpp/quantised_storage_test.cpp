@@ -192,33 +192,33 @@ TEST(QuantisedStorage, SavedStatesRestoreTheCodesAndTheGraphAndContinueExactly) 
       Random random(7);
       const auto vectors = gaussian(random, 1400 * kDim);
       const auto ids = idsUpTo(1400);
-      index.add(ids.data(), 1400, vectors.data(), vectors.size());
-      index.build(600);
-      for (Id id = 0; id < 30; ++id) index.remove(&id, 1);  // built items: deleted nodes and free slots
+      index->add(ids.data(), 1400, vectors.data(), vectors.size());
+      index->build(600);
+      for (Id id = 0; id < 30; ++id) index->remove(&id, 1);  // built items: deleted nodes and free slots
       const auto query = gaussian(random, kDim);
-      index.search(query.data(), kDim, 5);
+      index->search(query.data(), kDim, 5);
       const auto bytes = index.toBytes();
       auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), type);
-      EXPECT_EQ(restored->index().stats(), index.index().stats()) << type << " " << space;
-      EXPECT_EQ(restored->toBytes(), bytes) << type << " " << space;
+      EXPECT_EQ(restored->stats(), index->stats()) << type << " " << space;
+      EXPECT_EQ(restored.toBytes(), bytes) << type << " " << space;
       for (int round = 0; round < 4; ++round) {
         const auto more = gaussian(random, 20 * kDim);
         std::vector<Id> added(20);
         for (std::size_t i = 0; i < 20; ++i) added[i] = static_cast<Id>(5000 + 20 * round + i);
-        index.add(added.data(), 20, more.data(), more.size());
+        index->add(added.data(), 20, more.data(), more.size());
         restored->add(added.data(), 20, more.data(), more.size());
         const Id gone[] = {static_cast<Id>(100 + round), added[3]};
-        index.remove(gone, 2);
+        index->remove(gone, 2);
         restored->remove(gone, 2);
         const auto q = gaussian(random, kDim);
-        const SearchResult x = index.search(q.data(), kDim, 10);
+        const SearchResult x = index->search(q.data(), kDim, 10);
         const SearchResult y = restored->search(q.data(), kDim, 10);
         EXPECT_EQ(x.ids, y.ids) << type << " " << space;
         EXPECT_EQ(x.scores, y.scores) << type << " " << space;
       }
-      EXPECT_EQ(index.build(100000), 0u);
+      EXPECT_EQ(index->build(100000), 0u);
       EXPECT_EQ(restored->build(100000), 0u);
-      EXPECT_EQ(restored->toBytes(), index.toBytes()) << type << " " << space;
+      EXPECT_EQ(restored.toBytes(), index.toBytes()) << type << " " << space;
     }
   }
 }
@@ -228,20 +228,20 @@ TEST(QuantisedStorage, DamagedStatesAreCorruptState) {
   Random random(8);
   const auto vectors = gaussian(random, 60 * 6);
   const auto ids = idsUpTo(60);
-  index.add(ids.data(), 60, vectors.data(), vectors.size());
+  index->add(ids.data(), 60, vectors.data(), vectors.size());
   const Id gone = 4;
-  index.remove(&gone, 1);
+  index->remove(&gone, 1);
   const std::vector<float> query(6, 0.5f);
   expectDamageDetected(index.toBytes(), [&](const Bytes& bytes) {
     auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "");
-    restored->search(query.data(), restored->index().dim(), 3);
+    restored->search(query.data(), restored->dim(), 3);
   });
   // A code of -128 (outside the symmetric range) in the first stored row.
   const auto bytes = index.toBytes();
-  const std::uint32_t firstId = index.index().items().idAt(0);
+  const std::uint32_t firstId = index->items().idAt(0);
   std::uint8_t row[8];
   std::memcpy(row, &firstId, 4);
-  const float scale = index.index().items().scaleAt(0);
+  const float scale = index->items().scaleAt(0);
   std::memcpy(row + 4, &scale, 4);
   Bytes damaged = bytes;
   const auto at = std::search(damaged.begin(), damaged.end(), row, row + 8);

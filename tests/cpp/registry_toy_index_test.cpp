@@ -123,19 +123,19 @@ TEST(RegistryToyIndex, SavesAndRestoresThroughThePersistenceFamily) {
   std::vector<Id> ids(40);
   for (Id i = 0; i < 40; ++i) ids[i] = 100 + i;
   const auto vectors = gaussian(random, ids.size() * dim);
-  original.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  original->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   const auto query = gaussian(random, dim);
-  const SearchResult first = original.search(query.data(), dim, 3);
+  const SearchResult first = original->search(query.data(), dim, 3);
   ASSERT_EQ(first.ids.size(), 3u);
   // Only the window's five rows (the last five added) are candidates.
   for (Id id : first.ids) EXPECT_GE(id, 135u);
 
   const std::vector<std::uint8_t> bytes = original.toBytes();
-  const auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "toy-window");
-  EXPECT_EQ(restored->index().type(), "toy-window");
-  EXPECT_EQ(restored->index().stats(), original.index().stats());
-  EXPECT_EQ(restored->index().stats()["windowSearches"], 1);
-  EXPECT_EQ(restored->toBytes(), bytes);
+  auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "toy-window");
+  EXPECT_EQ(restored->type(), "toy-window");
+  EXPECT_EQ(restored->stats(), original->stats());
+  EXPECT_EQ(restored->stats()["windowSearches"], 1);
+  EXPECT_EQ(restored.toBytes(), bytes);
   const SearchResult again = restored->search(query.data(), dim, 3);
   EXPECT_EQ(again.ids, first.ids);
   // A state of another type is refused as of another type, not as an unknown one.
@@ -155,18 +155,18 @@ TEST(RegistryToyIndex, ALinearPolicySearchesIt) {
   std::vector<double> features(ids.size() * dim);
   for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(i);
   for (double& value : features) value = random.normal();
-  policy.addArms(ids.data(), ids.size(), features.data(), features.size());
+  policy->addArms(ids.data(), ids.size(), features.data(), features.size());
   for (int step = 0; step < 20; ++step) {
-    const Id arm = policy.select();
+    const Id arm = policy->select();
     EXPECT_LT(arm, 30u);
-    policy.update(arm, features[arm * dim]);
+    policy->update(arm, features[arm * dim]);
   }
-  EXPECT_GE(policy.policy().stats()["index"].value("windowSearches", 0), 20);
+  EXPECT_GE(policy->stats()["index"].value("windowSearches", 0), 20);
   // The policy's state holds the toy index and restores through the same family.
   const std::vector<std::uint8_t> bytes = policy.toBytes();
-  const auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "sub-ts");
-  EXPECT_EQ(restored->toBytes(), bytes);
-  EXPECT_EQ(restored->select(), policy.select());
+  auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "sub-ts");
+  EXPECT_EQ(restored.toBytes(), bytes);
+  EXPECT_EQ(restored->select(), policy->select());
 }
 
 }  // namespace

@@ -52,37 +52,37 @@ class SemiBanditPersistence : public ::testing::TestWithParam<Case> {};
 TEST_P(SemiBanditPersistence, RestoredPolicyPlaysTheSameBases) {
   const auto& [type, kind] = GetParam();
   const Json options{{"horizon", 400}, {"seed", 2}};
-  PersistentSemiBanditPolicy original(type, *matroidOfKind(kind), options);
+  auto original = makePersistentSemiBanditPolicy(type, *matroidOfKind(kind), options);
   Random random(4);
   for (int t = 0; t < 60; ++t) {
-    const auto basis = original.select();
+    const auto basis = original->select();
     const auto rewards = rewardsFor(basis, random);
-    original.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+    original->update(basis.data(), basis.size(), rewards.data(), rewards.size());
   }
-  original.select();  // saved with a selection pending
+  original->select();  // saved with a selection pending
   const auto bytes = original.toBytes();
   auto restored = PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), type);
-  EXPECT_EQ(restored->policy().matroid().kind(), kind);
-  EXPECT_EQ(restored->policy().matroid().rank(), original.policy().matroid().rank());
+  EXPECT_EQ(restored->matroid().kind(), kind);
+  EXPECT_EQ(restored->matroid().rank(), original->matroid().rank());
   for (int t = 0; t < 60; ++t) {
-    const auto basis = original.select();
+    const auto basis = original->select();
     ASSERT_EQ(restored->select(), basis) << type << " on " << kind << ", round " << t;
     const auto rewards = rewardsFor(basis, random);
-    original.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+    original->update(basis.data(), basis.size(), rewards.data(), rewards.size());
     restored->update(basis.data(), basis.size(), rewards.data(), rewards.size());
   }
-  EXPECT_EQ(restored->policy().stats(), original.policy().stats());
-  EXPECT_EQ(restored->toBytes(), original.toBytes());
+  EXPECT_EQ(restored->stats(), original->stats());
+  EXPECT_EQ(restored.toBytes(), original.toBytes());
 }
 
 TEST_P(SemiBanditPersistence, DamagedBytesAreCorruptState) {
   const auto& [type, kind] = GetParam();
-  PersistentSemiBanditPolicy policy(type, *matroidOfKind(kind), Json{{"horizon", 100}, {"seed", 1}});
+  auto policy = makePersistentSemiBanditPolicy(type, *matroidOfKind(kind), Json{{"horizon", 100}, {"seed", 1}});
   Random random(5);
   for (int t = 0; t < 5; ++t) {
-    const auto basis = policy.select();
+    const auto basis = policy->select();
     const auto rewards = rewardsFor(basis, random);
-    policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+    policy->update(basis.data(), basis.size(), rewards.data(), rewards.size());
   }
   expectDamageDetected(policy.toBytes(), [](const Bytes& bytes) {
     auto restored = PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), "");
@@ -101,17 +101,17 @@ TEST_P(SemiBanditPersistence, DamagedBytesAreCorruptState) {
 // the arms (a journal would grow by the bytes of every round).
 TEST_P(SemiBanditPersistence, SavedSizeDoesNotGrowWithSteps) {
   const auto& [type, kind] = GetParam();
-  PersistentSemiBanditPolicy policy(type, *matroidOfKind(kind), Json{{"horizon", 5000}, {"seed", 3}});
+  auto policy = makePersistentSemiBanditPolicy(type, *matroidOfKind(kind), Json{{"horizon", 5000}, {"seed", 3}});
   Random random(6);
   std::size_t sizeAt500 = 0;
   for (int t = 1; t <= 5000; ++t) {
-    const auto basis = policy.select();
+    const auto basis = policy->select();
     const auto rewards = rewardsFor(basis, random);
-    policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+    policy->update(basis.data(), basis.size(), rewards.data(), rewards.size());
     if (t == 500) sizeAt500 = policy.toBytes().size();
   }
   // Bins, their groups and a cell order take at most 24 bytes per arm over any other state.
-  const std::size_t arms = policy.policy().armCount();
+  const std::size_t arms = policy->armCount();
   EXPECT_LE(policy.toBytes().size(), sizeAt500 + 24 * arms) << type << " on " << kind;
   EXPECT_LT(24 * arms, 4500u);  // so that one byte per round would exceed the bound
 }
@@ -128,12 +128,12 @@ INSTANTIATE_TEST_SUITE_P(EveryTypeAndMatroid, SemiBanditPersistence,
 // Hostile states: a valid state whose sizes were changed and resealed must be refused as
 // CORRUPT_STATE before anything is allocated for the sizes it claims, so quickly.
 Bytes savedState(const std::string& type, const Matroid& matroid) {
-  PersistentSemiBanditPolicy policy(type, matroid, Json{{"horizon", 100}, {"seed", 1}});
+  auto policy = makePersistentSemiBanditPolicy(type, matroid, Json{{"horizon", 100}, {"seed", 1}});
   Random random(7);
   for (int t = 0; t < 5; ++t) {
-    const auto basis = policy.select();
+    const auto basis = policy->select();
     const auto rewards = rewardsFor(basis, random);
-    policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+    policy->update(basis.data(), basis.size(), rewards.data(), rewards.size());
   }
   return policy.toBytes();
 }
@@ -179,25 +179,25 @@ TEST(SemiBanditHostileState, HundredMillionTransversalVerticesAreRefusedQuickly)
 // Isolated vertices are not saved, so the vertex bound holds for every valid state.
 TEST(SemiBanditHostileState, GraphWithIsolatedVerticesIsRestored) {
   const GraphicMatroid graph(1000000, {0, 999999, 999999, 5, 5, 0, 7, 8});
-  PersistentSemiBanditPolicy original("faster-cucb", graph, Json{{"seed", 2}});
+  auto original = makePersistentSemiBanditPolicy("faster-cucb", graph, Json{{"seed", 2}});
   Random random(8);
   for (int t = 0; t < 30; ++t) {
-    const auto basis = original.select();
+    const auto basis = original->select();
     const auto rewards = rewardsFor(basis, random);
-    original.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+    original->update(basis.data(), basis.size(), rewards.data(), rewards.size());
   }
   const auto bytes = original.toBytes();
   EXPECT_LT(bytes.size(), 1000u);
   auto restored = PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), "faster-cucb");
-  EXPECT_EQ(restored->policy().matroid().rank(), 3u);
+  EXPECT_EQ(restored->matroid().rank(), 3u);
   for (int t = 0; t < 30; ++t) {
-    const auto basis = original.select();
+    const auto basis = original->select();
     ASSERT_EQ(restored->select(), basis) << "round " << t;
     const auto rewards = rewardsFor(basis, random);
-    original.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+    original->update(basis.data(), basis.size(), rewards.data(), rewards.size());
     restored->update(basis.data(), basis.size(), rewards.data(), rewards.size());
   }
-  EXPECT_EQ(restored->policy().stats(), original.policy().stats());
+  EXPECT_EQ(restored->stats(), original->stats());
 }
 
 }  // namespace

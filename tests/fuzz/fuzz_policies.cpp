@@ -12,6 +12,7 @@
 
 #include "fuzz_input.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
+#include "sublinear/cls/persistent_cls_policy.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
@@ -63,33 +64,33 @@ void fuzzLinear(fuzz::FuzzInput& input) {
         std::vector<double> x(n * static_cast<std::size_t>(dim) + (input.byte() % 8 == 0 ? 1 : 0));
         for (auto& id : ids) id = input.below(24);
         for (auto& value : x) value = input.smallFloat();
-        attempt([&] { policy.addArms(ids.data(), n, x.data(), x.size()); }, save);
+        attempt([&] { policy->addArms(ids.data(), n, x.data(), x.size()); }, save);
         break;
       }
       case 1: {
         const Id id = input.below(24);
-        attempt([&] { policy.removeArms(&id, 1); }, save);
+        attempt([&] { policy->removeArms(&id, 1); }, save);
         break;
       }
       default: {
         Id arm = 0;
         bool selected = false;
         attempt([&] {
-          arm = policy.select();
+          arm = policy->select();
           selected = true;
-          check(policy.policy().hasArm(arm));
+          check(policy->hasArm(arm));
         }, save);
-        if (selected) attempt([&] { policy.update(input.byte() % 8 == 0 ? arm + 1 : arm, reward(input)); }, save);
+        if (selected) attempt([&] { policy->update(input.byte() % 8 == 0 ? arm + 1 : arm, reward(input)); }, save);
       }
     }
     if (input.byte() % 8 == 0) {
       const auto bytes = policy.toBytes();
-      check(PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type())->toBytes() == bytes);
+      check(PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), policy->type()).toBytes() == bytes);
     }
   }
   const auto bytes = policy.toBytes();
-  auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type());
-  if (policy.policy().armCount() > 0) check(restored->select() == policy.select());
+  auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), policy->type());
+  if (policy->armCount() > 0) check(restored->select() == policy->select());
 }
 
 void fuzzSemiBandit(fuzz::FuzzInput& input) {
@@ -102,19 +103,19 @@ void fuzzSemiBandit(fuzz::FuzzInput& input) {
     for (auto& group : groups) group = input.below(3);
     matroid = std::make_unique<PartitionMatroid>(groups);
   }
-  PersistentSemiBanditPolicy policy(types[input.below(types.size())], *matroid, Json{{"horizon", 100}, {"seed", input.byte()}});
+  auto policy = makePersistentSemiBanditPolicy(types[input.below(types.size())], *matroid, Json{{"horizon", 100}, {"seed", input.byte()}});
   const auto save = [&] { return policy.toBytes(); };
   for (int step = 0; step < 48 && !input.empty(); ++step) {
-    std::vector<Id> basis = policy.select();
+    std::vector<Id> basis = policy->select();
     check(basis.size() == matroid->rank() && matroid->isIndependent(basis.data(), basis.size()));
     std::vector<double> rewards(basis.size());
     for (auto& r : rewards) r = input.byte() % 16 == 0 ? 2.0 : (input.byte() % 2);
     if (input.byte() % 8 == 0 && !basis.empty()) basis.pop_back();
-    attempt([&] { policy.update(basis.data(), basis.size(), rewards.data(), rewards.size()); }, save);
+    attempt([&] { policy->update(basis.data(), basis.size(), rewards.data(), rewards.size()); }, save);
   }
   const auto bytes = policy.toBytes();
-  auto restored = PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), policy.policy().type());
-  check(restored->select() == policy.select());
+  auto restored = PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), policy->type());
+  check(restored->select() == policy->select());
 }
 
 // Rounds of features (any row count), fixed arm sets that grow and shrink, selections from either,
@@ -129,16 +130,16 @@ void fuzzCls(fuzz::FuzzInput& input) {
     options["randomization"] = "round";
     options["index"] = Json{{"type", "exact"}};
   }
-  auto policy = makeClsPolicy(options);
-  const auto save = [&] { return policy->toBytes(); };
+  PersistentClsPolicy policy(options);
+  const auto save = [&] { return policy.toBytes(); };
   const auto features = [&](std::size_t rows) {
     std::vector<double> x(rows * static_cast<std::size_t>(dim));
     for (auto& value : x) value = input.byte() % 32 == 0 ? INFINITY : input.smallFloat();
     return x;
   };
   const auto reloads = [&] {
-    const auto bytes = policy->toBytes();
-    check(clsPolicyFromBytes(bytes.data(), bytes.size(), policy->type())->toBytes() == bytes);
+    const auto bytes = policy.toBytes();
+    check(PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), policy->type()).toBytes() == bytes);
   };
   for (int step = 0; step < 32 && !input.empty(); ++step) {
     const std::size_t rows = 1 + input.below(6);
@@ -172,9 +173,9 @@ void fuzzCls(fuzz::FuzzInput& input) {
     for (auto& r : rewards) r = reward(input);
     attempt([&] { policy->update(chosen.data(), chosen.size(), rewards.data(), rewards.size()); }, save);
   }
-  const auto bytes = policy->toBytes();
-  auto restored = clsPolicyFromBytes(bytes.data(), bytes.size(), policy->type());
-  check(restored->toBytes() == bytes);
+  const auto bytes = policy.toBytes();
+  auto restored = PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), policy->type());
+  check(restored.toBytes() == bytes);
   // The two continue alike: the same rows for the same round, the same state after the same feedback.
   std::vector<double> x(4 * static_cast<std::size_t>(dim));
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<double>(i) + 0.5);
@@ -185,7 +186,7 @@ void fuzzCls(fuzz::FuzzInput& input) {
   const std::vector<double> rewards(chosen.size(), 0.5);
   policy->update(chosen.data(), chosen.size(), rewards.data(), rewards.size());
   restored->update(chosen.data(), chosen.size(), rewards.data(), rewards.size());
-  check(restored->toBytes() == policy->toBytes());
+  check(restored.toBytes() == policy.toBytes());
 }
 }  // namespace
 

@@ -15,10 +15,12 @@
 // Included by exactly one file per target, which so defines the allocation operators.
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "fuzz_input.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
+#include "sublinear/cls/persistent_cls_policy.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
@@ -70,9 +72,9 @@ inline std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
       for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<Id>(3 * i + 1);
       std::vector<float> x(ids.size() * 3);
       for (auto& value : x) value = static_cast<float>(random.normal());
-      index.add(ids.data(), ids.size(), x.data(), x.size());
-      index.remove(ids.data(), 3);
-      index.search(x.data(), 3, 2);
+      index->add(ids.data(), ids.size(), x.data(), x.size());
+      index->remove(ids.data(), 3);
+      index->search(x.data(), 3, 2);
       return index.toBytes();
     }
     case 1: {
@@ -84,23 +86,23 @@ inline std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
       PersistentLinearPolicy policy(spec);
       const Id ids[] = {7, 8, 9};
       const double x[] = {1, 0, 0, 1, 0.5, 0.5};
-      policy.addArms(ids, 3, x, 6);
-      for (int t = 0; t < 3; ++t) policy.update(policy.select(), random.normal());
+      policy->addArms(ids, 3, x, 6);
+      for (int t = 0; t < 3; ++t) policy->update(policy->select(), random.normal());
       return policy.toBytes();
     }
     case 2: {
       const auto types = semiBanditPolicyTypes();
-      PersistentSemiBanditPolicy policy(types[variant % types.size()], UniformMatroid(5, 2), Json{{"seed", 1}, {"horizon", 50}});
+      auto policy = makePersistentSemiBanditPolicy(types[variant % types.size()], UniformMatroid(5, 2), Json{{"seed", 1}, {"horizon", 50}});
       for (int t = 0; t < 3; ++t) {
-        const auto basis = policy.select();
+        const auto basis = policy->select();
         const double rewards[] = {1.0, 0.0};
-        policy.update(basis.data(), basis.size(), rewards, 2);
+        policy->update(basis.data(), basis.size(), rewards, 2);
       }
       return policy.toBytes();
     }
     default: {
       auto types = clsPolicyTypes();
-      auto policy = makeClsPolicy(Json{{"type", types[variant % types.size()]}, {"dim", 2}, {"seed", 1}});
+      PersistentClsPolicy policy(Json{{"type", types[variant % types.size()]}, {"dim", 2}, {"seed", 1}});
       const double x[] = {1, 0, 0, 1, 0.5, 0.5};
       SuperArmConstraint constraint;
       constraint.k = 2;
@@ -108,7 +110,7 @@ inline std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
       const double rewards[] = {1.0, -1.0};
       policy->update(rows.data(), rows.size(), rewards, 2);
       policy->select(x, 6, constraint);
-      return policy->toBytes();
+      return policy.toBytes();
     }
   }
 }
@@ -117,9 +119,9 @@ inline std::vector<std::uint8_t> validState(int family, std::uint8_t variant) {
 // restored may fail with any coded error.
 template <typename Restore, typename Use>
 void restoreAndUse(const Restore& restore, const Use& use) {
-  decltype(restore()) object;
+  std::optional<decltype(restore())> object;
   try {
-    object = restore();
+    object.emplace(restore());
   } catch (const Error& error) {
     if (error.code() != ErrorCode::CorruptState) std::abort();
     return;
@@ -136,24 +138,24 @@ inline void restoreFamily(int family, const std::vector<std::uint8_t>& bytes) {
   switch (family) {
     case 0:
       restoreAndUse([&] { return PersistentIndex::fromBytes(bytes.data(), bytes.size(), ""); }, [](PersistentIndex& index) {
-        const std::vector<float> query(index.index().dim(), 0.5f);
-        index.search(query.data(), query.size(), 2);
+        const std::vector<float> query(index->dim(), 0.5f);
+        index->search(query.data(), query.size(), 2);
       });
       break;
     case 1:
       restoreAndUse([&] { return PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), ""); },
-                    [](PersistentLinearPolicy& policy) { policy.select(); });
+                    [](PersistentLinearPolicy& policy) { policy->select(); });
       break;
     case 2:
       restoreAndUse([&] { return PersistentSemiBanditPolicy::fromBytes(bytes.data(), bytes.size(), ""); },
-                    [](PersistentSemiBanditPolicy& policy) { policy.select(); });
+                    [](PersistentSemiBanditPolicy& policy) { policy->select(); });
       break;
     default:
-      restoreAndUse([&] { return clsPolicyFromBytes(bytes.data(), bytes.size(), ""); }, [](ClsPolicy& policy) {
-        std::vector<double> x(static_cast<std::size_t>(policy.dim()) * 3, 0.25);
+      restoreAndUse([&] { return PersistentClsPolicy::fromBytes(bytes.data(), bytes.size(), ""); }, [](PersistentClsPolicy& policy) {
+        std::vector<double> x(static_cast<std::size_t>(policy->dim()) * 3, 0.25);
         SuperArmConstraint constraint;
         constraint.k = 1;
-        policy.select(x.data(), x.size(), constraint);
+        policy->select(x.data(), x.size(), constraint);
       });
   }
 }

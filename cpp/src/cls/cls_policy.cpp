@@ -69,7 +69,6 @@ Json indexOption(const Json& options, const BlockDiagonalRidge& ridge) {
 ClsPolicy::ClsPolicy(const Json& options, double ridgeLambda)
     : random_(readSeedOption(option_groups::cls(), options)),
       ridge_(readDimension(options), readBlocks(options), ridgeLambda),
-      options_(options),
       defaultK_(static_cast<std::size_t>(readIntegerOption(option_groups::cls(), options, "k"))),
       // s starts at the width of a unit arm under V = lambda I.
       fixedArms_(static_cast<std::size_t>(dim()), indexOption(options, ridge_), 1.0 / std::sqrt(ridgeLambda)) {}
@@ -238,9 +237,7 @@ Json ClsPolicy::stats() const {
   return stats;
 }
 
-std::vector<std::uint8_t> ClsPolicy::toBytes() const {
-  StateWriter out(type());
-  out.json(options_);
+void ClsPolicy::save(StateWriter& out) const {
   ridge_.save(out);
   out.random(random_);
   const std::uint64_t counters[] = {static_cast<std::uint64_t>(rounds_), scoredArms_, fixedArms_.shortlistRounds(),
@@ -254,10 +251,9 @@ std::vector<std::uint8_t> ClsPolicy::toBytes() const {
   out.f64s(vectors.data(), vectors.size());
   out.f64s(fixedArms_.features().data(), fixedArms_.features().size());
   fixedArms_.saveIndex(out);
-  return out.finish();
 }
 
-void ClsPolicy::loadState(StateReader& in) {
+void ClsPolicy::load(StateReader& in) {
   const std::size_t d = static_cast<std::size_t>(dim());
   BlockDiagonalRidge ridge = ridge_;
   ridge.load(in);

@@ -131,10 +131,10 @@ std::string contextKey(std::uint32_t position, const ArmFilter& filter) {
 }  // namespace
 
 Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) const {
-  std::unique_ptr<PersistentLinearPolicy> frozen = copy();
-  log.check(frozen->policy());
+  PersistentLinearPolicy frozen = copy();
+  log.check(*frozen);
   const std::size_t n = log.size();
-  const int d = frozen->policy().dim();
+  const int d = frozen->dim();
 
   // pi per context, each asked once of the frozen copy.
   std::vector<Context> contexts;
@@ -150,7 +150,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
         context.pi = frozen->choiceDistribution(log.positionOf(i), log.filterOf(i), draws_);
         context.q = Vector::Zero(d);
         for (const auto& [arm, probability] : context.pi) {
-          context.q += probability * Eigen::Map<const Vector>(frozen->policy().featuresOf(arm), d);
+          context.q += probability * Eigen::Map<const Vector>(frozen->featuresOf(arm), d);
         }
         contexts.push_back(std::move(context));
       }
@@ -159,7 +159,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   }
   std::vector<std::size_t> all(n);
   std::iota(all.begin(), all.end(), std::size_t{0});
-  Json report = estimate(copy, *frozen, log, all, contexts, contextOf);
+  Json report = estimate(copy, frozen, log, all, contexts, contextOf);
   if (needsPi) {
     double largestError = 0.0;
     std::vector<Id> arms;
@@ -182,7 +182,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
       for (std::size_t i = 0; i < n; ++i) {
         if (log.positions[i] == position) records.push_back(i);
       }
-      positions.push_back(records.empty() ? Json(nullptr) : estimate(copy, *frozen, log, records, contexts, contextOf));
+      positions.push_back(records.empty() ? Json(nullptr) : estimate(copy, frozen, log, records, contexts, contextOf));
     }
     report["positions"] = positions;
   }
@@ -193,8 +193,8 @@ Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinea
                                    const std::vector<std::size_t>& records, const std::vector<Context>& contexts,
                                    const std::vector<std::size_t>& contextOf) const {
   const std::size_t n = records.size();
-  const int d = frozen.policy().dim();
-  const auto features = [&](Id arm) { return Eigen::Map<const Vector>(frozen.policy().featuresOf(arm), d); };
+  const int d = frozen->dim();
+  const auto features = [&](Id arm) { return Eigen::Map<const Vector>(frozen->featuresOf(arm), d); };
   const auto arm = [&](std::size_t k) { return log.arms[records[k]]; };
   const auto reward = [&](std::size_t k) { return log.rewards[records[k]]; };
   const auto context = [&](std::size_t k) -> const Context& { return contexts[contextOf[records[k]]]; };
@@ -237,7 +237,7 @@ Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinea
   };
 
   if (wants("replay")) {
-    std::unique_ptr<PersistentLinearPolicy> learner = copy();
+    PersistentLinearPolicy learner = copy();
     std::vector<double> matched;
     for (std::size_t k = 0; k < n; ++k) {
       const std::uint32_t position = log.positionOf(records[k]);

@@ -414,7 +414,7 @@ void MipsIndex::loadFloats(StateReader& in) {
     for (auto& value : vector) {
       value = in.f32();
       // Only finite: indexes inside policies hold products of features (Sub-Elim's lifts), beyond
-      // the 1e15 a user's vectors are held to (PersistentIndex checks that).
+      // the 1e15 a user's vectors are held to (addUserItems checks that).
       in.check(std::isfinite(value), "an item vector has an entry that is not finite");
     }
     items_.add(id, vector.data());

@@ -4,17 +4,15 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
-#include "sublinear/core/snapshot.hpp"
 #include "sublinear/mips/index_factory.hpp"
 
 namespace sublinear {
 
 namespace {
-std::unique_ptr<MipsIndex> makeIndexFromSpec(const Json& spec) {
+std::size_t dimOf(const Json& spec) {
   requireObject(spec, "index options");
   require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
-  const auto dim = static_cast<std::size_t>(readIntegerOption(option_groups::indexDim(), spec, "dim"));
-  return makeMipsIndex(dim, spec);
+  return static_cast<std::size_t>(readIntegerOption(option_groups::indexDim(), spec, "dim"));
 }
 
 // Checked on every vector and query that reaches an index from outside the core; a non-finite
@@ -30,60 +28,44 @@ void requireMagnitude(const float* values, std::size_t length, const char* what)
 }
 }  // namespace
 
-PersistentIndex::PersistentIndex(const Json& spec) : spec_(spec), index_(makeIndexFromSpec(spec)) {}
+std::vector<std::string> PersistenceFamily<MipsIndex>::stateTypes() { return mipsIndexTypes(); }
 
-std::unique_ptr<PersistentIndex> PersistentIndex::fromBytes(const std::uint8_t* bytes, std::size_t length,
-                                                            const std::string& expectedType) {
-  const std::string type = savedTypeOf(bytes, length, mipsIndexTypes(), expectedType, "MIPS index");
-  std::unique_ptr<PersistentIndex> restored;
-  loadSnapshot(bytes, length, type, [&](StateReader& in) {
-    const Json spec = readOptions(in);
-    requireObject(spec, "index options");
-    require(spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
-    const auto dim = static_cast<std::size_t>(readIntegerOption(option_groups::indexDim(), spec, "dim"));
-    // What the constructor spends per coordinate must be in the state (leastSavedIndexBytes).
-    in.check(leastSavedIndexBytes(dim, spec) <= in.remaining(), "the stored options ask for more data than the state holds");
-    restored = std::make_unique<PersistentIndex>(spec);
-    in.check(restored->index().type() == type, "saved options are of another index type");
-    restored->index_->load(in);
-    // The bound add() holds a user's vectors to (loadSnapshot reports it as CORRUPT_STATE).
-    const VectorStore& items = restored->index().items();
-    std::vector<float> vector(items.dim());
-    for (std::size_t row = 0; row < items.size(); ++row) {
-      items.decode(row, vector.data());
-      requireMagnitude(vector.data(), items.dim(), "saved item");
-    }
-  });
-  return restored;
+std::unique_ptr<MipsIndex> PersistenceFamily<MipsIndex>::make(const Json& spec) { return makeMipsIndex(dimOf(spec), spec); }
+
+std::unique_ptr<MipsIndex> PersistenceFamily<MipsIndex>::restore(StateReader& in, const Json& spec, const std::string&, const Context&) {
+  const std::size_t dim = dimOf(spec);
+  // What the constructor spends per coordinate must be in the state (leastSavedIndexBytes).
+  in.check(leastSavedIndexBytes(dim, spec) <= in.remaining(), "the stored options ask for more data than the state holds");
+  return makeMipsIndex(dim, spec);
 }
 
-std::vector<std::uint8_t> PersistentIndex::toBytes() const {
-  StateWriter out(index_->type());
-  out.json(spec_);
-  index_->save(out);
-  return out.finish();
+void PersistenceFamily<MipsIndex>::afterLoad(const MipsIndex& index) {
+  const VectorStore& items = index.items();
+  std::vector<float> vector(items.dim());
+  for (std::size_t row = 0; row < items.size(); ++row) {
+    items.decode(row, vector.data());
+    requireMagnitude(vector.data(), items.dim(), "saved item");
+  }
 }
 
-void PersistentIndex::add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
+void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
   requireMagnitude(vectors, vectorLength, "vectors");
-  index_->add(ids, idCount, vectors, vectorLength);
+  index.add(ids, idCount, vectors, vectorLength);
 }
 
-void PersistentIndex::add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const Label* labels,
-                          std::size_t labelCount) {
+void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength,
+                  const Label* labels, std::size_t labelCount) {
   requireMagnitude(vectors, vectorLength, "vectors");
-  index_->add(ids, idCount, vectors, vectorLength, labels, labelCount);
+  index.add(ids, idCount, vectors, vectorLength, labels, labelCount);
 }
 
-void PersistentIndex::remove(const Id* ids, std::size_t idCount) { index_->remove(ids, idCount); }
-
-SearchResult PersistentIndex::search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
+SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
   requireMagnitude(query, queryLength, "query");
-  if ((!options.exclude.empty() || !options.labels.empty()) && index_->eligibility(options).count() == 0) {
-    fail(ErrorCode::Empty, "no item is eligible: of the " + std::to_string(index_->size()) +
+  if ((!options.exclude.empty() || !options.labels.empty()) && index.eligibility(options).count() == 0) {
+    fail(ErrorCode::Empty, "no item is eligible: of the " + std::to_string(index.size()) +
                                " items, none has an allowed label without being excluded");
   }
-  return index_->search(query, queryLength, k, options);
+  return index.search(query, queryLength, k, options);
 }
 
 }  // namespace sublinear

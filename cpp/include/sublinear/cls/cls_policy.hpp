@@ -16,6 +16,7 @@
 namespace sublinear {
 
 class StateReader;
+class StateWriter;
 
 // A combinatorial linear semi-bandit policy (Takemura and Ito, arXiv:1909.02251): each round it
 // scores every arm, plays the feasible super arm of largest total score, and learns from the reward of
@@ -66,13 +67,13 @@ class ClsPolicy {
   // { innerProducts, scoredArms, rounds, shortlistRounds, certifiedRounds, index? }.
   Json stats() const;
 
-  // The saved state (docs/state-format.md): the options, the ridge regression bit for bit, the random
+  // The policy's fields in its saved state (docs/state-format.md; the envelope and the options are
+  // Persistent's, cls/persistent_cls_policy.hpp): the ridge regression bit for bit, the random
   // engine, the counters, a pending selection, the fixed arm set and its index (MipsIndex::save), so
-  // that the index answers and counts its work as before. clsPolicyFromBytes (cls_policy_factory.hpp)
-  // restores it.
-  std::vector<std::uint8_t> toBytes() const;
-  // Reads what toBytes wrote after the options into this freshly made policy.
-  void loadState(StateReader& in);
+  // that the index answers and counts its work as before.
+  void save(StateWriter& out) const;
+  // Reads what save wrote into this policy, freshly made from the saved options.
+  void load(StateReader& in);
 
  protected:
   // Draws the round's shared randomness (round-wise TS's theta~). Called once per select.
@@ -107,7 +108,6 @@ class ClsPolicy {
   std::vector<Id> selectShortlist(const SuperArmConstraint& constraint);
   void remember(const ArmFeatures& arms, const std::vector<Id>& chosen, const std::vector<double>& widths);
 
-  Json options_;
   std::size_t defaultK_ = 0;
   long rounds_ = 0;
   std::uint64_t scoredArms_ = 0;

@@ -23,8 +23,4 @@ struct ClsPolicyType {
 };
 TypeRegistry<ClsPolicyType>& clsPolicyRegistry();
 
-// Restores ClsPolicy::toBytes() of a policy of `expectedType` (any type when empty); CORRUPT_STATE for
-// damaged bytes or the state of another type.
-std::unique_ptr<ClsPolicy> clsPolicyFromBytes(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType);
-
 }  // namespace sublinear

@@ -35,7 +35,7 @@ namespace sublinear {
 class OffPolicyEvaluation {
  public:
   // A fresh copy of the policy under evaluation, restored from its saved state.
-  using PolicyCopy = std::function<std::unique_ptr<PersistentLinearPolicy>()>;
+  using PolicyCopy = std::function<PersistentLinearPolicy()>;
 
   // options: evaluate()'s (optionTable("evaluation", "evaluate")); policy, log and arms are the
   // caller's and are ignored here. INVALID_ARGUMENT for an unknown estimator.

@@ -7,41 +7,37 @@
 #include <vector>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/core/persistent.hpp"
 #include "sublinear/mips/mips_index.hpp"
 
 namespace sublinear {
 
-// A MIPS index as a user holds it: the index made from `{ type, dim, ...options }`, the checks on
-// vectors that come from outside the core, and its saved state: a snapshot of the options and the
-// structure (core/snapshot.hpp).
-class PersistentIndex {
- public:
-  // spec: { type, dim, ...options } as in makeMipsIndex; dim is required.
-  explicit PersistentIndex(const Json& spec);
-
-  // Restores toBytes() of an index of `expectedType` (any index type when empty); CORRUPT_STATE for
-  // damaged bytes or the state of another type.
-  static std::unique_ptr<PersistentIndex> fromBytes(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType);
-
-  const MipsIndex& index() const { return *index_; }
-  const Json& spec() const { return spec_; }
-
-  void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
-  // With one label per id (labelCount == idCount, DIMENSION_MISMATCH otherwise).
-  void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const Label* labels,
-           std::size_t labelCount);
-  void remove(const Id* ids, std::size_t idCount);
-  // A search whose filters (options.exclude, options.labels) leave nothing eligible is EMPTY, before
-  // any work: a caller who filtered asked for something, and an empty answer would hide that.
-  SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
-  // MipsIndex::build: up to maxItems waiting items into the structure; returns how many still wait.
-  std::size_t build(std::size_t maxItems) { return index_->build(maxItems); }
-
-  std::vector<std::uint8_t> toBytes() const;
-
- private:
-  Json spec_;
-  std::unique_ptr<MipsIndex> index_;
+// A MIPS index as a user holds it: the index made from `{ type, dim, ...options }` (dim is
+// required) and its saved state, the options then the structure (MipsIndex::save).
+template <>
+struct PersistenceFamily<MipsIndex> : PersistenceFamilyDefaults {
+  static constexpr const char* kName = "MIPS index";
+  static constexpr const char* kNoun = "index";
+  static std::vector<std::string> stateTypes();
+  static std::unique_ptr<MipsIndex> make(const Json& spec);
+  static std::unique_ptr<MipsIndex> restore(StateReader& in, const Json& spec, const std::string& type, const Context&);
+  // The saved items are held to what addUserItems holds a user's vectors to.
+  static void afterLoad(const MipsIndex& index);
 };
+
+using PersistentIndex = Persistent<MipsIndex>;
+
+// A user's calls into an index, with the checks on what comes from outside the core: every entry of
+// the vectors and the query at most 1e15 in magnitude (INVALID_ARGUMENT; a non-finite entry is left
+// to the index, NON_FINITE). Indexes inside policies are called directly: they hold products of
+// features (Sub-Elim's lifts), beyond that bound.
+void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
+// With one label per id (labelCount == idCount, DIMENSION_MISMATCH otherwise).
+void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength,
+                  const Label* labels, std::size_t labelCount);
+// A search whose filters (options.exclude, options.labels) leave nothing eligible is EMPTY, before
+// any work: a user who filtered asked for something, and an empty answer would hide that.
+SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k,
+                           const SearchOptions& options = {});
 
 }  // namespace sublinear

@@ -1,0 +1,50 @@
+#pragma once
+
+// The binding of a persistence family (core/persistent.hpp): a family's JS handle holds its
+// Persistent<T> as `object` (plus the buffers its own calls hand to JS) and is made from one. The
+// calls every family shares are bound here, once; a family's file binds its own calls on the
+// underlying object (self.object->...) and registers createX / restoreX with createHandle /
+// restoreHandle.
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <string>
+
+#include "guard.hpp"
+#include "sublinear/core/persistent.hpp"
+
+namespace sublinear::bindings {
+
+template <class Handle>
+std::string persistentType(Handle& self) {
+  return self.object->type();
+}
+
+template <class Handle>
+std::string persistentStats(Handle& self) {
+  return self.object->stats().dump();
+}
+
+// A handle over the object its family makes from `{ type, ...options }` (JSON).
+template <class Handle>
+Handle* createHandle(const std::string& specJson) {
+  return new Handle(decltype(Handle::object)(parseJson(specJson)));
+}
+
+// A handle over the object restored from `length` bytes at `bytes`, of `expectedType` (any type of
+// the family when empty).
+template <class Handle>
+Handle* restoreHandle(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
+  return new Handle(decltype(Handle::object)::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType));
+}
+
+// Binds type(), stats(), saveBytes() and savedBytes() on `handle`, returned for the family's own calls.
+template <class Handle>
+const emscripten::class_<Handle>& bindPersistent(const emscripten::class_<Handle>& handle) {
+  return handle.function("type", guard<&persistentType<Handle>>)
+      .function("stats", guard<&persistentStats<Handle>>)
+      .function("saveBytes", guard<&saveBytes<Handle, &Handle::object>>)
+      .function("savedBytes", guard<&savedBytes<Handle>>);
+}
+
+}  // namespace sublinear::bindings
