@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdint>
 #include <fstream>
-#include <memory>
 #include <sstream>
 #include <vector>
 
@@ -23,7 +22,7 @@ int linearReplay(const char* path) {
   const int dim = input.at("dim").get<int>();
   sublinear::Json spec = input.at("options");
   spec["dim"] = dim;
-  auto policy = std::make_unique<sublinear::PersistentLinearPolicy>(spec);
+  sublinear::PersistentLinearPolicy policy(spec);
   const auto ids = input.at("ids").get<std::vector<sublinear::Id>>();
   const auto features = input.at("features").get<std::vector<double>>();
   const auto thetaStar = input.at("thetaStar").get<std::vector<double>>();
@@ -40,10 +39,10 @@ int linearReplay(const char* path) {
     std::printf("%s%u", t == 0 ? "" : ",", arm);
   }
   std::printf("\n");
-  const sublinear::Vector theta = policy->policy().theta();
+  const sublinear::Vector theta = policy->theta();
   for (int j = 0; j < theta.size(); ++j) std::printf("%s%.17g", j == 0 ? "" : ",", theta[j]);
   std::printf("\n");
-  for (const std::uint8_t byte : policy->toBytes()) std::printf("%02x", byte);
+  for (const std::uint8_t byte : policy.toBytes()) std::printf("%02x", byte);
   std::printf("\n");
   return 0;
 }
