@@ -13,19 +13,19 @@ namespace sublinear {
 
 namespace {
 template <class Policy>
-ClsPolicyType entry(const char* type) {
+ClsPolicyType clsEntry(const char* type) {
   return {type, [](const Json& options) -> std::unique_ptr<ClsPolicy> { return std::make_unique<Policy>(options); }};
 }
 }  // namespace
 
 TypeRegistry<ClsPolicyType>& clsPolicyRegistry() {
   static TypeRegistry<ClsPolicyType> registry("cls-policy", "unknown combinatorial linear policy type", {
-      entry<C2UCB>("c2ucb"),
-      entry<PC2UCB>("pc2ucb"),
-      entry<CombTS>("comb-ts"),
-      entry<CombLinUCB>("comb-lin-ucb"),
-      entry<CombLinTS>("comb-lin-ts"),
-      entry<GreedyCLS>("greedy-cls"),
+      clsEntry<C2UCB>("c2ucb"),
+      clsEntry<PC2UCB>("pc2ucb"),
+      clsEntry<CombTS>("comb-ts"),
+      clsEntry<CombLinUCB>("comb-lin-ucb"),
+      clsEntry<CombLinTS>("comb-lin-ts"),
+      clsEntry<GreedyCLS>("greedy-cls"),
   });
   return registry;
 }

@@ -20,7 +20,7 @@ const Json& checkedOptions(const Json& options) {
   return options;
 }
 
-int readDimension(const Json& options) {
+int readCatalogueDimension(const Json& options) {
   return static_cast<int>(readIntegerOption(option_groups::catalogue(), checkedOptions(options), "dim"));
 }
 
@@ -37,7 +37,7 @@ void floatRows(const double* features, std::size_t count, std::size_t dim, std::
 }
 }  // namespace
 
-Catalogue::Catalogue(const Json& options) : options_(options), identity_(drawIdentity()), arms_(readDimension(options)) {
+Catalogue::Catalogue(const Json& options) : options_(options), identity_(drawIdentity()), arms_(readCatalogueDimension(options)) {
   // Sub-TS's own graph defaults for this dimension: users over the catalogue search it as Sub-TS
   // searches its own graph, and the reasons for those defaults (thompson_sampling.cpp) hold for it alike.
   const PolicyIndexSpec spec(options, "hnsw", SubTS::graphDefaults(arms_.dim()));

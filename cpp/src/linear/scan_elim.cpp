@@ -13,11 +13,11 @@ namespace sublinear {
 
 namespace {
 // Rows are scored in blocks; a block never straddles two of the arm set's pieces.
-constexpr std::size_t kBlock = 512;
-static_assert(RowStore<double>::kBlockRows % kBlock == 0, "a block of rows must lie in one piece of the arm set");
+constexpr std::size_t kScanBlock = 512;
+static_assert(RowStore<double>::kBlockRows % kScanBlock == 0, "a block of rows must lie in one piece of the arm set");
 
 // Over a catalogue there is no stage index to configure: the widths replace it.
-const Json& optionsOverCatalogue(const Json& options) {
+const Json& eliminationOptionsOverCatalogue(const Json& options) {
   require(!(options.is_object() && options.contains("index")), ErrorCode::InvalidArgument,
           "option 'index': the elimination policies over a catalogue search no index (they keep every arm's width)");
   return options;
@@ -45,7 +45,7 @@ ScanElim::ScanElim(std::string type, int dim, const Json& options)
 }
 
 ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)
-    : RidgePolicy(catalogue, optionsOverCatalogue(options), catalogue ? catalogue->dim() : 1),
+    : RidgePolicy(catalogue, eliminationOptionsOverCatalogue(options), catalogue ? catalogue->dim() : 1),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),

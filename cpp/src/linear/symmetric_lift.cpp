@@ -5,7 +5,7 @@
 namespace sublinear {
 
 namespace {
-const double kSqrtTwo = std::sqrt(2.0);
+const double kOffDiagonalWeight = std::sqrt(2.0);
 }
 
 SymmetricLift::SymmetricLift(int dim)
@@ -16,7 +16,7 @@ void SymmetricLift::liftOuterProduct(const double* x, float* out) const {
   std::size_t k = 0;
   for (int i = 0; i < dim_; ++i) {
     out[k++] = static_cast<float>(x[i] * x[i] * scale);
-    for (int j = i + 1; j < dim_; ++j) out[k++] = static_cast<float>(kSqrtTwo * x[i] * x[j] * scale);
+    for (int j = i + 1; j < dim_; ++j) out[k++] = static_cast<float>(kOffDiagonalWeight * x[i] * x[j] * scale);
   }
 }
 
@@ -26,7 +26,7 @@ void SymmetricLift::liftSymmetric(const Matrix& m, float* out) const {
   for (int i = 0; i < dim_; ++i) {
     out[k++] = static_cast<float>(m(i, i) * scale);
     // Average the two triangles so that rounding noise in V^-1 cannot make the lift asymmetric.
-    for (int j = i + 1; j < dim_; ++j) out[k++] = static_cast<float>(kSqrtTwo * 0.5 * (m(i, j) + m(j, i)) * scale);
+    for (int j = i + 1; j < dim_; ++j) out[k++] = static_cast<float>(kOffDiagonalWeight * 0.5 * (m(i, j) + m(j, i)) * scale);
   }
 }
 

@@ -11,7 +11,7 @@
 namespace sublinear {
 
 namespace {
-double squaredNorm(const float* vector, std::size_t dim) {
+double squaredLength(const float* vector, std::size_t dim) {
   double sum = 0.0;
   for (std::size_t i = 0; i < dim; ++i) sum += static_cast<double>(vector[i]) * vector[i];
   return sum;
@@ -69,7 +69,7 @@ void LshIndex::insert(Id id) {
   // x -> (x / U, sqrt(1 - |x / U|^2)).
   const float* vector = items_.vectorOf(id);
   for (std::size_t i = 0; i < dim(); ++i) lifted_[i] = static_cast<float>(vector[i] / scale_);
-  const double rest = 1.0 - squaredNorm(vector, dim()) / (scale_ * scale_);
+  const double rest = 1.0 - squaredLength(vector, dim()) / (scale_ * scale_);
   lifted_[dim()] = static_cast<float>(std::sqrt(std::max(0.0, rest)));
   for (std::size_t table = 0; table < tables_; ++table) {
     const std::uint64_t key = keyOf(lifted_.data(), table);
@@ -95,7 +95,7 @@ void LshIndex::rehash(double scale) {
 
 void LshIndex::onAdd(const Id* ids, std::size_t count) {
   double batchNorm = 0.0;
-  for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredNorm(items_.vectorOf(ids[i]), dim())));
+  for (std::size_t i = 0; i < count; ++i) batchNorm = std::max(batchNorm, std::sqrt(squaredLength(items_.vectorOf(ids[i]), dim())));
   try {
     makeTables();
     largestNorm_ = std::max(largestNorm_, batchNorm);
@@ -191,7 +191,7 @@ void LshIndex::loadStructure(StateReader& in) {
   in.check(std::isfinite(scale_) && scale_ >= 0.0, "lsh: the scale U is not a finite non-negative number");
   in.check(std::isfinite(largestNorm_) && largestNorm_ >= 0.0 && largestNorm_ <= scale_, "lsh: the largest norm is not in [0, U]");
   for (std::size_t row = 0; row < items_.size(); ++row) {
-    in.check(std::sqrt(squaredNorm(items_.rowData(row), dim())) <= largestNorm_, "lsh: an item is longer than the largest norm");
+    in.check(std::sqrt(squaredLength(items_.rowData(row), dim())) <= largestNorm_, "lsh: an item is longer than the largest norm");
   }
   rehashes_ = in.u64();
 

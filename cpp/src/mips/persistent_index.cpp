@@ -9,7 +9,7 @@
 namespace sublinear {
 
 namespace {
-std::size_t dimOf(const Json& spec) {
+std::size_t indexDimOf(const Json& spec) {
   requireObject(spec, "index options");
   require(spec.is_object() && spec.contains("dim"), ErrorCode::InvalidArgument, "option 'dim' is required");
   return static_cast<std::size_t>(readIntegerOption(option_groups::indexDim(), spec, "dim"));
@@ -30,10 +30,10 @@ void requireMagnitude(const float* values, std::size_t length, const char* what)
 
 std::vector<std::string> PersistenceFamily<MipsIndex>::stateTypes() { return mipsIndexTypes(); }
 
-std::unique_ptr<MipsIndex> PersistenceFamily<MipsIndex>::make(const Json& spec) { return makeMipsIndex(dimOf(spec), spec); }
+std::unique_ptr<MipsIndex> PersistenceFamily<MipsIndex>::make(const Json& spec) { return makeMipsIndex(indexDimOf(spec), spec); }
 
 std::unique_ptr<MipsIndex> PersistenceFamily<MipsIndex>::restore(StateReader& in, const Json& spec, const std::string&, const Context&) {
-  const std::size_t dim = dimOf(spec);
+  const std::size_t dim = indexDimOf(spec);
   // What the constructor spends per coordinate must be in the state (leastSavedIndexBytes).
   in.check(leastSavedIndexBytes(dim, spec) <= in.remaining(), "the stored options ask for more data than the state holds");
   return makeMipsIndex(dim, spec);

@@ -12,10 +12,6 @@ namespace sublinear {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // Derived seeds so that the environment and the policy draw from independent streams.
 std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt) {
   std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (salt + 1);

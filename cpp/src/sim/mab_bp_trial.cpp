@@ -13,11 +13,11 @@ namespace sublinear {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr std::uint64_t kInstancePurpose = 11;
+constexpr std::uint64_t kTrialInstancePurpose = 11;
 }  // namespace
 
 MabBpTrial::MabBpTrial(std::size_t arms, std::size_t listLength, double epsilon, double delta, std::uint64_t seed)
-    : arms_(arms), listLength_(listLength), solver_(epsilon, delta), random_(deriveSeed(seed, kInstancePurpose)) {
+    : arms_(arms), listLength_(listLength), solver_(epsilon, delta), random_(deriveSeed(seed, kTrialInstancePurpose)) {
   requireAddressable(arms, sizeof(std::size_t), "the lists of " + std::to_string(arms) + " arms");
 }
 
@@ -36,7 +36,7 @@ RoundOutcome MabBpTrial::playRound(std::int64_t, TrialClock& clock) {
   };
   const auto start = Clock::now();
   const BoundedMESolver::Result result = solver_.solve(arms_, listLength_, 1, pullSum);
-  clock.select += std::chrono::duration<double>(Clock::now() - start).count();
+  clock.select += secondsSince(start);
   pulls_ += result.pulls;
   const double n = static_cast<double>(listLength_);
   RoundOutcome outcome;

@@ -7,12 +7,6 @@
 
 namespace sublinear {
 
-namespace {
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-}  // namespace
-
 MatroidTrial::MatroidTrial(const Json& environment, const Json& policy, std::uint64_t seed)
     : environmentOptions_(environment.is_null() ? Json::object() : environment),
       policyOptions_(policy.is_null() ? Json::object() : policy),

@@ -50,7 +50,7 @@ void MipsTrial::setup(TrialClock& clock) {
   const auto start = Clock::now();
   index_ = makeMipsIndex(dim_, indexSpec_);
   index_->add(ids.data(), ids.size(), data.data(), data.size());
-  clock.setup += std::chrono::duration<double>(Clock::now() - start).count();
+  clock.setup += secondsSince(start);
 }
 
 RoundOutcome MipsTrial::playRound(std::int64_t, TrialClock& clock) {
@@ -58,7 +58,7 @@ RoundOutcome MipsTrial::playRound(std::int64_t, TrialClock& clock) {
   const SearchResult truth = oracle_.search(query_.data(), dim_, k_);
   const auto start = Clock::now();
   const SearchResult answer = index_->search(query_.data(), dim_, k_);
-  clock.select += std::chrono::duration<double>(Clock::now() - start).count();
+  clock.select += secondsSince(start);
   std::size_t hits = 0;
   for (const Id id : answer.ids) hits += std::count(truth.ids.begin(), truth.ids.end(), id) > 0 ? 1 : 0;
   RoundOutcome outcome;

@@ -30,7 +30,6 @@ TypeRegistry<TrialFamily>& environmentRegistry() {
 }
 
 namespace {
-constexpr long long kMaxSeed = 9007199254740991LL;  // 2^53 - 1: exact as a JavaScript number
 constexpr std::size_t kMaxSeeds = 100000;
 
 // The environment's family, once its keys passed its option table.
@@ -105,7 +104,6 @@ SimulationResult simulate(const Json& config, const std::function<void(double)>&
   const TrialFactory factory = family.factory;
   SimulationResult result;
   const std::vector<std::uint64_t> seeds = seedsOf(config, result.multipleSeeds);
-  (void)kMaxSeed;
 
   // Both configs learn the horizon: policies size confidence radii with it (those of the families
   // whose policies read one), and a ratings environment schedules the movies' arrivals with it.

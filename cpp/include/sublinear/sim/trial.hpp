@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -14,6 +15,10 @@ struct TrialClock {
   double select = 0.0;  // choosing arms
   double update = 0.0;  // learning from the feedback
 };
+
+inline double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // What one round produced: the reward observed and the (expected) regret against the best choice
 // available in that round.
