@@ -7,12 +7,11 @@
 using namespace sublinear;
 using namespace mips_oracle;
 
-namespace {
+namespace adaptive_index_test {
 std::unique_ptr<MipsIndex> adaptive(std::size_t dim, Json options = Json::object()) {
   options["type"] = "adaptive";
   return makeMipsIndex(dim, options);
 }
-}  // namespace
 
 TEST(AdaptiveIndex, InterleavedAddsAndRemovesAgreeWithTheExactOracle) {
   for (const char* base : {"hnsw", "lsh", "exact"}) {
@@ -110,3 +109,4 @@ TEST(AdaptiveIndex, InvalidOptionsAndInputs) {
   EXPECT_EQ(index->type(), "adaptive");
   checkErrorsLeaveStateUnchanged(*index);
 }
+}  // namespace adaptive_index_test

@@ -41,7 +41,7 @@
 #endif
 
 namespace sublinear::testing {
-namespace {
+namespace amplified_state_test {
 
 constexpr double kMillisecondsAllowed = 100.0;
 
@@ -326,5 +326,5 @@ TEST_P(AmplifiedClsState, IsRefusedCheaply) {
 INSTANTIATE_TEST_SUITE_P(EveryClsPolicy, AmplifiedClsState,
                          ::testing::ValuesIn(clsPolicyTypes()));
 
-}  // namespace
+}  // namespace amplified_state_test
 }  // namespace sublinear::testing

@@ -12,7 +12,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace approximation_audit_test {
 
 TEST(ApproximationAudit, ThreeMissesInThreeAuditsRaiseTheEffort) {
   ApproximationAudit audit(Json::object(), 30, 1);
@@ -138,5 +138,5 @@ TEST(ApproximationAudit, EasyDataRaiseNothing) {
   }
 }
 
-}  // namespace
+}  // namespace approximation_audit_test
 }  // namespace sublinear::testing

@@ -13,7 +13,7 @@
 #include "sublinear/linear/policy_factory.hpp"
 
 namespace sublinear {
-namespace {
+namespace arm_set_test {
 
 constexpr std::size_t kBlock = RowStore<double>::kBlockRows;
 
@@ -83,5 +83,5 @@ TEST(LinUCB, OverSeveralBlocksPicksAnArmOfTheLargestUpperBound) {
   }
 }
 
-}  // namespace
+}  // namespace arm_set_test
 }  // namespace sublinear

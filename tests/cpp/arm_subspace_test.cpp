@@ -14,7 +14,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace arm_subspace_test {
 
 // `count` unit-norm arms x = A z / |A z| in d dimensions, A a fixed d x rank Gaussian matrix, plus
 // an isotropic tail of relative scale `tail` (real embeddings: a few strong directions and a long
@@ -260,5 +260,5 @@ TEST(HighDimension, PoliciesAndIndexesWorkAt4096Dimensions) {
   }
 }
 
-}  // namespace
+}  // namespace arm_subspace_test
 }  // namespace sublinear::testing

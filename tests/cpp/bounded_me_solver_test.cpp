@@ -10,7 +10,7 @@
 
 using namespace sublinear;
 
-namespace {
+namespace bounded_me_solver_test {
 // Liu et al.'s (arXiv:1812.06360) MAB-BP setting: arm a's list holds round(p_a N) ones and zeros
 // otherwise, p_a uniform in [0, 1]; a pull draws without replacement, independently per arm (an exact
 // hypergeometric walk: the next reward is 1 with probability ones left / rewards left).
@@ -49,7 +49,6 @@ double kthMean(const BernoulliLists& lists, std::vector<std::size_t> arms, std::
   std::sort(means.begin(), means.end(), std::greater<>());
   return means[k - 1];
 }
-}  // namespace
 
 TEST(BoundedMESolver, SampleSizeIsEquationSix) {
   // m(u) = min{(u+1)/(1+u/N), (u+u/N)/(1+u/N)}, below N for every u > 0.
@@ -146,3 +145,4 @@ TEST(BoundedMESolver, InvalidInputIsRejected) {
   EXPECT_THROW(solver.solveLists(rewards.data(), 2, 2, 1, BoundedMESolver::DrawOrder::Shared, 1, 1, random), Error);  // low == high
   EXPECT_THROW(BoundedMESolver::parseDrawOrder("sorted"), Error);
 }
+}  // namespace bounded_me_solver_test

@@ -17,7 +17,7 @@
 #include "sublinear/linear/persistent_linear_policy.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace catalogue_many_users_test {
 
 struct Arms {
   int dim;
@@ -147,5 +147,5 @@ TEST(CatalogueManyUsers, SubTSUsersOverTheSharedGraphHaveTheRegretOfAnOwnCopyLin
   EXPECT_GE(catalogueTotal, 0.90 * ownTotal);
 }
 
-}  // namespace
+}  // namespace catalogue_many_users_test
 }  // namespace sublinear::testing

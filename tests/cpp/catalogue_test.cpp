@@ -18,7 +18,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace catalogue_test {
 
 // Arms and rewards from their own stream, so that every policy of a comparison sees the same.
 struct Problem {
@@ -474,5 +474,5 @@ TEST(CatalogueUserSnapshots, LoadWellUnderAMillisecondAtDimension32) {
   EXPECT_LT(micros[micros.size() / 2], 1000.0);
 }
 
-}  // namespace
+}  // namespace catalogue_test
 }  // namespace sublinear::testing

@@ -13,7 +13,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace cls_persistence_test {
 
 constexpr int kDim = 3;
 constexpr std::size_t kRows = 12;
@@ -230,5 +230,5 @@ INSTANTIATE_TEST_SUITE_P(EveryType, ClsPersistence, ::testing::ValuesIn(everyVar
   return name;
 });
 
-}  // namespace
+}  // namespace cls_persistence_test
 }  // namespace sublinear::testing

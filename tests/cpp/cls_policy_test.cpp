@@ -18,7 +18,7 @@ using sublinear::testing::codeOf;
 
 using namespace sublinear;
 
-namespace {
+namespace cls_policy_test {
 const std::vector<Json> kPolicies = {
     {{"type", "c2ucb"}, {"lambda", 1.0}, {"alpha", 1.0}},
     {{"type", "pc2ucb"}, {"lambda", 1.0}, {"alpha", 1.0}, {"c", 1.0}},
@@ -67,7 +67,6 @@ double playClustered(const Json& policyOptions, double angle, std::uint64_t seed
   }
   return total;
 }
-}  // namespace
 
 TEST(ClsPolicy, SuperArmsAreValidWithAndWithoutQuotas) {
   Random random(3);
@@ -311,3 +310,4 @@ TEST(ClsBlockDiagonalRidge, MatchesTheFullRidgeOnBlockSparseData) {
   EXPECT_EQ(codeOf([] { makeClsPolicy({{"type", "c2ucb"}, {"dim", 4}, {"blocks", 2}, {"index", {{"type", "exact"}}}}); }),
             ErrorCode::InvalidArgument);
 }
+}  // namespace cls_policy_test

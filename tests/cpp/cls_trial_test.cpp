@@ -14,7 +14,7 @@ using sublinear::testing::codeOf;
 
 using namespace sublinear;
 
-namespace {
+namespace cls_trial_test {
 struct Totals {
   double reward = 0.0;
   double regret = 0.0;
@@ -35,7 +35,6 @@ Totals run(const Json& environment, const Json& policy, std::uint64_t seed, int 
   EXPECT_GT(trial->innerProducts(), 0u);
   return totals;
 }
-}  // namespace
 
 TEST(ClsTrial, ClusteredRegretFallsWithLearningAndSeedsRepeat) {
   const Json environment = {{"type", "clustered"}, {"dim", 11}, {"arms", 2000}, {"k", 100}, {"angle", 1.0}};
@@ -128,3 +127,4 @@ TEST(ClsTrial, PromotionFromARatingsFileRewardsRatingsAndLearns) {
   }
   EXPECT_GT(learned.reward, 1.2 * 20 * 15 * mean);
 }
+}  // namespace cls_trial_test

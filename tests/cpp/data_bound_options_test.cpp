@@ -13,7 +13,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace data_bound_options_test {
 
 Json run(Json environment, Json policy) {
   return Json{{"environment", std::move(environment)}, {"policy", std::move(policy)}, {"horizon", 2}, {"seed", 1}};
@@ -60,5 +60,5 @@ TEST(DataBoundOptions, TheCheckNamesTheNarrowedRange) {
   EXPECT_NO_THROW(requireIntegerOptionWithin("x", 7, 2, 7));
 }
 
-}  // namespace
+}  // namespace data_bound_options_test
 }  // namespace sublinear::testing

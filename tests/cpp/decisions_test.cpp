@@ -18,7 +18,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace decisions_test {
 
 struct Arms {
   int dim;
@@ -335,5 +335,5 @@ TEST(Decisions, OptionsAreChecked) {
   expectError(ErrorCode::InvalidArgument, "propensityDraws", [&] { makePolicy("sub-ts", arms, Json{{"propensityDraws", 0}}); });
 }
 
-}  // namespace
+}  // namespace decisions_test
 }  // namespace sublinear::testing

@@ -16,7 +16,7 @@
 using namespace sublinear;
 using sublinear::testing::GaussianProblem;
 
-namespace {
+namespace elimination_widths_test {
 const ScanElim& scanElimOf(const PersistentLinearPolicy& holder) { return dynamic_cast<const ScanElim&>(*holder); }
 
 std::vector<double> featuresOf(const GaussianProblem& problem, const std::vector<Id>& ids) {
@@ -24,7 +24,6 @@ std::vector<double> featuresOf(const GaussianProblem& problem, const std::vector
   for (const Id id : ids) features.insert(features.end(), problem.arms.at(id).data(), problem.arms.at(id).data() + problem.dim);
   return features;
 }
-}  // namespace
 
 // The kept widths are the direct computation x^T V^-1 x, to rounding, through observations and arms
 // appended, removed and moved: told ahead (LinUCB's whole form) or without notice over a subset of
@@ -291,3 +290,4 @@ TEST(ScanElim, HighDimensionStaysWithinTwiceTheArmsAndLearns) {
   EXPECT_LT(stateBytes, 2 * armBytes);
   EXPECT_LT(lastQuarter, 0.2 * uniform * 375);
 }
+}  // namespace elimination_widths_test

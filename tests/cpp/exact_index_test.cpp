@@ -15,7 +15,7 @@ using sublinear::testing::Threads;
 
 using namespace sublinear;
 
-namespace {
+namespace exact_index_test {
 // The oracle: inner products in double, sorted by score then id.
 std::vector<Id> bruteForce(const std::map<Id, std::vector<float>>& items, const std::vector<float>& query, std::size_t k) {
   std::vector<std::pair<double, Id>> scored;
@@ -35,8 +35,6 @@ std::vector<float> gaussian(Random& random, std::size_t count) {
   for (auto& value : values) value = static_cast<float>(random.normal());
   return values;
 }
-
-}  // namespace
 
 TEST(ExactIndex, TopKEqualsBruteForceThroughAddsAndRemoves) {
   for (std::size_t dim : {1u, 3u, 16u, 33u}) {
@@ -185,3 +183,4 @@ TEST(ExactIndex, AScanSharedAmongThreadsAnswersAsOneThreadWithTiesToTheSmallerId
   EXPECT_EQ(index.innerProducts() - work, work);
   EXPECT_EQ(std::vector<Id>(alone[0].ids.begin(), alone[0].ids.begin() + 4), (std::vector<Id>{3, 20003, 50003, static_cast<Id>(n - 1)}));
 }
+}  // namespace exact_index_test

@@ -17,7 +17,7 @@
 
 using namespace sublinear;
 
-namespace {
+namespace faster_cucb_basis_test {
 
 // Bernoulli means: the first `strong` arms near 0.9, the others spread in [0, 0.6].
 std::vector<double> meansFor(std::size_t k, std::size_t strong, std::uint64_t seed) {
@@ -66,8 +66,6 @@ void playRound(FasterCucb& policy, const std::vector<double>& means, Random& ran
 }
 
 double counter(const Json& stats, const char* name) { return stats.at(name).get<double>(); }
-
-}  // namespace
 
 TEST(FasterCucbBasis, IsAnExactMaximumBasisOfTheDominatingWeightsEveryRound) {
   struct Case {
@@ -162,7 +160,6 @@ TEST(MatroidArmClasses, ArmsOfOneClassAreInterchangeable) {
   EXPECT_EQ(sameRights.armClasses(), (std::vector<std::uint32_t>{0, 0, 1}));
 }
 
-namespace {
 double workPerRoundOn(const GraphicMatroid& matroid, const std::vector<double>& means) {
   FasterCucb policy(matroid, Json{{"epsilon", 0.1}, {"seed", 11}, {"horizon", 40000}});
   Random random(12);
@@ -175,7 +172,6 @@ double workPerRoundOn(const GraphicMatroid& matroid, const std::vector<double>& 
   return (counter(after, "armsScanned") - counter(before, "armsScanned") + counter(after, "binsVisited") -
           counter(before, "binsVisited")) / rounds;
 }
-}  // namespace
 
 TEST(FasterCucbBasis, RepairWorkPerRoundGrowsWithTheVertexPairsNotWithTheParallelEdges) {
   // K edges on 31 vertices, half of them parallel strong edges between vertices 0 and 1. Scans test
@@ -185,3 +181,4 @@ TEST(FasterCucbBasis, RepairWorkPerRoundGrowsWithTheVertexPairsNotWithTheParalle
   const double large = workPerRoundOn(graphFor(31, 20000, 10000, 9), meansFor(20000, 10000, 10));
   EXPECT_LE(large, 3.0 * small) << small << " -> " << large;
 }
+}  // namespace faster_cucb_basis_test

@@ -20,7 +20,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace filtered_search_test {
 
 constexpr std::size_t kDim = 16;
 constexpr std::size_t kItems = 10000;
@@ -386,5 +386,5 @@ TEST(FilteredSearchLabels, FilteredHnswSearchesItsGraphAboveTheCrossoverAndScans
   EXPECT_EQ(index->innerProducts() - before, 60u + 10u);
 }
 
-}  // namespace
+}  // namespace filtered_search_test
 }  // namespace sublinear::testing

@@ -15,7 +15,7 @@
 #include "sublinear/mips/filtered_graph_search.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace graph_search_test {
 
 struct TestGraph {
   TestGraph(std::size_t count, std::size_t stride, bool euclidean, std::uint64_t seed)
@@ -106,5 +106,5 @@ TEST(GraphSearch, NearestOnAnEmptyGraphOrForNothingFindsNothing) {
   EXPECT_EQ(search.nearest(hnsw_detail::layoutOf(some.hnsw, 4, 0, false), query.data(), 10, 5, false).size(), 5u);
 }
 
-}  // namespace
+}  // namespace graph_search_test
 }  // namespace sublinear::testing

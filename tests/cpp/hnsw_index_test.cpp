@@ -9,7 +9,7 @@
 using namespace sublinear;
 using namespace mips_oracle;
 
-namespace {
+namespace hnsw_index_test {
 // The graph's own behaviour is tested on graphs built in add() (build "immediate"); the incremental
 // build, the default, has its own tests below.
 std::unique_ptr<MipsIndex> hnsw(std::size_t dim, Json options = Json::object()) {
@@ -26,7 +26,6 @@ void addGaussianItems(MipsIndex& index, ExactIndex& oracle, Random& random, std:
   index.add(ids.data(), ids.size(), vectors.data(), vectors.size());
   oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
 }
-}  // namespace
 
 TEST(HnswIndex, InterleavedAddsAndRemovesAgreeWithTheExactOracle) {
   for (const char* space : {"euclidean", "inner-product"}) {
@@ -537,3 +536,4 @@ TEST(HnswIndex, AutoSpaceMeasuresBothOnASampleAndKeepsInnerProductOnGaussianData
   }
   EXPECT_GE(recall / 50, 0.9);
 }
+}  // namespace hnsw_index_test

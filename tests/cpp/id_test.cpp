@@ -5,7 +5,7 @@
 #include <vector>
 
 namespace sublinear {
-namespace {
+namespace id_test {
 
 std::size_t repeatIn(const std::vector<Id>& ids) { return firstRepeatedId(ids.data(), ids.size()); }
 
@@ -23,5 +23,5 @@ TEST(FirstRepeatedId, FindsTheEarliestSecondOccurrence) {
   EXPECT_EQ(repeatIn({3, 9, 0, 7, 9, 3}), 4u);
 }
 
-}  // namespace
+}  // namespace id_test
 }  // namespace sublinear

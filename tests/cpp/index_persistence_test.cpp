@@ -14,7 +14,7 @@
 #include "sublinear/mips/persistent_index.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace index_persistence_test {
 
 constexpr std::size_t kDim = 8;
 
@@ -105,12 +105,6 @@ INSTANTIATE_TEST_SUITE_P(EveryType, IndexPersistence, ::testing::ValuesIn(mipsIn
                            for (auto& c : name) c = (c == '-') ? '_' : c;
                            return name;
                          });
-
-}  // namespace
-}  // namespace sublinear::testing
-
-namespace sublinear::testing {
-namespace {
 
 // HNSW's snapshot holds the graph itself: the decided space, the euclidean radius, free slots from
 // removals, a build under way (and the space trial's second graph) must all come back, and the
@@ -220,5 +214,5 @@ TEST(HnswPersistence, HostileGraphsAreRefusedQuickly) {
   EXPECT_LT(seconds / static_cast<double>(bytes.size() - graph), 0.1);
 }
 
-}  // namespace
+}  // namespace index_persistence_test
 }  // namespace sublinear::testing

@@ -20,7 +20,7 @@
 #include "sublinear/mips/persistent_index.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace index_snapshot_test {
 
 Json specOf(const std::string& type, std::size_t dim) {
   Json spec{{"type", type}, {"dim", dim}, {"seed", 5}};
@@ -357,5 +357,5 @@ TEST(IndexStatePersistence, AdaptiveCopiesMustHoldTheItems) {
   state.expectRejected(copyStructure + 40 + 4 + 16 * 8, 0xFFFFFFFFu, 4, "bucket position");
 }
 
-}  // namespace
+}  // namespace index_snapshot_test
 }  // namespace sublinear::testing

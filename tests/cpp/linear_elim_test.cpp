@@ -28,7 +28,7 @@ using sublinear::Vector;
 using sublinear::testing::averageOver;
 using sublinear::testing::GaussianProblem;
 
-namespace {
+namespace linear_elim_test {
 
 Json elimOptions(std::uint64_t seed, const std::string& index = "exact") {
   // Low noise and R = 0.1 make the theoretical radius small enough for eliminations to happen
@@ -394,7 +394,6 @@ TEST(SubElim, ABoundsSearchBudgetIsAFractionOfItsStageUpToKSearchWork) {
   EXPECT_EQ(SubElim::boundsBudget(1000000), SubElim::kSearchWork);
 }
 
-namespace {
 // `count` unit-norm arms of dimension d: every bound starts at 1/sqrt(lambda), and once a play has
 // shrunk some values a search can only be certified after recomputing every bound near the top.
 void addUnitArms(StagedElimination& policy, GaussianProblem& problem, int d, std::size_t count) {
@@ -422,7 +421,6 @@ void playWithinBoundsBudget(StagedElimination& policy, GaussianProblem& problem,
     ASSERT_LE(grew("indexInnerProducts"), grew("searches") * largestScan) << t;
   }
 }
-}  // namespace
 
 TEST(SubElim, ASearchThatRunsOutScansAStageWhoseScanFitsTheBudget) {
   // 30,000 arms: a search may recompute 1,200 bounds, then scans the stage exactly when its best arm
@@ -560,5 +558,4 @@ TEST(SubElim, RejectsBadEliminationOptions) {
     }
   }
 }
-
-}  // namespace
+}  // namespace linear_elim_test

@@ -16,14 +16,12 @@ using sublinear::testing::expectError;
 
 using namespace sublinear;
 
-namespace {
+namespace linear_environment_test {
 double dot(const Vector& a, const double* b) {
   double sum = 0.0;
   for (int i = 0; i < a.size(); ++i) sum += a[i] * b[i];
   return sum;
 }
-
-}  // namespace
 
 TEST(EnvironmentArms, BestTracksABruteForceMaxUnderRandomAddsAndRemoves) {
   Random random(5);
@@ -176,3 +174,4 @@ TEST(GaussianLinearEnvironment, RejectsBadOptionsNamingThem) {
   });
   expectError(ErrorCode::InvalidArgument, "known: linear, ratings", [] { makeLinearEnvironment(Json::parse(R"({"type": "cube"})"), 10, 0); });
 }
+}  // namespace linear_environment_test

@@ -17,7 +17,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace linear_persistence_test {
 
 constexpr int kDim = 4;
 
@@ -358,5 +358,5 @@ INSTANTIATE_TEST_SUITE_P(EveryType, LinearPersistence, ::testing::ValuesIn(linea
   return name;
 });
 
-}  // namespace
+}  // namespace linear_persistence_test
 }  // namespace sublinear::testing

@@ -21,7 +21,7 @@ using sublinear::Vector;
 using sublinear::testing::averageOver;
 using sublinear::testing::GaussianProblem;
 
-namespace {
+namespace linear_policy_test {
 
 // Every policy type with an exact index, so the suite runs before any approximate index exists.
 Json optionsFor(const std::string& type, std::uint64_t seed = 1) {
@@ -184,5 +184,4 @@ TEST(LinearPolicyFactory, RejectsUnknownTypesAndIndexes) {
   EXPECT_EQ(codeOf([] { makeLinearPolicy(3, Json{{"type", "lin-ts"}, {"index", 5}}); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(codeOf([] { makeLinearPolicy(3, Json::array()); }), ErrorCode::InvalidArgument);
 }
-
-}  // namespace
+}  // namespace linear_policy_test

@@ -23,7 +23,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace linear_slates_test {
 
 constexpr int kDim = 4;
 constexpr Label kLabels = 5;
@@ -385,5 +385,5 @@ TEST(SimulateSlates, LearnAndReportTheSlatesRegret) {
   });
 }
 
-}  // namespace
+}  // namespace linear_slates_test
 }  // namespace sublinear::testing

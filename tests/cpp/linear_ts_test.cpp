@@ -23,7 +23,7 @@ using sublinear::Vector;
 using sublinear::testing::averageOver;
 using sublinear::testing::GaussianProblem;
 
-namespace {
+namespace linear_ts_test {
 
 // Options are strict: inflation only for Thompson sampling, an index only for the policies that search one.
 Json tsOptions(const std::string& type, const std::string& index, std::uint64_t seed) {
@@ -193,10 +193,6 @@ TEST(LinearPolicies, SublinearWorkPerStepWithHnsw) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 Json auditedOptions(std::size_t efSearch, double budget) {
   // A deliberately weak graph (M 4, efConstruction 8) so that the index misses often.
   return Json{{"type", "sub-ts"},
@@ -206,8 +202,6 @@ Json auditedOptions(std::size_t efSearch, double budget) {
               {"auditBudget", budget},
               {"index", Json{{"type", "hnsw"}, {"M", 4}, {"efConstruction", 8}, {"efSearch", efSearch}, {"build", "immediate"}}}};
 }
-
-}  // namespace
 
 TEST(SubTS, AuditsMeasureTheMissRateAndRaiseTheEffort) {
   const int d = 8;
@@ -309,3 +303,4 @@ TEST(SubTS, RecallsTheArmsAuditsFoundMissingUntilTheyAreRemoved) {
   EXPECT_EQ(policy->stats()["approximation"]["recalledArms"].get<int>(), 0);
   problem.run(*policy, 10);
 }
+}  // namespace linear_ts_test

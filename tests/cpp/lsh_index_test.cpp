@@ -5,12 +5,11 @@
 using namespace sublinear;
 using namespace mips_oracle;
 
-namespace {
+namespace lsh_index_test {
 std::unique_ptr<MipsIndex> lsh(std::size_t dim, Json options = Json::object()) {
   options["type"] = "lsh";
   return makeMipsIndex(dim, options);
 }
-}  // namespace
 
 TEST(LshIndex, InterleavedAddsAndRemovesAgreeWithTheExactOracle) {
   for (std::size_t dim : {1u, 7u, 16u}) {
@@ -103,3 +102,4 @@ TEST(LshIndex, InvalidOptionsAndInputs) {
   EXPECT_EQ(index->type(), "lsh");
   checkErrorsLeaveStateUnchanged(*index);
 }
+}  // namespace lsh_index_test

@@ -9,7 +9,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace mab_bp_trial_test {
 
 std::vector<double> perRoundRegret(const SimulationRun& run) {
   std::vector<double> regrets;
@@ -58,5 +58,5 @@ TEST(MabBpTrial, SmallerEpsilonCostsMorePullsAndOtherPoliciesAreRefused) {
   });
 }
 
-}  // namespace
+}  // namespace mab_bp_trial_test
 }  // namespace sublinear::testing

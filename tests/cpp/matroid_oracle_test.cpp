@@ -17,7 +17,7 @@
 
 using namespace sublinear;
 
-namespace {
+namespace matroid_oracle_test {
 using Subset = std::vector<Id>;
 using Definition = std::function<bool(const Subset&)>;
 
@@ -115,7 +115,6 @@ std::vector<Instance> smallInstances(Random& random) {
   }
   return out;
 }
-}  // namespace
 
 TEST(MatroidOracles, IndependenceAndRankMatchTheDefinitions) {
   Random random(1);
@@ -250,3 +249,4 @@ TEST(MatroidOracles, RejectsInvalidInput) {
   EXPECT_EQ(code([&] { m.maxWeightBasis(three.data(), 3); }), ErrorCode::DimensionMismatch);
   EXPECT_EQ(code([&] { m.maxWeightBasis(nan.data(), 4); }), ErrorCode::NonFinite);
 }
+}  // namespace matroid_oracle_test

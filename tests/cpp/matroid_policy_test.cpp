@@ -20,7 +20,7 @@ using sublinear::testing::codeOf;
 
 using namespace sublinear;
 
-namespace {
+namespace matroid_policy_test {
 Json environmentFor(const std::string& kind, std::size_t k, const std::string& rewards = "bernoulli") {
   Json matroid{{"kind", kind}};
   if (kind == "uniform") matroid["rank"] = 4;
@@ -38,8 +38,6 @@ bool isBasis(const Matroid& m, std::vector<Id> basis) {
   if (std::adjacent_find(basis.begin(), basis.end()) != basis.end()) return false;
   return m.isIndependent(basis.data(), basis.size());
 }
-
-}  // namespace
 
 TEST(MatroidPolicies, PlayValidBasesAndLearn) {
   for (const auto& kind : kKinds) {
@@ -265,3 +263,4 @@ TEST(MatroidPolicies, FasterCucbWorkPerRoundDoesNotGrowWithK) {
     EXPECT_LE(workPerRound[1], 200) << kind;
   }
 }
+}  // namespace matroid_policy_test

@@ -7,7 +7,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace memory_budget_test {
 
 TEST(MemoryBudget, AddressableRequestsPassAndImpossibleOnesNameTheirBytes) {
   requireAddressable(1000, 8, "small");
@@ -20,5 +20,5 @@ TEST(MemoryBudget, AddressableRequestsPassAndImpossibleOnesNameTheirBytes) {
   }
 }
 
-}  // namespace
+}  // namespace memory_budget_test
 }  // namespace sublinear::testing

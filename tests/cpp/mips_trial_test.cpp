@@ -6,7 +6,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace mips_trial_test {
 
 SimulationRun runIndex(const Json& policy, const std::string& dataset = "gaussian") {
   const Json config{{"environment", {{"type", "mips"}, {"items", 400}, {"dim", 64}, {"dataset", dataset}}},
@@ -39,5 +39,5 @@ TEST(MipsTrial, RejectsBadOptions) {
   expectError(ErrorCode::InvalidArgument, "'k'", [&] { simulate(config({{"type", "mips"}, {"items", 3}}, {{"type", "exact"}, {"k", 4}})); });
 }
 
-}  // namespace
+}  // namespace mips_trial_test
 }  // namespace sublinear::testing

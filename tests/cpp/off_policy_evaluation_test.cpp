@@ -20,7 +20,7 @@
 using namespace sublinear;
 using sublinear::testing::GaussianProblem;
 
-namespace {
+namespace off_policy_evaluation_test {
 constexpr int kDim = 5;
 constexpr std::size_t kArms = 20;
 
@@ -74,7 +74,6 @@ double frozenValue(const PersistentLinearPolicy& policy, const GaussianProblem& 
 bool covers(const Json& estimate, double truth) {
   return !estimate["low"].is_null() && estimate["low"].get<double>() <= truth && truth <= estimate["high"].get<double>();
 }
-}  // namespace
 
 // Every estimator's 95% interval covers the frozen policy's true value in at least 90% of 50 seeds,
 // for a deterministic target (LinUCB) and a randomised one (LinTS), from a uniformly random log.
@@ -222,7 +221,6 @@ TEST(OffPolicyEvaluation, OnRatingsThePropensityEstimatorsCover) {
   for (const char* name : {"ips", "snips", "dr"}) EXPECT_GE(covered[name], 45) << name;
 }
 
-namespace {
 // The filters of the slate test: pairs of labels, some with an arm excluded.
 ArmFilter filterNumber(std::size_t which) {
   static const std::vector<std::vector<Label>> pairs{{0, 1}, {1, 2}, {2, 3}, {0, 3}, {0, 2}, {1, 3}};
@@ -231,7 +229,6 @@ ArmFilter filterNumber(std::size_t which) {
   if (which % 2 == 1) filter.exclude = {static_cast<Id>(which)};
   return filter;
 }
-}  // namespace
 
 // A slate log with filters: a uniformly random logger shows 3 of the arms a page's filter admits,
 // each position a record with propensity 1 / eligible. Per position, every estimator's interval
@@ -308,3 +305,4 @@ TEST(OffPolicyEvaluation, SlateLogsWithFiltersAreEstimatedPerPosition) {
     }
   }
 }
+}  // namespace off_policy_evaluation_test

@@ -22,7 +22,7 @@ using namespace sublinear;
 using sublinear::testing::codeOf;
 using sublinear::testing::expectError;
 
-namespace {
+namespace option_table_test {
 // A valid value of every documented option of `table` (defaults where they are plain numbers).
 Json everyOption(const OptionTable& table) {
   Json options = Json::object();
@@ -53,7 +53,6 @@ Json everyOption(const OptionTable& table) {
   }
   return options;
 }
-}  // namespace
 
 TEST(OptionTable, MisspeltKeyNamesTheNearestOption) {
   expectError(ErrorCode::InvalidArgument, "unknown option 'efSerch' for hnsw (did you mean 'efSearch'?)",
@@ -374,3 +373,4 @@ TEST(PcaTreeDefaults, DepthAdaptsToTheSizeAndKeepsRecall) {
   EXPECT_EQ(tree->stats()["depth"].get<std::size_t>(), 2u);  // 6000 / 2^2 = 1500 items per leaf
   EXPECT_EQ(fixed->stats()["depth"].get<std::size_t>(), 8u);  // a given depth is kept
 }
+}  // namespace option_table_test

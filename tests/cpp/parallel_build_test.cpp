@@ -22,7 +22,7 @@ using namespace sublinear;
 using namespace mips_oracle;
 using sublinear::testing::Threads;
 
-namespace {
+namespace parallel_build_test {
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr std::size_t kItems = 4000;  // AddressSanitizer is about 5x slower
@@ -72,8 +72,6 @@ Built buildOn(std::size_t threads, const std::string& space) {
   built.recall = sum / kQueries;
   return built;
 }
-
-}  // namespace
 
 TEST(Parallelism, DefaultsToOneAndClampsWhatIsSet) {
   EXPECT_EQ(parallelism(), 1u);  // natively, unless a program asks: runs repeat bit for bit
@@ -291,3 +289,4 @@ TEST(ParallelPolicies, DefaultPoliciesMakeTheOneThreadChoicesOnTwoThreads) {
     EXPECT_EQ(states[0], states[1]) << type;
   }
 }
+}  // namespace parallel_build_test

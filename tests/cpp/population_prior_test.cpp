@@ -15,7 +15,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace population_prior_test {
 
 constexpr int kDim = 8;
 constexpr std::size_t kArms = 400;
@@ -214,5 +214,5 @@ TEST(PopulationPriorState, RefusesBadPriors) {
   EXPECT_DOUBLE_EQ(own->theta()[0], 0.25);
 }
 
-}  // namespace
+}  // namespace population_prior_test
 }  // namespace sublinear::testing

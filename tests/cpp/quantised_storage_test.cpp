@@ -21,7 +21,7 @@
 #include "sublinear/mips/quantised_rows.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace quantised_storage_test {
 
 std::vector<float> gaussian(Random& random, std::size_t count) {
   std::vector<float> values(count);
@@ -269,5 +269,5 @@ TEST(QuantisedStorage, BadOptionsAreRefused) {
   EXPECT_EQ(index->size(), 0u);
 }
 
-}  // namespace
+}  // namespace quantised_storage_test
 }  // namespace sublinear::testing

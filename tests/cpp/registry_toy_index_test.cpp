@@ -17,7 +17,7 @@
 #include "sublinear/mips/persistent_index.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace registry_toy_index_test {
 
 // Scans only the first `window` rows of the store: approximate (items past the window are found
 // only by exact re-ranking of what the caller asks for), with one saved field of its own, the count
@@ -169,5 +169,5 @@ TEST(RegistryToyIndex, ALinearPolicySearchesIt) {
   EXPECT_EQ(restored->select(), policy->select());
 }
 
-}  // namespace
+}  // namespace registry_toy_index_test
 }  // namespace sublinear::testing

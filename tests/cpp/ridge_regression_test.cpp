@@ -11,13 +11,12 @@ using sublinear::StateReader;
 using sublinear::StateWriter;
 using sublinear::Vector;
 
-namespace {
+namespace ridge_regression_test {
 Vector randomVector(Random& random, int dim) {
   Vector x(dim);
   random.fillNormal(x.data(), dim);
   return x;
 }
-}  // namespace
 
 TEST(RidgeRegression, MatchesTheDirectSolution) {
   const int d = 6;
@@ -129,3 +128,4 @@ TEST(RidgeRegression, LoadRejectsAnotherShape) {
   EXPECT_THROW(other.load(in), sublinear::Error);
   EXPECT_EQ(other.observations(), 0);
 }
+}  // namespace ridge_regression_test

@@ -18,7 +18,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace semi_bandit_persistence_test {
 
 std::unique_ptr<Matroid> matroidOfKind(const std::string& kind) {
   if (kind == "uniform") return std::make_unique<UniformMatroid>(30, 4);
@@ -200,5 +200,5 @@ TEST(SemiBanditHostileState, GraphWithIsolatedVerticesIsRestored) {
   EXPECT_EQ(restored->stats(), original->stats());
 }
 
-}  // namespace
+}  // namespace semi_bandit_persistence_test
 }  // namespace sublinear::testing

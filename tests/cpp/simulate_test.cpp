@@ -15,7 +15,7 @@ using sublinear::testing::expectError;
 
 using namespace sublinear;
 
-namespace {
+namespace simulate_test {
 // A policy that plays a uniformly random arm and mirrors the arm set it is told about, so the test
 // can compare it with the environment's.
 class MirrorPolicy : public LinearPolicy {
@@ -65,7 +65,6 @@ Json linearConfig() {
     "environment": {"type": "linear", "dim": 4, "arms": 100, "change": {"every": 5, "add": 2, "remove": 1}},
     "policy": {"type": "lin-ucb"}, "horizon": 503, "seed": 4, "recordEvery": 50})");
 }
-}  // namespace
 
 TEST(LinearTrial, ThePolicyAlwaysHoldsTheEnvironmentsArms) {
   MirrorPolicy* policy = nullptr;
@@ -197,3 +196,4 @@ TEST(Simulate, ValidatesTheConfigNamingTheProblem) {
   expectError(ErrorCode::InvalidArgument, "'horizn'", [&] { simulate(config); });
   expectError(ErrorCode::InvalidArgument, "object", [&] { simulate(Json::array()); });
 }
+}  // namespace simulate_test

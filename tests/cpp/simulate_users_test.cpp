@@ -14,7 +14,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace simulate_users_test {
 
 Json usersConfig(const std::string& policy, std::size_t users, std::int64_t horizon, std::size_t arms = 200) {
   return Json{{"environment", {{"type", "linear"}, {"dim", 8}, {"arms", arms}, {"noise", 1.0}, {"users", users}, {"spread", 0.5}}},
@@ -124,7 +124,6 @@ TEST(SimulateUsers, RefusesWhatCannotServeManyUsers) {
   prior["policy"]["prior"] = Json{{"theta", std::vector<double>(8, 0.0)}, {"weight", 2.0}};
   EXPECT_NO_THROW(simulate(prior));
 }
-
 
 // The ratings environment's users (issue 31, item 5): the file's held-out users, each rewarded by
 // their own ratings over the same movies.
@@ -252,5 +251,5 @@ TEST(SimulateUsers, RatingsUsersOverOneCatalogueEachLearnTheirTaste) {
   EXPECT_LT(median, 0.6 * uniformMedian);
 }
 
-}  // namespace
+}  // namespace simulate_users_test
 }  // namespace sublinear::testing

@@ -10,7 +10,7 @@
 using namespace sublinear;
 using sublinear::testing::expectError;
 
-namespace {
+namespace state_codec_test {
 std::vector<std::uint8_t> sample() {
   StateWriter writer("thing");
   writer.u8(7);
@@ -49,7 +49,6 @@ bool isCorrupt(const std::vector<std::uint8_t>& bytes, const std::string& type =
     return true;
   }
 }
-}  // namespace
 
 TEST(StateCodec, RoundTripsEveryFieldBitExactly) {
   const auto bytes = sample();
@@ -168,3 +167,4 @@ TEST(StateCodec, JsonRandomEnginesAndMatricesRoundTrip) {
   wrongShape.random(restored);
   EXPECT_THROW(wrongShape.matrix(3, 2), Error);
 }
+}  // namespace state_codec_test

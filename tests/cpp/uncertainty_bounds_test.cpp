@@ -12,7 +12,7 @@ using sublinear::Id;
 using sublinear::Random;
 using sublinear::UncertaintyBounds;
 
-namespace {
+namespace uncertainty_bounds_test {
 
 // A bucket is at most 1/128 of 2^e wide and starts at 2^(e-1) or above: 1/64 of its lower edge.
 constexpr double kBucketWidth = 1.0 / 64;
@@ -91,5 +91,4 @@ TEST(UncertaintyBounds, ExtremeValuesShareTheEndBuckets) {
   EXPECT_EQ(bounds.pop().second, 1u);
   EXPECT_TRUE(bounds.empty());
 }
-
-}  // namespace
+}  // namespace uncertainty_bounds_test

@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 
 namespace sublinear::testing {
-namespace {
+namespace vector_store_test {
 
 constexpr std::size_t kBlock = VectorStore::kBlockRows;
 
@@ -114,5 +114,5 @@ TEST(VectorStore, AScanAcrossBlocksMatchesAScanRowByRow) {
   }
 }
 
-}  // namespace
+}  // namespace vector_store_test
 }  // namespace sublinear::testing
