@@ -153,31 +153,32 @@ void expectLearns(const Arms& arms, const std::string& name, double lastQuarterL
   EXPECT_LT(subTs.totalRegret, kSubTsRegretRatio * linTs.totalRegret) << name;
 }
 
+// On Fashion-MNIST Linear TS, Sub-TS over its arms as they come (the incremental build: early steps
+// scan what the graph has not reached) and Sub-TS with its graph built before the first step (every
+// step answered by the index; the audits check a budgeted share against the exact scan and raise the
+// shortlist on misses) each meet the 0.2 target, and each Sub-TS keeps within 10% of Linear TS's
+// regret. One case: Linear TS's run, the costliest, is the same for both comparisons.
 TEST(HighDimensionalBattery, FashionMnistSneakers) {
   Arms arms;
   ASSERT_TRUE(readFashion(arms, 7)) << "Fashion-MNIST is missing: apt-get install dataset-fashion-mnist (scripts/bootstrap.sh)";
-  expectLearns(arms, "Fashion-MNIST 60,000 x 784, theta* toward sneakers");
-}
-
-// Sub-TS with its graph built: the index answers every step (the audits check a budgeted share
-// against the exact scan and raise the shortlist on misses), and its regret stays within 10% of
-// Linear TS's.
-TEST(HighDimensionalBattery, FashionMnistSneakersGraphBuilt) {
-  Arms arms;
-  ASSERT_TRUE(readFashion(arms, 7)) << "Fashion-MNIST is missing: apt-get install dataset-fashion-mnist (scripts/bootstrap.sh)";
+  const std::string name = "Fashion-MNIST 60,000 x 784, theta* toward sneakers";
   const Outcome linTs = play("lin-ts", arms, 1);
-  const Outcome subTs = play("sub-ts", arms, 1, true);
-  const Json& index = subTs.stats["index"];
-  const Json& approximation = subTs.stats["approximation"];
+  const Outcome subTs = play("sub-ts", arms, 1);
+  const Outcome subTsGraph = play("sub-ts", arms, 1, true);
+  const Json& index = subTsGraph.stats["index"];
+  const Json& approximation = subTsGraph.stats["approximation"];
   if (std::getenv("BATTERY_VERBOSE") != nullptr) {
-    std::printf("| Fashion-MNIST, graph built | lin-ts %.3f (%.1f) | sub-ts %.3f (%.1f) | audits %s, misses %s, shortlist %s |\n",
-                linTs.lastQuarterRatio, linTs.totalRegret, subTs.lastQuarterRatio, subTs.totalRegret,
-                approximation.value("audits", Json(0)).dump().c_str(), approximation.value("misses", Json(0)).dump().c_str(),
-                subTs.stats["shortlist"].dump().c_str());
+    std::printf("| %s | lin-ts %.3f (%.1f) | sub-ts %.3f (%.1f) | graph built: sub-ts %.3f (%.1f), audits %s, misses %s, shortlist %s |\n",
+                name.c_str(), linTs.lastQuarterRatio, linTs.totalRegret, subTs.lastQuarterRatio, subTs.totalRegret,
+                subTsGraph.lastQuarterRatio, subTsGraph.totalRegret, approximation.value("audits", Json(0)).dump().c_str(),
+                approximation.value("misses", Json(0)).dump().c_str(), subTsGraph.stats["shortlist"].dump().c_str());
   }
+  EXPECT_LT(linTs.lastQuarterRatio, kLastQuarterRatio) << "lin-ts on " << name;
+  EXPECT_LT(subTs.lastQuarterRatio, kLastQuarterRatio) << "sub-ts on " << name;
+  EXPECT_LT(subTs.totalRegret, kSubTsRegretRatio * linTs.totalRegret) << name;
   EXPECT_EQ(index["pending"].get<std::size_t>(), 0u);
-  EXPECT_LT(subTs.lastQuarterRatio, kLastQuarterRatio);
-  EXPECT_LT(subTs.totalRegret, kSubTsRegretRatio * linTs.totalRegret);
+  EXPECT_LT(subTsGraph.lastQuarterRatio, kLastQuarterRatio) << "sub-ts, graph built, on " << name;
+  EXPECT_LT(subTsGraph.totalRegret, kSubTsRegretRatio * linTs.totalRegret) << name << ", graph built";
 }
 
 struct LowRankProblem {
