@@ -31,10 +31,11 @@ std::vector<double> featuresOf(const GaussianProblem& problem, const std::vector
 // rows (the elimination policies' form, every third row left out and stale).
 TEST(KeptWidths, StayTheDirectComputationThroughObservationsAndChanges) {
   for (const bool subset : {false, true}) {
+   for (const auto form : {RidgeRegression::Form::Factored, RidgeRegression::Form::InverseOnly}) {
     const int dim = 12;
     GaussianProblem problem(dim, 5);
     ArmSet arms(dim);
-    RidgeRegression ridge(dim, 1.0);
+    RidgeRegression ridge(dim, 1.0, form);
     KeptWidths widths(dim);
     const auto subsetRows = [&] {
       std::vector<std::uint32_t> rows;
@@ -92,11 +93,12 @@ TEST(KeptWidths, StayTheDirectComputationThroughObservationsAndChanges) {
       // Two observations between reads, as a slate's feedback brings.
       for (int i = 0; i < 2; ++i) {
         const Vector x = problem.arms.at(arms.idAt(static_cast<std::size_t>(step * 7 + i) % arms.size()));
-        widths.observe(ridge, x);
         ridge.update(x, 0.5);
+        widths.observe(ridge);
       }
     }
     EXPECT_LT(largestError, 1e-9) << (subset ? "subset" : "whole");
+   }
   }
 }
 

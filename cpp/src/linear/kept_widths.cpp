@@ -205,12 +205,11 @@ void KeptWidths::applyCorrections(const ArmSet& arms, std::size_t kept) {
   corrections_.resize(dim_, 0);
 }
 
-void KeptWidths::observe(const RidgeRegression& ridge, const Vector& x) {
+void KeptWidths::observe(const RidgeRegression& ridge) {
   if (!valid_) return;
-  const Vector u = ridge.inverseGram() * x;
   const Eigen::Index column = corrections_.cols();
   corrections_.conservativeResize(dim_, column + 1);
-  corrections_.col(column) = u / std::sqrt(1.0 + x.dot(u));
+  corrections_.col(column) = ridge.lastInverseTimesX() / std::sqrt(ridge.lastDenominator());
 }
 
 void KeptWidths::appendRows(const ArmSet& arms, const RidgeRegression& ridge, std::size_t count) {

@@ -35,7 +35,7 @@ const std::array<double, 64> kStageEdges = [] {
 }  // namespace
 
 ScanElim::ScanElim(std::string type, int dim, const Json& options)
-    : RidgePolicy(dim, options, dim),
+    : RidgePolicy(dim, options, dim, RidgeRegression::Form::InverseOnly),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
@@ -45,7 +45,7 @@ ScanElim::ScanElim(std::string type, int dim, const Json& options)
 }
 
 ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)
-    : RidgePolicy(catalogue, optionsOverCatalogue(options), catalogue ? catalogue->dim() : 1),
+    : RidgePolicy(catalogue, optionsOverCatalogue(options), catalogue ? catalogue->dim() : 1, RidgeRegression::Form::InverseOnly),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),

@@ -36,9 +36,10 @@ class KeptWidths {
   const double* data() const { return widths_.data(); }
   double operator[](std::size_t row) const { return widths_[row]; }
 
-  // Called with the observation's vector x while V^-1 is still the old one (RidgePolicy's
-  // beforeObservation); nothing to record before the first computation.
-  void observe(const RidgeRegression& ridge, const Vector& x);
+  // Called just after the regression took an observation x (RidgePolicy's afterObservation): the
+  // correction c = u / sqrt(1 + x^T u) from its u = V^-1 x (the old V^-1), which the regression
+  // computed for its own update; nothing to record before the first computation.
+  void observe(const RidgeRegression& ridge);
   // The last `count` rows of `arms` were just appended: the others catch up, the new ones are
   // computed directly with today's V^-1.
   void appendRows(const ArmSet& arms, const RidgeRegression& ridge, std::size_t count);

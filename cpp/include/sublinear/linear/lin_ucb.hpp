@@ -35,7 +35,7 @@ class LinUCB final : public RidgePolicy {
  protected:
   void onAddArms(const Id* ids, std::size_t count) override;
   void onRemoveArms(const Id* ids, std::size_t count) override;
-  void beforeObservation(const Vector& x) override;
+  void afterObservation() override;
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;

@@ -63,7 +63,7 @@ class ScanElim final : public RidgePolicy {
   // path as a catalogue's changes.
   void onAddArms(const Id* /*ids*/, std::size_t /*count*/) override {}
   void onRemoveArms(const Id* /*ids*/, std::size_t /*count*/) override {}
-  void beforeObservation(const Vector& x) override { widths_.observe(ridge_, x); }
+  void afterObservation() override { widths_.observe(ridge_); }
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;
