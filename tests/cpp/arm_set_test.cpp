@@ -18,8 +18,12 @@ namespace {
 constexpr std::size_t kBlock = RowStore<double>::kBlockRows;
 
 TEST(ArmSet, RowsIdsAndFeaturesAgreeAcrossBlocksThroughAddsAndRemovals) {
+  // Without a float copy, with one from the start, and with one asked for after the first batch
+  // (which copies the rows already there): the copy follows the rows.
+  for (const int floats : {0, 1, 2}) {
   const int d = 3;
   ArmSet arms(d);
+  if (floats == 1) arms.keepFloatRows();
   std::map<Id, std::vector<double>> expected;
   const std::size_t count = 2 * kBlock + 1000;
   std::vector<Id> ids;
@@ -33,7 +37,9 @@ TEST(ArmSet, RowsIdsAndFeaturesAgreeAcrossBlocksThroughAddsAndRemovals) {
   // In two batches, the second one starting inside a block.
   const std::size_t first = kBlock + 17;
   arms.add(ids.data(), first, features.data());
+  if (floats == 2) arms.keepFloatRows();
   arms.add(ids.data() + first, count - first, features.data() + first * d);
+  EXPECT_EQ(arms.hasFloatRows(), floats != 0);
   // Removals from the first, a middle and the last block move the last rows into the holes.
   std::vector<Id> removed = {ids[0], ids[kBlock - 1], ids[kBlock + 5], ids[count - 1], ids[count - 2]};
   arms.remove(removed.data(), removed.size());
@@ -46,12 +52,17 @@ TEST(ArmSet, RowsIdsAndFeaturesAgreeAcrossBlocksThroughAddsAndRemovals) {
     ASSERT_EQ(arms.rowOf(id), row);
     ASSERT_TRUE(expected.count(id)) << "row " << row << " holds a removed or unknown id " << id;
     for (int j = 0; j < d; ++j) ASSERT_EQ(arms.rowData(row)[j], expected[id][static_cast<std::size_t>(j)]) << "id " << id;
+    if (floats == 0) continue;
+    for (int j = 0; j < d; ++j) {
+      ASSERT_EQ(arms.floatRowData(row)[j], static_cast<float>(expected[id][static_cast<std::size_t>(j)])) << "id " << id;
+    }
   }
   for (const Id id : removed) EXPECT_FALSE(arms.contains(id));
   // A block's rows read as one matrix.
   const auto block = arms.rows(kBlock, kBlock);
   for (Eigen::Index i = 0; i < block.rows(); i += 511) {
     EXPECT_EQ(block(i, 2), arms.rowData(kBlock + static_cast<std::size_t>(i))[2]);
+  }
   }
 }
 

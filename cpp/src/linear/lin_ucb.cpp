@@ -17,7 +17,10 @@ bool readKeptWidths(const Json& options) { return readStringOption(option_groups
 }  // namespace
 
 LinUCB::LinUCB(int dim, const Json& options)
-    : RidgePolicy(dim, options, dim, RidgeRegression::Form::InverseOnly), keptWidths_(readKeptWidths(options)), widths_(dim) {}
+    : RidgePolicy(dim, options, dim, RidgeRegression::Form::InverseOnly), keptWidths_(readKeptWidths(options)), widths_(dim) {
+  // The kept widths' scan reads every arm at every select: from the float copy, half the bytes.
+  if (keptWidths_) ownArms_->keepFloatRows();
+}
 
 LinUCB::LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options)
     : RidgePolicy(catalogue, options, catalogue ? catalogue->dim() : 1, RidgeRegression::Form::InverseOnly),

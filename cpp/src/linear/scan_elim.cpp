@@ -42,6 +42,8 @@ ScanElim::ScanElim(std::string type, int dim, const Json& options)
       maxStage_(elimination_stages::maxStage(eta_)),
       widths_(dim) {
   beta_ = eliminationRadius(featureBound_);
+  // The scan reads every arm in play at every select: from the float copy, half the bytes.
+  ownArms_->keepFloatRows();
 }
 
 ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)

@@ -33,6 +33,8 @@ namespace pair {
 using Pair = v128_t;
 inline Pair zero() { return wasm_f64x2_splat(0.0); }
 inline Pair load(const double* p) { return wasm_v128_load(p); }
+// Two floats widened to doubles (exactly).
+inline Pair load(const float* p) { return wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(p)); }
 inline Pair add(Pair a, Pair b) { return wasm_f64x2_add(a, b); }
 inline Pair mul(Pair a, Pair b) { return wasm_f64x2_mul(a, b); }
 inline Pair sub(Pair a, Pair b) { return wasm_f64x2_sub(a, b); }
@@ -43,6 +45,7 @@ inline double sumLanes(Pair a) { return wasm_f64x2_extract_lane(a, 0) + wasm_f64
 using Pair = __m128d;
 inline Pair zero() { return _mm_setzero_pd(); }
 inline Pair load(const double* p) { return _mm_loadu_pd(p); }
+inline Pair load(const float* p) { return _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))); }
 inline Pair add(Pair a, Pair b) { return _mm_add_pd(a, b); }
 inline Pair mul(Pair a, Pair b) { return _mm_mul_pd(a, b); }
 inline Pair sub(Pair a, Pair b) { return _mm_sub_pd(a, b); }
@@ -55,6 +58,7 @@ struct Pair {
 };
 inline Pair zero() { return {0.0, 0.0}; }
 inline Pair load(const double* p) { return {p[0], p[1]}; }
+inline Pair load(const float* p) { return {static_cast<double>(p[0]), static_cast<double>(p[1])}; }
 inline Pair add(Pair a, Pair b) { return {a.lo + b.lo, a.hi + b.hi}; }
 inline Pair mul(Pair a, Pair b) { return {a.lo * b.lo, a.hi * b.hi}; }
 inline Pair sub(Pair a, Pair b) { return {a.lo - b.lo, a.hi - b.hi}; }
@@ -66,8 +70,10 @@ inline double sumLanes(Pair a) { return a.lo + a.hi; }
 inline double combine(Pair v0, Pair v1, Pair v2, Pair v3) { return sumLanes(add(add(v0, v1), add(v2, v3))); }
 }  // namespace pair
 
-// <x, a> over `dim` doubles (no padding, no alignment needed).
-inline double dot(const double* x, const double* a, std::size_t dim) {
+// <x, a> over `dim` entries (no padding, no alignment needed). x may be a float row (ArmSet's float
+// copy): its entries are widened to double exactly and the arithmetic is the same double arithmetic.
+template <class Row>
+inline double dot(const Row* x, const double* a, std::size_t dim) {
   using namespace pair;
   Pair a0 = zero(), a1 = a0, a2 = a0, a3 = a0;
   std::size_t i = 0;
@@ -84,7 +90,8 @@ inline double dot(const double* x, const double* a, std::size_t dim) {
 }
 
 // <x, a> and <x, b> in one read of x: each equals dot() of the same vectors, bit for bit.
-inline void dotPair(const double* x, const double* a, const double* b, std::size_t dim, double& xa, double& xb) {
+template <class Row>
+inline void dotPair(const Row* x, const double* a, const double* b, std::size_t dim, double& xa, double& xb) {
   using namespace pair;
   Pair a0 = zero(), a1 = a0, a2 = a0, a3 = a0;
   Pair b0 = a0, b1 = a0, b2 = a0, b3 = a0;

@@ -81,9 +81,16 @@ class KeptWidths {
   // The pending corrections applied to the listed rows only (the others' widths go stale), and
   // with theta given, means[i] = x^T theta of each in the same read.
   void correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means);
-  // One row x: the sum of its pending corrections' squares into `drop`, and x^T theta returned
-  // (theta may be null: 0 returned), from one read of the row (lanes::dotPair).
-  double correctRow(const double* x, const double* theta, double& drop) const;
+  // The pending corrections (and means) of the listed rows, or of the first n, reading each row
+  // through rowAt (the doubles, or the arm set's float copy); the corrections stay pending.
+  template <class RowAt>
+  void correctListed(const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means);
+  template <class RowAt>
+  void correctEvery(std::size_t n, RowAt rowAt, const Vector& theta, double* means);
+  // One row x (doubles or floats): the sum of its pending corrections' squares into `drop`, and
+  // x^T theta returned (theta may be null: 0 returned), from one read of the row (lanes::dotPair).
+  template <class Row>
+  double correctRow(const Row* x, const double* theta, double& drop) const;
 
   int dim_;
   bool valid_ = false;
