@@ -29,7 +29,8 @@ namespace sublinear {
 // stage a uniformly random member. A filtered selection or a slate takes the most uncertain eligible
 // arms of the first stages holding them, then eliminated eligible arms by upper bound (as StagedElimination).
 // Linear Elim and Sub-Elim are the same algorithm here, at the same cost: O(n d) a step for n arms
-// in play, plus one byte read per arm.
+// in play, plus one byte read per arm. The pass reads the arms' float copy (ArmSet::keepFloatRows,
+// as LinUCB), and the regression keeps V^-1 alone (RidgeRegression::Form::InverseOnly).
 //
 // Per arm the policy keeps its id (the arm set's row order as last seen), its stage byte (-1 once
 // eliminated) and its width: 13 bytes. The arm set may change between calls without notice (a
