@@ -18,40 +18,51 @@ namespace arm_set_test {
 constexpr std::size_t kBlock = RowStore<double>::kBlockRows;
 
 TEST(ArmSet, RowsIdsAndFeaturesAgreeAcrossBlocksThroughAddsAndRemovals) {
-  const int d = 3;
-  ArmSet arms(d);
-  std::map<Id, std::vector<double>> expected;
-  const std::size_t count = 2 * kBlock + 1000;
-  std::vector<Id> ids;
-  std::vector<double> features;
-  for (std::size_t i = 0; i < count; ++i) {
-    const Id id = static_cast<Id>(7 * i + 3);
-    ids.push_back(id);
-    for (int j = 0; j < d; ++j) features.push_back(static_cast<double>(i) + 0.25 * j);
-    expected[id] = {features.end() - d, features.end()};
-  }
-  // In two batches, the second one starting inside a block.
-  const std::size_t first = kBlock + 17;
-  arms.add(ids.data(), first, features.data());
-  arms.add(ids.data() + first, count - first, features.data() + first * d);
-  // Removals from the first, a middle and the last block move the last rows into the holes.
-  std::vector<Id> removed = {ids[0], ids[kBlock - 1], ids[kBlock + 5], ids[count - 1], ids[count - 2]};
-  arms.remove(removed.data(), removed.size());
-  for (const Id id : removed) expected.erase(id);
+  // Without a float copy, with one from the start, and with one asked for after the first batch
+  // (which copies the rows already there): the copy follows the rows.
+  for (const int floats : {0, 1, 2}) {
+    const int d = 3;
+    ArmSet arms(d);
+    if (floats == 1) arms.keepFloatRows();
+    std::map<Id, std::vector<double>> expected;
+    const std::size_t count = 2 * kBlock + 1000;
+    std::vector<Id> ids;
+    std::vector<double> features;
+    for (std::size_t i = 0; i < count; ++i) {
+      const Id id = static_cast<Id>(7 * i + 3);
+      ids.push_back(id);
+      for (int j = 0; j < d; ++j) features.push_back(static_cast<double>(i) + 0.25 * j);
+      expected[id] = {features.end() - d, features.end()};
+    }
+    // In two batches, the second one starting inside a block.
+    const std::size_t first = kBlock + 17;
+    arms.add(ids.data(), first, features.data());
+    if (floats == 2) arms.keepFloatRows();
+    arms.add(ids.data() + first, count - first, features.data() + first * d);
+    EXPECT_EQ(arms.hasFloatRows(), floats != 0);
+    // Removals from the first, a middle and the last block move the last rows into the holes.
+    std::vector<Id> removed = {ids[0], ids[kBlock - 1], ids[kBlock + 5], ids[count - 1], ids[count - 2]};
+    arms.remove(removed.data(), removed.size());
+    for (const Id id : removed) expected.erase(id);
 
-  ASSERT_EQ(arms.size(), expected.size());
-  for (std::size_t row = 0; row < arms.size(); ++row) {
-    const Id id = arms.idAt(row);
-    ASSERT_EQ(arms.ids()[row], id);
-    ASSERT_EQ(arms.rowOf(id), row);
-    ASSERT_TRUE(expected.count(id)) << "row " << row << " holds a removed or unknown id " << id;
-    for (int j = 0; j < d; ++j) ASSERT_EQ(arms.rowData(row)[j], expected[id][static_cast<std::size_t>(j)]) << "id " << id;
-  }
-  for (const Id id : removed) EXPECT_FALSE(arms.contains(id));
-  // A block's rows read as one matrix.
-  const auto block = arms.rows(kBlock, kBlock);
-  for (Eigen::Index i = 0; i < block.rows(); i += 511) {
-    EXPECT_EQ(block(i, 2), arms.rowData(kBlock + static_cast<std::size_t>(i))[2]);
+    ASSERT_EQ(arms.size(), expected.size());
+    for (std::size_t row = 0; row < arms.size(); ++row) {
+      const Id id = arms.idAt(row);
+      ASSERT_EQ(arms.ids()[row], id);
+      ASSERT_EQ(arms.rowOf(id), row);
+      ASSERT_TRUE(expected.count(id)) << "row " << row << " holds a removed or unknown id " << id;
+      for (int j = 0; j < d; ++j) ASSERT_EQ(arms.rowData(row)[j], expected[id][static_cast<std::size_t>(j)]) << "id " << id;
+      if (floats == 0) continue;
+      for (int j = 0; j < d; ++j) {
+        ASSERT_EQ(arms.floatRowData(row)[j], static_cast<float>(expected[id][static_cast<std::size_t>(j)])) << "id " << id;
+      }
+    }
+    for (const Id id : removed) EXPECT_FALSE(arms.contains(id));
+    // A block's rows read as one matrix.
+    const auto block = arms.rows(kBlock, kBlock);
+    for (Eigen::Index i = 0; i < block.rows(); i += 511) {
+      EXPECT_EQ(block(i, 2), arms.rowData(kBlock + static_cast<std::size_t>(i))[2]);
+    }
   }
 }
 

@@ -128,4 +128,70 @@ TEST(RidgeRegression, LoadRejectsAnotherShape) {
   EXPECT_THROW(other.load(in), sublinear::Error);
   EXPECT_EQ(other.observations(), 0);
 }
+
+// The InverseOnly form (LinUCB and the elimination policies) keeps V^-1, b and theta alone, with
+// log det V by the determinant lemma and ||theta||_{V^-1} from its update's pass: the same
+// quantities as the factored form, to rounding, with V^-1 symmetric bit for bit, and a saved state
+// that continues exactly (and refuses a V^-1 that is not symmetric).
+TEST(RidgeRegression, InverseOnlyFormKeepsWhatTheFactoredFormComputes) {
+  for (const int d : {1, 7, 40}) {
+    Random random(21 + static_cast<std::uint64_t>(d));
+    RidgeRegression factored(d, 0.7);
+    RidgeRegression lean(d, 0.7, RidgeRegression::Form::InverseOnly);
+    const Vector prior = randomVector(random, d);
+    factored.startFromPrior(prior, 2.0);
+    lean.startFromPrior(prior, 2.0);
+    EXPECT_NEAR(lean.thetaInverseNorm(), factored.thetaInverseNorm(), 1e-12);
+    for (int t = 0; t < 200; ++t) {
+      const Vector x = randomVector(random, d);
+      const double r = random.normal();
+      factored.update(x, r);
+      lean.update(x, r);
+      ASSERT_LT((lean.lastInverseTimesX() - factored.lastInverseTimesX()).norm(), 1e-9 * factored.lastInverseTimesX().norm());
+      ASSERT_NEAR(lean.lastDenominator(), factored.lastDenominator(), 1e-9 * factored.lastDenominator());
+    }
+    EXPECT_LT((lean.inverseGram() - factored.inverseGram()).norm(), 1e-10 * factored.inverseGram().norm());
+    EXPECT_TRUE(lean.inverseGram() == lean.inverseGram().transpose());
+    EXPECT_LT((lean.theta() - factored.theta()).norm(), 1e-9 * factored.theta().norm());
+    EXPECT_NEAR(lean.logDetGram(), factored.logDetGram(), 1e-9 * std::fabs(factored.logDetGram()));
+    EXPECT_NEAR(lean.thetaInverseNorm(), factored.thetaInverseNorm(), 1e-9 * factored.thetaInverseNorm());
+    EXPECT_EQ(lean.gram().size(), 0);
+    EXPECT_THROW(lean.sampleTheta(random, 1.0), sublinear::Error);
+
+    StateWriter out("ridge");
+    lean.save(out);
+    const std::vector<std::uint8_t> bytes = out.finish();
+    RidgeRegression restored(d, 0.7, RidgeRegression::Form::InverseOnly);
+    StateReader in(bytes.data(), bytes.size(), "ridge");
+    restored.load(in);
+    const Vector x = randomVector(random, d);
+    lean.update(x, 0.25);
+    restored.update(x, 0.25);
+    EXPECT_TRUE(restored.inverseGram() == lean.inverseGram());
+    EXPECT_TRUE(restored.theta() == lean.theta());
+    EXPECT_EQ(restored.logDetGram(), lean.logDetGram());
+    EXPECT_EQ(restored.thetaInverseNorm(), lean.thetaInverseNorm());
+    // A factored regression does not read the InverseOnly state, and an asymmetric V^-1 is refused.
+    RidgeRegression other(d, 0.7);
+    StateReader wrongForm(bytes.data(), bytes.size(), "ridge");
+    EXPECT_THROW(other.load(wrongForm), sublinear::Error);
+    if (d > 1) {
+      RidgeRegression tampered(d, 0.7, RidgeRegression::Form::InverseOnly);
+      Matrix asymmetric = lean.inverseGram();
+      asymmetric(0, 1) += 1e-3;
+      StateWriter bad("ridge");
+      bad.u32(static_cast<std::uint32_t>(d));
+      bad.f64(0.7);
+      bad.u64(3);
+      bad.matrix(asymmetric);
+      bad.vector(lean.responses());
+      bad.vector(lean.theta());
+      bad.f64(lean.logDetGram());
+      bad.f64(1.0);
+      const std::vector<std::uint8_t> badBytes = bad.finish();
+      StateReader badIn(badBytes.data(), badBytes.size(), "ridge");
+      EXPECT_THROW(tampered.load(badIn), sublinear::Error);
+    }
+  }
+}
 }  // namespace ridge_regression_test

@@ -3,35 +3,73 @@
 #include <cmath>
 
 #include "sublinear/core/deterministic_math.hpp"
+#include "sublinear/core/double_lanes.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/state_codec.hpp"
 
 namespace sublinear {
 
-RidgeRegression::RidgeRegression(int dim, double lambda) : lambda_(lambda) {
+RidgeRegression::RidgeRegression(int dim, double lambda, Form form) : lambda_(lambda), form_(form) {
   require(dim > 0, ErrorCode::InvalidArgument, "dim must be a positive integer");
   require(std::isfinite(lambda) && lambda > 0.0, ErrorCode::InvalidArgument, "lambda must be positive and finite");
-  gram_ = lambda * Matrix::Identity(dim, dim);
   inverseGram_ = Matrix::Identity(dim, dim) / lambda;
   responses_ = Vector::Zero(dim);
   theta_ = Vector::Zero(dim);
   product_ = Vector::Zero(dim);
-  cholesky_.compute(gram_);
+  if (form_ == Form::Factored) {
+    gram_ = lambda * Matrix::Identity(dim, dim);
+    cholesky_.compute(gram_);
+  } else {
+    logDet_ = dim * deterministic::log(lambda);
+  }
 }
 
 void RidgeRegression::update(const Eigen::Ref<const Vector>& x, double reward) {
   require(x.size() == dim(), ErrorCode::DimensionMismatch, "feature vector has the wrong dimension");
   require(x.allFinite(), ErrorCode::NonFinite, "feature vector has a non-finite entry");
   require(std::isfinite(reward), ErrorCode::NonFinite, "reward must be finite");
+  if (form_ == Form::InverseOnly) {
+    updateInverse(x, reward);
+    ++observations_;
+    return;
+  }
   gram_.noalias() += x * x.transpose();
   // Sherman-Morrison: (V + x x^T)^-1 = V^-1 - (V^-1 x)(V^-1 x)^T / (1 + x^T V^-1 x).
-  const Vector inverseTimesX = inverseGram_ * x;
-  const double denominator = 1.0 + x.dot(inverseTimesX);
-  inverseGram_.noalias() -= (inverseTimesX / denominator) * inverseTimesX.transpose();
+  inverseTimesX_.noalias() = inverseGram_ * x;
+  const double denominator = 1.0 + x.dot(inverseTimesX_);
+  lastDenominator_ = denominator;
+  inverseGram_.noalias() -= (inverseTimesX_ / denominator) * inverseTimesX_.transpose();
   cholesky_.rankUpdate(x, 1.0);
   responses_ += reward * x;
   theta_.noalias() = inverseGram_ * responses_;
   ++observations_;
+}
+
+void RidgeRegression::updateInverse(const Eigen::Ref<const Vector>& x, double reward) {
+  const auto n = static_cast<std::size_t>(dim());
+  const double* features = x.data();
+  // u = V^-1 x, column by column (V^-1 is symmetric: column j is row j): the first pass, a read.
+  inverseTimesX_.resize(dim());
+  double* u = inverseTimesX_.data();
+  for (Eigen::Index j = 0; j < dim(); ++j) u[j] = lanes::dot(inverseGram_.col(j).data(), features, n);
+  const double denominator = 1.0 + lanes::dot(features, u, n);
+  lastDenominator_ = denominator;
+  // det(V + x x^T) = det V (1 + x^T V^-1 x).
+  logDet_ += deterministic::log(denominator);
+  // theta after the update, in O(d): (V + x x^T)^-1 (b + r x) = theta + u (r - x^T theta) / (1 + x^T u).
+  // The pass below computes V^-1 b itself; this one is what V^-1 theta is taken of, before it.
+  const double residual = reward - lanes::dot(features, theta_.data(), n);
+  scratch_ = theta_ + (residual / denominator) * inverseTimesX_;
+  // V^-1 - g g^T with g = u / sqrt(1 + x^T u): Sherman-Morrison as a symmetric rank-one downdate.
+  scratch2_ = inverseTimesX_ / std::sqrt(denominator);
+  responses_ += reward * x;
+  // The second pass, a read and a write of each column: the downdate, theta = V^-1 b and
+  // (V^-1 theta)_j from the new column.
+  const double* g = scratch2_.data();
+  for (Eigen::Index j = 0; j < dim(); ++j) {
+    lanes::downdateDotPair(inverseGram_.col(j).data(), g, g[j], responses_.data(), scratch_.data(), n, theta_[j], product_[j]);
+  }
+  thetaInverseNormSquared_ = lanes::dot(scratch_.data(), product_.data(), n);
 }
 
 void RidgeRegression::startFromPrior(const Eigen::Ref<const Vector>& mean, double weight) {
@@ -40,14 +78,20 @@ void RidgeRegression::startFromPrior(const Eigen::Ref<const Vector>& mean, doubl
   require(std::isfinite(weight) && weight >= 0.0, ErrorCode::InvalidArgument, "prior weight must be finite and non-negative");
   const double precision = lambda_ + weight;
   const int d = dim();
-  gram_ = precision * Matrix::Identity(d, d);
   inverseGram_ = Matrix::Identity(d, d) / precision;
   responses_ = weight * mean;
   theta_.noalias() = inverseGram_ * responses_;
-  cholesky_.compute(gram_);
+  if (form_ == Form::Factored) {
+    gram_ = precision * Matrix::Identity(d, d);
+    cholesky_.compute(gram_);
+  } else {
+    logDet_ = d * deterministic::log(precision);
+    thetaInverseNormSquared_ = theta_.squaredNorm() / precision;
+  }
 }
 
 void RidgeRegression::reset(const Matrix& gram, const Vector& responses) {
+  require(form_ == Form::Factored, ErrorCode::InvalidArgument, "reset: the regression keeps no V in this form");
   require(gram.rows() == dim() && gram.cols() == dim() && responses.size() == dim(), ErrorCode::DimensionMismatch,
           "gram matrix or responses have the wrong dimension");
   require(gram.allFinite() && responses.allFinite(), ErrorCode::NonFinite, "gram matrix or responses hold a non-finite entry");
@@ -67,7 +111,13 @@ double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x, Vector& p
   return std::sqrt(std::max(0.0, x.dot(product)));
 }
 
+double RidgeRegression::thetaInverseNorm() const {
+  if (form_ == Form::InverseOnly) return std::sqrt(std::max(0.0, thetaInverseNormSquared_));
+  return inverseNorm(theta_);
+}
+
 double RidgeRegression::logDetGram() const {
+  if (form_ == Form::InverseOnly) return logDet_;
   const auto& factor = cholesky_.matrixLLT();
   double sum = 0.0;
   for (int i = 0; i < dim(); ++i) sum += deterministic::log(factor(i, i));
@@ -75,6 +125,7 @@ double RidgeRegression::logDetGram() const {
 }
 
 Vector RidgeRegression::sampleTheta(Random& random, double scale) const {
+  require(form_ == Form::Factored, ErrorCode::InvalidArgument, "sampleTheta: the regression keeps no Cholesky factor in this form");
   Vector xi(dim());
   random.fillNormal(xi.data(), static_cast<std::size_t>(dim()));
   // With V = L L^T, L^-T xi has covariance (L L^T)^-1 = V^-1.
@@ -83,6 +134,7 @@ Vector RidgeRegression::sampleTheta(Random& random, double scale) const {
 }
 
 Matrix RidgeRegression::whitenRows(const Matrix& rows) const {
+  require(form_ == Form::Factored, ErrorCode::InvalidArgument, "whitenRows: the regression keeps no Cholesky factor in this form");
   return cholesky_.matrixL().solve(rows.transpose()).transpose();
 }
 
@@ -90,6 +142,14 @@ void RidgeRegression::save(StateWriter& out) const {
   out.u32(static_cast<std::uint32_t>(dim()));
   out.f64(lambda_);
   out.u64(static_cast<std::uint64_t>(observations_));
+  if (form_ == Form::InverseOnly) {
+    out.matrix(inverseGram_);
+    out.vector(responses_);
+    out.vector(theta_);
+    out.f64(logDet_);
+    out.f64(thetaInverseNormSquared_);
+    return;
+  }
   out.matrix(gram_);
   out.matrix(inverseGram_);
   out.vector(responses_);
@@ -103,6 +163,26 @@ void RidgeRegression::load(StateReader& in) {
   in.check(in.u32() == static_cast<std::uint32_t>(d), "ridge state has another dimension");
   in.check(in.f64() == lambda_, "ridge state has another lambda");
   const std::uint64_t observations = in.u64();
+  if (form_ == Form::InverseOnly) {
+    Matrix inverseGram = in.matrix(d, d);
+    Vector responses = in.vector(d);
+    Vector theta = in.vector(d);
+    const double logDet = in.f64();
+    const double thetaNormSquared = in.f64();
+    in.check(inverseGram.allFinite() && responses.allFinite() && theta.allFinite() && std::isfinite(logDet) &&
+                 std::isfinite(thetaNormSquared),
+             "ridge state has a non-finite entry");
+    // The downdates keep V^-1 symmetric bit for bit (updateInverse).
+    in.check(inverseGram == inverseGram.transpose(), "ridge state's V^-1 is not symmetric");
+    observations_ = static_cast<long>(observations);
+    inverseGram_ = std::move(inverseGram);
+    responses_ = std::move(responses);
+    theta_ = std::move(theta);
+    logDet_ = logDet;
+    thetaInverseNormSquared_ = thetaNormSquared;
+    inverseTimesX_.resize(0);
+    return;
+  }
   Matrix gram = in.matrix(d, d);
   Matrix inverseGram = in.matrix(d, d);
   Vector responses = in.vector(d);

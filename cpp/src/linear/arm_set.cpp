@@ -1,5 +1,6 @@
 #include "sublinear/linear/arm_set.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -56,16 +57,52 @@ void ArmSet::add(const Id* ids, std::size_t count, const double* features, const
   const auto d = static_cast<std::size_t>(dim_);
   rows_.reserve(rows_.size() + count);
   labels_.reserve(rows_.size() + count);
+  if (keepsFloats_) {
+    // Room first, so that appending cannot throw half way (the rows and their copies stay in step).
+    const std::size_t total = rows_.size() + count;
+    floatBlocks_.resize((total + RowStore<double>::kBlockRows - 1) / RowStore<double>::kBlockRows);
+    for (std::size_t block = rows_.size() / RowStore<double>::kBlockRows; block < floatBlocks_.size(); ++block) {
+      floatBlocks_[block].reserve(std::min(RowStore<double>::kBlockRows, total - block * RowStore<double>::kBlockRows) * d);
+    }
+  }
   for (std::size_t i = 0; i < count; ++i) {
+    if (keepsFloats_) appendFloatRow(features + i * d);
     rows_.add(ids[i], features + i * d);
     labels_.append(labels != nullptr ? labels[i] : 0);
   }
 }
 
+void ArmSet::appendFloatRow(const double* features) {
+  const std::size_t row = rows_.size();
+  std::vector<float>& block = floatBlocks_[row / RowStore<double>::kBlockRows];
+  for (int j = 0; j < dim_; ++j) block.push_back(static_cast<float>(features[j]));
+}
+
+void ArmSet::keepFloatRows() {
+  if (keepsFloats_) return;
+  const auto d = static_cast<std::size_t>(dim_);
+  floatBlocks_.assign((rows_.size() + RowStore<double>::kBlockRows - 1) / RowStore<double>::kBlockRows, std::vector<float>());
+  for (std::size_t row = 0; row < rows_.size(); ++row) {
+    std::vector<float>& block = floatBlocks_[row / RowStore<double>::kBlockRows];
+    if (block.empty()) block.reserve(rows_.contiguousRows(row) * d);
+    const double* x = rows_.rowData(row);
+    for (std::size_t j = 0; j < d; ++j) block.push_back(static_cast<float>(x[j]));
+  }
+  keepsFloats_ = true;
+}
+
 void ArmSet::remove(const Id* ids, std::size_t count) {
+  const auto d = static_cast<std::size_t>(dim_);
   for (std::size_t i = 0; i < count; ++i) {
-    // RowStore moves the last row into the hole; the label follows.
-    labels_.removeRow(rows_.rowOf(ids[i]));
+    const std::size_t row = rows_.rowOf(ids[i]);
+    // RowStore moves the last row into the hole; the label and the float copy follow.
+    if (keepsFloats_) {
+      const std::size_t last = rows_.size() - 1;
+      std::vector<float>& lastBlock = floatBlocks_[last / RowStore<double>::kBlockRows];
+      if (row != last) std::copy_n(floatRowData(last), d, const_cast<float*>(floatRowData(row)));
+      lastBlock.resize(lastBlock.size() - d);
+    }
+    labels_.removeRow(row);
     rows_.remove(ids[i]);
   }
 }

@@ -42,6 +42,10 @@ Catalogue::Catalogue(const Json& options) : options_(options), identity_(drawIde
   // searches its own graph, and the reasons for those defaults (thompson_sampling.cpp) hold for it alike.
   const PolicyIndexSpec spec(options, "hnsw", SubTS::graphDefaults(arms_.dim()));
   index_ = spec.make(static_cast<std::size_t>(arms_.dim()));
+  // The users that keep widths (LinUCB, the elimination policies) scan every arm at every select
+  // from a float copy of the rows, as they do over their own arms (so that a user chooses what the
+  // same policy over its own copy chooses): 4 bytes a feature, once for every user.
+  arms_.keepFloatRows();
 }
 
 std::string Catalogue::identityText(std::uint64_t identity) {

@@ -60,7 +60,8 @@ void KeptWidths::compute(const ArmSet& arms, const RidgeRegression& ridge, const
   }
 }
 
-double KeptWidths::correctRow(const double* x, const double* theta, double& drop) const {
+template <class Row>
+double KeptWidths::correctRow(const Row* x, const double* theta, double& drop) const {
   // The directions in pairs, so that the row is read from memory once for two of them: theta with
   // the first correction (one observation a select, LinUCB's usual case, is a single pass), then
   // the remaining corrections two at a time.
@@ -91,28 +92,58 @@ double KeptWidths::correctRow(const double* x, const double* theta, double& drop
 }
 
 void KeptWidths::correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means) {
-  const Eigen::Index pending = corrections_.cols();
-  if (pending == 0 && theta == nullptr) return;
+  if (corrections_.cols() == 0 && theta == nullptr) return;
+  // The float copy of the rows when the arms keep one: half the bytes to read.
+  if (arms.hasFloatRows()) {
+    correctListed(rows, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
+  } else {
+    correctListed(rows, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
+  }
+  corrections_.resize(dim_, 0);
+}
+
+template <class RowAt>
+void KeptWidths::correctListed(const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means) {
   const double* direction = theta != nullptr ? theta->data() : nullptr;
-  if (pending == 1 && theta != nullptr) {
+  if (corrections_.cols() == 1 && theta != nullptr) {
     // As in bringUpToDateEvery: the usual single correction inlined.
     const auto d = static_cast<std::size_t>(dim_);
     const double* correction = corrections_.data();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       double product = 0.0;
-      lanes::dotPair(arms.rowData(rows[i]), correction, direction, d, product, means[i]);
+      lanes::dotPair(rowAt(rows[i]), correction, direction, d, product, means[i]);
       widths_[rows[i]] -= product * product;
     }
-    corrections_.resize(dim_, 0);
     return;
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     double drop = 0.0;
-    const double mean = correctRow(arms.rowData(rows[i]), direction, drop);
+    const double mean = correctRow(rowAt(rows[i]), direction, drop);
     widths_[rows[i]] -= drop;
     if (theta != nullptr) means[i] = mean;
   }
-  corrections_.resize(dim_, 0);
+}
+
+template <class RowAt>
+void KeptWidths::correctEvery(std::size_t n, RowAt rowAt, const Vector& theta, double* means) {
+  // One pass over the rows: each row's corrections and x^T theta from one read of it. One
+  // observation a select (the usual case) is a single dotPair, inlined here: at d = 32 a call per
+  // row costs a fifth of the row.
+  if (corrections_.cols() == 1) {
+    const auto d = static_cast<std::size_t>(dim_);
+    const double* correction = corrections_.data();
+    for (std::size_t row = 0; row < n; ++row) {
+      double product = 0.0;
+      lanes::dotPair(rowAt(row), correction, theta.data(), d, product, means[row]);
+      widths_[row] -= product * product;
+    }
+  } else {
+    for (std::size_t row = 0; row < n; ++row) {
+      double drop = 0.0;
+      means[row] = correctRow(rowAt(row), theta.data(), drop);
+      widths_[row] -= drop;
+    }
+  }
 }
 
 void KeptWidths::bringUpToDate(const ArmSet& arms, const RidgeRegression& ridge, const std::vector<std::uint32_t>& rows,
@@ -148,23 +179,10 @@ void KeptWidths::bringUpToDateEvery(const ArmSet& arms, const RidgeRegression& r
     // otherwise (a state saved without widths, or updates before the first select).
     recompute(arms, ridge);
   }
-  // One pass over the rows: each row's corrections and x^T theta from one read of it. One
-  // observation a select (the usual case) is a single dotPair, inlined here: at d = 32 a call per
-  // row costs a fifth of the row.
-  if (corrections_.cols() == 1) {
-    const auto d = static_cast<std::size_t>(dim_);
-    const double* correction = corrections_.data();
-    for (std::size_t row = 0; row < n; ++row) {
-      double product = 0.0;
-      lanes::dotPair(arms.rowData(row), correction, theta.data(), d, product, means[row]);
-      widths_[row] -= product * product;
-    }
+  if (arms.hasFloatRows()) {
+    correctEvery(n, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
   } else {
-    for (std::size_t row = 0; row < n; ++row) {
-      double drop = 0.0;
-      means[row] = correctRow(arms.rowData(row), theta.data(), drop);
-      widths_[row] -= drop;
-    }
+    correctEvery(n, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
   }
   corrections_.resize(dim_, 0);
   if (n == 0) return;
@@ -197,20 +215,16 @@ void KeptWidths::remap(const ArmSet& arms, const RidgeRegression& ridge, const s
 
 void KeptWidths::applyCorrections(const ArmSet& arms, std::size_t kept) {
   if (corrections_.cols() == 0) return;
-  for (std::size_t row = 0; row < kept; ++row) {
-    double drop = 0.0;
-    correctRow(arms.rowData(row), nullptr, drop);
-    widths_[row] -= drop;
-  }
-  corrections_.resize(dim_, 0);
+  std::vector<std::uint32_t> rows(kept);
+  for (std::size_t row = 0; row < kept; ++row) rows[row] = static_cast<std::uint32_t>(row);
+  correctRows(arms, rows, nullptr, nullptr);
 }
 
-void KeptWidths::observe(const RidgeRegression& ridge, const Vector& x) {
+void KeptWidths::observe(const RidgeRegression& ridge) {
   if (!valid_) return;
-  const Vector u = ridge.inverseGram() * x;
   const Eigen::Index column = corrections_.cols();
   corrections_.conservativeResize(dim_, column + 1);
-  corrections_.col(column) = u / std::sqrt(1.0 + x.dot(u));
+  corrections_.col(column) = ridge.lastInverseTimesX() / std::sqrt(ridge.lastDenominator());
 }
 
 void KeptWidths::appendRows(const ArmSet& arms, const RidgeRegression& ridge, std::size_t count) {

@@ -16,10 +16,14 @@ namespace {
 bool readKeptWidths(const Json& options) { return readStringOption(option_groups::linUcb(), options, "widths") != "direct"; }
 }  // namespace
 
-LinUCB::LinUCB(int dim, const Json& options) : RidgePolicy(dim, options, dim), keptWidths_(readKeptWidths(options)), widths_(dim) {}
+LinUCB::LinUCB(int dim, const Json& options)
+    : RidgePolicy(dim, options, dim, RidgeRegression::Form::InverseOnly), keptWidths_(readKeptWidths(options)), widths_(dim) {
+  // The kept widths' scan reads every arm at every select: from the float copy, half the bytes.
+  if (keptWidths_) ownArms_->keepFloatRows();
+}
 
 LinUCB::LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options)
-    : RidgePolicy(catalogue, options, catalogue ? catalogue->dim() : 1),
+    : RidgePolicy(catalogue, options, catalogue ? catalogue->dim() : 1, RidgeRegression::Form::InverseOnly),
       keptWidths_(readKeptWidths(options)),
       widths_(catalogue ? catalogue->dim() : 1) {}
 
@@ -32,8 +36,8 @@ constexpr std::size_t kBlock = 512;
 static_assert(RowStore<double>::kBlockRows % kBlock == 0, "a block of rows must lie in one piece of the arm set");
 }  // namespace
 
-void LinUCB::beforeObservation(const Vector& x) {
-  if (keptWidths_) widths_.observe(ridge_, x);
+void LinUCB::afterObservation() {
+  if (keptWidths_) widths_.observe(ridge_);
 }
 
 void LinUCB::synchronise() {

@@ -60,17 +60,17 @@ void Family::checkContext(const std::uint8_t* bytes, std::size_t length, const s
 std::unique_ptr<LinearPolicy> Family::restore(StateReader& in, const Json& spec, const std::string&, const Context& catalogue) {
   if (catalogue) {
     in.u64();  // the identity, compared in checkContext
-    // The ridge state holds 3 d^2 doubles: refuse a state that cannot before constructing the user.
+    // The ridge state holds at least d^2 doubles: refuse a state that cannot before constructing the user.
     const auto d = static_cast<std::size_t>(catalogue->dim());
-    in.check(in.remaining() / (3 * sizeof(double)) / d >= d, "the catalogue's dimension exceeds the state");
+    in.check(in.remaining() / sizeof(double) / d >= d, "the catalogue's dimension exceeds the state");
     return makeLinearPolicy(catalogue, spec);
   }
-  // A state of dimension d holds V, V^-1 and V's Cholesky factor, 24 d^2 bytes: refuse a dimension
-  // the payload cannot hold before the constructor allocates and factors d x d matrices for it.
-  // (the model's dimension: below d for a Thompson policy in the arms' subspace)
+  // A state of dimension d holds V^-1 (and, for a Thompson policy, V and V's Cholesky factor), at
+  // least 8 d^2 bytes: refuse a dimension the payload cannot hold before the constructor allocates
+  // d x d matrices for it. (the model's dimension: below d for a Thompson policy in the arms' subspace)
   const int dim = dimOf(spec);
   const auto d = static_cast<std::size_t>(linearModelDimension(dim, spec));
-  in.check(in.remaining() / (3 * sizeof(double)) / d >= d, "the stored dimension exceeds the state");
+  in.check(in.remaining() / sizeof(double) / d >= d, "the stored dimension exceeds the state");
   return makeLinearPolicy(dim, spec);
 }
 

@@ -34,18 +34,18 @@ std::shared_ptr<Catalogue> checkedCatalogue(std::shared_ptr<Catalogue> catalogue
 }
 }  // namespace
 
-RidgePolicy::RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim)
-    : RidgePolicy(nullptr, checkedCatalogue(std::move(catalogue), options), options, modelDim) {}
+RidgePolicy::RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim, RidgeRegression::Form form)
+    : RidgePolicy(nullptr, checkedCatalogue(std::move(catalogue), options), options, modelDim, form) {}
 
-RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim)
-    : RidgePolicy(std::make_unique<ArmSet>(dim), nullptr, options, modelDim) {}
+RidgePolicy::RidgePolicy(int dim, const Json& options, int modelDim, RidgeRegression::Form form)
+    : RidgePolicy(std::make_unique<ArmSet>(dim), nullptr, options, modelDim, form) {}
 
 RidgePolicy::RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalogue> catalogue, const Json& options,
-                         int modelDim)
+                         int modelDim, RidgeRegression::Form form)
     : ownArms_(std::move(ownArms)),
       catalogue_(std::move(catalogue)),
       arms_(ownArms_ != nullptr ? *ownArms_ : catalogue_->arms()),
-      ridge_(modelDim, readLambda(options)),
+      ridge_(modelDim, readLambda(options), form),
       random_(readSeedOption(option_groups::ridge(), options)),
       delta_(readOption(option_groups::ridge(), options, "delta")),
       theoretical_(readTheoretical(options)),
@@ -164,8 +164,8 @@ void RidgePolicy::update(Id arm, double reward) {
 void RidgePolicy::observe(const double* features, double reward) {
   const double modelled = modelReward(reward);
   const Vector x = modelFeatures(features);
-  beforeObservation(x);
   ridge_.update(x, modelled);
+  afterObservation();
   rewardSum_ += modelled;
   squaredRewardSum_ += modelled * modelled;
   ++updates_;
@@ -335,7 +335,7 @@ double RidgePolicy::practicalRadius(double multiplier) const {
   // uncertainty V = (lambda + w) I + ... already carries. Counting it (|V^-1 (lambda theta^ + w
   // (theta^ - theta0))|) made Thompson sampling over-explore: more regret than no prior when users
   // shared nothing (bench/results/design-measurements.md).
-  const double bias = ridge_.lambda() * ridge_.inverseNorm(ridge_.theta());
+  const double bias = ridge_.lambda() * ridge_.thetaInverseNorm();
   return multiplier * noiseEstimate() + bias;
 }
 
@@ -358,12 +358,16 @@ void RidgePolicy::load(StateReader& in) {
   if (ownArms_) loadArms(in);
   ridge_.load(in);
   // V = lambda I + sum x x^T adds the same products in the same order on both sides of the diagonal,
-  // so it is symmetric bit for bit. V^-1 is not checked beyond being finite: Sherman-Morrison keeps it
-  // symmetric only up to rounding, and with ill-conditioned features (|x| near 1e8 and above) its
-  // triangles differ by a tenth of its largest entry and its diagonal can turn negative -- states
-  // this library writes. Every use tolerates that: norms clamp at zero, Sub-Elim averages the triangles.
-  const Matrix& gram = ridge_.gram();
-  in.check((gram.diagonal().array() > 0.0).all() && gram == gram.transpose(), "ridge state's V is not symmetric with a positive diagonal");
+  // so it is symmetric bit for bit. The factored form's V^-1 is not checked beyond being finite:
+  // Sherman-Morrison keeps it symmetric only up to rounding, and with ill-conditioned features (|x|
+  // near 1e8 and above) its triangles differ by a tenth of its largest entry and its diagonal can
+  // turn negative -- states this library writes. Every use tolerates that: norms clamp at zero,
+  // Sub-Elim averages the triangles. (The InverseOnly form keeps no V; its V^-1 is checked for
+  // symmetry, which its downdates keep bit for bit, in RidgeRegression::load.)
+  if (ridge_.form() == RidgeRegression::Form::Factored) {
+    const Matrix& gram = ridge_.gram();
+    in.check((gram.diagonal().array() > 0.0).all() && gram == gram.transpose(), "ridge state's V is not symmetric with a positive diagonal");
+  }
   in.random(random_);
   innerProducts_ = in.u64();
   selections_ = in.u64();

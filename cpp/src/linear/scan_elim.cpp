@@ -35,17 +35,19 @@ const std::array<double, 64> kStageEdges = [] {
 }  // namespace
 
 ScanElim::ScanElim(std::string type, int dim, const Json& options)
-    : RidgePolicy(dim, options, dim),
+    : RidgePolicy(dim, options, dim, RidgeRegression::Form::InverseOnly),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
       maxStage_(elimination_stages::maxStage(eta_)),
       widths_(dim) {
   beta_ = eliminationRadius(featureBound_);
+  // The scan reads every arm in play at every select: from the float copy, half the bytes.
+  ownArms_->keepFloatRows();
 }
 
 ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)
-    : RidgePolicy(catalogue, eliminationOptionsOverCatalogue(options), catalogue ? catalogue->dim() : 1),
+    : RidgePolicy(catalogue, eliminationOptionsOverCatalogue(options), catalogue ? catalogue->dim() : 1, RidgeRegression::Form::InverseOnly),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),

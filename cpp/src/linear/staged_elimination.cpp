@@ -20,7 +20,7 @@ namespace sublinear {
 
 StagedElimination::StagedElimination(std::string type, const std::string& defaultIndex, bool boundsFirst, int dim,
                                      const Json& options)
-    : RidgePolicy(dim, options, dim),
+    : RidgePolicy(dim, options, dim, RidgeRegression::Form::InverseOnly),
       type_(std::move(type)),
       lift_(dim),
       eta_(elimination_stages::eta(options)),

@@ -39,7 +39,7 @@ int ThompsonSampling::modelDimension(int dim, const Json& options) {
 }
 
 ThompsonSampling::ThompsonSampling(std::string type, const std::string& defaultIndex, int dim, const Json& options)
-    : RidgePolicy(dim, options, modelDimension(dim, options)),
+    : RidgePolicy(dim, options, modelDimension(dim, options), RidgeRegression::Form::Factored),
       type_(std::move(type)),
       transform_(transformed(options)),
       inflation_(readOption(option_groups::thompson(), options, "inflation")),
@@ -82,7 +82,7 @@ const Json& optionsOverCatalogue(const Json& options) {
 }  // namespace
 
 ThompsonSampling::ThompsonSampling(std::string type, std::shared_ptr<Catalogue> catalogue, bool scanCatalogue, const Json& options)
-    : RidgePolicy(catalogue, optionsOverCatalogue(options), catalogue ? catalogue->dim() : 1),
+    : RidgePolicy(catalogue, optionsOverCatalogue(options), catalogue ? catalogue->dim() : 1, RidgeRegression::Form::Factored),
       type_(std::move(type)),
       transform_(false),
       inflation_(readOption(option_groups::thompson(), options, "inflation")),

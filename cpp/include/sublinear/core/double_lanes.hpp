@@ -33,15 +33,24 @@ namespace pair {
 using Pair = v128_t;
 inline Pair zero() { return wasm_f64x2_splat(0.0); }
 inline Pair load(const double* p) { return wasm_v128_load(p); }
+// Two floats widened to doubles (exactly).
+inline Pair load(const float* p) { return wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(p)); }
 inline Pair add(Pair a, Pair b) { return wasm_f64x2_add(a, b); }
 inline Pair mul(Pair a, Pair b) { return wasm_f64x2_mul(a, b); }
+inline Pair sub(Pair a, Pair b) { return wasm_f64x2_sub(a, b); }
+inline Pair splat(double v) { return wasm_f64x2_splat(v); }
+inline void store(double* p, Pair a) { wasm_v128_store(p, a); }
 inline double sumLanes(Pair a) { return wasm_f64x2_extract_lane(a, 0) + wasm_f64x2_extract_lane(a, 1); }
 #elif defined(__SSE2__)
 using Pair = __m128d;
 inline Pair zero() { return _mm_setzero_pd(); }
 inline Pair load(const double* p) { return _mm_loadu_pd(p); }
+inline Pair load(const float* p) { return _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))); }
 inline Pair add(Pair a, Pair b) { return _mm_add_pd(a, b); }
 inline Pair mul(Pair a, Pair b) { return _mm_mul_pd(a, b); }
+inline Pair sub(Pair a, Pair b) { return _mm_sub_pd(a, b); }
+inline Pair splat(double v) { return _mm_set1_pd(v); }
+inline void store(double* p, Pair a) { _mm_storeu_pd(p, a); }
 inline double sumLanes(Pair a) { return _mm_cvtsd_f64(a) + _mm_cvtsd_f64(_mm_unpackhi_pd(a, a)); }
 #else
 struct Pair {
@@ -49,16 +58,22 @@ struct Pair {
 };
 inline Pair zero() { return {0.0, 0.0}; }
 inline Pair load(const double* p) { return {p[0], p[1]}; }
+inline Pair load(const float* p) { return {static_cast<double>(p[0]), static_cast<double>(p[1])}; }
 inline Pair add(Pair a, Pair b) { return {a.lo + b.lo, a.hi + b.hi}; }
 inline Pair mul(Pair a, Pair b) { return {a.lo * b.lo, a.hi * b.hi}; }
+inline Pair sub(Pair a, Pair b) { return {a.lo - b.lo, a.hi - b.hi}; }
+inline Pair splat(double v) { return {v, v}; }
+inline void store(double* p, Pair a) { p[0] = a.lo, p[1] = a.hi; }
 inline double sumLanes(Pair a) { return a.lo + a.hi; }
 #endif
 // (v0 + v1) + (v2 + v3), then lane 0 + lane 1.
 inline double combine(Pair v0, Pair v1, Pair v2, Pair v3) { return sumLanes(add(add(v0, v1), add(v2, v3))); }
 }  // namespace pair
 
-// <x, a> over `dim` doubles (no padding, no alignment needed).
-inline double dot(const double* x, const double* a, std::size_t dim) {
+// <x, a> over `dim` entries (no padding, no alignment needed). x may be a float row (ArmSet's float
+// copy): its entries are widened to double exactly and the arithmetic is the same double arithmetic.
+template <class Row>
+inline double dot(const Row* x, const double* a, std::size_t dim) {
   using namespace pair;
   Pair a0 = zero(), a1 = a0, a2 = a0, a3 = a0;
   std::size_t i = 0;
@@ -75,7 +90,8 @@ inline double dot(const double* x, const double* a, std::size_t dim) {
 }
 
 // <x, a> and <x, b> in one read of x: each equals dot() of the same vectors, bit for bit.
-inline void dotPair(const double* x, const double* a, const double* b, std::size_t dim, double& xa, double& xb) {
+template <class Row>
+inline void dotPair(const Row* x, const double* a, const double* b, std::size_t dim, double& xa, double& xb) {
   using namespace pair;
   Pair a0 = zero(), a1 = a0, a2 = a0, a3 = a0;
   Pair b0 = a0, b1 = a0, b2 = a0, b3 = a0;
@@ -104,6 +120,52 @@ inline void dotPair(const double* x, const double* a, const double* b, std::size
   }
   xa = sa;
   xb = sb;
+}
+
+// Column j of a symmetric rank-one downdate A - g g^T, in place: a[k] -= g[k] * gj for every k, then
+// <a, b> and <a, c> of the new column from the same read (each equal to dot() of the new column,
+// bit for bit). Entry (k, j) loses g[k] gj and entry (j, k) gj g[k], the same product: a symmetric
+// A stays symmetric bit for bit (RidgeRegression's inverse-only form).
+inline void downdateDotPair(double* a, const double* g, double gj, const double* b, const double* c, std::size_t dim, double& ab,
+                            double& ac) {
+  using namespace pair;
+  const Pair scale = splat(gj);
+  Pair a0 = zero(), a1 = a0, a2 = a0, a3 = a0;
+  Pair c0 = a0, c1 = a0, c2 = a0, c3 = a0;
+  std::size_t i = 0;
+  for (; i + 8 <= dim; i += 8) {
+    const Pair x0 = sub(load(a + i), mul(load(g + i), scale));
+    const Pair x1 = sub(load(a + i + 2), mul(load(g + i + 2), scale));
+    const Pair x2 = sub(load(a + i + 4), mul(load(g + i + 4), scale));
+    const Pair x3 = sub(load(a + i + 6), mul(load(g + i + 6), scale));
+    store(a + i, x0);
+    store(a + i + 2, x1);
+    store(a + i + 4, x2);
+    store(a + i + 6, x3);
+    a0 = add(a0, mul(x0, load(b + i)));
+    c0 = add(c0, mul(x0, load(c + i)));
+    a1 = add(a1, mul(x1, load(b + i + 2)));
+    c1 = add(c1, mul(x1, load(c + i + 2)));
+    a2 = add(a2, mul(x2, load(b + i + 4)));
+    c2 = add(c2, mul(x2, load(c + i + 4)));
+    a3 = add(a3, mul(x3, load(b + i + 6)));
+    c3 = add(c3, mul(x3, load(c + i + 6)));
+  }
+  for (; i + 2 <= dim; i += 2) {
+    const Pair x0 = sub(load(a + i), mul(load(g + i), scale));
+    store(a + i, x0);
+    a0 = add(a0, mul(x0, load(b + i)));
+    c0 = add(c0, mul(x0, load(c + i)));
+  }
+  double sa = combine(a0, a1, a2, a3);
+  double sc = combine(c0, c1, c2, c3);
+  if (i < dim) {
+    a[i] -= g[i] * gj;
+    sa += a[i] * b[i];
+    sc += a[i] * c[i];
+  }
+  ab = sa;
+  ac = sc;
 }
 
 }  // namespace sublinear::lanes

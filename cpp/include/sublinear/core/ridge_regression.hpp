@@ -15,11 +15,22 @@ using Matrix = Eigen::MatrixXd;
 
 // Regularised least squares in the form every linear bandit uses:
 //   V = lambda I + sum x x^T,  b = sum r x,  theta = V^-1 b.
-// V^-1 is kept by Sherman-Morrison and the Cholesky factor of V by rank-one updates, so an update
-// costs O(d^2) and so does a draw from N(theta, v^2 V^-1).
+// V^-1 is kept by Sherman-Morrison, so an update costs O(d^2). Two forms:
+// - Factored (the default): V, V^-1 and the Cholesky factor of V by rank-one updates, so that a draw
+//   from N(theta, v^2 V^-1) costs O(d^2) too (Thompson sampling, the combinatorial policies).
+// - InverseOnly: V^-1, b and theta alone, for policies that never sample (LinUCB and the elimination
+//   policies). An update makes two passes over V^-1 instead of the factored form's six over its
+//   three d x d matrices (at d = 1,536 each is 18.9 MB, and they were most of LinUCB's step): one
+//   read for u = V^-1 x, one read-and-write that subtracts g g^T (g = u / sqrt(1 + x^T u)) and, from
+//   the same read of each column, theta = V^-1 b and V^-1 theta, whose norm the practical radius
+//   asks for at every select (thetaInverseNorm(), another pass before). log det V, which the
+//   theoretical radius needs, follows the matrix determinant lemma, log det V += log(1 + x^T u).
+//   V^-1 stays symmetric bit for bit (entry (k, j) and (j, k) lose the same product).
 class RidgeRegression {
  public:
-  RidgeRegression(int dim, double lambda);
+  enum class Form { Factored, InverseOnly };
+
+  RidgeRegression(int dim, double lambda, Form form = Form::Factored);
 
   void update(const Eigen::Ref<const Vector>& x, double reward);
   // Before the first update: a Gaussian prior centred at `mean` with precision `weight` I on top of
@@ -32,8 +43,9 @@ class RidgeRegression {
 
   int dim() const { return static_cast<int>(theta_.size()); }
   double lambda() const { return lambda_; }
+  Form form() const { return form_; }
   long observations() const { return observations_; }
-  const Matrix& gram() const { return gram_; }                  // V
+  const Matrix& gram() const { return gram_; }                  // V (empty in the InverseOnly form)
   const Matrix& inverseGram() const { return inverseGram_; }    // V^-1
   const Vector& responses() const { return responses_; }        // b
   const Vector& theta() const { return theta_; }                // V^-1 b
@@ -41,18 +53,28 @@ class RidgeRegression {
   double inverseNorm(const Eigen::Ref<const Vector>& x) const;
   // The same with V^-1 x evaluated into `product` (the same bits): for threads, each with its own.
   double inverseNorm(const Eigen::Ref<const Vector>& x, Vector& product) const;
-  // log det V from the Cholesky factor.
+  // ||theta||_{V^-1}: computed (an O(d^2) product) in the factored form, kept by update() in the
+  // InverseOnly form.
+  double thetaInverseNorm() const;
+  // The last update's u = V^-1 x (V^-1 before the update) and 1 + x^T u: a policy keeping its arms'
+  // widths takes its Sherman-Morrison correction from them (empty before the first update, and
+  // after a load until the next update).
+  const Vector& lastInverseTimesX() const { return inverseTimesX_; }
+  double lastDenominator() const { return lastDenominator_; }
+  // log det V: from the Cholesky factor, or kept by the determinant lemma (InverseOnly).
   double logDetGram() const;
-  // theta + scale * V^-1/2 xi with xi ~ N(0, I): a draw from N(theta, scale^2 V^-1).
+  // theta + scale * V^-1/2 xi with xi ~ N(0, I): a draw from N(theta, scale^2 V^-1) (factored form
+  // only, as whitenRows).
   Vector sampleTheta(Random& random, double scale) const;
   // rows V^-1/2 as sampleTheta draws it: with B = rows L^-T (V = L L^T), the scores rows theta~ of a
   // draw are rows theta^ + scale B xi, xi ~ N(0, I) (a propensity estimate draws them this way).
   Matrix whitenRows(const Matrix& rows) const;
 
-  // Saved state holds every maintained quantity bit for bit (V, V^-1, b, theta, the Cholesky factor)
-  // rather than recomputing them from V and b, so a restored regression continues exactly.
+  // Saved state holds every maintained quantity bit for bit (V, V^-1, b, theta, the Cholesky factor;
+  // in the InverseOnly form V^-1, b, theta, log det V and ||theta||^2_{V^-1}) rather than
+  // recomputing them, so a restored regression continues exactly.
   void save(StateWriter& out) const;
-  // CORRUPT_STATE unless the stored dimension and lambda are this regression's.
+  // CORRUPT_STATE unless the stored dimension, lambda and form are this regression's.
   void load(StateReader& in);
 
  private:
@@ -69,7 +91,11 @@ class RidgeRegression {
     RestorableLLT& operator=(const Eigen::LLT<Matrix>& other) = delete;
   };
 
+  // The InverseOnly form's update (see the class comment).
+  void updateInverse(const Eigen::Ref<const Vector>& x, double reward);
+
   double lambda_;
+  Form form_;
   long observations_ = 0;
   Matrix gram_;
   Matrix inverseGram_;
@@ -79,6 +105,14 @@ class RidgeRegression {
   // evaluated into it (the same kernel as into a temporary, so the same bits) allocates nothing.
   mutable Vector product_;
   RestorableLLT cholesky_;
+  // The last update's V^-1 x and 1 + x^T V^-1 x.
+  Vector inverseTimesX_;
+  double lastDenominator_ = 1.0;
+  // InverseOnly: log det V and ||theta||^2_{V^-1}, kept by update(); scratch for the update.
+  double logDet_ = 0.0;
+  double thetaInverseNormSquared_ = 0.0;
+  Vector scratch_;
+  Vector scratch2_;
 };
 
 }  // namespace sublinear

@@ -35,6 +35,14 @@ class ArmSet {
   // The ids in row order (valid until the next add or remove).
   const std::vector<Id>& ids() const { return rows_.ids(); }
   const double* rowData(std::size_t row) const { return rows_.rowData(row); }
+  // A float copy of every row, 4 bytes a feature more, for the scans that read every arm at every
+  // step (the kept widths' corrections and means): half the bytes of the doubles to stream. Off
+  // until a policy asks for it (asking copies the rows already there); it follows add and remove.
+  void keepFloatRows();
+  bool hasFloatRows() const { return keepsFloats_; }
+  const float* floatRowData(std::size_t row) const {
+    return floatBlocks_[row / RowStore<double>::kBlockRows].data() + (row % RowStore<double>::kBlockRows) * static_cast<std::size_t>(dim_);
+  }
   const double* featuresOf(Id id) const { return rows_.vectorOf(id); }
   // The label of a row or a stored id, and every row's with the per-label posting lists (which make
   // a filter's eligible count and a walk over only the eligible arms cheap).
@@ -67,8 +75,13 @@ class ArmSet {
   void remove(const Id* ids, std::size_t count);
 
  private:
+  // Appends a row's float copy (rows in RowStore's blocks of kBlockRows).
+  void appendFloatRow(const double* features);
+
   int dim_;
   RowStore<double> rows_;
+  bool keepsFloats_ = false;
+  std::vector<std::vector<float>> floatBlocks_;
   // One label per row, moved with it.
   ItemLabels labels_;
 };

@@ -14,8 +14,8 @@
 namespace sublinear {
 
 // One arm set shared by many users, each a linear policy with its own model (RidgePolicy's
-// constructor over a catalogue): ids, double features, a label per arm, and ONE MIPS index over the
-// features, stored once. A web shop's catalogue is the same for every visitor; only the ridge
+// constructor over a catalogue): ids, double features (and their float copy, which the users that
+// keep widths scan), a label per arm, and ONE MIPS index over the features, stored once. A web shop's catalogue is the same for every visitor; only the ridge
 // statistics differ, so a user costs O(d^2) bytes, not O(K d).
 //
 // Policies hold it through std::shared_ptr: a catalogue lives until its last user goes, so a caller

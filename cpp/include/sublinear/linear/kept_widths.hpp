@@ -23,6 +23,12 @@ namespace sublinear {
 // Over a subset of rows (the elimination policies' arms in play; the other rows' widths go stale and
 // are computed afresh when needed) the corrections and the recomputed slices reach only those rows.
 //
+// When the arm set keeps a float copy of its rows (ArmSet::keepFloatRows, which the policies that
+// keep widths ask for), the corrections and the means read it: 4 bytes a feature instead of 8, the
+// arithmetic still in double. The widths then carry the rows' float rounding (2^-24 an entry, a
+// relative error near 1e-6 at most between two exact recomputations, which read the doubles); at
+// d = 1,536 and 10^4 arms the scan was most of a select, and it is bound by the bytes it reads.
+//
 // Rows are the arm set's rows: whoever changes the arms tells the widths (appendRows,
 // followRemoval, or remap when the arms changed without notice, as a catalogue's do: kept widths
 // move with their arms and catch up, new arms' widths are computed directly).
@@ -36,9 +42,10 @@ class KeptWidths {
   const double* data() const { return widths_.data(); }
   double operator[](std::size_t row) const { return widths_[row]; }
 
-  // Called with the observation's vector x while V^-1 is still the old one (RidgePolicy's
-  // beforeObservation); nothing to record before the first computation.
-  void observe(const RidgeRegression& ridge, const Vector& x);
+  // Called just after the regression took an observation x (RidgePolicy's afterObservation): the
+  // correction c = u / sqrt(1 + x^T u) from its u = V^-1 x (the old V^-1), which the regression
+  // computed for its own update; nothing to record before the first computation.
+  void observe(const RidgeRegression& ridge);
   // The last `count` rows of `arms` were just appended: the others catch up, the new ones are
   // computed directly with today's V^-1.
   void appendRows(const ArmSet& arms, const RidgeRegression& ridge, std::size_t count);
@@ -80,9 +87,16 @@ class KeptWidths {
   // The pending corrections applied to the listed rows only (the others' widths go stale), and
   // with theta given, means[i] = x^T theta of each in the same read.
   void correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means);
-  // One row x: the sum of its pending corrections' squares into `drop`, and x^T theta returned
-  // (theta may be null: 0 returned), from one read of the row (lanes::dotPair).
-  double correctRow(const double* x, const double* theta, double& drop) const;
+  // The pending corrections (and means) of the listed rows, or of the first n, reading each row
+  // through rowAt (the doubles, or the arm set's float copy); the corrections stay pending.
+  template <class RowAt>
+  void correctListed(const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means);
+  template <class RowAt>
+  void correctEvery(std::size_t n, RowAt rowAt, const Vector& theta, double* means);
+  // One row x (doubles or floats): the sum of its pending corrections' squares into `drop`, and
+  // x^T theta returned (theta may be null: 0 returned), from one read of the row (lanes::dotPair).
+  template <class Row>
+  double correctRow(const Row* x, const double* theta, double& drop) const;
 
   int dim_;
   bool valid_ = false;

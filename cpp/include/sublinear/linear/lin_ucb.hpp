@@ -16,7 +16,9 @@ namespace sublinear {
 // recomputing every width at every select ("direct"). A slice of K / (8 d) widths is recomputed exactly
 // at each select against rounding, so that no select pays O(K d^2) (a whole recomputation every d
 // corrections took seconds at 60,000 x 784 in wasm), and the first widths, before any observation,
-// are ||x||^2 / lambda, O(K d). Over its own arms the widths follow addArms and removeArms. Over a
+// are ||x||^2 / lambda, O(K d). The scan reads the arms' float copy (ArmSet::keepFloatRows: 4 more
+// bytes a feature, half the bytes a select reads) and the ridge regression keeps V^-1 alone
+// (RidgeRegression::Form::InverseOnly: LinUCB never samples). Over its own arms the widths follow addArms and removeArms. Over a
 // catalogue (whose rows change without telling its users) the user keeps the row order it last saw
 // beside the widths, 12 bytes an arm, and moves them with the arms when the catalogue changed (as
 // ScanElim does). "direct" keeps nothing per arm: a catalogue user's memory does not grow with the
@@ -35,7 +37,7 @@ class LinUCB final : public RidgePolicy {
  protected:
   void onAddArms(const Id* ids, std::size_t count) override;
   void onRemoveArms(const Id* ids, std::size_t count) override;
-  void beforeObservation(const Vector& x) override;
+  void afterObservation() override;
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;

@@ -70,10 +70,11 @@ class RidgePolicy : public LinearPolicy {
   void load(StateReader& in) final;
 
  protected:
-  // modelDim is the dimension the ridge regression works in (dim, or dim + 1 with a feature transform).
-  RidgePolicy(int dim, const Json& options, int modelDim);
+  // modelDim is the dimension the ridge regression works in (dim, or dim + 1 with a feature transform);
+  // form: the regression's (InverseOnly for a policy that never samples from the posterior).
+  RidgePolicy(int dim, const Json& options, int modelDim, RidgeRegression::Form form);
   // Over a catalogue: the arms are the catalogue's (of its dimension). `options` must not hold `dim`.
-  RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim);
+  RidgePolicy(std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim, RidgeRegression::Form form);
 
   // The arms are in arms_ already (rolled back if this throws).
   virtual void onAddArms(const Id* ids, std::size_t count) = 0;
@@ -90,9 +91,9 @@ class RidgePolicy : public LinearPolicy {
   // the random engine and the counters hold the saved state, and validates what it reads.
   virtual void saveFields(StateWriter& out) const = 0;
   virtual void loadFields(StateReader& in) = 0;
-  // Called by update() with the observation's model vector just before V grows by x x^T (V^-1 is
-  // still the old one): LinUCB keeps its arms' widths up to date with it.
-  virtual void beforeObservation(const Vector& /*x*/) {}
+  // Called by update() just after the regression took an observation (its lastInverseTimesX() is
+  // V^-1 x with the V^-1 before it): the policies that keep their arms' widths correct them with it.
+  virtual void afterObservation() {}
   // Thompson sampling draws its choice: decide() then asks estimateChoiceProbabilities for the
   // propensities. The other policies choose deterministically given their state.
   virtual bool randomisedChoice() const { return false; }
@@ -188,7 +189,8 @@ class RidgePolicy : public LinearPolicy {
   DecisionLedger ledger_;
 
   // What both public constructors share: exactly one of ownArms and catalogue is given.
-  RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim);
+  RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim,
+              RidgeRegression::Form form);
 
   // The own arms of a saved state (not over a catalogue).
   void loadArms(StateReader& in);

@@ -29,7 +29,8 @@ namespace sublinear {
 // stage a uniformly random member. A filtered selection or a slate takes the most uncertain eligible
 // arms of the first stages holding them, then eliminated eligible arms by upper bound (as StagedElimination).
 // Linear Elim and Sub-Elim are the same algorithm here, at the same cost: O(n d) a step for n arms
-// in play, plus one byte read per arm.
+// in play, plus one byte read per arm. The pass reads the arms' float copy (ArmSet::keepFloatRows,
+// as LinUCB), and the regression keeps V^-1 alone (RidgeRegression::Form::InverseOnly).
 //
 // Per arm the policy keeps its id (the arm set's row order as last seen), its stage byte (-1 once
 // eliminated) and its width: 13 bytes. The arm set may change between calls without notice (a
@@ -63,7 +64,7 @@ class ScanElim final : public RidgePolicy {
   // path as a catalogue's changes.
   void onAddArms(const Id* /*ids*/, std::size_t /*count*/) override {}
   void onRemoveArms(const Id* /*ids*/, std::size_t /*count*/) override {}
-  void beforeObservation(const Vector& x) override { widths_.observe(ridge_, x); }
+  void afterObservation() override { widths_.observe(ridge_); }
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;
