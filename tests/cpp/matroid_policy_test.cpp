@@ -41,7 +41,7 @@ bool isBasis(const Matroid& m, std::vector<Id> basis) {
 
 TEST(MatroidPolicies, PlayValidBasesAndLearn) {
   for (const auto& kind : kKinds) {
-    for (const std::string type : {"cucb", "faster-cucb", "cts"}) {
+    for (const std::string& type : semiBanditPolicyTypes()) {
       MatroidTrial trial(environmentFor(kind, 40), Json{{"type", type}, {"horizon", 4000}}, 5);
       TrialClock clock;
       trial.setup(clock);
@@ -63,7 +63,7 @@ TEST(MatroidPolicies, PlayValidBasesAndLearn) {
 
 TEST(MatroidPolicies, EveryBasisIsValidAndEveryArmIsPulledFirst) {
   for (const auto& kind : kKinds) {
-    for (const std::string type : {"cucb", "faster-cucb", "cts"}) {
+    for (const std::string& type : semiBanditPolicyTypes()) {
       MatroidEnvironment environment(environmentFor(kind, 30), 1);
       const Matroid& m = environment.matroid();
       auto policy = makeSemiBanditPolicy(type, m, Json{{"seed", 3}});
@@ -160,7 +160,7 @@ TEST(MatroidPolicies, FasterCucbRegretIsCloseToCucb) {
 }
 
 TEST(MatroidPolicies, SameSeedSameRun) {
-  for (const std::string type : {"cucb", "faster-cucb", "cts"}) {
+  for (const std::string& type : semiBanditPolicyTypes()) {
     std::vector<double> runs[2];
     for (auto& run : runs) {
       MatroidTrial trial(environmentFor("partition", 50, "bounded"), Json{{"type", type}}, 21);
@@ -174,7 +174,7 @@ TEST(MatroidPolicies, SameSeedSameRun) {
 
 TEST(MatroidPolicies, UpdateValidatesBeforeChangingAnything) {
   const UniformMatroid m(6, 2);
-  for (const std::string type : {"cucb", "faster-cucb", "cts"}) {
+  for (const std::string& type : semiBanditPolicyTypes()) {
     auto policy = makeSemiBanditPolicy(type, m, Json{{"a", 0.1}, {"b", 1.0}});
     const std::vector<double> good{0.5, 0.5};
     const std::vector<Id> some{0, 1};
