@@ -98,31 +98,6 @@ inline void innerProducts4(const float* r0, const float* r1, const float* r2, co
 #endif
 }
 
-// squaredDistance of four rows anywhere in memory to one query, as innerProducts4 for inner products:
-// out[r] == squaredDistance(row r, query). Graph searches score a node's new neighbours four at a
-// time with these, so that four rows' memory is read at once rather than one row after another.
-inline void squaredDistances4(const float* r0, const float* r1, const float* r2, const float* r3, const float* query,
-                              std::size_t paddedDim, float* out) {
-#ifdef __wasm_simd128__
-  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
-  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
-    const v128_t q = wasm_v128_load(query + i);
-    const v128_t d0 = wasm_f32x4_sub(wasm_v128_load(r0 + i), q);
-    const v128_t d1 = wasm_f32x4_sub(wasm_v128_load(r1 + i), q);
-    const v128_t d2 = wasm_f32x4_sub(wasm_v128_load(r2 + i), q);
-    const v128_t d3 = wasm_f32x4_sub(wasm_v128_load(r3 + i), q);
-    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(d0, d0));
-    s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(d1, d1));
-    s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(d2, d2));
-    s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(d3, d3));
-  }
-  storeCombined4(s0, s1, s2, s3, out);
-#else
-  const float* rows[4] = {r0, r1, r2, r3};
-  for (std::size_t r = 0; r < 4; ++r) out[r] = squaredDistance(rows[r], query, paddedDim);
-#endif
-}
-
 // squaredDistance of two rows extended by one coordinate each, (a, ea) and (b, eb), where the extra
 // coordinate sits at index `at` of the extended row (at >= the rows' last nonzero entry, so the
 // rows' own entries there are padding): `extraDifference` is ea - eb, and the result has the bits
@@ -151,8 +126,10 @@ inline float squaredDistanceExtended(const float* a, const float* b, std::size_t
   return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
 
-// squaredDistanceExtended of four rows to one query whose extra coordinate is 0: out[r] ==
-// squaredDistanceExtended(row r, query, paddedDim, at, extra[r]).
+// squaredDistanceExtended of four rows anywhere in memory to one query whose extra coordinate is 0,
+// as innerProducts4 for inner products: out[r] == squaredDistanceExtended(row r, query, paddedDim,
+// at, extra[r]). Graph searches score a node's new neighbours four at a time with these, so that
+// four rows' memory is read at once rather than one row after another.
 inline void squaredDistancesExtended4(const float* const* rows, const float* extra, const float* query, std::size_t paddedDim,
                                       std::size_t at, float* out) {
 #ifdef __wasm_simd128__
