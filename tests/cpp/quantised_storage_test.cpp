@@ -177,9 +177,10 @@ TEST(QuantisedStorage, VectorMemoryPerItemAtDimension128IsOneCopyAndAThirdOfFloa
     bytes[int8] = index.stats()["vectorBytesPerItem"].get<double>();
   }
   // One copy of the vectors: the store's row (f32: 512 bytes; int8: 128 codes and a scale) and a
-  // 4-byte reference to it per graph node; the graph keeps no copy of its own.
-  EXPECT_EQ(bytes[0], 512.0 + 4.0);
-  EXPECT_EQ(bytes[1], 132.0 + 4.0);
+  // 4-byte reference to it per graph node, in the node's record and in the dense copy searches
+  // read; the graph keeps no copy of the vectors.
+  EXPECT_EQ(bytes[0], 512.0 + 8.0);
+  EXPECT_EQ(bytes[1], 132.0 + 8.0);
   // The bound: at most a third of f32's 4d bytes.
   EXPECT_LE(bytes[1], 4.0 * kDim / 3.0);
   EXPECT_LE(bytes[1], bytes[0] / 3.0);
@@ -210,7 +211,8 @@ TEST(QuantisedStorage, GraphNodesFollowTheirRowsThroughRemovalsInBothStorages) {
       const auto stats = index->stats();
       // Deleted nodes hold a retired copy of their row; vectorBytesPerItem counts those too.
       const double rowBytes = std::string(storage) == "f32" ? 4.0 * 12 : 16.0 + 4.0;
-      const double nodeBytes = std::string(space) == "euclidean" ? 8.0 : 4.0;
+      // Per node the reference (and extra coordinate), in its record and in the dense copy.
+      const double nodeBytes = std::string(space) == "euclidean" ? 16.0 : 8.0;
       const double slots = stats["graphSlots"].get<double>(), held = stats["size"].get<double>();
       EXPECT_DOUBLE_EQ(stats["vectorBytesPerItem"].get<double>(), rowBytes + (nodeBytes * slots + rowBytes * stats["freeSlots"].get<double>()) / held)
           << storage << " " << space;

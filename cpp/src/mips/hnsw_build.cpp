@@ -96,7 +96,7 @@ void HnswIndex::decideSpace() {
       // hnswlib's searchKnn with ef = efSearch + 9, as candidates() for a top 10 (hnswlib's own
       // would read the query as a node's data, which is a reference here).
       Graph& graph = *graphs[g];
-      const auto& answer = filteredSearch_.nearest(layoutOf(graph.hnsw, graph.space), scratch_.data(), efSearch_ + top - 1, top,
+      const auto& answer = filteredSearch_.nearest(graph.layout(), scratch_.data(), efSearch_ + top - 1, top,
                                                    graph.hnsw.num_deleted_ != 0);
       graph.space.setEvaluations(graph.evaluations() + filteredSearch_.evaluations());
       for (const auto node : answer) {
@@ -214,6 +214,7 @@ std::size_t HnswIndex::buildInParallel(std::size_t maxItems, std::size_t threads
     throw;
   }
   graph_->space.setEvaluations(graph_->evaluations() + evaluations.load());
+  graph_->syncReferences();
   built_ += count;
   compactIfStranded();
   return steps + count;
@@ -262,6 +263,7 @@ void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
     if (hnsw.cur_element_count >= hnsw.max_elements_) hnsw.resizeIndex(2 * hnsw.max_elements_);
     const std::size_t slot = hnsw.cur_element_count;
     hnsw.addPoint(vector, id, graph.nextLevel());
+    graph.syncReferences();
     if (graph.slotLabels.size() == slot) graph.slotLabels.push_back(labelOf(id));
     return;
   }
@@ -275,6 +277,11 @@ void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
   // The vector of the item the slot held is no longer needed once the new item's data is in place.
   graph.release(slot);
   hnsw.updatePoint(vector, slot, 1.0f);
+  graph.syncReferences();
+  if (slot < graph.references.size()) {
+    graph.references[slot] = nodeReference(vector);
+    if (graph.euclidean) graph.extras[slot] = nodeExtra(vector);
+  }
   if (slot < graph.slotLabels.size()) graph.slotLabels[slot] = labelOf(id);
   ++graph.reused;
 }

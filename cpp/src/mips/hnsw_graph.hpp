@@ -225,11 +225,37 @@ struct HnswIndex::Graph {
   bool holds(Id id) const { return hnsw.label_lookup_.count(id) != 0; }
   // A node's data in hnswlib's memory (GraphRows).
   char* data(hnswlib::tableint node) { return hnsw.getDataByInternalId(node); }
-  // Points the node of a live item at its row.
-  void setRow(hnswlib::tableint node, std::size_t row) {
-    const auto reference = static_cast<std::uint32_t>(row);
+  // Every node's reference and extra coordinate again, densely, for searches (GraphLayout): a
+  // search reads them for every node it scores, and in the records each would be a cache miss
+  // before the row's (4 or 8 bytes a node: vectorBytesPerItem counts them). Kept by every change
+  // made here; nodes hnswlib adds (an insertion, a parallel batch, a load) are copied from their
+  // records by syncReferences() after it.
+  std::vector<std::uint32_t> references;
+  std::vector<float> extras;
+  void setReference(hnswlib::tableint node, std::uint32_t reference) {
     std::memcpy(data(node), &reference, sizeof(reference));
+    if (node < references.size()) references[node] = reference;
   }
+  // Copies the records of nodes added since into the dense copies.
+  void syncReferences() {
+    const std::size_t nodes = hnsw.cur_element_count;
+    for (std::size_t node = references.size(); node < nodes; ++node) {
+      const char* record = data(static_cast<hnswlib::tableint>(node));
+      references.push_back(nodeReference(record));
+      if (euclidean) extras.push_back(nodeExtra(record));
+    }
+  }
+  // The graph as FilteredGraphSearch reads it, its dense copies current.
+  GraphLayout layout() {
+    // A reused slot's record changes in updatePoint; its copy is set by HnswIndex::insert.
+    syncReferences();
+    GraphLayout result = hnsw_detail::layoutOf(hnsw, space);
+    result.references = references.data();
+    result.extras = euclidean ? extras.data() : nullptr;
+    return result;
+  }
+  // Points the node of a live item at its row.
+  void setRow(hnswlib::tableint node, std::size_t row) { setReference(node, static_cast<std::uint32_t>(row)); }
   // Keeps a copy of the row of a node being deleted (`rowFloats` floats) and points the node at it.
   void retire(hnswlib::tableint node, const float* row) {
     const std::size_t rowFloats = space.rows().rowFloats;
@@ -242,8 +268,7 @@ struct HnswIndex::Graph {
       index = static_cast<std::uint32_t>(retired.size() / rowFloats);
       retired.insert(retired.end(), row, row + rowFloats);
     }
-    const std::uint32_t reference = index | GraphRows::kRetiredRow;
-    std::memcpy(data(node), &reference, sizeof(reference));
+    setReference(node, index | GraphRows::kRetiredRow);
   }
   // Frees the retired row of a deleted node whose slot is being reused.
   void release(hnswlib::tableint node) {

@@ -231,6 +231,7 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
   hnsw.label_lookup_ = std::move(lookup);
   hnsw.maxlevel_ = maxLevel;
   hnsw.enterpoint_node_ = nodes == 0 ? static_cast<hnswlib::tableint>(-1) : entry;
+  graph->syncReferences();
   return graph;
 }
 

@@ -173,7 +173,7 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
       if (!hnsw.isMarkedDeleted(node)) graph.slotLabels[node] = labelOf(static_cast<Id>(hnsw.getExternalLabel(node)));
     }
   }
-  const GraphLayout layout = layoutOf(hnsw, graph.space);
+  const GraphLayout layout = graph.layout();
   // A beam that has spent the exact scan's cost of the eligible items gives up (exhausted): the
   // caller scans them instead.
   const double budget = eligibleScanRows(eligible) / kSearchEvaluationRows;
@@ -217,7 +217,7 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
       if (ids.size() > wanted) ids.resize(wanted);
     } else {
       // hnswlib's searchKnn, step for step, without its per-query allocations (FilteredGraphSearch).
-      const GraphLayout layout = layoutOf(hnsw, graph_->space);
+      const GraphLayout layout = graph_->layout();
       const auto& found = filteredSearch_.nearest(layout, scratch_.data(), beam, std::min(wanted, built_), hnsw.num_deleted_ != 0);
       searchEvaluations = static_cast<double>(filteredSearch_.evaluations());
       graph_->space.setEvaluations(graph_->evaluations() + filteredSearch_.evaluations());
@@ -256,7 +256,8 @@ double HnswIndex::vectorBytesPerItem() const {
   if (size() == 0) return bytes;
   for (const Graph* graph : {graph_.get(), trialGraph_.get()}) {
     if (graph == nullptr) continue;
-    const double graphBytes = static_cast<double>(graph->hnsw.data_size_) * static_cast<double>(graph->hnsw.cur_element_count) +
+    // The records' and their dense copies' (Graph::references, extras).
+    const double graphBytes = 2.0 * static_cast<double>(graph->hnsw.data_size_) * static_cast<double>(graph->hnsw.cur_element_count) +
                               static_cast<double>(graph->retired.size() * sizeof(float));
     bytes += graphBytes / static_cast<double>(size());
   }

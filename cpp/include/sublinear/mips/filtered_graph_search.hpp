@@ -60,6 +60,10 @@ struct GraphLayout {
   std::uint32_t entry = 0;
   int maxLevel = -1;
   GraphRows rows;
+  // Every node's reference and (euclidean) extra coordinate, as in its record, when the graph keeps
+  // them densely (HnswIndex does); null to read the records.
+  const std::uint32_t* references = nullptr;
+  const float* extras = nullptr;
   // The item's dimension: in the euclidean reduction the extra coordinate is its index `dim`.
   std::size_t dim = 0;
   // The distance of the graph's space: |x - q|^2 (the euclidean reduction) or 1 - <x, q>.
