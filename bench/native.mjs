@@ -14,7 +14,7 @@
 // Needs python3-hnswlib (apt-get install python3-hnswlib); the benchmark says so when it is missing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import init from '../dist/index.js';
 import { readImages } from './mips-real.mjs';
@@ -210,6 +210,9 @@ export default async function native(args, report) {
   }
   const modules = { 1: await init({ threads: 1 }), 2: await init({ threads: 2 }) };
   report.note(`Configuration: inner product, top ${K}, M ${config.M}, efConstruction ${config.efConstruction}; ours with build: 'immediate', space: 'inner-product' (hnswlib's own space) and efSearch 1 with a shortlist of the beam (so both search the same beam), queries one at a time on one thread (on the module that built the index).`);
+  // The machine is shared: its load beside the timings says how far to trust them.
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
+  report.note(`Machine load at the start (1, 5, 15 min averages): ${load()}.`);
   const curves = {};
   for (const [i, name] of names.entries()) {
     const data = DATASETS[name](args, q);
@@ -218,5 +221,6 @@ export default async function native(args, report) {
       report.progress((i + fraction) / names.length, `${name}: ${label}`));
   }
   report.progress(1, 'done');
+  report.note(`Machine load at the end (1, 5, 15 min averages): ${load()}.`);
   report.data('curves', curves);
 }
