@@ -102,6 +102,10 @@ const DATASETS = {
     const queries = readImages('t10k-images-idx3-ubyte.gz', q);
     return { n: items.count, d: items.dim, q: queries.count, items: items.vectors, queries: queries.vectors,
       title: `Fashion-MNIST ${items.count} x ${items.dim}`, threads: [2],
+      // In hnswlib's inner-product space both graphs top out near recall@10 0.61 here (a few
+      // large-norm images are every search's end; our default space 'auto' takes the euclidean
+      // reduction instead): equal recall is compared where both curves reach.
+      targets: [0.5, 0.55, 0.6],
       description: `Fashion-MNIST: ${items.count} training images as items (${items.dim} pixels in [0, 1]), ${queries.count} test images as queries, raw inner product, each index built once (2 threads)` };
   },
 };
@@ -174,7 +178,7 @@ async function runDataset(data, config, modules, report, progress) {
     }));
     report.table(`${title}: query at equal recall@10 against the exact float top 10 (ms per query, one thread, interpolated on each curve)`,
       ['recall@10', 'native hnswlib', 'ours f32 (wasm)', 'ours int8 (wasm)', 'f32 / native', 'int8 / native'],
-      TARGETS.map((target) => {
+      (data.targets ?? TARGETS).map((target) => {
         const a = timeAt(nativeCurve, target);
         const [b, c] = STORAGES.map((storage) => timeAt(ours[storage].curve, target));
         return [target, a ?? 'not reached', b ?? 'not reached', c ?? 'not reached', a && b ? b / a : '—', a && c ? c / a : '—'];
