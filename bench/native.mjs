@@ -1,16 +1,23 @@
 // Our HnswIndex (wasm in Node) against native hnswlib 0.6.2 (Debian's python3-hnswlib, run with
 // /usr/bin/python3), side by side on the same data with the same M and efConstruction (issue 36):
-// build time on 1 and 2 threads, query time at equal recall@10 (each index's time interpolated on
-// its own recall curve), and bytes per item. Inner product, Gaussian items. Ours twice: float rows
-// (storage 'f32') and 8-bit codes (storage 'int8'), both against the exact float answer.
-//   npm run bench -- native            100,000 x 32, 200 queries, M 16, efConstruction 200
-//   options: --items N, --dim d, --queries Q, --M m, --efConstruction e
+// build time, query time at equal recall@10 (each index's time interpolated on its own recall
+// curve), and bytes per item. Inner product. Ours twice: float rows (storage 'f32') and 8-bit codes
+// (storage 'int8'), both against the exact float answer. Three data sets:
+//   gaussian  100,000 x 32 Gaussian items, 200 Gaussian queries; builds on 1 and 2 threads
+//   million   10^6 x 16 Gaussian items, 200 queries; one build per index, on 2 threads
+//   fashion   Fashion-MNIST (Debian's dataset-fashion-mnist): the 60,000 training images as items
+//             (784 pixels in [0, 1]), 200 test images as queries, raw inner product; one build per
+//             index, on 2 threads
+//   npm run bench -- native                      all three, M 16, efConstruction 200
+//   options: --only gaussian|million|fashion (repeatable), --items N and --dim d (gaussian),
+//            --queries Q, --M m, --efConstruction e
 // Needs python3-hnswlib (apt-get install python3-hnswlib); the benchmark says so when it is missing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import init from '../dist/index.js';
+import { readImages } from './mips-real.mjs';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
 
 const BEAMS = [10, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384];
@@ -30,11 +37,13 @@ import numpy as np
 import hnswlib
 folder, n, d, q, M, efc = sys.argv[1], *map(int, sys.argv[2:7])
 beams = json.loads(sys.argv[7])
+threads_list = json.loads(sys.argv[8])
 data = np.fromfile(os.path.join(folder, 'items.f32'), dtype=np.float32).reshape(n, d)
 queries = np.fromfile(os.path.join(folder, 'queries.f32'), dtype=np.float32).reshape(q, d)
 out = {'build': {}}
 index = None
-for threads in (1, 2):
+for threads in threads_list:
+    index = None
     index = hnswlib.Index(space='ip', dim=d)
     index.init_index(max_elements=n, ef_construction=efc, M=M, random_seed=100)
     started = time.perf_counter()
@@ -70,21 +79,40 @@ function timeAt(curve, target) {
   return null;
 }
 
-export default async function native(args, report) {
-  const n = option(args, 'items', 100000);
-  const d = option(args, 'dim', 32);
-  const q = option(args, 'queries', 200);
-  const M = option(args, 'M', 16);
-  const efConstruction = option(args, 'efConstruction', 200);
-  const python = spawnSync('/usr/bin/python3', ['-c', 'import hnswlib, numpy'], { encoding: 'utf8' });
-  if (python.status !== 0) {
-    report.note('python3-hnswlib is missing: sudo apt-get install python3-hnswlib (Debian), then run again.');
-    return;
-  }
-  report.note(`Configuration: ${n} x ${d} Gaussian items (N(0, 1) coordinates), ${q} Gaussian queries, inner product, top ${K}, M ${M}, efConstruction ${efConstruction}; ours with build: 'immediate', space: 'inner-product' (hnswlib's own space) and efSearch 1 with a shortlist of the beam (so both search the same beam), queries one at a time on one thread.`);
-  const random = seededRandom(4242);
+// The data sets: items and queries (Float32Array), their count and dimension, and the thread counts
+// each index is built on (the last build answers the queries).
+function gaussianData(n, d, q, seed) {
+  const random = seededRandom(seed);
   const items = Float32Array.from({ length: n * d }, () => standardNormal(random));
   const queries = Float32Array.from({ length: q * d }, () => standardNormal(random));
+  return { n, d, q, items, queries };
+}
+
+const DATASETS = {
+  gaussian: (args, q) => {
+    const n = option(args, 'items', 100000);
+    const d = option(args, 'dim', 32);
+    return { ...gaussianData(n, d, q, 4242), title: `${n} x ${d} Gaussian`, threads: [1, 2],
+      description: `${n} x ${d} Gaussian items (N(0, 1) coordinates), ${q} Gaussian queries` };
+  },
+  million: (args, q) => ({ ...gaussianData(1000000, 16, q, 4243), title: '1000000 x 16 Gaussian', threads: [2],
+    description: `1,000,000 x 16 Gaussian items, ${q} Gaussian queries, each index built once (2 threads)` }),
+  fashion: (args, q) => {
+    const items = readImages('train-images-idx3-ubyte.gz', 60000);
+    const queries = readImages('t10k-images-idx3-ubyte.gz', q);
+    return { n: items.count, d: items.dim, q: queries.count, items: items.vectors, queries: queries.vectors,
+      title: `Fashion-MNIST ${items.count} x ${items.dim}`, threads: [2],
+      // In hnswlib's inner-product space both graphs top out near recall@10 0.61 here (a few
+      // large-norm images are every search's end; our default space 'auto' takes the euclidean
+      // reduction instead): equal recall is compared where both curves reach.
+      targets: [0.5, 0.55, 0.6],
+      description: `Fashion-MNIST: ${items.count} training images as items (${items.dim} pixels in [0, 1]), ${queries.count} test images as queries, raw inner product, each index built once (2 threads)` };
+  },
+};
+
+async function runDataset(data, config, modules, report, progress) {
+  const { n, d, q, items, queries, threads } = data;
+  const { M, efConstruction } = config;
   const folder = mkdtempSync(join(tmpdir(), 'bench-native-'));
   try {
     writeFileSync(join(folder, 'items.f32'), items);
@@ -93,37 +121,36 @@ export default async function native(args, report) {
     const query = (i) => queries.subarray(i * d, (i + 1) * d);
 
     // The truth: an exact scan.
-    const one = await init({ threads: 1 });
-    const exact = new one.ExactIndex({ dim: d });
+    const exact = new modules[1].ExactIndex({ dim: d });
     exact.add(ids, items);
     const truth = Array.from({ length: q }, (_, i) => new Set(exact.search(query(i), K).ids));
     exact.dispose();
     const recallOf = (answers) => answers.reduce((sum, found, i) => sum + found.filter((id) => truth[i].has(id)).length, 0) / (q * K);
 
-    report.progress(0.1, 'native hnswlib');
-    const ran = spawnSync('/usr/bin/python3', ['-c', PYTHON, folder, String(n), String(d), String(q), String(M), String(efConstruction), JSON.stringify(BEAMS)],
-      { encoding: 'utf8', maxBuffer: 1 << 30 });
+    progress(0.05, 'native hnswlib');
+    const ran = spawnSync('/usr/bin/python3', ['-c', PYTHON, folder, String(n), String(d), String(q), String(M), String(efConstruction),
+      JSON.stringify(BEAMS), JSON.stringify(threads)], { encoding: 'utf8', maxBuffer: 1 << 30 });
     if (ran.status !== 0) throw new Error(`native hnswlib failed: ${ran.stderr}`);
     const theirs = JSON.parse(ran.stdout);
     const nativeCurve = theirs.curve.map(({ beam, ms, ids: found }) => ({ beam, ms, recall: recallOf(found) }));
 
-    // Ours, per storage: the same build on a 1-thread and a 2-thread module; the 1-thread index answers.
-    const STORAGES = ['f32', 'int8'];
-    const two = await init({ threads: 2 });
+    // Ours, per storage: the same build on each thread count's module (the 1-thread build last when
+    // there is one, as native's); the last build answers and its heap growth is its memory.
     const ours = {};
     for (const [s, storage] of STORAGES.entries()) {
       const builds = {};
       let index = null;
       let bytesPerItem = null;
-      for (const threads of [2, 1]) {
-        report.progress(0.3 + 0.35 * s + (threads === 2 ? 0 : 0.15), `ours (${storage}), ${threads} thread(s)`);
-        const sb = threads === 1 ? one : two;
+      const order = [...threads].sort((a, b) => b - a);
+      for (const [t, count] of order.entries()) {
+        progress(0.3 + 0.35 * s + (0.3 * t) / order.length, `ours (${storage}), ${count} thread(s)`);
+        const sb = modules[count];
         const before = sb.memoryUsage().allocatedBytes;
         const built = new sb.HnswIndex({ dim: d, M, efConstruction, efSearch: 1, build: 'immediate', space: 'inner-product', storage, seed: 100 });
         const started = performance.now();
         built.add(ids, items);
-        builds[threads] = { seconds: (performance.now() - started) / 1000, threads: sb.threads };
-        if (threads === 1) {
+        builds[count] = { seconds: (performance.now() - started) / 1000, threads: sb.threads };
+        if (t === order.length - 1) {
           index = built;
           bytesPerItem = (sb.memoryUsage().allocatedBytes - before) / n;
         } else {
@@ -143,28 +170,61 @@ export default async function native(args, report) {
       ours[storage] = { builds, curve, bytesPerItem, vectorBytesPerItem };
     }
 
-    report.table('Build (seconds)', ['threads', 'native hnswlib', 'ours f32 (wasm)', 'ours int8 (wasm)', 'f32 / native', 'int8 / native'], [1, 2].map((threads) => {
-      const native = theirs.build[String(threads)];
-      const [a, b] = STORAGES.map((storage) => ours[storage].builds[threads].seconds);
-      return [`${threads} (ours ran on ${ours.f32.builds[threads].threads})`, native, a, b, a / native, b / native];
+    const title = data.title;
+    report.table(`${title}: build (seconds)`, ['threads', 'native hnswlib', 'ours f32 (wasm)', 'ours int8 (wasm)', 'f32 / native', 'int8 / native'], threads.map((count) => {
+      const native = theirs.build[String(count)];
+      const [a, b] = STORAGES.map((storage) => ours[storage].builds[count].seconds);
+      return [`${count} (ours ran on ${ours.f32.builds[count].threads})`, native, a, b, a / native, b / native];
     }));
-    report.table('Query at equal recall@10 against the exact float top 10 (ms per query, one thread, interpolated on each curve)',
+    report.table(`${title}: query at equal recall@10 against the exact float top 10 (ms per query, one thread, interpolated on each curve)`,
       ['recall@10', 'native hnswlib', 'ours f32 (wasm)', 'ours int8 (wasm)', 'f32 / native', 'int8 / native'],
-      TARGETS.map((target) => {
+      (data.targets ?? TARGETS).map((target) => {
         const a = timeAt(nativeCurve, target);
         const [b, c] = STORAGES.map((storage) => timeAt(ours[storage].curve, target));
         return [target, a ?? 'not reached', b ?? 'not reached', c ?? 'not reached', a && b ? b / a : '—', a && c ? c / a : '—'];
       }));
-    report.table('The curves (beam: hnswlib ef; ours efSearch 1 and a shortlist of the beam, so the beam is the same)',
+    report.table(`${title}: the curves (beam: hnswlib ef; ours efSearch 1 and a shortlist of the beam, so the beam is the same)`,
       ['beam', 'native recall', 'native ms', 'f32 recall', 'f32 ms', 'int8 recall', 'int8 ms'],
       BEAMS.map((beam, i) => [beam, nativeCurve[i].recall, nativeCurve[i].ms, ours.f32.curve[i].recall, ours.f32.curve[i].ms,
         ours.int8.curve[i].recall, ours.int8.curve[i].ms]));
-    report.table('Memory per item (bytes)', ['', 'native hnswlib (saved index)', 'ours f32', 'ours int8'], [
+    report.table(`${title}: memory per item (bytes)`, ['', 'native hnswlib (saved index)', 'ours f32', 'ours int8'], [
       ['whole index (native: saved file; ours: wasm heap growth, vectors, graph, labels)', theirs.bytesPerItem, ours.f32.bytesPerItem, ours.int8.bytesPerItem],
-      ['item vectors (ours: stats().vectorBytesPerItem, the store and the graph\'s copy)', 4 * d, ours.f32.vectorBytesPerItem, ours.int8.vectorBytesPerItem],
+      ['item vectors (native: 4d; ours: stats().vectorBytesPerItem, the store\'s row and the graph\'s reference to it)', 4 * d, ours.f32.vectorBytesPerItem, ours.int8.vectorBytesPerItem],
     ]);
-    report.data('curves', { native: nativeCurve, f32: ours.f32.curve, int8: ours.int8.curve });
+    return { native: nativeCurve, f32: ours.f32.curve, int8: ours.int8.curve };
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+const STORAGES = ['f32', 'int8'];
+
+export default async function native(args, report) {
+  const q = option(args, 'queries', 200);
+  const config = { M: option(args, 'M', 16), efConstruction: option(args, 'efConstruction', 200) };
+  const only = args.flatMap((arg, i) => (args[i - 1] === '--only' ? [arg] : []));
+  const names = only.length > 0 ? only : Object.keys(DATASETS);
+  for (const name of names) {
+    if (!DATASETS[name]) throw new Error(`--only takes ${Object.keys(DATASETS).join(', ')}`);
+  }
+  const python = spawnSync('/usr/bin/python3', ['-c', 'import hnswlib, numpy'], { encoding: 'utf8' });
+  if (python.status !== 0) {
+    report.note('python3-hnswlib is missing: sudo apt-get install python3-hnswlib (Debian), then run again.');
+    return;
+  }
+  const modules = { 1: await init({ threads: 1 }), 2: await init({ threads: 2 }) };
+  report.note(`Configuration: inner product, top ${K}, M ${config.M}, efConstruction ${config.efConstruction}; ours with build: 'immediate', space: 'inner-product' (hnswlib's own space) and efSearch 1 with a shortlist of the beam (so both search the same beam), queries one at a time on one thread (on the module that built the index).`);
+  // The machine is shared: its load beside the timings says how far to trust them.
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
+  report.note(`Machine load at the start (1, 5, 15 min averages): ${load()}.`);
+  const curves = {};
+  for (const [i, name] of names.entries()) {
+    const data = DATASETS[name](args, q);
+    report.note(`Data set ${name}: ${data.description}.`);
+    curves[name] = await runDataset(data, config, modules, report, (fraction, label) =>
+      report.progress((i + fraction) / names.length, `${name}: ${label}`));
+  }
+  report.progress(1, 'done');
+  report.note(`Machine load at the end (1, 5, 15 min averages): ${load()}.`);
+  report.data('curves', curves);
 }

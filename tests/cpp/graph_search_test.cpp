@@ -13,31 +13,47 @@
 #include "../../cpp/src/mips/hnsw_graph.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/filtered_graph_search.hpp"
+#include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear::testing {
 namespace graph_search_test {
 
 struct TestGraph {
+  // Items of stride - 1 coordinates in a store (rows padded to `stride`), the graph's nodes referring
+  // to them; in the euclidean space each node also carries an extra coordinate (any value serves
+  // the comparison).
   TestGraph(std::size_t count, std::size_t stride, bool euclidean, std::uint64_t seed)
-      : space(stride, euclidean), hnsw(&space, std::max<std::size_t>(count, 1), 8, 40, static_cast<std::size_t>(seed)) {
+      : store(stride - 1),
+        space(GraphRows{&store, &retired, store.stride()}, stride - 1, stride, euclidean),
+        hnsw(&space, std::max<std::size_t>(count, 1), 8, 40, static_cast<std::size_t>(seed)) {
     Random random(seed);
-    std::vector<float> row(stride, 0.0f);
+    std::vector<float> row(stride - 1, 0.0f);
     for (std::size_t i = 0; i < count; ++i) {
-      // The last coordinate stays zero, as the padding of a row; in the euclidean space a
-      // reduction's extra coordinate would be there, any value serves the comparison.
-      for (std::size_t j = 0; j + 1 < stride; ++j) row[j] = static_cast<float>(random.normal());
+      for (float& value : row) value = static_cast<float>(random.normal());
       // Labels that are not the node numbers: the result order must follow labels, not nodes.
-      hnsw.addPoint(row.data(), 1000 + 7 * (count - i));
+      const Id label = static_cast<Id>(1000 + 7 * (count - i));
+      store.add(label, row.data());
+      float data[2];
+      hnsw_detail::writeNodeData(data, static_cast<std::uint32_t>(i), euclidean ? static_cast<float>(random.normal()) : 0.0f);
+      hnsw.addPoint(data, label);
     }
   }
+  VectorStore store;
+  std::vector<float> retired;
   hnsw_detail::PaddedSpace space;
   hnswlib::HierarchicalNSW<float> hnsw;
 };
 
-// hnswlib's answer as HnswIndex read it: the result queue popped (farthest first) into nodes.
+// hnswlib's searchKnn, asked about a query: the query must be a node's data (a reference), so it is
+// added to the store (and removed after) and referred to. Its extra coordinate is 0, as a query's.
 std::vector<std::uint32_t> searchKnnNodes(TestGraph& graph, const float* query, std::size_t ef, std::size_t k) {
+  constexpr Id kQueryId = 1;
+  graph.store.add(kQueryId, query);
+  float data[2];
+  hnsw_detail::writeNodeData(data, static_cast<std::uint32_t>(graph.store.rowOf(kQueryId)), 0.0f);
   graph.hnsw.setEf(ef);
-  auto found = graph.hnsw.searchKnn(query, k);
+  auto found = graph.hnsw.searchKnn(data, k);
+  graph.store.remove(kQueryId);
   std::vector<std::uint32_t> nodes;
   for (; !found.empty(); found.pop()) nodes.push_back(graph.hnsw.label_lookup_.at(found.top().second));
   return nodes;
@@ -45,12 +61,13 @@ std::vector<std::uint32_t> searchKnnNodes(TestGraph& graph, const float* query, 
 
 void expectSameAsSearchKnn(FilteredGraphSearch& search, TestGraph& graph, Random& random, std::size_t ef, std::size_t k) {
   const std::size_t stride = graph.space.stride();
+  // The item's coordinates, then the padding (where the euclidean query's extra coordinate, 0, is).
   std::vector<float> query(stride, 0.0f);
   for (std::size_t j = 0; j + 1 < stride; ++j) query[j] = static_cast<float>(random.normal());
   const std::uint64_t before = graph.space.evaluations();
   const auto expected = searchKnnNodes(graph, query.data(), ef, k);
   const std::uint64_t theirs = graph.space.evaluations() - before;
-  const GraphLayout layout = hnsw_detail::layoutOf(graph.hnsw, stride, 0, graph.space.get_dist_func() == &hnsw_detail::euclideanDistance);
+  const GraphLayout layout = hnsw_detail::layoutOf(graph.hnsw, graph.space);
   const auto& ours = search.nearest(layout, query.data(), ef, k, graph.hnsw.num_deleted_ != 0);
   ASSERT_EQ(std::vector<std::uint32_t>(ours.begin(), ours.end()), expected) << "ef " << ef << ", k " << k;
   EXPECT_EQ(search.evaluations(), theirs) << "ef " << ef << ", k " << k;
@@ -86,7 +103,7 @@ TEST(GraphSearch, VisitedMarksStayRightPastTheirWrapAround) {
   FilteredGraphSearch search;
   Random random(3);
   std::vector<float> query(8, 0.5f);
-  const GraphLayout layout = hnsw_detail::layoutOf(graph.hnsw, 8, 0, false);
+  const GraphLayout layout = hnsw_detail::layoutOf(graph.hnsw, graph.space);
   for (std::size_t i = 0; i < 70000; ++i) {
     if (i % 5000 == 0 || (i >= 65530 && i <= 65540)) {
       expectSameAsSearchKnn(search, graph, random, 12, 10);
@@ -100,10 +117,10 @@ TEST(GraphSearch, NearestOnAnEmptyGraphOrForNothingFindsNothing) {
   TestGraph empty(0, 4, false, 1);
   FilteredGraphSearch search;
   const std::vector<float> query(4, 1.0f);
-  EXPECT_TRUE(search.nearest(hnsw_detail::layoutOf(empty.hnsw, 4, 0, false), query.data(), 10, 10, false).empty());
+  EXPECT_TRUE(search.nearest(hnsw_detail::layoutOf(empty.hnsw, empty.space), query.data(), 10, 10, false).empty());
   TestGraph some(50, 4, false, 2);
-  EXPECT_TRUE(search.nearest(hnsw_detail::layoutOf(some.hnsw, 4, 0, false), query.data(), 10, 0, false).empty());
-  EXPECT_EQ(search.nearest(hnsw_detail::layoutOf(some.hnsw, 4, 0, false), query.data(), 10, 5, false).size(), 5u);
+  EXPECT_TRUE(search.nearest(hnsw_detail::layoutOf(some.hnsw, some.space), query.data(), 10, 0, false).empty());
+  EXPECT_EQ(search.nearest(hnsw_detail::layoutOf(some.hnsw, some.space), query.data(), 10, 5, false).size(), 5u);
 }
 
 }  // namespace graph_search_test

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -163,7 +164,7 @@ TEST(QuantisedStorage, GraphRecallAgainstTheFloatAnswerMatchesFloatStorage) {
   }
 }
 
-TEST(QuantisedStorage, VectorMemoryPerItemAtDimension128IsAQuarterOfFloatStorage) {
+TEST(QuantisedStorage, VectorMemoryPerItemAtDimension128IsOneCopyAndAThirdOfFloatStorage) {
   constexpr std::size_t kDim = 128, kCount = 1200;
   Random random(6);
   const auto vectors = gaussian(random, kCount * kDim);
@@ -175,10 +176,66 @@ TEST(QuantisedStorage, VectorMemoryPerItemAtDimension128IsAQuarterOfFloatStorage
     index.add(ids.data(), kCount, vectors.data(), vectors.size());
     bytes[int8] = index.stats()["vectorBytesPerItem"].get<double>();
   }
-  // f32: the store's row and the graph's copy, 512 bytes each; int8: 132 and 136.
-  EXPECT_EQ(bytes[0], 1024.0);
-  EXPECT_EQ(bytes[1], 268.0);
+  // One copy of the vectors: the store's row (f32: 512 bytes; int8: 128 codes and a scale) and a
+  // 4-byte reference to it per graph node, in the node's record and in the dense copy searches
+  // read; the graph keeps no copy of the vectors.
+  EXPECT_EQ(bytes[0], 512.0 + 8.0);
+  EXPECT_EQ(bytes[1], 132.0 + 8.0);
+  // The bound: at most a third of f32's 4d bytes.
+  EXPECT_LE(bytes[1], 4.0 * kDim / 3.0);
   EXPECT_LE(bytes[1], bytes[0] / 3.0);
+}
+
+// The graph keeps no vectors, only references to the store's rows: a removal moves a built row into
+// the removed one's place, and the node of the moved item must follow it (a stale reference would
+// make the graph measure the wrong item). A restored copy computes every reference afresh from the
+// rows, so after removals in random order (rows moved, deleted nodes with retired rows, freed slots
+// reused) the two must search alike: the same answers and the same distance computations.
+TEST(QuantisedStorage, GraphNodesFollowTheirRowsThroughRemovalsInBothStorages) {
+  constexpr std::size_t kDim = 10, kCount = 1500;
+  for (const char* storage : {"f32", "int8"}) {
+    for (const char* space : {"euclidean", "inner-product"}) {
+      PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"storage", storage}, {"M", 8}, {"efConstruction", 40},
+                                 {"space", space}, {"build", "immediate"}, {"seed", 5}});
+      Random random(12);
+      const auto vectors = gaussian(random, kCount * kDim);
+      const auto ids = idsUpTo(kCount);
+      index->add(ids.data(), kCount, vectors.data(), vectors.size());
+      // Removals spread over the rows, so that most of them move another built row.
+      std::vector<Id> gone;
+      for (Id id = 3; id < kCount; id += 7) gone.push_back(id);
+      std::shuffle(gone.begin(), gone.end(), std::mt19937(4));
+      for (std::size_t i = 0; i < gone.size(); i += 10) {
+        index->remove(gone.data() + i, std::min<std::size_t>(10, gone.size() - i));
+      }
+      const auto stats = index->stats();
+      // Deleted nodes hold a retired copy of their row; vectorBytesPerItem counts those too.
+      const double rowBytes = std::string(storage) == "f32" ? 4.0 * 12 : 16.0 + 4.0;
+      // Per node the reference (and extra coordinate), in its record and in the dense copy.
+      const double nodeBytes = std::string(space) == "euclidean" ? 16.0 : 8.0;
+      const double slots = stats["graphSlots"].get<double>(), held = stats["size"].get<double>();
+      EXPECT_DOUBLE_EQ(stats["vectorBytesPerItem"].get<double>(), rowBytes + (nodeBytes * slots + rowBytes * stats["freeSlots"].get<double>()) / held)
+          << storage << " " << space;
+      const auto bytes = index.toBytes();
+      auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "");
+      for (int round = 0; round < 30; ++round) {
+        if (round % 10 == 9) {
+          // Freed slots taken by new items (their retired rows released).
+          const auto more = gaussian(random, 5 * kDim);
+          std::vector<Id> added(5);
+          for (std::size_t i = 0; i < 5; ++i) added[i] = static_cast<Id>(9000 + 5 * round + i);
+          index->add(added.data(), 5, more.data(), more.size());
+          restored->add(added.data(), 5, more.data(), more.size());
+        }
+        const auto q = gaussian(random, kDim);
+        const SearchResult x = index->search(q.data(), kDim, 10);
+        const SearchResult y = restored->search(q.data(), kDim, 10);
+        ASSERT_EQ(x.ids, y.ids) << storage << " " << space << " round " << round;
+        EXPECT_EQ(x.scores, y.scores) << storage << " " << space;
+      }
+      EXPECT_EQ(index->stats()["distanceComputations"], restored->stats()["distanceComputations"]) << storage << " " << space;
+    }
+  }
 }
 
 TEST(QuantisedStorage, SavedStatesRestoreTheCodesAndTheGraphAndContinueExactly) {

@@ -126,6 +126,12 @@ describe('simulate', () => {
       // Int8 storage: codes, integer graph distances and the decoded rows' scores are the same bits in both builds.
       configs.push(linearConfig({ policy: { type: 'sub-ts', index: { type: 'hnsw', storage: 'int8', build: 'immediate' } }, environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2, remove: 2 } }, recordEvery: 1 }));
       configs.push(linearConfig({ policy: { type: 'lin-ts', index: { type: 'exact', storage: 'int8' } }, environment: { type: 'linear', dim: 8, arms: 400, change: { every: 20, add: 2, remove: 2 } }, recordEvery: 1 }));
+      // The euclidean reduction's graph in both storages, over rows that removals move (the graph
+      // refers to the store's rows, its extra coordinate kept beside the reference): wasm's SIMD
+      // kernels with the coordinate added apart must give native's bits.
+      for (const storage of ['f32', 'int8']) {
+        configs.push(linearConfig({ policy: { type: 'sub-ts', index: { type: 'hnsw', space: 'euclidean', storage, build: 'immediate', M: 8 } }, environment: { type: 'linear', dim: 7, arms: 1500, change: { every: 10, add: 3, remove: 5 } }, horizon: 400, recordEvery: 1 }));
+      }
     }
     for (const config of configs) {
       const wasm = sb.simulate(config);

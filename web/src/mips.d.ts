@@ -38,7 +38,7 @@ export interface IndexStats {
   type: string;
   /** 'f32' or 'int8' (the storage option). */
   storage: 'f32' | 'int8';
-  /** Bytes of item vectors per item: the store's row and any copy the structure keeps (a graph's). */
+  /** Bytes of item vectors per item: the store's row, and what a structure keeps beside it (a graph's reference to the row per node, and the rows of its deleted nodes). */
   vectorBytesPerItem: number;
   [key: string]: unknown;
 }

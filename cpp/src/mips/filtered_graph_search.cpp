@@ -41,46 +41,82 @@ Id idOf(const GraphLayout& graph, std::uint32_t node) {
   return static_cast<Id>(label);
 }
 
-// The graph space's distance, as hnsw_graph.hpp's PaddedSpace computes it (the same bits).
-// An 8-bit graph (codeBytes > 0) scores its codes against the query coded alike.
+const char* nodeData(const GraphLayout& graph, std::uint32_t node) { return level0Header(graph, node) + graph.dataOffset; }
+
+// The graph space's distance between a node and the query, as hnsw_graph.hpp's PaddedSpace
+// computes it between nodes (the same bits): the node's row read through its reference. An 8-bit
+// graph (codeBytes > 0) scores the row's codes against the query coded alike.
+template <bool Euclidean>
+float distanceOf(const GraphLayout& graph, const float* row, float extra, const float* query) {
+  if (graph.codeBytes > 0) {
+    return Euclidean ? quantised::euclideanDistance(row, extra, query, quantised::floatAt(query, graph.codeBytes + sizeof(float)), graph.codeBytes)
+                     : quantised::innerProductDistance(row, query, graph.codeBytes);
+  }
+  if constexpr (Euclidean) {
+    // The query's extra coordinate is 0.
+    return lanes::squaredDistanceExtended(row, query, graph.rows.rowFloats, graph.dim, extra);
+  } else {
+    return 1.0f - lanes::innerProduct(row, query, graph.rows.rowFloats);
+  }
+}
+
+// A node's reference and extra coordinate: from the graph's dense copies when it keeps them (a
+// few hundred kilobytes that stay in cache, where each node's record in hnswlib's memory is a
+// cache miss of its own), else from the record.
+std::uint32_t referenceOf(const GraphLayout& graph, std::uint32_t node) {
+  return graph.references != nullptr ? graph.references[node] : nodeReference(nodeData(graph, node));
+}
+float extraOf(const GraphLayout& graph, std::uint32_t node) {
+  return graph.extras != nullptr ? graph.extras[node] : nodeExtra(nodeData(graph, node));
+}
+
 template <bool Euclidean>
 float distanceIn(const GraphLayout& graph, std::uint32_t node, const float* query) {
-  if (graph.codeBytes > 0) {
-    const char* coded = level0Header(graph, node) + graph.dataOffset;
-    return Euclidean ? quantised::euclideanDistance(coded, query, graph.codeBytes)
-                     : quantised::innerProductDistance(coded, query, graph.codeBytes);
-  }
-  const auto* vector = reinterpret_cast<const float*>(level0Header(graph, node) + graph.dataOffset);
-  if constexpr (Euclidean) {
-    return lanes::squaredDistance(vector, query, graph.stride);
-  } else {
-    return 1.0f - lanes::innerProduct(vector, query, graph.stride);
+  return distanceOf<Euclidean>(graph, graph.rows.row(referenceOf(graph, node)), Euclidean ? extraOf(graph, node) : 0.0f, query);
+}
+
+// Where the rows of `count` nodes are, and their extra coordinates (euclidean), into rows[] and
+// extras[]: every reference is read before any row, so that the rows' memory is fetched together.
+template <bool Euclidean>
+void locate(const GraphLayout& graph, const std::uint32_t* nodes, std::size_t count, const float** rows, float* extras) {
+  for (std::size_t i = 0; i < count; ++i) {
+    rows[i] = graph.rows.row(referenceOf(graph, nodes[i]));
+    if constexpr (Euclidean) extras[i] = extraOf(graph, nodes[i]);
   }
 }
 
 // distanceIn() of `count` nodes into out[0 .. count): four at a time where rows are short enough
 // for four interleaved streams to pay (lane_kernels.hpp), with the same bits as one at a time.
 template <bool Euclidean>
-void scoreFresh(const GraphLayout& graph, const float* query, const std::uint32_t* nodes, std::size_t count, float* out) {
-  const auto row = [&](std::uint32_t node) { return reinterpret_cast<const float*>(level0Header(graph, node) + graph.dataOffset); };
+void scoreFresh(const GraphLayout& graph, const float* query, const std::uint32_t* nodes, std::size_t count, ScoringBuffers& buffers,
+                float* out) {
+  if (buffers.rows.size() < count) {
+    buffers.rows.resize(count);
+    buffers.extras.resize(count);
+  }
+  const float** rows = buffers.rows.data();
+  float* extras = buffers.extras.data();
+  locate<Euclidean>(graph, nodes, count, rows, extras);
+  const std::size_t stride = graph.rows.rowFloats;
   std::size_t i = 0;
-  if (graph.codeBytes == 0 && graph.stride <= lanes::kInterleavedRowsMaxStride) {
+  if (graph.codeBytes == 0 && stride <= lanes::kInterleavedRowsMaxStride) {
     for (; i + 4 <= count; i += 4) {
       if constexpr (Euclidean) {
-        lanes::squaredDistances4(row(nodes[i]), row(nodes[i + 1]), row(nodes[i + 2]), row(nodes[i + 3]), query, graph.stride, out + i);
+        lanes::squaredDistancesExtended4(rows + i, extras + i, query, stride, graph.dim, out + i);
       } else {
-        lanes::innerProducts4(row(nodes[i]), row(nodes[i + 1]), row(nodes[i + 2]), row(nodes[i + 3]), query, graph.stride, out + i);
+        lanes::innerProducts4(rows[i], rows[i + 1], rows[i + 2], rows[i + 3], query, stride, out + i);
         for (std::size_t r = i; r < i + 4; ++r) out[r] = 1.0f - out[r];
       }
     }
   }
-  for (; i < count; ++i) out[i] = distanceIn<Euclidean>(graph, nodes[i], query);
+  for (; i < count; ++i) out[i] = distanceOf<Euclidean>(graph, rows[i], Euclidean ? extras[i] : 0.0f, query);
 }
 // hnswlib's greedy descent through the upper layers (searchKnn's first loop): the node where it
 // ends, from which layer 0 is searched, and its distance; counts its distances. A node's neighbours
 // are scored together (scoreFresh), then taken in hnswlib's order: the same moves.
 template <bool Euclidean>
-Entry descend(const GraphLayout& graph, const float* query, std::uint64_t& evaluations, std::vector<float>& distances) {
+Entry descend(const GraphLayout& graph, const float* query, std::uint64_t& evaluations, std::vector<float>& distances,
+              ScoringBuffers& buffers) {
   std::uint32_t current = graph.entry;
   float currentDistance = distanceIn<Euclidean>(graph, current, query);
   ++evaluations;
@@ -91,7 +127,7 @@ Entry descend(const GraphLayout& graph, const float* query, std::uint64_t& evalu
       const std::uint16_t count = linkCount(header);
       const std::uint32_t* neighbours = links(header);
       if (distances.size() < count) distances.resize(count);
-      scoreFresh<Euclidean>(graph, query, neighbours, count, distances.data());
+      scoreFresh<Euclidean>(graph, query, neighbours, count, buffers, distances.data());
       evaluations += count;
       for (std::uint16_t j = 0; j < count; ++j) {
         if (distances[j] < currentDistance) {
@@ -130,9 +166,9 @@ std::size_t FilteredGraphSearch::scoreUnvisited(const GraphLayout& graph, const 
     if (visit(neighbours[j])) fresh_[fresh++] = neighbours[j];
   }
   if (graph.euclidean) {
-    scoreFresh<true>(graph, query, fresh_.data(), fresh, freshDistances_.data());
+    scoreFresh<true>(graph, query, fresh_.data(), fresh, scoring_, freshDistances_.data());
   } else {
-    scoreFresh<false>(graph, query, fresh_.data(), fresh, freshDistances_.data());
+    scoreFresh<false>(graph, query, fresh_.data(), fresh, scoring_, freshDistances_.data());
   }
   evaluations_ += fresh;
   return fresh;
@@ -145,8 +181,8 @@ const std::vector<std::uint32_t>& FilteredGraphSearch::nearest(const GraphLayout
   found_.clear();
   if (graph.nodes == 0 || k == 0) return found_;
   beginSearch(graph.nodes);
-  const std::uint32_t entry = (graph.euclidean ? descend<true>(graph, query, evaluations_, freshDistances_)
-                                                : descend<false>(graph, query, evaluations_, freshDistances_))
+  const std::uint32_t entry = (graph.euclidean ? descend<true>(graph, query, evaluations_, freshDistances_, scoring_)
+                                                : descend<false>(graph, query, evaluations_, freshDistances_, scoring_))
                                    .second;
   // searchKnn's beam: max(ef, k).
   const std::size_t beam = std::max(ef, k);
@@ -242,8 +278,8 @@ std::vector<std::uint32_t> FilteredGraphSearch::search(const GraphLayout& graph,
   };
 
   // Upper layers: hnswlib's greedy descent, filter-blind (it only finds a start near the query).
-  const auto [currentDistance, current] = graph.euclidean ? descend<true>(graph, query, evaluations_, freshDistances_)
-                                                          : descend<false>(graph, query, evaluations_, freshDistances_);
+  const auto [currentDistance, current] = graph.euclidean ? descend<true>(graph, query, evaluations_, freshDistances_, scoring_)
+                                                          : descend<false>(graph, query, evaluations_, freshDistances_, scoring_);
 
   // Layer 0: `frontier` is a min-heap of nodes to expand, `beam` a max-heap of the best eligible.
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> frontier;

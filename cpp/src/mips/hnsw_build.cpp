@@ -93,9 +93,15 @@ void HnswIndex::decideSpace() {
     Graph* graphs[2] = {graph_.get(), trialGraph_.get()};
     for (int g = 0; g < 2; ++g) {
       graphQuery(query.data());
-      graphs[g]->hnsw.setEf(efSearch_ + top - 1);  // as candidates() for a top 10
-      auto answer = graphs[g]->hnsw.searchKnn(scratch_.data(), top);
-      for (; !answer.empty(); answer.pop()) found[g] += std::count(truth.begin(), truth.end(), answer.top().second) > 0 ? 1.0 : 0.0;
+      // hnswlib's searchKnn with ef = efSearch + 9, as candidates() for a top 10 (hnswlib's own
+      // would read the query as a node's data, which is a reference here).
+      Graph& graph = *graphs[g];
+      const auto& answer = filteredSearch_.nearest(graph.layout(), scratch_.data(), efSearch_ + top - 1, top,
+                                                   graph.hnsw.num_deleted_ != 0);
+      graph.space.setEvaluations(graph.evaluations() + filteredSearch_.evaluations());
+      for (const auto node : answer) {
+        found[g] += std::count(truth.begin(), truth.end(), static_cast<Id>(graph.hnsw.getExternalLabel(node))) > 0 ? 1.0 : 0.0;
+      }
     }
     wanted += static_cast<double>(top);
   }
@@ -124,9 +130,13 @@ double HnswIndex::evaluationCost(double graphBytes) {
 }
 
 double HnswIndex::currentEvaluationCost() const {
-  // hnswlib's base layer: links, vector and label of every node, the memory a visit touches.
+  // The memory a visit touches: hnswlib's base layer (links, the node's data and label of every
+  // node) and the vector the node refers to.
   const auto bytes = [](const Graph* graph) {
-    return graph ? static_cast<double>(graph->hnsw.cur_element_count) * static_cast<double>(graph->hnsw.size_data_per_element_) : 0.0;
+    if (!graph) return 0.0;
+    const double node = static_cast<double>(graph->hnsw.size_data_per_element_ - graph->hnsw.data_size_) +
+                        static_cast<double>(graph->space.stride() * sizeof(float));
+    return static_cast<double>(graph->hnsw.cur_element_count) * node;
   };
   return evaluationCost(bytes(graph_.get()) + bytes(trialGraph_.get()));
 }
@@ -186,11 +196,11 @@ std::size_t HnswIndex::buildInParallel(std::size_t maxItems, std::size_t threads
     // unlocked; with mult_ = 0 (see Graph) that draw is discarded, so the race cannot change a level.
     runInParallel(threads, [&] {
       CountedThread counting(evaluations);
-      std::vector<float> vector(graphStride());
+      float data[2];
       try {
         for (std::size_t i = next++; i < count && !failed.load(std::memory_order_relaxed); i = next++) {
-          graphVector(items_.rowData(first + i), euclidean, vector.data());
-          hnsw.addPoint(vector.data(), items_.idAt(first + i), levels[i]);
+          nodeData(first + i, euclidean, data);
+          hnsw.addPoint(data, items_.idAt(first + i), levels[i]);
         }
       } catch (...) {
         failed = true;
@@ -204,6 +214,7 @@ std::size_t HnswIndex::buildInParallel(std::size_t maxItems, std::size_t threads
     throw;
   }
   graph_->space.setEvaluations(graph_->evaluations() + evaluations.load());
+  graph_->syncReferences();
   built_ += count;
   compactIfStranded();
   return steps + count;
@@ -218,9 +229,9 @@ std::size_t HnswIndex::buildTrialInParallel(std::size_t maxItems) {
     runInParallel(2, [&] {
       // Each thread takes a graph (the calling thread both, if no other started) and inserts the rows
       // in order, with its own buffer: the graphs a single thread would build.
-      std::vector<float> vector(graphStride());
+      float data[2];
       for (std::size_t g = next++; g < 2; g = next++) {
-        for (std::size_t row = first; row < first + count; ++row) insert(*graphs[g], items_.idAt(row), vector.data());
+        for (std::size_t row = first; row < first + count; ++row) insert(*graphs[g], items_.idAt(row), data);
       }
     });
   } catch (...) {
@@ -246,12 +257,13 @@ void HnswIndex::insert(Graph& graph, Id id) { insert(graph, id, scratch_.data())
 
 void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
   auto& hnsw = graph.hnsw;
-  graphVector(items_.vectorOf(id), graph.euclidean, buffer);
+  nodeData(items_.rowOf(id), graph.euclidean, buffer);
   const float* vector = buffer;
   if (graph.freeSlots.empty()) {
     if (hnsw.cur_element_count >= hnsw.max_elements_) hnsw.resizeIndex(2 * hnsw.max_elements_);
     const std::size_t slot = hnsw.cur_element_count;
     hnsw.addPoint(vector, id, graph.nextLevel());
+    graph.syncReferences();
     if (graph.slotLabels.size() == slot) graph.slotLabels.push_back(labelOf(id));
     return;
   }
@@ -262,7 +274,14 @@ void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
   hnsw.label_lookup_[id] = slot;
   hnsw.setExternalLabel(slot, id);
   hnsw.unmarkDeletedInternal(slot);
+  // The vector of the item the slot held is no longer needed once the new item's data is in place.
+  graph.release(slot);
   hnsw.updatePoint(vector, slot, 1.0f);
+  graph.syncReferences();
+  if (slot < graph.references.size()) {
+    graph.references[slot] = nodeReference(vector);
+    if (graph.euclidean) graph.extras[slot] = nodeExtra(vector);
+  }
   if (slot < graph.slotLabels.size()) graph.slotLabels[slot] = labelOf(id);
   ++graph.reused;
 }
@@ -271,6 +290,8 @@ void HnswIndex::erase(Graph& graph, Id id) {
   auto& hnsw = graph.hnsw;
   const auto found = hnsw.label_lookup_.find(id);
   const hnswlib::tableint slot = found->second;
+  // The deleted node keeps steering searches with the item's vector, which leaves the store.
+  graph.retire(slot, items_.vectorOf(id));
   hnsw.markDeletedInternal(slot);
   hnsw.label_lookup_.erase(found);
   graph.freeSlots.push_back(slot);

@@ -28,7 +28,10 @@ namespace sublinear {
 namespace hnsw_detail {
 
 struct DistanceParameter {
-  std::size_t stride;
+  // Where the nodes' rows are (their data is a reference, filtered_graph_search.hpp's GraphRows).
+  GraphRows rows;
+  // The item's dimension: the euclidean reduction's extra coordinate has this index.
+  std::size_t dim;
   std::uint64_t evaluations;  // distance computations, the index's work counter
   // Int8 storage: the codes' length (codeBytes(dim)); 0 for float rows.
   std::size_t codeBytes;
@@ -56,60 +59,74 @@ class CountedThread {
   std::uint64_t counted_ = 0;
 };
 
+// hnswlib calls these with two nodes' data (filtered_graph_search.hpp's GraphRows: a reference to
+// the row, then the extra coordinate in the euclidean reduction), or with the data of a node being
+// inserted, which is the same. Queries never reach hnswlib (FilteredGraphSearch scores them).
 inline float innerProductDistance(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return 1.0f - lanes::innerProduct(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
+  return 1.0f - lanes::innerProduct(p->rows.row(nodeReference(a)), p->rows.row(nodeReference(b)), p->rows.rowFloats);
 }
 
 inline float euclideanDistance(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return lanes::squaredDistance(static_cast<const float*>(a), static_cast<const float*>(b), p->stride);
+  return lanes::squaredDistanceExtended(p->rows.row(nodeReference(a)), p->rows.row(nodeReference(b)), p->rows.rowFloats, p->dim,
+                                        nodeExtra(a) - nodeExtra(b));
 }
 
 inline float codedInnerProductSpace(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return quantised::innerProductDistance(a, b, p->codeBytes);
+  return quantised::innerProductDistance(p->rows.row(nodeReference(a)), p->rows.row(nodeReference(b)), p->codeBytes);
 }
 
 inline float codedEuclideanSpace(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return quantised::euclideanDistance(a, b, p->codeBytes);
+  return quantised::euclideanDistance(p->rows.row(nodeReference(a)), nodeExtra(a), p->rows.row(nodeReference(b)), nodeExtra(b),
+                                      p->codeBytes);
 }
 
-// hnswlib's two spaces (InnerProductSpace: 1 - <a, b>; L2Space: |a - b|^2) over zero-padded rows,
-// computed with the project's kernels: hnswlib's own functions are SSE/AVX natively but scalar in
-// wasm, and these give wasm SIMD and the same bits in both builds. With codeBytes > 0 (int8
-// storage) the graph's vectors are coded ones (quantised::graphVectorBytes) and `stride` counts the floats
-// they take, rounded up.
+// A node's data: the reference (4 bytes), and in the euclidean reduction the extra coordinate.
+inline std::size_t nodeDataBytes(bool euclidean) { return sizeof(std::uint32_t) + (euclidean ? sizeof(float) : 0); }
+inline void writeNodeData(float* out, std::uint32_t reference, float extra) {
+  std::memcpy(out, &reference, sizeof(reference));
+  out[1] = extra;
+}
+
+// hnswlib's two spaces (InnerProductSpace: 1 - <a, b>; L2Space: |a - b|^2) over the store's
+// zero-padded rows, computed with the project's kernels: hnswlib's own functions are SSE/AVX natively
+// but scalar in wasm, and these give wasm SIMD and the same bits in both builds. With codeBytes > 0
+// (int8 storage) the rows are codes and a scale. `stride` is the floats a graph vector of the space
+// would take (the row and the extra coordinate, padded; quantised::graphVectorBytes in int8): the
+// vector a distance reads, wherever it lives, by which the index weighs the work.
 class PaddedSpace final : public hnswlib::SpaceInterface<float> {
  public:
-  PaddedSpace(std::size_t stride, bool euclidean, std::size_t codeBytes = 0)
-      : parameter_{stride, 0, codeBytes}, euclidean_(euclidean) {}
-  std::size_t get_data_size() override {
-    return parameter_.codeBytes > 0 ? quantised::graphVectorBytes(parameter_.codeBytes) : parameter_.stride * sizeof(float);
-  }
+  PaddedSpace(const GraphRows& rows, std::size_t dim, std::size_t stride, bool euclidean, std::size_t codeBytes = 0)
+      : parameter_{rows, dim, 0, codeBytes}, stride_(stride), euclidean_(euclidean) {}
+  std::size_t get_data_size() override { return nodeDataBytes(euclidean_); }
   hnswlib::DISTFUNC<float> get_dist_func() override {
     if (parameter_.codeBytes > 0) return euclidean_ ? &codedEuclideanSpace : &codedInnerProductSpace;
     return euclidean_ ? &euclideanDistance : &innerProductDistance;
   }
   std::size_t codeBytes() const { return parameter_.codeBytes; }
+  const GraphRows& rows() const { return parameter_.rows; }
+  std::size_t dim() const { return parameter_.dim; }
   void* get_dist_func_param() override { return &parameter_; }
   std::uint64_t evaluations() const { return parameter_.evaluations; }
-  std::size_t stride() const { return parameter_.stride; }
+  std::size_t stride() const { return stride_; }
+  bool euclidean() const { return euclidean_; }
   void setEvaluations(std::uint64_t evaluations) { parameter_.evaluations = evaluations; }
 
  private:
   DistanceParameter parameter_;
+  std::size_t stride_;
   bool euclidean_;
 };
 
-// An hnswlib graph's memory as FilteredGraphSearch reads it; `stride` and `euclidean` are its space's.
-inline GraphLayout layoutOf(const hnswlib::HierarchicalNSW<float>& hnsw, std::size_t stride, std::size_t codeBytes,
-                            bool euclidean) {
+// An hnswlib graph's memory as FilteredGraphSearch reads it, with its space's rows and distance.
+inline GraphLayout layoutOf(const hnswlib::HierarchicalNSW<float>& hnsw, const PaddedSpace& space) {
   GraphLayout layout;
   layout.level0 = hnsw.data_level0_memory_;
   layout.elementBytes = hnsw.size_data_per_element_;
@@ -121,9 +138,10 @@ inline GraphLayout layoutOf(const hnswlib::HierarchicalNSW<float>& hnsw, std::si
   layout.nodes = hnsw.cur_element_count;
   layout.entry = hnsw.enterpoint_node_;
   layout.maxLevel = hnsw.maxlevel_;
-  layout.stride = stride;
-  layout.codeBytes = codeBytes;
-  layout.euclidean = euclidean;
+  layout.rows = space.rows();
+  layout.dim = space.dim();
+  layout.codeBytes = space.codeBytes();
+  layout.euclidean = space.euclidean();
   return layout;
 }
 
@@ -171,9 +189,11 @@ inline constexpr double kSearchEvaluationRows = 24.0;
 }  // namespace hnsw_detail
 
 struct HnswIndex::Graph {
-  Graph(std::size_t stride, bool euclideanSpace, std::size_t capacity, std::size_t M, std::size_t efConstruction,
-        std::uint64_t seed, std::size_t codeBytes = 0)
-      : space(stride, euclideanSpace, codeBytes),
+  // `store` holds the rows the live nodes refer to (rowFloats floats each); `stride`, `dim` and
+  // `codeBytes` are PaddedSpace's.
+  Graph(const VectorStore& store, std::size_t dim, std::size_t stride, bool euclideanSpace, std::size_t capacity, std::size_t M,
+        std::size_t efConstruction, std::uint64_t seed, std::size_t codeBytes = 0)
+      : space(GraphRows{&store, &retired, store.stride()}, dim, stride, euclideanSpace, codeBytes),
         hnsw(&space, capacity, M, efConstruction, static_cast<std::size_t>(seed)),
         levels(seed),
         levelScale(1.0 / deterministic::log(static_cast<double>(M))),
@@ -186,6 +206,10 @@ struct HnswIndex::Graph {
   // The level of a new node: floor(-ln(U) / ln(M)), hnswlib's distribution from our engine.
   int nextLevel() { return static_cast<int>(-deterministic::log(1.0 - levels.uniform()) * levelScale); }
   std::uint64_t evaluations() const { return space.evaluations(); }
+  // The rows of deleted nodes (GraphRows::kRetiredRow), which still steer searches with the vector
+  // of the item they held; released when the slot is reused. Declared before `space`, which points here.
+  std::vector<float> retired;
+  std::vector<std::uint32_t> freeRetired;
   hnsw_detail::PaddedSpace space;
   hnswlib::HierarchicalNSW<float> hnsw;
   Random levels;
@@ -199,6 +223,58 @@ struct HnswIndex::Graph {
   // search fills it again (syncSlotLabels).
   std::vector<Label> slotLabels;
   bool holds(Id id) const { return hnsw.label_lookup_.count(id) != 0; }
+  // A node's data in hnswlib's memory (GraphRows).
+  char* data(hnswlib::tableint node) { return hnsw.getDataByInternalId(node); }
+  // Every node's reference and extra coordinate again, densely, for searches (GraphLayout): a
+  // search reads them for every node it scores, and in the records each would be a cache miss
+  // before the row's (4 or 8 bytes a node: vectorBytesPerItem counts them). Kept by every change
+  // made here; nodes hnswlib adds (an insertion, a parallel batch, a load) are copied from their
+  // records by syncReferences() after it.
+  std::vector<std::uint32_t> references;
+  std::vector<float> extras;
+  void setReference(hnswlib::tableint node, std::uint32_t reference) {
+    std::memcpy(data(node), &reference, sizeof(reference));
+    if (node < references.size()) references[node] = reference;
+  }
+  // Copies the records of nodes added since into the dense copies.
+  void syncReferences() {
+    const std::size_t nodes = hnsw.cur_element_count;
+    for (std::size_t node = references.size(); node < nodes; ++node) {
+      const char* record = data(static_cast<hnswlib::tableint>(node));
+      references.push_back(nodeReference(record));
+      if (euclidean) extras.push_back(nodeExtra(record));
+    }
+  }
+  // The graph as FilteredGraphSearch reads it, its dense copies current.
+  GraphLayout layout() {
+    // A reused slot's record changes in updatePoint; its copy is set by HnswIndex::insert.
+    syncReferences();
+    GraphLayout result = hnsw_detail::layoutOf(hnsw, space);
+    result.references = references.data();
+    result.extras = euclidean ? extras.data() : nullptr;
+    return result;
+  }
+  // Points the node of a live item at its row.
+  void setRow(hnswlib::tableint node, std::size_t row) { setReference(node, static_cast<std::uint32_t>(row)); }
+  // Keeps a copy of the row of a node being deleted (`rowFloats` floats) and points the node at it.
+  void retire(hnswlib::tableint node, const float* row) {
+    const std::size_t rowFloats = space.rows().rowFloats;
+    std::uint32_t index;
+    if (!freeRetired.empty()) {
+      index = freeRetired.back();
+      freeRetired.pop_back();
+      std::copy(row, row + rowFloats, retired.begin() + static_cast<std::ptrdiff_t>(index * rowFloats));
+    } else {
+      index = static_cast<std::uint32_t>(retired.size() / rowFloats);
+      retired.insert(retired.end(), row, row + rowFloats);
+    }
+    setReference(node, index | GraphRows::kRetiredRow);
+  }
+  // Frees the retired row of a deleted node whose slot is being reused.
+  void release(hnswlib::tableint node) {
+    const std::uint32_t reference = nodeReference(data(node));
+    if ((reference & GraphRows::kRetiredRow) != 0) freeRetired.push_back(reference & ~GraphRows::kRetiredRow);
+  }
   std::size_t live() const { return hnsw.label_lookup_.size(); }
 };
 

@@ -41,7 +41,8 @@ void HnswIndex::saveGraph(const Graph& graph, StateWriter& out) const {
   out.u64(graph.reused);
   out.u64(graph.evaluations());
   out.u32s(graph.freeSlots.data(), graph.freeSlots.size());
-  const std::size_t floats = hnsw.data_size_ / sizeof(float);
+  const std::size_t floats = graph.space.stride();
+  std::vector<float> vector(floats);
   for (hnswlib::tableint node = 0; node < hnsw.cur_element_count; ++node) {
     out.u32(static_cast<Id>(hnsw.getExternalLabel(node)));
     const bool deleted = hnsw.isMarkedDeleted(node);
@@ -54,17 +55,24 @@ void HnswIndex::saveGraph(const Graph& graph, StateWriter& out) const {
     }
     // A live node's vector is its item's, mapped into the graph's space: recomputed on load. A
     // deleted node keeps steering searches with the vector of the item it once held, which only
-    // the graph still has.
-    if (deleted && graph.space.codeBytes() > 0) {
+    // the graph still has (a retired row): written as the graph's vector in its space.
+    if (!deleted) continue;
+    const char* data = const_cast<Graph&>(graph).data(node);
+    const float* row = graph.space.rows().row(nodeReference(data));
+    const float extra = graph.euclidean ? nodeExtra(data) : 0.0f;
+    if (graph.space.codeBytes() > 0) {
       // Int8 storage: the codes as bytes, then the scale and the extra coordinate.
-      const char* vector = hnsw.getDataByInternalId(node);
       const std::size_t codeBytes = graph.space.codeBytes();
-      for (std::size_t i = 0; i < codeBytes; ++i) out.u8(static_cast<std::uint8_t>(vector[i]));
-      out.f32(quantised::graphScale(vector, codeBytes));
-      out.f32(quantised::graphExtra(vector, codeBytes));
-    } else if (deleted) {
-      const auto* vector = reinterpret_cast<const float*>(hnsw.getDataByInternalId(node));
-      for (std::size_t i = 0; i < floats; ++i) out.f32(vector[i]);
+      const auto* codes = reinterpret_cast<const std::int8_t*>(row);
+      for (std::size_t i = 0; i < codeBytes; ++i) out.u8(static_cast<std::uint8_t>(codes[i]));
+      out.f32(quantised::rowScale(row, codeBytes));
+      out.f32(extra);
+    } else {
+      // The item, then (euclidean) its extra coordinate at index dim, zeros up to the padded length.
+      std::fill(vector.begin(), vector.end(), 0.0f);
+      std::copy(row, row + dim(), vector.begin());
+      if (graph.euclidean) vector[dim()] = extra;
+      for (const float value : vector) out.f32(value);
     }
   }
 }
@@ -86,7 +94,7 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
 
   const std::size_t maxM = M_, maxM0 = 2 * M_;
   const std::size_t codeBytes = items_.quantised() ? quantised::codeBytes(dim()) : 0;
-  const std::size_t floats = codeBytes > 0 ? graphStride() : paddedDimension(dim() + (euclidean ? 1 : 0));
+  const std::size_t floats = graphVectorFloats(euclidean);
   std::vector<Id> labels(nodes);
   std::vector<std::uint8_t> deleted(nodes);
   std::vector<int> nodeLevels(nodes);
@@ -126,6 +134,9 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
       for (std::size_t i = 0; i < floats; ++i) {
         const float value = in.f32();
         in.check(std::isfinite(value), "a deleted node's vector is not finite");
+        // The padding is zero, as a graph writes it: the node keeps the item and the extra
+        // coordinate only (the kernels read zeros there).
+        in.check(value == 0.0f || i < dim() || (euclidean && i == dim()), "a deleted node's vector has nonzero padding");
         deletedVectors.push_back(value);
       }
     }
@@ -168,19 +179,37 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
   const std::size_t bound = std::max(kMinimumCapacity, 2 * std::max(nodes, items_.size()));
   in.check(savedCapacity <= bound, "graph capacity beyond what its nodes need");
   const auto capacity = static_cast<std::size_t>(savedCapacity);
-  auto graph = std::make_unique<Graph>(floats, euclidean, capacity, M_, efConstruction_, 0, codeBytes);
+  auto graph = std::make_unique<Graph>(items_, dim(), floats, euclidean, capacity, M_, efConstruction_, 0, codeBytes);
   graph->levels = levels;
   graph->reused = static_cast<std::size_t>(reused);
   graph->space.setEvaluations(evaluations);
   graph->freeSlots.assign(freeSlots.begin(), freeSlots.end());
   auto& hnsw = graph->hnsw;
   std::size_t at = 0, list = 0, vectorAt = 0;
+  std::vector<float> row;
   for (std::size_t node = 0; node < nodes; ++node) {
     const auto slot = static_cast<hnswlib::tableint>(node);
     char* data = hnsw.data_level0_memory_ + node * hnsw.size_data_per_element_;
     std::memset(data, 0, hnsw.size_data_per_element_);
-    const float* vector = deleted[node] ? deletedVectors.data() + (vectorAt++) * floats : graphVector(items_.vectorOf(labels[node]), euclidean);
-    std::memcpy(data + hnsw.offsetData_, vector, hnsw.data_size_);
+    if (deleted[node]) {
+      // The saved graph vector: the row part becomes a retired row, the extra coordinate the node's.
+      const float* vector = deletedVectors.data() + (vectorAt++) * floats;
+      row.assign(items_.stride(), 0.0f);
+      float extra = 0.0f;
+      if (codeBytes > 0) {
+        std::copy(vector, vector + codeBytes / sizeof(float) + 1, row.begin());
+        extra = vector[codeBytes / sizeof(float) + 1];
+      } else {
+        std::copy(vector, vector + dim(), row.begin());
+        if (euclidean) extra = vector[dim()];
+      }
+      graph->retire(slot, row.data());
+      if (euclidean) std::memcpy(data + hnsw.offsetData_ + sizeof(std::uint32_t), &extra, sizeof(extra));
+    } else {
+      float nodeValues[2];
+      nodeData(items_.rowOf(labels[node]), euclidean, nodeValues);
+      std::memcpy(data + hnsw.offsetData_, nodeValues, hnsw.data_size_);
+    }
     const int level = nodeLevels[node];
     hnsw.element_levels_[node] = level;
     if (level > 0) {
@@ -202,6 +231,7 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
   hnsw.label_lookup_ = std::move(lookup);
   hnsw.maxlevel_ = maxLevel;
   hnsw.enterpoint_node_ = nodes == 0 ? static_cast<hnswlib::tableint>(-1) : entry;
+  graph->syncReferences();
   return graph;
 }
 

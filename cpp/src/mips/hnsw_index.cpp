@@ -40,9 +40,9 @@ HnswIndex::~HnswIndex() = default;
 
 void HnswIndex::setSpace(bool euclidean) { euclidean_ = euclidean; }
 
-const float* HnswIndex::graphVector(const float* storedRow, bool euclidean) {
-  graphVector(storedRow, euclidean, scratch_.data());
-  return scratch_.data();
+std::size_t HnswIndex::graphVectorFloats(bool euclidean) const {
+  return items_.quantised() ? quantised::graphVectorBytes(quantised::codeBytes(dim())) / sizeof(float)
+                            : paddedDimension(dim() + (euclidean ? 1 : 0));
 }
 
 const float* HnswIndex::graphQuery(const float* paddedQuery) {
@@ -61,33 +61,30 @@ const float* HnswIndex::graphQuery(const float* paddedQuery) {
   return scratch_.data();
 }
 
-void HnswIndex::graphVector(const float* storedRow, bool euclidean, float* out) const {
-  if (items_.quantised()) {
-    const std::size_t codeFloats = quantised::codeBytes(dim()) / sizeof(float);
-    std::copy(storedRow, storedRow + codeFloats + 1, out);
-    float extra = 0.0f;
-    if (euclidean) {
-      const double norm = quantised::squaredNorm(reinterpret_cast<const std::int8_t*>(storedRow), storedRow[codeFloats], dim());
-      extra = static_cast<float>(std::sqrt(std::max(0.0, transformNorm_ * transformNorm_ - norm)));
-    }
-    out[codeFloats + 1] = extra;
-    return;
-  }
-  const float* paddedItem = storedRow;
-  std::copy(paddedItem, paddedItem + dim(), out);
-  std::fill(out + dim(), out + graphStride(), 0.0f);
-  if (euclidean) {
-    const double slack = transformNorm_ * transformNorm_ - squaredNorm(paddedItem, dim());
-    out[dim()] = static_cast<float>(std::sqrt(std::max(0.0, slack)));
+float HnswIndex::extraCoordinate(const float* storedRow) const {
+  const double norm = items_.quantised()
+                          ? quantised::squaredNorm(reinterpret_cast<const std::int8_t*>(storedRow), quantised::rowScale(storedRow, quantised::codeBytes(dim())), dim())
+                          : squaredNorm(storedRow, dim());
+  return static_cast<float>(std::sqrt(std::max(0.0, transformNorm_ * transformNorm_ - norm)));
+}
+
+void HnswIndex::nodeData(std::size_t row, bool euclidean, float* out) const {
+  writeNodeData(out, static_cast<std::uint32_t>(row), euclidean ? extraCoordinate(items_.rowData(row)) : 0.0f);
+}
+
+void HnswIndex::followRow(Id id) {
+  for (Graph* graph : {graph_.get(), trialGraph_.get()}) {
+    if (graph == nullptr) continue;
+    const auto found = graph->hnsw.label_lookup_.find(id);
+    if (found != graph->hnsw.label_lookup_.end()) graph->setRow(found->second, items_.rowOf(id));
   }
 }
 
 std::unique_ptr<HnswIndex::Graph> HnswIndex::newGraph(bool euclidean) {
   const std::size_t capacity = std::max(kMinimumCapacity, items_.size());
   // A different hnswlib seed per graph, still determined by the index's seed.
-  const std::size_t stride = items_.quantised() ? graphStride() : paddedDimension(dim() + (euclidean ? 1 : 0));
-  auto graph = std::make_unique<Graph>(stride, euclidean, capacity, M_, efConstruction_, seed_ + graphsBuilt_,
-                                       items_.quantised() ? quantised::codeBytes(dim()) : 0);
+  auto graph = std::make_unique<Graph>(items_, dim(), graphVectorFloats(euclidean), euclidean, capacity, M_, efConstruction_,
+                                       seed_ + graphsBuilt_, items_.quantised() ? quantised::codeBytes(dim()) : 0);
   ++graphsBuilt_;
   return graph;
 }
@@ -126,8 +123,11 @@ void HnswIndex::onRemove(const Id* ids, std::size_t count) {
     erase(*graph_, ids[i]);
     if (trialGraph_) erase(*trialGraph_, ids[i]);
     // Keep the built rows a prefix: the removed item moves to the first waiting row's place, where
-    // the store fills its hole with a row from the end, which waits too.
-    swapRows(items_.rowOf(ids[i]), built_ - 1);
+    // the store fills its hole with a row from the end, which waits too (so no node's row moves
+    // then). The built item it changes places with now lives in the removed one's row.
+    const std::size_t row = items_.rowOf(ids[i]);
+    swapRows(row, built_ - 1);
+    if (row != built_ - 1) followRow(items_.idAt(row));
     --built_;
   }
   if (graph_->freeSlots.size() >= kCompactionFloor && graph_->freeSlots.size() > graph_->live()) {
@@ -173,7 +173,7 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
       if (!hnsw.isMarkedDeleted(node)) graph.slotLabels[node] = labelOf(static_cast<Id>(hnsw.getExternalLabel(node)));
     }
   }
-  const GraphLayout layout = layoutOf(hnsw, graph.space.stride(), graph.space.codeBytes(), graph.euclidean);
+  const GraphLayout layout = graph.layout();
   // A beam that has spent the exact scan's cost of the eligible items gives up (exhausted): the
   // caller scans them instead.
   const double budget = eligibleScanRows(eligible) / kSearchEvaluationRows;
@@ -217,7 +217,7 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
       if (ids.size() > wanted) ids.resize(wanted);
     } else {
       // hnswlib's searchKnn, step for step, without its per-query allocations (FilteredGraphSearch).
-      const GraphLayout layout = layoutOf(hnsw, graph_->space.stride(), graph_->space.codeBytes(), graph_->euclidean);
+      const GraphLayout layout = graph_->layout();
       const auto& found = filteredSearch_.nearest(layout, scratch_.data(), beam, std::min(wanted, built_), hnsw.num_deleted_ != 0);
       searchEvaluations = static_cast<double>(filteredSearch_.evaluations());
       graph_->space.setEvaluations(graph_->evaluations() + filteredSearch_.evaluations());
@@ -250,9 +250,16 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
 }
 
 double HnswIndex::vectorBytesPerItem() const {
+  // The store's row, and what the graphs keep per item beside their links: each node's reference
+  // (and extra coordinate), and the rows of deleted nodes.
   double bytes = MipsIndex::vectorBytesPerItem();
+  if (size() == 0) return bytes;
   for (const Graph* graph : {graph_.get(), trialGraph_.get()}) {
-    if (graph != nullptr) bytes += static_cast<double>(graph->hnsw.data_size_);
+    if (graph == nullptr) continue;
+    // The records' and their dense copies' (Graph::references, extras).
+    const double graphBytes = 2.0 * static_cast<double>(graph->hnsw.data_size_) * static_cast<double>(graph->hnsw.cur_element_count) +
+                              static_cast<double>(graph->retired.size() * sizeof(float));
+    bytes += graphBytes / static_cast<double>(size());
   }
   return bytes;
 }

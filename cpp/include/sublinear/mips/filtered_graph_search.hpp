@@ -2,17 +2,49 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
 #include "sublinear/mips/eligibility.hpp"
 #include "sublinear/mips/item_labels.hpp"
+#include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear {
 
+// Where a graph node's vector lives. The graph keeps no copy of the items (one copy of the vectors
+// per arm): each node's data in hnswlib's memory is a reference, a row of the index's store, or for
+// a deleted node (whose item is gone from the store but which still steers searches) a row of the
+// graph's own `retired` rows, marked by kRetiredRow; in the euclidean reduction's graph the
+// reference is followed by the item's extra coordinate as a float. Rows move in the store only
+// through HnswIndex, which updates the references (hnsw_index.hpp).
+struct GraphRows {
+  static constexpr std::uint32_t kRetiredRow = 0x80000000u;
+  const VectorStore* store = nullptr;
+  const std::vector<float>* retired = nullptr;
+  // Floats of a row, in the store and in `retired` alike.
+  std::size_t rowFloats = 0;
+  const float* row(std::uint32_t reference) const {
+    return (reference & kRetiredRow) != 0 ? retired->data() + static_cast<std::size_t>(reference & ~kRetiredRow) * rowFloats
+                                          : store->rowData(reference);
+  }
+};
+
+// A graph node's data: the reference and, in the euclidean reduction, the extra coordinate.
+inline std::uint32_t nodeReference(const void* data) {
+  std::uint32_t reference;
+  std::memcpy(&reference, data, sizeof(reference));
+  return reference;
+}
+inline float nodeExtra(const void* data) {
+  float extra;
+  std::memcpy(&extra, static_cast<const char*>(data) + sizeof(std::uint32_t), sizeof(extra));
+  return extra;
+}
+
 // An hnswlib 0.6.2 graph's memory as HierarchicalNSW lays it out (hnswalg.h), read-only. Per node
 // in `level0`: a link-list header (count in the low 16 bits, the deleted mark in the third byte), up
-// to maxM0 links (uint32), the vector (`stride` floats), then its label (the item's id, a size_t);
+// to maxM0 links (uint32), the node's data (GraphRows), then its label (the item's id, a size_t);
 // per node above level 0, `upperLinks[node]` holds one header-and-links list of upperLinkBytes per
 // layer 1..level. hnswlib 0.6.2's searchKnn takes no filter (0.7 added one), so the filtered search
 // reads the graph here and never calls into hnswlib: only HnswIndex's sources include its header.
@@ -27,12 +59,25 @@ struct GraphLayout {
   std::size_t nodes = 0;
   std::uint32_t entry = 0;
   int maxLevel = -1;
-  std::size_t stride = 0;
+  GraphRows rows;
+  // Every node's reference and (euclidean) extra coordinate, as in its record, when the graph keeps
+  // them densely (HnswIndex does); null to read the records.
+  const std::uint32_t* references = nullptr;
+  const float* extras = nullptr;
+  // The item's dimension: in the euclidean reduction the extra coordinate is its index `dim`.
+  std::size_t dim = 0;
   // The distance of the graph's space: |x - q|^2 (the euclidean reduction) or 1 - <x, q>.
   bool euclidean = false;
-  // Int8 storage: vectors are quantised::graphVectorBytes(codeBytes) bytes of codes, scale and extra
-  // coordinate, and distances those of quantised_rows.hpp; 0 for float vectors.
+  // Int8 storage: rows are codes (codeBytes) and a scale, queries quantised::graphVectorBytes(codeBytes)
+  // bytes of codes, scale and extra coordinate, and distances those of quantised_rows.hpp; 0 for
+  // float rows.
   std::size_t codeBytes = 0;
+};
+
+// The rows and extra coordinates of the nodes a search scores together.
+struct ScoringBuffers {
+  std::vector<const float*> rows;
+  std::vector<float> extras;
 };
 
 // Best-first beam search over the graph in which every node may be traversed but only eligible
@@ -54,8 +99,8 @@ class FilteredGraphSearch {
   // larger label first); the view lasts until the next search.
   const std::vector<std::uint32_t>& nearest(const GraphLayout& graph, const float* query, std::size_t ef, std::size_t k,
                                             bool skipDeleted);
-  // Up to `ef` eligible nodes nearest the query (`stride` floats in the graph's space), nearest
-  // first. slotLabels[node] is the label of the item a live node holds.
+  // Up to `ef` eligible nodes nearest the query (a row padded for the store, or in int8 storage a
+  // quantised graph query), nearest first. slotLabels[node] is the label of the item a live node holds.
   std::vector<std::uint32_t> search(const GraphLayout& graph, const float* query, std::size_t ef, const Label* slotLabels,
                                     const Eligibility& eligible, std::uint64_t maxEvaluations);
   // Distance computations of the last search.
@@ -83,8 +128,10 @@ class FilteredGraphSearch {
     std::uint32_t node;
   };
   std::vector<Labelled> labelled_;
-  // A node's neighbours not yet visited and their distances, scored together (layer 0).
+  // A node's neighbours not yet visited and their distances, scored together (layer 0), and where
+  // their rows are.
   std::vector<std::uint32_t> fresh_;
+  ScoringBuffers scoring_;
   std::vector<float> freshDistances_;
   std::vector<std::uint32_t> found_;
 

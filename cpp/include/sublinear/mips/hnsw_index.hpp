@@ -58,9 +58,20 @@ namespace sublinear {
 // (eligibleScanRows: the rows, or their posting lists) answers when it costs no more. filterCrossover
 // is measured (bench/filters.mjs, bench/results/filters.md).
 //
+// One copy of the vectors: the graph's nodes (hnswlib's level-0 records) hold no vector but a
+// reference to the item's row in the store (and, in the euclidean reduction, the item's extra
+// coordinate as a float), and every graph distance reads the rows through it (GraphRows,
+// filtered_graph_search.hpp). A node costs 8 (or 16) bytes beside its links instead of a second row:
+// the reference (and extra coordinate) in its record, where hnswlib's insertions read it, and again
+// in a dense array searches read, which stays in cache where the records would each cost a miss
+// before the row's (with the records alone, queries took 1.1-1.2x as long as with a second copy of
+// the rows beside the links; with the dense copy as long).
+// Rows move in the store only where this class moves them (a removal swaps a built row into the
+// removed one's place, and the node follows it); a deleted node, which still steers searches, keeps
+// a copy of its item's row among the graph's retired rows until its slot is reused.
+//
 // Storage "int8" (quantised::encode: 8-bit codes and a float scale per row): the store keeps the
-// codes instead of float rows, and the graph's vectors are the same codes with the scale (and the
-// euclidean reduction's extra coordinate as a float), so graph distances are integer dot products
+// codes instead of float rows, so graph distances are integer dot products of the rows' codes
 // (codeDot) and the item's vector is the decoded row everywhere: its scores, its saved state. The
 // query is quantised the same way for the graph's descent only; the whole final beam (widened to
 // kQuantisedBeamWidening x efSearch + count - 1 nodes, hnsw_graph.hpp; all of it, not `count`) is
@@ -121,7 +132,9 @@ class HnswIndex final : public MipsIndex {
   // Only the graph approximates: with nothing in it, a search scans every item.
   bool approximates() const override { return built_ > 0; }
   Json stats() const override;
-  // The store's row and the graph's copy (and the space trial's).
+  // The store's row, and per item what the graphs (the space trial's too) keep beside their links:
+  // each node's reference and extra coordinate (in its record and in the dense copy searches
+  // read), and the retired rows of deleted nodes.
   double vectorBytesPerItem() const override;
 
  protected:
@@ -172,16 +185,14 @@ class HnswIndex final : public MipsIndex {
   // Adds the work of a graph being dropped to the work counter.
   void retire(std::unique_ptr<Graph> graph);
   void insert(Graph& graph, Id id);
-  // Floats of a graph vector: the item, its euclidean coordinate, the padding.
-  // In int8 storage: the codes, the scale and the extra coordinate (quantised::graphVectorBytes).
-  std::size_t graphStride() const {
-    return items_.quantised() ? quantised::graphVectorBytes(quantised::codeBytes(dim())) / sizeof(float) : paddedDimension(dim() + 1);
-  }
+  // Floats of a graph query: the item, its euclidean coordinate (0), the padding; in int8 storage the
+  // codes, the scale and the extra coordinate (quantised::graphVectorBytes).
+  std::size_t graphStride() const { return graphVectorFloats(true); }
   // The padded query (queryStride() floats) as a graph query, in scratch_.
   const float* graphQuery(const float* paddedQuery);
   // Allocates scratch_ (once; on the calling thread, before any parallel work).
   void makeScratch();
-  // The same with the graph vector made in `buffer` (graphStride() floats).
+  // The same with the node's data made in `buffer` (2 floats).
   void insert(Graph& graph, Id id, float* buffer);
   void erase(Graph& graph, Id id);
   void setSpace(bool euclidean);
@@ -189,12 +200,17 @@ class HnswIndex final : public MipsIndex {
   // still hold), validated on load against the first `built_` rows of the store.
   void saveGraph(const Graph& graph, StateWriter& out) const;
   std::unique_ptr<Graph> loadGraph(StateReader& in, bool euclidean);
-  // The item's vector in the given space (augmented in the euclidean one), in scratch_, from its row
-  // in the store (rowData: floats, or codes and scale).
-  const float* graphVector(const float* storedRow, bool euclidean);
-  // The same into `out` (graphStride() floats): each thread of a parallel build has its own.
-  void graphVector(const float* storedRow, bool euclidean, float* out) const;
-
+  // The data of the node holding the item of `row` (a reference to the row, then in the euclidean
+  // reduction its extra coordinate sqrt(R^2 - |x|^2)), into `out` (2 floats): each thread of a
+  // parallel build has its own.
+  void nodeData(std::size_t row, bool euclidean, float* out) const;
+  // The euclidean reduction's extra coordinate of a stored row (codes and scale in int8).
+  float extraCoordinate(const float* storedRow) const;
+  // Floats of the vector a graph distance reads in the given space (the row with the extra
+  // coordinate, padded; codes, scale and extra coordinate in int8), by which its work is weighed.
+  std::size_t graphVectorFloats(bool euclidean) const;
+  // Points the node of the item (in every graph holding it) at its row after the row moved.
+  void followRow(Id id);
   std::size_t M_;
   std::size_t efConstruction_;
   std::size_t efSearch_;
@@ -215,7 +231,7 @@ class HnswIndex final : public MipsIndex {
   std::uint64_t rebuilds_ = 0;
   std::uint64_t compactions_ = 0;
   std::uint64_t retiredEvaluations_ = 0;
-  // One graph vector (graphStride() floats), made with the first item or query rather than by the
+  // One graph query (graphStride() floats), made with the first item or query rather than by the
   // constructor: an index with no items costs nothing per dimension, so 64 copies of an empty
   // index of 10^6 dimensions restored from a few hundred bytes stay a few hundred bytes.
   std::vector<float> scratch_;

@@ -98,13 +98,43 @@ inline void innerProducts4(const float* r0, const float* r1, const float* r2, co
 #endif
 }
 
-// squaredDistance of four rows anywhere in memory to one query, as innerProducts4 for inner products:
-// out[r] == squaredDistance(row r, query). Graph searches score a node's new neighbours four at a
-// time with these, so that four rows' memory is read at once rather than one row after another.
-inline void squaredDistances4(const float* r0, const float* r1, const float* r2, const float* r3, const float* query,
-                              std::size_t paddedDim, float* out) {
+// squaredDistance of two rows extended by one coordinate each, (a, ea) and (b, eb), where the extra
+// coordinate sits at index `at` of the extended row (at >= the rows' last nonzero entry, so the
+// rows' own entries there are padding): `extraDifference` is ea - eb, and the result has the bits
+// squaredDistance gives over the extended rows laid out that way. The euclidean reduction's graphs
+// keep the extra coordinate beside a reference to the item's row (hnsw_graph.hpp) instead of a
+// second copy of the row: its term enters lane at % 4 after the rows' own terms, as it would at
+// index `at`, and the zeros after it change nothing (lanes of squares are never -0).
+inline float squaredDistanceExtended(const float* a, const float* b, std::size_t paddedDim, std::size_t at, float extraDifference) {
+  float lane[kLaneWidth] = {0.0f, 0.0f, 0.0f, 0.0f};
+#ifdef __wasm_simd128__
+  v128_t sum = wasm_f32x4_splat(0.0f);
+  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
+    const v128_t difference = wasm_f32x4_sub(wasm_v128_load(a + i), wasm_v128_load(b + i));
+    sum = wasm_f32x4_add(sum, wasm_f32x4_mul(difference, difference));
+  }
+  wasm_v128_store(lane, sum);
+#else
+  for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
+    for (std::size_t l = 0; l < kLaneWidth; ++l) {
+      const float difference = a[i + l] - b[i + l];
+      lane[l] += difference * difference;
+    }
+  }
+#endif
+  lane[at % kLaneWidth] += extraDifference * extraDifference;
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+
+// squaredDistanceExtended of four rows anywhere in memory to one query whose extra coordinate is 0,
+// as innerProducts4 for inner products: out[r] == squaredDistanceExtended(row r, query, paddedDim,
+// at, extra[r]). Graph searches score a node's new neighbours four at a time with these, so that
+// four rows' memory is read at once rather than one row after another.
+inline void squaredDistancesExtended4(const float* const* rows, const float* extra, const float* query, std::size_t paddedDim,
+                                      std::size_t at, float* out) {
 #ifdef __wasm_simd128__
   v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+  const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
   for (std::size_t i = 0; i < paddedDim; i += kLaneWidth) {
     const v128_t q = wasm_v128_load(query + i);
     const v128_t d0 = wasm_f32x4_sub(wasm_v128_load(r0 + i), q);
@@ -116,10 +146,15 @@ inline void squaredDistances4(const float* r0, const float* r1, const float* r2,
     s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(d2, d2));
     s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(d3, d3));
   }
-  storeCombined4(s0, s1, s2, s3, out);
+  // The extra terms into lane at % 4: e^2 times a unit vector (e^2 * 0 = +0 elsewhere).
+  alignas(16) float unit[kLaneWidth] = {0.0f, 0.0f, 0.0f, 0.0f};
+  unit[at % kLaneWidth] = 1.0f;
+  const v128_t mask = wasm_v128_load(unit);
+  const auto term = [&](float e) { return wasm_f32x4_mul(wasm_f32x4_splat(e * e), mask); };
+  storeCombined4(wasm_f32x4_add(s0, term(extra[0])), wasm_f32x4_add(s1, term(extra[1])), wasm_f32x4_add(s2, term(extra[2])),
+                 wasm_f32x4_add(s3, term(extra[3])), out);
 #else
-  const float* rows[4] = {r0, r1, r2, r3};
-  for (std::size_t r = 0; r < 4; ++r) out[r] = squaredDistance(rows[r], query, paddedDim);
+  for (std::size_t r = 0; r < 4; ++r) out[r] = squaredDistanceExtended(rows[r], query, paddedDim, at, extra[r]);
 #endif
 }
 

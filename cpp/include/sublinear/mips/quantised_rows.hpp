@@ -109,33 +109,32 @@ inline double squaredNorm(const std::int8_t* codes, float scale, std::size_t dim
 
 // A graph vector in int8 storage (HnswIndex): the item's codes (codeBytes), its scale, and the
 // euclidean reduction's extra coordinate e = sqrt(R^2 - |x|^2) of the decoded item (0 in the
-// inner-product space and for queries), kept as a float: it carries the norm the codes lose.
+// inner-product space and for queries), kept as a float: it carries the norm the codes lose. The
+// graph keeps the extra coordinate beside a reference to the store's row (codes, then scale), and a
+// query holds all three in a row of graphVectorBytes.
 inline std::size_t graphVectorBytes(std::size_t codeBytes) { return codeBytes + 2 * sizeof(float); }
-inline float graphScale(const void* vector, std::size_t codeBytes) {
+inline float floatAt(const void* row, std::size_t offset) {
   float value;
-  std::memcpy(&value, static_cast<const char*>(vector) + codeBytes, sizeof(value));
+  std::memcpy(&value, static_cast<const char*>(row) + offset, sizeof(value));
   return value;
 }
-inline float graphExtra(const void* vector, std::size_t codeBytes) {
-  float value;
-  std::memcpy(&value, static_cast<const char*>(vector) + codeBytes + sizeof(float), sizeof(value));
-  return value;
-}
-// <a, b> of two graph vectors, in float (the integer dot is exact).
-inline float graphInnerProduct(const void* a, const void* b, std::size_t codeBytes) {
+// The scale of a stored row or a graph query (after the codes).
+inline float rowScale(const void* row, std::size_t codeBytes) { return floatAt(row, codeBytes); }
+// <a, b> of two coded rows, in float (the integer dot is exact).
+inline float codedInnerProduct(const void* a, const void* b, std::size_t codeBytes) {
   const std::int32_t dot = codeDot(static_cast<const std::int8_t*>(a), static_cast<const std::int8_t*>(b), codeBytes);
-  return (graphScale(a, codeBytes) * graphScale(b, codeBytes)) * static_cast<float>(dot);
+  return (rowScale(a, codeBytes) * rowScale(b, codeBytes)) * static_cast<float>(dot);
 }
 // The inner-product space's distance 1 - <a, b>.
 inline float innerProductDistance(const void* a, const void* b, std::size_t codeBytes) {
-  return 1.0f - graphInnerProduct(a, b, codeBytes);
+  return 1.0f - codedInnerProduct(a, b, codeBytes);
 }
 // |a' - b'|^2 = 2R^2 - 2(<a, b> + e_a e_b) between two items in the euclidean reduction; against a
 // query (e = 0) it is |a' - q'|^2 less the query's constant R^2 + |q|^2 - 2R^2. The constant 2R^2 is
 // left out: a graph only compares distances of one kind with each other (item to item while
 // linking, query to item while searching), so a shift changes nothing.
-inline float euclideanDistance(const void* a, const void* b, std::size_t codeBytes) {
-  return -2.0f * (graphInnerProduct(a, b, codeBytes) + graphExtra(a, codeBytes) * graphExtra(b, codeBytes));
+inline float euclideanDistance(const void* a, float extraA, const void* b, float extraB, std::size_t codeBytes) {
+  return -2.0f * (codedInnerProduct(a, b, codeBytes) + extraA * extraB);
 }
 
 }  // namespace sublinear::quantised
