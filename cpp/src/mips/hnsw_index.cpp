@@ -256,9 +256,13 @@ double HnswIndex::vectorBytesPerItem() const {
   if (size() == 0) return bytes;
   for (const Graph* graph : {graph_.get(), trialGraph_.get()}) {
     if (graph == nullptr) continue;
-    // The records' and their dense copies' (Graph::references, extras).
+    // The records' and their dense copies' (Graph::references, extras), and the retired rows in use:
+    // a freed one is capacity that the next deletion reuses, and a saved state does not hold it, so
+    // a restored index reports what the original does.
+    const std::size_t rowFloats = graph->space.rows().rowFloats;
+    const std::size_t retiredInUse = graph->retired.size() - graph->freeRetired.size() * rowFloats;
     const double graphBytes = 2.0 * static_cast<double>(graph->hnsw.data_size_) * static_cast<double>(graph->hnsw.cur_element_count) +
-                              static_cast<double>(graph->retired.size() * sizeof(float));
+                              static_cast<double>(retiredInUse * sizeof(float));
     bytes += graphBytes / static_cast<double>(size());
   }
   return bytes;
