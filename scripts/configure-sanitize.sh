@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 flags="-O2 -gline-tables-only -DNDEBUG"
 if [ -f build/sanitize/CMakeCache.txt ] && { ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' build/sanitize/CMakeCache.txt \
     || ! grep -qxF "CMAKE_CXX_FLAGS_RELWITHDEBINFO:STRING=$flags" build/sanitize/CMakeCache.txt \
-    || ! grep -qxF "CMAKE_UNITY_BUILD:BOOL=ON" build/sanitize/CMakeCache.txt; }; then
+    || ! grep -qx "CMAKE_UNITY_BUILD:[A-Z]*=ON" build/sanitize/CMakeCache.txt; }; then
   rm -rf build/sanitize
 fi
 if [ ! -f build/sanitize/CMakeCache.txt ]; then
