@@ -38,7 +38,9 @@ export function playOneSeed(sb, config, seed, type, now = () => performance.now(
   const heapBefore = sb.memoryUsage().allocatedBytes;
   const Policy = { 'lin-ts': sb.LinTS, 'sub-ts': sb.SubTS, 'linear-elim': sb.LinearElim, 'sub-elim': sb.SubElim }[type];
   let start = now();
-  const policy = new Policy({ dim: config.dim, horizon: config.horizon, seed });
+  // --storage: the sublinear policy's graph over int8 codes or floats; other index options stay its defaults.
+  const index = config.storage && type === 'sub-ts' ? { index: { type: 'hnsw', storage: config.storage } } : {};
+  const policy = new Policy({ dim: config.dim, horizon: config.horizon, seed, ...index });
   policy.addArms(problem.ids, problem.features);
   // The step time of a complete index: the graph is built at once here (as in a Worker), where by
   // default the steps build it a slice at a time (bench horizon measures that, in total).

@@ -6,7 +6,8 @@
 //            --distribution gaussian | unit, --noise sigma (1), --node-only, --pair ts | elim,
 //            --build-index yes | no (buildIndex() in the setup; default yes for ts, no for elim:
 //            Sub-Elim's first stage holds every arm in d(d+1)/2 = 136 dimensions, whose graph
-//            takes minutes at 10^5 arms)
+//            takes minutes at 10^5 arms), --storage f32 | int8 (the Sub-TS graph's storage,
+//            index { type: 'hnsw', storage }; save it with --save-as linear-million-int8)
 import init from '../../dist/index.js';
 import { launchChromium } from '../../tests/e2e/chromium.js';
 import { playOneSeed } from './linear-million-run.mjs';
@@ -21,7 +22,7 @@ const PAIRS = {
 };
 
 function parse(args) {
-  const config = { arms: 1000000, dim: 16, horizon: 3000, seeds: 5, thetaNorm: 1, distribution: 'gaussian', noise: 1, nodeOnly: false, pair: 'ts', buildIndex: null };
+  const config = { arms: 1000000, dim: 16, horizon: 3000, seeds: 5, thetaNorm: 1, distribution: 'gaussian', noise: 1, nodeOnly: false, pair: 'ts', buildIndex: null, storage: null };
   for (let i = 0; i < args.length; i++) {
     const next = () => args[++i];
     if (args[i] === '--million') continue;
@@ -34,9 +35,13 @@ function parse(args) {
     else if (args[i] === '--node-only') config.nodeOnly = true;
     else if (args[i] === '--pair') config.pair = next();
     else if (args[i] === '--build-index') config.buildIndex = next() === 'yes';
-    else throw new Error(`unknown argument ${args[i]} (with --million: --arms, --horizon, --seeds, --theta-norm, --distribution, --noise, --node-only, --pair ts|elim)`);
+    else if (args[i] === '--storage') config.storage = next();
+    else throw new Error(`unknown argument ${args[i]} (with --million: --arms, --horizon, --seeds, --theta-norm, --distribution, --noise, --node-only, --pair ts|elim, --build-index yes|no, --storage f32|int8)`);
   }
   if (!PAIRS[config.pair]) throw new Error(`--pair takes ts or elim, got ${config.pair}`);
+  if (config.storage !== null && (config.pair !== 'ts' || !['f32', 'int8'].includes(config.storage))) {
+    throw new Error(`--storage takes f32 or int8, with --pair ts (the Sub-TS graph), got ${config.storage}`);
+  }
   config.buildIndex ??= PAIRS[config.pair].buildIndex;
   return config;
 }
@@ -58,7 +63,7 @@ export default async function linearMillion(args, report) {
   const [baseline, sublinear] = pair.names;
   report.note(`Configuration: K = ${config.arms} ${config.distribution} arms, d = ${config.dim}, |theta*| = ${config.thetaNorm}, ` +
     `noise ${config.noise}, T = ${config.horizon}, seeds 1..${config.seeds}; ${pair.classes} with default options ` +
-    `(practical radius, ${pair.index}); ` +
+    `(practical radius, ${pair.index}${config.storage ? `, its graph over ${config.storage} storage` : ''}); ` +
     'each step is one select() and one update() from JavaScript. ' +
     (config.buildIndex
       ? 'Setup is the constructor, addArms of all arms and buildIndex() (the whole index built at once; bench horizon measures the default, built a slice per step); '

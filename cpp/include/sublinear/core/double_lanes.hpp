@@ -89,15 +89,19 @@ inline double dot(const Row* x, const double* a, std::size_t dim) {
   return sum;
 }
 
-// <x, a> and <x, b> in one read of x: each equals dot() of the same vectors, bit for bit.
-template <class Row>
-inline void dotPair(const Row* x, const double* a, const double* b, std::size_t dim, double& xa, double& xb) {
+// The loop dotPair and downdateDotPair share: <x, a> and <x, b> in one pass over x, where `x`
+// gives the row's entries: x.quad(i, lo, hi) entries i .. i + 3 as two pairs, x.pair(i) entries i
+// and i + 1, x.last(i) the odd last entry. The order of operations is dot()'s, for each product.
+template <class Entries>
+inline void dotPairOver(Entries x, const double* a, const double* b, std::size_t dim, double& xa, double& xb) {
   using namespace pair;
   Pair a0 = zero(), a1 = a0, a2 = a0, a3 = a0;
   Pair b0 = a0, b1 = a0, b2 = a0, b3 = a0;
   std::size_t i = 0;
   for (; i + 8 <= dim; i += 8) {
-    const Pair x0 = load(x + i), x1 = load(x + i + 2), x2 = load(x + i + 4), x3 = load(x + i + 6);
+    Pair x0, x1, x2, x3;
+    x.quad(i, x0, x1);
+    x.quad(i + 4, x2, x3);
     a0 = add(a0, mul(x0, load(a + i)));
     b0 = add(b0, mul(x0, load(b + i)));
     a1 = add(a1, mul(x1, load(a + i + 2)));
@@ -108,18 +112,37 @@ inline void dotPair(const Row* x, const double* a, const double* b, std::size_t 
     b3 = add(b3, mul(x3, load(b + i + 6)));
   }
   for (; i + 2 <= dim; i += 2) {
-    const Pair x0 = load(x + i);
+    const Pair x0 = x.pair(i);
     a0 = add(a0, mul(x0, load(a + i)));
     b0 = add(b0, mul(x0, load(b + i)));
   }
   double sa = combine(a0, a1, a2, a3);
   double sb = combine(b0, b1, b2, b3);
   if (i < dim) {
-    sa += x[i] * a[i];
-    sb += x[i] * b[i];
+    const double last = x.last(i);
+    sa += last * a[i];
+    sb += last * b[i];
   }
   xa = sa;
   xb = sb;
+}
+
+// A row of doubles or floats read as dotPairOver's entries (floats widened exactly, two at a time).
+template <class Row>
+struct RowEntries {
+  const Row* x;
+  void quad(std::size_t i, pair::Pair& lo, pair::Pair& hi) const {
+    lo = pair::load(x + i);
+    hi = pair::load(x + i + 2);
+  }
+  pair::Pair pair(std::size_t i) const { return pair::load(x + i); }
+  double last(std::size_t i) const { return x[i]; }
+};
+
+// <x, a> and <x, b> in one read of x: each equals dot() of the same vectors, bit for bit.
+template <class Row>
+inline void dotPair(const Row* x, const double* a, const double* b, std::size_t dim, double& xa, double& xb) {
+  dotPairOver(RowEntries<Row>{x}, a, b, dim, xa, xb);
 }
 
 // Column j of a symmetric rank-one downdate A - g g^T, in place: a[k] -= g[k] * gj for every k, then
@@ -128,44 +151,24 @@ inline void dotPair(const Row* x, const double* a, const double* b, std::size_t 
 // A stays symmetric bit for bit (RidgeRegression's inverse-only form).
 inline void downdateDotPair(double* a, const double* g, double gj, const double* b, const double* c, std::size_t dim, double& ab,
                             double& ac) {
-  using namespace pair;
-  const Pair scale = splat(gj);
-  Pair a0 = zero(), a1 = a0, a2 = a0, a3 = a0;
-  Pair c0 = a0, c1 = a0, c2 = a0, c3 = a0;
-  std::size_t i = 0;
-  for (; i + 8 <= dim; i += 8) {
-    const Pair x0 = sub(load(a + i), mul(load(g + i), scale));
-    const Pair x1 = sub(load(a + i + 2), mul(load(g + i + 2), scale));
-    const Pair x2 = sub(load(a + i + 4), mul(load(g + i + 4), scale));
-    const Pair x3 = sub(load(a + i + 6), mul(load(g + i + 6), scale));
-    store(a + i, x0);
-    store(a + i + 2, x1);
-    store(a + i + 4, x2);
-    store(a + i + 6, x3);
-    a0 = add(a0, mul(x0, load(b + i)));
-    c0 = add(c0, mul(x0, load(c + i)));
-    a1 = add(a1, mul(x1, load(b + i + 2)));
-    c1 = add(c1, mul(x1, load(c + i + 2)));
-    a2 = add(a2, mul(x2, load(b + i + 4)));
-    c2 = add(c2, mul(x2, load(c + i + 4)));
-    a3 = add(a3, mul(x3, load(b + i + 6)));
-    c3 = add(c3, mul(x3, load(c + i + 6)));
-  }
-  for (; i + 2 <= dim; i += 2) {
-    const Pair x0 = sub(load(a + i), mul(load(g + i), scale));
-    store(a + i, x0);
-    a0 = add(a0, mul(x0, load(b + i)));
-    c0 = add(c0, mul(x0, load(c + i)));
-  }
-  double sa = combine(a0, a1, a2, a3);
-  double sc = combine(c0, c1, c2, c3);
-  if (i < dim) {
-    a[i] -= g[i] * gj;
-    sa += a[i] * b[i];
-    sc += a[i] * c[i];
-  }
-  ab = sa;
-  ac = sc;
+  // The entries of the new column, each stored as it is made.
+  struct Downdated {
+    double* a;
+    const double* g;
+    pair::Pair scale;
+    double gj;
+    pair::Pair pair(std::size_t i) const {
+      const pair::Pair x = pair::sub(pair::load(a + i), pair::mul(pair::load(g + i), scale));
+      pair::store(a + i, x);
+      return x;
+    }
+    void quad(std::size_t i, pair::Pair& lo, pair::Pair& hi) const {
+      lo = pair(i);
+      hi = pair(i + 2);
+    }
+    double last(std::size_t i) const { return a[i] -= g[i] * gj; }
+  };
+  dotPairOver(Downdated{a, g, pair::splat(gj), gj}, b, c, dim, ab, ac);
 }
 
 }  // namespace sublinear::lanes
