@@ -91,7 +91,8 @@ TEST(LinUCBWidths, KeptWidthsOverACatalogueEqualTheDirectOnes) {
     const std::vector<Id> ids = problem.newArms(count, features);
     catalogue->add(ids.data(), ids.size(), features.data(), features.size());
   };
-  addArms(2000);
+  // Three of the arm set's blocks of 4,096 rows, which the corrections' scan walks one at a time.
+  addArms(9000);
   auto user = std::make_shared<LinUCB>(catalogue, Json{{"seed", 1}});
   for (int step = 0; step < 400; ++step) {
     if (step % 97 == 96) {
@@ -103,6 +104,8 @@ TEST(LinUCBWidths, KeptWidthsOverACatalogueEqualTheDirectOnes) {
     }
     const Id arm = user->select(ArmFilter{});
     user->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+    // Every fifth step a second observation: two corrections pending at the next select.
+    if (step % 5 == 0) user->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
   }
   user->select(ArmFilter{});  // brings the widths up to date with the last update
   const Json stats = user->stats();

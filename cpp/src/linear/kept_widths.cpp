@@ -125,24 +125,34 @@ void KeptWidths::correctListed(const std::vector<std::uint32_t>& rows, RowAt row
 }
 
 template <class RowAt>
-void KeptWidths::correctEvery(std::size_t n, RowAt rowAt, const Vector& theta, double* means) {
+void KeptWidths::correctEvery(const ArmSet& arms, RowAt rowAt, const Vector& theta, double* means) {
   // One pass over the rows: each row's corrections and x^T theta from one read of it. One
   // observation a select (the usual case) is a single dotPair, inlined here: at d = 32 a call per
-  // row costs a fifth of the row.
-  if (corrections_.cols() == 1) {
-    const auto d = static_cast<std::size_t>(dim_);
-    const double* correction = corrections_.data();
-    for (std::size_t row = 0; row < n; ++row) {
-      double product = 0.0;
-      lanes::dotPair(rowAt(row), correction, theta.data(), d, product, means[row]);
-      widths_[row] -= product * product;
+  // row costs a fifth of the row. The rows go a block at a time, a pointer stepping through each,
+  // rather than finding each row's block.
+  const auto d = static_cast<std::size_t>(dim_);
+  const std::size_t n = arms.size();
+  double* widths = widths_.data();
+  const double* direction = theta.data();
+  const bool single = corrections_.cols() == 1;
+  const double* correction = corrections_.data();
+  for (std::size_t first = 0; first < n;) {
+    const std::size_t end = first + arms.contiguousRows(first);
+    const auto* x = rowAt(first);
+    if (single) {
+      for (std::size_t row = first; row < end; ++row, x += d) {
+        double product = 0.0;
+        lanes::dotPair(x, correction, direction, d, product, means[row]);
+        widths[row] -= product * product;
+      }
+    } else {
+      for (std::size_t row = first; row < end; ++row, x += d) {
+        double drop = 0.0;
+        means[row] = correctRow(x, direction, drop);
+        widths[row] -= drop;
+      }
     }
-  } else {
-    for (std::size_t row = 0; row < n; ++row) {
-      double drop = 0.0;
-      means[row] = correctRow(rowAt(row), theta.data(), drop);
-      widths_[row] -= drop;
-    }
+    first = end;
   }
 }
 
@@ -180,9 +190,9 @@ void KeptWidths::bringUpToDateEvery(const ArmSet& arms, const RidgeRegression& r
     recompute(arms, ridge);
   }
   if (arms.hasFloatRows()) {
-    correctEvery(n, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
+    correctEvery(arms, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
   } else {
-    correctEvery(n, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
+    correctEvery(arms, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
   }
   corrections_.resize(dim_, 0);
   if (n == 0) return;

@@ -43,6 +43,9 @@ class ArmSet {
   const float* floatRowData(std::size_t row) const {
     return floatBlocks_[row / RowStore<double>::kBlockRows].data() + (row % RowStore<double>::kBlockRows) * static_cast<std::size_t>(dim_);
   }
+  // How many rows from `row` on lie contiguously after rowData(row) and floatRowData(row) (the float
+  // copy keeps the same blocks): to the block's end or the last row.
+  std::size_t contiguousRows(std::size_t row) const { return rows_.contiguousRows(row); }
   const double* featuresOf(Id id) const { return rows_.vectorOf(id); }
   // The label of a row or a stored id, and every row's with the per-label posting lists (which make
   // a filter's eligible count and a walk over only the eligible arms cheap).

@@ -92,7 +92,7 @@ class KeptWidths {
   template <class RowAt>
   void correctListed(const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means);
   template <class RowAt>
-  void correctEvery(std::size_t n, RowAt rowAt, const Vector& theta, double* means);
+  void correctEvery(const ArmSet& arms, RowAt rowAt, const Vector& theta, double* means);
   // One row x (doubles or floats): the sum of its pending corrections' squares into `drop`, and
   // x^T theta returned (theta may be null: 0 returned), from one read of the row (lanes::dotPair).
   template <class Row>
