@@ -139,6 +139,31 @@ TEST(CatalogueSubspace, ARefitMovesEveryModelAndTheUserKeepsLearning) {
   EXPECT_EQ(user->stats()["subspace"]["version"], 3);
 }
 
+TEST(CatalogueSubspace, ADecisionsRewardAfterARefitLandsInTheMovedModel) {
+  // decide() keeps the arms' features (d of them); a reward that comes after another user refitted
+  // the basis is projected onto the new basis once the model has moved to it.
+  World world(100, 6, Json{{"subspaceEnergy", 0.9999999}}, 61);
+  world.add(300, 0.0);
+  PersistentLinearPolicy user(userSpec("sub-ts"), world.catalogue);
+  world.play(user, 50, 0);
+  const Decision decision = user->decide(2, ArmFilter{}, true);
+  ASSERT_EQ(decision.arms.size(), 2u);
+  for (const double p : decision.propensities) EXPECT_TRUE(p >= 0.0 && p <= 1.0);
+  world.add(400, 0.0);
+  PersistentLinearPolicy other(userSpec("lin-ts", 2), world.catalogue);
+  world.play(other, 1, 0);
+  ASSERT_EQ(user->stats()["subspace"]["version"], 1);
+  const std::vector<double> rewards{world.means[decision.arms[0]], world.means[decision.arms[1]]};
+  user->reward(decision.eventId, rewards.data(), rewards.size());
+  EXPECT_EQ(user->stats()["subspace"]["version"], 2);
+  EXPECT_EQ(user->stats()["updates"], 52);
+  // The arms span the same space before and after: the estimate still points at theta*.
+  EXPECT_GT(user->theta().normalized().dot(world.thetaStar), 0.5);
+  const auto bytes = user.toBytes();
+  auto restored = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "sub-ts", world.catalogue);
+  EXPECT_EQ(restored->theta(), user->theta());
+}
+
 TEST(CatalogueSubspace, SnapshotsRestoreAcrossARefitAndOverTheCataloguesSnapshot) {
   World world(96, 8, Json{{"modelDim", 32}, {"seed", 1}}, 31);
   world.add(400, 0.2);
