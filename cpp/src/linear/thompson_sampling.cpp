@@ -142,11 +142,15 @@ void ThompsonSampling::syncSubspace() {
   if (subspaceVersion_ == current) return;
   Matrix gram = ridge_.gram();
   Vector responses = ridge_.responses();
-  for (std::uint64_t v = subspaceVersion_ + 1; v <= current; ++v) {
-    moveModel(gram, responses, catalogue_->subspaceTransition(v), startPrecision());
-  }
+  moveToCurrentVersion(gram, responses);
   ridge_.reset(gram, responses);
   subspaceVersion_ = current;
+}
+
+void ThompsonSampling::moveToCurrentVersion(Matrix& gram, Vector& responses) const {
+  for (std::uint64_t v = subspaceVersion_ + 1; v <= catalogue_->subspaceVersion(); ++v) {
+    moveModel(gram, responses, catalogue_->subspaceTransition(v), startPrecision());
+  }
 }
 
 void ThompsonSampling::moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda) {
@@ -186,9 +190,7 @@ Vector ThompsonSampling::theta() const {
     // will hold once it moves at its next call, without moving it here.
     Matrix gram = ridge_.gram();
     Vector responses = ridge_.responses();
-    for (std::uint64_t v = subspaceVersion_ + 1; v <= catalogue_->subspaceVersion(); ++v) {
-      moveModel(gram, responses, catalogue_->subspaceTransition(v), startPrecision());
-    }
+    moveToCurrentVersion(gram, responses);
     return current->lift(gram.llt().solve(responses));
   }
   if (!transform_) return ridge_.theta();

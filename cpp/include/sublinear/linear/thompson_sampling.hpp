@@ -144,6 +144,8 @@ class ThompsonSampling : public RidgePolicy {
   void syncSubspace();
   // The basis the model is in: the policy's own, the catalogue's (current once syncSubspace ran), or null.
   const ArmSubspace* basis() const;
+  // V and b of the model (in subspaceVersion_) moved through the catalogue's transitions since.
+  void moveToCurrentVersion(Matrix& gram, Vector& responses) const;
   // V and b moved by `change` (see fitSubspace).
   static void moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda);
   // theta~ for this step as the index's query (its scale in lastScale_, the query in lastQuery_).
