@@ -109,8 +109,8 @@ export default async function highd(args, report) {
         ['Linear TS', () => new sb.LinTS({ dim, seed: 1 }), true],
         ['Linear TS (catalogue user)', (catalogue) => new sb.LinTS({ catalogue, seed: 1 }), false],
         // The user before the catalogue's subspace: its model in all d dimensions (3 d^2 doubles).
-        // The catalogue's subspace at modelDim 48: 3 x 48^2 doubles, the issue-31 bound of 64 KiB a user.
-        ['Linear TS (catalogue user, catalogue modelDim 48)', (catalogue) => new sb.LinTS({ catalogue, seed: 1 }), false],
+        // The catalogue's subspace at a policy's own default modelDim, 256 (the catalogue's is 32).
+        ['Linear TS (catalogue user, catalogue modelDim 256)', (catalogue) => new sb.LinTS({ catalogue, seed: 1 }), false],
         ['Linear TS (catalogue user, subspace none)', (catalogue) => new sb.LinTS({ catalogue, seed: 1, subspace: 'none' }), false],
         ['Sub-TS (catalogue user)', (catalogue) => new sb.SubTS({ catalogue, seed: 1 }), false],
         ['Sub-TS', () => new sb.SubTS({ dim, seed: 1 }), true],
@@ -141,7 +141,7 @@ export default async function highd(args, report) {
             catalogue = new sb.Catalogue({
               dim,
               index: { type: name.startsWith('Sub-TS') ? 'hnsw' : 'exact' },
-              ...(name.includes('modelDim 48') ? { modelDim: 48 } : {}),
+              ...(name.includes('modelDim 256') ? { modelDim: 256 } : {}),
             });
             catalogue.add(ids, features);
             // What a first user makes the catalogue fit and keep for every user (its subspace's

@@ -6,7 +6,7 @@
 // relative scale 0.3, theta* in the embedding's span). Noise 0.1, T = 4,000, K = 5,000 for the
 // generated arms: regret per quarter as a fraction of uniform play's, total regret, ms a step
 // (wasm in Node), the subspace's rank and the energy it keeps.
-// Also as users over a catalogue (the catalogue's subspace, at its default modelDim and at 48).
+// Also as users over a catalogue (the catalogue's subspace, at its default modelDim 32, 48 and 256).
 //   npm run bench -- subspace [--horizon T] [--images N] [--seeds S] [--skip-fashion] [--dims D,...] [--only part,...]
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -126,10 +126,12 @@ export default async function subspace(args, report) {
     ['Linear TS, arms\' subspace (default)', sb.LinTS, {}],
     ['Sub-TS, full model', sb.SubTS, { subspace: 'none' }],
     ['Sub-TS, arms\' subspace (default)', sb.SubTS, {}],
-    // Users over a catalogue learn in the catalogue's subspace (one basis for every user).
-    ['Linear TS, catalogue user (catalogue\'s subspace)', sb.LinTS, {}, {}],
+    // Users over a catalogue learn in the catalogue's subspace (one basis for every user; its
+    // modelDim min(d, 32) by default, 48 and a policy's own 256 beside it).
+    ['Linear TS, catalogue user (catalogue\'s subspace, modelDim 32)', sb.LinTS, {}, {}],
     ['Linear TS, catalogue user, catalogue modelDim 48', sb.LinTS, {}, { modelDim: 48 }],
-    ['Sub-TS, catalogue user (catalogue\'s subspace)', sb.SubTS, {}, {}],
+    ['Linear TS, catalogue user, catalogue modelDim 256', sb.LinTS, {}, { modelDim: 256 }],
+    ['Sub-TS, catalogue user (catalogue\'s subspace, modelDim 32)', sb.SubTS, {}, {}],
   ].filter(([name]) => !config.only || config.only.some((part) => name.includes(part)));
   const rows = [];
   let done = 0;

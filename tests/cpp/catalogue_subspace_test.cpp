@@ -73,7 +73,7 @@ TEST_P(CatalogueSubspaceUsers, LearnAtHighDimensionInTheSharedBasis) {
   const Json stats = user->stats();
   EXPECT_EQ(stats["subspace"]["shared"], true);
   EXPECT_EQ(stats["subspace"]["version"], 1);
-  EXPECT_EQ(stats["subspace"]["modelDim"], 192);  // min(d, 256)
+  EXPECT_EQ(stats["subspace"]["modelDim"], Catalogue::kDefaultModelDim);  // min(d, 32)
   EXPECT_EQ(world.catalogue->stats()["subspace"]["fits"], 1);
   // A second user shares the basis: no second fit.
   PersistentLinearPolicy second(userSpec(GetParam(), 6), world.catalogue);
@@ -126,7 +126,7 @@ TEST(CatalogueSubspace, ARefitMovesEveryModelAndTheUserKeepsLearning) {
   PersistentLinearPolicy other(userSpec("lin-ts", 9), world.catalogue);
   world.play(other, 1, 0);
   EXPECT_EQ(world.catalogue->stats()["subspace"]["fits"], 2);
-  EXPECT_EQ(world.catalogue->stats()["subspace"]["transitionBytes"], 128 * 128 * sizeof(double));
+  EXPECT_EQ(world.catalogue->stats()["subspace"]["transitionBytes"], 32 * 32 * sizeof(double));
   EXPECT_EQ(user->stats()["subspace"]["version"], 1);
   EXPECT_LT((user->theta() - before).norm(), 1e-6 * before.norm());
   const double lastQuarter = world.play(user, 400, 100) / 100.0;

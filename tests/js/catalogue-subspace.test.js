@@ -74,18 +74,20 @@ describe('Thompson users in the catalogue\'s subspace', () => {
     for (const user of users) {
       const lastQuarter = world.play(user, 600, 150) / 150;
       expect(lastQuarter).toBeLessThan(0.2 * world.uniformRegret());
-      expect(user.stats().subspace).toMatchObject({ shared: true, version: 2, modelDim: 256 });
+      // The catalogue's default modelDim: min(d, 32).
+      expect(user.stats().subspace).toMatchObject({ shared: true, version: 2, modelDim: 32 });
     }
-    expect(catalogue.stats().subspace).toMatchObject({ fits: 2, modelDim: 256, basisBytes: 256 * 256 * 8, transitionBytes: 256 * 256 * 8 });
+    expect(catalogue.stats().subspace).toMatchObject({ fits: 2, modelDim: 32, basisBytes: 256 * 32 * 8, transitionBytes: 32 * 32 * 8 });
     for (const user of users) user.dispose();
     catalogue.dispose();
   }, 120_000);
 
-  test('a user\'s wasm heap is the model\'s modelDim^2, not d^2', () => {
+  test('a user\'s wasm heap is the model\'s modelDim^2, not d^2: within 64 KiB up to d = 4,096 by default', () => {
     const perUser = {};
-    for (const dim of [128, 1024]) {
+    for (const dim of [128, 1024, 4096]) {
       const world = lowRankWorld(dim, 8, 4);
-      const catalogue = new sb.Catalogue({ dim, modelDim: 32, index: { type: 'exact' } });
+      // The catalogue's default modelDim, min(d, 32).
+      const catalogue = new sb.Catalogue({ dim, index: { type: 'exact' } });
       const arms = world.arms(300);
       catalogue.add(arms.ids, arms.x);
       // The first user fits the shared basis; what follows is what users themselves cost.
@@ -98,8 +100,9 @@ describe('Thompson users in the catalogue\'s subspace', () => {
       catalogue.dispose();
     }
     console.log(`[catalogue-subspace] wasm heap per LinTS user, modelDim 32: d = 128 ${(perUser[128] / 1024).toFixed(1)} KiB, `
-      + `d = 1,024 ${(perUser[1024] / 1024).toFixed(1)} KiB; subspace 'none' at d = 1,024 ${(perUser.none / 2 ** 20).toFixed(1)} MiB`);
-    expect(perUser[1024]).toBeLessThanOrEqual(64 * 1024);
+      + `d = 1,024 ${(perUser[1024] / 1024).toFixed(1)} KiB, d = 4,096 ${(perUser[4096] / 1024).toFixed(1)} KiB; `
+      + `subspace 'none' at d = 1,024 ${(perUser.none / 2 ** 20).toFixed(1)} MiB`);
+    for (const dim of [128, 1024, 4096]) expect(perUser[dim], `d = ${dim}`).toBeLessThanOrEqual(64 * 1024);
     // What grows with d is a user's vectors of d (a draw's query, a decision's features), not a d x d matrix.
     expect(perUser[1024] - perUser[128]).toBeLessThan(16 * 1024);
     expect(perUser.none).toBeGreaterThan(2 * 1024 * 1024 * 8);

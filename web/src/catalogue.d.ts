@@ -17,7 +17,8 @@ export interface CatalogueOptions {
   /**
    * The dimension of the arms' principal subspace that LinTS and SubTS users learn in (README, "Learning
    * where the arms live"): one basis of the catalogue's arms for every user, fitted at the first need
-   * and again when the arms doubled or lost half. Default min(d, 256); above d: d. Users learn in it
+   * and again when the arms doubled or lost half. Default min(d, 32) (a user's model is 3 modelDim^2
+   * doubles: 24 KiB at 32, within 64 KiB a user at any d); above d: d. Users learn in it
    * with subspace 'auto' above 64 dimensions, or at any d when this or subspaceEnergy is given.
    */
   modelDim?: number;

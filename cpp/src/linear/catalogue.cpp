@@ -10,7 +10,6 @@
 #include "sublinear/linear/policy_index.hpp"
 #include "sublinear/linear/saved_arms.hpp"
 #include "sublinear/linear/sub_ts.hpp"
-#include "sublinear/linear/thompson_sampling.hpp"
 
 namespace sublinear {
 
@@ -59,7 +58,7 @@ Catalogue::Catalogue(const Json& options)
       identity_(drawIdentity()),
       arms_(readCatalogueDimension(options)),
       subspaceModelDim_(static_cast<int>(std::min<long long>(
-          readIntegerOption(option_groups::catalogue(), options, "modelDim", ThompsonSampling::kDefaultModelDim), arms_.dim()))),
+          readIntegerOption(option_groups::catalogue(), options, "modelDim", kDefaultModelDim), arms_.dim()))),
       subspaceEnergy_(readOption(option_groups::catalogue(), options, "subspaceEnergy")),
       subspaceOptionsGiven_(given(options, "modelDim") || given(options, "subspaceEnergy")),
       seed_(readSeedOption(option_groups::catalogue(), options)) {

@@ -29,8 +29,12 @@ namespace sublinear {
 //   index  ({ type: "hnsw", M: 8 (16 above 32 dimensions), efConstruction: 16 }) the MIPS index, the
 //          defaults Sub-TS gives its own graph for that dimension (SubTS::graphDefaults)
 //   seed   (0) the index's seed, unless index.seed; also the seed of the subspace's range finder
-//   modelDim (min(d, 256)), subspaceEnergy (0.6)  the arms' principal subspace that Thompson users
-//          learn in (ArmSubspace): the catalogue's, one basis for every user, so these are its options
+//   modelDim (min(d, 32)), subspaceEnergy (0.6)  the arms' principal subspace that Thompson users
+//          learn in (ArmSubspace): the catalogue's, one basis for every user, so these are its options.
+//          The default is not a policy's own 256: a catalogue serves many users, and at 32 a user's
+//          model (3 x 32^2 doubles, 24 KiB) keeps the catalogue's bound of 64 KiB a user at every d up
+//          to 4,096; on the generated embeddings (d 128 to 1,536, rank 20 to 200) and Fashion-MNIST
+//          users learned as well as at 48 and 256 (bench/results/subspace-catalogue.md).
 //
 // The subspace: one ArmSubspace of the catalogue's arms, fitted when a user that learns in it first
 // needs it and again when the arms have doubled or lost half since (the rule of a policy over its own
@@ -71,6 +75,8 @@ class Catalogue {
   // The index's waiting items into its structure now (MipsIndex::build); returns how many still wait.
   std::size_t build(std::size_t maxItems) { return index_->build(maxItems); }
 
+  // modelDim's default over a catalogue (see above).
+  static constexpr int kDefaultModelDim = 32;
   // The subspace every Thompson user over the catalogue learns in (see above).
   int subspaceModelDim() const { return subspaceModelDim_; }
   double subspaceEnergy() const { return subspaceEnergy_; }
