@@ -3,7 +3,8 @@
 // unit-norm rows): LinUCB over its own arms and as a user over a catalogue, with its widths kept by
 // rank-one corrections (the default, O(K d) a step) and, up to d = 384, computed directly
 // (`widths: 'direct'`, O(K d^2) a step, nothing per arm); Linear TS (also as a catalogue user, over
-// an exact catalogue) and Sub-TS; the elimination policies with default options (search 'auto':
+// an exact catalogue, in the catalogue's subspace by default above 64 dimensions and with subspace
+// 'none') and Sub-TS (also as a catalogue user over a graph); the elimination policies with default options (search 'auto':
 // lifted stage indexes at d <= 16, kept widths above), with the lifted search forced (only where
 // the lift, d(d+1)/2 floats per arm, fits the heap) and as users over a catalogue (kept widths, 13
 // bytes an arm). A cell warms up for `--warm` steps, then times select + update until `--steps`
@@ -107,6 +108,11 @@ export default async function highd(args, report) {
           false, dim > 384 ? 'O(K d^2): over 10 s a step' : null],
         ['Linear TS', () => new sb.LinTS({ dim, seed: 1 }), true],
         ['Linear TS (catalogue user)', (catalogue) => new sb.LinTS({ catalogue, seed: 1 }), false],
+        // The user before the catalogue's subspace: its model in all d dimensions (3 d^2 doubles).
+        // The catalogue's subspace at a policy's own default modelDim, 256 (the catalogue's is 32).
+        ['Linear TS (catalogue user, catalogue modelDim 256)', (catalogue) => new sb.LinTS({ catalogue, seed: 1 }), false],
+        ['Linear TS (catalogue user, subspace none)', (catalogue) => new sb.LinTS({ catalogue, seed: 1, subspace: 'none' }), false],
+        ['Sub-TS (catalogue user)', (catalogue) => new sb.SubTS({ catalogue, seed: 1 }), false],
         ['Sub-TS', () => new sb.SubTS({ dim, seed: 1 }), true],
         ['Linear Elim (defaults)', () => new sb.LinearElim({ dim, seed: 1 }), true, dim <= 16],
         ['Sub-Elim (defaults)', () => new sb.SubElim({ dim, seed: 1 }), true, dim <= 16],
@@ -132,12 +138,23 @@ export default async function highd(args, report) {
         try {
           const setupStart = performance.now();
           if (!ownArms) {
-            catalogue = new sb.Catalogue({ dim, index: { type: 'exact' } });
+            catalogue = new sb.Catalogue({
+              dim,
+              index: { type: name.startsWith('Sub-TS') ? 'hnsw' : 'exact' },
+              ...(name.includes('modelDim 256') ? { modelDim: 256 } : {}),
+            });
             // In chunks, as a catalogue is streamed in: one call over 10^5 x 1,536 features would copy
             // 1.2 GB into the heap beside the catalogue's own 2.4 GB.
             for (let first = 0; first < count; first += 10000) {
               const end = Math.min(count, first + 10000);
               catalogue.add(ids.subarray(first, end), features.subarray(first * dim, end * dim));
+            }
+            // What a first user makes the catalogue fit and keep for every user (its subspace's
+            // basis) is shared: fitted by a first user here, before a user's own memory is measured.
+            if (name.includes('TS (catalogue user')) {
+              const first = make(catalogue);
+              first.select();
+              first.dispose();
             }
             // A user's own memory: the catalogue is shared by every user.
             if (name.includes('catalogue user')) before = sb.memoryUsage().allocatedBytes;

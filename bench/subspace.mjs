@@ -6,7 +6,8 @@
 // relative scale 0.3, theta* in the embedding's span). Noise 0.1, T = 4,000, K = 5,000 for the
 // generated arms: regret per quarter as a fraction of uniform play's, total regret, ms a step
 // (wasm in Node), the subspace's rank and the energy it keeps.
-//   npm run bench -- subspace [--horizon T] [--images N] [--seeds S] [--skip-fashion]
+// Also as users over a catalogue (the catalogue's subspace, at its default modelDim 32, 48 and 256).
+//   npm run bench -- subspace [--horizon T] [--images N] [--seeds S] [--skip-fashion] [--dims D,...] [--only part,...]
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import init from '../dist/index.js';
@@ -75,15 +76,23 @@ function lowRank(dim, rank, count, seed) {
   return { name: `low-rank d ${dim} rank ${rank}, ${count} arms`, count, dim, features, theta: unitRows(theta, 1, dim) };
 }
 
-function play(sb, Policy, options, problem, horizon, seed) {
+// catalogueOptions: the policy is a user over a Catalogue (an exact index for Linear TS, the default
+// graph for Sub-TS) made with these options, whose subspace it learns in; undefined: its own arms.
+function play(sb, Policy, options, problem, horizon, seed, catalogueOptions) {
   const { count, dim, features, theta } = problem;
   const means = new Float64Array(count);
   for (let i = 0; i < count; i++) for (let j = 0; j < dim; j++) means[i] += features[i * dim + j] * theta[j];
   const best = Math.max(...means);
   const uniform = best - means.reduce((a, b) => a + b, 0) / count;
-  const policy = new Policy({ dim, horizon, seed, ...options });
+  const ids = Uint32Array.from({ length: count }, (_, i) => i);
+  let catalogue = null;
+  if (catalogueOptions) {
+    catalogue = new sb.Catalogue({ dim, ...(Policy === sb.LinTS ? { index: { type: 'exact' } } : {}), ...catalogueOptions });
+    catalogue.add(ids, features);
+  }
+  const policy = catalogue ? new Policy({ catalogue, horizon, seed, ...options }) : new Policy({ dim, horizon, seed, ...options });
   try {
-    policy.addArms(Uint32Array.from({ length: count }, (_, i) => i), features);
+    if (!catalogue) policy.addArms(ids, features);
     const random = seededRandom(1000 + seed);
     const quarters = [0, 0, 0, 0];
     const started = performance.now();
@@ -97,28 +106,40 @@ function play(sb, Policy, options, problem, horizon, seed) {
     return { quarters: quarters.map((q) => q / ((uniform * horizon) / 4)), total: quarters.reduce((a, b) => a + b, 0), ms, stats };
   } finally {
     policy.dispose();
+    catalogue?.dispose();
   }
 }
 
 export default async function subspace(args, report) {
-  const config = { horizon: option(args, 'horizon', 4000), images: option(args, 'images', 60000), seeds: option(args, 'seeds', 1), fashion: !args.includes('--skip-fashion') };
+  const config = { horizon: option(args, 'horizon', 4000), images: option(args, 'images', 60000), seeds: option(args, 'seeds', 1), fashion: !args.includes('--skip-fashion'),
+    // --dims 384,1536: only these generated problems; --only Linear,catalogue: contenders whose names contain a part.
+    dims: args.includes('--dims') ? args[args.indexOf('--dims') + 1].split(',').map(Number) : null,
+    only: args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null };
   const sb = await init();
   const problems = [];
   if (config.fashion) problems.push(() => fashion(config.images));
-  for (const [dim, rank] of PROBLEMS) problems.push(() => lowRank(dim, rank, 5000, 40 + dim));
+  for (const [dim, rank] of PROBLEMS) {
+    if (!config.dims || config.dims.includes(dim)) problems.push(() => lowRank(dim, rank, 5000, 40 + dim));
+  }
   const contenders = [
     ['Linear TS, full model', sb.LinTS, { subspace: 'none' }],
     ['Linear TS, arms\' subspace (default)', sb.LinTS, {}],
     ['Sub-TS, full model', sb.SubTS, { subspace: 'none' }],
     ['Sub-TS, arms\' subspace (default)', sb.SubTS, {}],
-  ];
+    // Users over a catalogue learn in the catalogue's subspace (one basis for every user; its
+    // modelDim min(d, 32) by default, 48 and a policy's own 256 beside it).
+    ['Linear TS, catalogue user (catalogue\'s subspace, modelDim 32)', sb.LinTS, {}, {}],
+    ['Linear TS, catalogue user, catalogue modelDim 48', sb.LinTS, {}, { modelDim: 48 }],
+    ['Linear TS, catalogue user, catalogue modelDim 256', sb.LinTS, {}, { modelDim: 256 }],
+    ['Sub-TS, catalogue user (catalogue\'s subspace, modelDim 32)', sb.SubTS, {}, {}],
+  ].filter(([name]) => !config.only || config.only.some((part) => name.includes(part)));
   const rows = [];
   let done = 0;
   for (const make of problems) {
     const problem = make();
-    for (const [name, Policy, options] of contenders) {
+    for (const [name, Policy, options, catalogueOptions] of contenders) {
       for (let seed = 1; seed <= config.seeds; seed++) {
-        const outcome = play(sb, Policy, options, problem, config.horizon, seed);
+        const outcome = play(sb, Policy, options, problem, config.horizon, seed, catalogueOptions);
         const sub = outcome.stats.subspace;
         rows.push([problem.name, name, seed, ...outcome.quarters, outcome.total, outcome.ms, sub ? `${sub.rank} / ${sub.modelDim}` : '', sub ? sub.energy : '']);
         done += 1;

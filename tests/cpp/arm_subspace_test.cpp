@@ -11,41 +11,11 @@
 #include "sublinear/linear/arm_subspace.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
+#include "low_rank_arms.hpp"
 #include "test_support.hpp"
 
 namespace sublinear::testing {
 namespace arm_subspace_test {
-
-// `count` unit-norm arms x = A z / |A z| in d dimensions, A a fixed d x rank Gaussian matrix, plus
-// an isotropic tail of relative scale `tail` (real embeddings: a few strong directions and a long
-// weak remainder).
-struct LowRankArms {
-  int dim;
-  int rank;
-  Matrix mixing;
-  Random random;
-  LowRankArms(int d, int r, std::uint64_t seed) : dim(d), rank(r), mixing(d, r), random(seed) {
-    for (Eigen::Index i = 0; i < mixing.size(); ++i) mixing.data()[i] = random.normal();
-  }
-  std::vector<double> draw(std::size_t count, double tail) {
-    std::vector<double> rows(count * static_cast<std::size_t>(dim));
-    for (std::size_t i = 0; i < count; ++i) {
-      Vector z(rank);
-      for (int k = 0; k < rank; ++k) z[k] = random.normal() / std::sqrt(1.0 + k / 4.0);
-      Vector x = mixing * z / std::sqrt(static_cast<double>(dim));
-      for (int j = 0; j < dim; ++j) x[j] += tail * random.normal() / std::sqrt(static_cast<double>(dim));
-      x.normalize();
-      for (int j = 0; j < dim; ++j) rows[i * static_cast<std::size_t>(dim) + static_cast<std::size_t>(j)] = x[j];
-    }
-    return rows;
-  }
-};
-
-std::vector<Id> idRange(Id first, std::size_t count) {
-  std::vector<Id> ids(count);
-  for (std::size_t i = 0; i < count; ++i) ids[i] = first + static_cast<Id>(i);
-  return ids;
-}
 
 TEST(ArmSubspace, FindsTheArmsRankAndReconstructsThem) {
   LowRankArms source(100, 6, 1);
@@ -128,9 +98,10 @@ TEST(ArmSubspace, DefaultsAboveSixtyFourDimensionsAndRefusesContradictions) {
                    ->stats()
                    .contains("subspace"));
   EXPECT_EQ(refused(100, Json{{"type", "lin-ucb"}, {"subspace", "arms"}}), invalid) << "LinUCB has no subspace";
+  // Over a catalogue the subspace is the catalogue's (catalogue_subspace_test.cpp): a user may not ask for another.
   auto catalogue = std::make_shared<Catalogue>(Json{{"dim", 100}});
-  EXPECT_THROW(makeLinearPolicy(catalogue, Json{{"type", "lin-ts"}, {"subspace", "arms"}}), Error);
-  EXPECT_NO_THROW(makeLinearPolicy(catalogue, Json{{"type", "lin-ts"}}));
+  EXPECT_NO_THROW(makeLinearPolicy(catalogue, Json{{"type", "lin-ts"}, {"subspace", "arms"}}));
+  EXPECT_THROW(makeLinearPolicy(catalogue, Json{{"type", "lin-ts"}, {"modelDim", 10}}), Error);
 }
 
 TEST(ArmSubspace, ARefitKeepsWhatTheModelLearned) {

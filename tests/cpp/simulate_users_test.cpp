@@ -73,6 +73,19 @@ TEST(SimulateUsers, WhatAUserCostsDoesNotGrowWithTheCatalogue) {
   EXPECT_LT(small["users"]["memory"]["perUserBytes"].get<std::size_t>(), 64u * 1024u);
 }
 
+TEST(SimulateUsers, ThePolicysSubspaceOptionsAreTheCataloguesAndKeepAUserSmall) {
+  // d = 96 > 64: users learn in the catalogue's subspace; the policy's modelDim goes to the catalogue.
+  Json config = usersConfig("lin-ts", 4, 4 * 100);
+  config["environment"]["dim"] = 96;
+  config["policy"]["modelDim"] = 12;
+  const Json small = simulate(config).toJson();
+  config["policy"]["modelDim"] = 48;
+  const Json large = simulate(config).toJson();
+  // V, V^-1 and the factor: 3 x (48^2 - 12^2) doubles more.
+  EXPECT_EQ(large["users"]["memory"]["perUserBytes"].get<std::size_t>() - small["users"]["memory"]["perUserBytes"].get<std::size_t>(),
+            3 * (48 * 48 - 12 * 12) * sizeof(double) + 2 * (48 - 12) * sizeof(double));
+}
+
 TEST(SimulateUsers, OneUserIsTheSimulationOfOnePolicyByteForByte) {
   Json config = usersConfig("lin-ts", 1, 300);
   config["recordEvery"] = 7;

@@ -56,7 +56,7 @@ describe('Catalogue', () => {
     restored.dispose();
     catalogue.dispose();
     const options = sb.optionTable('catalogue', 'catalogue').filter((option) => !option.internal).map((option) => option.name);
-    expect(options).toEqual(['dim', 'index', 'seed']);
+    expect(options).toEqual(['dim', 'index', 'seed', 'modelDim', 'subspaceEnergy']);
   });
 
   test('bad input throws its code and changes nothing', () => {

@@ -134,7 +134,13 @@ async function catalogues(): Promise<void> {
   const copy: InstanceType<typeof sb.Catalogue> = sb.Catalogue.fromBytes(catalogue.toBytes());
   // @ts-expect-error: over a catalogue, dim is the catalogue's
   new sb.LinUCB({ catalogue, dim: 32 });
-  for (const each of [user, baseline, ucb, restored, copy, catalogue]) each.dispose();
+  // The arms' subspace of Thompson users is the catalogue's (its modelDim and subspaceEnergy).
+  const embeddings = new sb.Catalogue({ dim: 768, modelDim: 48, subspaceEnergy: 0.6 });
+  const inSubspace = new sb.LinTS({ catalogue: embeddings, subspace: 'arms' });
+  const basisBytes: number | undefined = embeddings.stats().subspace?.basisBytes;
+  const version: number | undefined = inSubspace.stats().subspace?.version;
+  console.log(basisBytes, version);
+  for (const each of [user, baseline, ucb, restored, copy, catalogue, inSubspace, embeddings]) each.dispose();
 }
 
 void catalogues();

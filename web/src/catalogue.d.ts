@@ -12,8 +12,18 @@ export interface CatalogueOptions {
    * for that dimension, built a slice per search (or now, with build()).
    */
   index?: PolicyIndexOptions;
-  /** Seed of the index (unless index.seed). Default 0. */
+  /** Seed of the index (unless index.seed) and of the subspace's range finder. Default 0. */
   seed?: number;
+  /**
+   * The dimension of the arms' principal subspace that LinTS and SubTS users learn in (README, "Learning
+   * where the arms live"): one basis of the catalogue's arms for every user, fitted at the first need
+   * and again when the arms doubled or lost half. Default min(d, 32) (a user's model is 3 modelDim^2
+   * doubles: 24 KiB at 32, within 64 KiB a user at any d); above d: d. Users learn in it
+   * with subspace 'auto' above 64 dimensions, or at any d when this or subspaceEnergy is given.
+   */
+  modelDim?: number;
+  /** The fewest principal directions (at least 8, at most modelDim) that hold this fraction of the arms' squared norms. Default 0.6. */
+  subspaceEnergy?: number;
 }
 
 export interface CatalogueAddOptions {
@@ -35,6 +45,12 @@ export interface CatalogueStats {
   /** The index's stats (every user's searches together). */
   index: { type: string; innerProducts: number; [key: string]: unknown };
   innerProducts: number;
+  /**
+   * Once a user needed it: the shared subspace (rank and energy of the last fit, fits = its version)
+   * and the bytes of its basis (d x modelDim doubles) and of the transitions kept for users whose model
+   * is in an older version (modelDim^2 doubles per refit).
+   */
+  subspace?: { modelDim: number; rank: number; energy: number; fits: number; basisBytes: number; transitionBytes: number };
 }
 
 // Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).

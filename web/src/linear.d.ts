@@ -113,7 +113,8 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Population
    * they are and is searched with B theta~, theta() reports B theta^. 'none': all d dimensions.
    * Default 'auto': 'arms' above 64 dimensions or when `modelDim` or `subspaceEnergy` is given, 'none'
    * otherwise and always with `prior` or `negativeRewardTransform` (they are in d dimensions; 'arms'
-   * with them throws INVALID_ARGUMENT). Not over a catalogue. stats().subspace when in use.
+   * with them throws INVALID_ARGUMENT). Over a catalogue the subspace is the catalogue's (its
+   * `modelDim` and `subspaceEnergy` options), shared by every user. stats().subspace when in use.
    */
   subspace?: 'auto' | 'arms' | 'none';
   /** With a subspace: the model's dimension, in [1, 4096], d when above d (its state is modelDim^2 doubles, not d^2). Default min(d, 256). */
@@ -131,24 +132,26 @@ export interface SubspaceStats {
   energy: number;
   /** How many times the basis was fitted. */
   fits: number;
+  /** Over a catalogue: the basis is the catalogue's (true), and the version of it the model is in. */
+  shared?: boolean;
+  version?: number;
 }
 
 /**
  * A user over a catalogue: the policy's options without `dim` (the catalogue's), `index` (Sub-TS
  * searches the catalogue's index; Linear TS scans its rows), `negativeRewardTransform` (it would
- * change the catalogue's vectors) or a subspace model (`subspace: 'arms'`, `modelDim`): each throws INVALID_ARGUMENT. The policy holds its model only;
+ * change the catalogue's vectors): each throws INVALID_ARGUMENT. LinTS and SubTS users learn in the
+ * catalogue's subspace under the same `subspace` rule as over their own arms (the catalogue's
+ * `modelDim` and `subspaceEnergy`: a user's other value throws INVALID_ARGUMENT). The policy holds its model only;
  * addArms and removeArms throw INVALID_ARGUMENT (change the catalogue instead). LinearElim and
  * SubElim over a catalogue keep per arm its stage and width (13 bytes an arm, search 'widths');
  * search 'lifted' throws INVALID_ARGUMENT.
  */
-export type OverCatalogue<Options> = Omit<Options, 'dim' | 'index' | 'negativeRewardTransform' | 'subspace' | 'modelDim' | 'subspaceEnergy'> & {
+export type OverCatalogue<Options> = Omit<Options, 'dim' | 'index' | 'negativeRewardTransform'> & {
   catalogue: Catalogue;
   dim?: never;
   index?: never;
   negativeRewardTransform?: never;
-  subspace?: 'auto' | 'none';
-  modelDim?: never;
-  subspaceEnergy?: never;
 };
 
 /** fromBytes' second argument. */

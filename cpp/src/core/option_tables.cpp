@@ -353,7 +353,12 @@ const OptionGroup& catalogue() {
       nested(object("index", "{ type: 'hnsw', M: 8 (16 above 32 dimensions), efConstruction: 16 }",
                     "{ type, ...options } of the one MIPS index every user searches"),
              "index", "type", "hnsw"),
-      seed(0, "seed of the index (unless index.seed)"),
+      seed(0, "seed of the index (unless index.seed) and of the subspace's range finder"),
+      computedInteger("modelDim", 1, 4096, "min(d, 32)",
+                      "the dimension of the arms' subspace that LinTS and SubTS users learn in (above d: d); one basis for every user, a model of 3 modelDim^2 doubles per user"),
+      number("subspaceEnergy", 0.6, 0, 1,
+             "the fewest principal directions of the catalogue's arms (at least 8, at most modelDim) that hold this fraction of their squared norms",
+             true, false),
   };
   return group;
 }

@@ -1,5 +1,6 @@
 #include "sublinear/linear/catalogue.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -31,13 +32,36 @@ std::uint64_t drawIdentity() {
   return (high << 32) | device();
 }
 
+bool given(const Json& options, const char* key) { return options.is_object() && options.contains(key) && !options[key].is_null(); }
+
+// FNV-1a over the basis's bits, started from the previous version's fingerprint: two catalogues of
+// one identity share a fingerprint at version v only when they went through the same v fits.
+std::uint64_t chainFingerprint(std::uint64_t previous, const Matrix& basis) {
+  std::uint64_t hash = 0xCBF29CE484222325ULL ^ previous;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(basis.data());
+  const std::size_t length = static_cast<std::size_t>(basis.size()) * sizeof(double);
+  for (std::size_t i = 0; i < length; ++i) {
+    hash ^= bytes[i];
+    hash *= 0x100000001B3ULL;
+  }
+  return hash == 0 ? 1 : hash;  // 0 names "no fit"
+}
+
 void floatRows(const double* features, std::size_t count, std::size_t dim, std::vector<float>& out) {
   out.resize(count * dim);
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(features[i]);
 }
 }  // namespace
 
-Catalogue::Catalogue(const Json& options) : options_(options), identity_(drawIdentity()), arms_(readCatalogueDimension(options)) {
+Catalogue::Catalogue(const Json& options)
+    : options_(options),
+      identity_(drawIdentity()),
+      arms_(readCatalogueDimension(options)),
+      subspaceModelDim_(static_cast<int>(std::min<long long>(
+          readIntegerOption(option_groups::catalogue(), options, "modelDim", kDefaultModelDim), arms_.dim()))),
+      subspaceEnergy_(readOption(option_groups::catalogue(), options, "subspaceEnergy")),
+      subspaceOptionsGiven_(given(options, "modelDim") || given(options, "subspaceEnergy")),
+      seed_(readSeedOption(option_groups::catalogue(), options)) {
   // Sub-TS's own graph defaults for this dimension: users over the catalogue search it as Sub-TS
   // searches its own graph, and the reasons for those defaults (thompson_sampling.cpp) hold for it alike.
   const PolicyIndexSpec spec(options, "hnsw", SubTS::graphDefaults(arms_.dim()));
@@ -76,18 +100,39 @@ void Catalogue::remove(const Id* ids, std::size_t count) {
   arms_.checkRemove(ids, count);
   index_->remove(ids, count);
   arms_.remove(ids, count);
+  if (subspace_) subspace_->noteRemoved(count);
+}
+
+const ArmSubspace& Catalogue::armSubspace() {
+  if (!subspace_) subspace_ = std::make_unique<ArmSubspace>(arms_.dim(), subspaceModelDim_, subspaceEnergy_, seed_);
+  if (subspace_->due(arms_.size())) {
+    // Room first, so that nothing after the fit can fail and leave a basis without its version.
+    transitions_.reserve(transitions_.size() + 1);
+    fingerprints_.reserve(fingerprints_.size() + 1);
+    Matrix change = subspace_->fit(arms_);
+    if (!fingerprints_.empty()) transitions_.push_back(std::move(change));
+    fingerprints_.push_back(chainFingerprint(subspaceFingerprint(subspaceVersion()), subspace_->basis()));
+  }
+  return *subspace_;
 }
 
 Json Catalogue::stats() const {
   std::size_t labelled = 0;
   for (const std::uint32_t label : arms_.labels().labels()) labelled += label != 0 ? 1 : 0;
-  return Json{{"type", kType},
+  Json result{{"type", kType},
               {"dim", dim()},
               {"size", size()},
               {"identity", identityText()},
               {"labelled", labelled},
               {"index", index_->stats()},
               {"innerProducts", index_->innerProducts()}};
+  if (const ArmSubspace* subspace = fittedSubspace()) {
+    result["subspace"] = subspace->stats();
+    const std::size_t r = static_cast<std::size_t>(subspaceModelDim_);
+    result["subspace"]["basisBytes"] = static_cast<std::size_t>(arms_.dim()) * r * sizeof(double);
+    result["subspace"]["transitionBytes"] = transitions_.size() * r * r * sizeof(double);
+  }
+  return result;
 }
 
 std::vector<std::uint8_t> Catalogue::toBytes() const {
@@ -96,6 +141,13 @@ std::vector<std::uint8_t> Catalogue::toBytes() const {
   out.u64(identity_);
   saveArmSet(arms_, out);
   index_->save(out);
+  // The subspace: its fits, then (once fitted) the basis, the transitions and the fingerprints.
+  out.u64(subspaceVersion());
+  if (subspaceVersion() > 0) {
+    subspace_->save(out);
+    for (const Matrix& transition : transitions_) out.matrix(transition);
+    out.u64s(fingerprints_.data(), fingerprints_.size());
+  }
   return out.finish();
 }
 
@@ -126,6 +178,27 @@ void Catalogue::load(StateReader& in) {
     for (std::size_t j = 0; j < d; ++j) expected[j] = static_cast<float>(x[j]);
     in.check(index_->items().holds(index_->items().rowOf(id), expected.data()), "the index holds another vector for arm " + std::to_string(id));
   }
+  const std::uint64_t versions = in.u64();
+  if (versions == 0) return;
+  auto subspace = std::make_unique<ArmSubspace>(arms_.dim(), subspaceModelDim_, subspaceEnergy_, seed_);
+  subspace->load(in);
+  in.check(subspace->fits() == versions, "the subspace's fits do not match its versions");
+  // Each transition is modelDim^2 doubles: check the bytes hold them before allocating.
+  const auto r = static_cast<std::size_t>(subspaceModelDim_);
+  in.check(in.remaining() / sizeof(double) / r / r >= versions - 1, "the subspace's transitions exceed the state");
+  std::vector<Matrix> transitions;
+  for (std::uint64_t v = 2; v <= versions; ++v) {
+    transitions.push_back(in.matrix(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(r)));
+    in.check(transitions.back().allFinite(), "a subspace transition holds a non-finite entry");
+  }
+  std::vector<std::uint64_t> fingerprints = in.u64s();
+  in.check(fingerprints.size() == versions, "the subspace's fingerprints do not match its versions");
+  // The last fingerprint names the basis held (the earlier ones name bases no longer kept).
+  const std::uint64_t previous = versions >= 2 ? fingerprints[versions - 2] : 0;
+  in.check(fingerprints.back() == chainFingerprint(previous, subspace->basis()), "the subspace's fingerprint does not match its basis");
+  subspace_ = std::move(subspace);
+  transitions_ = std::move(transitions);
+  fingerprints_ = std::move(fingerprints);
 }
 
 }  // namespace sublinear

@@ -45,7 +45,7 @@ void Family::checkContext(const std::uint8_t* bytes, std::size_t length, const s
   }
   // The envelope is checked whole before its identity is compared: damaged bytes are CORRUPT_STATE.
   StateReader head(bytes, length, type);
-  readOptions(head);
+  const Json spec = readOptions(head);
   const std::uint64_t saved = head.u64();
   if (catalogue == nullptr) {
     fail(ErrorCode::InvalidArgument, "this state is a user's model over catalogue " + Catalogue::identityText(saved) +
@@ -55,13 +55,38 @@ void Family::checkContext(const std::uint8_t* bytes, std::size_t length, const s
     fail(ErrorCode::InvalidArgument, "this state was saved over catalogue " + Catalogue::identityText(saved) + ", not over catalogue " +
                                          catalogue->identityText() + " (another catalogue, or one not loaded from its snapshot)");
   }
+  // Stored options the catalogue refuses are damage (the user was made over this catalogue with them).
+  bool subspace = false;
+  try {
+    subspace = linearUsesCatalogueSubspace(*catalogue, spec);
+  } catch (const Error& error) {
+    fail(ErrorCode::CorruptState, std::string("saved state is damaged: ") + error.what());
+  }
+  if (!subspace) return;
+  const std::uint64_t version = head.u64();
+  const std::uint64_t fingerprint = head.u64();
+  // A catalogue loaded from a snapshot taken before a fit that is due fits now, as it would at its
+  // users' next call and as the saved one did: the same arms give the same basis.
+  if (version > catalogue->subspaceVersion()) catalogue->armSubspace();
+  if (version > catalogue->subspaceVersion() || fingerprint != catalogue->subspaceFingerprint(version)) {
+    fail(ErrorCode::InvalidArgument, "this state's model is in version " + std::to_string(version) + " of catalogue " +
+                                         catalogue->identityText() + "'s subspace, which this copy of the catalogue " +
+                                         (version > catalogue->subspaceVersion() ? "has not reached (it has " + std::to_string(catalogue->subspaceVersion()) + " fits: an older snapshot?)"
+                                                                                  : "fitted otherwise (changed apart from the one the state was saved over)"));
+  }
 }
 
 std::unique_ptr<LinearPolicy> Family::restore(StateReader& in, const Json& spec, const std::string&, const Context& catalogue) {
   if (catalogue) {
     in.u64();  // the identity, compared in checkContext
-    // The ridge state holds at least d^2 doubles: refuse a state that cannot before constructing the user.
-    const auto d = static_cast<std::size_t>(catalogue->dim());
+    const bool subspace = linearUsesCatalogueSubspace(*catalogue, spec);
+    if (subspace) {
+      in.u64();  // the lineage, compared in checkContext
+      in.u64();
+    }
+    // The ridge state holds at least d^2 doubles (r^2 in the subspace): refuse a state that cannot
+    // before constructing the user.
+    const auto d = static_cast<std::size_t>(subspace ? catalogue->subspaceModelDim() : catalogue->dim());
     in.check(in.remaining() / sizeof(double) / d >= d, "the catalogue's dimension exceeds the state");
     return makeLinearPolicy(catalogue, spec);
   }

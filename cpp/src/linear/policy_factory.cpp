@@ -46,19 +46,21 @@ LinearPolicyType elimination(const char* type) {
             return std::make_unique<ScanElim>(type, std::move(catalogue), options);
           },
           nullptr,
-          {}};
+          {},
+          nullptr};
 }
 
 // A RidgePolicy subclass, over its own arms or a catalogue's. `groups`: its option table when it is
 // not a built-in one (see LinearPolicyType::groups).
 template <class Policy>
 LinearPolicyType ridge(const char* type, std::function<int(int, const Json&)> modelDimension = nullptr,
+                       std::function<bool(const Catalogue&, const Json&)> catalogueSubspace = nullptr,
                        std::vector<const OptionGroup*> groups = {}) {
   return {type, [](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> { return std::make_unique<Policy>(dim, options); },
           [](std::shared_ptr<Catalogue> catalogue, const Json& options) -> std::unique_ptr<LinearPolicy> {
             return std::make_unique<Policy>(std::move(catalogue), options);
           },
-          std::move(modelDimension), std::move(groups)};
+          std::move(modelDimension), std::move(groups), std::move(catalogueSubspace)};
 }
 
 const LinearPolicyType& checkedType(const Json& options) {
@@ -72,10 +74,10 @@ const LinearPolicyType& checkedType(const Json& options) {
 TypeRegistry<LinearPolicyType>& linearPolicyRegistry() {
   static TypeRegistry<LinearPolicyType> registry("linear-policy", "option 'type': unknown linear policy", {
       ridge<LinUCB>("lin-ucb"),
-      ridge<LinTS>("lin-ts", SubTS::modelDimension),
+      ridge<LinTS>("lin-ts", SubTS::modelDimension, SubTS::usesSubspaceOver),
       elimination<LinearElim>("linear-elim"),
       elimination<SubElim>("sub-elim"),
-      ridge<SubTS>("sub-ts", SubTS::modelDimension),
+      ridge<SubTS>("sub-ts", SubTS::modelDimension, SubTS::usesSubspaceOver),
   });
   return registry;
 }
@@ -97,6 +99,11 @@ std::unique_ptr<LinearPolicy> makeLinearPolicy(std::shared_ptr<Catalogue> catalo
 int linearModelDimension(int dim, const Json& spec) {
   const LinearPolicyType* entry = linearPolicyRegistry().find(readString(spec, "type", ""));
   return entry != nullptr && entry->modelDimension ? entry->modelDimension(dim, spec) : dim;
+}
+
+bool linearUsesCatalogueSubspace(const Catalogue& catalogue, const Json& spec) {
+  const LinearPolicyType* entry = linearPolicyRegistry().find(readString(spec, "type", ""));
+  return entry != nullptr && entry->catalogueSubspace && entry->catalogueSubspace(catalogue, spec);
 }
 
 std::vector<std::string> linearPolicyTypes() { return linearPolicyRegistry().types(); }

@@ -162,6 +162,7 @@ void RidgePolicy::update(Id arm, double reward) {
 }
 
 void RidgePolicy::observe(const double* features, double reward) {
+  beforeObservation();
   const double modelled = modelReward(reward);
   const Vector x = modelFeatures(features);
   ridge_.update(x, modelled);

@@ -33,7 +33,7 @@ std::vector<Id> ThompsonSampling::propensityCandidates(const std::vector<Id>& sh
     filters.exclude = filter.exclude;
     filters.labels = filter.labels;
     // The posterior mean as the index's query: in the arms' coordinates when the model is in their subspace.
-    const Vector mean = subspace_ ? subspace_->lift(ridge_.theta()) : ridge_.theta();
+    const Vector mean = basis() ? basis()->lift(ridge_.theta()) : ridge_.theta();
     std::vector<float> meanQuery(static_cast<std::size_t>(mean.size()));
     for (Eigen::Index j = 0; j < mean.size(); ++j) meanQuery[static_cast<std::size_t>(j)] = static_cast<float>(mean[j]);
     MipsIndex& searched = index();

@@ -38,6 +38,37 @@ int ThompsonSampling::modelDimension(int dim, const Json& options) {
   return static_cast<int>(std::min<long long>(modelDim, dim));
 }
 
+bool ThompsonSampling::usesSubspaceOver(const Catalogue& catalogue, const Json& options) {
+  const auto given = [&](const char* name) { return options.is_object() && options.contains(name) && !options[name].is_null(); };
+  // One basis serves every user: a user may repeat the catalogue's choice, not make another.
+  if (given("modelDim")) {
+    const long long asked = std::min<long long>(readIntegerOption(option_groups::armSubspace(), options, "modelDim"), catalogue.dim());
+    if (asked != catalogue.subspaceModelDim()) {
+      fail(ErrorCode::InvalidArgument, "option 'modelDim': over a catalogue the subspace is the catalogue's (modelDim " +
+                                           std::to_string(catalogue.subspaceModelDim()) + "); give modelDim to the Catalogue");
+    }
+  }
+  if (given("subspaceEnergy")) {
+    if (readOption(option_groups::armSubspace(), options, "subspaceEnergy") != catalogue.subspaceEnergy()) {
+      fail(ErrorCode::InvalidArgument, "option 'subspaceEnergy': over a catalogue the subspace is the catalogue's (subspaceEnergy " +
+                                           Json(catalogue.subspaceEnergy()).dump() + "); give subspaceEnergy to the Catalogue");
+    }
+  }
+  const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
+  if (mode == "none") return false;
+  if (mode == "arms") {
+    require(!given("prior"), ErrorCode::InvalidArgument, "option 'subspace': 'arms' cannot be combined with 'prior' (it is in d dimensions)");
+    return true;
+  }
+  if (given("prior")) return false;
+  return catalogue.dim() > kFullModelMaxDimension || catalogue.subspaceOptionsGiven() || given("modelDim") || given("subspaceEnergy");
+}
+
+int ThompsonSampling::modelDimensionOver(const Catalogue* catalogue, const Json& options) {
+  if (catalogue == nullptr) return 1;
+  return usesSubspaceOver(*catalogue, options) ? catalogue->subspaceModelDim() : catalogue->dim();
+}
+
 ThompsonSampling::ThompsonSampling(std::string type, const std::string& defaultIndex, int dim, const Json& options)
     : RidgePolicy(dim, options, modelDimension(dim, options), RidgeRegression::Form::Factored),
       type_(std::move(type)),
@@ -82,21 +113,63 @@ const Json& optionsOverCatalogue(const Json& options) {
 }  // namespace
 
 ThompsonSampling::ThompsonSampling(std::string type, std::shared_ptr<Catalogue> catalogue, bool scanCatalogue, const Json& options)
-    : RidgePolicy(catalogue, optionsOverCatalogue(options), catalogue ? catalogue->dim() : 1, RidgeRegression::Form::Factored),
+    : RidgePolicy(catalogue, optionsOverCatalogue(options), modelDimensionOver(catalogue.get(), options), RidgeRegression::Form::Factored),
       type_(std::move(type)),
       transform_(false),
       inflation_(readOption(option_groups::thompson(), options, "inflation")),
       shortlist_(static_cast<std::size_t>(readIntegerOption(option_groups::thompson(), options, "shortlist"))),
       audit_(options, shortlist_, readSeedOption(option_groups::ridge(), options)) {
-  // The catalogue's arms and their changes are every user's: a subspace of them would be the
-  // catalogue's to fit and keep, which it does not yet do.
-  require(readStringOption(option_groups::armSubspace(), options, "subspace") != "arms" && !options.contains("modelDim"),
-          ErrorCode::InvalidArgument, "option 'subspace' / 'modelDim': a model in the arms' subspace is not available over a catalogue");
+  // The catalogue's arms and their changes are every user's: so is their subspace (usesSubspaceOver).
+  catalogueSubspace_ = usesSubspaceOver(*catalogue_, options);
   scanCatalogue_ = scanCatalogue;
 }
 
+const ArmSubspace* ThompsonSampling::basis() const {
+  if (subspace_) return subspace_.get();
+  return catalogueSubspace_ ? catalogue_->fittedSubspace() : nullptr;
+}
+
+void ThompsonSampling::syncSubspace() {
+  if (!catalogueSubspace_) return;
+  catalogue_->armSubspace();
+  const std::uint64_t current = catalogue_->subspaceVersion();
+  // A model that has seen nothing has nothing to move; one with observations has a version (an
+  // observation needs the basis, so it synced first).
+  if (subspaceVersion_ == 0 || ridge_.observations() == 0) {
+    subspaceVersion_ = current;
+    return;
+  }
+  if (subspaceVersion_ == current) return;
+  Matrix gram = ridge_.gram();
+  Vector responses = ridge_.responses();
+  moveToCurrentVersion(gram, responses);
+  ridge_.reset(gram, responses);
+  subspaceVersion_ = current;
+}
+
+void ThompsonSampling::moveToCurrentVersion(Matrix& gram, Vector& responses) const {
+  for (std::uint64_t v = subspaceVersion_ + 1; v <= catalogue_->subspaceVersion(); ++v) {
+    moveModel(gram, responses, catalogue_->subspaceTransition(v), startPrecision());
+  }
+}
+
+void ThompsonSampling::moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda) {
+  const Eigen::Index r = gram.rows();
+  const Matrix identity = Matrix::Identity(r, r);
+  Matrix moved = lambda * identity + change * (gram - lambda * identity) * change.transpose();
+  gram = (moved + moved.transpose()) / 2.0;
+  responses = change * responses;
+}
+
+bool ThompsonSampling::catalogueSubspaceLineage(std::uint64_t& version, std::uint64_t& fingerprint) const {
+  if (!catalogueSubspace_) return false;
+  version = subspaceVersion_;
+  fingerprint = catalogue_->subspaceFingerprint(subspaceVersion_);
+  return true;
+}
+
 Vector ThompsonSampling::modelFeatures(const double* features) const {
-  if (subspace_) return subspace_->project(features);
+  if (const ArmSubspace* b = basis()) return b->project(features);
   const Eigen::Map<const Vector> x(features, arms_.dim());
   if (!transform_) return x;
   Vector lifted(arms_.dim() + 1);
@@ -109,6 +182,17 @@ double ThompsonSampling::modelReward(double reward) const { return transform_ ? 
 
 Vector ThompsonSampling::theta() const {
   if (subspace_) return subspace_->lift(ridge_.theta());
+  if (catalogueSubspace_) {
+    const ArmSubspace* current = catalogue_->fittedSubspace();
+    if (current == nullptr || ridge_.observations() == 0) return Vector::Zero(arms_.dim());
+    if (subspaceVersion_ == catalogue_->subspaceVersion()) return current->lift(ridge_.theta());
+    // Another user's call refitted the basis since this model last moved: the estimate the model
+    // will hold once it moves at its next call, without moving it here.
+    Matrix gram = ridge_.gram();
+    Vector responses = ridge_.responses();
+    moveToCurrentVersion(gram, responses);
+    return current->lift(gram.llt().solve(responses));
+  }
   if (!transform_) return ridge_.theta();
   return kSqrtTwo * ridge_.theta().head(arms_.dim());
 }
@@ -146,12 +230,10 @@ void ThompsonSampling::fitSubspace() {
   // lambda I + M (V - lambda I) M^T and b becomes M b; directions new to the basis start at the prior.
   const Matrix change = subspace_->fit(arms_);
   if (ridge_.observations() == 0) return;
-  const double lambda = startPrecision();
-  const Eigen::Index r = ridge_.dim();
-  const Matrix identity = Matrix::Identity(r, r);
-  Matrix gram = lambda * identity + change * (ridge_.gram() - lambda * identity) * change.transpose();
-  gram = (gram + gram.transpose()) / 2.0;
-  ridge_.reset(gram, change * ridge_.responses());
+  Matrix gram = ridge_.gram();
+  Vector responses = ridge_.responses();
+  moveModel(gram, responses, change, startPrecision());
+  ridge_.reset(gram, responses);
 }
 
 void ThompsonSampling::onRemoveArms(const Id* ids, std::size_t count) {
@@ -166,7 +248,9 @@ std::vector<float> ThompsonSampling::drawQuery() {
   lastScale_ = inflation_ * (theoreticalRadius() ? adaptiveRadius(delta() / (4.0 * static_cast<double>(horizon())))
                                                   : practicalRadius(1.0));
   if (subspace_ && subspace_->due(arms_.size())) fitSubspace();
-  const Vector sampled = subspace_ ? subspace_->lift(ridge_.sampleTheta(random_, lastScale_)) : ridge_.sampleTheta(random_, lastScale_);
+  syncSubspace();
+  const ArmSubspace* b = basis();
+  const Vector sampled = b ? b->lift(ridge_.sampleTheta(random_, lastScale_)) : ridge_.sampleTheta(random_, lastScale_);
   std::vector<float> query(static_cast<std::size_t>(sampled.size()));
   for (Eigen::Index j = 0; j < sampled.size(); ++j) query[static_cast<std::size_t>(j)] = static_cast<float>(sampled[j]);
   lastQuery_ = query;
@@ -244,6 +328,12 @@ void ThompsonSampling::saveFields(StateWriter& out) const {
   audit_.save(out);
   // Present exactly when the options ask for a subspace (the constructor decides from them).
   if (subspace_) subspace_->save(out);
+  // Over the catalogue's subspace: the version the model is in and its fingerprint (the head holds
+  // them too, for the refusal of another lineage before anything is made: see checkContext).
+  if (catalogueSubspace_) {
+    out.u64(subspaceVersion_);
+    out.u64(catalogue_->subspaceFingerprint(subspaceVersion_));
+  }
   out.u32s(recalled_.data(), recalled_.size());
   // Over a catalogue the index is the catalogue's: the user keeps only its share of the work.
   if (catalogue_) {
@@ -263,6 +353,15 @@ void ThompsonSampling::loadFields(StateReader& in) {
   shortlist_ = static_cast<std::size_t>(shortlist);
   audit_.load(in);
   if (subspace_) subspace_->load(in);
+  if (catalogueSubspace_) {
+    const std::uint64_t version = in.u64();
+    const std::uint64_t fingerprint = in.u64();
+    // The head's lineage was compared with the catalogue's before (checkContext): these are the same.
+    in.check(version <= catalogue_->subspaceVersion() && fingerprint == catalogue_->subspaceFingerprint(version),
+             "the model's subspace version does not match the state's head");
+    in.check(version > 0 || ridge_.observations() == 0, "a model with observations has no subspace version");
+    subspaceVersion_ = version;
+  }
   const std::vector<std::uint32_t> recalled = in.u32s();
   in.check(recalled.size() <= kRecalled, "too many recalled arms");
   if (catalogue_) {
@@ -305,6 +404,12 @@ Json ThompsonSampling::extraStats() const {
              {"emptyQueries", emptyQueries_},
              {"approximation", approximation}};
   if (subspace_) stats["subspace"] = subspace_->stats();
+  if (catalogueSubspace_) {
+    // The catalogue's basis (shared, counted in its stats) and the version this model is in.
+    stats["subspace"] = catalogue_->fittedSubspace() ? catalogue_->fittedSubspace()->stats() : Json{{"modelDim", ridge_.dim()}, {"fits", 0}};
+    stats["subspace"]["shared"] = true;
+    stats["subspace"]["version"] = subspaceVersion_;
+  }
   return stats;
 }
 

@@ -160,6 +160,12 @@ std::unique_ptr<Trial> makeLinearTrial(const Json& environment, const Json& poli
   Json catalogueIndex = policyOptions.contains("index") ? policyOptions["index"] : Json(nullptr);
   Json userOptions = policyOptions;
   userOptions.erase("index");
+  // And its subspace options (modelDim, subspaceEnergy): the catalogue's subspace is every user's,
+  // and a user that repeats the catalogue's values is accepted.
+  Json catalogueSubspace = Json::object();
+  for (const char* key : {"modelDim", "subspaceEnergy"}) {
+    if (policyOptions.contains(key) && !policyOptions[key].is_null()) catalogueSubspace[key] = policyOptions[key];
+  }
   const std::string type = readString(policyOptions, "type", "");
   if (catalogueIndex.is_null() && type != "sub-ts") catalogueIndex = Json{{"type", "exact"}};
   const std::uint64_t userSeed = readSeed(policyOptions, 0);
@@ -171,9 +177,10 @@ std::unique_ptr<Trial> makeLinearTrial(const Json& environment, const Json& poli
         options["dim"] = dim;
         return makeLinearPolicy(dim, options);
       },
-      [catalogueIndex, seed](int dim) {
+      [catalogueIndex, catalogueSubspace, seed](int dim) {
         Json options{{"dim", dim}, {"seed", deriveSeed(seed, kCataloguePurpose) >> 11}};
         if (!catalogueIndex.is_null()) options["index"] = catalogueIndex;
+        for (const auto& [key, value] : catalogueSubspace.items()) options[key] = value;
         return std::make_shared<Catalogue>(options);
       },
       [userOptions, userSeed](const std::shared_ptr<Catalogue>& catalogue, std::size_t user) {

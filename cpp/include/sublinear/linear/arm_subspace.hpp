@@ -40,6 +40,8 @@ class ArmSubspace {
   int dim() const { return static_cast<int>(basis_.rows()); }
   int modelDim() const { return static_cast<int>(basis_.cols()); }
   bool fitted() const { return fits_ > 0; }
+  std::uint64_t fits() const { return fits_; }
+  const Matrix& basis() const { return basis_; }
   // The arms changed enough since the last fit to fit again: never fitted, doubled, or lost half.
   bool due(std::size_t armCount) const;
   void noteRemoved(std::size_t count) { removedSinceFit_ += count; }

@@ -9,6 +9,7 @@
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/linear/arm_set.hpp"
+#include "sublinear/linear/arm_subspace.hpp"
 #include "sublinear/mips/mips_index.hpp"
 
 namespace sublinear {
@@ -27,7 +28,20 @@ namespace sublinear {
 //   dim    required, 1..4096 (the linear policies' range)
 //   index  ({ type: "hnsw", M: 8 (16 above 32 dimensions), efConstruction: 16 }) the MIPS index, the
 //          defaults Sub-TS gives its own graph for that dimension (SubTS::graphDefaults)
-//   seed   (0) the index's seed, unless index.seed
+//   seed   (0) the index's seed, unless index.seed; also the seed of the subspace's range finder
+//   modelDim (min(d, 32)), subspaceEnergy (0.6)  the arms' principal subspace that Thompson users
+//          learn in (ArmSubspace): the catalogue's, one basis for every user, so these are its options.
+//          The default is not a policy's own 256: a catalogue serves many users, and at 32 a user's
+//          model (3 x 32^2 doubles, 24 KiB) keeps the catalogue's bound of 64 KiB a user at every d up
+//          to 4,096; on the generated embeddings (d 128 to 1,536, rank 20 to 200) and Fashion-MNIST
+//          users learned as well as at 48 and 256 (bench/results/subspace-catalogue.md).
+//
+// The subspace: one ArmSubspace of the catalogue's arms, fitted when a user that learns in it first
+// needs it and again when the arms have doubled or lost half since (the rule of a policy over its own
+// arms). Each fit is a version; the catalogue keeps, for every version v >= 2, the transition M_v =
+// B_v^T B_{v-1} (modelDim x modelDim), with which a user whose model is in version v - 1 moves it to
+// v at its next call, and a fingerprint of the lineage (a hash of every basis so far, chained), which
+// a user's snapshot records so that it restores only over a catalogue that went through the same fits.
 //
 // The identity is a 64-bit name drawn from std::random_device when the catalogue is made and kept
 // in its snapshot, so every process that loads the snapshot holds the same catalogue by name. A
@@ -61,7 +75,29 @@ class Catalogue {
   // The index's waiting items into its structure now (MipsIndex::build); returns how many still wait.
   std::size_t build(std::size_t maxItems) { return index_->build(maxItems); }
 
-  // { type, dim, size, identity, labelled (arms whose label is not 0), index: the index's stats }
+  // modelDim's default over a catalogue (see above).
+  static constexpr int kDefaultModelDim = 32;
+  // The subspace every Thompson user over the catalogue learns in (see above).
+  int subspaceModelDim() const { return subspaceModelDim_; }
+  double subspaceEnergy() const { return subspaceEnergy_; }
+  // Whether the catalogue's options name modelDim or subspaceEnergy (subspace 'auto' then asks for
+  // it at any d, as these options do for a policy over its own arms).
+  bool subspaceOptionsGiven() const { return subspaceOptionsGiven_; }
+  // Fits the subspace when it is due (never fitted and arms present, doubled, or lost half) and
+  // returns the current basis (unfitted when the catalogue has no arm yet). The fit is the one
+  // change a user's call makes to the catalogue: it serves every user after it.
+  const ArmSubspace& armSubspace();
+  // The current basis, or null before the first fit.
+  const ArmSubspace* fittedSubspace() const { return subspaceVersion() > 0 ? subspace_.get() : nullptr; }
+  // The fits so far (0: none).
+  std::uint64_t subspaceVersion() const { return fingerprints_.size(); }
+  // M_v = B_v^T B_{v-1}, for 2 <= version <= subspaceVersion().
+  const Matrix& subspaceTransition(std::uint64_t version) const { return transitions_[version - 2]; }
+  // The lineage's fingerprint at `version` (0 for version 0), for version <= subspaceVersion().
+  std::uint64_t subspaceFingerprint(std::uint64_t version) const { return version == 0 ? 0 : fingerprints_[version - 1]; }
+
+  // { type, dim, size, identity, labelled (arms whose label is not 0), index: the index's stats,
+  //   subspace: { modelDim, rank, energy, fits } once fitted, with transitionBytes }
   Json stats() const;
 
   // The snapshot: options, identity, arms (ids, features, labels in row order), then the index.
@@ -82,6 +118,14 @@ class Catalogue {
   // of it see them.
   ArmSet arms_;
   std::unique_ptr<MipsIndex> index_;
+  // The subspace (made at its first fit), a transition per refit and a fingerprint per fit.
+  int subspaceModelDim_;
+  double subspaceEnergy_;
+  bool subspaceOptionsGiven_;
+  std::uint64_t seed_;
+  std::unique_ptr<ArmSubspace> subspace_;
+  std::vector<Matrix> transitions_;
+  std::vector<std::uint64_t> fingerprints_;
 };
 
 }  // namespace sublinear

@@ -92,6 +92,10 @@ class LinearPolicy {
   virtual std::size_t buildIndex(std::size_t /*maxItems*/) { return 0; }
   // Work counters, at least { innerProducts } (the MIPS index's and the policy's own scoring).
   virtual Json stats() const = 0;
+  // A user over a catalogue that learns in the catalogue's subspace: the version of the basis its
+  // model is in and that version's lineage fingerprint (Catalogue::subspaceFingerprint), which its
+  // snapshot's head records. False for every other policy.
+  virtual bool catalogueSubspaceLineage(std::uint64_t& /*version*/, std::uint64_t& /*fingerprint*/) const { return false; }
 
   // Snapshot (core/snapshot.hpp): every field the policy's future depends on. load() runs on a
   // policy just constructed with the same options and validates what it reads (CORRUPT_STATE).

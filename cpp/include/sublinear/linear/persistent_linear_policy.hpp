@@ -24,6 +24,12 @@ namespace sublinear {
 // catalogue's snapshot, possibly changed since: the same identity. Without a catalogue, with one of
 // another identity, or with one for a state that holds its own arms: INVALID_ARGUMENT naming the
 // reason (the bytes are intact; the argument is wrong). Damaged bytes: CORRUPT_STATE.
+//
+// A user in the catalogue's subspace (ThompsonSampling) also records, after the identity, the basis
+// version its model is in and that version's lineage fingerprint. It restores over a catalogue of
+// the same identity that went through the same fits up to that version (later ones are fine: the
+// model moves forward at its next call); a catalogue whose fits differ (changed in another process
+// from the same snapshot, or an older snapshot than the user's) is INVALID_ARGUMENT too.
 template <>
 struct PersistenceFamily<LinearPolicy> : PersistenceFamilyDefaults {
   // The catalogue the policy reads its arms from, or null.
@@ -40,8 +46,16 @@ struct PersistenceFamily<LinearPolicy> : PersistenceFamilyDefaults {
   static std::unique_ptr<LinearPolicy> restore(StateReader& in, const Json& spec, const std::string& type, const Context& catalogue);
   static std::string expectedStateType(const std::string& expectedType, const std::uint8_t* bytes, std::size_t length);
   static void checkContext(const std::uint8_t* bytes, std::size_t length, const std::string& type, const Context& catalogue);
-  static void writeHead(StateWriter& out, const LinearPolicy&, const Context& catalogue) {
-    if (catalogue) out.u64(catalogue->identity());
+  static void writeHead(StateWriter& out, const LinearPolicy& policy, const Context& catalogue) {
+    if (!catalogue) return;
+    out.u64(catalogue->identity());
+    // A user in the catalogue's subspace: the basis version its model is in and its lineage.
+    std::uint64_t version = 0;
+    std::uint64_t fingerprint = 0;
+    if (policy.catalogueSubspaceLineage(version, fingerprint)) {
+      out.u64(version);
+      out.u64(fingerprint);
+    }
   }
 
   // The envelope type of a user's state.

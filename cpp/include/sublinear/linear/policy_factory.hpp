@@ -105,7 +105,13 @@ struct LinearPolicyType {
   // The groups of its option table, for a type whose options live beside its class; empty for the
   // built-in types, whose tables are in core/option_tables.cpp.
   std::vector<const OptionGroup*> groups;
+  // Whether a user of this type with these options learns in the catalogue's subspace (its model is
+  // then the catalogue's subspaceModelDim(), and its snapshot's head holds the basis lineage); empty: never.
+  std::function<bool(const Catalogue& catalogue, const Json& options)> catalogueSubspace;
 };
+
+// Whether the user `spec` (with `type`) over `catalogue` learns in the catalogue's subspace.
+bool linearUsesCatalogueSubspace(const Catalogue& catalogue, const Json& spec);
 
 // Every linear policy type, in the order the documentation lists them.
 TypeRegistry<LinearPolicyType>& linearPolicyRegistry();

@@ -94,6 +94,9 @@ class RidgePolicy : public LinearPolicy {
   // Called by update() just after the regression took an observation (its lastInverseTimesX() is
   // V^-1 x with the V^-1 before it): the policies that keep their arms' widths correct them with it.
   virtual void afterObservation() {}
+  // Called by update() and reward() once the input is valid, before the regression takes the
+  // observation (a model in a catalogue's subspace moves to its current basis first).
+  virtual void beforeObservation() {}
   // Thompson sampling draws its choice: decide() then asks estimateChoiceProbabilities for the
   // propensities. The other policies choose deterministically given their state.
   virtual bool randomisedChoice() const { return false; }

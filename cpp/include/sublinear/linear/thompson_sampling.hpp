@@ -54,6 +54,17 @@ namespace sublinear {
 //   subspace ("auto": "arms" above 64 dimensions or when modelDim or subspaceEnergy is given, "none"
 //            otherwise and with prior or negativeRewardTransform, which are in d dimensions)
 //   modelDim (min(d, 256)), subspaceEnergy (0.6): see ArmSubspace; stats().subspace when in use.
+//
+// Over a catalogue the subspace is the catalogue's (Catalogue::armSubspace): one basis of its arms
+// for every user, fitted at the first need of a user that learns in it and refitted by the same
+// rule, so modelDim and subspaceEnergy are the catalogue's options. A user gives `subspace` ('auto':
+// 'arms' above 64 dimensions or when the catalogue names modelDim or subspaceEnergy, 'none' with a
+// prior); a user's modelDim or subspaceEnergy other than the catalogue's is INVALID_ARGUMENT (one
+// basis cannot be fitted to two choices, and a user silently learning in another dimension than it
+// asked for would be worse). The user's model records the basis version it is in and, at its next
+// call after a refit, moves through the catalogue's transitions M_v = B_v^T B_{v-1} as a policy
+// over its own arms moves at its refit; its sampled theta is lifted by the catalogue's basis to
+// query the catalogue's index. Per user: the model's 3 modelDim^2 doubles, whatever d and K.
 class ThompsonSampling : public RidgePolicy {
  public:
   // How many arms that beat an audited answer are recalled (stats().approximation.recalledArms).
@@ -74,6 +85,9 @@ class ThompsonSampling : public RidgePolicy {
   // subspace, else d): the ridge state a saved policy holds.
   static bool usesSubspace(int dim, const Json& options);
   static int modelDimension(int dim, const Json& options);
+  // The same for a user over `catalogue` (the catalogue's subspace; see above); null: 1 (refused later).
+  static bool usesSubspaceOver(const Catalogue& catalogue, const Json& options);
+  static int modelDimensionOver(const Catalogue* catalogue, const Json& options);
 
   // The options an "hnsw" index takes from Sub-TS when its spec leaves them out, for a model of
   // `modelDim` dimensions: the catalogue's index takes them too.
@@ -105,7 +119,10 @@ class ThompsonSampling : public RidgePolicy {
   void estimateChoiceProbabilities(const std::vector<Id>& shown, bool shownByPolicy, const ArmFilter& filter,
                                    const Eligibility& eligible, std::size_t draws, std::vector<double>& p,
                                    std::vector<double>& se) override;
+  bool catalogueSubspaceLineage(std::uint64_t& version, std::uint64_t& fingerprint) const override;
   Json extraStats() const override;
+  // Over a catalogue's subspace: the model moves to the catalogue's current basis first.
+  void beforeObservation() override { syncSubspace(); }
   std::uint64_t indexInnerProducts() const override;
   Vector modelFeatures(const double* features) const override;
   double modelReward(double reward) const override;
@@ -122,6 +139,15 @@ class ThompsonSampling : public RidgePolicy {
   SearchResult audit(const std::vector<float>& query, const SearchResult& answer, std::size_t k, const SearchOptions& filters);
   // Fits the subspace to the arms and moves the model to the new basis.
   void fitSubspace();
+  // Over the catalogue's subspace: fits it when due and moves the model through every transition
+  // since the version it is in.
+  void syncSubspace();
+  // The basis the model is in: the policy's own, the catalogue's (current once syncSubspace ran), or null.
+  const ArmSubspace* basis() const;
+  // V and b of the model (in subspaceVersion_) moved through the catalogue's transitions since.
+  void moveToCurrentVersion(Matrix& gram, Vector& responses) const;
+  // V and b moved by `change` (see fitSubspace).
+  static void moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda);
   // theta~ for this step as the index's query (its scale in lastScale_, the query in lastQuery_).
   std::vector<float> drawQuery();
   // The arms a propensity estimate ranks (thompson_propensity.cpp).
@@ -159,6 +185,10 @@ class ThompsonSampling : public RidgePolicy {
   ApproximationAudit audit_;
   // The arms' principal subspace the model learns in; null when it learns in all d dimensions.
   std::unique_ptr<ArmSubspace> subspace_;
+  // Over a catalogue: the model learns in the catalogue's subspace, in this version of its basis
+  // (0 before the first sync).
+  bool catalogueSubspace_ = false;
+  std::uint64_t subspaceVersion_ = 0;
   std::vector<Id> recalled_;  // arms that beat an audited answer, latest first (at most kRecalled)
 };
 
