@@ -32,8 +32,6 @@ std::uint64_t drawIdentity() {
   return (high << 32) | device();
 }
 
-bool given(const Json& options, const char* key) { return options.is_object() && options.contains(key) && !options[key].is_null(); }
-
 // FNV-1a over the basis's bits, started from the previous version's fingerprint: two catalogues of
 // one identity share a fingerprint at version v only when they went through the same v fits.
 std::uint64_t chainFingerprint(std::uint64_t previous, const Matrix& basis) {
@@ -60,7 +58,7 @@ Catalogue::Catalogue(const Json& options)
       subspaceModelDim_(static_cast<int>(std::min<long long>(
           readIntegerOption(option_groups::catalogue(), options, "modelDim", kDefaultModelDim), arms_.dim()))),
       subspaceEnergy_(readOption(option_groups::catalogue(), options, "subspaceEnergy")),
-      subspaceOptionsGiven_(given(options, "modelDim") || given(options, "subspaceEnergy")),
+      subspaceOptionsGiven_(isGiven(options, "modelDim") || isGiven(options, "subspaceEnergy")),
       seed_(readSeedOption(option_groups::catalogue(), options)) {
   // Sub-TS's own graph defaults for this dimension: users over the catalogue search it as Sub-TS
   // searches its own graph, and the reasons for those defaults (thompson_sampling.cpp) hold for it alike.

@@ -18,10 +18,6 @@ double readLambda(const Json& options) { return readOption(option_groups::ridge(
 // readStringOption refuses anything but the table's choices, "practical" and "theoretical".
 bool readTheoretical(const Json& options) { return readStringOption(option_groups::ridge(), options, "radius") == "theoretical"; }
 
-bool given(const Json& options, const char* key) {
-  return options.is_object() && options.contains(key) && !options[key].is_null();
-}
-
 // Pseudo-observations of the prior variance in noiseEstimate().
 constexpr double kPriorWeight = 2.0;
 
@@ -49,11 +45,11 @@ RidgePolicy::RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalo
       random_(readSeedOption(option_groups::ridge(), options)),
       delta_(readOption(option_groups::ridge(), options, "delta")),
       theoretical_(readTheoretical(options)),
-      noiseGiven_(given(options, "noise")),
+      noiseGiven_(isGiven(options, "noise")),
       noise_(readOption(option_groups::ridge(), options, "noise")),
       bound_(readOption(option_groups::ridge(), options, "bound")),
       horizon_(readIntegerOption(option_groups::ridge(), options, "horizon")),
-      fixedBeta_(given(options, "beta")),
+      fixedBeta_(isGiven(options, "beta")),
       beta_(readOption(option_groups::ridge(), options, "beta")),
       explore_(readOption(option_groups::decisions(), options, "explore")),
       propensityDraws_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "propensityDraws"))),
@@ -62,7 +58,7 @@ RidgePolicy::RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalo
 }
 
 void RidgePolicy::startFromPrior(const Json& options) {
-  if (!given(options, "prior")) return;
+  if (!isGiven(options, "prior")) return;
   const Json& prior = options["prior"];
   require(prior.is_object() && prior.contains("theta") && prior.contains("weight"), ErrorCode::InvalidArgument,
           "option 'prior' must be an object { theta, weight }");

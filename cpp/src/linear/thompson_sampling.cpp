@@ -18,16 +18,15 @@ bool transformed(const Json& options) { return readBoolOption(option_groups::tho
 
 bool ThompsonSampling::usesSubspace(int dim, const Json& options) {
   const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
-  const auto given = [&](const char* name) { return options.is_object() && options.contains(name) && !options[name].is_null(); };
   if (mode == "none") return false;
   if (mode == "arms") {
-    require(!transformed(options) && !given("prior"), ErrorCode::InvalidArgument,
+    require(!transformed(options) && !isGiven(options, "prior"), ErrorCode::InvalidArgument,
             "option 'subspace': 'arms' cannot be combined with 'prior' or negativeRewardTransform (they are in d dimensions)");
     return true;
   }
   // 'auto': modelDim or subspaceEnergy ask for a subspace at any d.
-  if (transformed(options) || given("prior")) return false;
-  return dim > kFullModelMaxDimension || given("modelDim") || given("subspaceEnergy");
+  if (transformed(options) || isGiven(options, "prior")) return false;
+  return dim > kFullModelMaxDimension || isGiven(options, "modelDim") || isGiven(options, "subspaceEnergy");
 }
 
 int ThompsonSampling::modelDimension(int dim, const Json& options) {
@@ -39,16 +38,15 @@ int ThompsonSampling::modelDimension(int dim, const Json& options) {
 }
 
 bool ThompsonSampling::usesSubspaceOver(const Catalogue& catalogue, const Json& options) {
-  const auto given = [&](const char* name) { return options.is_object() && options.contains(name) && !options[name].is_null(); };
   // One basis serves every user: a user may repeat the catalogue's choice, not make another.
-  if (given("modelDim")) {
+  if (isGiven(options, "modelDim")) {
     const long long asked = std::min<long long>(readIntegerOption(option_groups::armSubspace(), options, "modelDim"), catalogue.dim());
     if (asked != catalogue.subspaceModelDim()) {
       fail(ErrorCode::InvalidArgument, "option 'modelDim': over a catalogue the subspace is the catalogue's (modelDim " +
                                            std::to_string(catalogue.subspaceModelDim()) + "); give modelDim to the Catalogue");
     }
   }
-  if (given("subspaceEnergy")) {
+  if (isGiven(options, "subspaceEnergy")) {
     if (readOption(option_groups::armSubspace(), options, "subspaceEnergy") != catalogue.subspaceEnergy()) {
       fail(ErrorCode::InvalidArgument, "option 'subspaceEnergy': over a catalogue the subspace is the catalogue's (subspaceEnergy " +
                                            Json(catalogue.subspaceEnergy()).dump() + "); give subspaceEnergy to the Catalogue");
@@ -57,11 +55,11 @@ bool ThompsonSampling::usesSubspaceOver(const Catalogue& catalogue, const Json& 
   const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
   if (mode == "none") return false;
   if (mode == "arms") {
-    require(!given("prior"), ErrorCode::InvalidArgument, "option 'subspace': 'arms' cannot be combined with 'prior' (it is in d dimensions)");
+    require(!isGiven(options, "prior"), ErrorCode::InvalidArgument, "option 'subspace': 'arms' cannot be combined with 'prior' (it is in d dimensions)");
     return true;
   }
-  if (given("prior")) return false;
-  return catalogue.dim() > kFullModelMaxDimension || catalogue.subspaceOptionsGiven() || given("modelDim") || given("subspaceEnergy");
+  if (isGiven(options, "prior")) return false;
+  return catalogue.dim() > kFullModelMaxDimension || catalogue.subspaceOptionsGiven() || isGiven(options, "modelDim") || isGiven(options, "subspaceEnergy");
 }
 
 int ThompsonSampling::modelDimensionOver(const Catalogue* catalogue, const Json& options) {

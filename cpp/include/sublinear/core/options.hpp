@@ -18,6 +18,8 @@ long long readInteger(const Json& options, const char* key, long long fallback, 
 std::uint64_t readSeed(const Json& options, std::uint64_t fallback = 0);
 std::string readString(const Json& options, const char* key, const std::string& fallback);
 bool readBool(const Json& options, const char* key, bool fallback);
+// Whether `options` (an object, or null for none) give `key` a value: null counts as not given.
+inline bool isGiven(const Json& options, const char* key) { return options.is_object() && options.contains(key) && !options[key].is_null(); }
 // Parses JSON text, mapping a syntax error to INVALID_ARGUMENT.
 // Options are small: deeper nesting is refused (INVALID_ARGUMENT) before it costs stack or heap.
 constexpr int kMaxOptionDepth = 64;
