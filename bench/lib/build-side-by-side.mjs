@@ -2,7 +2,7 @@
 // time, one thread): node bench/lib/build-side-by-side.mjs <checkout before> <checkout after>, each
 // with its dist/ built; N (30,000 here), D (32) and P (passes, 3) from the environment.
 const [, , ...dirs] = process.argv;
-const n = Number(process.env.N || 50000), d = Number(process.env.D || 32), passes = Number(process.env.P || 3);
+const n = Number(process.env.N || 30000), d = Number(process.env.D || 32), passes = Number(process.env.P || 3);
 const mods = [];
 for (const dir of dirs) mods.push({ dir, sb: await (await import(`${dir}/dist/index.js`)).default() });
 let s = 7;

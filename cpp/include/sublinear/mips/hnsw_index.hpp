@@ -111,9 +111,10 @@ class HnswIndex final : public MipsIndex {
   // rows a visit starts that graph from 44,640 arms. A graph built on request (build()) is searched at any
   // size.
   static constexpr double kScanRowsPerSearchVisit = 30.0;
-  // A bulk build inserts on one thread until the graph holds this many nodes: hnswlib's addPoint
-  // takes the first node as the entry point without a lock, so concurrent insertions into an
-  // (almost) empty graph could leave a node unlinked; and a few hundred nodes are not worth threads.
+  // A bulk build inserts on one thread until the graph holds this many nodes: an insertion (as
+  // hnswlib's addPoint) takes the first node as the entry point without a lock, so concurrent
+  // insertions into an (almost) empty graph could leave a node unlinked; and a few hundred nodes
+  // are not worth threads.
   static constexpr std::size_t kParallelSeed = 1000;
   // efSearch when none is given: kEfSearch below kWideBeamDimension coordinates, kWideEfSearch from
   // there. Real vectors of many coordinates (images, text embeddings) need a wider beam than
