@@ -116,6 +116,9 @@ void GraphInserter::searchLayer(Hnsw& hnsw, const M& metric, hnswlib::VisitedLis
   hnswlib::vl_type* marks = visited.mass;
   const hnswlib::vl_type tag = visited.curV;
   const std::size_t ef = hnsw.ef_construction_;
+  // A deleted mark is a byte in the node's record, a cache miss of its own for every candidate the
+  // beam takes: read only when some node is marked (nothing marks or unmarks nodes during a build).
+  const bool anyDeleted = hnsw.num_deleted_ != 0;
   beam_.clear();
   frontier_.clear();
   float lowerBound;
@@ -155,7 +158,7 @@ void GraphInserter::searchLayer(Hnsw& hnsw, const M& metric, hnswlib::VisitedLis
       const float d = distances_[j];
       if (beam_.size() < ef || lowerBound > d) {
         push(frontier_, -d, candidate);
-        if (!hnsw.isMarkedDeleted(candidate)) push(beam_, d, candidate);
+        if (!anyDeleted || !hnsw.isMarkedDeleted(candidate)) push(beam_, d, candidate);
         if (beam_.size() > ef) pop(beam_);
         if (!beam_.empty()) lowerBound = beam_.front().first;
       }
