@@ -221,9 +221,10 @@ inline constexpr std::size_t kParallelBatch = 64;
 // A graph whose insertions are cheap stays on one thread: efConstruction times the row length (a
 // rough cost of one insertion's searches) must reach this: in wasm 2 threads gained nothing at
 // 128 x 16 and lost below (bench/results/design-measurements.md). The threads pay for every lock they
-// share (hnswlib's per-node locks, and most likely the allocator's one lock: hnswlib allocates its
-// search queues on every insertion), and in wasm a wait for a lock costs far more than natively, so
-// the lighter the insertion, the more of it is waiting.
+// share (the per-node locks, and then the allocator's one lock: hnswlib's insertions allocated their
+// search queues every time; GraphInserter does not, and the threshold has not been measured again
+// since), and in wasm a wait for a lock costs far more than natively, so the lighter the insertion,
+// the more of it is waiting.
 inline constexpr std::size_t kParallelWork = 3200;
 // A filtered beam's distance computation costs about this many rows of the exhaustive scan (a random
 // access to a node, heap updates and the visited marks, against the scan's stream;
