@@ -41,26 +41,26 @@ void pop(Heap& heap) {
 // The space's distance (PaddedSpace::get_dist_func) between two vectors given as rows and extra
 // coordinates, with the nodes' rows found through the dense references. Every one of these
 // distances is symmetric to the bit (products and sums of two terms commute, and a - b is exactly
-// -(b - a)), so the argument order hnswlib uses need not be kept.
-template <bool Euclidean, bool Coded>
+// -(b - a)), so the argument order hnswlib uses need not be kept. The space is chosen by a branch
+// per distance (or per four), not by a template: the insertion's code once rather than four times
+// in the module (55 KB of wasm), and the branch always goes the same way.
 struct Metric {
   GraphRows rows;
   std::size_t dim;
-  std::size_t codeBytes;
+  std::size_t codeBytes;  // int8 storage: the codes' length; 0 for float rows
+  bool euclidean;
   const std::uint32_t* references;
   const float* extras;
 
   const float* rowOf(tableint node) const { return rows.row(references[node]); }
-  float extraOf(tableint node) const { return Euclidean ? extras[node] : 0.0f; }
+  float extraOf(tableint node) const { return euclidean ? extras[node] : 0.0f; }
 
   float distance(const float* a, float extraA, const float* b, float extraB) const {
-    if constexpr (Coded) {
-      return Euclidean ? quantised::euclideanDistance(a, extraA, b, extraB, codeBytes) : quantised::innerProductDistance(a, b, codeBytes);
-    } else if constexpr (Euclidean) {
-      return lanes::squaredDistanceExtended(a, b, rows.rowFloats, dim, extraA - extraB);
-    } else {
-      return 1.0f - lanes::innerProduct(a, b, rows.rowFloats);
+    if (codeBytes > 0) {
+      return euclidean ? quantised::euclideanDistance(a, extraA, b, extraB, codeBytes) : quantised::innerProductDistance(a, b, codeBytes);
     }
+    return euclidean ? lanes::squaredDistanceExtended(a, b, rows.rowFloats, dim, extraA - extraB)
+                     : 1.0f - lanes::innerProduct(a, b, rows.rowFloats);
   }
   float between(tableint a, tableint b) const { return distance(rowOf(a), extraOf(a), rowOf(b), extraOf(b)); }
 
@@ -69,20 +69,20 @@ struct Metric {
   // one at a time.
   void distances(const float* const* rowsOf, const float* extrasOf, std::size_t count, const float* row, float extra, float* out) const {
     std::size_t i = 0;
-    if constexpr (!Coded) {
-      if (rows.rowFloats <= lanes::kInterleavedRowsMaxStride) {
+    if (codeBytes == 0 && rows.rowFloats <= lanes::kInterleavedRowsMaxStride) {
+      if (euclidean) {
         for (; i + 4 <= count; i += 4) {
-          if constexpr (Euclidean) {
-            const float differences[4] = {extrasOf[i] - extra, extrasOf[i + 1] - extra, extrasOf[i + 2] - extra, extrasOf[i + 3] - extra};
-            lanes::squaredDistancesExtended4(rowsOf + i, differences, row, rows.rowFloats, dim, out + i);
-          } else {
-            lanes::innerProducts4(rowsOf[i], rowsOf[i + 1], rowsOf[i + 2], rowsOf[i + 3], row, rows.rowFloats, out + i);
-            for (std::size_t r = i; r < i + 4; ++r) out[r] = 1.0f - out[r];
-          }
+          const float differences[4] = {extrasOf[i] - extra, extrasOf[i + 1] - extra, extrasOf[i + 2] - extra, extrasOf[i + 3] - extra};
+          lanes::squaredDistancesExtended4(rowsOf + i, differences, row, rows.rowFloats, dim, out + i);
+        }
+      } else {
+        for (; i + 4 <= count; i += 4) {
+          lanes::innerProducts4(rowsOf[i], rowsOf[i + 1], rowsOf[i + 2], rowsOf[i + 3], row, rows.rowFloats, out + i);
+          for (std::size_t r = i; r < i + 4; ++r) out[r] = 1.0f - out[r];
         }
       }
     }
-    for (; i < count; ++i) out[i] = distance(rowsOf[i], Euclidean ? extrasOf[i] : 0.0f, row, extra);
+    for (; i < count; ++i) out[i] = distance(rowsOf[i], extrasOf[i], row, extra);
   }
 };
 
@@ -354,21 +354,8 @@ tableint GraphInserter::addWith(Hnsw& hnsw, const M& metric, std::uint32_t* refe
 
 tableint GraphInserter::add(Hnsw& hnsw, const PaddedSpace& space, std::uint32_t* references, float* extras, std::uint32_t reference,
                             float extra, hnswlib::labeltype label, int level) {
-  const GraphRows& rows = space.rows();
-  if (space.codeBytes() > 0) {
-    if (space.euclidean()) {
-      return addWith(hnsw, Metric<true, true>{rows, space.dim(), space.codeBytes(), references, extras}, references, extras, reference,
-                     extra, label, level);
-    }
-    return addWith(hnsw, Metric<false, true>{rows, space.dim(), space.codeBytes(), references, extras}, references, extras, reference,
-                   extra, label, level);
-  }
-  if (space.euclidean()) {
-    return addWith(hnsw, Metric<true, false>{rows, space.dim(), 0, references, extras}, references, extras, reference, extra, label,
-                   level);
-  }
-  return addWith(hnsw, Metric<false, false>{rows, space.dim(), 0, references, extras}, references, extras, reference, extra, label,
-                 level);
+  const Metric metric{space.rows(), space.dim(), space.codeBytes(), space.euclidean(), references, extras};
+  return addWith(hnsw, metric, references, extras, reference, extra, label, level);
 }
 
 }  // namespace hnsw_detail
