@@ -189,23 +189,27 @@ std::size_t HnswIndex::buildInParallel(std::size_t maxItems, std::size_t threads
     for (int& level : levels) level = graph_->nextLevel();
     const std::size_t first = built_;
     const bool euclidean = graph_->euclidean;
+    // Each insertion writes its node's dense reference: room for the batch first.
+    graph_->reserveReferences(hnsw.cur_element_count + count);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
-    // hnswlib 0.6.2's addPoint takes a fresh slot and links it under its own per-node locks, so
-    // distinct new labels may be inserted concurrently. It also draws from its own level generator
-    // unlocked; with mult_ = 0 (see Graph) that draw is discarded, so the race cannot change a level.
+    // GraphInserter, as hnswlib 0.6.2's addPoint, takes a fresh slot and links it under the
+    // per-node locks, so distinct new labels may be inserted concurrently; each thread has its own
+    // inserter (its heaps and buffers) and counts its distances there.
     runInParallel(threads, [&] {
-      CountedThread counting(evaluations);
+      GraphInserter inserter;
       float data[2];
       try {
         for (std::size_t i = next++; i < count && !failed.load(std::memory_order_relaxed); i = next++) {
           nodeData(first + i, euclidean, data);
-          hnsw.addPoint(data, items_.idAt(first + i), levels[i]);
+          graph_->add(inserter, data, items_.idAt(first + i), levels[i]);
         }
       } catch (...) {
         failed = true;
+        evaluations += inserter.takeEvaluations();
         throw;
       }
+      evaluations += inserter.takeEvaluations();
     });
   } catch (...) {
     // As buildStep: a graph that could not take the batch is dropped whole; its work still counts.
@@ -214,7 +218,6 @@ std::size_t HnswIndex::buildInParallel(std::size_t maxItems, std::size_t threads
     throw;
   }
   graph_->space.setEvaluations(graph_->evaluations() + evaluations.load());
-  graph_->syncReferences();
   built_ += count;
   compactIfStranded();
   return steps + count;
@@ -262,8 +265,9 @@ void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
   if (graph.freeSlots.empty()) {
     if (hnsw.cur_element_count >= hnsw.max_elements_) hnsw.resizeIndex(2 * hnsw.max_elements_);
     const std::size_t slot = hnsw.cur_element_count;
-    hnsw.addPoint(vector, id, graph.nextLevel());
-    graph.syncReferences();
+    graph.reserveReferences(slot + 1);
+    graph.add(graph.inserter, vector, id, graph.nextLevel());
+    graph.space.setEvaluations(graph.evaluations() + graph.inserter.takeEvaluations());
     if (graph.slotLabels.size() == slot) graph.slotLabels.push_back(labelOf(id));
     return;
   }

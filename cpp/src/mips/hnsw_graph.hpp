@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "sublinear/core/deterministic_math.hpp"
@@ -37,27 +39,7 @@ struct DistanceParameter {
   std::size_t codeBytes;
 };
 
-// The threads of a parallel build count their distance computations here, each its own, and add them
-// to the graph's counter when they finish (CountedThread): one shared counter would be a data race,
-// or, atomic, a cache line contended on every computation. The totals stay exact.
-inline thread_local std::uint64_t* threadEvaluations = nullptr;
-
-inline void countEvaluation(DistanceParameter* p) { ++(threadEvaluations != nullptr ? *threadEvaluations : p->evaluations); }
-
-class CountedThread {
- public:
-  explicit CountedThread(std::atomic<std::uint64_t>& total) : total_(total) { threadEvaluations = &counted_; }
-  ~CountedThread() {
-    threadEvaluations = nullptr;
-    total_ += counted_;
-  }
-  CountedThread(const CountedThread&) = delete;
-  CountedThread& operator=(const CountedThread&) = delete;
-
- private:
-  std::atomic<std::uint64_t>& total_;
-  std::uint64_t counted_ = 0;
-};
+inline void countEvaluation(DistanceParameter* p) { ++p->evaluations; }
 
 // hnswlib calls these with two nodes' data (filtered_graph_search.hpp's GraphRows: a reference to
 // the row, then the extra coordinate in the euclidean reduction), or with the data of a node being
@@ -125,6 +107,70 @@ class PaddedSpace final : public hnswlib::SpaceInterface<float> {
   bool euclidean_;
 };
 
+// hnswlib 0.6.2's addPoint(data, label, level) for a label not yet in the graph, step for step: the
+// same distances in the same order, the same heaps with the same comparisons (so the same choices on
+// ties), the same links, the same count of distance computations, and the same locks taken (the
+// update lock and the new node's own lock for the whole insertion, the global lock while the node
+// raises the top level, a node's lock while its link list is read or changed): hnswlib's own
+// addPoint builds the same graph (tests/cpp/graph_insertion_test.cpp). What differs is the hot
+// part: a node's row is found through the graph's dense references (GraphLayout::references), not
+// through its record in hnswlib's memory (a cache miss before the row's); the distances are the
+// project's kernels inlined, a node's new neighbours four rows at a time as FilteredGraphSearch
+// scores them; the heaps and lists live in this object and keep their capacity, where hnswlib
+// allocates two priority queues per layer searched and more to select neighbours (in wasm under
+// the allocator's one lock, which the threads of a parallel build then queue for); and a link list
+// is copied under its node's lock and scored after the lock is released, where hnswlib scores it
+// holding the lock. One inserter per thread; the visited marks come from hnswlib's pool, one list
+// per insertion.
+class GraphInserter {
+ public:
+  // Adds a node referring to `reference` (and in the euclidean reduction holding `extra`) to the
+  // graph `hnsw` of `space` at `level`, labelled `label`, and returns its slot (the graph's node
+  // count before the call). `references` and `extras` (null in the inner-product space) are the
+  // graph's dense copies with room for that slot: the node's entries are written there, and in its
+  // record, before any link leads to it. Concurrent calls with distinct labels are safe, as they
+  // are for addPoint, while nothing else changes the graph.
+  hnswlib::tableint add(hnswlib::HierarchicalNSW<float>& hnsw, const PaddedSpace& space, std::uint32_t* references, float* extras,
+                        std::uint32_t reference, float extra, hnswlib::labeltype label, int level);
+  // Distance computations since the last call.
+  std::uint64_t takeEvaluations() {
+    const std::uint64_t evaluations = evaluations_;
+    evaluations_ = 0;
+    return evaluations;
+  }
+
+ private:
+  using Entry = std::pair<float, hnswlib::tableint>;  // (distance, node), as hnswlib's heaps hold them
+  template <class Metric>
+  hnswlib::tableint addWith(hnswlib::HierarchicalNSW<float>& hnsw, const Metric& metric, std::uint32_t* references, float* extras,
+                            std::uint32_t reference, float extra, hnswlib::labeltype label, int level);
+  template <class Metric>
+  void searchLayer(hnswlib::HierarchicalNSW<float>& hnsw, const Metric& metric, hnswlib::VisitedList& visited, hnswlib::tableint entry,
+                   const float* row, float extra, int layer);
+  template <class Metric>
+  hnswlib::tableint connect(hnswlib::HierarchicalNSW<float>& hnsw, const Metric& metric, hnswlib::tableint node, int layer);
+  template <class Metric>
+  void selectNeighbours(std::vector<Entry>& heap, std::size_t M, const Metric& metric);
+  // out[i] = the distance between nodes[i] and the vector (row, extra), for `count` nodes.
+  template <class Metric>
+  void score(const Metric& metric, const hnswlib::tableint* nodes, std::size_t count, const float* row, float extra, float* out);
+
+  // searchBaseLayer's top_candidates and candidateSet.
+  std::vector<Entry> beam_;
+  std::vector<Entry> frontier_;
+  // getNeighborsByHeuristic2's queue_closest (sorted) and return_list; a full neighbour's candidates.
+  std::vector<Entry> closest_;
+  std::vector<Entry> chosen_;
+  std::vector<Entry> overflow_;
+  std::vector<hnswlib::tableint> selected_;
+  // A link list's nodes to score, their rows, extra coordinates and distances.
+  std::vector<hnswlib::tableint> fresh_;
+  std::vector<const float*> rows_;
+  std::vector<float> extras_;
+  std::vector<float> distances_;
+  std::uint64_t evaluations_ = 0;
+};
+
 // An hnswlib graph's memory as FilteredGraphSearch reads it, with its space's rows and distance.
 inline GraphLayout layoutOf(const hnswlib::HierarchicalNSW<float>& hnsw, const PaddedSpace& space) {
   GraphLayout layout;
@@ -175,9 +221,10 @@ inline constexpr std::size_t kParallelBatch = 64;
 // A graph whose insertions are cheap stays on one thread: efConstruction times the row length (a
 // rough cost of one insertion's searches) must reach this: in wasm 2 threads gained nothing at
 // 128 x 16 and lost below (bench/results/design-measurements.md). The threads pay for every lock they
-// share (hnswlib's per-node locks, and most likely the allocator's one lock: hnswlib allocates its
-// search queues on every insertion), and in wasm a wait for a lock costs far more than natively, so
-// the lighter the insertion, the more of it is waiting.
+// share (the per-node locks, and then the allocator's one lock: hnswlib's insertions allocated their
+// search queues every time; GraphInserter does not, and the threshold has not been measured again
+// since), and in wasm a wait for a lock costs far more than natively, so the lighter the insertion,
+// the more of it is waiting.
 inline constexpr std::size_t kParallelWork = 3200;
 // A filtered beam's distance computation costs about this many rows of the exhaustive scan (a random
 // access to a node, heap updates and the visited marks, against the scan's stream;
@@ -199,8 +246,8 @@ struct HnswIndex::Graph {
         levelScale(1.0 / deterministic::log(static_cast<double>(M))),
         euclidean(euclideanSpace) {
     // hnswlib draws node levels with std::uniform_real_distribution, whose numbers differ between
-    // libstdc++ (native) and libc++ (wasm). With its multiplier at zero its own draw is always
-    // level 0, and nextLevel() supplies the level instead, the same in every build.
+    // libstdc++ (native) and libc++ (wasm). Insertions (GraphInserter) take nextLevel()'s instead,
+    // the same in every build; with its multiplier at zero any draw of hnswlib's own is level 0.
     hnsw.mult_ = 0.0;
   }
   // The level of a new node: floor(-ln(U) / ln(M)), hnswlib's distribution from our engine.
@@ -228,15 +275,33 @@ struct HnswIndex::Graph {
   // Every node's reference and extra coordinate again, densely, for searches (GraphLayout): a
   // search reads them for every node it scores, and in the records each would be a cache miss
   // before the row's (4 or 8 bytes a node: vectorBytesPerItem counts them). Kept by every change
-  // made here; nodes hnswlib adds (an insertion, a parallel batch, a load) are copied from their
-  // records by syncReferences() after it.
+  // made here and by every insertion (add); the nodes of a load are copied from their records by
+  // syncReferences().
   std::vector<std::uint32_t> references;
   std::vector<float> extras;
   void setReference(hnswlib::tableint node, std::uint32_t reference) {
     std::memcpy(data(node), &reference, sizeof(reference));
     if (node < references.size()) references[node] = reference;
   }
-  // Copies the records of nodes added since into the dense copies.
+  // Room in the dense copies for `nodes` nodes, those so far copied from their records: an
+  // insertion (add) writes its node's entries itself, on whatever thread it runs.
+  void reserveReferences(std::size_t nodes) {
+    syncReferences();
+    if (references.size() >= nodes) return;
+    references.resize(nodes);
+    if (euclidean) extras.resize(nodes);
+  }
+  // hnswlib's addPoint of a new item (data: nodeData's reference and extra coordinate) at `level`,
+  // through `inserter` (GraphInserter): each thread of a parallel build with its own, after
+  // reserveReferences() made room for every node of the batch. Counts its distances in the inserter.
+  hnswlib::tableint add(hnsw_detail::GraphInserter& with, const float* nodeData, hnswlib::labeltype label, int level) {
+    return with.add(hnsw, space, references.data(), euclidean ? extras.data() : nullptr, nodeReference(nodeData),
+                    euclidean ? nodeExtra(nodeData) : 0.0f, label, level);
+  }
+  // The inserter of insertions on one thread (each graph its own: a space trial builds its two
+  // graphs on a thread each).
+  hnsw_detail::GraphInserter inserter;
+  // Copies the records of nodes added since (a load) into the dense copies.
   void syncReferences() {
     const std::size_t nodes = hnsw.cur_element_count;
     for (std::size_t node = references.size(); node < nodes; ++node) {

@@ -62,10 +62,13 @@ namespace sublinear {
 // reference to the item's row in the store (and, in the euclidean reduction, the item's extra
 // coordinate as a float), and every graph distance reads the rows through it (GraphRows,
 // filtered_graph_search.hpp). A node costs 8 (or 16) bytes beside its links instead of a second row:
-// the reference (and extra coordinate) in its record, where hnswlib's insertions read it, and again
-// in a dense array searches read, which stays in cache where the records would each cost a miss
-// before the row's (with the records alone, queries took 1.1-1.2x as long as with a second copy of
-// the rows beside the links; with the dense copy as long).
+// the reference (and extra coordinate) in its record, where hnswlib's relinking of a reused slot
+// (updatePoint) reads it, and again in a dense array that searches and insertions read, which stays
+// in cache where the records would each cost a miss before the row's (with the records alone,
+// queries took 1.1-1.2x as long as with a second copy of the rows beside the links, and builds
+// 1.1-1.2x; with the dense copy queries as long, and insertions, in our own loop, faster).
+// Insertions of new nodes run in that loop (GraphInserter, hnsw_graph.hpp: hnswlib's addPoint
+// step for step, without its allocations); reuses of freed slots go through hnswlib's updatePoint.
 // Rows move in the store only where this class moves them (a removal swaps a built row into the
 // removed one's place, and the node follows it); a deleted node, which still steers searches, keeps
 // a copy of its item's row among the graph's retired rows until its slot is reused.
@@ -111,9 +114,10 @@ class HnswIndex final : public MipsIndex {
   // rows a visit starts that graph from 44,640 arms. A graph built on request (build()) is searched at any
   // size.
   static constexpr double kScanRowsPerSearchVisit = 30.0;
-  // A bulk build inserts on one thread until the graph holds this many nodes: hnswlib's addPoint
-  // takes the first node as the entry point without a lock, so concurrent insertions into an
-  // (almost) empty graph could leave a node unlinked; and a few hundred nodes are not worth threads.
+  // A bulk build inserts on one thread until the graph holds this many nodes: an insertion (as
+  // hnswlib's addPoint) takes the first node as the entry point without a lock, so concurrent
+  // insertions into an (almost) empty graph could leave a node unlinked; and a few hundred nodes
+  // are not worth threads.
   static constexpr std::size_t kParallelSeed = 1000;
   // efSearch when none is given: kEfSearch below kWideBeamDimension coordinates, kWideEfSearch from
   // there. Real vectors of many coordinates (images, text embeddings) need a wider beam than
