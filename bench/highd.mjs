@@ -14,7 +14,7 @@
 // `--cpu` times the steps in the process's CPU time (for a loaded machine).
 //   npm run bench -- highd [--full] [--steps=S] [--warm=W] [--dims=...] [--sizes=...] [--only=...] [--cpu]
 import init from '../dist/index.js';
-import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
+import { lowRankRows, seededRandom, standardNormal } from './lib/seeded-random.mjs';
 
 const RANK = 20;
 
@@ -46,21 +46,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 // Rows x = B z / |B z| with B a fixed d x RANK basis and z ~ N(0, I): an embedding of rank 20.
 function lowRankArms(count, dim, random) {
   const basis = Float64Array.from({ length: dim * RANK }, () => standardNormal(random));
-  const features = new Float64Array(count * dim);
-  const z = new Float64Array(RANK);
-  for (let i = 0; i < count; i++) {
-    for (let r = 0; r < RANK; r++) z[r] = standardNormal(random);
-    let norm = 0;
-    for (let j = 0; j < dim; j++) {
-      let v = 0;
-      for (let r = 0; r < RANK; r++) v += basis[j * RANK + r] * z[r];
-      features[i * dim + j] = v;
-      norm += v * v;
-    }
-    norm = Math.sqrt(norm);
-    for (let j = 0; j < dim; j++) features[i * dim + j] /= norm;
-  }
-  return features;
+  return lowRankRows(basis, dim, RANK, count, random);
 }
 
 export default async function highd(args, report) {

@@ -15,3 +15,23 @@ export function seededRandom(seed) {
 export function standardNormal(random) {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
+
+// `count` unit rows x = B z / |B z| of a low-rank embedding, B the given d x rank matrix (row-major)
+// and z ~ N(0, I) drawn from `random`, one row after another.
+export function lowRankRows(basis, dim, rank, count, random) {
+  const rows = new Float64Array(count * dim);
+  const z = new Float64Array(rank);
+  for (let i = 0; i < count; i++) {
+    for (let r = 0; r < rank; r++) z[r] = standardNormal(random);
+    let squared = 0;
+    for (let j = 0; j < dim; j++) {
+      let v = 0;
+      for (let r = 0; r < rank; r++) v += basis[j * rank + r] * z[r];
+      rows[i * dim + j] = v;
+      squared += v * v;
+    }
+    const norm = Math.sqrt(squared);
+    for (let j = 0; j < dim; j++) rows[i * dim + j] /= norm;
+  }
+  return rows;
+}

@@ -4,7 +4,7 @@
 // restore across the refit and are refused over another lineage, and refusals that change nothing.
 import { describe, expect, test } from 'vitest';
 import { expectBanditError, heapPerUser, loadModule, seededRandom } from './helpers.js';
-import { standardNormal } from '../../bench/lib/seeded-random.mjs';
+import { lowRankRows, standardNormal } from '../../bench/lib/seeded-random.mjs';
 
 const sb = await loadModule();
 
@@ -21,22 +21,10 @@ function lowRankWorld(dim, rank, seed) {
     means,
     arms(count) {
       const ids = Uint32Array.from({ length: count }, (_, i) => means.length + i);
-      const x = new Float64Array(count * dim);
-      const z = new Float64Array(rank);
+      const x = lowRankRows(basis, dim, rank, count, random);
       for (let i = 0; i < count; i++) {
-        for (let r = 0; r < rank; r++) z[r] = standardNormal(random);
-        let squared = 0;
-        for (let j = 0; j < dim; j++) {
-          let v = 0;
-          for (let r = 0; r < rank; r++) v += basis[j * rank + r] * z[r];
-          x[i * dim + j] = v;
-          squared += v * v;
-        }
         let mean = 0;
-        for (let j = 0; j < dim; j++) {
-          x[i * dim + j] /= Math.sqrt(squared);
-          mean += x[i * dim + j] * thetaStar[j];
-        }
+        for (let j = 0; j < dim; j++) mean += x[i * dim + j] * thetaStar[j];
         means.push(mean);
       }
       return { ids, x };
