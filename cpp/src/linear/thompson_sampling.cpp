@@ -52,14 +52,11 @@ bool ThompsonSampling::usesSubspaceOver(const Catalogue& catalogue, const Json& 
                                            Json(catalogue.subspaceEnergy()).dump() + "); give subspaceEnergy to the Catalogue");
     }
   }
-  const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
-  if (mode == "none") return false;
-  if (mode == "arms") {
-    require(!isGiven(options, "prior"), ErrorCode::InvalidArgument, "option 'subspace': 'arms' cannot be combined with 'prior' (it is in d dimensions)");
-    return true;
-  }
-  if (isGiven(options, "prior")) return false;
-  return catalogue.dim() > kFullModelMaxDimension || catalogue.subspaceOptionsGiven() || isGiven(options, "modelDim") || isGiven(options, "subspaceEnergy");
+  // The rule of a policy over its own arms, with the catalogue's modelDim or subspaceEnergy counting
+  // as given under 'auto'.
+  if (usesSubspace(catalogue.dim(), options)) return true;
+  return catalogue.subspaceOptionsGiven() && readStringOption(option_groups::armSubspace(), options, "subspace") == "auto" &&
+         !isGiven(options, "prior");
 }
 
 int ThompsonSampling::modelDimensionOver(const Catalogue* catalogue, const Json& options) {
