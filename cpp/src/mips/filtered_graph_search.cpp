@@ -97,18 +97,8 @@ void scoreFresh(const GraphLayout& graph, const float* query, const std::uint32_
   const float** rows = buffers.rows.data();
   float* extras = buffers.extras.data();
   locate<Euclidean>(graph, nodes, count, rows, extras);
-  const std::size_t stride = graph.rows.rowFloats;
-  std::size_t i = 0;
-  if (graph.codeBytes == 0 && stride <= lanes::kInterleavedRowsMaxStride) {
-    for (; i + 4 <= count; i += 4) {
-      if constexpr (Euclidean) {
-        lanes::squaredDistancesExtended4(rows + i, extras + i, query, stride, graph.dim, out + i);
-      } else {
-        lanes::innerProducts4(rows[i], rows[i + 1], rows[i + 2], rows[i + 3], query, stride, out + i);
-        for (std::size_t r = i; r < i + 4; ++r) out[r] = 1.0f - out[r];
-      }
-    }
-  }
+  // The query's extra coordinate is 0.
+  std::size_t i = graph.codeBytes == 0 ? lanes::graphDistances4(Euclidean, rows, extras, 0.0f, count, query, graph.rows.rowFloats, graph.dim, out) : 0;
   for (; i < count; ++i) out[i] = distanceOf<Euclidean>(graph, rows[i], Euclidean ? extras[i] : 0.0f, query);
 }
 // hnswlib's greedy descent through the upper layers (searchKnn's first loop): the node where it

@@ -64,24 +64,10 @@ struct Metric {
   }
   float between(tableint a, tableint b) const { return distance(rowOf(a), extraOf(a), rowOf(b), extraOf(b)); }
 
-  // out[i] = distance(rows[i], extras[i], row, extra) for i < count: four rows at a time where
-  // FilteredGraphSearch scores them so (float rows short enough, lane_kernels.hpp), with the bits of
-  // one at a time.
+  // out[i] = distance(rows[i], extras[i], row, extra) for i < count: four rows at a time as
+  // FilteredGraphSearch scores them (lanes::graphDistances4), with the bits of one at a time.
   void distances(const float* const* rowsOf, const float* extrasOf, std::size_t count, const float* row, float extra, float* out) const {
-    std::size_t i = 0;
-    if (codeBytes == 0 && rows.rowFloats <= lanes::kInterleavedRowsMaxStride) {
-      if (euclidean) {
-        for (; i + 4 <= count; i += 4) {
-          const float differences[4] = {extrasOf[i] - extra, extrasOf[i + 1] - extra, extrasOf[i + 2] - extra, extrasOf[i + 3] - extra};
-          lanes::squaredDistancesExtended4(rowsOf + i, differences, row, rows.rowFloats, dim, out + i);
-        }
-      } else {
-        for (; i + 4 <= count; i += 4) {
-          lanes::innerProducts4(rowsOf[i], rowsOf[i + 1], rowsOf[i + 2], rowsOf[i + 3], row, rows.rowFloats, out + i);
-          for (std::size_t r = i; r < i + 4; ++r) out[r] = 1.0f - out[r];
-        }
-      }
-    }
+    std::size_t i = codeBytes == 0 ? lanes::graphDistances4(euclidean, rowsOf, extrasOf, extra, count, row, rows.rowFloats, dim, out) : 0;
     for (; i < count; ++i) out[i] = distance(rowsOf[i], extrasOf[i], row, extra);
   }
 };

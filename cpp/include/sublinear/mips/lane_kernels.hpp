@@ -163,4 +163,26 @@ inline void innerProducts4(const float* rows, const float* query, std::size_t pa
   innerProducts4(rows, rows + paddedDim, rows + 2 * paddedDim, rows + 3 * paddedDim, query, paddedDim, out);
 }
 
+// hnswlib's two graph distances of `count` float rows to one row: 1 - <row r, query>, or in the
+// euclidean reduction |row r - query|^2 with the extra coordinates' difference extras[r] - queryExtra
+// (extras is read only then). Four rows at a time where four interleaved streams pay (paddedDim at most
+// kInterleavedRowsMaxStride); returns how many it scored, a multiple of four, the rest being the
+// caller's to score one at a time (with the same bits). Graph searches and insertions both score a
+// node's new neighbours with it.
+inline std::size_t graphDistances4(bool euclidean, const float* const* rows, const float* extras, float queryExtra, std::size_t count,
+                                   const float* query, std::size_t paddedDim, std::size_t at, float* out) {
+  if (paddedDim > kInterleavedRowsMaxStride) return 0;
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    if (euclidean) {
+      const float differences[4] = {extras[i] - queryExtra, extras[i + 1] - queryExtra, extras[i + 2] - queryExtra, extras[i + 3] - queryExtra};
+      squaredDistancesExtended4(rows + i, differences, query, paddedDim, at, out + i);
+    } else {
+      innerProducts4(rows[i], rows[i + 1], rows[i + 2], rows[i + 3], query, paddedDim, out + i);
+      for (std::size_t r = i; r < i + 4; ++r) out[r] = 1.0f - out[r];
+    }
+  }
+  return i;
+}
+
 }  // namespace sublinear::lanes
