@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <unordered_map>
 
 #include "sublinear/core/double_lanes.hpp"
@@ -60,95 +61,123 @@ void KeptWidths::compute(const ArmSet& arms, const RidgeRegression& ridge, const
   }
 }
 
+namespace {
+// <x, a> and <x, b> in the rows' precision: double rows in double lanes; float rows (the arm set's
+// float copy) in float lanes against float copies of the directions (lanes::floatDotPair), the
+// products widened to double before they are squared and summed.
+inline void pairOf(const double* x, const double* a, const double* b, std::size_t d, double& xa, double& xb) { lanes::dotPair(x, a, b, d, xa, xb); }
+inline void pairOf(const float* x, const float* a, const float* b, std::size_t d, double& xa, double& xb) {
+  float fa = 0.0f, fb = 0.0f;
+  lanes::floatDotPair(x, a, b, d, fa, fb);
+  xa = fa;
+  xb = fb;
+}
+}  // namespace
+
 template <class Row>
-double KeptWidths::correctRow(const Row* x, const double* theta, double& drop) const {
+double KeptWidths::correctRow(const Row* x, const Row* theta, const Row* columns, double& drop) const {
   // The directions in pairs, so that the row is read from memory once for two of them: theta with
   // the first correction (one observation a select, LinUCB's usual case, is a single pass), then
-  // the remaining corrections two at a time.
+  // the remaining corrections two at a time (an odd last one paired with itself).
   const auto d = static_cast<std::size_t>(dim_);
   const auto pending = static_cast<std::size_t>(corrections_.cols());
-  const double* columns = corrections_.data();
   double mean = 0.0;
   drop = 0.0;
   std::size_t next = 0;
   if (theta != nullptr) {
-    if (pending == 0) return lanes::dot(x, theta, d);
+    if (pending == 0) {
+      pairOf(x, theta, theta, d, mean, mean);
+      return mean;
+    }
     double product = 0.0;
-    lanes::dotPair(x, columns, theta, d, product, mean);
+    pairOf(x, columns, theta, d, product, mean);
     drop = product * product;
     next = 1;
   }
-  for (; next + 2 <= pending; next += 2) {
+  for (; next < pending; next += 2) {
+    const Row* second = columns + (next + 1 < pending ? next + 1 : next) * d;
     double a = 0.0, b = 0.0;
-    lanes::dotPair(x, columns + next * d, columns + (next + 1) * d, d, a, b);
+    pairOf(x, columns + next * d, second, d, a, b);
     drop += a * a;
-    drop += b * b;
-  }
-  if (next < pending) {
-    const double a = lanes::dot(x, columns + next * d, d);
-    drop += a * a;
+    if (next + 1 < pending) drop += b * b;
   }
   return mean;
 }
 
+template <class Row>
+KeptWidths::Directions<Row> KeptWidths::directions(const Vector* theta, std::vector<float>& singles) const {
+  if constexpr (std::is_same_v<Row, double>) {
+    return {theta != nullptr ? theta->data() : nullptr, corrections_.data()};
+  } else {
+    // theta (when given), then the corrections, rounded to float once for the whole pass.
+    const auto d = static_cast<std::size_t>(dim_);
+    const auto columns = static_cast<std::size_t>(corrections_.size());
+    singles.resize((theta != nullptr ? d : 0) + columns);
+    float* out = singles.data();
+    if (theta != nullptr) out = std::transform(theta->data(), theta->data() + d, out, [](double v) { return static_cast<float>(v); });
+    std::transform(corrections_.data(), corrections_.data() + columns, out, [](double v) { return static_cast<float>(v); });
+    return {theta != nullptr ? singles.data() : nullptr, singles.data() + (theta != nullptr ? d : 0)};
+  }
+}
+
 void KeptWidths::correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means) {
   if (corrections_.cols() == 0 && theta == nullptr) return;
-  // The float copy of the rows when the arms keep one: half the bytes to read.
+  // The float copy of the rows when the arms keep one: half the bytes to read, twice the lanes.
   if (arms.hasFloatRows()) {
-    correctListed(rows, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
+    correctListed<float>(rows, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
   } else {
-    correctListed(rows, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
+    correctListed<double>(rows, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
   }
   corrections_.resize(dim_, 0);
 }
 
-template <class RowAt>
+template <class Row, class RowAt>
 void KeptWidths::correctListed(const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means) {
-  const double* direction = theta != nullptr ? theta->data() : nullptr;
+  std::vector<float> singles;
+  const Directions<Row> to = directions<Row>(theta, singles);
+  const auto d = static_cast<std::size_t>(dim_);
   if (corrections_.cols() == 1 && theta != nullptr) {
-    // As in bringUpToDateEvery: the usual single correction inlined.
-    const auto d = static_cast<std::size_t>(dim_);
-    const double* correction = corrections_.data();
+    // As in correctEvery: the usual single correction inlined.
     for (std::size_t i = 0; i < rows.size(); ++i) {
       double product = 0.0;
-      lanes::dotPair(rowAt(rows[i]), correction, direction, d, product, means[i]);
+      pairOf(rowAt(rows[i]), to.columns, to.theta, d, product, means[i]);
       widths_[rows[i]] -= product * product;
     }
     return;
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     double drop = 0.0;
-    const double mean = correctRow(rowAt(rows[i]), direction, drop);
+    const double mean = correctRow(rowAt(rows[i]), to.theta, to.columns, drop);
     widths_[rows[i]] -= drop;
     if (theta != nullptr) means[i] = mean;
   }
 }
 
-template <class RowAt>
+template <class Row, class RowAt>
 void KeptWidths::correctEvery(const ArmSet& arms, RowAt rowAt, const Vector& theta, double* means) {
   // One pass over the rows: each row's corrections and x^T theta from one read of it. One
-  // observation a select (the usual case) is a single dotPair, inlined here: at d = 32 a call per
-  // row costs a fifth of the row. The rows go a block at a time, a pointer stepping through each,
-  // rather than finding each row's block.
+  // observation a select (the usual case) is a single pair of products, inlined here: at d = 32 a
+  // call per row costs a fifth of the row. The rows go a block at a time, a pointer stepping through
+  // each, rather than finding each row's block.
+  std::vector<float> singles;
+  const Directions<Row> to = directions<Row>(&theta, singles);
   const auto d = static_cast<std::size_t>(dim_);
   const std::size_t n = arms.size();
   double* widths = widths_.data();
-  const double* direction = theta.data();
   const bool single = corrections_.cols() == 1;
-  const double* correction = corrections_.data();
   for (std::size_t first = 0; first < n;) {
     const std::size_t end = first + arms.contiguousRows(first);
-    const auto* x = rowAt(first);
+    const Row* x = rowAt(first);
     if (single) {
       for (std::size_t row = first; row < end; ++row, x += d) {
         double product = 0.0;
-        lanes::dotPair(x, correction, direction, d, product, means[row]);
+        pairOf(x, to.columns, to.theta, d, product, means[row]);
         widths[row] -= product * product;
       }
     } else {
       for (std::size_t row = first; row < end; ++row, x += d) {
         double drop = 0.0;
-        means[row] = correctRow(x, direction, drop);
+        means[row] = correctRow(x, to.theta, to.columns, drop);
         widths[row] -= drop;
       }
     }
@@ -190,9 +219,9 @@ void KeptWidths::bringUpToDateEvery(const ArmSet& arms, const RidgeRegression& r
     recompute(arms, ridge);
   }
   if (arms.hasFloatRows()) {
-    correctEvery(arms, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
+    correctEvery<float>(arms, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
   } else {
-    correctEvery(arms, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
+    correctEvery<double>(arms, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
   }
   corrections_.resize(dim_, 0);
   if (n == 0) return;

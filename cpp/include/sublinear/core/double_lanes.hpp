@@ -171,4 +171,72 @@ inline void downdateDotPair(double* a, const double* g, double gj, const double*
   dotPairOver(Downdated{a, g, pair::splat(gj), gj}, b, c, dim, ab, ac);
 }
 
+// <x, a> and <x, b> in single precision, for the kept widths' scans over an arm set's float rows:
+// four float lanes a SIMD operation (f32x4 in wasm, SSE natively, a plain quadruple elsewhere), twice
+// the double form's, where at d = 32 the scan was most of LinUCB's step. The rows are floats
+// already, so the products' rounding (2^-24 an operation, accumulated over the dimension) is of the
+// order of the rows' own. Order of operations, in every form: accumulator l (0..7) sums x[i] a[i] for
+// i = l, l + 8, ... over the first dim - dim % 8 entries, accumulators 0..3 take the next four
+// entries when dim % 8 >= 4; the accumulators combine as ((A0 + A4) + (A1 + A5)) + ((A2 + A6) +
+// (A3 + A7)) and the last dim % 4 products are added in order.
+namespace quad {
+#if defined(__wasm_simd128__)
+using Quad = v128_t;
+inline Quad zero() { return wasm_f32x4_splat(0.0f); }
+inline Quad load(const float* p) { return wasm_v128_load(p); }
+inline Quad add(Quad a, Quad b) { return wasm_f32x4_add(a, b); }
+inline Quad mul(Quad a, Quad b) { return wasm_f32x4_mul(a, b); }
+inline float sumLanes(Quad a) {
+  return (wasm_f32x4_extract_lane(a, 0) + wasm_f32x4_extract_lane(a, 1)) + (wasm_f32x4_extract_lane(a, 2) + wasm_f32x4_extract_lane(a, 3));
+}
+#elif defined(__SSE2__)
+using Quad = __m128;
+inline Quad zero() { return _mm_setzero_ps(); }
+inline Quad load(const float* p) { return _mm_loadu_ps(p); }
+inline Quad add(Quad a, Quad b) { return _mm_add_ps(a, b); }
+inline Quad mul(Quad a, Quad b) { return _mm_mul_ps(a, b); }
+inline float sumLanes(Quad a) {
+  alignas(16) float lane[4];
+  _mm_store_ps(lane, a);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+#else
+struct Quad {
+  float l[4];
+};
+inline Quad zero() { return {{0.0f, 0.0f, 0.0f, 0.0f}}; }
+inline Quad load(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
+inline Quad add(Quad a, Quad b) { return {{a.l[0] + b.l[0], a.l[1] + b.l[1], a.l[2] + b.l[2], a.l[3] + b.l[3]}}; }
+inline Quad mul(Quad a, Quad b) { return {{a.l[0] * b.l[0], a.l[1] * b.l[1], a.l[2] * b.l[2], a.l[3] * b.l[3]}}; }
+inline float sumLanes(Quad a) { return (a.l[0] + a.l[1]) + (a.l[2] + a.l[3]); }
+#endif
+}  // namespace quad
+
+inline void floatDotPair(const float* x, const float* a, const float* b, std::size_t dim, float& xa, float& xb) {
+  using namespace quad;
+  Quad a0 = zero(), a1 = a0, b0 = a0, b1 = a0;
+  std::size_t i = 0;
+  for (; i + 8 <= dim; i += 8) {
+    const Quad x0 = load(x + i), x1 = load(x + i + 4);
+    a0 = add(a0, mul(x0, load(a + i)));
+    b0 = add(b0, mul(x0, load(b + i)));
+    a1 = add(a1, mul(x1, load(a + i + 4)));
+    b1 = add(b1, mul(x1, load(b + i + 4)));
+  }
+  if (i + 4 <= dim) {
+    const Quad x0 = load(x + i);
+    a0 = add(a0, mul(x0, load(a + i)));
+    b0 = add(b0, mul(x0, load(b + i)));
+    i += 4;
+  }
+  float sa = sumLanes(add(a0, a1));
+  float sb = sumLanes(add(b0, b1));
+  for (; i < dim; ++i) {
+    sa += x[i] * a[i];
+    sb += x[i] * b[i];
+  }
+  xa = sa;
+  xb = sb;
+}
+
 }  // namespace sublinear::lanes

@@ -24,10 +24,13 @@ namespace sublinear {
 // are computed afresh when needed) the corrections and the recomputed slices reach only those rows.
 //
 // When the arm set keeps a float copy of its rows (ArmSet::keepFloatRows, which the policies that
-// keep widths ask for), the corrections and the means read it: 4 bytes a feature instead of 8, the
-// arithmetic still in double. The widths then carry the rows' float rounding (2^-24 an entry, a
-// relative error near 1e-6 at most between two exact recomputations, which read the doubles); at
-// d = 1,536 and 10^4 arms the scan was most of a select, and it is bound by the bytes it reads.
+// keep widths ask for), the corrections and the means read it, and multiply it in float lanes by
+// float copies of theta and of the corrections (lanes::floatDotPair: four lanes a SIMD operation
+// where doubles take two); the products are widened to double, and the widths are kept and
+// recomputed in double. The widths then carry single-precision rounding (2^-24 an operation, of the
+// order of the rows' own rounding; a relative error of a few 1e-6 at most between two exact
+// recomputations, which read the doubles). At d = 32 and 10^5 arms the scan was most of a select and
+// its double lanes made LinUCB x5 of Linear TS, whose scan is one float dot product an arm.
 //
 // Rows are the arm set's rows: whoever changes the arms tells the widths (appendRows,
 // followRemoval, or remap when the arms changed without notice, as a catalogue's do: kept widths
@@ -87,16 +90,25 @@ class KeptWidths {
   // The pending corrections applied to the listed rows only (the others' widths go stale), and
   // with theta given, means[i] = x^T theta of each in the same read.
   void correctRows(const ArmSet& arms, const std::vector<std::uint32_t>& rows, const Vector* theta, double* means);
-  // The pending corrections (and means) of the listed rows, or of the first n, reading each row
-  // through rowAt (the doubles, or the arm set's float copy); the corrections stay pending.
-  template <class RowAt>
-  void correctListed(const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means);
-  template <class RowAt>
-  void correctEvery(const ArmSet& arms, RowAt rowAt, const Vector& theta, double* means);
-  // One row x (doubles or floats): the sum of its pending corrections' squares into `drop`, and
-  // x^T theta returned (theta may be null: 0 returned), from one read of the row (lanes::dotPair).
+  // theta and the pending corrections as a pass reads them: the doubles themselves for double rows,
+  // float copies (into `singles`) for float rows.
   template <class Row>
-  double correctRow(const Row* x, const double* theta, double& drop) const;
+  struct Directions {
+    const Row* theta;    // null when the pass computes no means
+    const Row* columns;  // the pending corrections, d entries each
+  };
+  template <class Row>
+  Directions<Row> directions(const Vector* theta, std::vector<float>& singles) const;
+  // The pending corrections (and means) of the listed rows, or of every row, reading each row
+  // through rowAt (the doubles, or the arm set's float copy); the corrections stay pending.
+  template <class Row, class RowAt>
+  void correctListed(const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means);
+  template <class Row, class RowAt>
+  void correctEvery(const ArmSet& arms, RowAt rowAt, const Vector& theta, double* means);
+  // One row x: the sum of its pending corrections' squares into `drop`, and x^T theta returned
+  // (theta may be null: 0 returned), from one read of the row, in the row's precision.
+  template <class Row>
+  double correctRow(const Row* x, const Row* theta, const Row* columns, double& drop) const;
 
   int dim_;
   bool valid_ = false;
