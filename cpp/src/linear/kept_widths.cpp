@@ -124,64 +124,63 @@ void KeptWidths::correctRows(const ArmSet& arms, const std::vector<std::uint32_t
   if (corrections_.cols() == 0 && theta == nullptr) return;
   // The float copy of the rows when the arms keep one: half the bytes to read, twice the lanes.
   if (arms.hasFloatRows()) {
-    correctListed<float>(rows, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
+    correctListed<float>(arms, rows, [&](std::size_t row) { return arms.floatRowData(row); }, theta, means);
   } else {
-    correctListed<double>(rows, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
+    correctListed<double>(arms, rows, [&](std::size_t row) { return arms.rowData(row); }, theta, means);
   }
   corrections_.resize(dim_, 0);
 }
 
-template <class Row, class RowAt>
-void KeptWidths::correctListed(const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means) {
-  std::vector<float> singles;
-  const Directions<Row> to = directions<Row>(theta, singles);
+template <class Row>
+void KeptWidths::correctRun(const Row* x, std::size_t first, std::size_t count, const Directions<Row>& to, double* means) {
+  // Rows first .. first + count - 1, consecutive in memory: a pointer steps through them. One
+  // observation a select (the usual case) is a single pair of products, inlined here: at d = 32 a
+  // call per row costs a fifth of the row.
   const auto d = static_cast<std::size_t>(dim_);
-  if (corrections_.cols() == 1 && theta != nullptr) {
-    // As in correctEvery: the usual single correction inlined.
-    for (std::size_t i = 0; i < rows.size(); ++i) {
+  double* widths = widths_.data() + first;
+  if (corrections_.cols() == 1 && to.theta != nullptr) {
+    for (std::size_t i = 0; i < count; ++i, x += d) {
       double product = 0.0;
-      pairOf(rowAt(rows[i]), to.columns, to.theta, d, product, means[i]);
-      widths_[rows[i]] -= product * product;
+      pairOf(x, to.columns, to.theta, d, product, means[i]);
+      widths[i] -= product * product;
     }
     return;
   }
-  for (std::size_t i = 0; i < rows.size(); ++i) {
+  for (std::size_t i = 0; i < count; ++i, x += d) {
     double drop = 0.0;
-    const double mean = correctRow(rowAt(rows[i]), to.theta, to.columns, drop);
-    widths_[rows[i]] -= drop;
-    if (theta != nullptr) means[i] = mean;
+    const double mean = correctRow(x, to.theta, to.columns, drop);
+    widths[i] -= drop;
+    if (to.theta != nullptr) means[i] = mean;
+  }
+}
+
+template <class Row, class RowAt>
+void KeptWidths::correctListed(const ArmSet& arms, const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta,
+                               double* means) {
+  // The listed rows in runs of consecutive rows within one of the arm set's blocks (the elimination
+  // policies list the arms in play in row order: long runs until many are eliminated).
+  std::vector<float> singles;
+  const Directions<Row> to = directions<Row>(theta, singles);
+  for (std::size_t i = 0; i < rows.size();) {
+    const std::size_t first = rows[i];
+    const std::size_t limit = std::min(arms.contiguousRows(first), rows.size() - i);
+    std::size_t run = 1;
+    while (run < limit && rows[i + run] == first + run) ++run;
+    correctRun(rowAt(first), first, run, to, theta != nullptr ? means + i : nullptr);
+    i += run;
   }
 }
 
 template <class Row, class RowAt>
 void KeptWidths::correctEvery(const ArmSet& arms, RowAt rowAt, const Vector& theta, double* means) {
-  // One pass over the rows: each row's corrections and x^T theta from one read of it. One
-  // observation a select (the usual case) is a single pair of products, inlined here: at d = 32 a
-  // call per row costs a fifth of the row. The rows go a block at a time, a pointer stepping through
-  // each, rather than finding each row's block.
+  // One pass over the rows, a block of the arm set at a time: each row's corrections and x^T theta
+  // from one read of it.
   std::vector<float> singles;
   const Directions<Row> to = directions<Row>(&theta, singles);
-  const auto d = static_cast<std::size_t>(dim_);
-  const std::size_t n = arms.size();
-  double* widths = widths_.data();
-  const bool single = corrections_.cols() == 1;
-  for (std::size_t first = 0; first < n;) {
-    const std::size_t end = first + arms.contiguousRows(first);
-    const Row* x = rowAt(first);
-    if (single) {
-      for (std::size_t row = first; row < end; ++row, x += d) {
-        double product = 0.0;
-        pairOf(x, to.columns, to.theta, d, product, means[row]);
-        widths[row] -= product * product;
-      }
-    } else {
-      for (std::size_t row = first; row < end; ++row, x += d) {
-        double drop = 0.0;
-        means[row] = correctRow(x, to.theta, to.columns, drop);
-        widths[row] -= drop;
-      }
-    }
-    first = end;
+  for (std::size_t first = 0; first < arms.size();) {
+    const std::size_t count = arms.contiguousRows(first);
+    correctRun(rowAt(first), first, count, to, means + first);
+    first += count;
   }
 }
 

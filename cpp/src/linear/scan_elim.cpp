@@ -101,11 +101,14 @@ void ScanElim::synchronise() {
 }
 
 std::vector<std::uint32_t> ScanElim::rowsInPlay() const {
-  std::vector<std::uint32_t> rows;
-  rows.reserve(stages_.size());
+  // Without a branch per arm: every row is written, and the count moves past those in play.
+  std::vector<std::uint32_t> rows(stages_.size());
+  std::size_t count = 0;
   for (std::size_t row = 0; row < stages_.size(); ++row) {
-    if (stages_[row] != kEliminated) rows.push_back(static_cast<std::uint32_t>(row));
+    rows[count] = static_cast<std::uint32_t>(row);
+    count += stages_[row] != kEliminated ? 1 : 0;
   }
+  rows.resize(count);
   return rows;
 }
 
@@ -114,9 +117,9 @@ ScanElim::Pass ScanElim::prepare() {
   Pass pass;
   pass.rows = rowsInPlay();
   const std::size_t count = pass.rows.size();
-  pass.means.resize(count);
-  pass.uncertainties.resize(count);
-  widths_.bringUpToDate(arms_, ridge_, pass.rows, ridge_.theta(), pass.means.data());
+  pass.means.reset(new double[count]);
+  pass.uncertainties.reset(new double[count]);
+  widths_.bringUpToDate(arms_, ridge_, pass.rows, ridge_.theta(), pass.means.get());
   beta_ = eliminationRadius(featureBound_);
   double bestLower = -INFINITY;
   std::size_t best = count;
@@ -153,13 +156,21 @@ ScanElim::Pass ScanElim::prepare() {
 
 Id ScanElim::chooseArm() {
   const Pass pass = prepare();
+  // One pass: the first stage that holds an arm in play, its size, and its most uncertain arm
+  // (ties to the smaller id).
   int first = maxStage_ + 1;
   std::size_t members = 0;
-  for (const std::uint32_t row : pass.rows) {
+  std::size_t best = pass.rows.size();
+  for (std::size_t i = 0; i < pass.rows.size(); ++i) {
+    const std::size_t row = pass.rows[i];
     const int stage = stages_[row];
-    if (stage == kEliminated) continue;
-    if (stage < first) first = stage, members = 0;
-    if (stage == first) ++members;
+    if (stage == kEliminated || stage > first) continue;
+    if (stage < first) first = stage, members = 0, best = i;
+    ++members;
+    if (pass.uncertainties[i] > pass.uncertainties[best] ||
+        (pass.uncertainties[i] == pass.uncertainties[best] && rowIds_[row] < rowIds_[pass.rows[best]])) {
+      best = i;
+    }
   }
   if (first > maxStage_) {
     // Unreachable: the witness is never eliminated, so some arm is in play; kept as a guard.
@@ -172,15 +183,6 @@ Id ScanElim::chooseArm() {
     auto pick = static_cast<std::size_t>(random_.uniformInt(members));
     for (const std::uint32_t row : pass.rows) {
       if (stages_[row] == first && pick-- == 0) return rowIds_[row];
-    }
-  }
-  std::size_t best = pass.rows.size();
-  for (std::size_t i = 0; i < pass.rows.size(); ++i) {
-    const std::size_t row = pass.rows[i];
-    if (stages_[row] != first) continue;
-    if (best == pass.rows.size() || pass.uncertainties[i] > pass.uncertainties[best] ||
-        (pass.uncertainties[i] == pass.uncertainties[best] && rowIds_[row] < rowIds_[pass.rows[best]])) {
-      best = i;
     }
   }
   return rowIds_[pass.rows[best]];

@@ -102,9 +102,13 @@ class KeptWidths {
   // The pending corrections (and means) of the listed rows, or of every row, reading each row
   // through rowAt (the doubles, or the arm set's float copy); the corrections stay pending.
   template <class Row, class RowAt>
-  void correctListed(const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means);
+  void correctListed(const ArmSet& arms, const std::vector<std::uint32_t>& rows, RowAt rowAt, const Vector* theta, double* means);
   template <class Row, class RowAt>
   void correctEvery(const ArmSet& arms, RowAt rowAt, const Vector& theta, double* means);
+  // `count` consecutive rows from row `first`, x pointing at the first one's entries; means (when
+  // the directions hold theta) receives their x^T theta.
+  template <class Row>
+  void correctRun(const Row* x, std::size_t first, std::size_t count, const Directions<Row>& to, double* means);
   // One row x: the sum of its pending corrections' squares into `drop`, and x^T theta returned
   // (theta may be null: 0 returned), from one read of the row, in the row's precision.
   template <class Row>

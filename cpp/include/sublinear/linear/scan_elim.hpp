@@ -77,10 +77,11 @@ class ScanElim final : public RidgePolicy {
   // The per-arm state follows the arm set's rows.
   void synchronise();
   // The rows in play at the start of a call, with x^T theta^ and u = beta ||x||_{V^-1} each.
+  // (Arrays without zero-filling: prepare writes every entry, 16 bytes an arm in play a select.)
   struct Pass {
     std::vector<std::uint32_t> rows;
-    std::vector<double> means;
-    std::vector<double> uncertainties;
+    std::unique_ptr<double[]> means;
+    std::unique_ptr<double[]> uncertainties;
   };
   std::vector<std::uint32_t> rowsInPlay() const;
   // The pass every select starts with (see above).
