@@ -96,6 +96,23 @@ class Catalogue {
   // The lineage's fingerprint at `version` (0 for version 0), for version <= subspaceVersion().
   std::uint64_t subspaceFingerprint(std::uint64_t version) const { return version == 0 ? 0 : fingerprints_[version - 1]; }
 
+  // The projected rows z = B^T x of the arms in the current basis, for the users that scan their
+  // arms in the subspace (LinUCB, the elimination policies): an ArmSet of subspaceModelDim()
+  // dimensions with the catalogue's ids and labels in the catalogue's row order, with its float copy
+  // (KeptWidths reads it). The object is made at the first call (a catalogue without such users never
+  // holds one) and stays at the same address for the catalogue's life, so a user may hold a
+  // reference to it; its rows are filled by projectedArmsCurrent().
+  const ArmSet& projectedArms();
+  // Fits the subspace when due (armSubspace()) and brings the projected rows to its current version
+  // (all recomputed after a refit, the missing ones computed at the first call); returns them.
+  const ArmSet& projectedArmsCurrent();
+  // B^T x into z (subspaceModelDim() doubles) with the current basis: the projection the projected
+  // rows hold, computed by the same function so that a user's observation of an arm sees the bits
+  // of its row (precondition: fittedSubspace()).
+  void project(const double* features, double* z) const;
+  // Bytes of the projected rows (0 without them): in stats().subspace.projectedBytes.
+  std::size_t projectedBytes() const;
+
   // { type, dim, size, identity, labelled (arms whose label is not 0), index: the index's stats,
   //   subspace: { modelDim, rank, energy, fits } once fitted, with transitionBytes }
   Json stats() const;
@@ -126,6 +143,14 @@ class Catalogue {
   std::unique_ptr<ArmSubspace> subspace_;
   std::vector<Matrix> transitions_;
   std::vector<std::uint64_t> fingerprints_;
+  // The projected rows (made at the first projectedArms()) and the basis version they are in (0:
+  // not filled yet). add and remove keep them in step with arms_ once filled.
+  std::unique_ptr<ArmSet> projected_;
+  std::uint64_t projectedVersion_ = 0;
+  // Recomputes every projected row with the current basis.
+  void fillProjected();
+  // The projections of `count` features (count * dim() doubles), count * subspaceModelDim() doubles.
+  std::vector<double> projectRows(const double* features, std::size_t count) const;
 };
 
 }  // namespace sublinear
