@@ -137,6 +137,7 @@ export default async function subspace(args, report) {
     // LinUCB and the elimination users scan the catalogue's projected rows B^T x in the same subspace.
     ['LinUCB, catalogue user (catalogue\'s subspace, modelDim 32)', sb.LinUCB, {}, {}],
     ['Linear Elim, catalogue user (catalogue\'s subspace, modelDim 32)', sb.LinearElim, {}, {}],
+    ['Linear Elim, catalogue user, subspace none', sb.LinearElim, { subspace: 'none' }, {}],
   ].filter(([name]) => !config.only || config.only.some((part) => name.includes(part)));
   const rows = [];
   let done = 0;

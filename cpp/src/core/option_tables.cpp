@@ -368,7 +368,7 @@ const OptionGroup& catalogue() {
              "index", "type", "hnsw"),
       seed(0, "seed of the index (unless index.seed) and of the subspace's range finder"),
       computedInteger("modelDim", 1, 4096, "min(d, 32)",
-                      "the dimension of the arms' subspace that LinTS and SubTS users learn in (above d: d); one basis for every user, a model of 3 modelDim^2 doubles per user"),
+                      "the dimension of the arms' subspace that users learn in (above d: d); one basis for every user, a model of 3 modelDim^2 doubles per LinTS or SubTS user, modelDim^2 per LinUCB or elimination user (and, once for them all, the arms' projected rows: modelDim x 12 bytes an arm)"),
       number("subspaceEnergy", 0.6, 0, 1,
              "the fewest principal directions of the catalogue's arms (at least 8, at most modelDim) that hold this fraction of their squared norms",
              true, false),
