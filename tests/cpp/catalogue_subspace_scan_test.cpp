@@ -253,6 +253,19 @@ TEST(CatalogueProjectedRows, FollowAddAndRemoveAndAreMadeOnlyForUsersThatScan) {
   check();
   world.add(50, 0.2);  // not yet due for a refit: appended in the current basis
   check();
+  // Labelled arms: the projected rows carry the labels, so a filtered selection over them admits
+  // exactly the catalogue's eligible arms.
+  const auto labelledRows = world.source.draw(10, 0.2);
+  const auto labelledIds = idRange(10000, 10);
+  const std::vector<std::uint32_t> labels(10, 4);
+  world.catalogue->add(labelledIds.data(), labelledIds.size(), labelledRows.data(), labelledRows.size(), labels.data(), labels.size());
+  check();
+  for (std::size_t row = 0; row < world.catalogue->size(); ++row) {
+    ASSERT_EQ(world.catalogue->projectedArms().labelAt(row), world.catalogue->arms().labelAt(row));
+  }
+  ArmFilter onlyFour;
+  onlyFour.labels = {4};
+  for (const Id arm : user->selectSlate(3, onlyFour)) EXPECT_GE(arm, 10000u);
   std::vector<Id> gone{3, 299, 17, 320};
   world.catalogue->remove(gone.data(), gone.size());
   check();
