@@ -33,12 +33,6 @@ LinUCB::LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options)
   catalogueSubspace_ = usesSubspaceOver(*catalogue_, options);
 }
 
-void LinUCB::prepareChoice() {
-  if (!catalogueSubspace_) return;
-  catalogue_->projectedArmsCurrent();
-  syncSubspace();
-}
-
 Id LinUCB::chooseArm() { return chooseArms(1, ArmFilter{}, Eligibility()).front(); }
 
 namespace {

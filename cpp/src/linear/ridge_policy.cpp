@@ -160,6 +160,12 @@ void RidgePolicy::syncSubspace() {
   onModelMoved();
 }
 
+void RidgePolicy::syncProjectedSubspace() {
+  if (!catalogueSubspace_) return;
+  catalogue_->projectedArmsCurrent();
+  syncSubspace();
+}
+
 void RidgePolicy::moveToCurrentVersion(Matrix& gram, Vector& responses) const {
   for (std::uint64_t v = subspaceVersion_ + 1; v <= catalogue_->subspaceVersion(); ++v) {
     moveModel(gram, responses, catalogue_->subspaceTransition(v), startPrecision());

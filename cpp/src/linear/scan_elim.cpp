@@ -60,12 +60,6 @@ ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const
   beta_ = eliminationRadius(featureBound_);
 }
 
-void ScanElim::prepareChoice() {
-  if (!catalogueSubspace_) return;
-  catalogue_->projectedArmsCurrent();
-  syncSubspace();
-}
-
 void ScanElim::onModelMoved() {
   widths_.invalidate();
   bool readmitted = false;

@@ -46,7 +46,7 @@ class LinUCB final : public RidgePolicy {
   void onRemoveArms(const Id* ids, std::size_t count) override;
   void afterObservation() override;
   // In the catalogue's subspace: the projected rows and the model brought to the current basis.
-  void prepareChoice() override;
+  void prepareChoice() override { syncProjectedSubspace(); }
   void onModelMoved() override { widths_.invalidate(); }
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;

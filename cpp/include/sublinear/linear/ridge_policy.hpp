@@ -144,6 +144,9 @@ class RidgePolicy : public LinearPolicy {
   // (V -> lambda I + M (V - lambda I) M^T, b -> M b: exact for what lay in the old span; new
   // directions start at the prior), then onModelMoved() when the version changed.
   void syncSubspace();
+  // The prepareChoice() of the policies that scan the catalogue's projected rows: the rows (refilled
+  // after a refit), then the model (syncSubspace), brought to the catalogue's current basis.
+  void syncProjectedSubspace();
   // V and b of the model (in subspaceVersion_) moved through the catalogue's transitions since.
   void moveToCurrentVersion(Matrix& gram, Vector& responses) const;
   // V and b moved by `change` (a refit's M = B_new^T B_old; see syncSubspace).

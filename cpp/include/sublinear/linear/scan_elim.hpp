@@ -73,7 +73,7 @@ class ScanElim final : public RidgePolicy {
   void onAddArms(const Id* /*ids*/, std::size_t /*count*/) override {}
   void onRemoveArms(const Id* /*ids*/, std::size_t /*count*/) override {}
   void afterObservation() override { widths_.observe(ridge_); }
-  void prepareChoice() override;
+  void prepareChoice() override { syncProjectedSubspace(); }
   void onModelMoved() override;
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
