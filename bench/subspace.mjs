@@ -137,6 +137,8 @@ export default async function subspace(args, report) {
     // LinUCB and the elimination users scan the catalogue's projected rows B^T x in the same subspace.
     ['LinUCB, catalogue user (catalogue\'s subspace, modelDim 32)', sb.LinUCB, {}, {}],
     ['Linear Elim, catalogue user (catalogue\'s subspace, modelDim 32)', sb.LinearElim, {}, {}],
+    ['Linear Elim, catalogue user, catalogue modelDim 64', sb.LinearElim, {}, { modelDim: 64 }],
+    ['Linear Elim, catalogue user, catalogue modelDim 256', sb.LinearElim, {}, { modelDim: 256 }],
     ['Linear Elim, catalogue user, subspace none', sb.LinearElim, { subspace: 'none' }, {}],
   ].filter(([name]) => !config.only || config.only.some((part) => name.includes(part)));
   const rows = [];
