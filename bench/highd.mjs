@@ -7,7 +7,8 @@
 // 'none') and Sub-TS (also as a catalogue user over a graph); the elimination policies with default options (search 'auto':
 // lifted stage indexes at d <= 16, kept widths above), with the lifted search forced (only where
 // the lift, d(d+1)/2 floats per arm, fits the heap) and as users over a catalogue (kept widths, 13
-// bytes an arm). A cell warms up for `--warm` steps, then times select + update until `--steps`
+// bytes an arm), in the catalogue's subspace by default above 64 dimensions as Linear TS, and with
+// subspace 'none'. A cell warms up for `--warm` steps, then times select + update until `--steps`
 // steps or 10 s, whichever comes first: median ms a step. `--dims=8,16,32` and
 // `--sizes=10000,100000` replace the grid (the small dimensions are where the auto rule is
 // decided); `--only=Elim,Linear TS` runs only the contenders whose names contain one of those parts.
@@ -90,6 +91,8 @@ export default async function highd(args, report) {
       const contenders = [
         ['LinUCB (own arms, kept widths)', () => new sb.LinUCB({ dim, seed: 1 }), true],
         ['LinUCB (catalogue user, kept widths)', (catalogue) => new sb.LinUCB({ catalogue, seed: 1 }), false],
+        // Before the catalogue's subspace reached LinUCB and the elimination users: V^-1 of d x d each.
+        ['LinUCB (catalogue user, kept widths, subspace none)', (catalogue) => new sb.LinUCB({ catalogue, seed: 1, subspace: 'none' }), false],
         ['LinUCB (catalogue user, direct widths)', (catalogue) => new sb.LinUCB({ catalogue, seed: 1, widths: 'direct' }), false,
           false, dim > 384 ? 'O(K d^2): over 10 s a step' : null],
         ['Linear TS', () => new sb.LinTS({ dim, seed: 1 }), true],
@@ -107,6 +110,9 @@ export default async function highd(args, report) {
         ['Linear Elim (widths)', () => new sb.LinearElim({ dim, seed: 1, search: 'widths' }), true, false],
         ['Sub-Elim (widths)', () => new sb.SubElim({ dim, seed: 1, search: 'widths' }), true, false],
         ['Sub-Elim (catalogue user)', (catalogue) => new sb.SubElim({ catalogue, seed: 1 }), false, false],
+        ['Sub-Elim (catalogue user, subspace none)', (catalogue) => new sb.SubElim({ catalogue, seed: 1, subspace: 'none' }), false, false],
+        ['Linear Elim (catalogue user)', (catalogue) => new sb.LinearElim({ catalogue, seed: 1 }), false, false],
+        ['Linear Elim (catalogue user, subspace none)', (catalogue) => new sb.LinearElim({ catalogue, seed: 1, subspace: 'none' }), false, false],
       ];
       for (const [name, make, ownArms, lifts, skipped] of contenders) {
         if (config.only && !config.only.some((part) => name.includes(part))) continue;
@@ -136,8 +142,9 @@ export default async function highd(args, report) {
               catalogue.add(ids.subarray(first, end), features.subarray(first * dim, end * dim));
             }
             // What a first user makes the catalogue fit and keep for every user (its subspace's
-            // basis) is shared: fitted by a first user here, before a user's own memory is measured.
-            if (name.includes('TS (catalogue user')) {
+            // basis, and for LinUCB and the elimination users the projected rows B^T x) is shared:
+            // made by a first user here, before a user's own memory is measured.
+            if (name.includes('catalogue user') && !name.includes('subspace none') && !name.includes('direct widths')) {
               const first = make(catalogue);
               first.select();
               first.dispose();

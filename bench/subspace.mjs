@@ -6,7 +6,8 @@
 // relative scale 0.3, theta* in the embedding's span). Noise 0.1, T = 4,000, K = 5,000 for the
 // generated arms: regret per quarter as a fraction of uniform play's, total regret, ms a step
 // (wasm in Node), the subspace's rank and the energy it keeps.
-// Also as users over a catalogue (the catalogue's subspace, at its default modelDim 32, 48 and 256).
+// Also as users over a catalogue (the catalogue's subspace, at its default modelDim 32, 48 and 256),
+// and LinUCB and Linear Elim users in the catalogue's subspace at its default modelDim.
 //   npm run bench -- subspace [--horizon T] [--images N] [--seeds S] [--skip-fashion] [--dims D,...] [--only part,...]
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -87,7 +88,8 @@ function play(sb, Policy, options, problem, horizon, seed, catalogueOptions) {
   const ids = Uint32Array.from({ length: count }, (_, i) => i);
   let catalogue = null;
   if (catalogueOptions) {
-    catalogue = new sb.Catalogue({ dim, ...(Policy === sb.LinTS ? { index: { type: 'exact' } } : {}), ...catalogueOptions });
+    // An exact index for the users that do not search a graph (Sub-TS searches the default graph).
+    catalogue = new sb.Catalogue({ dim, ...(Policy !== sb.SubTS ? { index: { type: 'exact' } } : {}), ...catalogueOptions });
     catalogue.add(ids, features);
   }
   const policy = catalogue ? new Policy({ catalogue, horizon, seed, ...options }) : new Policy({ dim, horizon, seed, ...options });
@@ -132,6 +134,12 @@ export default async function subspace(args, report) {
     ['Linear TS, catalogue user, catalogue modelDim 48', sb.LinTS, {}, { modelDim: 48 }],
     ['Linear TS, catalogue user, catalogue modelDim 256', sb.LinTS, {}, { modelDim: 256 }],
     ['Sub-TS, catalogue user (catalogue\'s subspace, modelDim 32)', sb.SubTS, {}, {}],
+    // LinUCB and the elimination users scan the catalogue's projected rows B^T x in the same subspace.
+    ['LinUCB, catalogue user (catalogue\'s subspace, modelDim 32)', sb.LinUCB, {}, {}],
+    ['Linear Elim, catalogue user (catalogue\'s subspace, modelDim 32)', sb.LinearElim, {}, {}],
+    ['Linear Elim, catalogue user, catalogue modelDim 64', sb.LinearElim, {}, { modelDim: 64 }],
+    ['Linear Elim, catalogue user, catalogue modelDim 256', sb.LinearElim, {}, { modelDim: 256 }],
+    ['Linear Elim, catalogue user, subspace none', sb.LinearElim, { subspace: 'none' }, {}],
   ].filter(([name]) => !config.only || config.only.some((part) => name.includes(part)));
   const rows = [];
   let done = 0;

@@ -19,45 +19,7 @@
 namespace sublinear::testing {
 namespace catalogue_subspace_test {
 
-// A catalogue of low-rank unit-norm arms and a theta* in their span; means[id] is x_id^T theta*.
-struct World {
-  int dim;
-  LowRankArms source;
-  std::shared_ptr<Catalogue> catalogue;
-  Vector thetaStar;
-  std::vector<double> means;
-  Random noise;
-
-  World(int d, int rank, Json options, std::uint64_t seed) : dim(d), source(d, rank, seed), noise(seed + 1) {
-    options["dim"] = d;
-    catalogue = std::make_shared<Catalogue>(options);
-    thetaStar = source.mixing * Vector::Ones(rank);
-    thetaStar.normalize();
-  }
-  void add(std::size_t count, double tail) {
-    const auto rows = source.draw(count, tail);
-    const auto ids = idRange(static_cast<Id>(means.size()), count);
-    catalogue->add(ids.data(), ids.size(), rows.data(), rows.size());
-    for (std::size_t i = 0; i < count; ++i) means.push_back(Eigen::Map<const Vector>(rows.data() + i * static_cast<std::size_t>(dim), dim).dot(thetaStar));
-  }
-  double best() const { return *std::max_element(means.begin(), means.end()); }
-  // Uniform play's expected regret a step.
-  double uniformRegret() const {
-    double sum = 0.0;
-    for (const double mean : means) sum += best() - mean;
-    return sum / static_cast<double>(means.size());
-  }
-  // `steps` selections and rewards; the regret of the last `counted` of them.
-  double play(PersistentLinearPolicy& user, int steps, int counted) {
-    double regret = 0.0;
-    for (int t = 0; t < steps; ++t) {
-      const Id arm = user->select();
-      if (t >= steps - counted) regret += best() - means[arm];
-      user->update(arm, means[arm] + 0.1 * noise.normal());
-    }
-    return regret;
-  }
-};
+using World = LowRankCatalogue;
 
 Json userSpec(const std::string& type, std::uint64_t seed = 5) { return Json{{"type", type}, {"seed", seed}, {"horizon", 1500}}; }
 

@@ -40,8 +40,10 @@ TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
     GaussianProblem problem(dim, 40 + static_cast<std::uint64_t>(dim), 0.5);
     auto own = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ucb"}, {"dim", dim}});
     auto catalogue = std::make_shared<Catalogue>(Json{{"dim", dim}, {"index", {{"type", "exact"}}}});
-    auto kept = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ucb"}}, catalogue);
-    PersistentLinearPolicy direct(Json{{"type", "lin-ucb"}, {"widths", "direct"}}, catalogue);
+    // In all d dimensions, as the policy over its own arms (above 64 a user would learn in the
+    // catalogue's subspace: catalogue_subspace_scan_test.cpp compares that with its oracle).
+    auto kept = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ucb"}, {"subspace", "none"}}, catalogue);
+    PersistentLinearPolicy direct(Json{{"type", "lin-ucb"}, {"widths", "direct"}, {"subspace", "none"}}, catalogue);
     const auto addArms = [&](std::size_t count) {
       std::vector<double> features;
       const std::vector<Id> ids = problem.newArms(count, features);

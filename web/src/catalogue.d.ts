@@ -48,9 +48,10 @@ export interface CatalogueStats {
   /**
    * Once a user needed it: the shared subspace (rank and energy of the last fit, fits = its version)
    * and the bytes of its basis (d x modelDim doubles) and of the transitions kept for users whose model
-   * is in an older version (modelDim^2 doubles per refit).
+   * is in an older version (modelDim^2 doubles per refit), and of the projected rows B^T x kept once
+   * LinUCB or elimination users learn in it (modelDim doubles and floats an arm, with its id and label).
    */
-  subspace?: { modelDim: number; rank: number; energy: number; fits: number; basisBytes: number; transitionBytes: number };
+  subspace?: { modelDim: number; rank: number; energy: number; fits: number; basisBytes: number; transitionBytes: number; projectedBytes: number };
 }
 
 // Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).

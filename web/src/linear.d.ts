@@ -71,8 +71,25 @@ export interface PopulationPriorOptions {
   prior?: PopulationPrior;
 }
 
-/** LinUCB's options: every linear policy's, a population prior, and how it keeps its widths. */
-export interface LinUCBOptions extends LinearPolicyOptions, PopulationPriorOptions {
+/**
+ * LinUCB's and the elimination policies' model in a catalogue's subspace. Over a catalogue: 'arms'
+ * learns theta in the catalogue's subspace (modelDim dimensions, the catalogue's basis B; the rows
+ * scored are the catalogue's projected rows B^T x, which it keeps once for every such user; theta()
+ * reports B theta^), 'none' in all d dimensions (V^-1 of d x d a user). Default 'auto': 'arms' above
+ * 64 dimensions or when the catalogue names `modelDim` or `subspaceEnergy`, 'none' otherwise and with
+ * `prior`. Over the policy's own arms the model is in all d dimensions: 'arms', `modelDim` and
+ * `subspaceEnergy` throw INVALID_ARGUMENT there. stats().subspace when in use.
+ */
+export interface CatalogueSubspaceOptions {
+  subspace?: 'auto' | 'arms' | 'none';
+  /** Over a catalogue: the catalogue's modelDim, repeated (another value throws INVALID_ARGUMENT). */
+  modelDim?: number;
+  /** Over a catalogue: the catalogue's subspaceEnergy, repeated (another value throws INVALID_ARGUMENT). */
+  subspaceEnergy?: number;
+}
+
+/** LinUCB's options: every linear policy's, a population prior, how it keeps its widths, and (over a catalogue) its subspace. */
+export interface LinUCBOptions extends LinearPolicyOptions, PopulationPriorOptions, CatalogueSubspaceOptions {
   /**
    * Every arm's width ||x||^2_{V^-1}. 'kept': corrected by rank-one updates after each observation,
    * O(K d) a step (over a catalogue the user keeps 12 bytes an arm: the row order it last saw and
@@ -140,8 +157,8 @@ export interface SubspaceStats {
 /**
  * A user over a catalogue: the policy's options without `dim` (the catalogue's), `index` (Sub-TS
  * searches the catalogue's index; Linear TS scans its rows), `negativeRewardTransform` (it would
- * change the catalogue's vectors): each throws INVALID_ARGUMENT. LinTS and SubTS users learn in the
- * catalogue's subspace under the same `subspace` rule as over their own arms (the catalogue's
+ * change the catalogue's vectors): each throws INVALID_ARGUMENT. Every user (LinTS, SubTS, LinUCB,
+ * LinearElim, SubElim) learns in the catalogue's subspace under the same `subspace` rule as LinTS over its own arms (the catalogue's
  * `modelDim` and `subspaceEnergy`: a user's other value throws INVALID_ARGUMENT). The policy holds its model only;
  * addArms and removeArms throw INVALID_ARGUMENT (change the catalogue instead). LinearElim and
  * SubElim over a catalogue keep per arm its stage and width (13 bytes an arm, search 'widths');
@@ -187,7 +204,7 @@ export interface ApproximationStats {
   recalledArms?: number;
 }
 
-export interface EliminationOptions extends LinearPolicyOptions, ApproximationAuditOptions {
+export interface EliminationOptions extends LinearPolicyOptions, ApproximationAuditOptions, CatalogueSubspaceOptions {
   /** MIPS accuracy eta(T) in (0, 1); the last stage is ceil(log2(1/(8 eta))). Default 1/horizon (practical radius), 1/sqrt(horizon) (theoretical). */
   eta?: number;
   /** L, bound on the arms' norm in the theoretical radius. Default 1. */
@@ -232,7 +249,7 @@ export interface LinearPolicyStats {
   noise: number;
   /** SubTS, LinTS, SubElim and LinearElim. */
   approximation?: ApproximationStats;
-  /** LinTS and SubTS learning in the arms' subspace. */
+  /** LinTS and SubTS learning in the arms' subspace; every user learning in a catalogue's. */
   subspace?: SubspaceStats;
   [key: string]: unknown;
 }

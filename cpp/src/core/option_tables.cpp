@@ -295,6 +295,19 @@ const OptionGroup& armSubspace() {
   return group;
 }
 
+// LinUCB's and the elimination policies' model in a catalogue's subspace (RidgePolicy::usesSubspaceOver):
+// the same names and rule as armSubspace's over a catalogue; over their own arms they learn in all d
+// dimensions ('arms', modelDim and subspaceEnergy refused there).
+const OptionGroup& catalogueSubspace() {
+  static const OptionGroup group{
+      text("subspace", "auto", "auto|arms|none",
+           "over a catalogue: learn theta in the catalogue's subspace ('arms') or in all d dimensions ('none'); 'auto': 'arms' above 64 dimensions or when the catalogue names modelDim or subspaceEnergy, 'none' with prior; over own arms only 'auto' or 'none' (all d dimensions)"),
+      computedInteger("modelDim", 1, 4096, "the catalogue's", "over a catalogue: the catalogue's modelDim, repeated (another value is refused)"),
+      number("subspaceEnergy", 0.6, 0, 1, "over a catalogue: the catalogue's subspaceEnergy, repeated (another value is refused)", true, false),
+  };
+  return group;
+}
+
 // Sub-TS's and Sub-Elim's audits of their index (ApproximationAudit).
 const OptionGroup& approximationAudit() {
   static const OptionGroup group{
@@ -355,7 +368,7 @@ const OptionGroup& catalogue() {
              "index", "type", "hnsw"),
       seed(0, "seed of the index (unless index.seed) and of the subspace's range finder"),
       computedInteger("modelDim", 1, 4096, "min(d, 32)",
-                      "the dimension of the arms' subspace that LinTS and SubTS users learn in (above d: d); one basis for every user, a model of 3 modelDim^2 doubles per user"),
+                      "the dimension of the arms' subspace that users learn in (above d: d); one basis for every user, a model of 3 modelDim^2 doubles per LinTS or SubTS user, modelDim^2 per LinUCB or elimination user (and, once for them all, the arms' projected rows: modelDim x 12 bytes an arm)"),
       number("subspaceEnergy", 0.6, 0, 1,
              "the fewest principal directions of the catalogue's arms (at least 8, at most modelDim) that hold this fraction of their squared norms",
              true, false),
@@ -637,11 +650,11 @@ std::deque<OptionTable>& tableStore() {
       {"index", "bounded-me", {&typed(), &indexDim(), &boundedMe()}},
       {"index", "greedy", {&typed(), &indexDim(), &greedy()}},
       {"index", "pca-tree", {&typed(), &indexDim(), &pcaTree()}},
-      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &linUcb()}},
+      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &linUcb(), &catalogueSubspace()}},
       {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &linTsIndex()}},
       {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &subTsIndex()}},
-      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &linearElimIndex()}},
-      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex()}},
+      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &linearElimIndex(), &catalogueSubspace()}},
+      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex(), &catalogueSubspace()}},
       {"catalogue", "catalogue", {&typed(), &catalogue()}},
       {"semi-bandit-policy", "cucb", {&typed(), &semiBandit()}},
       {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &fasterCucb()}},

@@ -91,17 +91,34 @@ void RidgeRegression::startFromPrior(const Eigen::Ref<const Vector>& mean, doubl
 }
 
 void RidgeRegression::reset(const Matrix& gram, const Vector& responses) {
-  require(form_ == Form::Factored, ErrorCode::InvalidArgument, "reset: the regression keeps no V in this form");
   require(gram.rows() == dim() && gram.cols() == dim() && responses.size() == dim(), ErrorCode::DimensionMismatch,
           "gram matrix or responses have the wrong dimension");
   require(gram.allFinite() && responses.allFinite(), ErrorCode::NonFinite, "gram matrix or responses hold a non-finite entry");
   Eigen::LLT<Matrix> factor(gram);
   require(factor.info() == Eigen::Success, ErrorCode::InvalidArgument, "gram matrix is not positive definite");
+  responses_ = responses;
+  if (form_ == Form::InverseOnly) {
+    // V is not kept: V^-1, log det V and ||theta||^2_{V^-1} from V's factor.
+    // Symmetric bit for bit, as the updates keep it (the saved state is checked for it).
+    const Matrix inverse = factor.solve(Matrix::Identity(dim(), dim()));
+    inverseGram_ = (inverse + inverse.transpose()) / 2.0;
+    double logDet = 0.0;
+    for (int i = 0; i < dim(); ++i) logDet += 2.0 * deterministic::log(factor.matrixLLT()(i, i));
+    logDet_ = logDet;
+    theta_.noalias() = inverseGram_ * responses_;
+    thetaInverseNormSquared_ = theta_.dot(inverseGram_ * theta_);
+    return;
+  }
   gram_ = gram;
   cholesky_.compute(gram_);
   inverseGram_ = cholesky_.solve(Matrix::Identity(dim(), dim()));
-  responses_ = responses;
   theta_.noalias() = inverseGram_ * responses_;
+}
+
+Matrix RidgeRegression::gramMatrix() const {
+  if (form_ == Form::Factored) return gram_;
+  Matrix gram = inverseGram_.llt().solve(Matrix::Identity(dim(), dim()));
+  return (gram + gram.transpose()) / 2.0;
 }
 
 double RidgeRegression::inverseNorm(const Eigen::Ref<const Vector>& x) const { return inverseNorm(x, product_); }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <random>
 
+#include "sublinear/core/double_lanes.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/snapshot.hpp"
@@ -81,6 +82,10 @@ void Catalogue::add(const Id* ids, std::size_t count, const double* features, st
   arms_.checkAdd(ids, count, features, featureLength, labels, labelCount);
   std::vector<float> vectors;
   floatRows(features, count, static_cast<std::size_t>(arms_.dim()), vectors);
+  // The projected rows of the new arms in the current basis, before anything changes (a refit due
+  // after this add recomputes them all at the next need).
+  const bool projecting = projected_ && projectedVersion_ > 0;
+  const std::vector<double> projections = projecting ? projectRows(features, count) : std::vector<double>();
   arms_.add(ids, count, features, labels);
   try {
     if (labels != nullptr) {
@@ -92,13 +97,74 @@ void Catalogue::add(const Id* ids, std::size_t count, const double* features, st
     arms_.remove(ids, count);
     throw;
   }
+  if (!projecting) return;
+  try {
+    projected_->add(ids, count, projections.data(), labels);
+  } catch (...) {
+    index_->remove(ids, count);
+    arms_.remove(ids, count);
+    throw;
+  }
 }
 
 void Catalogue::remove(const Id* ids, std::size_t count) {
   arms_.checkRemove(ids, count);
   index_->remove(ids, count);
   arms_.remove(ids, count);
+  // The same removals move the same rows (ArmSet::remove moves the last row into each hole).
+  if (projected_ && projectedVersion_ > 0) projected_->remove(ids, count);
   if (subspace_) subspace_->noteRemoved(count);
+}
+
+const ArmSet& Catalogue::projectedArms() {
+  if (!projected_) {
+    projected_ = std::make_unique<ArmSet>(subspaceModelDim_);
+    projected_->keepFloatRows();
+  }
+  return *projected_;
+}
+
+const ArmSet& Catalogue::projectedArmsCurrent() {
+  projectedArms();
+  armSubspace();
+  if (projectedVersion_ != subspaceVersion()) fillProjected();
+  return *projected_;
+}
+
+void Catalogue::project(const double* features, double* z) const {
+  // Column k of the basis dotted with x, lane by lane in a fixed order: the same bits wherever x
+  // lies in memory (the catalogue's rows move when arms are removed).
+  const Matrix& basis = subspace_->basis();
+  const auto d = static_cast<std::size_t>(basis.rows());
+  for (Eigen::Index k = 0; k < basis.cols(); ++k) z[k] = lanes::dot(basis.col(k).data(), features, d);
+}
+
+std::vector<double> Catalogue::projectRows(const double* features, std::size_t count) const {
+  const auto d = static_cast<std::size_t>(arms_.dim());
+  const auto r = static_cast<std::size_t>(subspaceModelDim_);
+  std::vector<double> z(count * r);
+  for (std::size_t i = 0; i < count; ++i) project(features + i * d, z.data() + i * r);
+  return z;
+}
+
+void Catalogue::fillProjected() {
+  // Built aside and moved in: the object keeps its address (users hold references to it), and a
+  // failure leaves the previous rows and version.
+  ArmSet fresh(subspaceModelDim_);
+  fresh.keepFloatRows();
+  const auto r = static_cast<std::size_t>(subspaceModelDim_);
+  const std::size_t count = arms_.size();
+  std::vector<double> z(count * r);
+  for (std::size_t row = 0; row < count; ++row) project(arms_.rowData(row), z.data() + row * r);
+  fresh.add(arms_.ids().data(), count, z.data(), arms_.labels().labels().data());
+  *projected_ = std::move(fresh);
+  projectedVersion_ = subspaceVersion();
+}
+
+std::size_t Catalogue::projectedBytes() const {
+  if (!projected_) return 0;
+  // Doubles, their float copy, the id and label of each row (the id map's buckets not counted).
+  return projected_->size() * (static_cast<std::size_t>(subspaceModelDim_) * (sizeof(double) + sizeof(float)) + sizeof(Id) + sizeof(Label));
 }
 
 const ArmSubspace& Catalogue::armSubspace() {
@@ -129,6 +195,7 @@ Json Catalogue::stats() const {
     const std::size_t r = static_cast<std::size_t>(subspaceModelDim_);
     result["subspace"]["basisBytes"] = static_cast<std::size_t>(arms_.dim()) * r * sizeof(double);
     result["subspace"]["transitionBytes"] = transitions_.size() * r * r * sizeof(double);
+    result["subspace"]["projectedBytes"] = projectedBytes();
   }
   return result;
 }

@@ -18,15 +18,21 @@ bool readKeptWidths(const Json& options) { return readStringOption(option_groups
 }  // namespace
 
 LinUCB::LinUCB(int dim, const Json& options)
-    : RidgePolicy(dim, options, dim, RidgeRegression::Form::InverseOnly), keptWidths_(readKeptWidths(options)), widths_(dim) {
+    : RidgePolicy(dim, refuseSubspaceOverOwnArms(options), dim, RidgeRegression::Form::InverseOnly),
+      arms_(RidgePolicy::arms_),
+      keptWidths_(readKeptWidths(options)),
+      widths_(dim) {
   // The kept widths' scan reads every arm at every select: from the float copy, half the bytes.
   if (keptWidths_) ownArms_->keepFloatRows();
 }
 
 LinUCB::LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options)
-    : RidgePolicy(catalogue, options, catalogue ? catalogue->dim() : 1, RidgeRegression::Form::InverseOnly),
+    : RidgePolicy(catalogue, options, modelDimensionOver(catalogue.get(), options), RidgeRegression::Form::InverseOnly),
+      arms_(scannedArms(options)),
       keptWidths_(readKeptWidths(options)),
-      widths_(catalogue ? catalogue->dim() : 1) {}
+      widths_(ridge_.dim()) {
+  catalogueSubspace_ = usesSubspaceOver(*catalogue_, options);
+}
 
 Id LinUCB::chooseArm() { return chooseArms(1, ArmFilter{}, Eligibility()).front(); }
 
@@ -147,12 +153,14 @@ Json LinUCB::extraStats() const {
 }
 
 void LinUCB::saveFields(StateWriter& out) const {
+  saveSubspaceLineage(out);
   out.f64(lastRadius_);
   if (catalogue_) out.u32s(rowIds_.data(), rowIds_.size());
   widths_.save(out);
 }
 
 void LinUCB::loadFields(StateReader& in) {
+  loadSubspaceLineage(in);
   lastRadius_ = in.f64();
   in.check(std::isfinite(lastRadius_) && lastRadius_ >= 0.0, "radius is not a finite non-negative number");
   if (catalogue_) {

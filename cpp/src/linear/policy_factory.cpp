@@ -38,6 +38,7 @@ template <class Lifted>
 LinearPolicyType elimination(const char* type) {
   return {type,
           [type](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> {
+            RidgePolicy::refuseSubspaceOverOwnArms(options);
             if (!searchesLifted(dim, options)) return std::make_unique<ScanElim>(type, dim, options);
             return std::make_unique<Lifted>(dim, options);
           },
@@ -47,7 +48,7 @@ LinearPolicyType elimination(const char* type) {
           },
           nullptr,
           {},
-          nullptr};
+          RidgePolicy::usesSubspaceOver};
 }
 
 // A RidgePolicy subclass, over its own arms or a catalogue's. `groups`: its option table when it is
@@ -73,7 +74,7 @@ const LinearPolicyType& checkedType(const Json& options) {
 
 TypeRegistry<LinearPolicyType>& linearPolicyRegistry() {
   static TypeRegistry<LinearPolicyType> registry("linear-policy", "option 'type': unknown linear policy", {
-      ridge<LinUCB>("lin-ucb"),
+      ridge<LinUCB>("lin-ucb", nullptr, RidgePolicy::usesSubspaceOver),
       ridge<LinTS>("lin-ts", SubTS::modelDimension, SubTS::usesSubspaceOver),
       elimination<LinearElim>("linear-elim"),
       elimination<SubElim>("sub-elim"),

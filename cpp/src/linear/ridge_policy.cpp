@@ -87,7 +87,134 @@ void RidgePolicy::startFromPrior(const Json& options) {
 }
 
 Vector RidgePolicy::modelFeatures(const double* features) const {
+  if (catalogueSubspace_) return catalogueProjection(features);
   return Eigen::Map<const Vector>(features, arms_.dim());
+}
+
+Vector RidgePolicy::catalogueProjection(const double* features) const {
+  Vector z(catalogue_->subspaceModelDim());
+  catalogue_->project(features, z.data());
+  return z;
+}
+
+bool RidgePolicy::usesSubspaceOver(const Catalogue& catalogue, const Json& options) {
+  // One basis serves every user: a user may repeat the catalogue's choice, not make another.
+  if (isGiven(options, "modelDim")) {
+    const long long asked = std::min<long long>(readIntegerOption(option_groups::armSubspace(), options, "modelDim"), catalogue.dim());
+    if (asked != catalogue.subspaceModelDim()) {
+      fail(ErrorCode::InvalidArgument, "option 'modelDim': over a catalogue the subspace is the catalogue's (modelDim " +
+                                           std::to_string(catalogue.subspaceModelDim()) + "); give modelDim to the Catalogue");
+    }
+  }
+  if (isGiven(options, "subspaceEnergy")) {
+    if (readOption(option_groups::armSubspace(), options, "subspaceEnergy") != catalogue.subspaceEnergy()) {
+      fail(ErrorCode::InvalidArgument, "option 'subspaceEnergy': over a catalogue the subspace is the catalogue's (subspaceEnergy " +
+                                           Json(catalogue.subspaceEnergy()).dump() + "); give subspaceEnergy to the Catalogue");
+    }
+  }
+  const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
+  if (mode == "none") return false;
+  const bool prior = isGiven(options, "prior");
+  if (mode == "arms") {
+    require(!prior, ErrorCode::InvalidArgument, "option 'subspace': 'arms' cannot be combined with 'prior' (it is in d dimensions)");
+    return true;
+  }
+  // 'auto': the model in all d dimensions with a prior; otherwise above kFullModelMaxDimension, or
+  // when modelDim or subspaceEnergy is given to the user or to the catalogue.
+  if (prior) return false;
+  return catalogue.dim() > kFullModelMaxDimension || isGiven(options, "modelDim") || isGiven(options, "subspaceEnergy") ||
+         catalogue.subspaceOptionsGiven();
+}
+
+const ArmSet& RidgePolicy::scannedArms(const Json& options) const {
+  return catalogue_ && usesSubspaceOver(*catalogue_, options) ? catalogue_->projectedArms() : arms_;
+}
+
+const Json& RidgePolicy::refuseSubspaceOverOwnArms(const Json& options) {
+  const bool asked = readStringOption(option_groups::armSubspace(), options, "subspace") == "arms" || isGiven(options, "modelDim") ||
+                     isGiven(options, "subspaceEnergy");
+  require(!asked, ErrorCode::InvalidArgument,
+          "options 'subspace', 'modelDim' and 'subspaceEnergy': this policy learns in a subspace only over a catalogue (over its own arms its model is in all d dimensions)");
+  return options;
+}
+
+int RidgePolicy::modelDimensionOver(const Catalogue* catalogue, const Json& options) {
+  if (catalogue == nullptr) return 1;
+  return usesSubspaceOver(*catalogue, options) ? catalogue->subspaceModelDim() : catalogue->dim();
+}
+
+void RidgePolicy::syncSubspace() {
+  if (!catalogueSubspace_) return;
+  catalogue_->armSubspace();
+  const std::uint64_t current = catalogue_->subspaceVersion();
+  if (subspaceVersion_ == current) return;
+  // A model that has seen nothing has nothing to move; one with observations has a version (an
+  // observation needs the basis, so it synced first).
+  if (subspaceVersion_ != 0 && ridge_.observations() != 0) {
+    Matrix gram = ridge_.gramMatrix();
+    Vector responses = ridge_.responses();
+    moveToCurrentVersion(gram, responses);
+    ridge_.reset(gram, responses);
+  }
+  subspaceVersion_ = current;
+  onModelMoved();
+}
+
+void RidgePolicy::syncProjectedSubspace() {
+  if (!catalogueSubspace_) return;
+  catalogue_->projectedArmsCurrent();
+  syncSubspace();
+}
+
+void RidgePolicy::moveToCurrentVersion(Matrix& gram, Vector& responses) const {
+  for (std::uint64_t v = subspaceVersion_ + 1; v <= catalogue_->subspaceVersion(); ++v) {
+    moveModel(gram, responses, catalogue_->subspaceTransition(v), startPrecision());
+  }
+}
+
+void RidgePolicy::moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda) {
+  const Eigen::Index r = gram.rows();
+  const Matrix identity = Matrix::Identity(r, r);
+  Matrix moved = lambda * identity + change * (gram - lambda * identity) * change.transpose();
+  gram = (moved + moved.transpose()) / 2.0;
+  responses = change * responses;
+}
+
+bool RidgePolicy::catalogueSubspaceLineage(std::uint64_t& version, std::uint64_t& fingerprint) const {
+  if (!catalogueSubspace_) return false;
+  version = subspaceVersion_;
+  fingerprint = catalogue_->subspaceFingerprint(subspaceVersion_);
+  return true;
+}
+
+void RidgePolicy::saveSubspaceLineage(StateWriter& out) const {
+  if (!catalogueSubspace_) return;
+  out.u64(subspaceVersion_);
+  out.u64(catalogue_->subspaceFingerprint(subspaceVersion_));
+}
+
+void RidgePolicy::loadSubspaceLineage(StateReader& in) {
+  if (!catalogueSubspace_) return;
+  const std::uint64_t version = in.u64();
+  const std::uint64_t fingerprint = in.u64();
+  // The head's lineage was compared with the catalogue's before (checkContext): these are the same.
+  in.check(version <= catalogue_->subspaceVersion() && fingerprint == catalogue_->subspaceFingerprint(version),
+           "the model's subspace version does not match the state's head");
+  in.check(version > 0 || ridge_.observations() == 0, "a model with observations has no subspace version");
+  subspaceVersion_ = version;
+}
+
+Vector RidgePolicy::theta() const {
+  if (!catalogueSubspace_) return ridge_.theta();
+  const ArmSubspace* current = catalogue_->fittedSubspace();
+  if (current == nullptr || ridge_.observations() == 0) return Vector::Zero(arms_.dim());
+  if (subspaceVersion_ == catalogue_->subspaceVersion()) return current->lift(ridge_.theta());
+  // Another user's call refitted the basis since this model last moved: the estimate the model
+  // will hold once it moves at its next call, without moving it here.
+  Matrix gram = ridge_.gramMatrix();
+  Vector responses = ridge_.responses();
+  moveToCurrentVersion(gram, responses);
+  return current->lift(gram.llt().solve(responses));
 }
 
 void RidgePolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
@@ -120,6 +247,7 @@ void RidgePolicy::checkChoice(std::size_t k, bool slate, const char* call) const
 Id RidgePolicy::select(const ArmFilter& filter) {
   checkChoice(1, false, "select");
   if (filter.empty()) {
+    prepareChoice();
     const Id arm = chooseArm();
     ++selections_;
     return arm;
@@ -135,6 +263,7 @@ std::vector<Id> RidgePolicy::selectSlate(std::size_t k, const ArmFilter& filter)
 std::vector<Id> RidgePolicy::chooseEligible(std::size_t k, const ArmFilter& filter, const Eligibility& eligible,
                                             bool slate) {
   require(eligible.count() > 0, ErrorCode::Empty, "no arm is eligible: every arm is excluded or has a label not asked for");
+  prepareChoice();
   // Unfiltered single choices keep chooseArm(), the algorithm as it always ran (and its random draws).
   std::vector<Id> chosen = !slate && filter.empty() ? std::vector<Id>{chooseArm()}
                                                     : chooseArms(slate ? std::min(k, eligible.count()) : 1, filter, eligible);
@@ -274,6 +403,12 @@ Json RidgePolicy::stats() const {
   result["updates"] = updates_;
   result["arms"] = arms_.size();
   if (catalogue_) result["catalogue"] = catalogue_->identityText();
+  if (catalogueSubspace_) {
+    // The catalogue's basis (shared, counted in its stats) and the version this model is in.
+    result["subspace"] = catalogue_->fittedSubspace() ? catalogue_->fittedSubspace()->stats() : Json{{"modelDim", ridge_.dim()}, {"fits", 0}};
+    result["subspace"]["shared"] = true;
+    result["subspace"]["version"] = subspaceVersion_;
+  }
   result["decisions"] = ledger_.stats();
   result["radiusRule"] = fixedBeta_ ? "fixed" : theoretical_ ? "theoretical" : "practical";
   result["noise"] = theoretical_ && !noiseGiven_ ? noise_ : noiseEstimate();

@@ -35,7 +35,8 @@ const std::array<double, 64> kStageEdges = [] {
 }  // namespace
 
 ScanElim::ScanElim(std::string type, int dim, const Json& options)
-    : RidgePolicy(dim, options, dim, RidgeRegression::Form::InverseOnly),
+    : RidgePolicy(dim, refuseSubspaceOverOwnArms(options), dim, RidgeRegression::Form::InverseOnly),
+      arms_(RidgePolicy::arms_),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
@@ -47,13 +48,28 @@ ScanElim::ScanElim(std::string type, int dim, const Json& options)
 }
 
 ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)
-    : RidgePolicy(catalogue, eliminationOptionsOverCatalogue(options), catalogue ? catalogue->dim() : 1, RidgeRegression::Form::InverseOnly),
+    : RidgePolicy(catalogue, eliminationOptionsOverCatalogue(options), modelDimensionOver(catalogue.get(), options),
+                  RidgeRegression::Form::InverseOnly),
+      arms_(scannedArms(options)),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
       maxStage_(elimination_stages::maxStage(eta_)),
-      widths_(arms_.dim()) {
+      widths_(ridge_.dim()) {
+  catalogueSubspace_ = usesSubspaceOver(*catalogue_, options);
   beta_ = eliminationRadius(featureBound_);
+}
+
+void ScanElim::onModelMoved() {
+  widths_.invalidate();
+  bool readmitted = false;
+  for (std::int8_t& stage : stages_) {
+    readmitted = readmitted || stage == kEliminated;
+    stage = 0;
+  }
+  if (readmitted) ++readmissions_;
+  threshold_ = -INFINITY;
+  hasWitness_ = false;
 }
 
 int ScanElim::stageOf(Id id) const {
@@ -253,6 +269,7 @@ Json ScanElim::extraStats() const {
 }
 
 void ScanElim::saveFields(StateWriter& out) const {
+  saveSubspaceLineage(out);
   out.f64(beta_);
   out.f64(threshold_);
   out.u8(hasWitness_ ? 1 : 0);
@@ -264,6 +281,7 @@ void ScanElim::saveFields(StateWriter& out) const {
 }
 
 void ScanElim::loadFields(StateReader& in) {
+  loadSubspaceLineage(in);
   beta_ = in.f64();
   threshold_ = in.f64();
   const std::uint8_t hasWitness = in.u8();

@@ -37,33 +37,6 @@ int ThompsonSampling::modelDimension(int dim, const Json& options) {
   return static_cast<int>(std::min<long long>(modelDim, dim));
 }
 
-bool ThompsonSampling::usesSubspaceOver(const Catalogue& catalogue, const Json& options) {
-  // One basis serves every user: a user may repeat the catalogue's choice, not make another.
-  if (isGiven(options, "modelDim")) {
-    const long long asked = std::min<long long>(readIntegerOption(option_groups::armSubspace(), options, "modelDim"), catalogue.dim());
-    if (asked != catalogue.subspaceModelDim()) {
-      fail(ErrorCode::InvalidArgument, "option 'modelDim': over a catalogue the subspace is the catalogue's (modelDim " +
-                                           std::to_string(catalogue.subspaceModelDim()) + "); give modelDim to the Catalogue");
-    }
-  }
-  if (isGiven(options, "subspaceEnergy")) {
-    if (readOption(option_groups::armSubspace(), options, "subspaceEnergy") != catalogue.subspaceEnergy()) {
-      fail(ErrorCode::InvalidArgument, "option 'subspaceEnergy': over a catalogue the subspace is the catalogue's (subspaceEnergy " +
-                                           Json(catalogue.subspaceEnergy()).dump() + "); give subspaceEnergy to the Catalogue");
-    }
-  }
-  // The rule of a policy over its own arms, with the catalogue's modelDim or subspaceEnergy counting
-  // as given under 'auto'.
-  if (usesSubspace(catalogue.dim(), options)) return true;
-  return catalogue.subspaceOptionsGiven() && readStringOption(option_groups::armSubspace(), options, "subspace") == "auto" &&
-         !isGiven(options, "prior");
-}
-
-int ThompsonSampling::modelDimensionOver(const Catalogue* catalogue, const Json& options) {
-  if (catalogue == nullptr) return 1;
-  return usesSubspaceOver(*catalogue, options) ? catalogue->subspaceModelDim() : catalogue->dim();
-}
-
 ThompsonSampling::ThompsonSampling(std::string type, const std::string& defaultIndex, int dim, const Json& options)
     : RidgePolicy(dim, options, modelDimension(dim, options), RidgeRegression::Form::Factored),
       type_(std::move(type)),
@@ -124,45 +97,6 @@ const ArmSubspace* ThompsonSampling::basis() const {
   return catalogueSubspace_ ? catalogue_->fittedSubspace() : nullptr;
 }
 
-void ThompsonSampling::syncSubspace() {
-  if (!catalogueSubspace_) return;
-  catalogue_->armSubspace();
-  const std::uint64_t current = catalogue_->subspaceVersion();
-  // A model that has seen nothing has nothing to move; one with observations has a version (an
-  // observation needs the basis, so it synced first).
-  if (subspaceVersion_ == 0 || ridge_.observations() == 0) {
-    subspaceVersion_ = current;
-    return;
-  }
-  if (subspaceVersion_ == current) return;
-  Matrix gram = ridge_.gram();
-  Vector responses = ridge_.responses();
-  moveToCurrentVersion(gram, responses);
-  ridge_.reset(gram, responses);
-  subspaceVersion_ = current;
-}
-
-void ThompsonSampling::moveToCurrentVersion(Matrix& gram, Vector& responses) const {
-  for (std::uint64_t v = subspaceVersion_ + 1; v <= catalogue_->subspaceVersion(); ++v) {
-    moveModel(gram, responses, catalogue_->subspaceTransition(v), startPrecision());
-  }
-}
-
-void ThompsonSampling::moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda) {
-  const Eigen::Index r = gram.rows();
-  const Matrix identity = Matrix::Identity(r, r);
-  Matrix moved = lambda * identity + change * (gram - lambda * identity) * change.transpose();
-  gram = (moved + moved.transpose()) / 2.0;
-  responses = change * responses;
-}
-
-bool ThompsonSampling::catalogueSubspaceLineage(std::uint64_t& version, std::uint64_t& fingerprint) const {
-  if (!catalogueSubspace_) return false;
-  version = subspaceVersion_;
-  fingerprint = catalogue_->subspaceFingerprint(subspaceVersion_);
-  return true;
-}
-
 Vector ThompsonSampling::modelFeatures(const double* features) const {
   if (const ArmSubspace* b = basis()) return b->project(features);
   const Eigen::Map<const Vector> x(features, arms_.dim());
@@ -177,17 +111,7 @@ double ThompsonSampling::modelReward(double reward) const { return transform_ ? 
 
 Vector ThompsonSampling::theta() const {
   if (subspace_) return subspace_->lift(ridge_.theta());
-  if (catalogueSubspace_) {
-    const ArmSubspace* current = catalogue_->fittedSubspace();
-    if (current == nullptr || ridge_.observations() == 0) return Vector::Zero(arms_.dim());
-    if (subspaceVersion_ == catalogue_->subspaceVersion()) return current->lift(ridge_.theta());
-    // Another user's call refitted the basis since this model last moved: the estimate the model
-    // will hold once it moves at its next call, without moving it here.
-    Matrix gram = ridge_.gram();
-    Vector responses = ridge_.responses();
-    moveToCurrentVersion(gram, responses);
-    return current->lift(gram.llt().solve(responses));
-  }
+  if (catalogueSubspace_) return RidgePolicy::theta();
   if (!transform_) return ridge_.theta();
   return kSqrtTwo * ridge_.theta().head(arms_.dim());
 }
@@ -325,10 +249,7 @@ void ThompsonSampling::saveFields(StateWriter& out) const {
   if (subspace_) subspace_->save(out);
   // Over the catalogue's subspace: the version the model is in and its fingerprint (the head holds
   // them too, for the refusal of another lineage before anything is made: see checkContext).
-  if (catalogueSubspace_) {
-    out.u64(subspaceVersion_);
-    out.u64(catalogue_->subspaceFingerprint(subspaceVersion_));
-  }
+  saveSubspaceLineage(out);
   out.u32s(recalled_.data(), recalled_.size());
   // Over a catalogue the index is the catalogue's: the user keeps only its share of the work.
   if (catalogue_) {
@@ -348,15 +269,7 @@ void ThompsonSampling::loadFields(StateReader& in) {
   shortlist_ = static_cast<std::size_t>(shortlist);
   audit_.load(in);
   if (subspace_) subspace_->load(in);
-  if (catalogueSubspace_) {
-    const std::uint64_t version = in.u64();
-    const std::uint64_t fingerprint = in.u64();
-    // The head's lineage was compared with the catalogue's before (checkContext): these are the same.
-    in.check(version <= catalogue_->subspaceVersion() && fingerprint == catalogue_->subspaceFingerprint(version),
-             "the model's subspace version does not match the state's head");
-    in.check(version > 0 || ridge_.observations() == 0, "a model with observations has no subspace version");
-    subspaceVersion_ = version;
-  }
+  loadSubspaceLineage(in);
   const std::vector<std::uint32_t> recalled = in.u32s();
   in.check(recalled.size() <= kRecalled, "too many recalled arms");
   if (catalogue_) {
@@ -399,12 +312,6 @@ Json ThompsonSampling::extraStats() const {
              {"emptyQueries", emptyQueries_},
              {"approximation", approximation}};
   if (subspace_) stats["subspace"] = subspace_->stats();
-  if (catalogueSubspace_) {
-    // The catalogue's basis (shared, counted in its stats) and the version this model is in.
-    stats["subspace"] = catalogue_->fittedSubspace() ? catalogue_->fittedSubspace()->stats() : Json{{"modelDim", ridge_.dim()}, {"fits", 0}};
-    stats["subspace"]["shared"] = true;
-    stats["subspace"]["version"] = subspaceVersion_;
-  }
   return stats;
 }
 

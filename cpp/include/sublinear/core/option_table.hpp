@@ -130,6 +130,7 @@ const OptionGroup& thompson();
 // LinUCB's own: kept or direct widths.
 const OptionGroup& linUcb();
 const OptionGroup& elimination();
+const OptionGroup& catalogueSubspace();
 const OptionGroup& armSubspace();
 const OptionGroup& approximationAudit();
 // Sub-Elim's own: Linear Elim, the baseline, takes none of it.

@@ -37,8 +37,9 @@ class RidgeRegression {
   // the ridge's lambda I, so V = (lambda + weight) I and b = weight mean (theta = the two priors'
   // combined mean, weight / (lambda + weight) mean). The saved state holds V and b, hence the prior.
   void startFromPrior(const Eigen::Ref<const Vector>& mean, double weight);
-  // Replaces V and b (V symmetric positive definite) and recomputes V^-1, the factor and theta,
-  // keeping the observation count: a model moved to other coordinates (ArmSubspace::fit).
+  // Replaces V and b (V symmetric positive definite) and recomputes V^-1, the factor and theta
+  // (InverseOnly: V^-1, theta, log det V and ||theta||^2_{V^-1}), keeping the observation count: a
+  // model moved to other coordinates (ArmSubspace::fit, a catalogue's refit).
   void reset(const Matrix& gram, const Vector& responses);
 
   int dim() const { return static_cast<int>(theta_.size()); }
@@ -46,6 +47,8 @@ class RidgeRegression {
   Form form() const { return form_; }
   long observations() const { return observations_; }
   const Matrix& gram() const { return gram_; }                  // V (empty in the InverseOnly form)
+  // V in either form: gram(), or V^-1 inverted (InverseOnly; O(d^3), for a model being moved).
+  Matrix gramMatrix() const;
   const Matrix& inverseGram() const { return inverseGram_; }    // V^-1
   const Vector& responses() const { return responses_; }        // b
   const Vector& theta() const { return theta_; }                // V^-1 b

@@ -29,8 +29,8 @@ namespace sublinear {
 //   index  ({ type: "hnsw", M: 8 (16 above 32 dimensions), efConstruction: 16 }) the MIPS index, the
 //          defaults Sub-TS gives its own graph for that dimension (SubTS::graphDefaults)
 //   seed   (0) the index's seed, unless index.seed; also the seed of the subspace's range finder
-//   modelDim (min(d, 32)), subspaceEnergy (0.6)  the arms' principal subspace that Thompson users
-//          learn in (ArmSubspace): the catalogue's, one basis for every user, so these are its options.
+//   modelDim (min(d, 32)), subspaceEnergy (0.6)  the arms' principal subspace that users learn in
+//          (ArmSubspace; LinUCB and the elimination users over the projected rows, below): the catalogue's, one basis for every user, so these are its options.
 //          The default is not a policy's own 256: a catalogue serves many users, and at 32 a user's
 //          model (3 x 32^2 doubles, 24 KiB) keeps the catalogue's bound of 64 KiB a user at every d up
 //          to 4,096; on the generated embeddings (d 128 to 1,536, rank 20 to 200) and Fashion-MNIST
@@ -42,6 +42,10 @@ namespace sublinear {
 // B_v^T B_{v-1} (modelDim x modelDim), with which a user whose model is in version v - 1 moves it to
 // v at its next call, and a fingerprint of the lineage (a hash of every basis so far, chained), which
 // a user's snapshot records so that it restores only over a catalogue that went through the same fits.
+//
+// The projected rows: LinUCB and the elimination users score every arm at every step, in the
+// subspace over z = B^T x. The catalogue keeps these rows once for all of them (projectedArms), so
+// that a user reads modelDim floats a row instead of d and holds nothing of d.
 //
 // The identity is a 64-bit name drawn from std::random_device when the catalogue is made and kept
 // in its snapshot, so every process that loads the snapshot holds the same catalogue by name. A
@@ -77,7 +81,7 @@ class Catalogue {
 
   // modelDim's default over a catalogue (see above).
   static constexpr int kDefaultModelDim = 32;
-  // The subspace every Thompson user over the catalogue learns in (see above).
+  // The subspace every user over the catalogue that learns in one learns in (see above).
   int subspaceModelDim() const { return subspaceModelDim_; }
   double subspaceEnergy() const { return subspaceEnergy_; }
   // Whether the catalogue's options name modelDim or subspaceEnergy (subspace 'auto' then asks for
@@ -95,6 +99,23 @@ class Catalogue {
   const Matrix& subspaceTransition(std::uint64_t version) const { return transitions_[version - 2]; }
   // The lineage's fingerprint at `version` (0 for version 0), for version <= subspaceVersion().
   std::uint64_t subspaceFingerprint(std::uint64_t version) const { return version == 0 ? 0 : fingerprints_[version - 1]; }
+
+  // The projected rows z = B^T x of the arms in the current basis, for the users that scan their
+  // arms in the subspace (LinUCB, the elimination policies): an ArmSet of subspaceModelDim()
+  // dimensions with the catalogue's ids and labels in the catalogue's row order, with its float copy
+  // (KeptWidths reads it). The object is made at the first call (a catalogue without such users never
+  // holds one) and stays at the same address for the catalogue's life, so a user may hold a
+  // reference to it; its rows are filled by projectedArmsCurrent().
+  const ArmSet& projectedArms();
+  // Fits the subspace when due (armSubspace()) and brings the projected rows to its current version
+  // (all recomputed after a refit, the missing ones computed at the first call); returns them.
+  const ArmSet& projectedArmsCurrent();
+  // B^T x into z (subspaceModelDim() doubles) with the current basis: the projection the projected
+  // rows hold, computed by the same function so that a user's observation of an arm sees the bits
+  // of its row (precondition: fittedSubspace()).
+  void project(const double* features, double* z) const;
+  // Bytes of the projected rows (0 without them): in stats().subspace.projectedBytes.
+  std::size_t projectedBytes() const;
 
   // { type, dim, size, identity, labelled (arms whose label is not 0), index: the index's stats,
   //   subspace: { modelDim, rank, energy, fits } once fitted, with transitionBytes }
@@ -126,6 +147,14 @@ class Catalogue {
   std::unique_ptr<ArmSubspace> subspace_;
   std::vector<Matrix> transitions_;
   std::vector<std::uint64_t> fingerprints_;
+  // The projected rows (made at the first projectedArms()) and the basis version they are in (0:
+  // not filled yet). add and remove keep them in step with arms_ once filled.
+  std::unique_ptr<ArmSet> projected_;
+  std::uint64_t projectedVersion_ = 0;
+  // Recomputes every projected row with the current basis.
+  void fillProjected();
+  // The projections of `count` features (count * dim() doubles), count * subspaceModelDim() doubles.
+  std::vector<double> projectRows(const double* features, std::size_t count) const;
 };
 
 }  // namespace sublinear

@@ -40,6 +40,14 @@ class KeptWidths {
   explicit KeptWidths(int dim) : dim_(dim), corrections_(dim, 0) {}
 
   bool valid() const { return valid_; }
+  // Forgets every width: the rows or the model changed coordinates (a catalogue's refit), so the
+  // next bringUpToDate computes them afresh.
+  void invalidate() {
+    valid_ = false;
+    widths_.clear();
+    corrections_.resize(dim_, 0);
+    nextExact_ = 0;
+  }
   std::size_t size() const { return widths_.size(); }
   // The widths (meaningful after bringUpToDate, until the next observation or change of the arms).
   const double* data() const { return widths_.data(); }

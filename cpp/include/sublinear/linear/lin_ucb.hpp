@@ -23,6 +23,13 @@ namespace sublinear {
 // beside the widths, 12 bytes an arm, and moves them with the arms when the catalogue changed (as
 // ScanElim does). "direct" keeps nothing per arm: a catalogue user's memory does not grow with the
 // catalogue, at O(K d^2) a select.
+//
+// Over a catalogue a user may learn in the catalogue's subspace (option `subspace`, the Thompson
+// users' rule: RidgePolicy::usesSubspaceOver): its model is in modelDim dimensions, and the rows it
+// scores are the catalogue's projected rows z = B^T x (Catalogue::projectedArms), so means, widths
+// and choices are those of LinUCB over arms whose features are z. After a refit the model moves
+// through the catalogue's transitions (RidgePolicy::syncSubspace) and the widths are computed
+// afresh (O(K modelDim^2), once a refit). Over its own arms the model is in all d dimensions.
 class LinUCB final : public RidgePolicy {
  public:
   LinUCB(int dim, const Json& options);
@@ -38,10 +45,14 @@ class LinUCB final : public RidgePolicy {
   void onAddArms(const Id* ids, std::size_t count) override;
   void onRemoveArms(const Id* ids, std::size_t count) override;
   void afterObservation() override;
+  // In the catalogue's subspace: the projected rows and the model brought to the current basis.
+  void prepareChoice() override { syncProjectedSubspace(); }
+  void onModelMoved() override { widths_.invalidate(); }
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;
-  // The radius of the last selection (for stats()), over a catalogue the row order last seen, then
+  // In the catalogue's subspace the model's version and lineage first. The radius of the last
+  // selection (for stats()), over a catalogue the row order last seen, then
   // the kept widths with their pending corrections (a restored policy continues with the same bits).
   void saveFields(StateWriter& out) const override;
   void loadFields(StateReader& in) override;
@@ -52,6 +63,11 @@ class LinUCB final : public RidgePolicy {
   // Over a catalogue: the kept widths follow the catalogue's rows (see ScanElim::synchronise).
   void synchronise();
 
+  // The rows this policy scores, which every function of this class reads as arms_: RidgePolicy's
+  // arms (its own or the catalogue's), or in the catalogue's subspace the catalogue's projected rows
+  // (the same ids, labels and row order, modelDim features). It hides RidgePolicy::arms_ here so
+  // that one scan serves both spaces; RidgePolicy's own functions still read the arms as they are.
+  const ArmSet& arms_;
   bool keptWidths_;
   double lastRadius_ = 0.0;
   // ||x_row||^2_{V^-1} per row of the arms, when kept.

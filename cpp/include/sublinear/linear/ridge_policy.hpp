@@ -61,8 +61,26 @@ class RidgePolicy : public LinearPolicy {
   // select(filter) at position 0, selectSlate(position + 1, filter)'s last arm beyond: probability 1.
   std::vector<std::pair<Id, double>> choiceDistribution(std::size_t position, const ArmFilter& filter,
                                                         std::size_t draws) override;
-  Vector theta() const override { return ridge_.theta(); }
+  // theta^, lifted by the catalogue's basis for a model in its subspace (see syncSubspace).
+  Vector theta() const override;
   Json stats() const override;
+  bool catalogueSubspaceLineage(std::uint64_t& version, std::uint64_t& fingerprint) const override;
+
+  // subspace "auto" learns in all d dimensions up to this d, in the arms' subspace above it.
+  static constexpr int kFullModelMaxDimension = 64;
+  // Whether a user over `catalogue` with these options learns in the catalogue's subspace: the rule
+  // of a Thompson policy over its own arms ('arms'; 'none'; 'auto': above kFullModelMaxDimension
+  // dimensions or with modelDim or subspaceEnergy given, never with a prior), where the catalogue's
+  // modelDim or subspaceEnergy count as given. One basis serves every user: a user's modelDim or
+  // subspaceEnergy other than the catalogue's is INVALID_ARGUMENT.
+  static bool usesSubspaceOver(const Catalogue& catalogue, const Json& options);
+  // The model's dimension of such a user (modelDim in the subspace, else d); null: 1 (refused later).
+  static int modelDimensionOver(const Catalogue* catalogue, const Json& options);
+  // Over its own arms LinUCB and the elimination policies learn in all d dimensions: `subspace`
+  // 'arms', modelDim and subspaceEnergy are INVALID_ARGUMENT there (a subspace over their own arms
+  // is not built). Returns options.
+  static const Json& refuseSubspaceOverOwnArms(const Json& options);
+
   // The arms (ids, features and labels in row order; none over a catalogue, whose identity the caller
   // records), the regression bit for bit, the random engine, the counters and the noise estimate's
   // sums, then saveFields.
@@ -95,8 +113,15 @@ class RidgePolicy : public LinearPolicy {
   // V^-1 x with the V^-1 before it): the policies that keep their arms' widths correct them with it.
   virtual void afterObservation() {}
   // Called by update() and reward() once the input is valid, before the regression takes the
-  // observation (a model in a catalogue's subspace moves to its current basis first).
-  virtual void beforeObservation() {}
+  // observation: a model in a catalogue's subspace moves to its current basis first (syncSubspace).
+  virtual void beforeObservation() { syncSubspace(); }
+  // Called by select(), selectSlate() and decide() before the policy chooses (after the input was
+  // checked): the policies that scan the catalogue's projected rows bring them and the model to
+  // the catalogue's current basis here.
+  virtual void prepareChoice() {}
+  // Called by syncSubspace() when the model moved to another version of the catalogue's basis
+  // (its coordinates changed: whatever a policy keeps in them, such as arms' widths, is stale).
+  virtual void onModelMoved() {}
   // Thompson sampling draws its choice: decide() then asks estimateChoiceProbabilities for the
   // propensities. The other policies choose deterministically given their state.
   virtual bool randomisedChoice() const { return false; }
@@ -113,6 +138,30 @@ class RidgePolicy : public LinearPolicy {
   // transforms its features, as Sub-TS may for a negative best reward).
   virtual Vector modelFeatures(const double* features) const;
   virtual double modelReward(double reward) const { return reward; }
+
+  // Over the catalogue's subspace (catalogueSubspace_): fits the catalogue's basis when due and
+  // moves the model through every transition M_v = B_v^T B_{v-1} since the version it is in
+  // (V -> lambda I + M (V - lambda I) M^T, b -> M b: exact for what lay in the old span; new
+  // directions start at the prior), then onModelMoved() when the version changed.
+  void syncSubspace();
+  // The prepareChoice() of the policies that scan the catalogue's projected rows: the rows (refilled
+  // after a refit), then the model (syncSubspace), brought to the catalogue's current basis.
+  void syncProjectedSubspace();
+  // V and b of the model (in subspaceVersion_) moved through the catalogue's transitions since.
+  void moveToCurrentVersion(Matrix& gram, Vector& responses) const;
+  // V and b moved by `change` (a refit's M = B_new^T B_old; see syncSubspace).
+  static void moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda);
+  // The version the model is in and the lineage's fingerprint there (a user's snapshot), and their
+  // check on load against the catalogue (whose lineage checkContext compared before).
+  void saveSubspaceLineage(StateWriter& out) const;
+  void loadSubspaceLineage(StateReader& in);
+  // The arms a policy that scans its rows scores: in the catalogue's subspace (as `options` ask) the
+  // catalogue's projected rows, otherwise arms_. Made for a subclass's constructor, before it sets
+  // catalogueSubspace_ from the same options.
+  const ArmSet& scannedArms(const Json& options) const;
+  // The model's features of d features over the catalogue's subspace: the catalogue's projection
+  // (Catalogue::project), the bits of the arm's projected row.
+  Vector catalogueProjection(const double* features) const;
 
   bool theoreticalRadius() const { return theoretical_; }
   bool fixedRadius() const { return fixedBeta_; }
@@ -165,6 +214,10 @@ class RidgePolicy : public LinearPolicy {
   const ArmSet& arms_;
   RidgeRegression ridge_;
   Random random_;
+  // Over a catalogue: whether the model learns in the catalogue's subspace (set by the subclass's
+  // constructor from usesSubspaceOver), and the version of the basis it is in (0 before the first sync).
+  bool catalogueSubspace_ = false;
+  std::uint64_t subspaceVersion_ = 0;
 
  private:
   double delta_;

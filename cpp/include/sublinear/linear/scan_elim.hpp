@@ -40,6 +40,14 @@ namespace sublinear {
 // better-known ones); arms that left are forgotten; when the witness left, every eliminated arm is
 // readmitted and the threshold is derived afresh (as StagedElimination does on removal).
 //
+// Over a catalogue a user may learn in the catalogue's subspace (option `subspace`, as LinUCB): its
+// model is in modelDim dimensions and every row it reads is the catalogue's projected row z = B^T x
+// (means, widths, stages and elimination all over z). After a refit the model moves through the
+// catalogue's transitions and the elimination starts afresh (onModelMoved): the widths are computed
+// again, every eliminated arm comes back and every stage is 0 again (the comparisons that placed and
+// eliminated arms were made in the old coordinates, and an arm's uncertainty may have grown in
+// directions new to the basis, where stages, which only rise, could not follow).
+//
 // Options: RidgePolicy's, eta and featureBound (StagedElimination's). shortlist, boundsFirst and the audit
 // options concern the lifted search and are accepted and unused here; `index` is refused over a
 // catalogue.
@@ -65,6 +73,8 @@ class ScanElim final : public RidgePolicy {
   void onAddArms(const Id* /*ids*/, std::size_t /*count*/) override {}
   void onRemoveArms(const Id* /*ids*/, std::size_t /*count*/) override {}
   void afterObservation() override { widths_.observe(ridge_); }
+  void prepareChoice() override { syncProjectedSubspace(); }
+  void onModelMoved() override;
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;
@@ -87,6 +97,9 @@ class ScanElim final : public RidgePolicy {
   // The pass every select starts with (see above).
   Pass prepare();
 
+  // The rows this policy reads, as LinUCB's arms_ (see there): RidgePolicy's arms, or in the
+  // catalogue's subspace the catalogue's projected rows.
+  const ArmSet& arms_;
   std::string type_;
   double eta_;
   double featureBound_;

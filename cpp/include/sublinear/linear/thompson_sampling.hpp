@@ -76,8 +76,6 @@ class ThompsonSampling : public RidgePolicy {
   // bound and its graph was complete late; 1.25 kept the bound in every run of bench/horizon.mjs at
   // K = 10^5 and completes the graph sooner (bench/results/design-measurements.md).
   static constexpr double kBuildCredit = 1.25;
-  // subspace "auto" learns in all d dimensions up to this d, in the arms' subspace above it.
-  static constexpr int kFullModelMaxDimension = 64;
   // modelDim's default cap: 256^2 doubles (512 KiB) a model whatever d.
   static constexpr int kDefaultModelDim = 256;
   // Whether `options` ask for a model in the arms' subspace (INVALID_ARGUMENT for contradictions),
@@ -85,9 +83,8 @@ class ThompsonSampling : public RidgePolicy {
   // subspace, else d): the ridge state a saved policy holds.
   static bool usesSubspace(int dim, const Json& options);
   static int modelDimension(int dim, const Json& options);
-  // The same for a user over `catalogue` (the catalogue's subspace; see above); null: 1 (refused later).
-  static bool usesSubspaceOver(const Catalogue& catalogue, const Json& options);
-  static int modelDimensionOver(const Catalogue* catalogue, const Json& options);
+  // Over a catalogue: RidgePolicy::usesSubspaceOver and modelDimensionOver (the rule above, with the
+  // catalogue's modelDim or subspaceEnergy counting as given).
 
   // The options an "hnsw" index takes from Sub-TS when its spec leaves them out, for a model of
   // `modelDim` dimensions: the catalogue's index takes them too.
@@ -119,10 +116,7 @@ class ThompsonSampling : public RidgePolicy {
   void estimateChoiceProbabilities(const std::vector<Id>& shown, bool shownByPolicy, const ArmFilter& filter,
                                    const Eligibility& eligible, std::size_t draws, std::vector<double>& p,
                                    std::vector<double>& se) override;
-  bool catalogueSubspaceLineage(std::uint64_t& version, std::uint64_t& fingerprint) const override;
   Json extraStats() const override;
-  // Over a catalogue's subspace: the model moves to the catalogue's current basis first.
-  void beforeObservation() override { syncSubspace(); }
   std::uint64_t indexInnerProducts() const override;
   Vector modelFeatures(const double* features) const override;
   double modelReward(double reward) const override;
@@ -139,15 +133,8 @@ class ThompsonSampling : public RidgePolicy {
   SearchResult audit(const std::vector<float>& query, const SearchResult& answer, std::size_t k, const SearchOptions& filters);
   // Fits the subspace to the arms and moves the model to the new basis.
   void fitSubspace();
-  // Over the catalogue's subspace: fits it when due and moves the model through every transition
-  // since the version it is in.
-  void syncSubspace();
   // The basis the model is in: the policy's own, the catalogue's (current once syncSubspace ran), or null.
   const ArmSubspace* basis() const;
-  // V and b of the model (in subspaceVersion_) moved through the catalogue's transitions since.
-  void moveToCurrentVersion(Matrix& gram, Vector& responses) const;
-  // V and b moved by `change` (see fitSubspace).
-  static void moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda);
   // theta~ for this step as the index's query (its scale in lastScale_, the query in lastQuery_).
   std::vector<float> drawQuery();
   // The arms a propensity estimate ranks (thompson_propensity.cpp).
@@ -185,10 +172,6 @@ class ThompsonSampling : public RidgePolicy {
   ApproximationAudit audit_;
   // The arms' principal subspace the model learns in; null when it learns in all d dimensions.
   std::unique_ptr<ArmSubspace> subspace_;
-  // Over a catalogue: the model learns in the catalogue's subspace, in this version of its basis
-  // (0 before the first sync).
-  bool catalogueSubspace_ = false;
-  std::uint64_t subspaceVersion_ = 0;
   std::vector<Id> recalled_;  // arms that beat an audited answer, latest first (at most kRecalled)
 };
 
