@@ -3,7 +3,8 @@
 // to unit norm; Debian's dataset-fashion-mnist) and on generated low-rank embeddings (d 128 to
 // 1,536, rank 20 to 200, a weak isotropic tail). T = 4,000: the last quarter's regret must be at
 // most 0.2 of uniform play's (issue 37's target), and Sub-TS's whole regret within 10% of Linear
-// TS's; LinUCB with defaults is held to the same 0.2 at d = 384. The default subspaceEnergy (0.6)
+// TS's; LinUCB (every embedding) and Linear Elim (d 128 and 384) with defaults are held to the same
+// 0.2 (ScanningBattery). The default subspaceEnergy (0.6)
 // was chosen on these instances (0.7 gave 0.229 at d = 1,536, rank 200; 0.905 with the model in all
 // d dimensions). BATTERY_OPTIONS tries others.
 #include <gtest/gtest.h>
@@ -201,15 +202,49 @@ INSTANTIATE_TEST_SUITE_P(Embeddings, LowRankBattery,
                                            LowRankProblem{768, 100, kLastQuarterRatio}, LowRankProblem{1536, 200, kLastQuarterRatio}),
                          [](const auto& info) { return "d" + std::to_string(info.param.dim) + "rank" + std::to_string(info.param.rank); });
 
-// LinUCB with default options (kept widths, its model in all d dimensions) on the d = 384, rank 50
-// embedding of the battery: the same 0.2 target on the last quarter.
-TEST(HighDimensionalBattery, LinUcbLearnsAt384) {
-  const Arms arms = lowRank(384, 50, 5000, 0.3, 11 + 384);
-  const Outcome outcome = play("lin-ucb", arms, 1);
+// LinUCB and Linear Elim with default options: above 64 dimensions their models are in the arms'
+// principal subspace too (RidgePolicy::projected_; LinUCB keeps 0.8 of the arms' energy, the
+// elimination policies 0.6). LinUCB meets the 0.2 target on every embedding of the battery (its last
+// quarters measured 0.000 to 0.015; in all d dimensions 0.36 and 0.59 at d = 768 and 1,536). Linear
+// Elim meets it at d = 128 and 384 (0.023, 0.083) but not at 768 and 1,536 (0.246, 0.316: still
+// exploring at T = 4,000; 1.00 in all d dimensions), which the README says; those two are not held.
+struct ScanningProblem {
+  const char* type;
+  int dim;
+  int rank;
+};
+
+class ScanningBattery : public ::testing::TestWithParam<ScanningProblem> {};
+
+TEST_P(ScanningBattery, Learns) {
+  const ScanningProblem problem = GetParam();
+  const Arms arms = lowRank(problem.dim, problem.rank, 5000, 0.3, 11 + static_cast<std::uint64_t>(problem.dim));
+  const Outcome outcome = play(problem.type, arms, 1);
   if (std::getenv("BATTERY_VERBOSE") != nullptr) {
-    std::printf("| low-rank d=384 rank=50 K=5000 | lin-ucb %.3f (%.1f) |\n", outcome.lastQuarterRatio, outcome.totalRegret);
+    std::printf("| low-rank d=%d rank=%d K=5000 | %s %.3f (%.1f) |\n", problem.dim, problem.rank, problem.type, outcome.lastQuarterRatio,
+                outcome.totalRegret);
   }
   EXPECT_LT(outcome.lastQuarterRatio, kLastQuarterRatio);
+  EXPECT_TRUE(outcome.stats.contains("subspace"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Embeddings, ScanningBattery,
+                         ::testing::Values(ScanningProblem{"lin-ucb", 128, 20}, ScanningProblem{"lin-ucb", 384, 50}, ScanningProblem{"lin-ucb", 768, 100},
+                                           ScanningProblem{"lin-ucb", 1536, 200}, ScanningProblem{"linear-elim", 128, 20},
+                                           ScanningProblem{"linear-elim", 384, 50}),
+                         [](const auto& info) {
+                           return std::string(info.param.type == std::string("lin-ucb") ? "LinUcb" : "LinearElim") + "d" + std::to_string(info.param.dim);
+                         });
+
+// On Fashion-MNIST both meet the target (0.005 and 0.028).
+TEST(HighDimensionalBattery, ScanningPoliciesOnFashionMnist) {
+  Arms arms;
+  ASSERT_TRUE(readFashion(arms, 7)) << "Fashion-MNIST is missing: apt-get install dataset-fashion-mnist (scripts/bootstrap.sh)";
+  for (const char* type : {"lin-ucb", "linear-elim"}) {
+    const Outcome outcome = play(type, arms, 1);
+    if (std::getenv("BATTERY_VERBOSE") != nullptr) std::printf("| Fashion-MNIST | %s %.3f (%.1f) |\n", type, outcome.lastQuarterRatio, outcome.totalRegret);
+    EXPECT_LT(outcome.lastQuarterRatio, kLastQuarterRatio) << type;
+  }
 }
 
 }  // namespace

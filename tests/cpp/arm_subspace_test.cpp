@@ -97,7 +97,15 @@ TEST(ArmSubspace, DefaultsAboveSixtyFourDimensionsAndRefusesContradictions) {
   EXPECT_FALSE(makeLinearPolicy(100, Json{{"type", "lin-ts"}, {"modelDim", 10}, {"prior", Json{{"theta", std::vector<double>(100, 0.0)}, {"weight", 1.0}}}})
                    ->stats()
                    .contains("subspace"));
-  EXPECT_EQ(refused(100, Json{{"type", "lin-ucb"}, {"subspace", "arms"}}), invalid) << "LinUCB has no subspace";
+  // LinUCB and the elimination policies (scanning their rows) take the same rule over their own
+  // arms; the lifted stage indexes are of the arms as they are.
+  for (const char* type : {"lin-ucb", "linear-elim", "sub-elim"}) {
+    EXPECT_EQ(makeLinearPolicy(100, Json{{"type", type}})->stats()["subspace"]["modelDim"], 100) << type;
+    EXPECT_EQ(makeLinearPolicy(8, Json{{"type", type}, {"modelDim", 4}})->stats()["subspace"]["modelDim"], 4) << type;
+    EXPECT_FALSE(makeLinearPolicy(100, Json{{"type", type}, {"subspace", "none"}})->stats().contains("subspace")) << type;
+  }
+  EXPECT_FALSE(makeLinearPolicy(8, Json{{"type", "sub-elim"}})->stats().contains("subspace"));
+  EXPECT_EQ(refused(100, Json{{"type", "linear-elim"}, {"subspace", "arms"}, {"search", "lifted"}}), invalid);
   // Over a catalogue the subspace is the catalogue's (catalogue_subspace_test.cpp): a user may not ask for another.
   auto catalogue = std::make_shared<Catalogue>(Json{{"dim", 100}});
   EXPECT_NO_THROW(makeLinearPolicy(catalogue, Json{{"type", "lin-ts"}, {"subspace", "arms"}}));

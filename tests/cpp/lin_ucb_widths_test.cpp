@@ -38,7 +38,7 @@ void expectLargestIndex(LinearPolicy& policy, const std::map<Id, Vector>& arms, 
 TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
   for (const int dim : {3, 8, 24, 96}) {
     GaussianProblem problem(dim, 40 + static_cast<std::uint64_t>(dim), 0.5);
-    auto own = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ucb"}, {"dim", dim}});
+    auto own = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ucb"}, {"dim", dim}, {"subspace", "none"}});
     auto catalogue = std::make_shared<Catalogue>(Json{{"dim", dim}, {"index", {{"type", "exact"}}}});
     // In all d dimensions, as the policy over its own arms (above 64 a user would learn in the
     // catalogue's subspace: catalogue_subspace_scan_test.cpp compares that with its oracle).

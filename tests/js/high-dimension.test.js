@@ -118,7 +118,7 @@ describe('high-dimensional arms (issue 37)', () => {
     expect(asked.stats().subspace).toEqual({ modelDim: 8, rank: 0, energy: 0, fits: 0 });
     asked.dispose();
     expectBanditError(sb, () => new sb.SubTS({ dim, subspace: 'arms', negativeRewardTransform: true }), 'INVALID_ARGUMENT');
-    expectBanditError(sb, () => new sb.LinUCB({ dim, subspace: 'arms' }), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => new sb.LinearElim({ dim, subspace: 'arms', search: 'lifted' }), 'INVALID_ARGUMENT');
     const catalogue = new sb.Catalogue({ dim });
     expectBanditError(sb, () => new sb.LinTS({ catalogue, modelDim: 16 }), 'INVALID_ARGUMENT');
     catalogue.dispose();

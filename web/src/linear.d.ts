@@ -72,24 +72,29 @@ export interface PopulationPriorOptions {
 }
 
 /**
- * LinUCB's and the elimination policies' model in a catalogue's subspace. Over a catalogue: 'arms'
- * learns theta in the catalogue's subspace (modelDim dimensions, the catalogue's basis B; the rows
- * scored are the catalogue's projected rows B^T x, which it keeps once for every such user; theta()
- * reports B theta^), 'none' in all d dimensions (V^-1 of d x d a user). Default 'auto': 'arms' above
- * 64 dimensions or when the catalogue names `modelDim` or `subspaceEnergy`, 'none' otherwise and with
- * `prior`. Over the policy's own arms the model is in all d dimensions: 'arms', `modelDim` and
- * `subspaceEnergy` throw INVALID_ARGUMENT there. stats().subspace when in use.
+ * LinUCB's and the elimination policies' model in a subspace. Over their own arms, the arms'
+ * principal subspace as LinTS's: 'arms' learns theta in modelDim dimensions (the basis B fitted at the
+ * first batch and again when the arms double or lose half; the rows scored are the projections B^T x,
+ * which the policy keeps, modelDim x 12 bytes an arm; theta() reports B theta^), 'none' in all d
+ * dimensions; default 'auto': 'arms' above 64 dimensions or when `modelDim` or `subspaceEnergy` is
+ * given, 'none' otherwise and with `prior` (the elimination policies' `search: 'lifted'` is of the
+ * arms as they are: a subspace with it throws INVALID_ARGUMENT). Over a catalogue: the catalogue's
+ * subspace (its basis; the rows scored are the catalogue's projected rows, which it keeps once for
+ * every such user), 'auto' as above where the catalogue's `modelDim` or `subspaceEnergy` count as
+ * given. stats().subspace when in use.
  */
 export interface CatalogueSubspaceOptions {
   subspace?: 'auto' | 'arms' | 'none';
-  /** Over a catalogue: the catalogue's modelDim, repeated (another value throws INVALID_ARGUMENT). */
+  /** Own arms: the model's dimension, in [1, 4096], d when above d (default min(d, 256)). Over a catalogue: the catalogue's modelDim, repeated (another value throws INVALID_ARGUMENT). */
   modelDim?: number;
-  /** Over a catalogue: the catalogue's subspaceEnergy, repeated (another value throws INVALID_ARGUMENT). */
+  /** Own arms: the fewest principal directions (at least 8) holding this fraction of the arms' squared norms, in (0, 1] (default 0.6). Over a catalogue: the catalogue's, repeated (another value throws INVALID_ARGUMENT). */
   subspaceEnergy?: number;
 }
 
-/** LinUCB's options: every linear policy's, a population prior, how it keeps its widths, and (over a catalogue) its subspace. */
+/** LinUCB's options: every linear policy's, a population prior, how it keeps its widths, and its subspace. */
 export interface LinUCBOptions extends LinearPolicyOptions, PopulationPriorOptions, CatalogueSubspaceOptions {
+  /** Own arms: the fewest principal directions (at least 8) holding this fraction of the arms' squared norms, in (0, 1] (default 0.8: optimism explores only the directions kept, so keeping more costs little). Over a catalogue: the catalogue's, repeated (another value throws INVALID_ARGUMENT). */
+  subspaceEnergy?: number;
   /**
    * Every arm's width ||x||^2_{V^-1}. 'kept': corrected by rank-one updates after each observation,
    * O(K d) a step (over a catalogue the user keeps 12 bytes an arm: the row order it last saw and
@@ -140,7 +145,7 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Population
   subspaceEnergy?: number;
 }
 
-/** stats().subspace of LinTS and SubTS learning in the arms' subspace. */
+/** stats().subspace of a policy learning in its arms' subspace, or of a user in its catalogue's. */
 export interface SubspaceStats {
   modelDim: number;
   /** Principal directions in use (at most modelDim). */
@@ -152,6 +157,8 @@ export interface SubspaceStats {
   /** Over a catalogue: the basis is the catalogue's (true), and the version of it the model is in. */
   shared?: boolean;
   version?: number;
+  /** LinUCB and the elimination policies over their own arms: the bytes of the arms' projected rows. */
+  projectedBytes?: number;
 }
 
 /**
@@ -249,7 +256,7 @@ export interface LinearPolicyStats {
   noise: number;
   /** SubTS, LinTS, SubElim and LinearElim. */
   approximation?: ApproximationStats;
-  /** LinTS and SubTS learning in the arms' subspace; every user learning in a catalogue's. */
+  /** A policy learning in its arms' subspace; every user learning in a catalogue's. */
   subspace?: SubspaceStats;
   [key: string]: unknown;
 }

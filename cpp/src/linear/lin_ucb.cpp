@@ -18,12 +18,12 @@ bool readKeptWidths(const Json& options) { return readStringOption(option_groups
 }  // namespace
 
 LinUCB::LinUCB(int dim, const Json& options)
-    : RidgePolicy(dim, refuseSubspaceOverOwnArms(options), dim, RidgeRegression::Form::InverseOnly),
-      arms_(RidgePolicy::arms_),
+    : RidgePolicy(dim, options, modelDimension(dim, options), RidgeRegression::Form::InverseOnly),
+      arms_(scannedOwnArms(dim, options, readKeptWidths(options), option_groups::linUcbSubspace())),
       keptWidths_(readKeptWidths(options)),
-      widths_(dim) {
+      widths_(ridge_.dim()) {
   // The kept widths' scan reads every arm at every select: from the float copy, half the bytes.
-  if (keptWidths_) ownArms_->keepFloatRows();
+  if (keptWidths_ && !projected_) ownArms_->keepFloatRows();
 }
 
 LinUCB::LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options)

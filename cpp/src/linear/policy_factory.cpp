@@ -24,7 +24,8 @@ constexpr int kLiftedMaxDimension = 16;
 
 bool searchesLifted(int dim, const Json& options) {
   const std::string search = readStringOption(option_groups::elimination(), options, "search");
-  return search == "auto" ? dim <= kLiftedMaxDimension : search == "lifted";
+  // A model in the arms' subspace scores projected rows: the lift is of the arms as they are.
+  return search == "auto" ? dim <= kLiftedMaxDimension && !RidgePolicy::usesSubspaceOverOwnArms(dim, options) : search == "lifted";
 }
 
 // The lifted search copies d(d+1)/2 floats of every arm: over a catalogue that would be a copy per user.
@@ -38,15 +39,16 @@ template <class Lifted>
 LinearPolicyType elimination(const char* type) {
   return {type,
           [type](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> {
-            RidgePolicy::refuseSubspaceOverOwnArms(options);
             if (!searchesLifted(dim, options)) return std::make_unique<ScanElim>(type, dim, options);
+            // The lifted stage indexes are over the arms as they are, in d dimensions.
+            RidgePolicy::refuseSubspaceOverOwnArms(options);
             return std::make_unique<Lifted>(dim, options);
           },
           [type](std::shared_ptr<Catalogue> catalogue, const Json& options) -> std::unique_ptr<LinearPolicy> {
             refuseLiftedOverCatalogue(options);
             return std::make_unique<ScanElim>(type, std::move(catalogue), options);
           },
-          nullptr,
+          [](int dim, const Json& options) { return searchesLifted(dim, options) ? dim : RidgePolicy::modelDimensionOverOwnArms(dim, options); },
           {},
           RidgePolicy::usesSubspaceOver};
 }
@@ -74,7 +76,7 @@ const LinearPolicyType& checkedType(const Json& options) {
 
 TypeRegistry<LinearPolicyType>& linearPolicyRegistry() {
   static TypeRegistry<LinearPolicyType> registry("linear-policy", "option 'type': unknown linear policy", {
-      ridge<LinUCB>("lin-ucb", nullptr, RidgePolicy::usesSubspaceOver),
+      ridge<LinUCB>("lin-ucb", LinUCB::modelDimension, RidgePolicy::usesSubspaceOver),
       ridge<LinTS>("lin-ts", SubTS::modelDimension, SubTS::usesSubspaceOver),
       elimination<LinearElim>("linear-elim"),
       elimination<SubElim>("sub-elim"),

@@ -88,6 +88,8 @@ void RidgePolicy::startFromPrior(const Json& options) {
 
 Vector RidgePolicy::modelFeatures(const double* features) const {
   if (catalogueSubspace_) return catalogueProjection(features);
+  // The projection that made the arm's projected row: an update sees the bits its row has.
+  if (projected_) return projected_->project(features);
   return Eigen::Map<const Vector>(features, arms_.dim());
 }
 
@@ -138,6 +140,26 @@ const Json& RidgePolicy::refuseSubspaceOverOwnArms(const Json& options) {
   return options;
 }
 
+bool RidgePolicy::usesSubspaceOverOwnArms(int dim, const Json& options) {
+  const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
+  if (mode == "none") return false;
+  const bool prior = isGiven(options, "prior");
+  if (mode == "arms") {
+    require(!prior, ErrorCode::InvalidArgument, "option 'subspace': 'arms' cannot be combined with 'prior' (it is in d dimensions)");
+    return true;
+  }
+  // 'auto': modelDim or subspaceEnergy ask for a subspace at any d.
+  if (prior) return false;
+  return dim > kFullModelMaxDimension || isGiven(options, "modelDim") || isGiven(options, "subspaceEnergy");
+}
+
+int RidgePolicy::modelDimensionOverOwnArms(int dim, const Json& options) {
+  if (!usesSubspaceOverOwnArms(dim, options)) return dim;
+  // A model as large as the arms' dimension is the largest there is: modelDim above d means d.
+  const long long modelDim = readIntegerOption(option_groups::armSubspace(), options, "modelDim", kDefaultModelDim);
+  return static_cast<int>(std::min<long long>(modelDim, dim));
+}
+
 int RidgePolicy::modelDimensionOver(const Catalogue* catalogue, const Json& options) {
   if (catalogue == nullptr) return 1;
   return usesSubspaceOver(*catalogue, options) ? catalogue->subspaceModelDim() : catalogue->dim();
@@ -180,6 +202,27 @@ void RidgePolicy::moveModel(Matrix& gram, Vector& responses, const Matrix& chang
   responses = change * responses;
 }
 
+const ArmSet& RidgePolicy::scannedOwnArms(int dim, const Json& options, bool floatRows, const OptionGroup& subspaceOptions) {
+  if (!usesSubspaceOverOwnArms(dim, options)) return arms_;
+  projected_ = std::make_unique<ProjectedArms>(dim, ridge_.dim(), readOption(subspaceOptions, options, "subspaceEnergy"),
+                                               readSeedOption(option_groups::ridge(), options), floatRows);
+  return projected_->rows();
+}
+
+void RidgePolicy::refitProjectionIfDue() {
+  if (!projected_ || !projected_->due(arms_.size())) return;
+  moveModelBy(projected_->refit(arms_));
+  onModelMoved();
+}
+
+void RidgePolicy::moveModelBy(const Matrix& change) {
+  if (ridge_.observations() == 0) return;
+  Matrix gram = ridge_.gramMatrix();
+  Vector responses = ridge_.responses();
+  moveModel(gram, responses, change, startPrecision());
+  ridge_.reset(gram, responses);
+}
+
 bool RidgePolicy::catalogueSubspaceLineage(std::uint64_t& version, std::uint64_t& fingerprint) const {
   if (!catalogueSubspace_) return false;
   version = subspaceVersion_;
@@ -205,6 +248,7 @@ void RidgePolicy::loadSubspaceLineage(StateReader& in) {
 }
 
 Vector RidgePolicy::theta() const {
+  if (projected_) return projected_->basis().fitted() ? projected_->lift(ridge_.theta()) : Vector::Zero(arms_.dim());
   if (!catalogueSubspace_) return ridge_.theta();
   const ArmSubspace* current = catalogue_->fittedSubspace();
   if (current == nullptr || ridge_.observations() == 0) return Vector::Zero(arms_.dim());
@@ -224,8 +268,17 @@ void RidgePolicy::addArms(const Id* ids, std::size_t count, const double* featur
   ownArms_->checkAdd(ids, count, features, featureLength, labels, labelCount);
   ownArms_->add(ids, count, features, labels);
   try {
+    if (projected_) {
+      // The first batch fits the basis before any update can project onto it.
+      if (projected_->due(arms_.size())) {
+        refitProjectionIfDue();
+      } else {
+        projected_->append(arms_, count);
+      }
+    }
     onAddArms(ids, count);
   } catch (...) {
+    if (projected_ && projected_->rows().size() == arms_.size()) projected_->remove(ids, count);
     ownArms_->remove(ids, count);
     throw;
   }
@@ -236,6 +289,9 @@ void RidgePolicy::removeArms(const Id* ids, std::size_t count) {
           "removeArms: this policy reads its arms from a catalogue; remove them with catalogue.remove()");
   ownArms_->checkRemove(ids, count);
   onRemoveArms(ids, count);
+  // After the hook (whose state follows the rows still in place); refitted at the next choice when
+  // the arms have lost half.
+  if (projected_) projected_->remove(ids, count);
   ownArms_->remove(ids, count);
 }
 
@@ -247,6 +303,7 @@ void RidgePolicy::checkChoice(std::size_t k, bool slate, const char* call) const
 Id RidgePolicy::select(const ArmFilter& filter) {
   checkChoice(1, false, "select");
   if (filter.empty()) {
+    refitProjectionIfDue();
     prepareChoice();
     const Id arm = chooseArm();
     ++selections_;
@@ -263,6 +320,7 @@ std::vector<Id> RidgePolicy::selectSlate(std::size_t k, const ArmFilter& filter)
 std::vector<Id> RidgePolicy::chooseEligible(std::size_t k, const ArmFilter& filter, const Eligibility& eligible,
                                             bool slate) {
   require(eligible.count() > 0, ErrorCode::Empty, "no arm is eligible: every arm is excluded or has a label not asked for");
+  refitProjectionIfDue();
   prepareChoice();
   // Unfiltered single choices keep chooseArm(), the algorithm as it always ran (and its random draws).
   std::vector<Id> chosen = !slate && filter.empty() ? std::vector<Id>{chooseArm()}
@@ -403,6 +461,7 @@ Json RidgePolicy::stats() const {
   result["updates"] = updates_;
   result["arms"] = arms_.size();
   if (catalogue_) result["catalogue"] = catalogue_->identityText();
+  if (projected_) result["subspace"] = projected_->stats();
   if (catalogueSubspace_) {
     // The catalogue's basis (shared, counted in its stats) and the version this model is in.
     result["subspace"] = catalogue_->fittedSubspace() ? catalogue_->fittedSubspace()->stats() : Json{{"modelDim", ridge_.dim()}, {"fits", 0}};
@@ -482,6 +541,8 @@ void RidgePolicy::save(StateWriter& out) const {
   out.f64(rewardSum_);
   out.f64(squaredRewardSum_);
   ledger_.save(out);
+  // Over own arms in their subspace the basis (the projected rows are made again from it).
+  if (projected_) projected_->save(out);
   saveFields(out);
 }
 
@@ -510,6 +571,7 @@ void RidgePolicy::load(StateReader& in) {
   in.check(std::isfinite(rewardSum_) && std::isfinite(squaredRewardSum_) && squaredRewardSum_ >= 0.0,
            "reward sums are not finite");
   ledger_.load(in);
+  if (projected_) projected_->load(in, arms_);
   loadFields(in);
 }
 

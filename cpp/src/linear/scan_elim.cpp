@@ -35,16 +35,16 @@ const std::array<double, 64> kStageEdges = [] {
 }  // namespace
 
 ScanElim::ScanElim(std::string type, int dim, const Json& options)
-    : RidgePolicy(dim, refuseSubspaceOverOwnArms(options), dim, RidgeRegression::Form::InverseOnly),
-      arms_(RidgePolicy::arms_),
+    : RidgePolicy(dim, options, modelDimensionOverOwnArms(dim, options), RidgeRegression::Form::InverseOnly),
+      arms_(scannedOwnArms(dim, options, true, option_groups::armSubspace())),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
       maxStage_(elimination_stages::maxStage(eta_)),
-      widths_(dim) {
+      widths_(ridge_.dim()) {
   beta_ = eliminationRadius(featureBound_);
   // The scan reads every arm in play at every select: from the float copy, half the bytes.
-  ownArms_->keepFloatRows();
+  if (!projected_) ownArms_->keepFloatRows();
 }
 
 ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)

@@ -17,24 +17,18 @@ bool transformed(const Json& options) { return readBoolOption(option_groups::tho
 }  // namespace
 
 bool ThompsonSampling::usesSubspace(int dim, const Json& options) {
-  const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
-  if (mode == "none") return false;
-  if (mode == "arms") {
-    require(!transformed(options) && !isGiven(options, "prior"), ErrorCode::InvalidArgument,
-            "option 'subspace': 'arms' cannot be combined with 'prior' or negativeRewardTransform (they are in d dimensions)");
-    return true;
+  // The reward transform's model is in d + 1 dimensions.
+  if (transformed(options)) {
+    require(readStringOption(option_groups::armSubspace(), options, "subspace") != "arms", ErrorCode::InvalidArgument,
+            "option 'subspace': 'arms' cannot be combined with negativeRewardTransform (it is in d dimensions)");
+    return false;
   }
-  // 'auto': modelDim or subspaceEnergy ask for a subspace at any d.
-  if (transformed(options) || isGiven(options, "prior")) return false;
-  return dim > kFullModelMaxDimension || isGiven(options, "modelDim") || isGiven(options, "subspaceEnergy");
+  return usesSubspaceOverOwnArms(dim, options);
 }
 
 int ThompsonSampling::modelDimension(int dim, const Json& options) {
   if (transformed(options)) return dim + 1;
-  if (!usesSubspace(dim, options)) return dim;
-  // A model as large as the arms' dimension is the largest there is: modelDim above d means d.
-  const long long modelDim = readIntegerOption(option_groups::armSubspace(), options, "modelDim", kDefaultModelDim);
-  return static_cast<int>(std::min<long long>(modelDim, dim));
+  return usesSubspace(dim, options) ? modelDimensionOverOwnArms(dim, options) : dim;
 }
 
 ThompsonSampling::ThompsonSampling(std::string type, const std::string& defaultIndex, int dim, const Json& options)
@@ -147,12 +141,7 @@ void ThompsonSampling::fitSubspace() {
   // The model moves to the new coordinates: its observations z = B_old^T x become M z with
   // M = B_new^T B_old (exact for arms inside the old span), so V = lambda I + sum z z^T becomes
   // lambda I + M (V - lambda I) M^T and b becomes M b; directions new to the basis start at the prior.
-  const Matrix change = subspace_->fit(arms_);
-  if (ridge_.observations() == 0) return;
-  Matrix gram = ridge_.gram();
-  Vector responses = ridge_.responses();
-  moveModel(gram, responses, change, startPrecision());
-  ridge_.reset(gram, responses);
+  moveModelBy(subspace_->fit(arms_));
 }
 
 void ThompsonSampling::onRemoveArms(const Id* ids, std::size_t count) {

@@ -129,8 +129,9 @@ const OptionGroup& decisions();
 const OptionGroup& thompson();
 // LinUCB's own: kept or direct widths.
 const OptionGroup& linUcb();
+// armSubspace's options with LinUCB's default subspaceEnergy (0.8).
+const OptionGroup& linUcbSubspace();
 const OptionGroup& elimination();
-const OptionGroup& catalogueSubspace();
 const OptionGroup& armSubspace();
 const OptionGroup& approximationAudit();
 // Sub-Elim's own: Linear Elim, the baseline, takes none of it.

@@ -7,6 +7,7 @@
 #include "sublinear/core/random.hpp"
 #include "sublinear/core/ridge_regression.hpp"
 #include "sublinear/linear/arm_set.hpp"
+#include "sublinear/linear/projected_arms.hpp"
 #include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/decision_ledger.hpp"
 #include "sublinear/linear/linear_policy.hpp"
@@ -76,10 +77,18 @@ class RidgePolicy : public LinearPolicy {
   static bool usesSubspaceOver(const Catalogue& catalogue, const Json& options);
   // The model's dimension of such a user (modelDim in the subspace, else d); null: 1 (refused later).
   static int modelDimensionOver(const Catalogue* catalogue, const Json& options);
-  // Over its own arms LinUCB and the elimination policies learn in all d dimensions: `subspace`
-  // 'arms', modelDim and subspaceEnergy are INVALID_ARGUMENT there (a subspace over their own arms
-  // is not built). Returns options.
+  // Over its own arms the elimination policies learn in all d dimensions: `subspace` 'arms',
+  // modelDim and subspaceEnergy are INVALID_ARGUMENT there (a subspace over their own arms is not
+  // built). Returns options.
   static const Json& refuseSubspaceOverOwnArms(const Json& options);
+  // Over its own arms (Linear TS, Sub-TS, LinUCB): 'arms' (never with a prior), 'none', or 'auto':
+  // above kFullModelMaxDimension dimensions or with modelDim or subspaceEnergy given, never with a
+  // prior. INVALID_ARGUMENT for contradictions.
+  static bool usesSubspaceOverOwnArms(int dim, const Json& options);
+  // modelDim's default cap over own arms: 256^2 doubles (512 KiB) a model whatever d.
+  static constexpr int kDefaultModelDim = 256;
+  // The model's dimension over own arms: min(modelDim, d) in the subspace, else d.
+  static int modelDimensionOverOwnArms(int dim, const Json& options);
 
   // The arms (ids, features and labels in row order; none over a catalogue, whose identity the caller
   // records), the regression bit for bit, the random engine, the counters and the noise estimate's
@@ -151,6 +160,16 @@ class RidgePolicy : public LinearPolicy {
   void moveToCurrentVersion(Matrix& gram, Vector& responses) const;
   // V and b moved by `change` (a refit's M = B_new^T B_old; see syncSubspace).
   static void moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda);
+  // The regression itself moved by `change` (nothing to move before its first observation): a
+  // policy whose own arms' basis was fitted again.
+  void moveModelBy(const Matrix& change);
+  // For a subclass's constructor, over its own arms: the rows it scores. In the arms' subspace (as
+  // `options` ask, usesSubspaceOverOwnArms) it makes projected_ and returns its rows; otherwise arms_.
+  // `subspaceOptions`: the policy's group of the subspace options (their defaults).
+  const ArmSet& scannedOwnArms(int dim, const Json& options, bool floatRows, const OptionGroup& subspaceOptions);
+  // Over own arms in their subspace: the basis fitted again when due (the arms doubled or lost half
+  // since the last fit), every arm projected afresh, the model moved, then onModelMoved().
+  void refitProjectionIfDue();
   // The version the model is in and the lineage's fingerprint there (a user's snapshot), and their
   // check on load against the catalogue (whose lineage checkContext compared before).
   void saveSubspaceLineage(StateWriter& out) const;
@@ -218,6 +237,10 @@ class RidgePolicy : public LinearPolicy {
   // constructor from usesSubspaceOver), and the version of the basis it is in (0 before the first sync).
   bool catalogueSubspace_ = false;
   std::uint64_t subspaceVersion_ = 0;
+  // Over own arms in their subspace (LinUCB, the elimination policies, which score every arm's row):
+  // the basis and the arms' projected rows, kept through addArms and removeArms and refitted when
+  // due (scannedOwnArms). Null otherwise. The model's features are the projections, theta() lifts.
+  std::unique_ptr<ProjectedArms> projected_;
 
  private:
   double delta_;

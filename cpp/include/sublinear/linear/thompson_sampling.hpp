@@ -76,8 +76,6 @@ class ThompsonSampling : public RidgePolicy {
   // bound and its graph was complete late; 1.25 kept the bound in every run of bench/horizon.mjs at
   // K = 10^5 and completes the graph sooner (bench/results/design-measurements.md).
   static constexpr double kBuildCredit = 1.25;
-  // modelDim's default cap: 256^2 doubles (512 KiB) a model whatever d.
-  static constexpr int kDefaultModelDim = 256;
   // Whether `options` ask for a model in the arms' subspace (INVALID_ARGUMENT for contradictions),
   // and the dimension of the model they make (d + 1 with negativeRewardTransform, modelDim with a
   // subspace, else d): the ridge state a saved policy holds.
