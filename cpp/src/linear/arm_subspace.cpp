@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sublinear/core/double_lanes.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/random.hpp"
 
@@ -79,7 +80,14 @@ Matrix ArmSubspace::fit(const ArmSet& arms) {
 }
 
 Vector ArmSubspace::project(const double* features) const {
-  return basis_.transpose() * Eigen::Map<const Vector>(features, basis_.rows());
+  // Column by column in double lanes (the same bits in wasm and natively), and only the rank's
+  // columns: the others are zero. The policies that score projected rows project every arm (K d
+  // rank products at each fit), where Eigen's scalar product over all modelDim columns took 2.6 s
+  // for 10^4 arms at d = 1,536 in wasm.
+  Vector z = Vector::Zero(basis_.cols());
+  const auto d = static_cast<std::size_t>(basis_.rows());
+  for (Eigen::Index j = 0; j < rank_; ++j) z[j] = lanes::dot(features, basis_.col(j).data(), d);
+  return z;
 }
 
 Json ArmSubspace::stats() const {

@@ -114,18 +114,11 @@ bool RidgePolicy::usesSubspaceOver(const Catalogue& catalogue, const Json& optio
                                            Json(catalogue.subspaceEnergy()).dump() + "); give subspaceEnergy to the Catalogue");
     }
   }
-  const std::string mode = readStringOption(option_groups::armSubspace(), options, "subspace");
-  if (mode == "none") return false;
-  const bool prior = isGiven(options, "prior");
-  if (mode == "arms") {
-    require(!prior, ErrorCode::InvalidArgument, "option 'subspace': 'arms' cannot be combined with 'prior' (it is in d dimensions)");
-    return true;
-  }
-  // 'auto': the model in all d dimensions with a prior; otherwise above kFullModelMaxDimension, or
-  // when modelDim or subspaceEnergy is given to the user or to the catalogue.
-  if (prior) return false;
-  return catalogue.dim() > kFullModelMaxDimension || isGiven(options, "modelDim") || isGiven(options, "subspaceEnergy") ||
-         catalogue.subspaceOptionsGiven();
+  // The own-arms rule, where modelDim or subspaceEnergy given to the catalogue count as given to the
+  // user ('auto' without a prior).
+  if (usesSubspaceOverOwnArms(catalogue.dim(), options)) return true;
+  return catalogue.subspaceOptionsGiven() && readStringOption(option_groups::armSubspace(), options, "subspace") == "auto" &&
+         !isGiven(options, "prior");
 }
 
 const ArmSet& RidgePolicy::scannedArms(const Json& options) const {
