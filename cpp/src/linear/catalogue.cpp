@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <random>
 
-#include "sublinear/core/double_lanes.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/snapshot.hpp"
 #include "sublinear/linear/policy_index.hpp"
+#include "sublinear/linear/projected_arms.hpp"
 #include "sublinear/linear/saved_arms.hpp"
 #include "sublinear/linear/sub_ts.hpp"
 
@@ -132,11 +132,11 @@ const ArmSet& Catalogue::projectedArmsCurrent() {
 }
 
 void Catalogue::project(const double* features, double* z) const {
-  // Column k of the basis dotted with x, lane by lane in a fixed order: the same bits wherever x
-  // lies in memory (the catalogue's rows move when arms are removed).
-  const Matrix& basis = subspace_->basis();
-  const auto d = static_cast<std::size_t>(basis.rows());
-  for (Eigen::Index k = 0; k < basis.cols(); ++k) z[k] = lanes::dot(basis.col(k).data(), features, d);
+  // ArmSubspace::project, the projection every policy in a subspace uses: a fixed order of
+  // operations, so the same bits wherever x lies in memory (the catalogue's rows move when arms are
+  // removed).
+  const Vector projected = subspace_->project(features);
+  std::copy(projected.data(), projected.data() + projected.size(), z);
 }
 
 std::vector<double> Catalogue::projectRows(const double* features, std::size_t count) const {
@@ -152,11 +152,7 @@ void Catalogue::fillProjected() {
   // failure leaves the previous rows and version.
   ArmSet fresh(subspaceModelDim_);
   fresh.keepFloatRows();
-  const auto r = static_cast<std::size_t>(subspaceModelDim_);
-  const std::size_t count = arms_.size();
-  std::vector<double> z(count * r);
-  for (std::size_t row = 0; row < count; ++row) project(arms_.rowData(row), z.data() + row * r);
-  fresh.add(arms_.ids().data(), count, z.data(), arms_.labels().labels().data());
+  ProjectedArms::appendProjections(*subspace_, arms_, 0, arms_.size(), fresh);
   *projected_ = std::move(fresh);
   projectedVersion_ = subspaceVersion();
 }

@@ -10,13 +10,13 @@ ProjectedArms::ProjectedArms(int dim, int modelDim, double energy, std::uint64_t
   if (floatRows_) rows_.keepFloatRows();
 }
 
-void ProjectedArms::project(const ArmSet& arms, std::size_t first, std::size_t count, ArmSet& into) const {
-  const auto m = static_cast<std::size_t>(subspace_.modelDim());
+void ProjectedArms::appendProjections(const ArmSubspace& basis, const ArmSet& arms, std::size_t first, std::size_t count, ArmSet& into) {
+  const auto m = static_cast<std::size_t>(basis.modelDim());
   std::vector<double> rows(count * m);
   std::vector<Label> labels(count);
   std::vector<Id> ids(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const Vector z = subspace_.project(arms.rowData(first + i));
+    const Vector z = basis.project(arms.rowData(first + i));
     std::copy(z.data(), z.data() + m, rows.data() + i * m);
     labels[i] = arms.labelAt(first + i);
     ids[i] = arms.idAt(first + i);
@@ -28,13 +28,13 @@ Matrix ProjectedArms::refit(const ArmSet& arms) {
   const Matrix change = subspace_.fit(arms);
   ArmSet fresh(subspace_.modelDim());
   if (floatRows_) fresh.keepFloatRows();
-  project(arms, 0, arms.size(), fresh);
+  appendProjections(subspace_, arms, 0, arms.size(), fresh);
   // The same object: the policy reads its rows through a reference.
   rows_ = std::move(fresh);
   return change;
 }
 
-void ProjectedArms::append(const ArmSet& arms, std::size_t count) { project(arms, arms.size() - count, count, rows_); }
+void ProjectedArms::append(const ArmSet& arms, std::size_t count) { appendProjections(subspace_, arms, arms.size() - count, count, rows_); }
 
 void ProjectedArms::remove(const Id* ids, std::size_t count) {
   rows_.remove(ids, count);
@@ -53,7 +53,7 @@ void ProjectedArms::load(StateReader& in, const ArmSet& arms) {
   in.check(subspace_.fitted() || arms.size() == 0, "the arms have no subspace basis");
   ArmSet fresh(subspace_.modelDim());
   if (floatRows_) fresh.keepFloatRows();
-  if (subspace_.fitted()) project(arms, 0, arms.size(), fresh);
+  if (subspace_.fitted()) appendProjections(subspace_, arms, 0, arms.size(), fresh);
   rows_ = std::move(fresh);
 }
 

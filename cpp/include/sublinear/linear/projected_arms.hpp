@@ -34,6 +34,9 @@ class ProjectedArms {
   // The arms leave (ArmSet::remove's row moves, as the arms' own).
   void remove(const Id* ids, std::size_t count);
   Vector project(const double* features) const { return subspace_.project(features); }
+  // The projections by `basis` of arms' rows first .. first + count - 1, appended to `into` with
+  // their ids and labels (also the catalogue's projected rows: Catalogue::projectedArms).
+  static void appendProjections(const ArmSubspace& basis, const ArmSet& arms, std::size_t first, std::size_t count, ArmSet& into);
   Vector lift(const Vector& model) const { return subspace_.lift(model); }
 
   // stats().subspace: the basis's, and projectedBytes (the rows, modelDim x 12 bytes an arm).
@@ -43,8 +46,6 @@ class ProjectedArms {
   void load(StateReader& in, const ArmSet& arms);
 
  private:
-  // The rows of arms' rows first .. first + count - 1, appended.
-  void project(const ArmSet& arms, std::size_t first, std::size_t count, ArmSet& into) const;
 
   ArmSubspace subspace_;
   ArmSet rows_;
