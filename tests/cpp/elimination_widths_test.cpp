@@ -111,7 +111,7 @@ TEST(KeptWidths, StayTheDirectComputationThroughObservationsAndChanges) {
 }
 
 // The oracle: Algorithm 3 with every width computed directly (x^T V^-1 x from the regression at
-// each step), written here from the description in scan_elim.hpp, with a fixed radius. The
+// each step), written here from the description in scan_elim.hpp (the window of stages included), with a fixed radius. The
 // policy's kept widths must make the same choices, step for step.
 TEST(ScanElim, KeptWidthChoicesEqualTheDirectComputation) {
   for (const int dim : {4, 24}) {
@@ -130,6 +130,9 @@ TEST(ScanElim, KeptWidthChoicesEqualTheDirectComputation) {
     Id witness = 0;
     bool hasWitness = false;
     int eliminated = 0;
+    // Steps where the window made a difference: an arm of a later stage than the first, an arm
+    // other than the first stage's most uncertain.
+    int laterStagePlays = 0, notMostUncertain = 0;
     for (int step = 0; step < 500; ++step) {
       std::vector<double> mean(ids.size()), u(ids.size());
       double bestLower = -INFINITY;
@@ -151,8 +154,16 @@ TEST(ScanElim, KeptWidthChoicesEqualTheDirectComputation) {
       ASSERT_LT(first, maxStage) << "the test's problem should not reach the last (random) stage";
       std::size_t best = ids.size();
       for (std::size_t row = 0; row < ids.size(); ++row) {
-        if (stage[row] == first && (best == ids.size() || u[row] > u[best] || (u[row] == u[best] && ids[row] < ids[best]))) best = row;
+        const double upper = mean[row] + u[row];
+        if (stage[row] < 0 || stage[row] >= first + ScanElim::kStageWindow) continue;
+        if (best == ids.size() || upper > mean[best] + u[best] || (upper == mean[best] + u[best] && ids[row] < ids[best])) best = row;
       }
+      std::size_t mostUncertain = ids.size();
+      for (std::size_t row = 0; row < ids.size(); ++row) {
+        if (stage[row] == first && (mostUncertain == ids.size() || u[row] > u[mostUncertain])) mostUncertain = row;
+      }
+      laterStagePlays += stage[best] > first ? 1 : 0;
+      notMostUncertain += best != mostUncertain ? 1 : 0;
       const Id expected = ids[best];
       const Id chosen = policy->select();
       ASSERT_EQ(chosen, expected) << "dim " << dim << " step " << step;
@@ -161,6 +172,8 @@ TEST(ScanElim, KeptWidthChoicesEqualTheDirectComputation) {
       ridge.update(problem.arms.at(chosen), reward);
     }
     EXPECT_GT(eliminated, 0) << "dim " << dim << ": the run should eliminate arms";
+    EXPECT_GT(laterStagePlays, 0) << "dim " << dim;
+    EXPECT_GT(notMostUncertain, 0) << "dim " << dim;
     EXPECT_EQ(policy->stats()["eliminated"].get<int>(), eliminated);
   }
 }
@@ -246,6 +259,40 @@ TEST(ScanElim, OverACatalogueChoosesWhatTheOwnArmsPolicyChooses) {
       EXPECT_EQ(stats["perArmBytes"].get<std::size_t>() >= catalogue->size() * 13, true);
     }
   }
+}
+
+// A slate takes the arms in play in the order one select takes them: its first arm is what select()
+// plays, and the rest follow the window of stages from the first (by upper bound), then each later
+// stage. Two policies alike, one asked for slates and one for single arms, played alike.
+TEST(ScanElim, ASlateBeginsWithTheArmSelectPlaysAndFollowsTheWindow) {
+  const int dim = 24;
+  GaussianProblem problem(dim, 91, 0.3);
+  std::vector<Id> ids;
+  for (int i = 0; i < 400; ++i) ids.push_back(problem.nextId), problem.arms.emplace(problem.nextId++, problem.gaussian());
+  const std::vector<double> features = featuresOf(problem, ids);
+  const Json spec{{"type", "linear-elim"}, {"dim", dim}, {"search", "widths"}, {"beta", 0.6}, {"seed", 3}};
+  PersistentLinearPolicy slates(spec), singles(spec);
+  slates->addArms(ids.data(), ids.size(), features.data(), features.size());
+  singles->addArms(ids.data(), ids.size(), features.data(), features.size());
+  int windowed = 0;
+  for (int step = 0; step < 300; ++step) {
+    const std::vector<Id> slate = slates->selectSlate(6, ArmFilter{});
+    const Id chosen = singles->select();
+    ASSERT_EQ(slate.front(), chosen) << "step " << step;
+    const ScanElim& policy = scanElimOf(slates);
+    int first = 1000;
+    for (const Id id : ids) first = policy.stageOf(id) >= 0 ? std::min(first, policy.stageOf(id)) : first;
+    const auto bucket = [&](Id id) { return std::max(policy.stageOf(id), first + ScanElim::kStageWindow - 1); };
+    for (std::size_t i = 1; i < slate.size(); ++i) {
+      if (policy.stageOf(slate[i]) < 0) break;
+      ASSERT_LE(bucket(slate[i - 1]), bucket(slate[i])) << "step " << step;
+      windowed += policy.stageOf(slate[i]) != policy.stageOf(slate[i - 1]) && bucket(slate[i]) == bucket(slate[i - 1]) ? 1 : 0;
+    }
+    const double reward = problem.mean(chosen) + problem.noise * problem.random.normal();
+    slates->update(chosen, reward);
+    singles->update(chosen, reward);
+  }
+  EXPECT_GT(windowed, 0) << "the slates should mix stages of one window";
 }
 
 // search "auto" (the default): the lifted stage indexes at d <= 16 over own arms, kept widths above

@@ -87,14 +87,12 @@ export interface CatalogueSubspaceOptions {
   subspace?: 'auto' | 'arms' | 'none';
   /** Own arms: the model's dimension, in [1, 4096], d when above d (default min(d, 256)). Over a catalogue: the catalogue's modelDim, repeated (another value throws INVALID_ARGUMENT). */
   modelDim?: number;
-  /** Own arms: the fewest principal directions (at least 8) holding this fraction of the arms' squared norms, in (0, 1] (default 0.6). Over a catalogue: the catalogue's, repeated (another value throws INVALID_ARGUMENT). */
+  /** Own arms: the fewest principal directions (at least 8) holding this fraction of the arms' squared norms, in (0, 1] (default 0.8, not LinTS's 0.6: these policies choose optimistically, and optimism explores only the directions kept, so keeping more costs little). Over a catalogue: the catalogue's, repeated (another value throws INVALID_ARGUMENT). */
   subspaceEnergy?: number;
 }
 
 /** LinUCB's options: every linear policy's, a population prior, how it keeps its widths, and its subspace. */
 export interface LinUCBOptions extends LinearPolicyOptions, PopulationPriorOptions, CatalogueSubspaceOptions {
-  /** Own arms: the fewest principal directions (at least 8) holding this fraction of the arms' squared norms, in (0, 1] (default 0.8: optimism explores only the directions kept, so keeping more costs little). Over a catalogue: the catalogue's, repeated (another value throws INVALID_ARGUMENT). */
-  subspaceEnergy?: number;
   /**
    * Every arm's width ||x||^2_{V^-1}. 'kept': corrected by rank-one updates after each observation,
    * O(K d) a step (over a catalogue the user keeps 12 bytes an arm: the row order it last saw and
@@ -223,8 +221,9 @@ export interface EliminationOptions extends LinearPolicyOptions, ApproximationAu
   /**
    * How stages are searched. 'lifted': a MIPS index per stage over vec(x x^T / d) (d(d+1)/2 floats an
    * arm). 'widths': every arm's ||x||^2_{V^-1} kept by rank-one corrections, O(K d) a step and 13
-   * bytes an arm, exact stages at every step (Linear Elim and Sub-Elim then run the same search).
-   * Default 'auto': lifted at d <= 16 over the policy's own arms, widths above and over a catalogue
+   * bytes an arm, exact stages at every step (Linear Elim and Sub-Elim then run the same search),
+   * playing the arm of largest upper bound among those of the first five stages in play (the lifted
+   * search plays the first stage's most uncertain arm). Default 'auto': lifted at d <= 16 over the policy's own arms, widths above and over a catalogue
    * ('lifted' is refused there).
    */
   search?: 'auto' | 'lifted' | 'widths';

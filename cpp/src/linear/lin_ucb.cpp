@@ -19,7 +19,7 @@ bool readKeptWidths(const Json& options) { return readStringOption(option_groups
 
 LinUCB::LinUCB(int dim, const Json& options)
     : RidgePolicy(dim, options, modelDimension(dim, options), RidgeRegression::Form::InverseOnly),
-      arms_(scannedOwnArms(dim, options, readKeptWidths(options), option_groups::linUcbSubspace())),
+      arms_(scannedOwnArms(dim, options, readKeptWidths(options), option_groups::optimisticSubspace())),
       keptWidths_(readKeptWidths(options)),
       widths_(ridge_.dim()) {
   // The kept widths' scan reads every arm at every select: from the float copy, half the bytes.

@@ -36,7 +36,7 @@ const std::array<double, 64> kStageEdges = [] {
 
 ScanElim::ScanElim(std::string type, int dim, const Json& options)
     : RidgePolicy(dim, options, modelDimensionOverOwnArms(dim, options), RidgeRegression::Form::InverseOnly),
-      arms_(scannedOwnArms(dim, options, true, option_groups::armSubspace())),
+      arms_(scannedOwnArms(dim, options, true, option_groups::optimisticSubspace())),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
@@ -172,21 +172,24 @@ ScanElim::Pass ScanElim::prepare() {
 
 Id ScanElim::chooseArm() {
   const Pass pass = prepare();
-  // One pass: the first stage that holds an arm in play, its size, and its most uncertain arm
-  // (ties to the smaller id).
+  // The first stage that holds an arm in play and its size; then, in the window of kStageWindow
+  // stages from it, the arm of largest upper bound (ties to the smaller id).
   int first = maxStage_ + 1;
   std::size_t members = 0;
+  for (const std::uint32_t row : pass.rows) {
+    const int stage = stages_[row];
+    if (stage == kEliminated || stage > first) continue;
+    if (stage < first) first = stage, members = 0;
+    ++members;
+  }
   std::size_t best = pass.rows.size();
+  double bestUpper = -INFINITY;
   for (std::size_t i = 0; i < pass.rows.size(); ++i) {
     const std::size_t row = pass.rows[i];
     const int stage = stages_[row];
-    if (stage == kEliminated || stage > first) continue;
-    if (stage < first) first = stage, members = 0, best = i;
-    ++members;
-    if (pass.uncertainties[i] > pass.uncertainties[best] ||
-        (pass.uncertainties[i] == pass.uncertainties[best] && rowIds_[row] < rowIds_[pass.rows[best]])) {
-      best = i;
-    }
+    if (stage == kEliminated || stage >= first + kStageWindow) continue;
+    const double upper = pass.means[i] + pass.uncertainties[i];
+    if (best == pass.rows.size() || upper > bestUpper || (upper == bestUpper && rowIds_[row] < rowIds_[pass.rows[best]])) best = i, bestUpper = upper;
   }
   if (first > maxStage_) {
     // Unreachable: the witness is never eliminated, so some arm is in play; kept as a guard.
@@ -206,7 +209,9 @@ Id ScanElim::chooseArm() {
 
 std::vector<Id> ScanElim::chooseArms(std::size_t count, const ArmFilter& /*filter*/, const Eligibility& eligible) {
   const Pass pass = prepare();
-  // Arms in play by stage, then uncertainty (largest first), then id; then, when they do not fill
+  // Arms in play as one arm at a time would take them: those of the window of kStageWindow stages
+  // from the first eligible stage, then each later stage; within each by upper bound (largest
+  // first), then id. Then, when they do not fill
   // the slate, eliminated eligible arms by upper bound, computed directly for them (O(K d^2) at worst,
   // only for such a call; stats().eliminatedPlays).
   struct Candidate {
@@ -222,8 +227,13 @@ std::vector<Id> ScanElim::chooseArms(std::size_t count, const ArmFilter& /*filte
   std::vector<Candidate> candidates;
   for (std::size_t i = 0; i < pass.rows.size(); ++i) {
     const std::size_t row = pass.rows[i];
-    if (stages_[row] != kEliminated && arms_.admits(eligible, row)) candidates.push_back({stages_[row], pass.uncertainties[i], rowIds_[row]});
+    if (stages_[row] != kEliminated && arms_.admits(eligible, row)) {
+      candidates.push_back({stages_[row], pass.means[i] + pass.uncertainties[i], rowIds_[row]});
+    }
   }
+  int first = maxStage_ + 1;
+  for (const Candidate& candidate : candidates) first = std::min(first, candidate.stage);
+  for (Candidate& candidate : candidates) candidate.stage = std::max(candidate.stage, first + kStageWindow - 1);
   std::size_t taken = std::min(count, candidates.size());
   std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(taken), candidates.end(), order);
   std::vector<Id> chosen(taken);

@@ -130,7 +130,7 @@ const OptionGroup& thompson();
 // LinUCB's own: kept or direct widths.
 const OptionGroup& linUcb();
 // armSubspace's options with LinUCB's default subspaceEnergy (0.8).
-const OptionGroup& linUcbSubspace();
+const OptionGroup& optimisticSubspace();
 const OptionGroup& elimination();
 const OptionGroup& armSubspace();
 const OptionGroup& approximationAudit();
