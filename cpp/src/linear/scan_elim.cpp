@@ -159,12 +159,14 @@ ScanElim::Pass ScanElim::prepare() {
     hasWitness_ = true;
     witness_ = rowIds_[pass.rows[best]];
   }
+  pass.first = maxStage_ + 1;
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t row = pass.rows[i];
-    if (hasWitness_ && rowIds_[row] == witness_) continue;
-    if (pass.means[i] + pass.uncertainties[i] < threshold_) {
+    if (pass.means[i] + pass.uncertainties[i] < threshold_ && !(hasWitness_ && rowIds_[row] == witness_)) {
       stages_[row] = kEliminated;
       ++eliminated_;
+    } else {
+      pass.first = std::min<int>(pass.first, stages_[row]);
     }
   }
   return pass;
@@ -172,22 +174,17 @@ ScanElim::Pass ScanElim::prepare() {
 
 Id ScanElim::chooseArm() {
   const Pass pass = prepare();
-  // The first stage that holds an arm in play and its size; then, in the window of kStageWindow
-  // stages from it, the arm of largest upper bound (ties to the smaller id).
-  int first = maxStage_ + 1;
+  // In the window of kStageWindow stages from the first stage in play, the arm of largest upper
+  // bound (ties to the smaller id); and the size of the first stage.
+  const int first = pass.first;
   std::size_t members = 0;
-  for (const std::uint32_t row : pass.rows) {
-    const int stage = stages_[row];
-    if (stage == kEliminated || stage > first) continue;
-    if (stage < first) first = stage, members = 0;
-    ++members;
-  }
   std::size_t best = pass.rows.size();
   double bestUpper = -INFINITY;
   for (std::size_t i = 0; i < pass.rows.size(); ++i) {
     const std::size_t row = pass.rows[i];
     const int stage = stages_[row];
     if (stage == kEliminated || stage >= first + kStageWindow) continue;
+    members += stage == first ? 1 : 0;
     const double upper = pass.means[i] + pass.uncertainties[i];
     if (best == pass.rows.size() || upper > bestUpper || (upper == bestUpper && rowIds_[row] < rowIds_[pass.rows[best]])) best = i, bestUpper = upper;
   }

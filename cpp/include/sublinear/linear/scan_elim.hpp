@@ -105,6 +105,8 @@ class ScanElim final : public RidgePolicy {
     std::vector<std::uint32_t> rows;
     std::unique_ptr<double[]> means;
     std::unique_ptr<double[]> uncertainties;
+    // The first stage that holds an arm in play after the pass's eliminations (maxStage + 1: none).
+    int first;
   };
   std::vector<std::uint32_t> rowsInPlay() const;
   // The pass every select starts with (see above).
