@@ -19,7 +19,7 @@ bool readKeptWidths(const Json& options) { return readStringOption(option_groups
 
 LinUCB::LinUCB(int dim, const Json& options)
     : RidgePolicy(dim, options, modelDimension(dim, options), RidgeRegression::Form::InverseOnly),
-      arms_(scannedOwnArms(dim, options, readKeptWidths(options), option_groups::optimisticSubspace())),
+      scanned_(scannedOwnArms(dim, options, readKeptWidths(options), option_groups::optimisticSubspace())),
       keptWidths_(readKeptWidths(options)),
       widths_(ridge_.dim()) {
   // The kept widths' scan reads every arm at every select: from the float copy, half the bytes.
@@ -28,7 +28,7 @@ LinUCB::LinUCB(int dim, const Json& options)
 
 LinUCB::LinUCB(std::shared_ptr<Catalogue> catalogue, const Json& options)
     : RidgePolicy(catalogue, options, modelDimensionOver(catalogue.get(), options), RidgeRegression::Form::InverseOnly),
-      arms_(scannedArms(options)),
+      scanned_(scannedArms(options)),
       keptWidths_(readKeptWidths(options)),
       widths_(ridge_.dim()) {
   catalogueSubspace_ = usesSubspaceOver(*catalogue_, options);
@@ -58,25 +58,25 @@ void LinUCB::afterObservation() {
 }
 
 void LinUCB::synchronise() {
-  const std::vector<Id>& ids = arms_.ids();
+  const std::vector<Id>& ids = scanned_.ids();
   if (ids == rowIds_) return;
   std::vector<std::size_t> source(ids.size(), KeptWidths::kNew);
   for (std::size_t old = 0; old < rowIds_.size(); ++old) {
-    if (arms_.contains(rowIds_[old])) source[arms_.rowOf(rowIds_[old])] = old;
+    if (scanned_.contains(rowIds_[old])) source[scanned_.rowOf(rowIds_[old])] = old;
   }
   rowIds_ = ids;
   if (!widths_.valid()) return;
   std::vector<std::uint32_t> every(ids.size());
   for (std::size_t row = 0; row < every.size(); ++row) every[row] = static_cast<std::uint32_t>(row);
-  widths_.remap(arms_, ridge_, source, every);
+  widths_.remap(scanned_, ridge_, source, every);
 }
 
 void LinUCB::onAddArms(const Id* /*ids*/, std::size_t count) {
-  if (keepsWidths()) widths_.appendRows(arms_, ridge_, count);
+  if (keepsWidths()) widths_.appendRows(scanned_, ridge_, count);
 }
 
 void LinUCB::onRemoveArms(const Id* ids, std::size_t count) {
-  if (keepsWidths()) widths_.followRemoval(arms_, ids, count);
+  if (keepsWidths()) widths_.followRemoval(scanned_, ids, count);
 }
 
 std::vector<Id> LinUCB::chooseArms(std::size_t count, const ArmFilter& /*filter*/, const Eligibility& eligible) {
@@ -88,8 +88,8 @@ std::vector<Id> LinUCB::chooseArms(std::size_t count, const ArmFilter& /*filter*
   std::unique_ptr<double[]> keptMeans;
   if (keptWidths_) {
     if (catalogue_) synchronise();
-    keptMeans.reset(new double[arms_.size()]);
-    widths_.bringUpToDateEvery(arms_, ridge_, ridge_.theta(), keptMeans.get());
+    keptMeans.reset(new double[scanned_.size()]);
+    widths_.bringUpToDateEvery(scanned_, ridge_, ridge_.theta(), keptMeans.get());
   }
   // The `count` largest indices, ties to the smaller id; the heap's top is the worst one kept.
   using Scored = std::pair<double, Id>;
@@ -101,9 +101,9 @@ std::vector<Id> LinUCB::chooseArms(std::size_t count, const ArmFilter& /*filter*
   const Vector& theta = ridge_.theta();
   Vector blockMeans;
   Vector direct;
-  for (std::size_t start = 0; start < arms_.size(); start += kBlock) {
-    const auto rows = static_cast<Eigen::Index>(std::min(kBlock, arms_.size() - start));
-    const auto block = arms_.rows(start, static_cast<std::size_t>(rows));
+  for (std::size_t start = 0; start < scanned_.size(); start += kBlock) {
+    const auto rows = static_cast<Eigen::Index>(std::min(kBlock, scanned_.size() - start));
+    const auto block = scanned_.rows(start, static_cast<std::size_t>(rows));
     if (!keptWidths_) blockMeans = block * theta;
     if (!keptWidths_) {
       const Matrix transformed = block * inverseGram;
@@ -113,10 +113,10 @@ std::vector<Id> LinUCB::chooseArms(std::size_t count, const ArmFilter& /*filter*
     const double* widths = keptWidths_ ? widths_.data() + start : direct.data();
     for (Eigen::Index i = 0; i < rows; ++i) {
       const std::size_t row = start + static_cast<std::size_t>(i);
-      if (!arms_.admits(eligible, row)) continue;
+      if (!scanned_.admits(eligible, row)) continue;
       const double width = std::max(0.0, widths[i]);
       if (kept.size() == count && clearlyBelow(means[i], radius * radius * width, kept.top().first)) continue;
-      const Scored scored{means[i] + radius * std::sqrt(width), arms_.idAt(row)};
+      const Scored scored{means[i] + radius * std::sqrt(width), scanned_.idAt(row)};
       if (kept.size() < count) {
         kept.push(scored);
       } else if (better(scored, kept.top())) {
@@ -125,23 +125,23 @@ std::vector<Id> LinUCB::chooseArms(std::size_t count, const ArmFilter& /*filter*
       }
     }
   }
-  countInnerProducts(arms_.size());
+  countInnerProducts(scanned_.size());
   std::vector<Id> chosen(kept.size());
   for (std::size_t i = chosen.size(); i-- > 0; kept.pop()) chosen[i] = kept.top().second;
   return chosen;
 }
 
 double LinUCB::width(Id id) const {
-  require(keptWidths_ && widths_.valid() && arms_.contains(id), ErrorCode::InvalidArgument, "width: no kept width for this arm");
-  const std::size_t row = arms_.rowOf(id);
+  require(keptWidths_ && widths_.valid() && scanned_.contains(id), ErrorCode::InvalidArgument, "width: no kept width for this arm");
+  const std::size_t row = scanned_.rowOf(id);
   require(catalogue_ == nullptr || (row < rowIds_.size() && rowIds_[row] == id), ErrorCode::InvalidArgument,
           "width: the arm arrived after the last select");
   return widths_[row];
 }
 
 double LinUCB::directWidth(Id id) const {
-  require(arms_.contains(id), ErrorCode::UnknownId, "directWidth: unknown arm");
-  const double norm = ridge_.inverseNorm(Eigen::Map<const Vector>(arms_.featuresOf(id), arms_.dim()));
+  require(scanned_.contains(id), ErrorCode::UnknownId, "directWidth: unknown arm");
+  const double norm = ridge_.inverseNorm(Eigen::Map<const Vector>(scanned_.featuresOf(id), scanned_.dim()));
   return norm * norm;
 }
 
@@ -170,7 +170,7 @@ void LinUCB::loadFields(StateReader& in) {
     in.check(std::unordered_set<Id>(rowIds_.begin(), rowIds_.end()).size() == rowIds_.size(), "an arm appears twice in the row order");
     in.check(keptWidths_ || rowIds_.empty(), "a row order is kept only with kept widths");
   }
-  widths_.load(in, catalogue_ ? rowIds_.size() : arms_.size());
+  widths_.load(in, catalogue_ ? rowIds_.size() : scanned_.size());
   in.check(!widths_.valid() || keptWidths_, "widths are kept only with option widths 'kept' or 'auto'");
 }
 

@@ -36,7 +36,7 @@ const std::array<double, 64> kStageEdges = [] {
 
 ScanElim::ScanElim(std::string type, int dim, const Json& options)
     : RidgePolicy(dim, options, modelDimensionOverOwnArms(dim, options), RidgeRegression::Form::InverseOnly),
-      arms_(scannedOwnArms(dim, options, true, option_groups::optimisticSubspace())),
+      scanned_(scannedOwnArms(dim, options, true, option_groups::optimisticSubspace())),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
@@ -50,7 +50,7 @@ ScanElim::ScanElim(std::string type, int dim, const Json& options)
 ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const Json& options)
     : RidgePolicy(catalogue, eliminationOptionsOverCatalogue(options), modelDimensionOver(catalogue.get(), options),
                   RidgeRegression::Form::InverseOnly),
-      arms_(scannedArms(options)),
+      scanned_(scannedArms(options)),
       type_(std::move(type)),
       eta_(elimination_stages::eta(options)),
       featureBound_(readOption(option_groups::elimination(), options, "featureBound")),
@@ -73,7 +73,7 @@ void ScanElim::onModelMoved() {
 }
 
 int ScanElim::stageOf(Id id) const {
-  const std::size_t row = arms_.rowOf(id);
+  const std::size_t row = scanned_.rowOf(id);
   return row < rowIds_.size() && rowIds_[row] == id ? stages_[row] : -2;
 }
 
@@ -82,26 +82,26 @@ std::size_t ScanElim::perArmBytes() const {
 }
 
 void ScanElim::synchronise() {
-  const std::vector<Id>& ids = arms_.ids();
+  const std::vector<Id>& ids = scanned_.ids();
   if (ids == rowIds_) return;
   std::vector<std::size_t> source(ids.size(), KeptWidths::kNew);
   // Arms that arrive start in Psi_0 and rise to their stage in the pass that follows.
   std::vector<std::int8_t> stages(ids.size(), 0);
   for (std::size_t old = 0; old < rowIds_.size(); ++old) {
     const Id id = rowIds_[old];
-    if (!arms_.contains(id)) {
+    if (!scanned_.contains(id)) {
       ++departures_;
       continue;
     }
-    const std::size_t row = arms_.rowOf(id);
+    const std::size_t row = scanned_.rowOf(id);
     source[row] = old;
     stages[row] = stages_[old];
   }
   for (const std::size_t old : source) arrivals_ += old == KeptWidths::kNew ? 1 : 0;
   rowIds_ = ids;
   stages_ = std::move(stages);
-  widths_.remap(arms_, ridge_, source, rowsInPlay());
-  if (hasWitness_ && !arms_.contains(witness_)) {
+  widths_.remap(scanned_, ridge_, source, rowsInPlay());
+  if (hasWitness_ && !scanned_.contains(witness_)) {
     // Arms were eliminated because their upper bound fell below the witness's lower bound; without
     // the witness that comparison no longer holds: every eliminated arm comes back (its width, left
     // stale while it was out, computed afresh), and the threshold is derived afresh.
@@ -110,7 +110,7 @@ void ScanElim::synchronise() {
     for (std::size_t row = 0; row < stages_.size(); ++row) {
       if (stages_[row] == kEliminated) stages_[row] = 0, readmitted.push_back(static_cast<std::uint32_t>(row));
     }
-    if (widths_.valid()) widths_.compute(arms_, ridge_, readmitted);
+    if (widths_.valid()) widths_.compute(scanned_, ridge_, readmitted);
     threshold_ = -INFINITY;
     hasWitness_ = false;
   }
@@ -135,7 +135,7 @@ ScanElim::Pass ScanElim::prepare() {
   const std::size_t count = pass.rows.size();
   pass.means.reset(new double[count]);
   pass.uncertainties.reset(new double[count]);
-  widths_.bringUpToDate(arms_, ridge_, pass.rows, ridge_.theta(), pass.means.get());
+  widths_.bringUpToDate(scanned_, ridge_, pass.rows, ridge_.theta(), pass.means.get());
   beta_ = eliminationRadius(featureBound_);
   double bestLower = -INFINITY;
   std::size_t best = count;
@@ -191,7 +191,7 @@ Id ScanElim::chooseArm() {
   if (first > maxStage_) {
     // Unreachable: the witness is never eliminated, so some arm is in play; kept as a guard.
     ++randomPlays_;
-    return arms_.idAt(static_cast<std::size_t>(random_.uniformInt(arms_.size())));
+    return scanned_.idAt(static_cast<std::size_t>(random_.uniformInt(scanned_.size())));
   }
   if (first == maxStage_) {
     // Algorithm 3's last stage: its arms are all within 2^-smax, any of them will do.
@@ -224,7 +224,7 @@ std::vector<Id> ScanElim::chooseArms(std::size_t count, const ArmFilter& /*filte
   std::vector<Candidate> candidates;
   for (std::size_t i = 0; i < pass.rows.size(); ++i) {
     const std::size_t row = pass.rows[i];
-    if (stages_[row] != kEliminated && arms_.admits(eligible, row)) {
+    if (stages_[row] != kEliminated && scanned_.admits(eligible, row)) {
       candidates.push_back({stages_[row], pass.means[i] + pass.uncertainties[i], rowIds_[row]});
     }
   }
@@ -239,8 +239,8 @@ std::vector<Id> ScanElim::chooseArms(std::size_t count, const ArmFilter& /*filte
   candidates.clear();
   const Vector& theta = ridge_.theta();
   for (std::size_t row = 0; row < stages_.size(); ++row) {
-    if (stages_[row] != kEliminated || !arms_.admits(eligible, row)) continue;
-    const Eigen::Map<const Vector> x(arms_.rowData(row), arms_.dim());
+    if (stages_[row] != kEliminated || !scanned_.admits(eligible, row)) continue;
+    const Eigen::Map<const Vector> x(scanned_.rowData(row), scanned_.dim());
     candidates.push_back({0, x.dot(theta) + beta_ * ridge_.inverseNorm(x), rowIds_[row]});
   }
   countInnerProducts(candidates.size());

@@ -75,11 +75,11 @@ class LinUCB final : public RidgePolicy {
   // Over a catalogue: the kept widths follow the catalogue's rows (see ScanElim::synchronise).
   void synchronise();
 
-  // The rows this policy scores, which every function of this class reads as arms_: RidgePolicy's
-  // arms (its own or the catalogue's), or in a subspace the projected rows (its own, or the
-  // catalogue's: the same ids, labels and row order, modelDim features). It hides RidgePolicy::arms_ here so
-  // that one scan serves both spaces; RidgePolicy's own functions still read the arms as they are.
-  const ArmSet& arms_;
+  // The rows this policy scores: RidgePolicy's arms_ (its own or the catalogue's), or in a subspace
+  // the projected rows (its own, or the catalogue's: the same ids, labels and row order, modelDim
+  // features), so that one scan serves both spaces; RidgePolicy's own functions read arms_, the
+  // arms as they are.
+  const ArmSet& scanned_;
   bool keptWidths_;
   double lastRadius_ = 0.0;
   // ||x_row||^2_{V^-1} per row of the arms, when kept.

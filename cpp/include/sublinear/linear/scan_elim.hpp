@@ -112,9 +112,9 @@ class ScanElim final : public RidgePolicy {
   // The pass every select starts with (see above).
   Pass prepare();
 
-  // The rows this policy reads, as LinUCB's arms_ (see there): RidgePolicy's arms, or in the
+  // The rows this policy reads, as LinUCB's scanned_ (see there): RidgePolicy's arms, or in the
   // catalogue's subspace the catalogue's projected rows.
-  const ArmSet& arms_;
+  const ArmSet& scanned_;
   std::string type_;
   double eta_;
   double featureBound_;
