@@ -87,14 +87,14 @@ const std::vector<Problem> kProblems = {
 
 class DefaultOptionsBattery : public ::testing::TestWithParam<std::string> {};
 
-// Uniform play scores 1. Every problem must end below kWorstRatio (the elimination policies'
-// hardest case, unit-norm arms at d = 64, sits near 0.4: they explore the most uncertain plausible
-// arm, and at d = 64 many stay plausible for 3,000 steps) and half of them below kMedianRatio.
-// Over 40 seeds that case measured 0.40 (Linear Elim) and 0.42 (Sub-Elim, regret +0.6%) with the
-// lifted stage search; with the two seeds here, the order in which near-equal uncertainties are
-// broken alone moved it by 0.06 (0.46 and 0.52). Since search 'auto' runs kept widths above d = 16
-// (exact stages and upper bounds at every step), it measures 0.21 for both.
-constexpr double kWorstRatio = 0.55;
+// Uniform play scores 1. Every problem must end below kWorstRatio and half of them below
+// kMedianRatio. The worst cases measured: 0.021 (LinUCB), 0.131 (LinTS and Sub-TS, unit-norm arms at
+// d = 64), 0.060 (Linear Elim and Sub-Elim). The elimination policies' hardest case, unit-norm arms
+// at d = 64, sat near 0.4 when they played the most uncertain plausible arm (over 40 seeds 0.40 and
+// 0.42 with the lifted stage search, 0.21 with kept widths); since they play the arm of largest
+// upper bound in a window of stages (ScanElim::kStageWindow, search 'auto' above d = 16) it measures
+// 0.052. The limit was 0.55 until then.
+constexpr double kWorstRatio = 0.2;
 constexpr double kMedianRatio = 0.05;
 constexpr int kHorizon = 3000;
 const std::vector<std::uint64_t> kSeeds = {1, 2};
