@@ -67,7 +67,9 @@ namespace sublinear {
 //     outgrow every cache, and a row found through a reference costs a second miss per visited
 //     node: at 10^6 x 16 (M 16, efConstruction 200, wasm in Node, the same graph copied into both
 //     layouts, searches interleaved, same answers) queries took 0.74-0.85x the referenced layout's
-//     time with floats and 0.57-0.77x with int8 codes; against native hnswlib
+//     time with floats and 0.57-0.77x with int8 codes, and this code 0.79-0.84x and 0.82-0.89x of
+//     the referenced code's (3dde588) on one saved graph (bench/results/design-measurements.md);
+//     against native hnswlib
 //     (bench/results/native-million.md) float queries went from 1.39-1.75x native's time to
 //     1.20-1.24x and int8 from 1.96-2.84x to 1.33-1.44x (runs on a shared machine). The copy costs
 //     the row's bytes per node (at 10^6 x 16: 128 bytes of vectors an item instead of 72, 382 on
