@@ -201,7 +201,7 @@ async function runDataset(data, config, modules, report, progress) {
         ours.int8.curve[i].recall, ours.int8.curve[i].ms]));
     report.table(`${title}: memory per item (bytes)`, ['', 'native hnswlib (saved index)', 'ours f32', 'ours int8'], [
       ['whole index (native: saved file; ours: wasm heap growth, vectors, graph, labels)', theirs.bytesPerItem, ours.f32.bytesPerItem, ours.int8.bytesPerItem],
-      ['item vectors (native: 4d; ours: stats().vectorBytesPerItem, the store\'s row and the graph\'s reference to it)', 4 * d, ours.f32.vectorBytesPerItem, ours.int8.vectorBytesPerItem],
+      ['item vectors (native: 4d; ours: stats().vectorBytesPerItem, the store\'s row and the graph\'s reference to it, or its copy of a row of at most 64 bytes)', 4 * d, ours.f32.vectorBytesPerItem, ours.int8.vectorBytesPerItem],
     ]);
     return { native: nativeCurve, f32: ours.f32.curve, int8: ours.int8.curve };
   } finally {

@@ -1,7 +1,8 @@
 // GraphInserter, the insertion HnswIndex runs in place of hnswlib 0.6.2's addPoint, must build the
 // graph addPoint builds: the same levels, entry point and link lists at every layer, with the same
 // number of distance computations, in both spaces, in float and int8 storage, with rows scored four
-// at a time and one at a time, and with deleted nodes (the entry point among them) in the graph.
+// at a time and one at a time, with the rows referenced and inlined (in both graphs' records), and
+// with deleted nodes (the entry point among them) in the graph.
 // Both graphs are hnswlib's own, over one store (hnsw_graph.hpp, the one header besides HnswIndex's
 // sources that sees hnswlib). A threaded build cannot be compared link by link (its links depend
 // on timing): it must give a sound graph that finds the nearest items.
@@ -32,10 +33,10 @@ struct Rows {
 };
 
 // One graph over `rows`: hnswlib's, in the index's space, with the index's level multiplier (0:
-// levels come from the caller), and the dense references GraphInserter keeps.
+// levels come from the caller), and the dense references GraphInserter keeps (unused inlined).
 struct TestGraph {
-  TestGraph(Rows& rows, bool euclidean, std::size_t capacity, std::size_t M, std::size_t efConstruction)
-      : space(GraphRows{&rows.store, &rows.retired, rows.store.stride()}, rows.store.dim(),
+  TestGraph(Rows& rows, bool euclidean, std::size_t capacity, std::size_t M, std::size_t efConstruction, bool inlined = false)
+      : space(GraphRows{&rows.store, &rows.retired, rows.store.stride(), inlined}, rows.store.dim(),
               rows.store.quantised() ? quantised::graphVectorBytes(quantised::codeBytes(rows.store.dim())) / sizeof(float)
                                      : paddedDimension(rows.store.dim() + 1),
               euclidean, rows.store.quantised() ? quantised::codeBytes(rows.store.dim()) : 0),
@@ -48,6 +49,8 @@ struct TestGraph {
   hnswlib::HierarchicalNSW<float> hnsw;
   std::vector<std::uint32_t> references;
   std::vector<float> extras;
+  bool inlined() const { return space.rows().inlined; }
+  std::uint32_t* referencesOrNull() { return inlined() ? nullptr : references.data(); }
 };
 
 std::vector<tableint> linksOf(hnswlib::HierarchicalNSW<float>& hnsw, tableint node, int layer) {
@@ -79,16 +82,18 @@ void addBoth(TestGraph& theirs, TestGraph& ours, hnsw_detail::GraphInserter& ins
     const int level = static_cast<int>(-std::log(1.0 - levels.uniform()) * levelScale);
     // Any nonnegative extra coordinate serves the comparison.
     const float extra = euclidean ? static_cast<float>(std::abs(levels.normal())) : 0.0f;
-    float data[2];
-    hnsw_detail::writeNodeData(data, static_cast<std::uint32_t>(row), extra);
+    std::vector<float> data(hnsw_detail::nodeDataFloats(ours.space.rows()));
+    hnsw_detail::writeNodeData(ours.space.rows(), row, extra, data.data());
     const std::uint64_t before = theirs.space.evaluations();
-    theirs.hnsw.addPoint(data, 10 + row, level);
+    theirs.hnsw.addPoint(data.data(), 10 + row, level);
     const std::uint64_t counted = theirs.space.evaluations() - before;
-    const tableint slot = inserter.add(ours.hnsw, ours.space, ours.references.data(), euclidean ? ours.extras.data() : nullptr,
-                                       static_cast<std::uint32_t>(row), extra, 10 + row, level);
+    const tableint slot = inserter.add(ours.hnsw, ours.space, ours.referencesOrNull(),
+                                       euclidean && !ours.inlined() ? ours.extras.data() : nullptr, data.data(), 10 + row, level);
     ASSERT_EQ(slot, row);
     ASSERT_EQ(inserter.takeEvaluations(), counted) << "row " << row;
-    ASSERT_EQ(ours.references[slot], row);
+    if (!ours.inlined()) {
+      ASSERT_EQ(ours.references[slot], row);
+    }
   }
   // The inserter never calls hnswlib's distance.
   EXPECT_EQ(ours.space.evaluations(), 0u);
@@ -106,23 +111,27 @@ struct Case {
   std::size_t dim;
   VectorStorage storage;
   bool euclidean;
+  bool inlined = false;
 };
 
 TEST(GraphInsertion, BuildsWhatAddPointBuildsInEverySpaceAndStorage) {
   // dim 11 pads to 12 floats (rows scored four at a time), 70 to 72 (one at a time); int8 rows
   // always one at a time.
-  const Case cases[] = {{11, VectorStorage::Float32, false}, {11, VectorStorage::Float32, true}, {70, VectorStorage::Float32, false},
-                        {70, VectorStorage::Float32, true},  {11, VectorStorage::Int8, false},   {11, VectorStorage::Int8, true}};
+  const Case cases[] = {{11, VectorStorage::Float32, false},      {11, VectorStorage::Float32, true},
+                        {70, VectorStorage::Float32, false},      {70, VectorStorage::Float32, true},
+                        {11, VectorStorage::Int8, false},         {11, VectorStorage::Int8, true},
+                        {11, VectorStorage::Float32, false, true}, {11, VectorStorage::Float32, true, true},
+                        {11, VectorStorage::Int8, false, true},    {11, VectorStorage::Int8, true, true}};
   for (const Case& c : cases) {
     SCOPED_TRACE(::testing::Message() << "dim " << c.dim << (c.storage == VectorStorage::Int8 ? " int8" : " f32")
-                                      << (c.euclidean ? " euclidean" : " inner product"));
+                                      << (c.euclidean ? " euclidean" : " inner product") << (c.inlined ? " inlined" : " referenced"));
     Random random(c.dim + (c.euclidean ? 1 : 0));
     Rows rows(c.dim, c.storage);
     constexpr std::size_t kItems = 1500;
     fill(rows, kItems, random);
     // M 6 and efConstruction 30: small lists fill up, so neighbours' lists are pruned often.
-    TestGraph theirs(rows, c.euclidean, kItems, 6, 30);
-    TestGraph ours(rows, c.euclidean, kItems, 6, 30);
+    TestGraph theirs(rows, c.euclidean, kItems, 6, 30, c.inlined);
+    TestGraph ours(rows, c.euclidean, kItems, 6, 30, c.inlined);
     hnsw_detail::GraphInserter inserter;
     Random levels(77);
     addBoth(theirs, ours, inserter, 0, 900, levels, c.euclidean);
@@ -175,7 +184,9 @@ TEST(GraphInsertion, TwoThreadsBuildASoundGraphAsGoodAsOneThreads) {
   const double levelScale = 1.0 / std::log(8.0);
   for (int& level : levels) level = static_cast<int>(-std::log(1.0 - random.uniform()) * levelScale);
   const auto insert = [&](TestGraph& graph, hnsw_detail::GraphInserter& inserter, std::size_t row) {
-    inserter.add(graph.hnsw, graph.space, graph.references.data(), nullptr, static_cast<std::uint32_t>(row), 0.0f, 10 + row, levels[row]);
+    float data[2];
+    hnsw_detail::writeNodeData(data, static_cast<std::uint32_t>(row), 0.0f);
+    inserter.add(graph.hnsw, graph.space, graph.references.data(), nullptr, data, 10 + row, levels[row]);
   };
   TestGraph single(rows, false, kItems, 8, 60);
   hnsw_detail::GraphInserter oneThread;

@@ -186,55 +186,163 @@ TEST(QuantisedStorage, VectorMemoryPerItemAtDimension128IsOneCopyAndAThirdOfFloa
   EXPECT_LE(bytes[1], bytes[0] / 3.0);
 }
 
-// The graph keeps no vectors, only references to the store's rows: a removal moves a built row into
-// the removed one's place, and the node of the moved item must follow it (a stale reference would
-// make the graph measure the wrong item). A restored copy computes every reference afresh from the
-// rows, so after removals in random order (rows moved, deleted nodes with retired rows, freed slots
-// reused) the two must search alike: the same answers and the same distance computations.
-TEST(QuantisedStorage, GraphNodesFollowTheirRowsThroughRemovalsInBothStorages) {
+// With the rows referenced the graph keeps no vectors, only references to the store's rows: a
+// removal moves a built row into the removed one's place, and the node of the moved item must follow
+// it (a stale reference would make the graph measure the wrong item). Inlined, each node keeps its
+// own copy, which must not change when rows move. A restored copy computes every node's data afresh
+// from the rows, so after removals in random order (rows moved, deleted nodes with retired rows or
+// their own copies, freed slots reused) the two must search alike: the same answers and the same
+// distance computations.
+TEST(QuantisedStorage, GraphNodesFollowTheirRowsThroughRemovalsInBothStoragesAndLayouts) {
   constexpr std::size_t kDim = 10, kCount = 1500;
   for (const char* storage : {"f32", "int8"}) {
     for (const char* space : {"euclidean", "inner-product"}) {
-      PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"storage", storage}, {"M", 8}, {"efConstruction", 40},
-                                 {"space", space}, {"build", "immediate"}, {"seed", 5}});
-      Random random(12);
-      const auto vectors = gaussian(random, kCount * kDim);
-      const auto ids = idsUpTo(kCount);
-      index->add(ids.data(), kCount, vectors.data(), vectors.size());
-      // Removals spread over the rows, so that most of them move another built row.
-      std::vector<Id> gone;
-      for (Id id = 3; id < kCount; id += 7) gone.push_back(id);
-      std::shuffle(gone.begin(), gone.end(), std::mt19937(4));
-      for (std::size_t i = 0; i < gone.size(); i += 10) {
-        index->remove(gone.data() + i, std::min<std::size_t>(10, gone.size() - i));
-      }
-      const auto stats = index->stats();
-      // Deleted nodes hold a retired copy of their row; vectorBytesPerItem counts those too.
-      const double rowBytes = std::string(storage) == "f32" ? 4.0 * 12 : 16.0 + 4.0;
-      // Per node the reference (and extra coordinate), in its record and in the dense copy.
-      const double nodeBytes = std::string(space) == "euclidean" ? 16.0 : 8.0;
-      const double slots = stats["graphSlots"].get<double>(), held = stats["size"].get<double>();
-      EXPECT_DOUBLE_EQ(stats["vectorBytesPerItem"].get<double>(), rowBytes + (nodeBytes * slots + rowBytes * stats["freeSlots"].get<double>()) / held)
-          << storage << " " << space;
-      const auto bytes = index.toBytes();
-      auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "");
-      for (int round = 0; round < 30; ++round) {
-        if (round % 10 == 9) {
-          // Freed slots taken by new items (their retired rows released).
-          const auto more = gaussian(random, 5 * kDim);
-          std::vector<Id> added(5);
-          for (std::size_t i = 0; i < 5; ++i) added[i] = static_cast<Id>(9000 + 5 * round + i);
-          index->add(added.data(), 5, more.data(), more.size());
-          restored->add(added.data(), 5, more.data(), more.size());
+      for (const bool inlined : {false, true}) {
+        SCOPED_TRACE(std::string(storage) + " " + space + (inlined ? " inlined" : " referenced"));
+        // Rows of 48 (f32) and 20 bytes (int8); 1,500 items are too few for "auto" to inline them.
+        PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"storage", storage}, {"M", 8}, {"efConstruction", 40},
+                                   {"space", space}, {"build", "immediate"}, {"seed", 5}, {"inlineRows", inlined ? "always" : "never"}});
+        Random random(12);
+        const auto vectors = gaussian(random, kCount * kDim);
+        const auto ids = idsUpTo(kCount);
+        index->add(ids.data(), kCount, vectors.data(), vectors.size());
+        // Removals spread over the rows, so that most of them move another built row.
+        std::vector<Id> gone;
+        for (Id id = 3; id < kCount; id += 7) gone.push_back(id);
+        std::shuffle(gone.begin(), gone.end(), std::mt19937(4));
+        for (std::size_t i = 0; i < gone.size(); i += 10) {
+          index->remove(gone.data() + i, std::min<std::size_t>(10, gone.size() - i));
         }
-        const auto q = gaussian(random, kDim);
-        const SearchResult x = index->search(q.data(), kDim, 10);
-        const SearchResult y = restored->search(q.data(), kDim, 10);
-        ASSERT_EQ(x.ids, y.ids) << storage << " " << space << " round " << round;
-        EXPECT_EQ(x.scores, y.scores) << storage << " " << space;
+        const auto stats = index->stats();
+        const double rowBytes = std::string(storage) == "f32" ? 4.0 * 12 : 16.0 + 4.0;
+        const double extraBytes = std::string(space) == "euclidean" ? 4.0 : 0.0;
+        const double slots = stats["graphSlots"].get<double>(), held = stats["size"].get<double>();
+        if (inlined) {
+          // Per node its copy of the row (and the extra coordinate), in its record, deleted or not.
+          EXPECT_DOUBLE_EQ(stats["vectorBytesPerItem"].get<double>(), rowBytes + (rowBytes + extraBytes) * slots / held);
+        } else {
+          // Per node the reference (and extra coordinate), in its record and in the dense copy; deleted
+          // nodes hold a retired copy of their row, which vectorBytesPerItem counts too.
+          const double nodeBytes = 2.0 * (4.0 + extraBytes);
+          EXPECT_DOUBLE_EQ(stats["vectorBytesPerItem"].get<double>(),
+                           rowBytes + (nodeBytes * slots + rowBytes * stats["freeSlots"].get<double>()) / held);
+        }
+        const auto bytes = index.toBytes();
+        auto restored = PersistentIndex::fromBytes(bytes.data(), bytes.size(), "");
+        for (int round = 0; round < 30; ++round) {
+          if (round % 10 == 9) {
+            // Freed slots taken by new items (their retired rows released).
+            const auto more = gaussian(random, 5 * kDim);
+            std::vector<Id> added(5);
+            for (std::size_t i = 0; i < 5; ++i) added[i] = static_cast<Id>(9000 + 5 * round + i);
+            index->add(added.data(), 5, more.data(), more.size());
+            restored->add(added.data(), 5, more.data(), more.size());
+          }
+          const auto q = gaussian(random, kDim);
+          const SearchResult x = index->search(q.data(), kDim, 10);
+          const SearchResult y = restored->search(q.data(), kDim, 10);
+          ASSERT_EQ(x.ids, y.ids) << storage << " " << space << " round " << round;
+          EXPECT_EQ(x.scores, y.scores) << storage << " " << space;
+        }
+        EXPECT_EQ(index->stats()["distanceComputations"], restored->stats()["distanceComputations"]) << storage << " " << space;
       }
-      EXPECT_EQ(index->stats()["distanceComputations"], restored->stats()["distanceComputations"]) << storage << " " << space;
     }
+  }
+}
+
+// The two layouts of a graph's vectors (HnswIndex: rows inlined in the nodes' records, or
+// referenced in the store) compute the same distances, bit for bit, so they must build the same
+// graph and answer alike through everything that changes it: insertions, removals that move rows
+// and leave deleted nodes, freed slots reused, filtered searches, a reload of the inlined one. A
+// layout that read a wrong row (a stale copy, a moved row, a deleted node's lost vector) would
+// change the links, the distance count and the answers; both must also find the exact top 10.
+TEST(QuantisedStorage, InlinedAndReferencedRowsBuildTheSameGraphAndAnswerAlike) {
+  constexpr std::size_t kDim = 14, kCount = 1200, kLabels = 4;
+  for (const char* storage : {"f32", "int8"}) {
+    for (const char* space : {"euclidean", "inner-product", "auto"}) {
+      SCOPED_TRACE(std::string(storage) + " " + space);
+      const auto make = [&](const char* inlineRows) {
+        return std::make_unique<PersistentIndex>(Json{{"type", "hnsw"}, {"dim", kDim}, {"storage", storage}, {"M", 8}, {"efConstruction", 40},
+                                                      {"efSearch", 48}, {"space", space}, {"build", "immediate"}, {"seed", 9},
+                                                      {"filterCrossover", 0}, {"inlineRows", inlineRows}});
+      };
+      auto inlined = make("always");
+      auto referenced = make("never");
+      // The exact top 10 of the stored vectors (int8: the decoded rows).
+      ExactIndex oracle(kDim, std::string(storage) == "int8" ? VectorStorage::Int8 : VectorStorage::Float32);
+      Random random(21);
+      const auto add = [&](const std::vector<Id>& ids) {
+        const auto vectors = gaussian(random, ids.size() * kDim);
+        std::vector<Label> labels(ids.size());
+        for (std::size_t i = 0; i < ids.size(); ++i) labels[i] = ids[i] % kLabels;
+        for (MipsIndex* index : {&**inlined, &**referenced, static_cast<MipsIndex*>(&oracle)}) {
+          index->add(ids.data(), ids.size(), vectors.data(), vectors.size(), labels.data(), labels.size());
+        }
+      };
+      add(idsUpTo(kCount));
+      const auto vectorBytes = [](PersistentIndex& index) { return index->stats()["vectorBytesPerItem"].get<double>(); };
+      EXPECT_GT(vectorBytes(*inlined), vectorBytes(*referenced));
+      std::vector<Id> live = idsUpTo(kCount);
+      Id next = 10000;
+      double found = 0.0, asked = 0.0;
+      for (int round = 0; round < 24; ++round) {
+        if (round == 12) {
+          // The inlined graph reloaded: its records are filled again from the store and the saved
+          // vectors of deleted nodes.
+          const auto bytes = inlined->toBytes();
+          inlined = std::make_unique<PersistentIndex>(PersistentIndex::fromBytes(bytes.data(), bytes.size(), "hnsw"));
+        }
+        // Built items removed from random rows (rows move, nodes are deleted), then new items that
+        // take the freed slots.
+        random.shuffle(live);
+        const std::vector<Id> gone(live.end() - 15, live.end());
+        live.resize(live.size() - 15);
+        for (MipsIndex* index : {&**inlined, &**referenced, static_cast<MipsIndex*>(&oracle)}) index->remove(gone.data(), gone.size());
+        std::vector<Id> added(12);
+        for (Id& id : added) id = next++;
+        add(added);
+        live.insert(live.end(), added.begin(), added.end());
+        const auto query = gaussian(random, kDim);
+        // filterCrossover 0: filtered searches walk the graph (FilteredGraphSearch::search).
+        SearchOptions filtered;
+        filtered.labels = {static_cast<Label>(round % kLabels)};
+        filtered.exclude.assign(live.begin(), live.begin() + 40);
+        for (const SearchOptions& options : {SearchOptions{}, filtered}) {
+          const SearchResult x = (*inlined)->search(query.data(), kDim, 10, options);
+          const SearchResult y = (*referenced)->search(query.data(), kDim, 10, options);
+          ASSERT_EQ(x.ids, y.ids) << "round " << round;
+          ASSERT_EQ(x.scores, y.scores) << "round " << round;
+          const SearchResult truth = oracle.search(query.data(), kDim, 10, options);
+          for (const Id id : x.ids) found += std::count(truth.ids.begin(), truth.ids.end(), id);
+          asked += static_cast<double>(truth.ids.size());
+        }
+      }
+      Json a = (*inlined)->stats(), b = (*referenced)->stats();
+      EXPECT_GT(a["graphSlots"].get<double>(), 0.0);
+      EXPECT_GT(a["reusedSinceBuild"].get<double>() + a["compactions"].get<double>(), 0.0);
+      a.erase("vectorBytesPerItem");
+      b.erase("vectorBytesPerItem");
+      EXPECT_EQ(a, b);
+      EXPECT_GE(found / asked, 0.9);
+    }
+  }
+}
+
+// By default a graph inlines rows of at most a cache line only when the rows it would reach
+// through references (64 + 4 bytes an item at 16 float dimensions) outgrow kInlineFromBytes: below,
+// the compact store is as fast or faster. The layout shows in vectorBytesPerItem: the row and 8
+// bytes of references, or the row twice.
+TEST(QuantisedStorage, AutoInlinesShortRowsOnlyInAGraphBeyondTheCaches) {
+  constexpr std::size_t kDim = 16;
+  const auto boundary = static_cast<std::size_t>(HnswIndex::kInlineFromBytes / (4.0 * kDim + 4.0));
+  for (const std::size_t count : {boundary - 1000, boundary + 1000}) {
+    HnswIndex index(kDim, Json{{"M", 2}, {"efConstruction", 2}, {"build", "immediate"}, {"space", "inner-product"}});
+    Random random(3);
+    const auto vectors = gaussian(random, count * kDim);
+    const auto ids = idsUpTo(count);
+    index.add(ids.data(), count, vectors.data(), vectors.size());
+    const bool inlined = count > boundary;
+    EXPECT_EQ(index.stats()["vectorBytesPerItem"].get<double>(), inlined ? 64.0 + 64.0 : 64.0 + 8.0) << count << " items";
   }
 }
 

@@ -38,7 +38,7 @@ export interface IndexStats {
   type: string;
   /** 'f32' or 'int8' (the storage option). */
   storage: 'f32' | 'int8';
-  /** Bytes of item vectors per item: the store's row, and what a structure keeps beside it (a graph's reference to the row per node, and the rows of its deleted nodes). */
+  /** Bytes of item vectors per item: the store's row, and what a structure keeps beside it (per graph node a reference to the row, and the rows of deleted nodes; or, for rows of at most 64 bytes in a graph beyond the caches, a copy of the row). */
   vectorBytesPerItem: number;
   [key: string]: unknown;
 }

@@ -150,6 +150,9 @@ const OptionGroup& hnsw() {
       seed(100, "seed of the level generator"),
       text("storage", "f32", "f32|int8",
            "item vectors as floats, or as 8-bit codes with a scale per row (a quarter of the memory; scores are those of the decoded rows)"),
+      // Internal: tests build both layouts of the same graph with it (hnsw_index.hpp, "Vectors in the graph").
+      internal(text("inlineRows", "auto", "auto|always|never",
+                    "whether the graph's node records keep a copy of their rows, where searches read them with the node: auto for rows of at most 64 bytes in a graph beyond the caches")),
   };
   return group;
 }

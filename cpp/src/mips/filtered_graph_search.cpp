@@ -60,19 +60,21 @@ float distanceOf(const GraphLayout& graph, const float* row, float extra, const 
   }
 }
 
-// A node's reference and extra coordinate: from the graph's dense copies when it keeps them (a
-// few hundred kilobytes that stay in cache, where each node's record in hnswlib's memory is a
-// cache miss of its own), else from the record.
-std::uint32_t referenceOf(const GraphLayout& graph, std::uint32_t node) {
-  return graph.references != nullptr ? graph.references[node] : nodeReference(nodeData(graph, node));
+// A node's row and extra coordinate. Inlined, both are in its record, which the search reads for
+// the node's links anyway when it expands it (hnswlib's layout). Referenced, the row is found
+// through the reference: from the graph's dense copies when it keeps them (4 bytes a node, where
+// each node's record in hnswlib's memory is a cache miss of its own), else from the record.
+const float* rowOf(const GraphLayout& graph, std::uint32_t node) {
+  if (graph.rows.inlined) return reinterpret_cast<const float*>(nodeData(graph, node));
+  return graph.rows.row(graph.references != nullptr ? graph.references[node] : nodeReference(nodeData(graph, node)));
 }
 float extraOf(const GraphLayout& graph, std::uint32_t node) {
-  return graph.extras != nullptr ? graph.extras[node] : nodeExtra(nodeData(graph, node));
+  return graph.extras != nullptr ? graph.extras[node] : graph.rows.extraOfData(nodeData(graph, node));
 }
 
 template <bool Euclidean>
 float distanceIn(const GraphLayout& graph, std::uint32_t node, const float* query) {
-  return distanceOf<Euclidean>(graph, graph.rows.row(referenceOf(graph, node)), Euclidean ? extraOf(graph, node) : 0.0f, query);
+  return distanceOf<Euclidean>(graph, rowOf(graph, node), Euclidean ? extraOf(graph, node) : 0.0f, query);
 }
 
 // Where the rows of `count` nodes are, and their extra coordinates (euclidean), into rows[] and
@@ -80,7 +82,7 @@ float distanceIn(const GraphLayout& graph, std::uint32_t node, const float* quer
 template <bool Euclidean>
 void locate(const GraphLayout& graph, const std::uint32_t* nodes, std::size_t count, const float** rows, float* extras) {
   for (std::size_t i = 0; i < count; ++i) {
-    rows[i] = graph.rows.row(referenceOf(graph, nodes[i]));
+    rows[i] = rowOf(graph, nodes[i]);
     if constexpr (Euclidean) extras[i] = extraOf(graph, nodes[i]);
   }
 }

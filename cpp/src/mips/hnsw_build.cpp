@@ -188,8 +188,7 @@ std::size_t HnswIndex::buildInParallel(std::size_t maxItems, std::size_t threads
     std::vector<int> levels(count);
     for (int& level : levels) level = graph_->nextLevel();
     const std::size_t first = built_;
-    const bool euclidean = graph_->euclidean;
-    // Each insertion writes its node's dense reference: room for the batch first.
+    // Each insertion writes its node's dense reference (referenced layout): room for the batch first.
     graph_->reserveReferences(hnsw.cur_element_count + count);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
@@ -198,11 +197,11 @@ std::size_t HnswIndex::buildInParallel(std::size_t maxItems, std::size_t threads
     // inserter (its heaps and buffers) and counts its distances there.
     runInParallel(threads, [&] {
       GraphInserter inserter;
-      float data[2];
+      std::vector<float> data(nodeDataFloats(graph_->space.rows()));
       try {
         for (std::size_t i = next++; i < count && !failed.load(std::memory_order_relaxed); i = next++) {
-          nodeData(first + i, euclidean, data);
-          graph_->add(inserter, data, items_.idAt(first + i), levels[i]);
+          nodeData(*graph_, first + i, data.data());
+          graph_->add(inserter, data.data(), items_.idAt(first + i), levels[i]);
         }
       } catch (...) {
         failed = true;
@@ -232,9 +231,9 @@ std::size_t HnswIndex::buildTrialInParallel(std::size_t maxItems) {
     runInParallel(2, [&] {
       // Each thread takes a graph (the calling thread both, if no other started) and inserts the rows
       // in order, with its own buffer: the graphs a single thread would build.
-      float data[2];
       for (std::size_t g = next++; g < 2; g = next++) {
-        for (std::size_t row = first; row < first + count; ++row) insert(*graphs[g], items_.idAt(row), data);
+        std::vector<float> data(nodeDataFloats(graphs[g]->space.rows()));
+        for (std::size_t row = first; row < first + count; ++row) insert(*graphs[g], items_.idAt(row), data.data());
       }
     });
   } catch (...) {
@@ -260,7 +259,7 @@ void HnswIndex::insert(Graph& graph, Id id) { insert(graph, id, scratch_.data())
 
 void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
   auto& hnsw = graph.hnsw;
-  nodeData(items_.rowOf(id), graph.euclidean, buffer);
+  nodeData(graph, items_.rowOf(id), buffer);
   const float* vector = buffer;
   if (graph.freeSlots.empty()) {
     if (hnsw.cur_element_count >= hnsw.max_elements_) hnsw.resizeIndex(2 * hnsw.max_elements_);
@@ -282,7 +281,7 @@ void HnswIndex::insert(Graph& graph, Id id, float* buffer) {
   graph.release(slot);
   hnsw.updatePoint(vector, slot, 1.0f);
   graph.syncReferences();
-  if (slot < graph.references.size()) {
+  if (!graph.inlined() && slot < graph.references.size()) {
     graph.references[slot] = nodeReference(vector);
     if (graph.euclidean) graph.extras[slot] = nodeExtra(vector);
   }

@@ -30,7 +30,7 @@ namespace sublinear {
 namespace hnsw_detail {
 
 struct DistanceParameter {
-  // Where the nodes' rows are (their data is a reference, filtered_graph_search.hpp's GraphRows).
+  // Where the nodes' rows are (their data holds the row or a reference to it, filtered_graph_search.hpp's GraphRows).
   GraphRows rows;
   // The item's dimension: the euclidean reduction's extra coordinate has this index.
   std::size_t dim;
@@ -41,40 +41,49 @@ struct DistanceParameter {
 
 inline void countEvaluation(DistanceParameter* p) { ++p->evaluations; }
 
-// hnswlib calls these with two nodes' data (filtered_graph_search.hpp's GraphRows: a reference to
-// the row, then the extra coordinate in the euclidean reduction), or with the data of a node being
-// inserted, which is the same. Queries never reach hnswlib (FilteredGraphSearch scores them).
+// hnswlib calls these with two nodes' data (filtered_graph_search.hpp's GraphRows: the row or a
+// reference to it, then the extra coordinate in the euclidean reduction), or with the data of a node
+// being inserted, which is the same. Queries never reach hnswlib (FilteredGraphSearch scores them).
 inline float innerProductDistance(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return 1.0f - lanes::innerProduct(p->rows.row(nodeReference(a)), p->rows.row(nodeReference(b)), p->rows.rowFloats);
+  return 1.0f - lanes::innerProduct(p->rows.rowOfData(a), p->rows.rowOfData(b), p->rows.rowFloats);
 }
 
 inline float euclideanDistance(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return lanes::squaredDistanceExtended(p->rows.row(nodeReference(a)), p->rows.row(nodeReference(b)), p->rows.rowFloats, p->dim,
-                                        nodeExtra(a) - nodeExtra(b));
+  return lanes::squaredDistanceExtended(p->rows.rowOfData(a), p->rows.rowOfData(b), p->rows.rowFloats, p->dim,
+                                        p->rows.extraOfData(a) - p->rows.extraOfData(b));
 }
 
 inline float codedInnerProductSpace(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return quantised::innerProductDistance(p->rows.row(nodeReference(a)), p->rows.row(nodeReference(b)), p->codeBytes);
+  return quantised::innerProductDistance(p->rows.rowOfData(a), p->rows.rowOfData(b), p->codeBytes);
 }
 
 inline float codedEuclideanSpace(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return quantised::euclideanDistance(p->rows.row(nodeReference(a)), nodeExtra(a), p->rows.row(nodeReference(b)), nodeExtra(b),
+  return quantised::euclideanDistance(p->rows.rowOfData(a), p->rows.extraOfData(a), p->rows.rowOfData(b), p->rows.extraOfData(b),
                                       p->codeBytes);
 }
 
-// A node's data: the reference (4 bytes), and in the euclidean reduction the extra coordinate.
-inline std::size_t nodeDataBytes(bool euclidean) { return sizeof(std::uint32_t) + (euclidean ? sizeof(float) : 0); }
+// A referenced node's data: the reference (4 bytes), and in the euclidean reduction the extra coordinate.
 inline void writeNodeData(float* out, std::uint32_t reference, float extra) {
   std::memcpy(out, &reference, sizeof(reference));
   out[1] = extra;
+}
+// Floats of a buffer for any node's data of `rows` (the extra coordinate included).
+inline std::size_t nodeDataFloats(const GraphRows& rows) { return rows.inlined ? rows.rowFloats + 1 : 2; }
+// The data of a node holding row `row` of the store, in `rows`' layout, into `out` (nodeDataFloats):
+// the reference, or a copy of the row; then the extra coordinate.
+inline void writeNodeData(const GraphRows& rows, std::size_t row, float extra, float* out) {
+  if (!rows.inlined) return writeNodeData(out, static_cast<std::uint32_t>(row), extra);
+  const float* stored = rows.store->rowData(row);
+  std::copy(stored, stored + rows.rowFloats, out);
+  out[rows.rowFloats] = extra;
 }
 
 // hnswlib's two spaces (InnerProductSpace: 1 - <a, b>; L2Space: |a - b|^2) over the store's
@@ -87,7 +96,7 @@ class PaddedSpace final : public hnswlib::SpaceInterface<float> {
  public:
   PaddedSpace(const GraphRows& rows, std::size_t dim, std::size_t stride, bool euclidean, std::size_t codeBytes = 0)
       : parameter_{rows, dim, 0, codeBytes}, stride_(stride), euclidean_(euclidean) {}
-  std::size_t get_data_size() override { return nodeDataBytes(euclidean_); }
+  std::size_t get_data_size() override { return parameter_.rows.dataBytes(euclidean_); }
   hnswlib::DISTFUNC<float> get_dist_func() override {
     if (parameter_.codeBytes > 0) return euclidean_ ? &codedEuclideanSpace : &codedInnerProductSpace;
     return euclidean_ ? &euclideanDistance : &innerProductDistance;
@@ -113,8 +122,9 @@ class PaddedSpace final : public hnswlib::SpaceInterface<float> {
 // update lock and the new node's own lock for the whole insertion, the global lock while the node
 // raises the top level, a node's lock while its link list is read or changed): hnswlib's own
 // addPoint builds the same graph (tests/cpp/graph_insertion_test.cpp). What differs is the hot
-// part: a node's row is found through the graph's dense references (GraphLayout::references), not
-// through its record in hnswlib's memory (a cache miss before the row's); the distances are the
+// part: a referenced node's row is found through the graph's dense references
+// (GraphLayout::references), not through its record in hnswlib's memory (a cache miss before the
+// row's), and an inlined node's in its record; the distances are the
 // project's kernels inlined, a node's new neighbours four rows at a time as FilteredGraphSearch
 // scores them; the heaps and lists live in this object and keep their capacity, where hnswlib
 // allocates two priority queues per layer searched and more to select neighbours (in wasm under
@@ -124,14 +134,14 @@ class PaddedSpace final : public hnswlib::SpaceInterface<float> {
 // per insertion.
 class GraphInserter {
  public:
-  // Adds a node referring to `reference` (and in the euclidean reduction holding `extra`) to the
-  // graph `hnsw` of `space` at `level`, labelled `label`, and returns its slot (the graph's node
-  // count before the call). `references` and `extras` (null in the inner-product space) are the
-  // graph's dense copies with room for that slot: the node's entries are written there, and in its
-  // record, before any link leads to it. Concurrent calls with distinct labels are safe, as they
-  // are for addPoint, while nothing else changes the graph.
+  // Adds a node of data `data` (the space's layout: writeNodeData) to the graph `hnsw` of `space` at
+  // `level`, labelled `label`, and returns its slot (the graph's node count before the call).
+  // Referenced, `references` and `extras` (null in the inner-product space) are the graph's dense
+  // copies with room for that slot (both null inlined): the node's entries are written there, and
+  // its data in its record, before any link leads to it. Concurrent calls with distinct labels are
+  // safe, as they are for addPoint, while nothing else changes the graph.
   hnswlib::tableint add(hnswlib::HierarchicalNSW<float>& hnsw, const PaddedSpace& space, std::uint32_t* references, float* extras,
-                        std::uint32_t reference, float extra, hnswlib::labeltype label, int level);
+                        const float* data, hnswlib::labeltype label, int level);
   // Distance computations since the last call.
   std::uint64_t takeEvaluations() {
     const std::uint64_t evaluations = evaluations_;
@@ -143,7 +153,7 @@ class GraphInserter {
   using Entry = std::pair<float, hnswlib::tableint>;  // (distance, node), as hnswlib's heaps hold them
   template <class Metric>
   hnswlib::tableint addWith(hnswlib::HierarchicalNSW<float>& hnsw, const Metric& metric, std::uint32_t* references, float* extras,
-                            std::uint32_t reference, float extra, hnswlib::labeltype label, int level);
+                            const float* data, hnswlib::labeltype label, int level);
   template <class Metric>
   void searchLayer(hnswlib::HierarchicalNSW<float>& hnsw, const Metric& metric, hnswlib::VisitedList& visited, hnswlib::tableint entry,
                    const float* row, float extra, int layer);
@@ -236,11 +246,11 @@ inline constexpr double kSearchEvaluationRows = 24.0;
 }  // namespace hnsw_detail
 
 struct HnswIndex::Graph {
-  // `store` holds the rows the live nodes refer to (rowFloats floats each); `stride`, `dim` and
-  // `codeBytes` are PaddedSpace's.
+  // `store` holds the live nodes' rows (rowFloats floats each); `stride`, `dim` and `codeBytes` are
+  // PaddedSpace's; `inlineRows` keeps a copy of each node's row in its record (GraphRows).
   Graph(const VectorStore& store, std::size_t dim, std::size_t stride, bool euclideanSpace, std::size_t capacity, std::size_t M,
-        std::size_t efConstruction, std::uint64_t seed, std::size_t codeBytes = 0)
-      : space(GraphRows{&store, &retired, store.stride()}, dim, stride, euclideanSpace, codeBytes),
+        std::size_t efConstruction, std::uint64_t seed, std::size_t codeBytes, bool inlineRows)
+      : space(GraphRows{&store, &retired, store.stride(), inlineRows}, dim, stride, euclideanSpace, codeBytes),
         hnsw(&space, capacity, M, efConstruction, static_cast<std::size_t>(seed)),
         levels(seed),
         levelScale(1.0 / deterministic::log(static_cast<double>(M))),
@@ -253,8 +263,9 @@ struct HnswIndex::Graph {
   // The level of a new node: floor(-ln(U) / ln(M)), hnswlib's distribution from our engine.
   int nextLevel() { return static_cast<int>(-deterministic::log(1.0 - levels.uniform()) * levelScale); }
   std::uint64_t evaluations() const { return space.evaluations(); }
-  // The rows of deleted nodes (GraphRows::kRetiredRow), which still steer searches with the vector
-  // of the item they held; released when the slot is reused. Declared before `space`, which points here.
+  // Referenced layout: the rows of deleted nodes (GraphRows::kRetiredRow), which still steer
+  // searches with the vector of the item they held; released when the slot is reused. (Inlined, a
+  // deleted node's record keeps its row.) Declared before `space`, which points here.
   std::vector<float> retired;
   std::vector<std::uint32_t> freeRetired;
   hnsw_detail::PaddedSpace space;
@@ -270,13 +281,14 @@ struct HnswIndex::Graph {
   // search fills it again (syncSlotLabels).
   std::vector<Label> slotLabels;
   bool holds(Id id) const { return hnsw.label_lookup_.count(id) != 0; }
+  bool inlined() const { return space.rows().inlined; }
   // A node's data in hnswlib's memory (GraphRows).
   char* data(hnswlib::tableint node) { return hnsw.getDataByInternalId(node); }
-  // Every node's reference and extra coordinate again, densely, for searches (GraphLayout): a
-  // search reads them for every node it scores, and in the records each would be a cache miss
-  // before the row's (4 or 8 bytes a node: vectorBytesPerItem counts them). Kept by every change
-  // made here and by every insertion (add); the nodes of a load are copied from their records by
-  // syncReferences().
+  // Referenced layout: every node's reference and extra coordinate again, densely, for searches
+  // (GraphLayout): a search reads them for every node it scores, and in the records each would be a
+  // cache miss before the row's (4 or 8 bytes a node: vectorBytesPerItem counts them). Kept by every
+  // change made here and by every insertion (add); the nodes of a load are copied from their records
+  // by syncReferences(). Empty inlined: the record holds the row.
   std::vector<std::uint32_t> references;
   std::vector<float> extras;
   void setReference(hnswlib::tableint node, std::uint32_t reference) {
@@ -286,23 +298,25 @@ struct HnswIndex::Graph {
   // Room in the dense copies for `nodes` nodes, those so far copied from their records: an
   // insertion (add) writes its node's entries itself, on whatever thread it runs.
   void reserveReferences(std::size_t nodes) {
+    if (inlined()) return;
     syncReferences();
     if (references.size() >= nodes) return;
     references.resize(nodes);
     if (euclidean) extras.resize(nodes);
   }
-  // hnswlib's addPoint of a new item (data: nodeData's reference and extra coordinate) at `level`,
-  // through `inserter` (GraphInserter): each thread of a parallel build with its own, after
+  // hnswlib's addPoint of a new item (data: HnswIndex::nodeData's, in this graph's layout) at
+  // `level`, through `inserter` (GraphInserter): each thread of a parallel build with its own, after
   // reserveReferences() made room for every node of the batch. Counts its distances in the inserter.
   hnswlib::tableint add(hnsw_detail::GraphInserter& with, const float* nodeData, hnswlib::labeltype label, int level) {
-    return with.add(hnsw, space, references.data(), euclidean ? extras.data() : nullptr, nodeReference(nodeData),
-                    euclidean ? nodeExtra(nodeData) : 0.0f, label, level);
+    if (inlined()) return with.add(hnsw, space, nullptr, nullptr, nodeData, label, level);
+    return with.add(hnsw, space, references.data(), euclidean ? extras.data() : nullptr, nodeData, label, level);
   }
   // The inserter of insertions on one thread (each graph its own: a space trial builds its two
   // graphs on a thread each).
   hnsw_detail::GraphInserter inserter;
   // Copies the records of nodes added since (a load) into the dense copies.
   void syncReferences() {
+    if (inlined()) return;
     const std::size_t nodes = hnsw.cur_element_count;
     for (std::size_t node = references.size(); node < nodes; ++node) {
       const char* record = data(static_cast<hnswlib::tableint>(node));
@@ -315,14 +329,20 @@ struct HnswIndex::Graph {
     // A reused slot's record changes in updatePoint; its copy is set by HnswIndex::insert.
     syncReferences();
     GraphLayout result = hnsw_detail::layoutOf(hnsw, space);
+    if (inlined()) return result;
     result.references = references.data();
     result.extras = euclidean ? extras.data() : nullptr;
     return result;
   }
-  // Points the node of a live item at its row.
-  void setRow(hnswlib::tableint node, std::size_t row) { setReference(node, static_cast<std::uint32_t>(row)); }
-  // Keeps a copy of the row of a node being deleted (`rowFloats` floats) and points the node at it.
+  // Points the node of a live item at its row (after the row moved in the store; an inlined node
+  // keeps its copy).
+  void setRow(hnswlib::tableint node, std::size_t row) {
+    if (!inlined()) setReference(node, static_cast<std::uint32_t>(row));
+  }
+  // Keeps a copy of the row of a node being deleted (`rowFloats` floats) and points the node at it
+  // (an inlined node's record has its copy already).
   void retire(hnswlib::tableint node, const float* row) {
+    if (inlined()) return;
     const std::size_t rowFloats = space.rows().rowFloats;
     std::uint32_t index;
     if (!freeRetired.empty()) {
@@ -337,6 +357,7 @@ struct HnswIndex::Graph {
   }
   // Frees the retired row of a deleted node whose slot is being reused.
   void release(hnswlib::tableint node) {
+    if (inlined()) return;
     const std::uint32_t reference = nodeReference(data(node));
     if ((reference & GraphRows::kRetiredRow) != 0) freeRetired.push_back(reference & ~GraphRows::kRetiredRow);
   }

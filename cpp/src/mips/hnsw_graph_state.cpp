@@ -55,11 +55,12 @@ void HnswIndex::saveGraph(const Graph& graph, StateWriter& out) const {
     }
     // A live node's vector is its item's, mapped into the graph's space: recomputed on load. A
     // deleted node keeps steering searches with the vector of the item it once held, which only
-    // the graph still has (a retired row): written as the graph's vector in its space.
+    // the graph still has (a retired row, or its record's copy): written as the graph's vector in
+    // its space, whatever the layout.
     if (!deleted) continue;
     const char* data = const_cast<Graph&>(graph).data(node);
-    const float* row = graph.space.rows().row(nodeReference(data));
-    const float extra = graph.euclidean ? nodeExtra(data) : 0.0f;
+    const float* row = graph.space.rows().rowOfData(data);
+    const float extra = graph.euclidean ? graph.space.rows().extraOfData(data) : 0.0f;
     if (graph.space.codeBytes() > 0) {
       // Int8 storage: the codes as bytes, then the scale and the extra coordinate.
       const std::size_t codeBytes = graph.space.codeBytes();
@@ -179,7 +180,7 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
   const std::size_t bound = std::max(kMinimumCapacity, 2 * std::max(nodes, items_.size()));
   in.check(savedCapacity <= bound, "graph capacity beyond what its nodes need");
   const auto capacity = static_cast<std::size_t>(savedCapacity);
-  auto graph = std::make_unique<Graph>(items_, dim(), floats, euclidean, capacity, M_, efConstruction_, 0, codeBytes);
+  auto graph = std::make_unique<Graph>(items_, dim(), floats, euclidean, capacity, M_, efConstruction_, 0, codeBytes, inlinesRows());
   graph->levels = levels;
   graph->reused = static_cast<std::size_t>(reused);
   graph->space.setEvaluations(evaluations);
@@ -187,14 +188,16 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
   auto& hnsw = graph->hnsw;
   std::size_t at = 0, list = 0, vectorAt = 0;
   std::vector<float> row;
+  std::vector<float> nodeValues(nodeDataFloats(graph->space.rows()));
   for (std::size_t node = 0; node < nodes; ++node) {
     const auto slot = static_cast<hnswlib::tableint>(node);
     char* data = hnsw.data_level0_memory_ + node * hnsw.size_data_per_element_;
     std::memset(data, 0, hnsw.size_data_per_element_);
     if (deleted[node]) {
-      // The saved graph vector: the row part becomes a retired row, the extra coordinate the node's.
+      // The saved graph vector: the row part becomes a retired row (inlined, the record's copy),
+      // the extra coordinate the node's.
       const float* vector = deletedVectors.data() + (vectorAt++) * floats;
-      row.assign(items_.stride(), 0.0f);
+      row.assign(items_.stride() + 1, 0.0f);
       float extra = 0.0f;
       if (codeBytes > 0) {
         std::copy(vector, vector + codeBytes / sizeof(float) + 1, row.begin());
@@ -203,12 +206,16 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
         std::copy(vector, vector + dim(), row.begin());
         if (euclidean) extra = vector[dim()];
       }
-      graph->retire(slot, row.data());
-      if (euclidean) std::memcpy(data + hnsw.offsetData_ + sizeof(std::uint32_t), &extra, sizeof(extra));
+      if (graph->inlined()) {
+        row[items_.stride()] = extra;
+        std::memcpy(data + hnsw.offsetData_, row.data(), hnsw.data_size_);
+      } else {
+        graph->retire(slot, row.data());
+        if (euclidean) std::memcpy(data + hnsw.offsetData_ + sizeof(std::uint32_t), &extra, sizeof(extra));
+      }
     } else {
-      float nodeValues[2];
-      nodeData(items_.rowOf(labels[node]), euclidean, nodeValues);
-      std::memcpy(data + hnsw.offsetData_, nodeValues, hnsw.data_size_);
+      nodeData(*graph, items_.rowOf(labels[node]), nodeValues.data());
+      std::memcpy(data + hnsw.offsetData_, nodeValues.data(), hnsw.data_size_);
     }
     const int level = nodeLevels[node];
     hnsw.element_levels_[node] = level;

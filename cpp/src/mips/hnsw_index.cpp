@@ -28,12 +28,20 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim, stor
   incremental_ = readStringOption(specs, options, "build") == "incremental";
   buildCredit_ = readOption(specs, options, "buildCredit");
   filterCrossover_ = readOption(specs, options, "filterCrossover");
+  inlineRows_ = readStringOption(specs, options, "inlineRows");
   spaceDecided_ = space != "auto";
   setSpace(space == "euclidean");
 }
 
+bool HnswIndex::inlinesRows() const {
+  if (inlineRows_ != "auto") return inlineRows_ == "always";
+  const double referencedBytes = static_cast<double>(items_.size()) * static_cast<double>(items_.rowBytes() + sizeof(std::uint32_t));
+  return items_.rowBytes() <= kInlineRowBytes && referencedBytes > kInlineFromBytes;
+}
+
 void HnswIndex::makeScratch() {
-  if (scratch_.empty()) scratch_.assign(graphStride(), 0.0f);
+  // A graph query, or an inlined node's data (insert() makes it here): the row and the extra coordinate.
+  if (scratch_.empty()) scratch_.assign(std::max(graphStride(), items_.stride() + 1), 0.0f);
 }
 
 HnswIndex::~HnswIndex() = default;
@@ -68,13 +76,14 @@ float HnswIndex::extraCoordinate(const float* storedRow) const {
   return static_cast<float>(std::sqrt(std::max(0.0, transformNorm_ * transformNorm_ - norm)));
 }
 
-void HnswIndex::nodeData(std::size_t row, bool euclidean, float* out) const {
-  writeNodeData(out, static_cast<std::uint32_t>(row), euclidean ? extraCoordinate(items_.rowData(row)) : 0.0f);
+void HnswIndex::nodeData(const Graph& graph, std::size_t row, float* out) const {
+  writeNodeData(graph.space.rows(), row, graph.euclidean ? extraCoordinate(items_.rowData(row)) : 0.0f, out);
 }
 
 void HnswIndex::followRow(Id id) {
   for (Graph* graph : {graph_.get(), trialGraph_.get()}) {
-    if (graph == nullptr) continue;
+    // An inlined node keeps its copy of the row wherever the row moves.
+    if (graph == nullptr || graph->inlined()) continue;
     const auto found = graph->hnsw.label_lookup_.find(id);
     if (found != graph->hnsw.label_lookup_.end()) graph->setRow(found->second, items_.rowOf(id));
   }
@@ -84,7 +93,7 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::newGraph(bool euclidean) {
   const std::size_t capacity = std::max(kMinimumCapacity, items_.size());
   // A different hnswlib seed per graph, still determined by the index's seed.
   auto graph = std::make_unique<Graph>(items_, dim(), graphVectorFloats(euclidean), euclidean, capacity, M_, efConstruction_,
-                                       seed_ + graphsBuilt_, items_.quantised() ? quantised::codeBytes(dim()) : 0);
+                                       seed_ + graphsBuilt_, items_.quantised() ? quantised::codeBytes(dim()) : 0, inlinesRows());
   ++graphsBuilt_;
   return graph;
 }
@@ -256,12 +265,14 @@ double HnswIndex::vectorBytesPerItem() const {
   if (size() == 0) return bytes;
   for (const Graph* graph : {graph_.get(), trialGraph_.get()}) {
     if (graph == nullptr) continue;
-    // The records' and their dense copies' (Graph::references, extras), and the retired rows in use:
-    // a freed one is capacity that the next deletion reuses, and a saved state does not hold it, so
-    // a restored index reports what the original does.
+    // Inlined, the records' (their rows). Referenced, the records' and their dense copies'
+    // (Graph::references, extras), and the retired rows in use: a freed one is capacity that the next
+    // deletion reuses, and a saved state does not hold it, so a restored index reports what the
+    // original does.
     const std::size_t rowFloats = graph->space.rows().rowFloats;
     const std::size_t retiredInUse = graph->retired.size() - graph->freeRetired.size() * rowFloats;
-    const double graphBytes = 2.0 * static_cast<double>(graph->hnsw.data_size_) * static_cast<double>(graph->hnsw.cur_element_count) +
+    const double copies = graph->inlined() ? 1.0 : 2.0;
+    const double graphBytes = copies * static_cast<double>(graph->hnsw.data_size_) * static_cast<double>(graph->hnsw.cur_element_count) +
                               static_cast<double>(retiredInUse * sizeof(float));
     bytes += graphBytes / static_cast<double>(size());
   }

@@ -1,6 +1,6 @@
 // GraphInserter (hnsw_graph.hpp): hnswlib 0.6.2's addPoint, searchBaseLayer,
 // getNeighborsByHeuristic2 and mutuallyConnectNewElement (hnswalg.h) over the graph's dense
-// references. Comments name hnswlib's variables where the code follows them.
+// references or its inlined rows. Comments name hnswlib's variables where the code follows them.
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
@@ -39,7 +39,8 @@ void pop(Heap& heap) {
 }
 
 // The space's distance (PaddedSpace::get_dist_func) between two vectors given as rows and extra
-// coordinates, with the nodes' rows found through the dense references. Every one of these
+// coordinates, with the nodes' rows found through the dense references, or in their records when
+// the rows are inlined (GraphRows). Every one of these
 // distances is symmetric to the bit (products and sums of two terms commute, and a - b is exactly
 // -(b - a)), so the argument order hnswlib uses need not be kept. The space is chosen by a branch
 // per distance (or per four), not by a template: the insertion's code once rather than four times
@@ -51,9 +52,19 @@ struct Metric {
   bool euclidean;
   const std::uint32_t* references;
   const float* extras;
+  // Inlined: the nodes' data in hnswlib's level-0 memory (resizeIndex moves it, but never during an
+  // insertion).
+  const char* records;
+  std::size_t recordBytes;
 
-  const float* rowOf(tableint node) const { return rows.row(references[node]); }
-  float extraOf(tableint node) const { return euclidean ? extras[node] : 0.0f; }
+  const char* dataOf(tableint node) const { return records + static_cast<std::size_t>(node) * recordBytes; }
+  const float* rowOf(tableint node) const {
+    return rows.inlined ? reinterpret_cast<const float*>(dataOf(node)) : rows.row(references[node]);
+  }
+  float extraOf(tableint node) const {
+    if (!euclidean) return 0.0f;
+    return rows.inlined ? rows.extraOfData(dataOf(node)) : extras[node];
+  }
 
   float distance(const float* a, float extraA, const float* b, float extraB) const {
     if (codeBytes > 0) {
@@ -238,8 +249,8 @@ tableint GraphInserter::connect(Hnsw& hnsw, const M& metric, tableint node, int 
 }
 
 template <class M>
-tableint GraphInserter::addWith(Hnsw& hnsw, const M& metric, std::uint32_t* references, float* extras, std::uint32_t reference,
-                                float extra, hnswlib::labeltype label, int level) {
+tableint GraphInserter::addWith(Hnsw& hnsw, const M& metric, std::uint32_t* references, float* extras, const float* data,
+                                hnswlib::labeltype label, int level) {
   // Room for any link list (a full list and the new node) in the scoring buffers.
   const std::size_t longest = hnsw.maxM0_ + 1;
   if (fresh_.size() < longest) {
@@ -266,10 +277,9 @@ tableint GraphInserter::addWith(Hnsw& hnsw, const M& metric, std::uint32_t* refe
 
   std::memset(hnsw.data_level0_memory_ + node * hnsw.size_data_per_element_ + hnsw.offsetLevel0_, 0, hnsw.size_data_per_element_);
   std::memcpy(hnsw.getExternalLabeLp(node), &label, sizeof(label));
-  float data[2];
-  writeNodeData(data, reference, extra);
   std::memcpy(hnsw.getDataByInternalId(node), data, hnsw.data_size_);
-  references[node] = reference;
+  const float extra = metric.euclidean ? metric.rows.extraOfData(data) : 0.0f;
+  if (references != nullptr) references[node] = nodeReference(data);
   if (extras != nullptr) extras[node] = extra;
   if (level > 0) {
     // hnswlib sets the level first; here it follows the allocation, so that a failed one leaves no
@@ -338,10 +348,11 @@ tableint GraphInserter::addWith(Hnsw& hnsw, const M& metric, std::uint32_t* refe
   return node;
 }
 
-tableint GraphInserter::add(Hnsw& hnsw, const PaddedSpace& space, std::uint32_t* references, float* extras, std::uint32_t reference,
-                            float extra, hnswlib::labeltype label, int level) {
-  const Metric metric{space.rows(), space.dim(), space.codeBytes(), space.euclidean(), references, extras};
-  return addWith(hnsw, metric, references, extras, reference, extra, label, level);
+tableint GraphInserter::add(Hnsw& hnsw, const PaddedSpace& space, std::uint32_t* references, float* extras, const float* data,
+                            hnswlib::labeltype label, int level) {
+  const Metric metric{space.rows(), space.dim(), space.codeBytes(), space.euclidean(), references, extras,
+                      hnsw.data_level0_memory_ + hnsw.offsetData_, hnsw.size_data_per_element_};
+  return addWith(hnsw, metric, references, extras, data, label, level);
 }
 
 }  // namespace hnsw_detail

@@ -12,25 +12,37 @@
 
 namespace sublinear {
 
-// Where a graph node's vector lives. The graph keeps no copy of the items (one copy of the vectors
-// per arm): each node's data in hnswlib's memory is a reference, a row of the index's store, or for
-// a deleted node (whose item is gone from the store but which still steers searches) a row of the
-// graph's own `retired` rows, marked by kRetiredRow; in the euclidean reduction's graph the
-// reference is followed by the item's extra coordinate as a float. Rows move in the store only
-// through HnswIndex, which updates the references (hnsw_index.hpp).
+// Where a graph node's vector lives, in one of two layouts of the node's data (what hnswlib's
+// level-0 record holds between the node's links and its label):
+//   referenced: a reference to a row of the index's store, or for a deleted node (whose item is gone
+//     from the store but which still steers searches) to a row of the graph's own `retired` rows,
+//     marked by kRetiredRow; in the euclidean reduction's graph followed by the item's extra
+//     coordinate as a float. One copy of the vectors; rows move in the store only through HnswIndex,
+//     which updates the references (hnsw_index.hpp).
+//   inlined: the row itself (rowFloats floats, as the store holds it), then in the euclidean
+//     reduction the extra coordinate: hnswlib's own layout, a second copy of short rows that a
+//     search reads with the node's record instead of after it (HnswIndex::kInlineRowBytes).
 struct GraphRows {
   static constexpr std::uint32_t kRetiredRow = 0x80000000u;
   const VectorStore* store = nullptr;
   const std::vector<float>* retired = nullptr;
   // Floats of a row, in the store and in `retired` alike.
   std::size_t rowFloats = 0;
+  bool inlined = false;
   const float* row(std::uint32_t reference) const {
     return (reference & kRetiredRow) != 0 ? retired->data() + static_cast<std::size_t>(reference & ~kRetiredRow) * rowFloats
                                           : store->rowData(reference);
   }
+  // The row and the extra coordinate of a node's data, in either layout.
+  const float* rowOfData(const void* data) const;
+  float extraOfData(const void* data) const;
+  // Bytes of a node's data.
+  std::size_t dataBytes(bool euclidean) const {
+    return inlined ? (rowFloats + (euclidean ? 1 : 0)) * sizeof(float) : sizeof(std::uint32_t) + (euclidean ? sizeof(float) : 0);
+  }
 };
 
-// A graph node's data: the reference and, in the euclidean reduction, the extra coordinate.
+// A referenced node's data: the reference and, in the euclidean reduction, the extra coordinate.
 inline std::uint32_t nodeReference(const void* data) {
   std::uint32_t reference;
   std::memcpy(&reference, data, sizeof(reference));
@@ -39,6 +51,16 @@ inline std::uint32_t nodeReference(const void* data) {
 inline float nodeExtra(const void* data) {
   float extra;
   std::memcpy(&extra, static_cast<const char*>(data) + sizeof(std::uint32_t), sizeof(extra));
+  return extra;
+}
+
+inline const float* GraphRows::rowOfData(const void* data) const {
+  return inlined ? static_cast<const float*>(data) : row(nodeReference(data));
+}
+inline float GraphRows::extraOfData(const void* data) const {
+  if (!inlined) return nodeExtra(data);
+  float extra;
+  std::memcpy(&extra, static_cast<const char*>(data) + rowFloats * sizeof(float), sizeof(extra));
   return extra;
 }
 
@@ -60,8 +82,8 @@ struct GraphLayout {
   std::uint32_t entry = 0;
   int maxLevel = -1;
   GraphRows rows;
-  // Every node's reference and (euclidean) extra coordinate, as in its record, when the graph keeps
-  // them densely (HnswIndex does); null to read the records.
+  // Referenced layout: every node's reference and (euclidean) extra coordinate, as in its record,
+  // when the graph keeps them densely (HnswIndex does); null to read the records (and inlined).
   const std::uint32_t* references = nullptr;
   const float* extras = nullptr;
   // The item's dimension: in the euclidean reduction the extra coordinate is its index `dim`.

@@ -58,20 +58,39 @@ namespace sublinear {
 // (eligibleScanRows: the rows, or their posting lists) answers when it costs no more. filterCrossover
 // is measured (bench/filters.mjs, bench/results/filters.md).
 //
-// One copy of the vectors: the graph's nodes (hnswlib's level-0 records) hold no vector but a
-// reference to the item's row in the store (and, in the euclidean reduction, the item's extra
-// coordinate as a float), and every graph distance reads the rows through it (GraphRows,
-// filtered_graph_search.hpp). A node costs 8 (or 16) bytes beside its links instead of a second row:
-// the reference (and extra coordinate) in its record, where hnswlib's relinking of a reused slot
-// (updatePoint) reads it, and again in a dense array that searches and insertions read, which stays
-// in cache where the records would each cost a miss before the row's (with the records alone,
-// queries took 1.1-1.2x as long as with a second copy of the rows beside the links, and builds
-// 1.1-1.2x; with the dense copy queries as long, and insertions, in our own loop, faster).
-// Insertions of new nodes run in that loop (GraphInserter, hnsw_graph.hpp: hnswlib's addPoint
+// Vectors in the graph, in one of two layouts of a node's data (GraphRows,
+// filtered_graph_search.hpp), chosen per graph by the row's size and the graph's:
+//   Inlined (rows of at most one cache line in a graph beyond the caches, kInlineRowBytes and
+//     kInlineFromBytes): each node's level-0 record keeps a copy of its item's row (and, in the
+//     euclidean reduction, the extra coordinate) beside its links, as hnswlib lays out its own
+//     records, so a search reads a visited node's row where it reads the node. Graphs of many items
+//     outgrow every cache, and a row found through a reference costs a second miss per visited
+//     node: at 10^6 x 16 (M 16, efConstruction 200, wasm in Node, the same graph copied into both
+//     layouts, searches interleaved, same answers) queries took 0.74-0.85x the referenced layout's
+//     time with floats and 0.57-0.77x with int8 codes, and this code 0.79-0.84x and 0.82-0.89x of
+//     the referenced code's (3dde588) on one saved graph (bench/results/design-measurements.md);
+//     against native hnswlib
+//     (bench/results/native-million.md) float queries went from 1.39-1.75x native's time to
+//     1.20-1.24x and int8 from 1.96-2.84x to 1.33-1.44x (runs on a shared machine). The copy costs
+//     the row's bytes per node (at 10^6 x 16: 128 bytes of vectors an item instead of 72, 382 on
+//     the heap instead of 326); a deleted node keeps steering searches with the copy in its record,
+//     and rows moving in the store change nothing in the graph.
+//   Referenced (longer rows, smaller graphs): one copy of the vectors. A node holds no vector but
+//     a reference to the item's row in the store (and the extra coordinate as a float), and every
+//     graph distance reads the row through it. A node costs 8 (or 16) bytes beside its links
+//     instead of a second row: the reference (and extra coordinate) in its record, where hnswlib's
+//     relinking of a reused slot (updatePoint) reads it, and again in a dense array that searches
+//     and insertions read, which stays in cache where the records would each cost a miss before the
+//     row's (with the records alone, queries took 1.1-1.2x as long as with a second copy of the
+//     rows beside the links, and builds 1.1-1.2x; with the dense copy queries as long at 10^5
+//     items, and insertions, in our own loop, faster). Rows move in the store only where this class
+//     moves them (a removal swaps a built row into the removed one's place, and the node follows
+//     it); a deleted node, which still steers searches, keeps a copy of its item's row among the
+//     graph's retired rows until its slot is reused.
+// Insertions of new nodes run in our own loop (GraphInserter, hnsw_graph.hpp: hnswlib's addPoint
 // step for step, without its allocations); reuses of freed slots go through hnswlib's updatePoint.
-// Rows move in the store only where this class moves them (a removal swaps a built row into the
-// removed one's place, and the node follows it); a deleted node, which still steers searches, keeps
-// a copy of its item's row among the graph's retired rows until its slot is reused.
+// Both layouts build the same graph and answer the same (the same distances, bit for bit), and the
+// saved graph does not depend on the layout (every node's data is made again on load).
 //
 // Storage "int8" (quantised::encode: 8-bit codes and a float scale per row): the store keeps the
 // codes instead of float rows, so graph distances are integer dot products of the rows' codes
@@ -119,6 +138,18 @@ class HnswIndex final : public MipsIndex {
   // insertions into an (almost) empty graph could leave a node unlinked; and a few hundred nodes
   // are not worth threads.
   static constexpr std::size_t kParallelSeed = 1000;
+  // A graph inlines its rows (see "Vectors in the graph" above) when a row takes at most
+  // kInlineRowBytes (floats up to 16 dimensions, int8 codes and scale up to 48: one cache line, so
+  // the copy costs at most 64 bytes an item) and the rows it would read through references (the
+  // store's rows and the dense references, of the items held when the graph is started or loaded)
+  // take more than kInlineFromBytes: a cache (kCachedGraphBytes), beyond which each reference costs
+  // a second miss. Below, the compact store is the faster layout: at 10^5 x 16 (the same graph in
+  // both layouts, interleaved) int8 queries took 1.16-1.27x as long inlined (2.4 MB of rows and
+  // references against 16 MB of records), floats 0.98-1.01x; at 10^6 x 16 inlined ones took
+  // 0.74-0.85x (floats) and 0.57-0.77x (int8) of the referenced time. Where between the two sizes the
+  // layouts cross was not measured; a graph keeps the layout it was started (or loaded) with.
+  static constexpr std::size_t kInlineRowBytes = 64;
+  static constexpr double kInlineFromBytes = kCachedGraphBytes;
   // efSearch when none is given: kEfSearch below kWideBeamDimension coordinates, kWideEfSearch from
   // there. Real vectors of many coordinates (images, text embeddings) need a wider beam than
   // Gaussian ones of few: on Fashion-MNIST (784 pixels, the euclidean graph that 'auto' picks, M 16,
@@ -137,8 +168,9 @@ class HnswIndex final : public MipsIndex {
   bool approximates() const override { return built_ > 0; }
   Json stats() const override;
   // The store's row, and per item what the graphs (the space trial's too) keep beside their links:
-  // each node's reference and extra coordinate (in its record and in the dense copy searches
-  // read), and the retired rows of deleted nodes.
+  // inlined, each node's copy of its row (and extra coordinate); referenced, each node's reference
+  // and extra coordinate (in its record and in the dense copy searches read) and the retired rows
+  // of deleted nodes.
   double vectorBytesPerItem() const override;
 
  protected:
@@ -196,7 +228,7 @@ class HnswIndex final : public MipsIndex {
   const float* graphQuery(const float* paddedQuery);
   // Allocates scratch_ (once; on the calling thread, before any parallel work).
   void makeScratch();
-  // The same with the node's data made in `buffer` (2 floats).
+  // The same with the node's data made in `buffer` (hnsw_detail::nodeDataFloats of the graph's rows).
   void insert(Graph& graph, Id id, float* buffer);
   void erase(Graph& graph, Id id);
   void setSpace(bool euclidean);
@@ -204,16 +236,19 @@ class HnswIndex final : public MipsIndex {
   // still hold), validated on load against the first `built_` rows of the store.
   void saveGraph(const Graph& graph, StateWriter& out) const;
   std::unique_ptr<Graph> loadGraph(StateReader& in, bool euclidean);
-  // The data of the node holding the item of `row` (a reference to the row, then in the euclidean
-  // reduction its extra coordinate sqrt(R^2 - |x|^2)), into `out` (2 floats): each thread of a
-  // parallel build has its own.
-  void nodeData(std::size_t row, bool euclidean, float* out) const;
+  // The data of `graph`'s node holding the item of `row` (a reference to the row or, inlined, a copy
+  // of it; then in the euclidean reduction its extra coordinate sqrt(R^2 - |x|^2)), into `out`
+  // (hnsw_detail::nodeDataFloats): each thread of a parallel build has its own.
+  void nodeData(const Graph& graph, std::size_t row, float* out) const;
+  // Whether a graph started (or loaded) now keeps its rows inlined (kInlineRowBytes, kInlineFromBytes).
+  bool inlinesRows() const;
   // The euclidean reduction's extra coordinate of a stored row (codes and scale in int8).
   float extraCoordinate(const float* storedRow) const;
   // Floats of the vector a graph distance reads in the given space (the row with the extra
   // coordinate, padded; codes, scale and extra coordinate in int8), by which its work is weighed.
   std::size_t graphVectorFloats(bool euclidean) const;
-  // Points the node of the item (in every graph holding it) at its row after the row moved.
+  // Points the node of the item (in every referenced graph holding it) at its row after the row
+  // moved; an inlined node keeps its copy.
   void followRow(Id id);
   std::size_t M_;
   std::size_t efConstruction_;
@@ -222,6 +257,9 @@ class HnswIndex final : public MipsIndex {
   bool incremental_ = true;
   double buildCredit_ = 1.0;
   double filterCrossover_ = 0.0;
+  // The internal option inlineRows: "auto" (kInlineRowBytes, kInlineFromBytes), or every graph's
+  // rows "always" inlined or "never" (tests build both layouts of one graph with it).
+  std::string inlineRows_;
   FilteredGraphSearch filteredSearch_;
   bool euclidean_ = false;
   bool spaceDecided_ = true;
