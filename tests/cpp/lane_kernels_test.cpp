@@ -65,3 +65,43 @@ TEST(LaneKernels, ExtendedDistancesAreSquaredDistanceOverTheExtendedRows) {
     }
   }
 }
+
+// Graph distances over rows longer than kInterleavedRowsMaxStride keep four sums (lane_kernels.hpp):
+// lane l of sum k adds elements 16 j + 4 k + l in order, the tail goes to sum 0, and the sums are
+// added (s0 + s1) + (s2 + s3) before innerProduct's combination. Shorter rows keep innerProduct's and
+// squaredDistanceExtended's bits (graphDistances4 scores them four at a time).
+TEST(LaneKernels, GraphDistancesOfLongRowsKeepFourSumsInTheirDocumentedOrder) {
+  Random random(29);
+  for (std::size_t paddedDim : {4u, 36u, 64u, 68u, 72u, 80u, 100u, 784u}) {
+    std::vector<float> a(paddedDim), b(paddedDim);
+    for (int trial = 0; trial < 20; ++trial) {
+      for (auto& v : a) v = static_cast<float>(random.normal());
+      for (auto& v : b) v = static_cast<float>(random.normal());
+      const float extra = static_cast<float>(random.normal());
+      const std::size_t at = paddedDim - 3;
+      if (paddedDim <= lanes::kInterleavedRowsMaxStride) {
+        EXPECT_EQ(lanes::graphInnerProduct(a.data(), b.data(), paddedDim), innerProduct(a.data(), b.data(), paddedDim));
+        EXPECT_EQ(lanes::graphSquaredDistanceExtended(a.data(), b.data(), paddedDim, at, extra),
+                  lanes::squaredDistanceExtended(a.data(), b.data(), paddedDim, at, extra));
+        continue;
+      }
+      float product[4][4] = {}, squared[4][4] = {};
+      for (std::size_t i = 0; i < paddedDim; ++i) {
+        const std::size_t group = i / 4, sum = i < paddedDim / 16 * 16 ? group % 4 : 0;
+        product[sum][i % 4] += a[i] * b[i];
+        squared[sum][i % 4] += (a[i] - b[i]) * (a[i] - b[i]);
+      }
+      float p[4], q[4];
+      for (std::size_t l = 0; l < 4; ++l) {
+        p[l] = (product[0][l] + product[1][l]) + (product[2][l] + product[3][l]);
+        q[l] = (squared[0][l] + squared[1][l]) + (squared[2][l] + squared[3][l]);
+      }
+      q[at % 4] += extra * extra;
+      EXPECT_EQ(lanes::graphInnerProduct(a.data(), b.data(), paddedDim), (p[0] + p[1]) + (p[2] + p[3])) << paddedDim;
+      EXPECT_EQ(lanes::graphSquaredDistanceExtended(a.data(), b.data(), paddedDim, at, extra), (q[0] + q[1]) + (q[2] + q[3])) << paddedDim;
+      double exact = 0.0;
+      for (std::size_t i = 0; i < paddedDim; ++i) exact += static_cast<double>(a[i]) * b[i];
+      EXPECT_NEAR(lanes::graphInnerProduct(a.data(), b.data(), paddedDim), exact, 1e-4 * std::sqrt(static_cast<double>(paddedDim)));
+    }
+  }
+}

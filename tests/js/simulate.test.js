@@ -132,6 +132,14 @@ describe('simulate', () => {
       for (const storage of ['f32', 'int8']) {
         configs.push(linearConfig({ policy: { type: 'sub-ts', index: { type: 'hnsw', space: 'euclidean', storage, build: 'immediate', M: 8 } }, environment: { type: 'linear', dim: 7, arms: 1500, change: { every: 10, add: 3, remove: 5 } }, horizon: 400, recordEvery: 1 }));
       }
+      // Rows longer than 64 floats, whose graph distances keep four sums (lane_kernels.hpp's
+      // graphInnerProduct; 70 dimensions padded to 72: four groups of 16, then a tail of two). The
+      // answers' scores are innerProduct's, so this checks the answers; a change in the order of
+      // the four sums' last additions alone went unseen here (it flips no comparison on these
+      // arms), and lane_kernels_test.cpp holds that order natively.
+      for (const space of ['inner-product', 'euclidean']) {
+        configs.push(linearConfig({ policy: { type: 'sub-ts', index: { type: 'hnsw', space, build: 'immediate', M: 8 } }, environment: { type: 'linear', dim: 70, arms: 1500, change: { every: 10, add: 3, remove: 5 } }, horizon: 200, recordEvery: 1 }));
+      }
     }
     for (const config of configs) {
       const wasm = sb.simulate(config);

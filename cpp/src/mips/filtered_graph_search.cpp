@@ -54,9 +54,9 @@ float distanceOf(const GraphLayout& graph, const float* row, float extra, const 
   }
   if constexpr (Euclidean) {
     // The query's extra coordinate is 0.
-    return lanes::squaredDistanceExtended(row, query, graph.rows.rowFloats, graph.dim, extra);
+    return lanes::graphSquaredDistanceExtended(row, query, graph.rows.rowFloats, graph.dim, extra);
   } else {
-    return 1.0f - lanes::innerProduct(row, query, graph.rows.rowFloats);
+    return 1.0f - lanes::graphInnerProduct(row, query, graph.rows.rowFloats);
   }
 }
 

@@ -47,13 +47,13 @@ inline void countEvaluation(DistanceParameter* p) { ++p->evaluations; }
 inline float innerProductDistance(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return 1.0f - lanes::innerProduct(p->rows.rowOfData(a), p->rows.rowOfData(b), p->rows.rowFloats);
+  return 1.0f - lanes::graphInnerProduct(p->rows.rowOfData(a), p->rows.rowOfData(b), p->rows.rowFloats);
 }
 
 inline float euclideanDistance(const void* a, const void* b, const void* parameter) {
   auto* p = static_cast<DistanceParameter*>(const_cast<void*>(parameter));
   countEvaluation(p);
-  return lanes::squaredDistanceExtended(p->rows.rowOfData(a), p->rows.rowOfData(b), p->rows.rowFloats, p->dim,
+  return lanes::graphSquaredDistanceExtended(p->rows.rowOfData(a), p->rows.rowOfData(b), p->rows.rowFloats, p->dim,
                                         p->rows.extraOfData(a) - p->rows.extraOfData(b));
 }
 

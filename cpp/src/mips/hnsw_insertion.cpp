@@ -70,8 +70,8 @@ struct Metric {
     if (codeBytes > 0) {
       return euclidean ? quantised::euclideanDistance(a, extraA, b, extraB, codeBytes) : quantised::innerProductDistance(a, b, codeBytes);
     }
-    return euclidean ? lanes::squaredDistanceExtended(a, b, rows.rowFloats, dim, extraA - extraB)
-                     : 1.0f - lanes::innerProduct(a, b, rows.rowFloats);
+    return euclidean ? lanes::graphSquaredDistanceExtended(a, b, rows.rowFloats, dim, extraA - extraB)
+                     : 1.0f - lanes::graphInnerProduct(a, b, rows.rowFloats);
   }
   float between(tableint a, tableint b) const { return distance(rowOf(a), extraOf(a), rowOf(b), extraOf(b)); }
 

@@ -185,4 +185,73 @@ inline std::size_t graphDistances4(bool euclidean, const float* const* rows, con
   return i;
 }
 
+// Graph distances (a search's and an insertion's) over rows longer than kInterleavedRowsMaxStride,
+// one row at a time: innerProduct's one chain of dependent additions makes such a row cost an
+// addition's latency per four floats (196 of them at 784 dimensions), so these keep four sums,
+// each over every fourth group of four floats (lane l of sum k adds elements 16 j + 4 k + l in order;
+// the groups past the last multiple of 16 go to sum 0), added as (s0 + s1) + (s2 + s3) lane by lane
+// and then combined as innerProduct's lanes. Rows of kInterleavedRowsMaxStride floats or fewer are
+// scored as innerProduct scores them (graphDistances4 scores them four at a time with its bits).
+// Graph distances only steer the search: the candidates' scores are computed again with
+// innerProduct, so the answers' scores keep its bits.
+#ifdef __wasm_simd128__
+template <class Term>
+inline v128_t wideLaneSums(std::size_t paddedDim, Term term) {
+  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+  std::size_t i = 0;
+  for (; i + 4 * kLaneWidth <= paddedDim; i += 4 * kLaneWidth) {
+    s0 = wasm_f32x4_add(s0, term(i));
+    s1 = wasm_f32x4_add(s1, term(i + kLaneWidth));
+    s2 = wasm_f32x4_add(s2, term(i + 2 * kLaneWidth));
+    s3 = wasm_f32x4_add(s3, term(i + 3 * kLaneWidth));
+  }
+  for (; i < paddedDim; i += kLaneWidth) s0 = wasm_f32x4_add(s0, term(i));
+  return wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3));
+}
+#else
+template <class Term>
+inline void wideLaneSums(std::size_t paddedDim, Term term, float* lane) {
+  float sums[4][kLaneWidth] = {};
+  std::size_t i = 0;
+  for (; i + 4 * kLaneWidth <= paddedDim; i += 4 * kLaneWidth) {
+    for (std::size_t k = 0; k < 4; ++k) {
+      for (std::size_t l = 0; l < kLaneWidth; ++l) sums[k][l] += term(i + k * kLaneWidth + l);
+    }
+  }
+  for (; i < paddedDim; i += kLaneWidth) {
+    for (std::size_t l = 0; l < kLaneWidth; ++l) sums[0][l] += term(i + l);
+  }
+  for (std::size_t l = 0; l < kLaneWidth; ++l) lane[l] = (sums[0][l] + sums[1][l]) + (sums[2][l] + sums[3][l]);
+}
+#endif
+
+inline float graphInnerProduct(const float* a, const float* b, std::size_t paddedDim) {
+  if (paddedDim <= kInterleavedRowsMaxStride) return innerProduct(a, b, paddedDim);
+#ifdef __wasm_simd128__
+  return combine(wideLaneSums(paddedDim, [&](std::size_t i) { return wasm_f32x4_mul(wasm_v128_load(a + i), wasm_v128_load(b + i)); }));
+#else
+  float lane[kLaneWidth];
+  wideLaneSums(paddedDim, [&](std::size_t i) { return a[i] * b[i]; }, lane);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+#endif
+}
+
+inline float graphSquaredDistanceExtended(const float* a, const float* b, std::size_t paddedDim, std::size_t at, float extraDifference) {
+  if (paddedDim <= kInterleavedRowsMaxStride) return squaredDistanceExtended(a, b, paddedDim, at, extraDifference);
+  float lane[kLaneWidth];
+#ifdef __wasm_simd128__
+  wasm_v128_store(lane, wideLaneSums(paddedDim, [&](std::size_t i) {
+    const v128_t difference = wasm_f32x4_sub(wasm_v128_load(a + i), wasm_v128_load(b + i));
+    return wasm_f32x4_mul(difference, difference);
+  }));
+#else
+  wideLaneSums(paddedDim, [&](std::size_t i) {
+    const float difference = a[i] - b[i];
+    return difference * difference;
+  }, lane);
+#endif
+  lane[at % kLaneWidth] += extraDifference * extraDifference;
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+
 }  // namespace sublinear::lanes
