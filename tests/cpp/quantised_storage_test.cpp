@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -89,6 +90,107 @@ TEST(QuantisedRows, CodesBoundTheErrorAndTheKernelsScoreTheDecodedRow) {
   for (const auto code : codes) EXPECT_EQ(code, 0);
   std::vector<std::int8_t> full(quantised::kMaxDimension, -127);
   EXPECT_EQ(quantised::codeDot(full.data(), full.data(), full.size()), 16129 * static_cast<std::int32_t>(quantised::kMaxDimension));
+}
+
+// The graphs score coded rows four at a time (quantised::graphDistances4: searches and insertions),
+// and the ranking scores four candidates at a time (codeInnerProducts4): each must have the bits of
+// the one-at-a-time kernels, in both spaces, for rows of one and of several 16-code blocks.
+TEST(QuantisedRows, FourRowsAtATimeHaveTheBitsOfOneAtATime) {
+  Random random(4);
+  for (const std::size_t dim : {5u, 16u, 40u, 130u}) {
+    const std::size_t codeBytes = quantised::codeBytes(dim);
+    const std::size_t rowFloats = quantised::graphVectorBytes(codeBytes) / sizeof(float);
+    constexpr std::size_t kRows = 11;
+    std::vector<float> rows(kRows * rowFloats), query(rowFloats);
+    std::vector<const float*> addresses;
+    std::vector<float> extras;
+    const auto code = [&](float* out) {
+      const auto vector = gaussian(random, dim);
+      out[codeBytes / sizeof(float)] = quantised::encode(vector.data(), dim, reinterpret_cast<std::int8_t*>(out));
+    };
+    for (std::size_t r = 0; r < kRows; ++r) {
+      code(rows.data() + r * rowFloats);
+      addresses.push_back(rows.data() + r * rowFloats);
+      extras.push_back(static_cast<float>(random.uniform()));
+    }
+    code(query.data());
+    const float queryExtra = 0.25f;
+    for (const bool euclidean : {false, true}) {
+      std::vector<float> out(kRows);
+      const std::size_t scored = quantised::graphDistances4(euclidean, addresses.data(), extras.data(), query.data(), queryExtra, kRows, codeBytes, out.data());
+      EXPECT_EQ(scored, 8u);
+      for (std::size_t r = 0; r < scored; ++r) {
+        const float expected = euclidean ? quantised::euclideanDistance(addresses[r], extras[r], query.data(), queryExtra, codeBytes)
+                                         : quantised::innerProductDistance(addresses[r], query.data(), codeBytes);
+        EXPECT_EQ(out[r], expected) << dim << " " << euclidean << " " << r;
+      }
+      std::int32_t dots[4];
+      std::vector<const std::int8_t*> codes;
+      for (std::size_t r = 0; r < 4; ++r) codes.push_back(reinterpret_cast<const std::int8_t*>(addresses[r + 3]));
+      quantised::codeDots4(codes.data(), reinterpret_cast<const std::int8_t*>(query.data()), codeBytes, dots);
+      for (std::size_t r = 0; r < 4; ++r) EXPECT_EQ(dots[r], quantised::codeDot(codes[r], reinterpret_cast<const std::int8_t*>(query.data()), codeBytes));
+      // The ranking's kernel: a float query against four rows' codes.
+      std::vector<float> floatQuery(codeBytes, 0.0f);
+      const auto drawn = gaussian(random, dim);
+      std::copy(drawn.begin(), drawn.end(), floatQuery.begin());
+      float scores[4];
+      quantised::codeInnerProducts4(codes.data(), floatQuery.data(), codeBytes, scores);
+      for (std::size_t r = 0; r < 4; ++r) EXPECT_EQ(scores[r], quantised::codeInnerProduct(codes[r], floatQuery.data(), codeBytes));
+    }
+  }
+}
+
+// A graph search's candidates are ranked from the rows the search read (HnswIndex::candidateRows:
+// the node records' copies when rows are inlined, the rows the references name otherwise), and any
+// other candidate (alsoRank) through the store: every answer's score is the store's score of its
+// item, after removals that move rows and reuse nodes, with and without a filter.
+TEST(QuantisedStorage, AnswersFromTheGraphScoreAsTheStoredVectors) {
+  constexpr std::size_t kDim = 12, kCount = 900;
+  for (const char* storage : {"f32", "int8"}) {
+    for (const char* inlineRows : {"always", "never"}) {
+      {
+        SCOPED_TRACE(std::string(storage) + " " + inlineRows);
+        PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"storage", storage}, {"M", 8}, {"efConstruction", 40}, {"build", "immediate"},
+                                   {"seed", 5}, {"inlineRows", inlineRows}, {"filterCrossover", 0}});
+        ExactIndex oracle(kDim, std::string(storage) == "int8" ? VectorStorage::Int8 : VectorStorage::Float32);
+        Random random(8);
+        std::vector<Id> live;
+        Id next = 0;
+        const auto add = [&](std::size_t count) {
+          std::vector<Id> ids(count);
+          for (Id& id : ids) id = next++;
+          const auto vectors = gaussian(random, count * kDim);
+          std::vector<Label> labels(count);
+          for (std::size_t i = 0; i < count; ++i) labels[i] = ids[i] % 3;
+          for (MipsIndex* target : {&*index, static_cast<MipsIndex*>(&oracle)}) target->add(ids.data(), count, vectors.data(), vectors.size(), labels.data(), count);
+          live.insert(live.end(), ids.begin(), ids.end());
+        };
+        add(kCount);
+        for (int round = 0; round < 12; ++round) {
+          random.shuffle(live);
+          const std::vector<Id> gone(live.end() - 20, live.end());
+          live.resize(live.size() - 20);
+          for (MipsIndex* target : {&*index, static_cast<MipsIndex*>(&oracle)}) target->remove(gone.data(), gone.size());
+          add(15);
+          const auto query = gaussian(random, kDim);
+          // Every stored item's score, by the oracle's exact scan.
+          const SearchResult all = oracle.search(query.data(), kDim, live.size());
+          std::map<Id, float> scoreOf;
+          for (std::size_t i = 0; i < all.ids.size(); ++i) scoreOf[all.ids[i]] = all.scores[i];
+          SearchOptions plain, filtered;
+          plain.shortlist = 30;
+          plain.alsoRank = {live[0], live[1]};
+          filtered.labels = {static_cast<Label>(round % 3)};
+          for (const SearchOptions& options : {plain, filtered}) {
+            const SearchResult answer = index->search(query.data(), kDim, 10, options);
+            ASSERT_EQ(answer.ids.size(), 10u);
+            for (std::size_t i = 0; i < answer.ids.size(); ++i) ASSERT_EQ(answer.scores[i], scoreOf.at(answer.ids[i])) << "round " << round;
+          }
+        }
+        EXPECT_GT(index->stats()["distanceComputations"].get<double>(), 0.0);
+      }
+    }
+  }
 }
 
 TEST(QuantisedStorage, TheExactScanRanksTheDecodedRows) {

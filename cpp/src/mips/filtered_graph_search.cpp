@@ -99,8 +99,12 @@ void scoreFresh(const GraphLayout& graph, const float* query, const std::uint32_
   const float** rows = buffers.rows.data();
   float* extras = buffers.extras.data();
   locate<Euclidean>(graph, nodes, count, rows, extras);
+  buffers.touched += touchRows(rows, count, graph.rows.rowFloats * sizeof(float));
   // The query's extra coordinate is 0.
-  std::size_t i = graph.codeBytes == 0 ? lanes::graphDistances4(Euclidean, rows, extras, 0.0f, count, query, graph.rows.rowFloats, graph.dim, out) : 0;
+  std::size_t i = graph.codeBytes == 0
+                      ? lanes::graphDistances4(Euclidean, rows, extras, 0.0f, count, query, graph.rows.rowFloats, graph.dim, out)
+                      : quantised::graphDistances4(Euclidean, rows, extras, query, quantised::floatAt(query, graph.codeBytes + sizeof(float)), count,
+                                                   graph.codeBytes, out);
   for (; i < count; ++i) out[i] = distanceOf<Euclidean>(graph, rows[i], Euclidean ? extras[i] : 0.0f, query);
 }
 // hnswlib's greedy descent through the upper layers (searchKnn's first loop): the node where it
@@ -237,6 +241,9 @@ void FilteredGraphSearch::nearestOnLayer0(const GraphLayout& graph, const float*
     std::pop_heap(frontier_.begin(), frontier_.end(), byDistance);
     frontier_.pop_back();
     const char* header = level0Header(graph, current.second);
+    // hnswlib prefetches the next node to expand (its link list) while it scores this one's
+    // neighbours: the node then nearest in the frontier is usually the next one.
+    if (!frontier_.empty()) scoring_.touched += static_cast<unsigned char>(*level0Header(graph, frontier_.front().second));
     // The new neighbours first, then their distances, then the heaps in hnswlib's order: the
     // distances do not depend on the heaps, and scored four at a time their rows are fetched
     // together (the search waits on memory, not on arithmetic).
@@ -287,6 +294,7 @@ std::vector<std::uint32_t> FilteredGraphSearch::search(const GraphLayout& graph,
       break;
     }
     frontier.pop();
+    if (!frontier.empty()) scoring_.touched += static_cast<unsigned char>(*level0Header(graph, frontier.top().second));
     // As nearest(): the new neighbours, then their distances together, then the heaps in order.
     const std::size_t fresh = scoreUnvisited(graph, query, level0Header(graph, nearest.second));
     for (std::size_t j = 0; j < fresh; ++j) {

@@ -178,6 +178,7 @@ class GraphInserter {
   std::vector<const float*> rows_;
   std::vector<float> extras_;
   std::vector<float> distances_;
+  std::uint32_t touched_ = 0;  // touchRows' sums
   std::uint64_t evaluations_ = 0;
 };
 
@@ -362,6 +363,12 @@ struct HnswIndex::Graph {
     if ((reference & GraphRows::kRetiredRow) != 0) freeRetired.push_back(reference & ~GraphRows::kRetiredRow);
   }
   std::size_t live() const { return hnsw.label_lookup_.size(); }
+  // The row a search scored for a node (after layout(), which syncs the references): inlined, the
+  // copy in its record; referenced, the row its dense reference names.
+  const float* nodeRow(hnswlib::tableint node) const {
+    if (inlined()) return reinterpret_cast<const float*>(hnsw.data_level0_memory_ + node * hnsw.size_data_per_element_ + hnsw.offsetData_);
+    return space.rows().row(references[node]);
+  }
 };
 
 }  // namespace sublinear

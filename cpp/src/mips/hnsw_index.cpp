@@ -192,13 +192,29 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
   graph.space.setEvaluations(graph.evaluations() + filteredSearch_.evaluations());
   exhausted = filteredSearch_.exhausted();
   std::vector<Id> ids;
-  ids.reserve(nodes.size());
-  for (const auto node : nodes) ids.push_back(static_cast<Id>(hnsw.getExternalLabel(node)));
+  keepCandidates(nodes, ids);
   return ids;
+}
+
+void HnswIndex::keepCandidates(const std::vector<std::uint32_t>& nodes, std::vector<Id>& ids) {
+  ids.reserve(ids.size() + nodes.size());
+  for (const auto node : nodes) {
+    const auto id = static_cast<Id>(graph_->hnsw.getExternalLabel(node));
+    ids.push_back(id);
+    candidateRows_.emplace_back(id, graph_->nodeRow(node));
+  }
+}
+
+void HnswIndex::candidateRows(const std::vector<Id>& ids, const float** rows) const {
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    rows[i] = i < candidateRows_.size() && candidateRows_[i].first == ids[i] ? candidateRows_[i].second : items_.vectorOf(ids[i]);
+  }
+  candidateRows_.clear();
 }
 
 std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible) {
   makeScratch();
+  candidateRows_.clear();
   // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers.
   if (!incremental_) buildPending(items_.size());
   const std::size_t n = items_.size();
@@ -231,8 +247,7 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
       searchEvaluations = static_cast<double>(filteredSearch_.evaluations());
       graph_->space.setEvaluations(graph_->evaluations() + filteredSearch_.evaluations());
       countInnerProducts(searchEvaluations);
-      ids.reserve(found.size() + count);
-      for (const auto node : found) ids.push_back(static_cast<Id>(hnsw.getExternalLabel(node)));
+      keepCandidates(found, ids);
     }
   }
   if (built_ == n) return ids;

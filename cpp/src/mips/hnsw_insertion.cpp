@@ -78,7 +78,8 @@ struct Metric {
   // out[i] = distance(rows[i], extras[i], row, extra) for i < count: four rows at a time as
   // FilteredGraphSearch scores them (lanes::graphDistances4), with the bits of one at a time.
   void distances(const float* const* rowsOf, const float* extrasOf, std::size_t count, const float* row, float extra, float* out) const {
-    std::size_t i = codeBytes == 0 ? lanes::graphDistances4(euclidean, rowsOf, extrasOf, extra, count, row, rows.rowFloats, dim, out) : 0;
+    std::size_t i = codeBytes == 0 ? lanes::graphDistances4(euclidean, rowsOf, extrasOf, extra, count, row, rows.rowFloats, dim, out)
+                                   : quantised::graphDistances4(euclidean, rowsOf, extrasOf, row, extra, count, codeBytes, out);
     for (; i < count; ++i) out[i] = distance(rowsOf[i], extrasOf[i], row, extra);
   }
 };
@@ -100,6 +101,7 @@ void GraphInserter::score(const M& metric, const tableint* nodes, std::size_t co
     rows_[i] = metric.rowOf(nodes[i]);
     extras_[i] = metric.extraOf(nodes[i]);
   }
+  touched_ += touchRows(rows_.data(), count, metric.rows.rowFloats * sizeof(float));
   metric.distances(rows_.data(), extras_.data(), count, row, extra, out);
   evaluations_ += count;
 }

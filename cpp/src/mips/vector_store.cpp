@@ -46,9 +46,17 @@ void VectorStore::addEncoded(Id id, const std::int8_t* codes, float scale) {
   RowStore<float>::add(id, row.data());
 }
 
-float VectorStore::score(std::size_t row, const float* paddedQuery) const {
-  if (!quantised()) return lanes::innerProduct(rowData(row), paddedQuery, stride());
-  return scaleAt(row) * quantised::codeInnerProduct(codesAt(row), paddedQuery, queryStride_);
+float VectorStore::scoreRow(const float* row, const float* paddedQuery) const {
+  if (!quantised()) return lanes::innerProduct(row, paddedQuery, stride());
+  return row[codeFloats_] * quantised::codeInnerProduct(reinterpret_cast<const std::int8_t*>(row), paddedQuery, queryStride_);
+}
+
+void VectorStore::scoreRows4(const float* const* rows, const float* paddedQuery, float* out) const {
+  if (!quantised()) return lanes::innerProducts4(rows[0], rows[1], rows[2], rows[3], paddedQuery, stride(), out);
+  const std::int8_t* codes[4];
+  for (std::size_t r = 0; r < 4; ++r) codes[r] = reinterpret_cast<const std::int8_t*>(rows[r]);
+  quantised::codeInnerProducts4(codes, paddedQuery, queryStride_, out);
+  for (std::size_t r = 0; r < 4; ++r) out[r] = rows[r][codeFloats_] * out[r];
 }
 
 void VectorStore::decode(std::size_t row, float* out) const {

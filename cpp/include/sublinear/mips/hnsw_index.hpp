@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <string>
 
 #include "sublinear/core/options.hpp"
@@ -179,6 +180,9 @@ class HnswIndex final : public MipsIndex {
   void onRemove(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
   std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override;
+  // The graph search's answers from the rows it just read (candidateRows_), in the node records
+  // when they hold the rows; the rest through the store.
+  void candidateRows(const std::vector<Id>& ids, const float** rows) const override;
   // Whether a scan of every item costs less than an incremental graph would (kScanRowsPerSearchVisit).
   bool scanIsCheaper(std::size_t count) const;
   void saveStructure(StateWriter& out) const override;
@@ -261,6 +265,13 @@ class HnswIndex final : public MipsIndex {
   // rows "always" inlined or "never" (tests build both layouts of one graph with it).
   std::string inlineRows_;
   FilteredGraphSearch filteredSearch_;
+  // The last graph search's answers (as graphCandidates returns them, in order) and their rows,
+  // for the ranking that follows it in MipsIndex::search (candidateRows), which takes them: held
+  // only from a search to its ranking, while nothing changes the index. mutable: taken by a const
+  // method.
+  mutable std::vector<std::pair<Id, const float*>> candidateRows_;
+  // Keeps the ids and rows of the graph's nodes `nodes` in candidateRows_ and appends the ids to `ids`.
+  void keepCandidates(const std::vector<std::uint32_t>& nodes, std::vector<Id>& ids);
   bool euclidean_ = false;
   bool spaceDecided_ = true;
   double innerProductTrialRecall_ = -1.0;

@@ -167,6 +167,11 @@ class MipsIndex {
   void swapRows(std::size_t a, std::size_t b);
   // Exact top-k of the given ids, counted as inner products.
   SearchResult rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k);
+  // Where rankExactly reads the row of each of `ids` (rows[i], laid out as the store's rows): by
+  // default the store's row, found through its map of ids. An index that has just read copies of
+  // its candidates' rows answers from them: at a million items the map and the store's row are
+  // each a cache miss per candidate, where the copies are still in cache.
+  virtual void candidateRows(const std::vector<Id>& ids, const float** rows) const;
   void countInnerProducts(double count) { innerProducts_ += static_cast<std::uint64_t>(count); }
 
   VectorStore items_;

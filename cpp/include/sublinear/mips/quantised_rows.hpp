@@ -19,6 +19,8 @@
 #include <wasm_simd128.h>
 #endif
 
+#include "sublinear/mips/lane_kernels.hpp"
+
 namespace sublinear::quantised {
 
 // Codes are padded with zeros to a multiple of 16 (one v128 of i8 lanes).
@@ -77,6 +79,31 @@ inline float codeInnerProduct(const std::int8_t* codes, const float* query, std:
 #endif
 }
 
+// codeInnerProduct of four rows against one query, into out[0..3], with its bits: each row's lanes
+// add in the same order, and four independent chains of additions run at once where one row has
+// one (an addition's latency per four codes).
+inline void codeInnerProducts4(const std::int8_t* const* rows, const float* query, std::size_t count, float* out) {
+#ifdef __wasm_simd128__
+  v128_t sum[4] = {wasm_f32x4_splat(0.0f), wasm_f32x4_splat(0.0f), wasm_f32x4_splat(0.0f), wasm_f32x4_splat(0.0f)};
+  for (std::size_t i = 0; i < count; i += kCodeLanes) {
+    const v128_t q0 = wasm_v128_load(query + i), q1 = wasm_v128_load(query + i + 4);
+    const v128_t q2 = wasm_v128_load(query + i + 8), q3 = wasm_v128_load(query + i + 12);
+    for (std::size_t r = 0; r < 4; ++r) {
+      const v128_t bytes = wasm_v128_load(rows[r] + i);
+      const v128_t low = wasm_i16x8_extend_low_i8x16(bytes);
+      const v128_t high = wasm_i16x8_extend_high_i8x16(bytes);
+      sum[r] = wasm_f32x4_add(sum[r], wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(low)), q0));
+      sum[r] = wasm_f32x4_add(sum[r], wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(low)), q1));
+      sum[r] = wasm_f32x4_add(sum[r], wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(high)), q2));
+      sum[r] = wasm_f32x4_add(sum[r], wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(high)), q3));
+    }
+  }
+  lanes::storeCombined4(sum[0], sum[1], sum[2], sum[3], out);
+#else
+  for (std::size_t r = 0; r < 4; ++r) out[r] = codeInnerProduct(rows[r], query, count);
+#endif
+}
+
 // sum_i a_i * b_i over `count` codes (a multiple of 16), exactly.
 inline std::int32_t codeDot(const std::int8_t* a, const std::int8_t* b, std::size_t count) {
 #ifdef __wasm_simd128__
@@ -94,6 +121,31 @@ inline std::int32_t codeDot(const std::int8_t* a, const std::int8_t* b, std::siz
   std::int32_t sum = 0;
   for (std::size_t i = 0; i < count; ++i) sum += static_cast<std::int32_t>(a[i]) * static_cast<std::int32_t>(b[i]);
   return sum;
+#endif
+}
+
+// codeDot of four rows against one vector b: out[r] == codeDot(rows[r], b, count). b is widened
+// once per 16 codes for the four rows, and the four sums share one transpose (exact integers: any
+// order of additions gives the same sums).
+inline void codeDots4(const std::int8_t* const* rows, const std::int8_t* b, std::size_t count, std::int32_t* out) {
+#ifdef __wasm_simd128__
+  v128_t s[4] = {wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0), wasm_i32x4_splat(0)};
+  for (std::size_t i = 0; i < count; i += kCodeLanes) {
+    const v128_t y = wasm_v128_load(b + i);
+    const v128_t low = wasm_i16x8_extend_low_i8x16(y);
+    const v128_t high = wasm_i16x8_extend_high_i8x16(y);
+    for (std::size_t r = 0; r < 4; ++r) {
+      const v128_t x = wasm_v128_load(rows[r] + i);
+      s[r] = wasm_i32x4_add(s[r], wasm_i32x4_dot_i16x8(wasm_i16x8_extend_low_i8x16(x), low));
+      s[r] = wasm_i32x4_add(s[r], wasm_i32x4_dot_i16x8(wasm_i16x8_extend_high_i8x16(x), high));
+    }
+  }
+  // Lane sums of s[0..3] into one vector: pairs of rows interleaved, then their halves added.
+  const v128_t u01 = wasm_i32x4_add(wasm_i32x4_shuffle(s[0], s[1], 0, 4, 1, 5), wasm_i32x4_shuffle(s[0], s[1], 2, 6, 3, 7));
+  const v128_t u23 = wasm_i32x4_add(wasm_i32x4_shuffle(s[2], s[3], 0, 4, 1, 5), wasm_i32x4_shuffle(s[2], s[3], 2, 6, 3, 7));
+  wasm_v128_store(out, wasm_i32x4_add(wasm_i32x4_shuffle(u01, u23, 0, 1, 4, 5), wasm_i32x4_shuffle(u01, u23, 2, 3, 6, 7)));
+#else
+  for (std::size_t r = 0; r < 4; ++r) out[r] = codeDot(rows[r], b, count);
 #endif
 }
 
@@ -120,10 +172,12 @@ inline float floatAt(const void* row, std::size_t offset) {
 }
 // The scale of a stored row or a graph query (after the codes).
 inline float rowScale(const void* row, std::size_t codeBytes) { return floatAt(row, codeBytes); }
+// <a, b> of two coded rows of scales scaleA and scaleB whose codes' dot is `dot`, in float.
+inline float scaledDot(float scaleA, float scaleB, std::int32_t dot) { return (scaleA * scaleB) * static_cast<float>(dot); }
 // <a, b> of two coded rows, in float (the integer dot is exact).
 inline float codedInnerProduct(const void* a, const void* b, std::size_t codeBytes) {
   const std::int32_t dot = codeDot(static_cast<const std::int8_t*>(a), static_cast<const std::int8_t*>(b), codeBytes);
-  return (rowScale(a, codeBytes) * rowScale(b, codeBytes)) * static_cast<float>(dot);
+  return scaledDot(rowScale(a, codeBytes), rowScale(b, codeBytes), dot);
 }
 // The inner-product space's distance 1 - <a, b>.
 inline float innerProductDistance(const void* a, const void* b, std::size_t codeBytes) {
@@ -135,6 +189,27 @@ inline float innerProductDistance(const void* a, const void* b, std::size_t code
 // linking, query to item while searching), so a shift changes nothing.
 inline float euclideanDistance(const void* a, float extraA, const void* b, float extraB, std::size_t codeBytes) {
   return -2.0f * (codedInnerProduct(a, b, codeBytes) + extraA * extraB);
+}
+
+// The graph distances (innerProductDistance, or euclideanDistance) of `count` coded rows, with
+// extra coordinates extras[] in the euclidean reduction, to one coded vector b of extra coordinate
+// extraB, four at a time (codeDots4), with the bits of one at a time: out[i] for i below the
+// returned count, a multiple of four; the rest are the caller's.
+inline std::size_t graphDistances4(bool euclidean, const float* const* rows, const float* extras, const void* b, float extraB,
+                                   std::size_t count, std::size_t codeBytes, float* out) {
+  const float scaleB = rowScale(b, codeBytes);
+  std::int32_t dots[4];
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const std::int8_t* codes[4];
+    for (std::size_t r = 0; r < 4; ++r) codes[r] = reinterpret_cast<const std::int8_t*>(rows[i + r]);
+    codeDots4(codes, static_cast<const std::int8_t*>(b), codeBytes, dots);
+    for (std::size_t r = 0; r < 4; ++r) {
+      const float product = scaledDot(rowScale(rows[i + r], codeBytes), scaleB, dots[r]);
+      out[i + r] = euclidean ? -2.0f * (product + extras[i + r] * extraB) : 1.0f - product;
+    }
+  }
+  return i;
 }
 
 }  // namespace sublinear::quantised

@@ -39,7 +39,13 @@ class VectorStore : public RowStore<float> {
   float scaleAt(std::size_t row) const { return rowData(row)[codeFloats_]; }
 
   // <stored vector of `row`, query> for a query padded to queryStride().
-  float score(std::size_t row, const float* paddedQuery) const;
+  float score(std::size_t row, const float* paddedQuery) const { return scoreRow(rowData(row), paddedQuery); }
+  // The same for a row laid out as this store's rows (stride() floats), wherever it is: a copy of
+  // one (HnswIndex's inlined nodes) scores with the same bits.
+  float scoreRow(const float* row, const float* paddedQuery) const;
+  // scoreRow() of four rows at once, into out[0..3], with its bits (lanes::innerProducts4,
+  // quantised::codeInnerProducts4): for rows anywhere in memory, such as a search's candidates.
+  void scoreRows4(const float* const* rows, const float* paddedQuery, float* out) const;
   // The stored vector of `row` as dim floats.
   void decode(std::size_t row, float* out) const;
   double squaredNorm(std::size_t row) const;
