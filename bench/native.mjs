@@ -51,6 +51,11 @@ for threads in threads_list:
     index.add_items(data, np.arange(n), num_threads=threads)
     out['build'][str(threads)] = time.perf_counter() - started
 index.set_num_threads(1)
+# A pass at every ef first, untimed, as ours (the caches warm alike).
+for ef in beams:
+    index.set_ef(max(ef, 10))
+    for i in range(q):
+        index.knn_query(queries[i:i+1], k=10)
 out['curve'] = []
 for ef in beams:
     index.set_ef(max(ef, 10))
@@ -164,8 +169,14 @@ async function runDataset(data, config, modules, report, progress) {
         }
       }
       const vectorBytesPerItem = index.stats().vectorBytesPerItem;
-      // At each beam an untimed pass (the answers; the engine compiles the search and the memory it
-      // touches warms), then the median of three timed passes, as native's.
+      // First a pass at every beam, untimed: V8 runs a wasm function first as baseline code and
+      // compiles it optimised in the background once it is hot, so without this the first beams
+      // of the first index were timed partly on baseline code (in one run f32 at a beam of 10 took
+      // longer than at 16). Then at each beam an untimed pass (the answers), then the median of
+      // three timed passes, as native's.
+      for (const beam of BEAMS) {
+        for (let i = 0; i < q; i++) index.search(query(i), K, { shortlist: beam });
+      }
       const curve = BEAMS.map((beam) => {
         const options = { shortlist: beam };
         const found = [];
@@ -225,7 +236,7 @@ export default async function native(args, report) {
     return;
   }
   const modules = { 1: await init({ threads: 1 }), 2: await init({ threads: 2 }) };
-  report.note(`Configuration: inner product, top ${K}, M ${config.M}, efConstruction ${config.efConstruction}; ours with build: 'immediate', space: 'inner-product' (hnswlib's own space) and efSearch 1 with a shortlist of the beam (so both search the same beam), queries one at a time on one thread (on the module that built the index), timed as the median of three passes after an untimed one at each beam.`);
+  report.note(`Configuration: inner product, top ${K}, M ${config.M}, efConstruction ${config.efConstruction}; ours with build: 'immediate', space: 'inner-product' (hnswlib's own space) and efSearch 1 with a shortlist of the beam (so both search the same beam), queries one at a time on one thread (on the module that built the index), timed as the median of three passes after an untimed one at each beam, all after one untimed pass at every beam (warm code and caches on both sides).`);
   // The machine is shared: its load beside the timings says how far to trust them.
   const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
   report.note(`Machine load at the start (1, 5, 15 min averages): ${load()}.`);
