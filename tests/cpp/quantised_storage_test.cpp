@@ -193,6 +193,46 @@ TEST(QuantisedStorage, AnswersFromTheGraphScoreAsTheStoredVectors) {
   }
 }
 
+// An incremental graph inserts waiting items during a search (the build slice it pays for), after
+// its beam found the candidates and before they are ranked: the graph's memory may grow in between,
+// so the ranking must find the candidates' rows again (it keeps nodes, not addresses; under
+// AddressSanitizer a kept address into the old memory is a use after free).
+TEST(QuantisedStorage, CandidatesAreRankedFromTheGraphAfterTheSearchGrewIt) {
+  constexpr std::size_t kDim = 12;
+  for (const char* storage : {"f32", "int8"}) {
+    for (const char* inlineRows : {"always", "never"}) {
+      SCOPED_TRACE(std::string(storage) + " " + inlineRows);
+      PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"storage", storage}, {"M", 4}, {"efConstruction", 20}, {"efSearch", 1},
+                                 {"build", "incremental"}, {"seed", 6}, {"inlineRows", inlineRows}});
+      ExactIndex oracle(kDim, std::string(storage) == "int8" ? VectorStorage::Int8 : VectorStorage::Float32);
+      Random random(12);
+      Id next = 0;
+      const auto add = [&](std::size_t count) {
+        std::vector<Id> ids(count);
+        for (Id& id : ids) id = next++;
+        const auto vectors = gaussian(random, count * kDim);
+        for (MipsIndex* target : {&*index, static_cast<MipsIndex*>(&oracle)}) target->add(ids.data(), count, vectors.data(), vectors.size());
+      };
+      add(3000);
+      index->build(3000);
+      const double capacity = index->stats()["capacity"].get<double>();
+      for (int round = 0; round < 8; ++round) {
+        add(400);
+        const auto query = gaussian(random, kDim);
+        const double built = index->stats()["built"].get<double>();
+        const SearchResult answer = index->search(query.data(), kDim, 10, SearchOptions{});
+        ASSERT_GT(index->stats()["built"].get<double>(), built) << "the search paid for a build slice";
+        const SearchResult all = oracle.search(query.data(), kDim, oracle.size());
+        std::map<Id, float> scoreOf;
+        for (std::size_t i = 0; i < all.ids.size(); ++i) scoreOf[all.ids[i]] = all.scores[i];
+        ASSERT_EQ(answer.ids.size(), 10u);
+        for (std::size_t i = 0; i < answer.ids.size(); ++i) ASSERT_EQ(answer.scores[i], scoreOf.at(answer.ids[i])) << "round " << round;
+      }
+      EXPECT_GT(index->stats()["capacity"].get<double>(), capacity);
+    }
+  }
+}
+
 TEST(QuantisedStorage, TheExactScanRanksTheDecodedRows) {
   Random random(2);
   constexpr std::size_t kDim = 24, kCount = 3000;

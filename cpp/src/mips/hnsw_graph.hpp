@@ -363,11 +363,12 @@ struct HnswIndex::Graph {
     if ((reference & GraphRows::kRetiredRow) != 0) freeRetired.push_back(reference & ~GraphRows::kRetiredRow);
   }
   std::size_t live() const { return hnsw.label_lookup_.size(); }
-  // The row a search scored for a node (after layout(), which syncs the references): inlined, the
-  // copy in its record; referenced, the row its dense reference names.
-  const float* nodeRow(hnswlib::tableint node) const {
+  // The row of item `id` as a search reads it, if node `node` holds that item (null otherwise):
+  // inlined, the copy in the node's record; referenced, the row its dense reference names.
+  const float* rowHeldBy(hnswlib::tableint node, Id id) const {
+    if (node >= hnsw.cur_element_count || hnsw.isMarkedDeleted(node) || hnsw.getExternalLabel(node) != id) return nullptr;
     if (inlined()) return reinterpret_cast<const float*>(hnsw.data_level0_memory_ + node * hnsw.size_data_per_element_ + hnsw.offsetData_);
-    return space.rows().row(references[node]);
+    return node < references.size() ? space.rows().row(references[node]) : nullptr;
   }
 };
 

@@ -201,13 +201,14 @@ void HnswIndex::keepCandidates(const std::vector<std::uint32_t>& nodes, std::vec
   for (const auto node : nodes) {
     const auto id = static_cast<Id>(graph_->hnsw.getExternalLabel(node));
     ids.push_back(id);
-    candidateRows_.emplace_back(id, graph_->nodeRow(node));
+    candidateRows_.emplace_back(id, node);
   }
 }
 
 void HnswIndex::candidateRows(const std::vector<Id>& ids, const float** rows) const {
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    rows[i] = i < candidateRows_.size() && candidateRows_[i].first == ids[i] ? candidateRows_[i].second : items_.vectorOf(ids[i]);
+    const float* held = graph_ && i < candidateRows_.size() && candidateRows_[i].first == ids[i] ? graph_->rowHeldBy(candidateRows_[i].second, ids[i]) : nullptr;
+    rows[i] = held != nullptr ? held : items_.vectorOf(ids[i]);
   }
   candidateRows_.clear();
 }

@@ -265,12 +265,13 @@ class HnswIndex final : public MipsIndex {
   // rows "always" inlined or "never" (tests build both layouts of one graph with it).
   std::string inlineRows_;
   FilteredGraphSearch filteredSearch_;
-  // The last graph search's answers (as graphCandidates returns them, in order) and their rows,
-  // for the ranking that follows it in MipsIndex::search (candidateRows), which takes them: held
-  // only from a search to its ranking, while nothing changes the index. mutable: taken by a const
+  // The last graph search's answers (as graphCandidates returns them, in order) and their nodes,
+  // for the ranking that follows it in MipsIndex::search (candidateRows), which takes them. Nodes,
+  // not row addresses: the build slice a search pays for may grow the graph's memory in between;
+  // a node is used only if it still holds its item (Graph::rowHeldBy). mutable: taken by a const
   // method.
-  mutable std::vector<std::pair<Id, const float*>> candidateRows_;
-  // Keeps the ids and rows of the graph's nodes `nodes` in candidateRows_ and appends the ids to `ids`.
+  mutable std::vector<std::pair<Id, std::uint32_t>> candidateRows_;
+  // Keeps the ids and nodes `nodes` of the graph in candidateRows_ and appends the ids to `ids`.
   void keepCandidates(const std::vector<std::uint32_t>& nodes, std::vector<Id>& ids);
   bool euclidean_ = false;
   bool spaceDecided_ = true;
