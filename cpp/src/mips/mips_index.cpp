@@ -318,18 +318,20 @@ std::vector<Id> MipsIndex::scanEligible(const float* paddedQuery, std::size_t co
 SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k) {
   TopK best(k);
   // Four rows at a time with innerProduct's bits (VectorStore::scoreRows4), over the candidates'
-  // rows in memory order, wherever candidateRows finds them. Unlike the scan (scanRows), long rows
-  // too: candidates are random accesses, not a stream that four interleaved rows would slow, and
-  // four chains of additions beat one (Fashion-MNIST's graph searches ranking beams of 192 to 384
-  // took 0.86x to 0.90x the time).
+  // rows in memory order, wherever candidateRows finds them. Long rows too while the candidates are
+  // a few scattered rows (a search's beam): each is a random access anyway, and four chains of
+  // additions beat one (Fashion-MNIST's graph searches ranking beams of 192 to 384 took 0.86x to
+  // 0.90x the time). Many candidates in memory order are a stream, which four interleaved long rows
+  // read slower in wasm (kInterleavedRowsMaxStride): those go one at a time, as the scan's.
   std::vector<const float*> addresses(ids.size());
   candidateRows(ids, addresses.data());
   std::vector<std::pair<const float*, Id>> rows(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) rows[i] = {addresses[i], ids[i]};
   std::sort(rows.begin(), rows.end());
+  const bool interleave = items_.stride() <= lanes::kInterleavedRowsMaxStride || rows.size() * kScatteredCandidates <= items_.size();
   float scores[4];
   std::size_t i = 0;
-  for (; i + 4 <= rows.size(); i += 4) {
+  for (; interleave && i + 4 <= rows.size(); i += 4) {
     const float* four[4] = {rows[i].first, rows[i + 1].first, rows[i + 2].first, rows[i + 3].first};
     items_.scoreRows4(four, paddedQuery, scores);
     for (std::size_t r = 0; r < 4; ++r) {

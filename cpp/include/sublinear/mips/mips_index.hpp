@@ -165,6 +165,9 @@ class MipsIndex {
   static constexpr double kGatheredRowCost = 6.0;
   // Exchanges two rows of the store with their labels (see RowStore::swapRows).
   void swapRows(std::size_t a, std::size_t b);
+  // rankExactly scores long rows four at a time only when there are at most 1 / kScatteredCandidates
+  // of the store's rows to rank.
+  static constexpr std::size_t kScatteredCandidates = 16;
   // Exact top-k of the given ids, counted as inner products.
   SearchResult rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k);
   // Where rankExactly reads the row of each of `ids` (rows[i], laid out as the store's rows): by
