@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // After each test, a turn of the worker's event loop (why: the file's comment).
+    setupFiles: ['tests/setup/yield-between-tests.js'],
     // Vitest's default is one file at a time on two cores (cores - 1). Many files spend much of
     // their time waiting on Chromium, npm or a bundler, so two files at once keep both cores busy;
     // each test file has its own scratch folders and ports.
