@@ -179,16 +179,21 @@ inline float codedInnerProduct(const void* a, const void* b, std::size_t codeByt
   const std::int32_t dot = codeDot(static_cast<const std::int8_t*>(a), static_cast<const std::int8_t*>(b), codeBytes);
   return scaledDot(rowScale(a, codeBytes), rowScale(b, codeBytes), dot);
 }
+// A graph space's distance from <a, b> (`product`): 1 - <a, b> in the inner-product space, or in
+// the euclidean reduction (see euclideanDistance) -2(<a, b> + e_a e_b).
+inline float spaceDistance(bool euclidean, float product, float extraA, float extraB) {
+  return euclidean ? -2.0f * (product + extraA * extraB) : 1.0f - product;
+}
 // The inner-product space's distance 1 - <a, b>.
 inline float innerProductDistance(const void* a, const void* b, std::size_t codeBytes) {
-  return 1.0f - codedInnerProduct(a, b, codeBytes);
+  return spaceDistance(false, codedInnerProduct(a, b, codeBytes), 0.0f, 0.0f);
 }
 // |a' - b'|^2 = 2R^2 - 2(<a, b> + e_a e_b) between two items in the euclidean reduction; against a
 // query (e = 0) it is |a' - q'|^2 less the query's constant R^2 + |q|^2 - 2R^2. The constant 2R^2 is
 // left out: a graph only compares distances of one kind with each other (item to item while
 // linking, query to item while searching), so a shift changes nothing.
 inline float euclideanDistance(const void* a, float extraA, const void* b, float extraB, std::size_t codeBytes) {
-  return -2.0f * (codedInnerProduct(a, b, codeBytes) + extraA * extraB);
+  return spaceDistance(true, codedInnerProduct(a, b, codeBytes), extraA, extraB);
 }
 
 // The graph distances (innerProductDistance, or euclideanDistance) of `count` coded rows, with
@@ -205,8 +210,7 @@ inline std::size_t graphDistances4(bool euclidean, const float* const* rows, con
     for (std::size_t r = 0; r < 4; ++r) codes[r] = reinterpret_cast<const std::int8_t*>(rows[i + r]);
     codeDots4(codes, static_cast<const std::int8_t*>(b), codeBytes, dots);
     for (std::size_t r = 0; r < 4; ++r) {
-      const float product = scaledDot(rowScale(rows[i + r], codeBytes), scaleB, dots[r]);
-      out[i + r] = euclidean ? -2.0f * (product + extras[i + r] * extraB) : 1.0f - product;
+      out[i + r] = spaceDistance(euclidean, scaledDot(rowScale(rows[i + r], codeBytes), scaleB, dots[r]), euclidean ? extras[i + r] : 0.0f, extraB);
     }
   }
   return i;
