@@ -153,6 +153,9 @@ const OptionGroup& hnsw() {
       // Internal: tests build both layouts of the same graph with it (hnsw_index.hpp, "Vectors in the graph").
       internal(text("inlineRows", "auto", "auto|always|never",
                     "whether the graph's node records keep a copy of their rows, where searches read them with the node: auto for rows of at most 64 bytes in a graph beyond the caches")),
+      // Internal: tests compare a graph renumbered for locality with the same graph as built.
+      internal(text("orderNodes", "auto", "auto|never",
+                    "whether a bulk build renumbers the graph's nodes (and orders the built rows) so that neighbours lie near each other in memory")),
   };
   return group;
 }

@@ -110,14 +110,17 @@ void AdaptiveIndex::saveStructure(StateWriter& out) const {
 void AdaptiveIndex::loadStructure(StateReader& in) {
   for (auto& copy : copies_) {
     copy->load(in);
-    // Every copy took the same additions and removals as this index, so its store is this one,
-    // row for row.
+    // Every copy took the same additions and removals as this index, so it holds this index's items
+    // with their vectors and labels, in rows of its own order (an HNSW copy keeps its built rows
+    // first, in its graph's order).
     const VectorStore& theirs = copy->items();
     in.check(theirs.size() == size(), "adaptive: a copy holds another number of items");
     for (std::size_t row = 0; row < size(); ++row) {
-      in.check(theirs.idAt(row) == items_.idAt(row) && std::equal(items_.rowData(row), items_.rowData(row) + dim(), theirs.rowData(row)),
-               "adaptive: a copy holds other items");
-      in.check(copy->labels().labelAt(row) == labels().labelAt(row), "adaptive: a copy holds other labels");
+      const Id id = items_.idAt(row);
+      in.check(theirs.contains(id), "adaptive: a copy holds other items");
+      const std::size_t theirRow = theirs.rowOf(id);
+      in.check(std::equal(items_.rowData(row), items_.rowData(row) + items_.stride(), theirs.rowData(theirRow)), "adaptive: a copy holds other items");
+      in.check(copy->labels().labelAt(theirRow) == labels().labelAt(row), "adaptive: a copy holds other labels");
     }
   }
 }

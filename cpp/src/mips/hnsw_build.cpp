@@ -246,13 +246,46 @@ std::size_t HnswIndex::buildTrialInParallel(std::size_t maxItems) {
 }
 
 std::size_t HnswIndex::buildPending(std::size_t maxItems) {
+  buildWaiting(maxItems);
+  orderGraph();
+  return items_.size() - built_;
+}
+
+void HnswIndex::buildWaiting(std::size_t maxItems) {
   const std::size_t threads = parallelism();
   if (threads > 1 && efConstruction_ * paddedDimension(dim()) >= kParallelWork) {
     buildInParallel(maxItems, threads);
   } else {
     buildFor(std::numeric_limits<double>::infinity(), maxItems);
   }
-  return items_.size() - built_;
+}
+
+void HnswIndex::orderGraph() {
+  if (!orderNodes_ || !graph_ || trialGraph_ || built_ != items_.size()) return;
+  Graph& graph = *graph_;
+  const std::size_t nodes = graph.hnsw.cur_element_count;
+  if (nodes < kGraphMinimum || nodes < kOrderGrowth * graph.ordered) return;
+  graph.orderForLocality();
+  if (graph.inlined()) return;
+  // Referenced, a search reads each visited node's row in the store: the built rows follow the
+  // nodes' new order (live nodes only: a deleted node's row is a retired one), so the rows of the
+  // neighbours a search scores together lie together too.
+  const auto& hnsw = graph.hnsw;
+  std::vector<std::size_t> target(built_);
+  std::size_t next = 0;
+  for (hnswlib::tableint node = 0; node < nodes; ++node) {
+    if (!hnsw.isMarkedDeleted(node)) target[items_.rowOf(static_cast<Id>(hnsw.getExternalLabel(node)))] = next++;
+  }
+  for (std::size_t row = 0; row < built_; ++row) {
+    while (target[row] != row) {
+      const std::size_t to = target[row];
+      swapRows(row, to);
+      std::swap(target[row], target[to]);
+    }
+  }
+  for (hnswlib::tableint node = 0; node < nodes; ++node) {
+    if (!hnsw.isMarkedDeleted(node)) graph.setRow(node, items_.rowOf(static_cast<Id>(hnsw.getExternalLabel(node))));
+  }
 }
 
 void HnswIndex::insert(Graph& graph, Id id) { insert(graph, id, scratch_.data()); }

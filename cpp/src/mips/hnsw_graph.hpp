@@ -4,6 +4,7 @@
 // hnswlib.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -181,6 +182,19 @@ class GraphInserter {
   std::uint32_t touched_ = 0;  // touchRows' sums
   std::uint64_t evaluations_ = 0;
 };
+
+// Renumbers the nodes of `hnsw` breadth first from the entry point (hnsw_graph_order.cpp), so that
+// the neighbours a search scores after expanding a node lie near each other in memory: records,
+// upper-layer lists, levels, links, the label map and the entry point. Returns the order: order[p]
+// is the node that became node p. The graph is the same graph; only its numbering changes.
+std::vector<hnswlib::tableint> renumberBreadthFirst(hnswlib::HierarchicalNSW<float>& hnsw);
+// values[p] = the old values[order[p]], for p < order.size(): a per-node array after a renumbering.
+template <class T>
+void permute(T* values, const std::vector<hnswlib::tableint>& order) {
+  std::vector<T> moved(order.size());
+  for (std::size_t p = 0; p < order.size(); ++p) moved[p] = values[order[p]];
+  std::copy(moved.begin(), moved.end(), values);
+}
 
 // An hnswlib graph's memory as FilteredGraphSearch reads it, with its space's rows and distance.
 inline GraphLayout layoutOf(const hnswlib::HierarchicalNSW<float>& hnsw, const PaddedSpace& space) {
@@ -363,6 +377,11 @@ struct HnswIndex::Graph {
     if ((reference & GraphRows::kRetiredRow) != 0) freeRetired.push_back(reference & ~GraphRows::kRetiredRow);
   }
   std::size_t live() const { return hnsw.label_lookup_.size(); }
+  // Renumbers the nodes for locality (hnsw_detail::renumberBreadthFirst) with everything here that
+  // is kept per node.
+  void orderForLocality();
+  // Nodes at the last orderForLocality (a loaded graph's count: it is kept in its saved order).
+  std::size_t ordered = 0;
   // The row of item `id` as a search reads it, if node `node` holds that item (null otherwise):
   // inlined, the copy in the node's record; referenced, the row its dense reference names.
   const float* rowHeldBy(hnswlib::tableint node, Id id) const {

@@ -239,6 +239,8 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
   hnsw.maxlevel_ = maxLevel;
   hnsw.enterpoint_node_ = nodes == 0 ? static_cast<hnswlib::tableint>(-1) : entry;
   graph->syncReferences();
+  // A saved graph is kept in its saved order until it has doubled (HnswIndex::orderGraph).
+  graph->ordered = nodes;
   return graph;
 }
 

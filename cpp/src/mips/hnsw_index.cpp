@@ -29,6 +29,7 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim, stor
   buildCredit_ = readOption(specs, options, "buildCredit");
   filterCrossover_ = readOption(specs, options, "filterCrossover");
   inlineRows_ = readStringOption(specs, options, "inlineRows");
+  orderNodes_ = readStringOption(specs, options, "orderNodes") == "auto";
   spaceDecided_ = space != "auto";
   setSpace(space == "euclidean");
 }
@@ -216,8 +217,9 @@ void HnswIndex::candidateRows(const std::vector<Id>& ids, const float** rows) co
 std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible) {
   makeScratch();
   candidateRows_.clear();
-  // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers.
-  if (!incremental_) buildPending(items_.size());
+  // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers,
+  // in the order it was built: the search's eligibility names rows, which orderGraph would move.
+  if (!incremental_) buildWaiting(items_.size());
   const std::size_t n = items_.size();
   std::vector<Id> ids;
   double searchEvaluations = 0.0;
