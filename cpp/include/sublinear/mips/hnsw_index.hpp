@@ -88,6 +88,10 @@ namespace sublinear {
 //     moves them (a removal swaps a built row into the removed one's place, and the node follows
 //     it); a deleted node, which still steers searches, keeps a copy of its item's row among the
 //     graph's retired rows until its slot is reused.
+// Node order: hnswlib numbers nodes in insertion order; a bulk build that leaves no row waiting
+// renumbers them breadth first from the entry point once the graph has doubled (kOrderGrowth,
+// orderGraph), and in the referenced layout puts the built rows of the store in that order too, so
+// that the nodes and rows a search reads together lie together in memory.
 // Insertions of new nodes run in our own loop (GraphInserter, hnsw_graph.hpp: hnswlib's addPoint
 // step for step, without its allocations); reuses of freed slots go through hnswlib's updatePoint.
 // Both layouts build the same graph and answer the same (the same distances, bit for bit), and the
