@@ -1,7 +1,7 @@
 // Our HnswIndex (wasm in Node) against native hnswlib 0.6.2 (Debian's python3-hnswlib, run with
 // /usr/bin/python3), side by side on the same data with the same M and efConstruction (issue 36):
 // build time, query time at equal recall@10 (each index's time interpolated on its own recall
-// curve), and bytes per item. Inner product. Ours twice: float rows (storage 'f32') and 8-bit codes
+// curve; the two sides' passes timed in turn at each beam), and bytes per item. Inner product. Ours twice: float rows (storage 'f32') and 8-bit codes
 // (storage 'int8'), both against the exact float answer. Three data sets:
 //   gaussian  100,000 x 32 Gaussian items, 200 Gaussian queries; builds on 1 and 2 threads
 //   million   10^6 x 16 Gaussian items, 200 queries; one build per index, on 2 threads
@@ -12,10 +12,11 @@
 //   options: --only gaussian|million|fashion (repeatable), --items N and --dim d (gaussian),
 //            --queries Q, --M m, --efConstruction e
 // Needs python3-hnswlib (apt-get install python3-hnswlib); the benchmark says so when it is missing.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import init from '../dist/index.js';
 import { readImages } from './mips-real.mjs';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
@@ -23,15 +24,18 @@ import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
 const BEAMS = [10, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384];
 const TARGETS = [0.9, 0.95, 0.965, 0.99];
 const K = 10;
+// Timed passes per beam and side (the median is reported).
+const PASSES = 5;
+const MIN_PASS_MS = 100;
 
 function option(args, name, fallback) {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
-// Native hnswlib: builds on 1 and 2 threads, then for each ef the queries one at a time (as ours
-// run): a pass for the ids, then the median of three timed passes (ms per query); the index's saved
-// size stands for its memory.
+// Native hnswlib: builds on 1 and 2 threads, then for each ef the answers of one pass (queries one
+// at a time, as ours run); the index's saved size stands for its memory. Its query times come from
+// NATIVE_TIMER below, in passes interleaved with ours.
 const PYTHON = String.raw`
 import json, sys, time, os
 import numpy as np
@@ -51,11 +55,6 @@ for threads in threads_list:
     index.add_items(data, np.arange(n), num_threads=threads)
     out['build'][str(threads)] = time.perf_counter() - started
 index.set_num_threads(1)
-# A pass at every ef first, untimed, as ours (the caches warm alike).
-for ef in beams:
-    index.set_ef(max(ef, 10))
-    for i in range(q):
-        index.knn_query(queries[i:i+1], k=10)
 out['curve'] = []
 for ef in beams:
     index.set_ef(max(ef, 10))
@@ -63,18 +62,62 @@ for ef in beams:
     for i in range(q):
         labels, _ = index.knn_query(queries[i:i+1], k=10)
         ids.append([int(x) for x in labels[0]])
-    passes = []
-    for _ in range(3):
-        started = time.perf_counter()
-        for i in range(q):
-            index.knn_query(queries[i:i+1], k=10)
-        passes.append((time.perf_counter() - started) * 1000 / q)
-    out['curve'].append({'beam': ef, 'ms': sorted(passes)[1], 'ids': ids})
+    out['curve'].append({'beam': ef, 'ids': ids})
 path = os.path.join(folder, 'native.bin')
 index.save_index(path)
 out['bytesPerItem'] = os.path.getsize(path) / n
 print(json.dumps(out))
 `;
+
+// The native index saved by PYTHON, loaded once and kept: each line "ef repeats" on its input runs
+// two passes over the queries (one at a time, `repeats` times over) at that ef and answers with the
+// second's milliseconds per query (the first warms the caches that the other side's passes took).
+const NATIVE_TIMER = String.raw`
+import sys, time, os
+import numpy as np
+import hnswlib
+folder, n, d, q = sys.argv[1], *map(int, sys.argv[2:5])
+queries = np.fromfile(os.path.join(folder, 'queries.f32'), dtype=np.float32).reshape(q, d)
+index = hnswlib.Index(space='ip', dim=d)
+index.load_index(os.path.join(folder, 'native.bin'), max_elements=n)
+index.set_num_threads(1)
+print('ready', flush=True)
+for line in sys.stdin:
+    ef, repeats = map(int, line.split())
+    index.set_ef(max(ef, 10))
+    for _ in range(repeats):
+        for i in range(q):
+            index.knn_query(queries[i:i+1], k=10)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        for i in range(q):
+            index.knn_query(queries[i:i+1], k=10)
+    print((time.perf_counter() - started) * 1000 / (q * repeats), flush=True)
+`;
+
+// NATIVE_TIMER as a child process: pass(ef, repeats) resolves to its milliseconds per query.
+function startNativeTimer(folder, n, d, q) {
+  const child = spawn('/usr/bin/python3', ['-c', NATIVE_TIMER, folder, String(n), String(d), String(q)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  const next = () => new Promise((resolve) => waiting.push(resolve));
+  const ready = next();
+  return {
+    ready: ready.then((line) => {
+      if (line !== 'ready') throw new Error(`native timer: ${line}`);
+    }),
+    pass(ef, repeats) {
+      const answer = next();
+      child.stdin.write(`${ef} ${repeats}\n`);
+      return answer.then(Number);
+    },
+    stop() {
+      child.stdin.end();
+      lines.close();
+    },
+  };
+}
 
 // The time at `target` recall on a curve of { recall, ms } (sorted by beam), linearly interpolated;
 // null when the curve never reaches it.
@@ -143,18 +186,18 @@ async function runDataset(data, config, modules, report, progress) {
       JSON.stringify(BEAMS), JSON.stringify(threads)], { encoding: 'utf8', maxBuffer: 1 << 30 });
     if (ran.status !== 0) throw new Error(`native hnswlib failed: ${ran.stderr}`);
     const theirs = JSON.parse(ran.stdout);
-    const nativeCurve = theirs.curve.map(({ beam, ms, ids: found }) => ({ beam, ms, recall: recallOf(found) }));
+    const nativeCurve = theirs.curve.map(({ beam, ids: found }) => ({ beam, ms: null, recall: recallOf(found) }));
 
     // Ours, per storage: the same build on each thread count's module (the 1-thread build last when
-    // there is one, as native's); the last build answers and its heap growth is its memory.
+    // there is one, as native's); the last build answers and its heap growth is its memory. Both
+    // storages' indexes are kept for the interleaved timing below.
     const ours = {};
+    const indexes = {};
     for (const [s, storage] of STORAGES.entries()) {
       const builds = {};
-      let index = null;
-      let bytesPerItem = null;
       const order = [...threads].sort((a, b) => b - a);
       for (const [t, count] of order.entries()) {
-        progress(0.3 + 0.35 * s + (0.3 * t) / order.length, `ours (${storage}), ${count} thread(s)`);
+        progress(0.3 + 0.3 * s + (0.3 * t) / order.length, `ours (${storage}), ${count} thread(s)`);
         const sb = modules[count];
         const before = sb.memoryUsage().allocatedBytes;
         const built = new sb.HnswIndex({ dim: d, M, efConstruction, efSearch: 1, build: 'immediate', space: 'inner-product', storage, seed: 100 });
@@ -162,35 +205,67 @@ async function runDataset(data, config, modules, report, progress) {
         built.add(ids, items);
         builds[count] = { seconds: (performance.now() - started) / 1000, threads: sb.threads };
         if (t === order.length - 1) {
-          index = built;
-          bytesPerItem = (sb.memoryUsage().allocatedBytes - before) / n;
+          indexes[storage] = built;
+          ours[storage] = { builds, bytesPerItem: (sb.memoryUsage().allocatedBytes - before) / n, vectorBytesPerItem: built.stats().vectorBytesPerItem };
         } else {
           built.dispose();
         }
       }
-      const vectorBytesPerItem = index.stats().vectorBytesPerItem;
-      // First a pass at every beam, untimed: V8 runs a wasm function first as baseline code and
-      // compiles it optimised in the background once it is hot, so without this the first beams
-      // of the first index were timed partly on baseline code (in one run f32 at a beam of 10 took
-      // longer than at 16). Then at each beam an untimed pass (the answers), then the median of
-      // three timed passes, as native's.
-      for (const beam of BEAMS) {
-        for (let i = 0; i < q; i++) index.search(query(i), K, { shortlist: beam });
+    }
+    const disposeAll = () => STORAGES.forEach((storage) => indexes[storage]?.dispose());
+    const timer = startNativeTimer(folder, n, d, q);
+    try {
+      progress(0.9, 'queries, interleaved');
+      await timer.ready;
+      // As native's: a warming pass, then the timed one, each over the queries `repeats` times.
+      const ourPass = (storage, beam, repeats) => {
+        const run = () => {
+          for (let r = 0; r < repeats; r++) {
+            for (let i = 0; i < q; i++) indexes[storage].search(query(i), K, { shortlist: beam });
+          }
+        };
+        run();
+        const started = performance.now();
+        run();
+        return (performance.now() - started) / (q * repeats);
+      };
+      // First a pass at every beam on every side, untimed: V8 runs a wasm function first as
+      // baseline code and compiles it optimised in the background once it is hot, so without this
+      // the first beams of the first index were timed partly on baseline code (in one run f32 at a
+      // beam of 10 took longer than at 16); the answers of ours come from this pass.
+      const found = {};
+      for (const storage of STORAGES) {
+        found[storage] = BEAMS.map((beam) => Array.from({ length: q }, (_, i) => Array.from(indexes[storage].search(query(i), K, { shortlist: beam }).ids)));
       }
-      const curve = BEAMS.map((beam) => {
-        const options = { shortlist: beam };
-        const found = [];
-        for (let i = 0; i < q; i++) found.push(Array.from(index.search(query(i), K, options).ids));
-        const passes = [];
-        for (let pass = 0; pass < 3; pass++) {
-          const started = performance.now();
-          for (let i = 0; i < q; i++) index.search(query(i), K, options);
-          passes.push((performance.now() - started) / q);
+      for (const beam of BEAMS) await timer.pass(beam, 1);
+      // Then at each beam PASSES rounds in which each side in turn runs a warming pass and a timed
+      // one: the median of each side's. Native hnswlib's time for one beam varied by up to 20%
+      // between runs of this benchmark when its passes all came before ours, which moved the ratios
+      // with it; in turn, a slow minute slows both sides, and the warming pass gives each timed pass
+      // the caches its own side left (a timed pass right after the other side's had measured
+      // native's time 1.1x to 1.25x longer on Fashion-MNIST, ours 1.04x).
+      const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+      const times = { native: [], f32: [], int8: [] };
+      for (const beam of BEAMS) {
+        // A pass lasts at least MIN_PASS_MS (the queries repeated): passes of a few milliseconds
+        // right after the process had waited for the other side's measured the first beams up to
+        // 1.6x slower than the beams after them.
+        const probe = ourPass('f32', beam, 1);
+        const repeats = Math.max(1, Math.ceil(MIN_PASS_MS / (probe * q)));
+        const samples = { native: [], f32: [], int8: [] };
+        for (let round = 0; round < PASSES; round++) {
+          samples.native.push(await timer.pass(beam, repeats));
+          for (const storage of STORAGES) samples[storage].push(ourPass(storage, beam, repeats));
         }
-        return { beam, ms: passes.sort((a, b) => a - b)[1], recall: recallOf(found) };
-      });
-      index.dispose();
-      ours[storage] = { builds, curve, bytesPerItem, vectorBytesPerItem };
+        for (const side of Object.keys(times)) times[side].push(median(samples[side]));
+      }
+      nativeCurve.forEach((point, b) => { point.ms = times.native[b]; });
+      for (const storage of STORAGES) {
+        ours[storage].curve = BEAMS.map((beam, b) => ({ beam, ms: times[storage][b], recall: recallOf(found[storage][b]) }));
+      }
+    } finally {
+      timer.stop();
+      disposeAll();
     }
 
     const title = data.title;
@@ -236,7 +311,7 @@ export default async function native(args, report) {
     return;
   }
   const modules = { 1: await init({ threads: 1 }), 2: await init({ threads: 2 }) };
-  report.note(`Configuration: inner product, top ${K}, M ${config.M}, efConstruction ${config.efConstruction}; ours with build: 'immediate', space: 'inner-product' (hnswlib's own space) and efSearch 1 with a shortlist of the beam (so both search the same beam), queries one at a time on one thread (on the module that built the index), timed as the median of three passes after an untimed one at each beam, all after one untimed pass at every beam (warm code and caches on both sides).`);
+  report.note(`Configuration: inner product, top ${K}, M ${config.M}, efConstruction ${config.efConstruction}; ours with build: 'immediate', space: 'inner-product' (hnswlib's own space) and efSearch 1 with a shortlist of the beam (so both search the same beam), queries one at a time on one thread (on the module that built the index); native hnswlib's index saved after its build and loaded into a second Python process that times its passes on request, so that at each beam native's and ours run in turn: ${PASSES} rounds in which each side runs an untimed pass and a timed one (each over the queries repeated to last at least ${MIN_PASS_MS} ms), the median reported, all after one untimed pass at every beam (warm code on both sides).`);
   // The machine is shared: its load beside the timings says how far to trust them.
   const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
   report.note(`Machine load at the start (1, 5, 15 min averages): ${load()}.`);
