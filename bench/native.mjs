@@ -101,7 +101,14 @@ function startNativeTimer(folder, n, d, q) {
   const lines = createInterface({ input: child.stdout });
   const waiting = [];
   lines.on('line', (line) => waiting.shift()?.(line));
+  // A timer that ends (an error: its stderr is the benchmark's) answers every waiting pass so.
+  child.on('exit', (code) => waiting.splice(0).forEach((answer) => answer(`native timer exited with ${code}`)));
+  child.stdin.on('error', () => {});  // a write after the exit: the exit above answers
   const next = () => new Promise((resolve) => waiting.push(resolve));
+  const number = (line) => {
+    if (!Number.isFinite(Number(line))) throw new Error(line);
+    return Number(line);
+  };
   const ready = next();
   return {
     ready: ready.then((line) => {
@@ -110,7 +117,7 @@ function startNativeTimer(folder, n, d, q) {
     pass(ef, repeats) {
       const answer = next();
       child.stdin.write(`${ef} ${repeats}\n`);
-      return answer.then(Number);
+      return answer.then(number);
     },
     stop() {
       child.stdin.end();

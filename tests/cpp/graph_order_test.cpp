@@ -1,5 +1,5 @@
-// The renumbering of an HNSW graph for locality (hnsw_detail::renumberBreadthFirst, which a bulk
-// build runs: HnswIndex::orderGraph): the renumbered graph must be the same graph (every node's
+// The renumbering of an HNSW graph for locality (hnsw_detail::breadthFirstOrder and renumber, which
+// a bulk build runs: HnswIndex::orderGraph): the renumbered graph must be the same graph (every node's
 // label, level, data, deleted mark and links, renamed), numbered breadth first from the entry point;
 // and an index whose graph was renumbered (and whose store rows follow the nodes) must answer as the
 // same index with the graph as built (the internal option orderNodes "never"), in both storages,
@@ -64,8 +64,9 @@ TEST(GraphOrder, RenumberingKeepsTheGraphAndNumbersItBreadthFirst) {
     before.hnsw.markDelete(before.hnsw.getExternalLabel(node));
     after.hnsw.markDelete(after.hnsw.getExternalLabel(node));
   }
-  const std::vector<tableint> order = hnsw_detail::renumberBreadthFirst(after.hnsw);
+  const std::vector<tableint> order = hnsw_detail::breadthFirstOrder(after.hnsw);
   ASSERT_EQ(order.size(), kCount);
+  hnsw_detail::renumber(after.hnsw, order, hnsw_detail::inverse(order));
   std::vector<tableint> newNode(kCount, kCount);
   for (std::size_t p = 0; p < kCount; ++p) {
     ASSERT_EQ(newNode[order[p]], kCount) << "node " << order[p] << " placed twice";

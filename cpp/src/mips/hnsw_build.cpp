@@ -265,13 +265,14 @@ void HnswIndex::orderGraph() {
   Graph& graph = *graph_;
   const std::size_t nodes = graph.hnsw.cur_element_count;
   if (nodes < kGraphMinimum || nodes < kOrderGrowth * graph.ordered) return;
-  graph.orderForLocality();
-  if (graph.inlined()) return;
   // Referenced, a search reads each visited node's row in the store: the built rows follow the
   // nodes' new order (live nodes only: a deleted node's row is a retired one), so the rows of the
-  // neighbours a search scores together lie together too.
+  // neighbours a search scores together lie together too. Allocated first: nothing after the
+  // renumbering allocates, so a failure leaves graph and store as they were.
+  std::vector<std::size_t> target(graph.inlined() ? 0 : built_);
+  graph.orderForLocality();
+  if (graph.inlined()) return;
   const auto& hnsw = graph.hnsw;
-  std::vector<std::size_t> target(built_);
   std::size_t next = 0;
   for (hnswlib::tableint node = 0; node < nodes; ++node) {
     if (!hnsw.isMarkedDeleted(node)) target[items_.rowOf(static_cast<Id>(hnsw.getExternalLabel(node)))] = next++;

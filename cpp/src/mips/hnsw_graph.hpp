@@ -183,17 +183,23 @@ class GraphInserter {
   std::uint64_t evaluations_ = 0;
 };
 
-// Renumbers the nodes of `hnsw` breadth first from the entry point (hnsw_graph_order.cpp), so that
-// the neighbours a search scores after expanding a node lie near each other in memory: records,
-// upper-layer lists, levels, links, the label map and the entry point. Returns the order: order[p]
-// is the node that became node p. The graph is the same graph; only its numbering changes.
-std::vector<hnswlib::tableint> renumberBreadthFirst(hnswlib::HierarchicalNSW<float>& hnsw);
-// values[p] = the old values[order[p]], for p < order.size(): a per-node array after a renumbering.
+// The nodes of `hnsw` breadth first from the entry point (hnsw_graph_order.cpp): order[p] is the
+// node to become node p, so that the neighbours a search scores after expanding a node lie near each
+// other in memory.
+std::vector<hnswlib::tableint> breadthFirstOrder(hnswlib::HierarchicalNSW<float>& hnsw);
+// newNode[order[p]] = p.
+std::vector<hnswlib::tableint> inverse(const std::vector<hnswlib::tableint>& order);
+// Renumbers the nodes of `hnsw` by `order` (newNode its inverse): records, upper-layer lists, levels,
+// links, the label map and the entry point. The same graph; only its numbering changes. Allocates
+// before it changes anything, so a failed allocation leaves the graph as it was.
+void renumber(hnswlib::HierarchicalNSW<float>& hnsw, const std::vector<hnswlib::tableint>& order,
+              const std::vector<hnswlib::tableint>& newNode);
+// result[p] = values[order[p]]: a per-node array in the new numbering.
 template <class T>
-void permute(T* values, const std::vector<hnswlib::tableint>& order) {
-  std::vector<T> moved(order.size());
-  for (std::size_t p = 0; p < order.size(); ++p) moved[p] = values[order[p]];
-  std::copy(moved.begin(), moved.end(), values);
+std::vector<T> permuted(const std::vector<T>& values, const std::vector<hnswlib::tableint>& order) {
+  std::vector<T> result(order.size());
+  for (std::size_t p = 0; p < order.size(); ++p) result[p] = values[order[p]];
+  return result;
 }
 
 // An hnswlib graph's memory as FilteredGraphSearch reads it, with its space's rows and distance.
@@ -377,8 +383,8 @@ struct HnswIndex::Graph {
     if ((reference & GraphRows::kRetiredRow) != 0) freeRetired.push_back(reference & ~GraphRows::kRetiredRow);
   }
   std::size_t live() const { return hnsw.label_lookup_.size(); }
-  // Renumbers the nodes for locality (hnsw_detail::renumberBreadthFirst) with everything here that
-  // is kept per node.
+  // Renumbers the nodes for locality (hnsw_detail::breadthFirstOrder, renumber) with everything
+  // here that is kept per node; a failed allocation leaves the graph as it was.
   void orderForLocality();
   // Nodes at the last orderForLocality (a loaded graph's count: it is kept in its saved order).
   std::size_t ordered = 0;
