@@ -26,6 +26,22 @@
 #define NO_MANUAL_VECTORIZATION
 #include <hnswlib.h>
 
+namespace hnswlib {
+// hnswlib 0.6.2's getConnectionsWithLock copies a link list with memcpy into a vector of the list's
+// size; for an empty list that is a memcpy to the null pointer of an empty vector, undefined
+// behaviour that UBSan reports. updatePoint reads the reused slot's own lists with it, and a slot can
+// have an empty one: a node alone on the top layer (the entry point), deleted and then reused. The
+// same copy without the call when there is nothing to copy. Declared before anything here uses
+// HierarchicalNSW<float>'s members (only this header includes hnswlib).
+template <>
+inline std::vector<tableint> HierarchicalNSW<float>::getConnectionsWithLock(tableint internalId, int level) {
+  std::unique_lock<std::mutex> lock(link_list_locks_[internalId]);
+  linklistsizeint* list = get_linklist_at_level(internalId, level);
+  const auto* links = reinterpret_cast<const tableint*>(list + 1);
+  return std::vector<tableint>(links, links + getListCount(list));
+}
+}  // namespace hnswlib
+
 namespace sublinear {
 
 namespace hnsw_detail {
