@@ -97,6 +97,8 @@ double policyBuildIndex(LinearPolicyHandle& self, double maxItems) {
   return static_cast<double>(self.object->buildIndex(static_cast<std::size_t>(maxItems)));
 }
 
+void policyForget(LinearPolicyHandle& self, double factor) { self.object->forget(factor); }
+
 double policyArmCount(LinearPolicyHandle& self) { return static_cast<double>(self.object->armCount()); }
 int policyDim(LinearPolicyHandle& self) { return self.object->dim(); }
 bool policyHasArm(LinearPolicyHandle& self, double id) {
@@ -126,6 +128,7 @@ EMSCRIPTEN_BINDINGS(sublinear_linear) {
       .function("reward", guard<&policyReward>)
       .function("theta", guard<&policyTheta>)
       .function("buildIndex", guard<&policyBuildIndex>)
+      .function("forget", guard<&policyForget>)
       .function("armCount", guard<&policyArmCount>)
       .function("dim", guard<&policyDim>)
       .function("hasArm", guard<&policyHasArm>);

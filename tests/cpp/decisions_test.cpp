@@ -163,9 +163,25 @@ TEST(Decisions, PendingDecisionsAreBounded) {
   for (int t = 0; t < 200; ++t) policy->decide(2, ArmFilter{}, true);
   EXPECT_EQ(policy->stats()["decisions"]["pending"], 3);
   EXPECT_EQ(policy->stats()["decisions"]["expired"], 201);
-  // A reward rewarded long ago (beyond the ring of maxPending rewarded ids, and below the last expired
-  // id) reads as expired: the ledger does not keep every id it ever saw.
-  expectError(ErrorCode::UnknownId, "", [&] { policy->reward(events[2], &r, 1); });
+  // Long after, with every later decision expired: an event that expired is still told from one that
+  // was rewarded (the expired ids are two runs, 1-3 and 5 on).
+  expectError(ErrorCode::UnknownId, "has expired", [&] { policy->reward(events[2], &r, 1); });
+  expectError(ErrorCode::InvalidArgument, "already rewarded", [&] { policy->reward(events[3], &r, 1); });
+  // Rewards that alternate with expiries make a run of each expired id: beyond maxPending runs the
+  // oldest are dropped, and their ids are UNKNOWN_ID, saying that either may have happened.
+  std::vector<std::uint64_t> rewardedLater;
+  for (int t = 0; t < 20; ++t) {
+    const std::uint64_t id = policy->decide(1, ArmFilter{}, false).eventId;
+    if (t % 2 == 0) {
+      policy->reward(id, &r, 1);
+      rewardedLater.push_back(id);
+    }
+    policy->decide(1, ArmFilter{}, false);
+    policy->decide(1, ArmFilter{}, false);
+  }
+  expectError(ErrorCode::UnknownId, "too long ago", [&] { policy->reward(events[3], &r, 1); });
+  expectError(ErrorCode::UnknownId, "too long ago", [&] { policy->reward(rewardedLater.front(), &r, 1); });
+  expectError(ErrorCode::InvalidArgument, "already rewarded", [&] { policy->reward(rewardedLater.back(), &r, 1); });
 }
 
 TEST(Decisions, PendingDecisionsAreSavedAndContinueExactly) {

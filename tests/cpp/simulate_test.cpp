@@ -49,6 +49,7 @@ class MirrorPolicy : public LinearPolicy {
   }
   Vector theta() const override { return Vector::Zero(dim_); }
   Json stats() const override { return Json{{"innerProducts", 7}}; }
+  void forget(double /*factor*/) override {}
   void save(StateWriter&) const override {}
   void load(StateReader&) override {}
   const std::set<Id>& arms() const { return arms_; }

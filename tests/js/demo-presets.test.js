@@ -22,3 +22,17 @@ test('Yang et al. (arXiv:2103.02729) Table 1 at laptop scale: every policy learn
     expect(at(horizon) - at(0.75 * horizon), run.label).toBeLessThan(0.25 * at(0.25 * horizon));
   }
 }, 120_000);
+
+// The changing-tastes preset at laptop scale: with tastes that switch, the default forgetting ends
+// with less regret than 'none'; its environments say they drift.
+test('changing tastes at laptop scale: the default forgetting beats none when tastes switch', () => {
+  const preset = findPreset('changing-tastes');
+  const horizon = preset.horizon.small;
+  const regret = {};
+  for (const run of preset.runs({ full: false })) {
+    const result = sb.simulate({ environment: run.environment, policy: run.policy, horizon, seed: 1, recordEvery: horizon });
+    regret[run.label] = result.cumulativeRegret.at(-1);
+  }
+  expect(regret['Linear TS, auto (default), switching']).toBeLessThan(0.8 * regret['Linear TS, none, switching']);
+  expect(regret['LinUCB, auto (default), rotating']).toBeLessThan(0.8 * regret['LinUCB, none, rotating']);
+}, 120_000);

@@ -165,7 +165,7 @@ describe('combinatorial linear policies', () => {
 // The envelope (docs/state-format.md): 'SBST', the format version (u16), the library version that
 // wrote it and the type (u32 length + bytes each), the payload length (u64), the payload, a CRC-32
 // of everything before it.
-const formatVersion = 4;
+const formatVersion = 5;
 
 function crc32(bytes) {
   let c = 0xffffffff;

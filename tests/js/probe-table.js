@@ -79,6 +79,12 @@ const scalarKinds = {
     ['NaN', Number.NaN, 'NON_FINITE'], ['Infinity', Infinity, 'NON_FINITE'], ['-Infinity', -Infinity, 'NON_FINITE'],
     ['1e16', 1e16, 'INVALID_ARGUMENT'], ['-3e38', -3e38, 'INVALID_ARGUMENT'],
   ],
+  // A weight in [0, 1] (forget's factor).
+  fraction: () => [
+    ...notNumbers.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
+    ['NaN', Number.NaN, 'NON_FINITE'], ['Infinity', Infinity, 'NON_FINITE'], ['-0.5', -0.5, 'INVALID_ARGUMENT'],
+    ['1.5', 1.5, 'INVALID_ARGUMENT'], ['1e300', 1e300, 'INVALID_ARGUMENT'],
+  ],
 };
 
 // Array kinds: `element` values rejected inside an otherwise valid array, then whole values.
@@ -325,6 +331,7 @@ export const families = {
       reward: { args: [['eventId', () => 1], ['rewards', () => 0.25]] },
       theta: { args: [] },
       buildIndex: { args: [['limit', () => 10]] },
+      forget: { args: [['fraction', () => 0.5]] },
       stats: { args: [] },
       toBytes: { args: [] },
       // The second argument names the catalogue of a user's state; a policy with its own arms takes none.

@@ -46,6 +46,35 @@ export interface LinearPolicyOptions {
   maxPending?: number;
   /** Posterior draws of a Thompson policy's propensity estimate, in [1, 1e5]. Default 256. */
   propensityDraws?: number;
+  /**
+   * How the model forgets what the world no longer says (README, "Tastes that change"). Default
+   * 'auto': a change detector on the model's own prediction errors (the rewards of what the policy
+   * shows falling persistently below what it predicts) starts the model again from its prior, and
+   * the elimination policies bring their eliminated arms back; O(d) an update, and nothing changes
+   * where nothing is found. 'none': every observation counts for ever. { discount: g }:
+   * an observation of age a weighs g^a, g strictly between 0 and 1 (D-LinUCB). { window: n }: only the last n observations count
+   * (SW-LinUCB; n rows of d doubles are kept).
+   */
+  forgetting?: ForgettingOption;
+}
+
+export type ForgettingOption = 'auto' | 'none' | { discount: number } | { window: number };
+
+/** stats().forgetting of every linear policy. */
+export interface ForgettingStats {
+  kind: 'auto' | 'none' | 'discount' | 'window';
+  /** The weight of the observations the model holds (their number without forgetting). */
+  effectiveMemory: number;
+  /** Changes the 'auto' detector found (each started the model again from its prior). */
+  changes: number;
+  /** forget() calls with a factor below 1. */
+  forgets: number;
+  /** The update count at the last change found or forget() call; null before any. */
+  lastChange: number | null;
+  discount?: number;
+  window?: number;
+  /** 'auto': the detector's statistic (a change is found when it passes the threshold). */
+  detector?: { statistic: number; threshold: number };
 }
 
 /** A population estimate a new user starts from (LinUCB, LinTS, SubTS; see `prior`). */
@@ -257,6 +286,7 @@ export interface LinearPolicyStats {
   approximation?: ApproximationStats;
   /** A policy learning in its arms' subspace; every user learning in a catalogue's. */
   subspace?: SubspaceStats;
+  forgetting: ForgettingStats;
   [key: string]: unknown;
 }
 
@@ -356,6 +386,13 @@ export interface LinearPolicy extends Disposable {
    * steps from the next one. Policies without an approximate index return 0.
    */
   buildIndex(maxItems?: number): number;
+  /**
+   * Weighs everything learned so far by `factor` in [0, 1], for applications that know better than
+   * the detector (a new session, a gift bought for someone else): forget(0) starts over from the
+   * prior (a fresh model, bit for bit), forget(0.5) halves the old evidence. The elimination
+   * policies bring their eliminated arms back. INVALID_ARGUMENT outside [0, 1].
+   */
+  forget(factor: number): void;
   stats(): LinearPolicyStats;
   /**
    * The saved state (versioned, checksummed; docs/state-format.md). Over a catalogue, the user's
@@ -390,6 +427,7 @@ declare class LinearPolicyBase implements LinearPolicy {
   reward(eventId: number, rewards: number | Floats): void;
   theta(): Float64Array;
   buildIndex(maxItems?: number): number;
+  forget(factor: number): void;
   stats(): LinearPolicyStats;
   toBytes(): Uint8Array;
   dispose(): void;
@@ -406,13 +444,17 @@ export declare class LinTS extends LinearPolicyBase {
   /** Over a catalogue it scans the catalogue's rows exactly, whatever the catalogue's index. */
   constructor(options: OverCatalogue<ThompsonSamplingOptions>);
 }
-/** Algorithm 3 of the sublinear linear-bandit paper with exact scans. Removing the arm that sets the threshold throws INVALID_ARGUMENT. */
+/** Algorithm 3 of the sublinear linear-bandit paper with exact scans. Removing the arm that sets the threshold brings the eliminated arms back. */
 export declare class LinearElim extends LinearPolicyBase {
   constructor(options: EliminationOptions);
+  /** Over a catalogue it scans the catalogue's rows with kept widths (the lifted search is its own arms' only). */
+  constructor(options: OverCatalogue<EliminationOptions>);
 }
 /** Sub-Elim: staged elimination with a MIPS index per stage (HNSW by default). */
 export declare class SubElim extends LinearPolicyBase {
   constructor(options: SubElimOptions);
+  /** Over a catalogue it scans the catalogue's rows with kept widths, as LinearElim does. */
+  constructor(options: OverCatalogue<SubElimOptions>);
 }
 /** Sub-TS: Thompson sampling whose arm choice is a shortlist MIPS query (HNSW by default). */
 export declare class SubTS extends LinearPolicyBase {

@@ -124,6 +124,12 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       },
       // A copy: the view points into wasm memory that the next call overwrites.
       theta: { call: (handle) => handle.theta().slice() },
+      // forget(factor): everything learned so far weighs `factor` in [0, 1]; forget(0) starts over
+      // from the prior (API.md v3).
+      forget: {
+        args: [(factor) => requireNumber(factor, 'factor')],
+        call: (handle, factor) => handle.forget(factor),
+      },
     },
   });
 

@@ -13,12 +13,18 @@ export interface LinearEnvironmentConfig {
   normalize?: boolean;
   /** Every `every` rounds, remove `remove` random arms (never all), then add `add` fresh Gaussian arms. */
   change?: { every?: number; add?: number; remove?: number };
+  /**
+   * Tastes that change (README, "Tastes that change"): 'switch' turns each user's theta to an
+   * orthogonal one of the same norm every `every` rounds (1000) and back at the next switch;
+   * 'rotate' turns it in that plane once every `period` rounds (10000). Each user of a many-user run
+   * has a phase of its own; regret is against the theta of the round.
+   */
+  drift?: { kind?: 'switch' | 'rotate'; every?: number; period?: number };
   /** Fixes the instance (theta*, arms, changes); default: derived from the run's seed. */
   seed?: number;
   /**
    * Users over one catalogue (1). Above 1 the arms go into one `Catalogue` and every user gets a
-   * policy of their own over it (lin-ucb, lin-ts, sub-ts; linear-elim and sub-elim are
-   * INVALID_ARGUMENT, not yet over a catalogue); round t serves user (t - 1) mod users
+   * policy of their own over it (every linear policy); round t serves user (t - 1) mod users
    * (round-robin), and the result gains `users`. The policy's `index` becomes the catalogue's (default
    * exact for lin-ucb and lin-ts, the catalogue's graph for sub-ts), and each user's seed is derived
    * from the policy's and the user's number. 1 is exactly the simulation of one policy.

@@ -247,6 +247,27 @@ const OptionGroup& decisions() {
   return group;
 }
 
+// Forgetting (Forgetting, cpp/src/linear/forgetting.cpp): every linear policy's model, over its own
+// arms or a catalogue. 'auto' detects a change of the rewards from the model's own prediction errors
+// and starts the model again from its prior when it finds one; it costs O(d) an observation and
+// nothing where nothing changes (README, "Tastes that change", for the measurements).
+const OptionGroup& forgetting() {
+  static const OptionGroup group{
+      nested(object("forgetting", "'auto'",
+                    "'auto' (restart the model when its prediction errors show a change), 'none', { discount } (weigh an observation by discount^age) or { window } (only the last window observations)"),
+             "nested", "", "policy.forgetting"),
+  };
+  return group;
+}
+
+const OptionGroup& forgettingSpec() {
+  static const OptionGroup group{
+      number("discount", 0.99, 0, 1, "each observation's weight is discount^age (exponential forgetting, D-LinUCB)", true, true, "required (or window)"),
+      integer("window", 1000, 1, 1e6, "only the last window observations count (sliding window)", "required (or discount)"),
+  };
+  return group;
+}
+
 // A new user started from the population (issue 31): the ridge and Thompson policies only, whose
 // whole model is the ridge estimate; the elimination policies' stages are not a prior's to set.
 const OptionGroup& ridgePrior() {
@@ -525,6 +546,17 @@ const OptionGroup& linearEnvironment() {
       number("spread", 0.5, 0, 1e6, "(users > 1) a user's theta = theta* + spread |theta*| z / sqrt(d), z ~ N(0, I)"),
       nested(object("change", "{ every: 0 }", "{ every, add, remove }: arm additions and removals every `every` steps"), "nested", "",
              "linear.change"),
+      nested(object("drift", "none: theta stays", "{ kind: 'switch' | 'rotate', every, period }: tastes that change, each user on its own schedule"),
+             "nested", "", "linear.drift"),
+  };
+  return group;
+}
+
+const OptionGroup& linearDrift() {
+  static const OptionGroup group{
+      text("kind", "switch", "switch|rotate", "'switch': to an orthogonal taste and back, every `every` rounds; 'rotate': a full turn in that plane every `period` rounds"),
+      integer("every", 1000, 1, 1e12, "rounds between switches"),
+      integer("period", 10000, 2, 1e12, "rounds of a full turn (rotate)"),
   };
   return group;
 }
@@ -662,11 +694,11 @@ std::deque<OptionTable>& tableStore() {
       {"index", "bounded-me", {&typed(), &indexDim(), &boundedMe()}},
       {"index", "greedy", {&typed(), &indexDim(), &greedy()}},
       {"index", "pca-tree", {&typed(), &indexDim(), &pcaTree()}},
-      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &linUcb(), &optimisticSubspace()}},
-      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &linTsIndex()}},
-      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &subTsIndex()}},
-      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &linearElimIndex(), &optimisticSubspace()}},
-      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &decisions(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex(), &optimisticSubspace()}},
+      {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &ridgePrior(), &linUcb(), &optimisticSubspace()}},
+      {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &linTsIndex()}},
+      {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &subTsIndex()}},
+      {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &elimination(), &approximationAudit(), &linearElimIndex(), &optimisticSubspace()}},
+      {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex(), &optimisticSubspace()}},
       {"catalogue", "catalogue", {&typed(), &catalogue()}},
       {"semi-bandit-policy", "cucb", {&typed(), &semiBandit()}},
       {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &fasterCucb()}},
@@ -687,9 +719,11 @@ std::deque<OptionTable>& tableStore() {
       {"environment", "mab-bp", {&typed(), &environmentCommon(), &mabBpEnvironment()}},
       {"environment", "mips", {&typed(), &environmentCommon(), &mipsEnvironment()}},
       {"nested", "linear.change", {&linearChange()}},
+      {"nested", "linear.drift", {&linearDrift()}},
       {"nested", "ratings.change", {&ratingsChange()}},
       {"nested", "matroid.matroid", {&matroidSpec()}},
       {"nested", "policy.prior", {&ridgePriorSpec()}},
+      {"nested", "policy.forgetting", {&forgettingSpec()}},
   };
   return tables;
 }

@@ -115,6 +115,62 @@ void RidgeRegression::reset(const Matrix& gram, const Vector& responses) {
   theta_.noalias() = inverseGram_ * responses_;
 }
 
+void RidgeRegression::scale(double factor) {
+  require(std::isfinite(factor) && factor > 0.0 && factor <= 1.0, ErrorCode::InvalidArgument, "a scale factor must be in (0, 1]");
+  if (factor == 1.0) return;
+  inverseGram_ /= factor;
+  responses_ *= factor;
+  if (form_ == Form::Factored) {
+    gram_ *= factor;
+    cholesky_.restore(cholesky_.matrixLLT() * std::sqrt(factor), cholesky_.l1Norm() * factor);
+  } else {
+    logDet_ += dim() * deterministic::log(factor);
+    thetaInverseNormSquared_ /= factor;
+  }
+  // A kept width's Sherman-Morrison correction after this comes from the scaled V^-1.
+  inverseTimesX_.resize(0);
+}
+
+void RidgeRegression::downdate(const Eigen::Ref<const Vector>& x, double reward) {
+  require(x.size() == dim(), ErrorCode::DimensionMismatch, "feature vector has the wrong dimension");
+  const Vector u = inverseGram_ * x;
+  const double denominator = 1.0 - x.dot(u);
+  require(std::isfinite(denominator) && denominator > 1e-12, ErrorCode::InvalidArgument,
+          "downdate: V - x x^T is not positive definite");
+  if (form_ == Form::Factored) {
+    Eigen::LLT<Matrix> factor = cholesky_;
+    factor.rankUpdate(x, -1.0);
+    require(factor.info() == Eigen::Success, ErrorCode::InvalidArgument, "downdate: V - x x^T is not positive definite");
+    gram_.noalias() -= x * x.transpose();
+    cholesky_.restore(factor.matrixLLT(), cholesky_.l1Norm());
+  } else {
+    logDet_ += deterministic::log(denominator);
+  }
+  inverseGram_.noalias() += (u / denominator) * u.transpose();
+  // The InverseOnly form's V^-1 is symmetric bit for bit (RidgeRegression::load checks it).
+  if (form_ == Form::InverseOnly) inverseGram_ = (inverseGram_ + inverseGram_.transpose()) / 2.0;
+  responses_ -= reward * x;
+  theta_.noalias() = inverseGram_ * responses_;
+  if (form_ == Form::InverseOnly) thetaInverseNormSquared_ = theta_.dot(inverseGram_ * theta_);
+  inverseTimesX_.resize(0);
+}
+
+void RidgeRegression::restart(double precision, const Vector& responses) {
+  require(responses.size() == dim(), ErrorCode::DimensionMismatch, "responses have the wrong dimension");
+  const int d = dim();
+  inverseGram_ = Matrix::Identity(d, d) / precision;
+  responses_ = responses;
+  theta_.noalias() = inverseGram_ * responses_;
+  inverseTimesX_.resize(0);
+  if (form_ == Form::Factored) {
+    gram_ = precision * Matrix::Identity(d, d);
+    cholesky_.compute(gram_);
+  } else {
+    logDet_ = d * deterministic::log(precision);
+    thetaInverseNormSquared_ = theta_.squaredNorm() / precision;
+  }
+}
+
 Matrix RidgeRegression::gramMatrix() const {
   if (form_ == Form::Factored) return gram_;
   Matrix gram = inverseGram_.llt().solve(Matrix::Identity(dim(), dim()));

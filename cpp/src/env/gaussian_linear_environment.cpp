@@ -66,6 +66,57 @@ GaussianLinearEnvironment::GaussianLinearEnvironment(const Json& options, std::u
     }
     userBest_.assign(users, NAN);
   }
+  setUpDrift(options, instanceSeed);
+}
+
+void GaussianLinearEnvironment::setUpDrift(const Json& options, std::uint64_t instanceSeed) {
+  if (!isGiven(options, "drift")) return;
+  const Json& drift = options["drift"];
+  require(drift.is_object(), ErrorCode::InvalidArgument, "option 'drift' must be an object { kind, every, period }");
+  const std::string kind = readStringOption(option_groups::linearDrift(), drift, "kind", "drift.");
+  driftKind_ = kind == "rotate" ? DriftKind::Rotate : DriftKind::Switch;
+  driftEvery_ = readIntegerOption(option_groups::linearDrift(), drift, "every");
+  driftPeriod_ = readIntegerOption(option_groups::linearDrift(), drift, "period");
+  // One user: the shared theta* is the user's, so that every round reads the drifting theta.
+  if (userThetas_.empty()) {
+    userThetas_.assign(1, thetaStar_);
+    userBest_.assign(1, NAN);
+  }
+  const std::size_t users = userThetas_.size();
+  require(static_cast<double>(users) * arms_.dim() <= 1.25e8, ErrorCode::InvalidArgument,
+          "users * dim must be at most 1.25e8 with drift (two tastes a user must fit in memory)");
+  constexpr std::uint64_t kDriftPurpose = 13;
+  Random stream(deriveSeed(instanceSeed, kDriftPurpose));
+  const int d = arms_.dim();
+  userBase_ = userThetas_;
+  userAxis_.resize(users);
+  userPhase_.resize(users);
+  const std::int64_t cycle = driftKind_ == DriftKind::Switch ? driftEvery_ : driftPeriod_;
+  for (std::size_t u = 0; u < users; ++u) {
+    Vector axis(d);
+    stream.fillNormal(axis.data(), static_cast<std::size_t>(d));
+    const Vector& base = userBase_[u];
+    const double baseNorm = base.norm();
+    if (baseNorm > 0.0 && d > 1) axis -= (axis.dot(base) / (baseNorm * baseNorm)) * base;
+    const double axisNorm = axis.norm();
+    userAxis_[u] = axisNorm > 0.0 ? Vector(axis * (baseNorm / axisNorm)) : Vector(-base);
+    userPhase_[u] = users > 1 ? static_cast<std::int64_t>(stream.uniformInt(static_cast<std::uint64_t>(cycle))) : 0;
+  }
+  driftingThetas_ = userThetas_;
+  thetaRound_.assign(users, 0);
+  userRounds_.assign(users, 0);
+}
+
+const Vector& GaussianLinearEnvironment::thetaOf(std::size_t user) const {
+  if (driftKind_ != DriftKind::Rotate) return userThetas_[user];
+  const std::int64_t round = userRounds_[user];
+  if (thetaRound_[user] == round) return driftingThetas_[user];
+  constexpr double kTwoPi = 6.283185307179586;
+  const double angle = kTwoPi * static_cast<double>((round + userPhase_[user]) % driftPeriod_) / static_cast<double>(driftPeriod_);
+  driftingThetas_[user] = std::cos(angle) * userBase_[user] + std::sin(angle) * userAxis_[user];
+  thetaRound_[user] = round;
+  userBest_[user] = NAN;
+  return driftingThetas_[user];
 }
 
 void GaussianLinearEnvironment::setUser(std::size_t user) {
@@ -75,16 +126,20 @@ void GaussianLinearEnvironment::setUser(std::size_t user) {
 
 double GaussianLinearEnvironment::userMean(Id arm) const {
   if (userThetas_.empty()) return arms_.expectedReward(arm);
-  return dot(userThetas_[user_].data(), arms_.features(arm), arms_.dim());
+  const Vector& theta = driftKind_ == DriftKind::Rotate ? thetaOf(user_) : userThetas_[user_];
+  return dot(theta.data(), arms_.features(arm), arms_.dim());
 }
 
 double GaussianLinearEnvironment::regret(Id arm) const {
   if (userThetas_.empty()) return LinearEnvironment::regret(arm);
   if (!arms_.contains(arm)) fail(ErrorCode::UnknownId, "arm " + std::to_string(arm) + " is not in the environment's set");
+  // A rotating theta moves every round: bring it (and its best, now unknown) to this round first.
+  if (driftKind_ == DriftKind::Rotate) thetaOf(user_);
   double& best = userBest_[user_];
   if (std::isnan(best)) {
     best = -INFINITY;
-    for (const Id id : arms_.ids()) best = std::max(best, dot(userThetas_[user_].data(), arms_.features(id), arms_.dim()));
+    const Vector& theta = driftKind_ == DriftKind::Rotate ? thetaOf(user_) : userThetas_[user_];
+    for (const Id id : arms_.ids()) best = std::max(best, dot(theta.data(), arms_.features(id), arms_.dim()));
   }
   // The best is the same dot product of the same doubles as the arm's mean: the difference is >= 0.
   return best - userMean(arm);
@@ -106,6 +161,14 @@ double GaussianLinearEnvironment::drawReward(Id arm) {
 }
 
 ArmChange GaussianLinearEnvironment::changeAfterRound(std::int64_t t) {
+  // The user just served has had one more round of its own: its taste moves on its own schedule.
+  if (driftKind_ != DriftKind::None) {
+    const std::int64_t local = ++userRounds_[user_] + userPhase_[user_];
+    if (driftKind_ == DriftKind::Switch && local % driftEvery_ == 0) {
+      userThetas_[user_] = (local / driftEvery_) % 2 == 1 ? userAxis_[user_] : userBase_[user_];
+      userBest_[user_] = NAN;
+    }
+  }
   ArmChange change;
   if (changeEvery_ <= 0 || t % changeEvery_ != 0) return change;
   std::fill(userBest_.begin(), userBest_.end(), NAN);
@@ -129,9 +192,13 @@ Json GaussianLinearEnvironment::describe() const {
               {"arms", arms_.size()},
               {"noise", noiseDeviation_},
               {"normalize", normalize_}};
-  if (!userThetas_.empty()) {
+  if (userThetas_.size() > 1) {
     description["users"] = userThetas_.size();
     description["spread"] = spread_;
+  }
+  if (driftKind_ != DriftKind::None) {
+    description["drift"] = driftKind_ == DriftKind::Switch ? Json{{"kind", "switch"}, {"every", driftEvery_}}
+                                                           : Json{{"kind", "rotate"}, {"period", driftPeriod_}};
   }
   return description;
 }

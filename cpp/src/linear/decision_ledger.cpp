@@ -16,14 +16,25 @@ std::uint64_t DecisionLedger::record(std::vector<Id> arms, std::vector<double> f
     lastExpired_ = pending_.begin()->first;
     pending_.erase(pending_.begin());
     ++expired_;
+    if (!expiredRuns_.empty() && expiredRuns_.back().second + 1 == lastExpired_) {
+      expiredRuns_.back().second = lastExpired_;
+    } else {
+      expiredRuns_.emplace_back(lastExpired_, lastExpired_);
+      if (expiredRuns_.size() > maxPending_) {
+        forgottenThrough_ = expiredRuns_.front().second;
+        expiredRuns_.erase(expiredRuns_.begin());
+      }
+    }
   }
   const std::uint64_t eventId = nextEventId_++;
   pending_.emplace(eventId, Pending{std::move(arms), std::move(features)});
   return eventId;
 }
 
-bool DecisionLedger::recentlyRewarded(std::uint64_t eventId) const {
-  return std::find(rewardedRing_.begin(), rewardedRing_.end(), eventId) != rewardedRing_.end();
+bool DecisionLedger::expired(std::uint64_t eventId) const {
+  const auto after = std::upper_bound(expiredRuns_.begin(), expiredRuns_.end(), eventId,
+                                      [](std::uint64_t id, const auto& run) { return id < run.first; });
+  return after != expiredRuns_.begin() && eventId <= std::prev(after)->second;
 }
 
 const DecisionLedger::Pending& DecisionLedger::pending(std::uint64_t eventId, std::size_t rewardCount) const {
@@ -31,13 +42,15 @@ const DecisionLedger::Pending& DecisionLedger::pending(std::uint64_t eventId, st
   const auto found = pending_.find(eventId);
   if (found == pending_.end()) {
     if (eventId == 0 || eventId >= nextEventId_) fail(ErrorCode::UnknownId, event + " was not decided by this policy");
-    // Expiry removes the oldest pending decision, so an id above the last expired one that is not
-    // pending was rewarded.
-    if (eventId > lastExpired_ || recentlyRewarded(eventId)) {
-      fail(ErrorCode::InvalidArgument, event + " was already rewarded");
+    if (eventId <= forgottenThrough_) {
+      fail(ErrorCode::UnknownId, event + " is no longer pending: it was rewarded, or it expired, too long ago to tell which");
     }
-    fail(ErrorCode::UnknownId, event + " has expired: more than maxPending (" + std::to_string(maxPending_) +
-                                   ") decisions waited for their rewards");
+    if (expired(eventId)) {
+      fail(ErrorCode::UnknownId, event + " has expired: more than maxPending (" + std::to_string(maxPending_) +
+                                     ") decisions waited for their rewards");
+    }
+    // Not pending, decided, not expired: rewarded.
+    fail(ErrorCode::InvalidArgument, event + " was already rewarded");
   }
   const std::size_t shown = found->second.arms.size();
   if (rewardCount != shown) {
@@ -50,12 +63,6 @@ const DecisionLedger::Pending& DecisionLedger::pending(std::uint64_t eventId, st
 void DecisionLedger::take(std::uint64_t eventId) {
   pending_.erase(eventId);
   ++rewarded_;
-  if (rewardedRing_.size() < maxPending_) {
-    rewardedRing_.push_back(eventId);
-  } else {
-    rewardedRing_[ringNext_] = eventId;
-    ringNext_ = (ringNext_ + 1) % maxPending_;
-  }
 }
 
 Json DecisionLedger::stats() const {
@@ -78,8 +85,12 @@ void DecisionLedger::save(StateWriter& out) const {
     out.u32s(decision.arms.data(), decision.arms.size());
     out.f64s(decision.features.data(), decision.features.size());
   }
-  out.u64s(rewardedRing_.data(), rewardedRing_.size());
-  out.u64(ringNext_);
+  out.u64(expiredRuns_.size());
+  for (const auto& [first, last] : expiredRuns_) {
+    out.u64(first);
+    out.u64(last);
+  }
+  out.u64(forgottenThrough_);
 }
 
 void DecisionLedger::load(StateReader& in) {
@@ -107,14 +118,28 @@ void DecisionLedger::load(StateReader& in) {
     for (const double value : decision.features) in.check(std::isfinite(value), "a pending decision's features are not finite");
     pending.emplace(id, std::move(decision));
   }
-  std::vector<std::uint64_t> ring = in.u64s();
-  const std::uint64_t ringNext = in.u64();
-  in.check(ring.size() <= maxPending_ && ring.size() <= rewarded_ && (ringNext == 0 || ringNext < ring.size()),
-           "the rewarded events' ring is out of range");
-  for (const std::uint64_t id : ring) in.check(id >= 1 && id < nextEventId_ && pending.count(id) == 0, "a rewarded event id is out of range");
+  const std::uint64_t runCount = in.u64();
+  in.check(runCount <= maxPending_, "the expired events' runs are more than maxPending");
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
+  const std::uint64_t forgotten = [&] {
+    std::uint64_t end = 0, covered = 0;
+    for (std::uint64_t i = 0; i < runCount; ++i) {
+      const std::uint64_t first = in.u64(), last = in.u64();
+      in.check(first >= 1 && first <= last && last <= lastExpired_ && (runs.empty() || first > end + 1),
+               "the expired events' runs are not increasing and apart");
+      covered += last - first + 1;
+      end = last;
+      runs.emplace_back(first, last);
+    }
+    const std::uint64_t through = in.u64();
+    in.check(covered <= expired_ && (runs.empty() ? expired_ == 0 && through == 0 : runs.back().second == lastExpired_) &&
+                 through <= lastExpired_ && (runs.empty() || through < runs.front().first),
+             "the expired events' runs do not match the counters");
+    return through;
+  }();
   pending_ = std::move(pending);
-  rewardedRing_ = std::move(ring);
-  ringNext_ = static_cast<std::size_t>(ringNext);
+  expiredRuns_ = std::move(runs);
+  forgottenThrough_ = forgotten;
 }
 
 }  // namespace sublinear

@@ -53,7 +53,8 @@ RidgePolicy::RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalo
       beta_(readOption(option_groups::ridge(), options, "beta")),
       explore_(readOption(option_groups::decisions(), options, "explore")),
       propensityDraws_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "propensityDraws"))),
-      ledger_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "maxPending")), arms_.dim()) {
+      ledger_(static_cast<std::size_t>(readIntegerOption(option_groups::decisions(), options, "maxPending")), arms_.dim()),
+      forgetting_(options) {
   startFromPrior(options);
 }
 
@@ -170,6 +171,7 @@ void RidgePolicy::syncSubspace() {
     Vector responses = ridge_.responses();
     moveToCurrentVersion(gram, responses);
     ridge_.reset(gram, responses);
+    for (std::uint64_t v = subspaceVersion_ + 1; v <= current; ++v) moveWindow(catalogue_->subspaceTransition(v));
   }
   subspaceVersion_ = current;
   onModelMoved();
@@ -183,7 +185,7 @@ void RidgePolicy::syncProjectedSubspace() {
 
 void RidgePolicy::moveToCurrentVersion(Matrix& gram, Vector& responses) const {
   for (std::uint64_t v = subspaceVersion_ + 1; v <= catalogue_->subspaceVersion(); ++v) {
-    moveModel(gram, responses, catalogue_->subspaceTransition(v), startPrecision());
+    moveModel(gram, responses, catalogue_->subspaceTransition(v), priorScale_ * startPrecision());
   }
 }
 
@@ -212,8 +214,9 @@ void RidgePolicy::moveModelBy(const Matrix& change) {
   if (ridge_.observations() == 0) return;
   Matrix gram = ridge_.gramMatrix();
   Vector responses = ridge_.responses();
-  moveModel(gram, responses, change, startPrecision());
+  moveModel(gram, responses, change, priorScale_ * startPrecision());
   ridge_.reset(gram, responses);
+  moveWindow(change);
 }
 
 bool RidgePolicy::catalogueSubspaceLineage(std::uint64_t& version, std::uint64_t& fingerprint) const {
@@ -341,11 +344,125 @@ void RidgePolicy::observe(const double* features, double reward) {
   beforeObservation();
   const double modelled = modelReward(reward);
   const Vector x = modelFeatures(features);
+  if (forgetting_.kind() == Forgetting::Kind::Discount) discountPast(forgetting_.discount());
   ridge_.update(x, modelled);
   afterObservation();
   rewardSum_ += modelled;
   squaredRewardSum_ += modelled * modelled;
+  effectiveObservations_ += 1.0;
   ++updates_;
+  if (forgetting_.kind() == Forgetting::Kind::Window) {
+    window_.push_back({x, modelled, 1.0});
+    slideWindow();
+  }
+  if (forgetting_.kind() == Forgetting::Kind::Auto) detectChange(x, modelled);
+}
+
+Vector RidgePolicy::priorResponses() const {
+  return priorWeight_ > 0.0 ? Vector(priorWeight_ * priorMean_) : Vector::Zero(ridge_.dim());
+}
+
+void RidgePolicy::discountPast(double factor) {
+  ridge_.scale(factor);
+  rewardSum_ *= factor;
+  squaredRewardSum_ *= factor;
+  effectiveObservations_ *= factor;
+  priorScale_ *= factor;
+  onModelScaled(factor);
+  // Below half its regulariser V could lose its conditioning in directions no arm fills; the top-up
+  // is exact (V + (1 - c) P I) and O(d^3), once every log(2) / (1 - g) observations. The elimination
+  // policies restart their stages then (periodic restarts, Zhao et al. 2020).
+  if (priorScale_ < 0.5) weighPast(1.0);
+}
+
+void RidgePolicy::slideWindow() {
+  while (window_.size() > forgetting_.window()) {
+    const WindowRow& oldest = window_.front();
+    const double root = std::sqrt(oldest.weight);
+    ridge_.downdate(root * oldest.x, root * oldest.reward);
+    rewardSum_ -= oldest.weight * oldest.reward;
+    squaredRewardSum_ = std::max(0.0, squaredRewardSum_ - oldest.weight * oldest.reward * oldest.reward);
+    effectiveObservations_ = std::max(0.0, effectiveObservations_ - oldest.weight);
+    window_.pop_front();
+    onForget(false);
+  }
+  // The downdates' rounding is wiped out once a window, at O(window d^2 + d^3): O(d^2 + d^3 / window)
+  // an observation; the elimination policies restart their stages then.
+  if (++sinceRefactor_ >= forgetting_.window()) refactorWindow();
+}
+
+void RidgePolicy::refactorWindow() {
+  Matrix gram = startPrecision() * Matrix::Identity(ridge_.dim(), ridge_.dim());
+  Vector responses = priorResponses();
+  double rewards = 0.0, squares = 0.0, weight = 0.0;
+  for (const WindowRow& row : window_) {
+    gram.noalias() += row.weight * row.x * row.x.transpose();
+    responses += (row.weight * row.reward) * row.x;
+    rewards += row.weight * row.reward;
+    squares += row.weight * row.reward * row.reward;
+    weight += row.weight;
+  }
+  ridge_.reset(gram, responses);
+  rewardSum_ = rewards;
+  squaredRewardSum_ = squares;
+  effectiveObservations_ = weight;
+  sinceRefactor_ = 0;
+  onForget(true);
+}
+
+void RidgePolicy::detectChange(const Vector& x, double reward) {
+  if (effectiveObservations_ < std::max(Forgetting::kWarmUp, Forgetting::kWarmUpPerDimension * ridge_.dim())) return;
+  // The error of the prediction made before this observation, from the model after it: with
+  // u = V^-1 x and D = 1 + x^T u (V before), r - x^T theta_new = (r - x^T theta_old) / D, and the
+  // predictive variance of r - x^T theta_old is sigma^2 D. O(d).
+  const double denominator = ridge_.lastDenominator();
+  const double error = denominator * (reward - x.dot(ridge_.theta()));
+  const double sigma = noiseEstimate();
+  // The policy chose the arm for a high estimate: its prediction is too high by up to about its
+  // width sigma ||x||_{V^-1} without any change (the winner's curse), so that much is not evidence.
+  const double width = std::sqrt(std::max(0.0, denominator - 1.0));
+  const double z = (error + Forgetting::kSelectionMargin * sigma * width) / (sigma * std::sqrt(denominator));
+  if (!forgetting_.detect(z)) return;
+  weighPast(0.0);
+  forgetting_.recordChange(updates_, true);
+}
+
+void RidgePolicy::weighPast(double factor) {
+  const Vector prior = priorResponses();
+  if (factor == 0.0) {
+    ridge_.restart(startPrecision(), prior);
+  } else {
+    // f (V - c P I) + P I and f (b - c b_0) + b_0.
+    Matrix gram = ridge_.gramMatrix();
+    gram *= factor;
+    gram.diagonal().array() += (1.0 - factor * priorScale_) * startPrecision();
+    const Vector responses = factor * ridge_.responses() + (1.0 - factor * priorScale_) * prior;
+    ridge_.reset(gram, responses);
+  }
+  priorScale_ = 1.0;
+  rewardSum_ *= factor;
+  squaredRewardSum_ *= factor;
+  effectiveObservations_ *= factor;
+  if (factor == 0.0) {
+    window_.clear();
+  } else {
+    for (WindowRow& row : window_) row.weight *= factor;
+  }
+  onForget(true);
+}
+
+void RidgePolicy::forget(double factor) {
+  require(std::isfinite(factor) && factor >= 0.0 && factor <= 1.0, ErrorCode::InvalidArgument,
+          "forget: factor must be a number in [0, 1]");
+  if (factor == 1.0) return;
+  // In the catalogue's current basis first, as an observation would be.
+  beforeObservation();
+  weighPast(factor);
+  forgetting_.recordChange(updates_, false);
+}
+
+void RidgePolicy::moveWindow(const Matrix& change) {
+  for (WindowRow& row : window_) row.x = change * row.x;
 }
 
 Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate) {
@@ -464,6 +581,7 @@ Json RidgePolicy::stats() const {
   result["decisions"] = ledger_.stats();
   result["radiusRule"] = fixedBeta_ ? "fixed" : theoretical_ ? "theoretical" : "practical";
   result["noise"] = theoretical_ && !noiseGiven_ ? noise_ : noiseEstimate();
+  result["forgetting"] = forgetting_.stats(effectiveObservations_);
   return result;
 }
 
@@ -488,7 +606,7 @@ namespace sublinear {
 
 double RidgePolicy::noiseEstimate() const {
   if (noiseGiven_) return noise_;
-  const double n = static_cast<double>(ridge_.observations());
+  const double n = effectiveObservations_;
   if (n < 2.0) return 1.0;
   const double priorVariance = std::max(0.0, squaredRewardSum_ - rewardSum_ * rewardSum_ / n) / (n - 1.0);
   // Every reward so far the same (up to rounding), as on a page that rewards clicks before its first
@@ -500,13 +618,14 @@ double RidgePolicy::noiseEstimate() const {
   // sum (r - x^T theta^)^2 = sum r^2 - 2 theta^T b + theta^T (V - lambda I) theta^, and V theta^ = b.
   // With a prior (V_1 = (lambda + w) I, b_1 = w theta0) the observations' part of b is b - w theta0
   // and of V is V - (lambda + w) I: sum r^2 - theta^T b + 2 w theta^T theta0 - (lambda + w) |theta^|^2.
+  // Under a discount the regulariser and the prior hold the share c = priorScale_ of their weight.
   const double residuals =
       priorWeight_ > 0.0
-          ? std::max(0.0, squaredRewardSum_ - theta.dot(ridge_.responses()) + 2.0 * priorWeight_ * theta.dot(priorMean_) -
-                              startPrecision() * theta.squaredNorm())
-          : std::max(0.0, squaredRewardSum_ - theta.dot(ridge_.responses()) - ridge_.lambda() * theta.squaredNorm());
+          ? std::max(0.0, squaredRewardSum_ - theta.dot(ridge_.responses()) + 2.0 * priorScale_ * priorWeight_ * theta.dot(priorMean_) -
+                              priorScale_ * startPrecision() * theta.squaredNorm())
+          : std::max(0.0, squaredRewardSum_ - theta.dot(ridge_.responses()) - priorScale_ * ridge_.lambda() * theta.squaredNorm());
   // The prior's pseudo-observations are no degrees of freedom spent on the data.
-  const double effectiveDim = ridge_.dim() - startPrecision() * ridge_.inverseGram().trace();
+  const double effectiveDim = ridge_.dim() - priorScale_ * startPrecision() * ridge_.inverseGram().trace();
   const double freedom = std::max(0.0, n - effectiveDim);
   return std::sqrt((residuals + kPriorWeight * priorVariance) / (freedom + kPriorWeight));
 }
@@ -519,7 +638,7 @@ double RidgePolicy::practicalRadius(double multiplier) const {
   // uncertainty V = (lambda + w) I + ... already carries. Counting it (|V^-1 (lambda theta^ + w
   // (theta^ - theta0))|) made Thompson sampling over-explore: more regret than no prior when users
   // shared nothing (bench/results/design-measurements.md).
-  const double bias = ridge_.lambda() * ridge_.thetaInverseNorm();
+  const double bias = priorScale_ * ridge_.lambda() * ridge_.thetaInverseNorm();
   return multiplier * noiseEstimate() + bias;
 }
 
@@ -533,6 +652,16 @@ void RidgePolicy::save(StateWriter& out) const {
   out.u64(updates_);
   out.f64(rewardSum_);
   out.f64(squaredRewardSum_);
+  out.f64(effectiveObservations_);
+  out.f64(priorScale_);
+  forgetting_.save(out);
+  out.u64(window_.size());
+  for (const WindowRow& row : window_) {
+    out.vector(row.x);
+    out.f64(row.reward);
+    out.f64(row.weight);
+  }
+  out.u64(sinceRefactor_);
   ledger_.save(out);
   // Over own arms in their subspace the basis (the projected rows are made again from it).
   if (projected_) projected_->save(out);
@@ -563,6 +692,28 @@ void RidgePolicy::load(StateReader& in) {
   in.check(ridge_.observations() >= 0 && updates_ == static_cast<std::uint64_t>(ridge_.observations()), "update count does not match the regression's");
   in.check(std::isfinite(rewardSum_) && std::isfinite(squaredRewardSum_) && squaredRewardSum_ >= 0.0,
            "reward sums are not finite");
+  effectiveObservations_ = in.f64();
+  priorScale_ = in.f64();
+  in.check(std::isfinite(effectiveObservations_) && effectiveObservations_ >= 0.0 &&
+               effectiveObservations_ <= static_cast<double>(updates_),
+           "the effective number of observations is out of range");
+  in.check(priorScale_ >= 0.5 && priorScale_ <= 1.0 && (priorScale_ == 1.0 || forgetting_.kind() == Forgetting::Kind::Discount),
+           "the regulariser's share is out of range");
+  forgetting_.load(in);
+  const std::uint64_t rows = in.u64();
+  in.check(forgetting_.kind() == Forgetting::Kind::Window ? rows <= forgetting_.window() : rows == 0,
+           "the window holds more observations than it keeps");
+  for (std::uint64_t i = 0; i < rows; ++i) {
+    Vector x = in.vector(ridge_.dim());
+    const double reward = in.f64();
+    const double weight = in.f64();
+    in.check(x.allFinite() && std::isfinite(reward) && std::isfinite(weight) && weight > 0.0 && weight <= 1.0,
+             "a window row is not finite");
+    window_.push_back({std::move(x), reward, weight});
+  }
+  sinceRefactor_ = in.u64();
+  in.check(forgetting_.kind() != Forgetting::Kind::Window || sinceRefactor_ < forgetting_.window(),
+           "the window's refactoring count is out of range");
   ledger_.load(in);
   if (projected_) projected_->load(in, arms_);
   loadFields(in);

@@ -60,6 +60,14 @@ ScanElim::ScanElim(std::string type, std::shared_ptr<Catalogue> catalogue, const
   beta_ = eliminationRadius(featureBound_);
 }
 
+void ScanElim::onForget(bool restart) {
+  if (restart) {
+    onModelMoved();
+  } else {
+    widths_.invalidate();
+  }
+}
+
 void ScanElim::onModelMoved() {
   widths_.invalidate();
   bool readmitted = false;

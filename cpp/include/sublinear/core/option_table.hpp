@@ -124,6 +124,9 @@ const OptionGroup& ridge();
 // LinUCB's, LinTS's and SubTS's `prior`, and the keys inside it.
 const OptionGroup& ridgePrior();
 const OptionGroup& ridgePriorSpec();
+// Every linear policy's `forgetting`, and the keys of its object form.
+const OptionGroup& forgetting();
+const OptionGroup& forgettingSpec();
 // decide() and reward(): exploration, pending decisions, the Thompson propensity estimate.
 const OptionGroup& decisions();
 const OptionGroup& thompson();
@@ -172,6 +175,7 @@ const OptionGroup& mipsEnvironment();
 const OptionGroup& mipsPolicy();
 // Nested objects of the environments.
 const OptionGroup& linearChange();
+const OptionGroup& linearDrift();
 const OptionGroup& ratingsChange();
 const OptionGroup& matroidSpec();
 }  // namespace option_groups

@@ -41,6 +41,18 @@ class RidgeRegression {
   // (InverseOnly: V^-1, theta, log det V and ||theta||^2_{V^-1}), keeping the observation count: a
   // model moved to other coordinates (ArmSubspace::fit, a catalogue's refit).
   void reset(const Matrix& gram, const Vector& responses);
+  // Forgetting (Forgetting, in the linear policies): every quantity weighed by `factor` in (0, 1],
+  // V -> factor V and b -> factor b, in O(d^2): V^-1 -> V^-1 / factor, the Cholesky factor by
+  // sqrt(factor), theta unchanged. The regulariser decays with the data; the caller tops it up
+  // (reset) before it falls too low.
+  void scale(double factor);
+  // Takes an observation back out: V -> V - x x^T, b -> b - r x (a sliding window's oldest), by
+  // Sherman-Morrison with the opposite sign (and a Cholesky downdate). INVALID_ARGUMENT when V - x x^T
+  // would not be positive definite. Rounding accumulates: the caller refactors now and then (reset).
+  void downdate(const Eigen::Ref<const Vector>& x, double reward);
+  // Back to V = precision I, b = responses (a fresh regression started from that prior), bit for bit
+  // as the constructor and startFromPrior make it, keeping the observation count.
+  void restart(double precision, const Vector& responses);
 
   int dim() const { return static_cast<int>(theta_.size()); }
   double lambda() const { return lambda_; }

@@ -90,8 +90,9 @@ class StateReader {
 };
 
 // 1: journals of calls (0.1.x); 2: snapshots of the structures; 3: HnswIndex's incremental build
-// (0.3.0); 4: every index stores its items' labels (filtered search).
-constexpr std::uint16_t kStateFormatVersion = 4;
+// (0.3.0); 4: every index stores its items' labels (filtered search); 5: the linear policies' forgetting
+// (0.4.0).
+constexpr std::uint16_t kStateFormatVersion = 5;
 // The package version (package.json), recorded in every state.
 extern const char* const kLibraryVersion;
 

@@ -16,6 +16,12 @@ namespace sublinear {
 // users (1) > 1 gives each user u its own theta_u = theta* + spread |theta*| z_u / sqrt(d), z_u ~ N(0, I)
 // (spread 0.5): spread is a user's typical distance from the shared mean relative to the mean's norm.
 // The users' thetas come from a stream of their own, so one user draws exactly what it always drew.
+// drift { kind, every, period } (issue 51: tastes that change): 'switch' turns each user's theta to
+// another of the same norm, orthogonal to it, every `every` rounds and back at the next switch (an
+// abrupt change, and a periodic one); 'rotate' turns it in that plane once every `period` rounds (a
+// slow change). The rounds are the user's own (those that served it), and each user of a many-user
+// run has its own phase (its first switch falls at a round of its own); a single user's starts at
+// round 0. Regret is against the theta of the round.
 class GaussianLinearEnvironment : public LinearEnvironment {
  public:
   GaussianLinearEnvironment(const Json& options, std::uint64_t instanceSeed, std::uint64_t noiseSeed);
@@ -55,6 +61,23 @@ class GaussianLinearEnvironment : public LinearEnvironment {
   std::size_t user_ = 0;
 
   double userMean(Id arm) const;
+
+  // Drift: the kind, its rounds, each user's two tastes (base and an orthogonal axis of the same
+  // norm) and phase, the rounds each user was served, and the round of its own each user's theta
+  // was last brought to (rotation).
+  enum class DriftKind { None, Switch, Rotate };
+  DriftKind driftKind_ = DriftKind::None;
+  std::int64_t driftEvery_ = 0;
+  std::int64_t driftPeriod_ = 0;
+  std::vector<Vector> userBase_;
+  std::vector<Vector> userAxis_;
+  std::vector<std::int64_t> userPhase_;
+  std::vector<std::int64_t> userRounds_;
+  mutable std::vector<Vector> driftingThetas_;
+  mutable std::vector<std::int64_t> thetaRound_;
+  void setUpDrift(const Json& options, std::uint64_t instanceSeed);
+  // The user's theta at the current round (rotation: computed when first asked in a round).
+  const Vector& thetaOf(std::size_t user) const;
 };
 
 }  // namespace sublinear

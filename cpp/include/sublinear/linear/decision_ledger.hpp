@@ -20,9 +20,11 @@ class StateWriter;
 //
 // Memory is bounded: at most `maxPending` decisions wait; the oldest is dropped (counted as expired)
 // to make room. A reward for an event that never was, or that expired, is UNKNOWN_ID; a second reward
-// for one event is INVALID_ARGUMENT. Which of the two an old event id is stays exact while the events
-// rewarded since it are at most maxPending (a ring of the latest rewarded ids); beyond that a second
-// reward reads as an expired event (UNKNOWN_ID).
+// for one event is INVALID_ARGUMENT. The expired ids are kept as runs of consecutive ids (expiry takes
+// the oldest pending decision, so every id below an expired one that is not pending was rewarded or
+// expired): exact while the expired ids form at most maxPending runs, as they do when rewards stop
+// coming back (one run) whatever the number of calls; beyond that the oldest runs are dropped and a
+// reward for an id they covered is UNKNOWN_ID naming both possibilities.
 class DecisionLedger {
  public:
   struct Pending {
@@ -57,11 +59,12 @@ class DecisionLedger {
   // before them, since the oldest pending decision is the one that expires.
   std::uint64_t lastExpired_ = 0;
   std::map<std::uint64_t, Pending> pending_;
-  // The latest rewarded event ids (at most maxPending_), oldest first, as a ring.
-  std::vector<std::uint64_t> rewardedRing_;
-  std::size_t ringNext_ = 0;
+  // The expired event ids as runs [first, last] of consecutive ids, increasing (at most maxPending_
+  // runs), and the largest id whose run was dropped to keep them so (0: none).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> expiredRuns_;
+  std::uint64_t forgottenThrough_ = 0;
 
-  bool recentlyRewarded(std::uint64_t eventId) const;
+  bool expired(std::uint64_t eventId) const;
 };
 
 }  // namespace sublinear

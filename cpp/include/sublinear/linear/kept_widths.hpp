@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -47,6 +48,13 @@ class KeptWidths {
     widths_.clear();
     corrections_.resize(dim_, 0);
     nextExact_ = 0;
+  }
+  // V^-1 was multiplied by `factor` (a discount, Forgetting): every width w = x^T V^-1 x by it, and
+  // the pending corrections c, whose squares it subtracts, by its root. O(K + d n).
+  void scale(double factor) {
+    if (!valid_) return;
+    for (double& width : widths_) width *= factor;
+    corrections_ *= std::sqrt(factor);
   }
   std::size_t size() const { return widths_.size(); }
   // The widths (meaningful after bringUpToDate, until the next observation or change of the arms).

@@ -60,6 +60,8 @@ class LinUCB final : public RidgePolicy {
   // In the catalogue's subspace: the projected rows and the model brought to the current basis.
   void prepareChoice() override { syncProjectedSubspace(); }
   void onModelMoved() override { widths_.invalidate(); }
+  void onForget(bool /*restart*/) override { widths_.invalidate(); }
+  void onModelScaled(double factor) override { widths_.scale(1.0 / factor); }
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;

@@ -92,6 +92,9 @@ class LinearPolicy {
   virtual std::size_t buildIndex(std::size_t /*maxItems*/) { return 0; }
   // Work counters, at least { innerProducts } (the MIPS index's and the policy's own scoring).
   virtual Json stats() const = 0;
+  // Weighs everything the model learned so far by `factor` in [0, 1] (forget(0): start over from
+  // the prior); INVALID_ARGUMENT outside that range.
+  virtual void forget(double factor) = 0;
   // A user over a catalogue that learns in the catalogue's subspace: the version of the basis its
   // model is in and that version's lineage fingerprint (Catalogue::subspaceFingerprint), which its
   // snapshot's head records. False for every other policy.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "sublinear/linear/projected_arms.hpp"
 #include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/decision_ledger.hpp"
+#include "sublinear/linear/forgetting.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {
@@ -36,6 +38,16 @@ namespace sublinear {
 //                   eligible ones instead, so that every eligible arm has a known positive propensity
 //   maxPending (1000)  decisions kept for their rewards; the oldest expires beyond it
 //   propensityDraws (256)  posterior draws of a Thompson policy's propensity estimate
+//   forgetting ('auto')  how the model forgets (Forgetting): 'auto', 'none', { discount }, { window }
+//
+// Forgetting keeps the regression exact for its weights: with P = lambda + prior weight and b_0 the
+// prior's responses (weight theta_0), the model after observations with weights w_s is
+// V = c P I + sum w_s x_s x_s^T and b = c b_0 + sum w_s r_s x_s, with c = 1 except under a discount,
+// where the regulariser decays with the data between top-ups (c in [1/2, 1]: V and V^-1 scale in
+// O(d^2) a step, and the O(d^3) top-up back to c = 1 comes once every log(2) / (1 - g) steps).
+// forget(f) weighs every past observation by f and restores c = 1 (exactly f (V - c P I) + P I);
+// forget(0) is the fresh model with the same prior, bit for bit. The noise estimate's sums and the
+// effective number of observations carry the same weights.
 class RidgePolicy : public LinearPolicy {
  public:
   int dim() const final { return arms_.dim(); }
@@ -66,6 +78,9 @@ class RidgePolicy : public LinearPolicy {
   Vector theta() const override;
   Json stats() const override;
   bool catalogueSubspaceLineage(std::uint64_t& version, std::uint64_t& fingerprint) const override;
+  // Weighs everything learned so far by `factor` in [0, 1] (API.md v3): forget(0) starts over from
+  // the prior; the elimination policies restart their stages.
+  void forget(double factor) override;
 
   // subspace "auto" learns in all d dimensions up to this d, in the arms' subspace above it.
   static constexpr int kFullModelMaxDimension = 64;
@@ -131,6 +146,12 @@ class RidgePolicy : public LinearPolicy {
   // Called by syncSubspace() when the model moved to another version of the catalogue's basis
   // (its coordinates changed: whatever a policy keeps in them, such as arms' widths, is stale).
   virtual void onModelMoved() {}
+  // Called when the model forgot (forget(), a detected change, a discount's top-up, a window's
+  // refactoring): what a policy keeps of V^-1 (arms' widths) is stale; with `restart`, the
+  // elimination policies bring every arm back into play and start their stages again.
+  virtual void onForget(bool /*restart*/) {}
+  // Called when a discount scaled V by `factor` (V^-1 by 1 / factor): kept widths scale with it.
+  virtual void onModelScaled(double /*factor*/) {}
   // Thompson sampling draws its choice: decide() then asks estimateChoiceProbabilities for the
   // propensities. The other policies choose deterministically given their state.
   virtual bool randomisedChoice() const { return false; }
@@ -214,6 +235,8 @@ class RidgePolicy : public LinearPolicy {
   double confidenceMultiplier() const;
   // The regularisation V started from: lambda, plus the prior's weight when there is one.
   double startPrecision() const { return ridge_.lambda() + priorWeight_; }
+  // The weight of the observations the model holds (their count without forgetting).
+  double effectiveObservations() const { return effectiveObservations_; }
   // The noise scale sigma the practical rule uses: the `noise` option when given, otherwise
   // sqrt((RSS + n0 s0^2) / (n - d_eff + n0)): the ridge residual sum of squares over its effective
   // degrees of freedom (d_eff = trace((V - lambda I) V^-1)), shrunk towards the sample variance s0^2
@@ -254,9 +277,12 @@ class RidgePolicy : public LinearPolicy {
   std::uint64_t innerProducts_ = 0;
   std::uint64_t selections_ = 0;
   std::uint64_t updates_ = 0;
-  // Sufficient statistics of the noise estimate (model rewards).
+  // Sufficient statistics of the noise estimate (model rewards), weighted as the regression's
+  // observations are (Forgetting).
   double rewardSum_ = 0.0;
   double squaredRewardSum_ = 0.0;
+  double effectiveObservations_ = 0.0;
+
 
   // The prior: weight (0 without one) and mean (empty without one), read from the options.
   double priorWeight_ = 0.0;
@@ -266,6 +292,18 @@ class RidgePolicy : public LinearPolicy {
   double explore_;
   std::size_t propensityDraws_;
   DecisionLedger ledger_;
+
+  // How the model forgets, and its state: the regulariser's share c under a discount (see the class
+  // comment), and a window's observations in the model's coordinates with their weights.
+  Forgetting forgetting_;
+  double priorScale_ = 1.0;
+  struct WindowRow {
+    Vector x;
+    double reward;
+    double weight;
+  };
+  std::deque<WindowRow> window_;
+  std::uint64_t sinceRefactor_ = 0;
 
   // What both public constructors share: exactly one of ownArms and catalogue is given.
   RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim,
@@ -283,6 +321,19 @@ class RidgePolicy : public LinearPolicy {
   std::vector<Id> chooseEligible(std::size_t k, const ArmFilter& filter, const Eligibility& eligible, bool slate);
   // n distinct eligible arms, uniformly at random, in random order (the exploration of decide()).
   std::vector<Id> uniformEligible(std::size_t n, const ArmFilter& filter, const Eligibility& eligible);
+  // b_0, the prior's responses (zero without a prior).
+  Vector priorResponses() const;
+  // The forgetting of each observation, before (discount) and after (window, 'auto') the
+  // regression takes it.
+  void discountPast(double factor);
+  void slideWindow();
+  void detectChange(const Vector& x, double reward);
+  // V and b rebuilt from the window's rows (against the downdates' rounding).
+  void refactorWindow();
+  // Every observation's weight times `factor`, the regulariser back to P (see the class comment).
+  void weighPast(double factor);
+  // The window's rows moved to the model's new coordinates (z -> change z).
+  void moveWindow(const Matrix& change);
   // Reads the `prior` option and starts the regression from it (a cold-started user borrows the
   // population's estimate instead of starting at 0). The restored state's V and b overwrite it.
   void startFromPrior(const Json& options);

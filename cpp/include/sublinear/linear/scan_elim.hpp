@@ -88,6 +88,9 @@ class ScanElim final : public RidgePolicy {
   void afterObservation() override { widths_.observe(ridge_); }
   void prepareChoice() override { syncProjectedSubspace(); }
   void onModelMoved() override;
+  // Widths stale; with `restart` every arm back in play and the stages started again.
+  void onForget(bool restart) override;
+  void onModelScaled(double factor) override { widths_.scale(1.0 / factor); }
   Id chooseArm() override;
   std::vector<Id> chooseArms(std::size_t count, const ArmFilter& filter, const Eligibility& eligible) override;
   Json extraStats() const override;

@@ -139,6 +139,11 @@ class StagedElimination : public RidgePolicy {
 
   void onAddArms(const Id* ids, std::size_t count) override;
   void onRemoveArms(const Id* ids, std::size_t count) override;
+  // With `restart` (forget(), a detected change, a discount's top-up, a window's refactoring): every
+  // eliminated arm back in play and the threshold derived afresh, as when the witness leaves.
+  void onForget(bool restart) override {
+    if (restart) readmitEliminated(nullptr, 0);
+  }
   Id chooseArm() override;
   // A filtered selection or a slate: the most uncertain eligible arms of the first stage holding
   // one (Algorithm 2's acceptance test re-partitions it once if its answer fails), then of the next

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sublinear/core/options.hpp"
+
+namespace sublinear {
+
+class StateReader;
+class StateWriter;
+
+// How a linear policy's model forgets what the world no longer says (option `forgetting`, API.md v3):
+//   'auto' (the default)  a change detector on the model's own prediction errors; when the rewards of
+//                         what the policy shows fall below what the model predicts, persistently,
+//                         the model starts again from its prior (a detected restart, Zhao et al. 2020)
+//                         and the elimination policies restart their stages
+//   'none'                every observation counts for ever (the papers' policies)
+//   { discount: g }       an observation of age a weighs g^a (D-LinUCB, Russac et al. 2019)
+//   { window: n }         only the last n observations count (SW-LinUCB, Cheung et al. 2019)
+// The model's arithmetic lives in RidgePolicy; this class holds the choice, the detector and the
+// counters that stats().forgetting reports.
+//
+// The detector is a one-sided CUSUM (Page 1954) on z = (r - x^T theta^) / (sigma^ sqrt(1 + ||x||^2_{V^-1})),
+// the prediction error standardised by its predictive spread under the model (sigma^ the policy's
+// noise estimate): S <- max(0, S - clip(z) - kDrift), a change when S > kThreshold. Only the side
+// where the model predicts too high is watched: a learning model's errors are positive (ridge
+// shrinks its predictions towards 0), and what a change of taste does to a model is make the items
+// it shows, the old favourites, worse than predicted. kDrift and kThreshold were chosen from the
+// drift benchmark (bench/drift.mjs) and the stationary battery; z is clipped so that a single
+// outlier cannot raise an alarm.
+class Forgetting {
+ public:
+  enum class Kind { None, Auto, Discount, Window };
+
+  // Reads options["forgetting"] (INVALID_ARGUMENT for anything but the forms above).
+  explicit Forgetting(const Json& options);
+
+  Kind kind() const { return kind_; }
+  const char* kindName() const;
+  double discount() const { return discount_; }
+  std::size_t window() const { return window_; }
+
+  // The detector's half-slope and alarm level, in standardised errors; errors clipped to +-kClip.
+  static constexpr double kDrift = 0.25;
+  static constexpr double kThreshold = 18.0;
+  static constexpr double kClip = 3.0;
+  // The detector listens only once the model holds this many observations' weight (and at least
+  // its dimension's): before that the noise estimate and the predictions are too rough to judge.
+  static constexpr double kWarmUp = 10.0;
+  static constexpr double kWarmUpPerDimension = 2.0;
+  // The prediction's selection bias allowed for, in widths sigma^ ||x||_{V^-1} (see detectChange).
+  static constexpr double kSelectionMargin = 1.0;
+
+  // 'auto': one standardised prediction error; true when it completes a change (the detector starts over).
+  bool detect(double standardisedError);
+  // The model forgot at update number `update`: detected (by 'auto') or asked for (forget()).
+  void recordChange(std::uint64_t update, bool detected);
+
+  // { kind, effectiveMemory, changes, lastChange, detector (auto only) }: effectiveMemory is the
+  // weight of the observations the model holds, as the caller counts it.
+  Json stats(double effectiveMemory) const;
+
+  void save(StateWriter& out) const;
+  void load(StateReader& in);
+
+ private:
+  Kind kind_ = Kind::Auto;
+  double discount_ = 1.0;
+  std::size_t window_ = 0;
+  double statistic_ = 0.0;
+  std::uint64_t detected_ = 0;
+  std::uint64_t forgets_ = 0;
+  bool changed_ = false;
+  std::uint64_t lastChange_ = 0;
+};
+
+}  // namespace sublinear

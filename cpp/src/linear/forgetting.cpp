@@ -1,0 +1,101 @@
+#include "sublinear/linear/forgetting.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/option_table.hpp"
+#include "sublinear/core/state_codec.hpp"
+
+namespace sublinear {
+
+Forgetting::Forgetting(const Json& options) {
+  if (!isGiven(options, "forgetting")) return;
+  const Json& value = options["forgetting"];
+  if (value.is_string()) {
+    const std::string name = value.get<std::string>();
+    if (name == "auto") return;
+    if (name == "none") {
+      kind_ = Kind::None;
+      return;
+    }
+    fail(ErrorCode::InvalidArgument, "option 'forgetting' must be 'auto', 'none', { discount } or { window }, got '" + name + "'");
+  }
+  require(value.is_object(), ErrorCode::InvalidArgument, "option 'forgetting' must be 'auto', 'none', { discount } or { window }");
+  optionTable("nested", "policy.forgetting").check(value);
+  const bool discount = isGiven(value, "discount"), window = isGiven(value, "window");
+  require(discount != window, ErrorCode::InvalidArgument, "option 'forgetting' takes exactly one of 'discount' and 'window'");
+  if (discount) {
+    kind_ = Kind::Discount;
+    discount_ = readOption(option_groups::forgettingSpec(), value, "discount");
+  } else {
+    kind_ = Kind::Window;
+    window_ = static_cast<std::size_t>(readIntegerOption(option_groups::forgettingSpec(), value, "window"));
+  }
+}
+
+const char* Forgetting::kindName() const {
+  switch (kind_) {
+    case Kind::None: return "none";
+    case Kind::Auto: return "auto";
+    case Kind::Discount: return "discount";
+    case Kind::Window: return "window";
+  }
+  return "auto";
+}
+
+bool Forgetting::detect(double standardisedError) {
+  if (kind_ != Kind::Auto || !std::isfinite(standardisedError)) return false;
+  const double z = std::clamp(standardisedError, -kClip, kClip);
+  statistic_ = std::max(0.0, statistic_ - z - kDrift);
+  if (statistic_ <= kThreshold) return false;
+  statistic_ = 0.0;
+  return true;
+}
+
+void Forgetting::recordChange(std::uint64_t update, bool detected) {
+  if (detected) {
+    ++detected_;
+  } else {
+    ++forgets_;
+  }
+  changed_ = true;
+  lastChange_ = update;
+  statistic_ = 0.0;
+}
+
+Json Forgetting::stats(double effectiveMemory) const {
+  Json out{{"kind", kindName()},
+           {"effectiveMemory", effectiveMemory},
+           {"changes", detected_},
+           {"forgets", forgets_},
+           {"lastChange", changed_ ? Json(lastChange_) : Json(nullptr)}};
+  if (kind_ == Kind::Discount) out["discount"] = discount_;
+  if (kind_ == Kind::Window) out["window"] = window_;
+  if (kind_ == Kind::Auto) out["detector"] = {{"statistic", statistic_}, {"threshold", kThreshold}};
+  return out;
+}
+
+void Forgetting::save(StateWriter& out) const {
+  out.f64(statistic_);
+  out.u64(detected_);
+  out.u64(forgets_);
+  out.u8(changed_ ? 1 : 0);
+  out.u64(lastChange_);
+}
+
+void Forgetting::load(StateReader& in) {
+  const double statistic = in.f64();
+  in.check(std::isfinite(statistic) && statistic >= 0.0 && statistic <= kThreshold, "forgetting state's detector is out of range");
+  detected_ = in.u64();
+  forgets_ = in.u64();
+  const std::uint8_t changed = in.u8();
+  in.check(changed <= 1, "forgetting state's flag is not 0 or 1");
+  lastChange_ = in.u64();
+  in.check(changed == 1 || (lastChange_ == 0 && detected_ == 0 && forgets_ == 0), "forgetting state counts changes it has not recorded");
+  statistic_ = statistic;
+  changed_ = changed == 1;
+}
+
+}  // namespace sublinear

@@ -1,0 +1,191 @@
+// Forgetting (issue 51, API.md v3): the option `forgetting` ('auto' by default, 'none', { discount },
+// { window }), forget(factor) and stats().forgetting on every linear policy, over its own arms and as a
+// user of a catalogue. The C++ suite (tests/cpp/forgetting_test.cpp) holds the models to the weighted
+// ridge computed from the observations; here: the defaults as a user meets them, a taste that switches
+// (found and recovered from, against 'none'), no change found where nothing changes, forget(0) as a
+// fresh model, snapshots across a change, and decisions' propensities after forgetting (the oracle:
+// how often copies of the policy choose each arm).
+import { describe, expect, test } from 'vitest';
+import { gaussianWorld } from '../../bench/lib/drift-world.mjs';
+import { expectBanditError, loadModule } from './helpers.js';
+
+const sb = await loadModule();
+const CLASSES = ['LinUCB', 'LinTS', 'SubTS', 'LinearElim', 'SubElim'];
+
+// A policy of `name` over the world's arms: its own, or a catalogue's (then `catalogue` is given).
+function make(name, world, options = {}, catalogue = null) {
+  if (catalogue) return new sb[name]({ catalogue, seed: 3, ...options });
+  const policy = new sb[name]({ dim: world.dim, seed: 3, ...options });
+  policy.addArms(world.ids, world.features);
+  return policy;
+}
+
+// `steps` steps from `from` on the world; returns the regret.
+function play(policy, world, from, steps) {
+  let regret = 0;
+  for (let t = from; t < from + steps; t++) {
+    const arm = policy.select();
+    policy.update(arm, world.reward(t, arm));
+    regret += world.best(t) - world.mean(t, arm);
+  }
+  return regret;
+}
+
+describe('forgetting options', () => {
+  test.each(CLASSES)('%s forgets by default, takes every form, and refuses the rest', (name) => {
+    const world = gaussianWorld({ dim: 4, arms: 30 });
+    const policy = make(name, world);
+    expect(policy.stats().forgetting).toMatchObject({ kind: 'auto', effectiveMemory: 0, changes: 0, forgets: 0, lastChange: null });
+    play(policy, world, 0, 20);
+    expect(policy.stats().forgetting.effectiveMemory).toBe(20);
+    policy.dispose();
+    for (const [forgetting, kind] of [['none', 'none'], ['auto', 'auto'], [{ discount: 0.99 }, 'discount'], [{ window: 50 }, 'window']]) {
+      const other = make(name, world, { forgetting });
+      expect(other.stats().forgetting.kind).toBe(kind);
+      other.dispose();
+    }
+    for (const bad of ['sometimes', 3, {}, { discount: 1 }, { discount: 0 }, { window: 0 }, { window: 1.5 }, { discount: 0.9, window: 9 }, { discont: 0.9 }]) {
+      expectBanditError(sb, () => make(name, world, { forgetting: bad }), 'INVALID_ARGUMENT');
+    }
+  });
+
+  test.each(CLASSES)('%s: forget() refuses factors outside [0, 1] and changes nothing then', (name) => {
+    const world = gaussianWorld({ dim: 4, arms: 30, seed: 2 });
+    const policy = make(name, world);
+    play(policy, world, 0, 30);
+    const before = policy.toBytes();
+    for (const bad of [-0.1, 1.01, 2]) expectBanditError(sb, () => policy.forget(bad), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => policy.forget(Number.NaN), 'NON_FINITE');
+    expectBanditError(sb, () => policy.forget('0.5'), 'INVALID_ARGUMENT');
+    expect(policy.toBytes()).toEqual(before);
+    policy.forget(1);
+    expect(policy.toBytes()).toEqual(before);
+    policy.dispose();
+  });
+});
+
+describe.each([false, true])('over a catalogue: %s', (overCatalogue) => {
+  test.each(CLASSES)('%s: forget(0) is a fresh model with the same prior', (name) => {
+    const world = gaussianWorld({ dim: 6, arms: 200, seed: 4 });
+    const catalogue = overCatalogue ? new sb.Catalogue({ dim: world.dim, seed: 1 }) : null;
+    catalogue?.add(world.ids, world.features);
+    const prior = ['LinUCB', 'LinTS', 'SubTS'].includes(name) ? { prior: { theta: [0.2, -0.1, 0, 0.3, 0.1, -0.2], weight: 2 } } : {};
+    const policy = make(name, world, prior, catalogue);
+    const fresh = make(name, world, prior, catalogue);
+    play(policy, world, 0, 60);
+    policy.forget(0);
+    expect(Array.from(policy.theta())).toEqual(Array.from(fresh.theta()));
+    expect(policy.stats().forgetting).toMatchObject({ forgets: 1, lastChange: 60, effectiveMemory: 0 });
+    expect(policy.stats().noise).toBe(fresh.stats().noise);
+    policy.dispose();
+    fresh.dispose();
+    catalogue?.dispose();
+  });
+
+  test.each(CLASSES)('%s: with defaults, a switched taste is found and regret after it falls below none\'s', (name) => {
+    let found = 0;
+    let better = 0;
+    const seeds = [1, 2, 3];
+    for (const seed of seeds) {
+      const regret = {};
+      for (const forgetting of ['none', 'auto']) {
+        const world = gaussianWorld({ dim: 8, arms: 500, seed, change: 'switch', at: 600 });
+        const catalogue = overCatalogue ? new sb.Catalogue({ dim: world.dim, seed: 1 }) : null;
+        catalogue?.add(world.ids, world.features);
+        const policy = make(name, world, forgetting === 'none' ? { forgetting } : {}, catalogue);
+        play(policy, world, 0, 1000);
+        regret[forgetting] = play(policy, world, 1000, 600);
+        if (forgetting === 'auto') {
+          const { changes, lastChange } = policy.stats().forgetting;
+          if (changes >= 1 && lastChange > 600 && lastChange < 800) found += 1;
+        }
+        policy.dispose();
+        catalogue?.dispose();
+      }
+      if (regret.auto < regret.none) better += 1;
+    }
+    expect(found, 'switches found soon after they happened').toBeGreaterThanOrEqual(seeds.length - 1);
+    expect(better, 'seeds where auto had less regret after the switch').toBeGreaterThanOrEqual(seeds.length - 1);
+  });
+
+  test.each(CLASSES)('%s: with defaults, nothing is found where nothing changes', (name) => {
+    let changes = 0;
+    for (const [dim, noise, thetaNorm] of [[4, 0.1, 3], [16, 1, 1], [32, 0.5, 0.5]]) {
+      const world = gaussianWorld({ dim, arms: 400, noise, thetaNorm, seed: dim });
+      const catalogue = overCatalogue ? new sb.Catalogue({ dim: world.dim, seed: 1 }) : null;
+      catalogue?.add(world.ids, world.features);
+      const policy = make(name, world, {}, catalogue);
+      play(policy, world, 0, 1500);
+      changes += policy.stats().forgetting.changes;
+      policy.dispose();
+      catalogue?.dispose();
+    }
+    expect(changes).toBe(0);
+  });
+
+  test.each(CLASSES)('%s: snapshots before and after a change continue exactly', (name) => {
+    const world = gaussianWorld({ dim: 5, arms: 120, seed: 6, change: 'switch', at: 150 });
+    const catalogue = overCatalogue ? new sb.Catalogue({ dim: world.dim, seed: 1 }) : null;
+    catalogue?.add(world.ids, world.features);
+    for (const forgetting of ['auto', { discount: 0.97 }, { window: 40 }]) {
+      const policy = make(name, world, { forgetting }, catalogue);
+      const snapshots = [];
+      for (let t = 0; t < 400; t++) {
+        if (t === 100 || t === 350) snapshots.push(policy.toBytes());
+        const arm = policy.select();
+        policy.update(arm, world.reward(t, arm));
+      }
+      if (forgetting === 'auto') expect(policy.stats().forgetting.changes).toBeGreaterThanOrEqual(1);
+      policy.dispose();
+      for (const bytes of snapshots) {
+        const a = sb[name].fromBytes(bytes, { catalogue: catalogue ?? undefined });
+        const b = sb[name].fromBytes(bytes, { catalogue: catalogue ?? undefined });
+        for (let t = 0; t < 120; t++) {
+          const arm = a.select();
+          expect(b.select()).toBe(arm);
+          const reward = Math.sin(t) * 0.3;
+          a.update(arm, reward);
+          b.update(arm, reward);
+          if (t === 60) {
+            a.forget(0.3);
+            b.forget(0.3);
+          }
+        }
+        expect(b.toBytes()).toEqual(a.toBytes());
+        a.dispose();
+        b.dispose();
+      }
+    }
+    catalogue?.dispose();
+  });
+});
+
+// A Thompson policy's propensity after forgetting is still the probability of its choice: the
+// propensities decide() reports, averaged over the decisions that showed an arm, against how often
+// the decisions show it (no reward comes back, so the posterior stays where forgetting left it).
+test.each(['LinTS', 'SubTS'])('%s: decisions after forgetting carry the propensities their choices have', (name) => {
+  for (const forgetting of ['auto', { discount: 0.9 }]) {
+    const world = gaussianWorld({ dim: 3, arms: 12, seed: 9, noise: 0.5 });
+    const policy = make(name, world, { forgetting, maxPending: 4 });
+    play(policy, world, 0, 40);
+    policy.forget(0.2);
+    play(policy, world, 40, 5);
+    const counts = new Map();
+    const sums = new Map();
+    const n = 2500;
+    for (let i = 0; i < n; i++) {
+      const d = policy.decide();
+      counts.set(d.arm, (counts.get(d.arm) ?? 0) + 1);
+      sums.set(d.arm, (sums.get(d.arm) ?? 0) + d.propensity);
+    }
+    let compared = 0;
+    for (const [arm, count] of counts) {
+      const frequency = count / n;
+      if (frequency < 0.03) continue;
+      compared += 1;
+      expect(Math.abs(sums.get(arm) / count - frequency), `${name} ${JSON.stringify(forgetting)} arm ${arm}`).toBeLessThan(0.035);
+    }
+    expect(compared).toBeGreaterThanOrEqual(2);
+    policy.dispose();
+  }
+});
