@@ -195,6 +195,8 @@ const badConstructorOptions = [
   ['null', null], ['a number', 3], ['a string', 'dim'], ['an array', [3]], ['a Float64Array', new Float64Array(3)],
   ['dim NaN', { dim: Number.NaN }], ['dim Infinity', { dim: Infinity }], ['dim as a BigInt', { dim: 3n }],
   ['seed as a function', { seed: () => 1 }], ['seed -Infinity', { seed: -Infinity }],
+  // Issue 52: the options' own toJSON replaced them once they were checked; it is an unknown option.
+  ['their own toJSON', { toJSON() { const { toJSON, ...rest } = this; return rest; } }], ['toJSON a number', { toJSON: 1 }],
 ].map(([label, value]) => [label, value, 'INVALID_ARGUMENT']);
 
 // A list of ids or labels in an options object: integers in [0, 2^32-1], in an array.
@@ -281,7 +283,8 @@ export const families = {
       ['radius a number', { radius: 1 }, 'INVALID_ARGUMENT'], ['a misspelt key', { lamda: 1 }, 'INVALID_ARGUMENT'],
       ['a misspelt index key', { index: { type: 'hnsw', efSerch: 8 } }, 'INVALID_ARGUMENT'],
       ['journal (gone in 0.2.0: saved states are snapshots)', { journal: false }, 'INVALID_ARGUMENT'],
-      ['journal in the index options', { index: { type: 'hnsw', journal: false } }, 'INVALID_ARGUMENT']],
+      ['journal in the index options', { index: { type: 'hnsw', journal: false } }, 'INVALID_ARGUMENT'],
+      ['a toJSON of the index options', { index: { type: 'exact', toJSON: () => ({ type: 'hnsw' }) } }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       armCount: { get: true },
@@ -360,7 +363,8 @@ export const families = {
     },
     constructorOptions: [...badConstructorOptions, ['a misspelt key', { sed: 2 }, 'INVALID_ARGUMENT'],
       ['a misspelt index key', { index: { type: 'hnsw', efSerch: 8 } }, 'INVALID_ARGUMENT'],
-      ['dim 4097', { dim: 4097 }, 'INVALID_ARGUMENT']],
+      ['dim 4097', { dim: 4097 }, 'INVALID_ARGUMENT'],
+      ['a toJSON of the index options', { index: { type: 'exact', toJSON: () => ({ type: 'hnsw' }) } }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       size: { get: true },
@@ -520,6 +524,7 @@ export const moduleFunctions = {
         ['a misspelt index key of a policy', { ...smallLinear, policy: { type: 'sub-ts', index: { type: 'lsh', bit: 4 } } }, 'INVALID_ARGUMENT'],
         ['ratings as numbers', { ...smallLinear, environment: { type: 'ratings', ratings: [1, 2] } }, 'INVALID_ARGUMENT'],
         ['ratings on a detached buffer', { ...smallLinear, environment: { type: 'ratings', ratings: detached(Uint8Array, 8) } }, 'INVALID_ARGUMENT'],
+        ['a toJSON of the policy', { ...smallLinear, policy: { type: 'lin-ucb', toJSON: () => ({ type: 'lin-ts' }) } }, 'INVALID_ARGUMENT'],
       ],
     }]],
     works: (sb) => sb.simulate(smallLinear).t.at(-1) === 20,
@@ -545,6 +550,7 @@ export const moduleFunctions = {
         ['an unknown estimator', { ...smallEvaluation, estimators: ['ipw'] }, 'INVALID_ARGUMENT'],
         ['an unknown policy type', { ...smallEvaluation, policy: { type: 'lin-usb', dim: 2 } }, 'INVALID_ARGUMENT'],
         ['a misspelt log key', { ...smallEvaluation, log: { ...smallEvaluation.log, propensity: [1, 1, 1] } }, 'INVALID_ARGUMENT'],
+        ['a toJSON of the policy', { ...smallEvaluation, policy: { ...smallEvaluation.policy, toJSON: () => ({ type: 'lin-ts', dim: 2 }) } }, 'INVALID_ARGUMENT'],
       ],
     }]],
     works: (sb) => sb.evaluate(smallEvaluation).ips.n === 3,

@@ -68,14 +68,28 @@ const pollutionKeys = [...new Set([
   'threads', 'warmUp', 'locateFile', 'wasmBinary', 'environment', 'policy',
 ])];
 function withPollutedPrototypes(action) {
+  return withPrototypeKeys([
+    ...pollutionKeys.map((key) => [Object.prototype, key, key === 'type' ? 'lsh' : 3]),
+    ...[0, 1, 2, 3].map((i) => [Array.prototype, String(i), 1e300]),
+    ...hostileToJson,
+  ], action);
+}
+
+// Issue 52: JSON.stringify called these for every options object and array, replacing the options
+// that had been checked (a LinUCB made with them explored with 0.99 and kept one decision pending).
+const hostileToJson = [
+  [Object.prototype, 'toJSON', () => ({ type: 'catalogue', dim: 4096, explore: 0.99, maxPending: 1 })],
+  [Array.prototype, 'toJSON', () => [4096]],
+];
+
+// Runs `action` with [prototype, key, value] properties added, removed again before returning.
+function withPrototypeKeys(properties, action) {
   const added = [];
-  const add = (prototype, key, value) => {
-    Object.defineProperty(prototype, key, { value, configurable: true, enumerable: true, writable: true });
-    added.push([prototype, key]);
-  };
   try {
-    for (const key of pollutionKeys) add(Object.prototype, key, key === 'type' ? 'lsh' : 3);
-    for (let i = 0; i < 4; i++) add(Array.prototype, String(i), 1e300);
+    for (const [prototype, key, value] of properties) {
+      Object.defineProperty(prototype, key, { value, configurable: true, enumerable: true, writable: true });
+      added.push([prototype, key]);
+    }
     return action();
   } finally {
     for (const [prototype, key] of added) delete prototype[key];
@@ -284,6 +298,18 @@ describe.each(Object.entries(families))('%s', (familyName, family) => {
     }
     clean.dispose();
     polluted.dispose();
+  });
+
+  // Issue 52: another script's toJSON on Object.prototype or Array.prototype is never called; an
+  // object made with it is the object made without it.
+  test.each(rows)('%s: a toJSON on the prototypes changes no constructor\'s options', (_label, name, options) => {
+    // Objects made alike differ only by a catalogue's identity, drawn at random.
+    const state = (object) => JSON.parse(JSON.stringify(plain(family.snapshot(object)), (key, value) => (key === 'identity' ? undefined : value)));
+    const clean = family.make(sb, name, options);
+    const made = withPrototypeKeys(hostileToJson, () => family.make(sb, name, options));
+    expect(state(made)).toEqual(state(clean));
+    clean.dispose();
+    made.dispose();
   });
 
   // A getter of a later argument that rewrites an earlier, already checked typed array (to 1e300 or

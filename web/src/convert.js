@@ -212,34 +212,90 @@ export function readOptions(value, name, keys) {
   return copy;
 }
 
-// Options travel to C++ as JSON; JSON would silently turn NaN and Infinity into null (an absent
-// option) and BigInts into an exception, so they are refused here, naming the option. Typed arrays
-// become arrays (of numbers only).
-// Like the C++ parser's limit (kMaxOptionDepth): deeper options are refused before JSON.stringify
-// would recurse into them (a stack overflow for 10^5 levels, a TypeError for a cycle).
+// Options travel to C++ as JSON, written here rather than by JSON.stringify, which looks a toJSON up
+// on every object, through Object.prototype and Array.prototype: another script's toJSON there (or
+// the caller's own) would replace the options checked. Each value is read once, own enumerable keys
+// only, as readOptions reads the top level. JSON would silently turn NaN and Infinity into null (an
+// absent option) and BigInts into an exception, so they are refused here, naming the option; typed
+// arrays become arrays (of numbers only), a Date its ISO string (what Date's own toJSON makes).
+// Like the C++ parser's limit (kMaxOptionDepth): deeper options are refused (10^5 levels would
+// overflow the stack, a cycle would never end).
 const MAX_OPTION_DEPTH = 64;
+// JSON.stringify looks a toJSON up only for objects and BigInts: of a string or a number it runs none.
+const quote = JSON.stringify;
+const dateTime = Date.prototype.getTime;
+const dateToISOString = Date.prototype.toISOString;
 
-function checkNesting(options) {
-  const pending = [[options, 1]];
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop();
-    if (value === null || typeof value !== 'object' || tagOf(value) !== undefined) continue;
-    if (depth > MAX_OPTION_DEPTH) throw invalidArgument(`options are nested more than ${MAX_OPTION_DEPTH} levels deep (or refer to themselves)`);
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
-    }
+function isDate(value) {
+  try {
+    dateTime.call(value);
+    return true;
+  } catch {
+    return false;
   }
 }
 
+// The JSON text of `value`, the `noun` named `key` ("option 'seed'") at nesting `depth`.
+function jsonOf(value, noun, key, depth) {
+  // Made only where it is needed: an option may hold 10^6 numbers.
+  const name = () => `${noun} '${key}'`;
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw invalidArgument(`${name()} must be a finite number, got ${value}`);
+      return quote(value);
+    case 'bigint':
+      throw invalidArgument(`${name()} must be a number, not a BigInt`);
+    case 'function':
+    case 'symbol':
+      throw invalidArgument(`${name()} must not be a ${typeof value}`);
+    case 'undefined':
+      // Only an array's element gets here (an undefined key is left out), as JSON.stringify writes it.
+      return 'null';
+    default:
+      break;
+  }
+  if (value === null) return 'null';
+  if (tagOf(value) !== undefined) {
+    const numbers = toFloat64Array(value, name());
+    let text = '[';
+    for (let i = 0; i < numbers.length; i++) text += `${i > 0 ? ',' : ''}${quote(numbers[i])}`;
+    return `${text}]`;
+  }
+  if (depth > MAX_OPTION_DEPTH) throw invalidArgument(`${noun}s are nested more than ${MAX_OPTION_DEPTH} levels deep (or refer to themselves)`);
+  if (isDate(value)) return Number.isNaN(dateTime.call(value)) ? 'null' : quote(dateToISOString.call(value));
+  return guardProxy(() => {
+    if (Array.isArray(value)) {
+      const length = value.length;
+      let text = '[';
+      for (let i = 0; i < length; i++) {
+        // A hole reads through to Array.prototype, where another script may have put an index.
+        if (!Object.hasOwn(value, i)) throw invalidArgument(`${name()}[${i}] is missing (a sparse array)`);
+        text += `${i > 0 ? ',' : ''}${jsonOf(value[i], noun, key, depth + 1)}`;
+      }
+      return `${text}]`;
+    }
+    let text = '{';
+    for (const child of Object.keys(value)) {
+      const entry = value[child];
+      // As JSON.stringify leaves it out: an option given as undefined is not given.
+      if (entry === undefined) continue;
+      text += `${text.length > 1 ? ',' : ''}${quote(child)}:${jsonOf(entry, noun, child, depth + 1)}`;
+    }
+    return `${text}}`;
+  }, name());
+}
+
+/** JSON of plain data (an object of numbers, strings, booleans, null, arrays, typed arrays) that runs no toJSON; `noun` names its keys in errors. */
+export function dataToJson(value, noun) {
+  return jsonOf(value, noun, '', 1);
+}
+
 export function optionsToJson(options) {
-  checkNesting(options);
-  return JSON.stringify(options, (key, value) => {
-    if (typeof value === 'number' && !Number.isFinite(value)) throw invalidArgument(`option '${key}' must be a finite number, got ${value}`);
-    if (typeof value === 'bigint') throw invalidArgument(`option '${key}' must be a number, not a BigInt`);
-    if (typeof value === 'function' || typeof value === 'symbol') throw invalidArgument(`option '${key}' must not be a ${typeof value}`);
-    if (tagOf(value) !== undefined) return Array.from(toFloat64Array(value, `option '${key}'`));
-    return value;
-  });
+  return dataToJson(options, 'option');
 }
 
 /**

@@ -5,6 +5,7 @@
 // reward and propensity (in any order), optionally position, exclude and labels (integers separated
 // by spaces). parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters? }.
 import { invalidArgument } from './errors.js';
+import { dataToJson } from './convert.js';
 
 const COLUMNS = ['arm', 'reward', 'propensity'];
 const OPTIONAL_COLUMNS = ['position', 'exclude', 'labels'];
@@ -109,7 +110,8 @@ export function parseDecisionLog(text) {
   return fromRecords(first.trim().startsWith('{') ? parseJsonLines(lines) : parseCsv(lines, lines.indexOf(first)));
 }
 
-// One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays.
+// One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays. Other
+// keys are written as data (dataToJson): a circular value or a BigInt is refused, and no toJSON runs.
 export function formatDecision(decision) {
   const { arm, reward, propensity, position, exclude, labels, ...rest } = decision;
   const fields = { arm, reward, propensity };
@@ -119,5 +121,5 @@ export function formatDecision(decision) {
   if (Object.hasOwn(decision, 'labels')) fields.labels = ArrayBuffer.isView(labels) ? Array.from(labels) : labels;
   // Checked as parseDecisionLog would read it back.
   fromRecords([['decision', fields]]);
-  return JSON.stringify({ ...rest, ...fields });
+  return dataToJson({ ...rest, ...fields }, 'decision key');
 }
