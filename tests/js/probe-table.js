@@ -22,6 +22,7 @@ function revoked(target) {
 const notNumbers = [
   ['null', null], ['undefined', undefined], ['the string "5"', '5'], ['a BigInt', 5n], ['true', true],
   ['an object', {}], ['an array [5]', [5]], ['an object with valueOf', { valueOf: () => 5 }],
+  ['a revoked Proxy', revoked({})], ['a revoked Proxy of [5]', revoked([5])],
 ];
 
 const scalarKinds = {
@@ -53,12 +54,14 @@ const scalarKinds = {
   name: () => [
     ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['an object', {}, 'INVALID_ARGUMENT'],
     ['a BigInt', 5n, 'INVALID_ARGUMENT'], ['an unknown name', 'nope', 'INVALID_ARGUMENT'], ['a misspelt name', 'hnws', 'INVALID_ARGUMENT'],
+    ['a revoked Proxy', revoked({}), 'INVALID_ARGUMENT'],
   ],
   // A decision log's text (JSON lines or CSV).
   logText: () => [
     ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['an object', {}, 'INVALID_ARGUMENT'],
     ['a BigInt', 5n, 'INVALID_ARGUMENT'], ['empty', '', 'INVALID_ARGUMENT'], ['CSV without the columns', 'a,b\n1,2\n', 'INVALID_ARGUMENT'],
     ['a JSON line without propensity', '{"arm":1,"reward":0}', 'INVALID_ARGUMENT'], ['propensity 0', 'arm,reward,propensity\n1,0,0\n', 'INVALID_ARGUMENT'],
+    ['a revoked Proxy', revoked({}), 'INVALID_ARGUMENT'],
   ],
   // A decision's event id (reward): a positive safe integer; one this policy never decided is UNKNOWN_ID.
   eventId: () => [
@@ -72,6 +75,7 @@ const scalarKinds = {
     ...notNumbers.filter(([label]) => !label.startsWith('an array')).map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
     ['NaN', Number.NaN, 'NON_FINITE'], ['Infinity', Infinity, 'NON_FINITE'], ['1e16', 1e16, 'INVALID_ARGUMENT'],
     ['[NaN]', [Number.NaN], 'NON_FINITE'], ['an array of strings', ['1'], 'INVALID_ARGUMENT'],
+    ['a revoked Proxy of an array', revoked([1]), 'INVALID_ARGUMENT'],
   ],
   // A reward: finite, at most 1e15 in magnitude.
   reward: () => [
@@ -162,6 +166,7 @@ const objectKinds = {
     ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['a string', 'k', 'INVALID_ARGUMENT'],
     ['an array', [], 'INVALID_ARGUMENT'], ['a Uint8Array', new Uint8Array(2), 'INVALID_ARGUMENT'],
     ['a revoked Proxy', revoked({ ...valid }), 'INVALID_ARGUMENT'],
+    ...Object.keys(valid ?? {}).map((key) => [`${key} a revoked Proxy`, { ...valid, [key]: revoked({}) }, 'INVALID_ARGUMENT']),
     ...bad,
   ],
   // Saved bytes.
@@ -169,6 +174,9 @@ const objectKinds = {
     ['null', null, 'INVALID_ARGUMENT'], ['an array', [1, 2, 3], 'INVALID_ARGUMENT'], ['a string', 'abc', 'INVALID_ARGUMENT'],
     ['a DataView', new DataView(new ArrayBuffer(16)), 'INVALID_ARGUMENT'], ['a Float32Array', new Float32Array(4), 'INVALID_ARGUMENT'],
     ['a detached Uint8Array', detached(Uint8Array, 16), 'INVALID_ARGUMENT'], ['12 zero bytes', new Uint8Array(12), 'CORRUPT_STATE'],
+    ['a revoked Proxy', revoked(new Uint8Array(4)), 'INVALID_ARGUMENT'],
+    // instanceof ArrayBuffer holds for it, and then its byteLength threw a TypeError.
+    ['a Proxy of an ArrayBuffer', new Proxy(new ArrayBuffer(16), {}), 'INVALID_ARGUMENT'],
   ],
 };
 
@@ -195,6 +203,8 @@ const badConstructorOptions = [
   ['null', null], ['a number', 3], ['a string', 'dim'], ['an array', [3]], ['a Float64Array', new Float64Array(3)],
   ['dim NaN', { dim: Number.NaN }], ['dim Infinity', { dim: Infinity }], ['dim as a BigInt', { dim: 3n }],
   ['seed as a function', { seed: () => 1 }], ['seed -Infinity', { seed: -Infinity }],
+  ['a revoked Proxy', (sb, valid) => revoked({ ...valid })], ['seed a revoked Proxy', { seed: revoked({}) }],
+  ['a revoked Proxy of an array as seed', { seed: revoked([1]) }],
   // Issue 52: the options' own toJSON replaced them once they were checked; it is an unknown option.
   ['their own toJSON', { toJSON() { const { toJSON, ...rest } = this; return rest; } }], ['toJSON a number', { toJSON: 1 }],
 ].map(([label, value]) => [label, value, 'INVALID_ARGUMENT']);
@@ -524,6 +534,7 @@ export const moduleFunctions = {
         ['a misspelt index key of a policy', { ...smallLinear, policy: { type: 'sub-ts', index: { type: 'lsh', bit: 4 } } }, 'INVALID_ARGUMENT'],
         ['ratings as numbers', { ...smallLinear, environment: { type: 'ratings', ratings: [1, 2] } }, 'INVALID_ARGUMENT'],
         ['ratings on a detached buffer', { ...smallLinear, environment: { type: 'ratings', ratings: detached(Uint8Array, 8) } }, 'INVALID_ARGUMENT'],
+        ['ratings a Proxy of an ArrayBuffer', { ...smallLinear, environment: { type: 'ratings', ratings: new Proxy(new ArrayBuffer(8), {}) } }, 'INVALID_ARGUMENT'],
         ['a toJSON of the policy', { ...smallLinear, policy: { type: 'lin-ucb', toJSON: () => ({ type: 'lin-ts' }) } }, 'INVALID_ARGUMENT'],
       ],
     }]],
@@ -564,7 +575,9 @@ export const moduleFunctions = {
   formatDecision: {
     args: [['options', () => ({ arm: 1, reward: 0.5, propensity: 0.25 }), {
       bad: [['arm -1', { arm: -1, reward: 0, propensity: 1 }, 'INVALID_ARGUMENT'], ['propensity 2', { arm: 1, reward: 0, propensity: 2 }, 'INVALID_ARGUMENT'],
-        ['no reward', { arm: 1, propensity: 1 }, 'INVALID_ARGUMENT']],
+        ['no reward', { arm: 1, propensity: 1 }, 'INVALID_ARGUMENT'], ['arm a BigInt', { arm: 1n, reward: 0, propensity: 1 }, 'INVALID_ARGUMENT'],
+        ['a BigInt in another key', { arm: 1, reward: 0, propensity: 1, id: 5n }, 'INVALID_ARGUMENT'],
+        ['another key that refers to itself', (() => { const decision = { arm: 1, reward: 0, propensity: 1 }; decision.self = decision; return decision; })(), 'INVALID_ARGUMENT']],
     }]],
     reentrant: true,
     works: (sb) => JSON.parse(sb.formatDecision({ arm: 2, reward: 1, propensity: 0.5 })).arm === 2,

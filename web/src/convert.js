@@ -23,6 +23,18 @@ const typedArrayTag = intrinsic(Symbol.toStringTag);
 const typedArrayLength = intrinsic('length');
 const typedArrayBuffer = intrinsic('buffer');
 const typedArrayByteOffset = intrinsic('byteOffset');
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+
+// Whether `value` is an ArrayBuffer itself: not a Proxy of one (instanceof would say yes, and its
+// byteLength then throw a TypeError), nor a SharedArrayBuffer.
+function isArrayBuffer(value) {
+  try {
+    arrayBufferByteLength.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // 'Float32Array', ... for a real typed array, undefined otherwise (DataView, Proxy, plain object).
 function tagOf(value) {
@@ -39,8 +51,8 @@ function isDetached(buffer) {
   }
 }
 
-// Runs `read` on a caller's value; a revoked Proxy's TypeError becomes an INVALID_ARGUMENT naming it.
-function guardProxy(read, name) {
+/** Runs `read` on a caller's value; a revoked Proxy's TypeError becomes an INVALID_ARGUMENT naming it. */
+export function guardProxy(read, name) {
   try {
     return read();
   } catch (error) {
@@ -107,7 +119,14 @@ function prototypesHaveIndices(object) {
 
 function describe(value) {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  let array;
+  try {
+    array = Array.isArray(value);
+  } catch {
+    // Only a revoked Proxy makes Array.isArray throw; the message must still be made.
+    return 'a revoked Proxy';
+  }
+  if (array) return 'an array';
   const tag = tagOf(value);
   if (tag !== undefined) return `a ${tag}`;
   if (typeof value === 'object') return value instanceof DataView ? 'a DataView' : 'an object';
@@ -156,7 +175,7 @@ export function toIdArray(values, name = 'ids') {
 
 /** Bytes (a saved state, a ratings file): a Uint8Array or an ArrayBuffer that is not detached. */
 export function toBytes(value, name) {
-  if (value instanceof ArrayBuffer) {
+  if (isArrayBuffer(value)) {
     if (isDetached(value)) throw invalidArgument(`${name} is a detached ArrayBuffer`);
     return new Uint8Array(value);
   }

@@ -5,22 +5,30 @@
 // reward and propensity (in any order), optionally position, exclude and labels (integers separated
 // by spaces). parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters? }.
 import { invalidArgument } from './errors.js';
-import { dataToJson } from './convert.js';
+import { dataToJson, isArray } from './convert.js';
 
 const COLUMNS = ['arm', 'reward', 'propensity'];
 const OPTIONAL_COLUMNS = ['position', 'exclude', 'labels'];
 
+// A cell or a field as the message shows it: JSON.stringify would throw for a BigInt and run a toJSON.
+function shown(value) {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function') return 'a function';
+  return value !== null && typeof value === 'object' ? 'an object' : String(value);
+}
+
 function numberAt(value, column, where) {
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isFinite(number)) {
-    throw invalidArgument(`${where}: ${column} ${JSON.stringify(value)} is not a finite number`);
+    throw invalidArgument(`${where}: ${column} ${shown(value)} is not a finite number`);
   }
   return number;
 }
 
 function integerAt(value, column, where) {
   const number = numberAt(value, column, where);
-  if (!Number.isInteger(number) || number < 0 || number > 0xffffffff) throw invalidArgument(`${where}: ${column} ${value} is not an integer in [0, 2^32-1]`);
+  if (!Number.isInteger(number) || number < 0 || number > 0xffffffff) throw invalidArgument(`${where}: ${column} ${shown(value)} is not an integer in [0, 2^32-1]`);
   return number;
 }
 
@@ -28,7 +36,7 @@ function integerAt(value, column, where) {
 function idsAt(value, column, where) {
   if (value === undefined || value === null || value === '') return new Uint32Array(0);
   const list = typeof value === 'string' ? value.trim().split(/\s+/) : value;
-  if (!Array.isArray(list)) throw invalidArgument(`${where}: ${column} is not a list of integers`);
+  if (!isArray(list, `${where}: ${column}`)) throw invalidArgument(`${where}: ${column} is not a list of integers`);
   return Uint32Array.from(list, (entry) => integerAt(entry, column, where));
 }
 
