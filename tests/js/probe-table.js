@@ -25,6 +25,17 @@ const notNumbers = [
   ['a revoked Proxy', revoked({})], ['a revoked Proxy of [5]', revoked([5])],
 ];
 
+// An array of `length` zeros whose elements must not be read: reading one throws a plain Error, which
+// the probe reports as not a BanditError (a length that no call can take is refused before).
+function unreadable(length) {
+  return new Proxy(new Array(length).fill(0), {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^(?:0|[1-9][0-9]*)$/.test(key)) throw new Error(`element ${key} was read`);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
 const scalarKinds = {
   // An item or arm identifier, in [0, 2^32-1].
   id: () => [
@@ -76,6 +87,8 @@ const scalarKinds = {
     ['NaN', Number.NaN, 'NON_FINITE'], ['Infinity', Infinity, 'NON_FINITE'], ['1e16', 1e16, 'INVALID_ARGUMENT'],
     ['[NaN]', [Number.NaN], 'NON_FINITE'], ['an array of strings', ['1'], 'INVALID_ARGUMENT'],
     ['a revoked Proxy of an array', revoked([1]), 'INVALID_ARGUMENT'],
+    // Issue 52: 10^6 rewards were copied to the heap before the core found no decision of that size.
+    ['more rewards than any slate decided (none of them read)', unreadable(2 ** 20), 'INVALID_ARGUMENT'],
   ],
   // A reward: finite, at most 1e15 in magnitude.
   reward: () => [
@@ -93,8 +106,9 @@ const notArrays = [
   ['a revoked Proxy of an array', revoked([1, 2, 3])],
 ];
 
+// `lengthFirst`: a wrong length is refused before any element is read (rewards against their ids).
 function arrayKind({ elements, detachedType, wrongLength }) {
-  return (valid, { dimensioned = false } = {}) => {
+  return (valid, { dimensioned = false, lengthFirst = false } = {}) => {
     const cases = notArrays.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']);
     cases.push(['a view of a detached buffer', detached(detachedType, valid.length), 'INVALID_ARGUMENT']);
     const length = valid.length;
@@ -115,6 +129,7 @@ function arrayKind({ elements, detachedType, wrongLength }) {
       cases.push(['a sparse array (a hole at the end)', sparse, 'INVALID_ARGUMENT']);
     }
     if (dimensioned && wrongLength) cases.push(['one value too many', [...Array.from(valid), valid[0] ?? 0], 'DIMENSION_MISMATCH']);
+    if (lengthFirst) cases.push(['10^6 values (none of them read)', unreadable(1e6), 'DIMENSION_MISMATCH']);
     return cases;
   };
 }
@@ -436,7 +451,7 @@ export const families = {
       armCount: { get: true },
       rounds: { get: true },
       select: { args: [] },
-      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['values', (policy) => Array.from(lastSelection.get(policy), () => 0.5), { dimensioned: true }]] },
+      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['values', (policy) => Array.from(lastSelection.get(policy), () => 0.5), { dimensioned: true, lengthFirst: true }]] },
       stats: { args: [] },
       toBytes: { args: [] },
       fromBytes: { static: true, args: [['bytes', (policy) => policy.toBytes()]] },
@@ -502,7 +517,7 @@ export const families = {
           }]],
       },
       setArms: { args: [['features', () => [1, 0, 0, 0, 1, 0], { dimensioned: true }]] },
-      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['features', () => [1, 0], { dimensioned: true }]] },
+      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['features', () => [1, 0], { dimensioned: true, lengthFirst: true }]] },
       theta: { args: [] },
       stats: { args: [] },
       toBytes: { args: [] },

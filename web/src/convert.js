@@ -70,8 +70,10 @@ const nonFinite = (message) => new BanditError(ErrorCode.NON_FINITE, message);
 
 // The elements of `values` (a typed array or an array) in a typed array: a new view of the same
 // memory when it already has the target type (so that the caller's own `buffer` or `byteLength`
-// properties are never read later), a copy otherwise. `check(value, i)` throws for a rejected element.
-function readArray(values, name, Target, expected, check) {
+// properties are never read later), a copy otherwise. `check(value, i)` throws for a rejected element;
+// `checkLength(length)`, if given, throws for a length the call cannot take, before any element is
+// read or anything as large as the length is allocated.
+function readArray(values, name, Target, expected, check, checkLength) {
   const tag = tagOf(values);
   if (tag !== undefined) {
     if (tag === 'BigInt64Array' || tag === 'BigUint64Array') {
@@ -79,6 +81,7 @@ function readArray(values, name, Target, expected, check) {
     }
     if (isDetached(typedArrayBuffer.call(values))) throw invalidArgument(`${name} is a view of a detached ArrayBuffer`);
     const length = typedArrayLength.call(values);
+    checkLength?.(length);
     for (let i = 0; i < length; i++) check(values[i], i);
     if (tag === Target.name) return new Target(typedArrayBuffer.call(values), typedArrayByteOffset.call(values), length);
     const copy = new Target(length);
@@ -89,6 +92,7 @@ function readArray(values, name, Target, expected, check) {
   // An array (or a Proxy of one) is read element by element, once.
   const length = values.length;
   if (!Number.isInteger(length) || length < 0 || length > MAX_UINT32) throw invalidArgument(`${name} has an invalid length`);
+  checkLength?.(length);
   // A hole reads through to the prototypes: refused, and before anything as large as the length
   // claims is allocated (a sparse array may claim 2^32 - 1 elements).
   const holey = (i) => invalidArgument(`${name}[${i}] is missing (a sparse array)`);
@@ -152,16 +156,26 @@ export function toFloat32Array(values, name) {
   return readArray(values, name, Float32Array, 'a Float32Array, a Float64Array or an array of numbers', checkEntry(name, true));
 }
 
-/** Features and rewards that enter a ridge regression or an index: finite, |x| <= MAX_MAGNITUDE. */
-export function toFeatureArray(values, name) {
-  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', checkEntry(name, false));
+/**
+ * Features and rewards that enter a ridge regression or an index: finite, |x| <= MAX_MAGNITUDE.
+ * `checkLength(length)`, if given, refuses a length before any element is read (readArray).
+ */
+export function toFeatureArray(values, name, checkLength) {
+  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', checkEntry(name, false), checkLength);
 }
 
 /** Doubles that are only compared or range-checked by the core (weights, bounded rewards): finite. */
-export function toFloat64Array(values, name) {
+export function toFloat64Array(values, name, checkLength) {
   return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', (value, i) => {
     if (value !== value || value === Infinity || value === -Infinity) throw nonFinite(`${name}[${i}] is ${value}`);
-  });
+  }, checkLength);
+}
+
+/** A checkLength for toFeatureArray and toFloat64Array: one entry per id of `ids` (already read). */
+export function lengthOf(ids, name, idsName) {
+  return (length) => {
+    if (length !== ids.length) throw new BanditError(ErrorCode.DIMENSION_MISMATCH, `${name} must hold one number per entry of ${idsName}: ${idsName} has ${ids.length}, ${name} ${length}`);
+  };
 }
 
 /** Identifiers (and arm or row indices): integers in [0, 2^32-1]. */

@@ -3,7 +3,7 @@
 // (or reused for other policies) afterwards.
 import { WasmObject, handleOf } from './runtime.js';
 import { invalidArgument } from './errors.js';
-import { MAX_UINT32, guardProxy, optionsToJson, readOptions, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
+import { MAX_UINT32, guardProxy, lengthOf, optionsToJson, readOptions, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
 
 // Vertices of a graphic matroid and arms and right vertices of a transversal one get a few 32-bit
 // words each in the core (union-find, adjacency offsets, matchings): 2^28 keeps each such array
@@ -78,7 +78,7 @@ export function defineMatroidClasses(runtime) {
       },
       /** rewards[i] is the reward of basis[i]; basis must be the last selected one (any order). */
       update: {
-        args: [(basis) => toIdArray(basis, 'basis'), (rewards) => toFloat64Array(rewards, 'rewards')],
+        args: [(basis) => toIdArray(basis, 'basis'), (rewards, before) => toFloat64Array(rewards, 'rewards', lengthOf(before[0], 'rewards', 'basis'))],
         call: (handle, basis, rewards) => withHeap([basis, rewards], (basisAddress, rewardAddress) =>
           handle.update(basisAddress, basis.length, rewardAddress, rewards.length)),
       },

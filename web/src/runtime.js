@@ -265,13 +265,15 @@ export function createRuntime(Module) {
   return runtime;
 }
 
-// `converters[i]` applied to argument i. An argument not given is undefined, never what another script put on Array.prototype. The converters guard what they
+// `converters[i]` applied to argument i; it is also given the values converted before it (a rewards
+// array is checked against its ids' count before any of its elements is read). An argument not given
+// is undefined, never what another script put on Array.prototype. The converters guard what they
 // read; a revoked Proxy that reaches a read they did not guard is still an INVALID_ARGUMENT.
 function convertArguments(converters, args, what) {
   const values = [];
   for (let i = 0; i < converters.length; i++) {
     const value = i < args.length ? args[i] : undefined;
-    values.push(guardProxy(() => converters[i](value), `argument ${i + 1} of ${what}`));
+    values.push(guardProxy(() => converters[i](value, values), `argument ${i + 1} of ${what}`));
   }
   return values;
 }
