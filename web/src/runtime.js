@@ -1,6 +1,7 @@
 // The one path from a public function to wasm, for every class and function of the package:
 //
-//   1. every argument is converted and validated (convert.js) -- getters, Proxies and toJSON run here;
+//   1. every argument is converted and validated (convert.js) -- getters and Proxies run here (no
+//      toJSON ever does: convert.js writes options' JSON itself); a revoked Proxy is INVALID_ARGUMENT;
 //   2. then the object's handle is taken (DISPOSED if it was disposed, also from inside a getter of 1);
 //   3. then the call enters wasm, unless a call that calls back into JavaScript (simulate's
 //      onProgress) is under way: re-entering the module from there is refused with a BanditError;
