@@ -84,6 +84,31 @@ describe('decide and reward', () => {
     policy.dispose();
   });
 
+  // Issue 52: 10^7 rewards for a slate of 3 were copied to the wasm heap (80 MB, about a second)
+  // before the core found that they did not match it. More rewards than any slate decided are
+  // refused from the array's length.
+  test('more rewards than any slate decided are refused from their length, before one is read', () => {
+    const w = arms(30, 3);
+    const policy = new sb.LinUCB({ dim, seed: 1 });
+    policy.addArms(w.ids, w.features);
+    const slate = policy.decideSlate(3);
+    let reads = 0;
+    const counted = (length) => new Proxy(new Array(length).fill(0.5), {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^(?:0|[1-9][0-9]*)$/.test(key)) reads += 1;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    expectBanditError(sb, () => policy.reward(slate.eventId, counted(1e7)), 'INVALID_ARGUMENT');
+    expect(reads).toBe(0);
+    // A length that some slate has is read, and checked against this decision by the core.
+    expectBanditError(sb, () => policy.reward(slate.eventId, counted(2)), 'INVALID_ARGUMENT');
+    expect(reads).toBe(2);
+    policy.reward(slate.eventId, counted(3));
+    expect(policy.stats().updates).toBe(3);
+    policy.dispose();
+  });
+
   test('a reward for an arm that left the catalogue still updates the user; memory is bounded', () => {
     const w = arms(50, 3);
     const catalogue = new sb.Catalogue({ dim, index: { type: 'exact' }, seed: 1 });

@@ -22,7 +22,19 @@ function revoked(target) {
 const notNumbers = [
   ['null', null], ['undefined', undefined], ['the string "5"', '5'], ['a BigInt', 5n], ['true', true],
   ['an object', {}], ['an array [5]', [5]], ['an object with valueOf', { valueOf: () => 5 }],
+  ['a revoked Proxy', revoked({})], ['a revoked Proxy of [5]', revoked([5])],
 ];
+
+// An array of `length` zeros whose elements must not be read: reading one throws a plain Error, which
+// the probe reports as not a BanditError (a length that no call can take is refused before).
+function unreadable(length) {
+  return new Proxy(new Array(length).fill(0), {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^(?:0|[1-9][0-9]*)$/.test(key)) throw new Error(`element ${key} was read`);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
 
 const scalarKinds = {
   // An item or arm identifier, in [0, 2^32-1].
@@ -53,12 +65,14 @@ const scalarKinds = {
   name: () => [
     ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['an object', {}, 'INVALID_ARGUMENT'],
     ['a BigInt', 5n, 'INVALID_ARGUMENT'], ['an unknown name', 'nope', 'INVALID_ARGUMENT'], ['a misspelt name', 'hnws', 'INVALID_ARGUMENT'],
+    ['a revoked Proxy', revoked({}), 'INVALID_ARGUMENT'],
   ],
   // A decision log's text (JSON lines or CSV).
   logText: () => [
     ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['an object', {}, 'INVALID_ARGUMENT'],
     ['a BigInt', 5n, 'INVALID_ARGUMENT'], ['empty', '', 'INVALID_ARGUMENT'], ['CSV without the columns', 'a,b\n1,2\n', 'INVALID_ARGUMENT'],
     ['a JSON line without propensity', '{"arm":1,"reward":0}', 'INVALID_ARGUMENT'], ['propensity 0', 'arm,reward,propensity\n1,0,0\n', 'INVALID_ARGUMENT'],
+    ['a revoked Proxy', revoked({}), 'INVALID_ARGUMENT'],
   ],
   // A decision's event id (reward): a positive safe integer; one this policy never decided is UNKNOWN_ID.
   eventId: () => [
@@ -72,6 +86,9 @@ const scalarKinds = {
     ...notNumbers.filter(([label]) => !label.startsWith('an array')).map(([label, value]) => [label, value, 'INVALID_ARGUMENT']),
     ['NaN', Number.NaN, 'NON_FINITE'], ['Infinity', Infinity, 'NON_FINITE'], ['1e16', 1e16, 'INVALID_ARGUMENT'],
     ['[NaN]', [Number.NaN], 'NON_FINITE'], ['an array of strings', ['1'], 'INVALID_ARGUMENT'],
+    ['a revoked Proxy of an array', revoked([1]), 'INVALID_ARGUMENT'],
+    // Issue 52: 10^6 rewards were copied to the heap before the core found no decision of that size.
+    ['more rewards than any slate decided (none of them read)', unreadable(2 ** 20), 'INVALID_ARGUMENT'],
   ],
   // A reward: finite, at most 1e15 in magnitude.
   reward: () => [
@@ -95,8 +112,9 @@ const notArrays = [
   ['a revoked Proxy of an array', revoked([1, 2, 3])],
 ];
 
+// `lengthFirst`: a wrong length is refused before any element is read (rewards against their ids).
 function arrayKind({ elements, detachedType, wrongLength }) {
-  return (valid, { dimensioned = false } = {}) => {
+  return (valid, { dimensioned = false, lengthFirst = false } = {}) => {
     const cases = notArrays.map(([label, value]) => [label, value, 'INVALID_ARGUMENT']);
     cases.push(['a view of a detached buffer', detached(detachedType, valid.length), 'INVALID_ARGUMENT']);
     const length = valid.length;
@@ -117,6 +135,7 @@ function arrayKind({ elements, detachedType, wrongLength }) {
       cases.push(['a sparse array (a hole at the end)', sparse, 'INVALID_ARGUMENT']);
     }
     if (dimensioned && wrongLength) cases.push(['one value too many', [...Array.from(valid), valid[0] ?? 0], 'DIMENSION_MISMATCH']);
+    if (lengthFirst) cases.push(['10^6 values (none of them read)', unreadable(1e6), 'DIMENSION_MISMATCH']);
     return cases;
   };
 }
@@ -168,6 +187,7 @@ const objectKinds = {
     ['null', null, 'INVALID_ARGUMENT'], ['a number', 5, 'INVALID_ARGUMENT'], ['a string', 'k', 'INVALID_ARGUMENT'],
     ['an array', [], 'INVALID_ARGUMENT'], ['a Uint8Array', new Uint8Array(2), 'INVALID_ARGUMENT'],
     ['a revoked Proxy', revoked({ ...valid }), 'INVALID_ARGUMENT'],
+    ...Object.keys(valid ?? {}).map((key) => [`${key} a revoked Proxy`, { ...valid, [key]: revoked({}) }, 'INVALID_ARGUMENT']),
     ...bad,
   ],
   // Saved bytes.
@@ -175,6 +195,9 @@ const objectKinds = {
     ['null', null, 'INVALID_ARGUMENT'], ['an array', [1, 2, 3], 'INVALID_ARGUMENT'], ['a string', 'abc', 'INVALID_ARGUMENT'],
     ['a DataView', new DataView(new ArrayBuffer(16)), 'INVALID_ARGUMENT'], ['a Float32Array', new Float32Array(4), 'INVALID_ARGUMENT'],
     ['a detached Uint8Array', detached(Uint8Array, 16), 'INVALID_ARGUMENT'], ['12 zero bytes', new Uint8Array(12), 'CORRUPT_STATE'],
+    ['a revoked Proxy', revoked(new Uint8Array(4)), 'INVALID_ARGUMENT'],
+    // instanceof ArrayBuffer holds for it, and then its byteLength threw a TypeError.
+    ['a Proxy of an ArrayBuffer', new Proxy(new ArrayBuffer(16), {}), 'INVALID_ARGUMENT'],
   ],
 };
 
@@ -201,6 +224,10 @@ const badConstructorOptions = [
   ['null', null], ['a number', 3], ['a string', 'dim'], ['an array', [3]], ['a Float64Array', new Float64Array(3)],
   ['dim NaN', { dim: Number.NaN }], ['dim Infinity', { dim: Infinity }], ['dim as a BigInt', { dim: 3n }],
   ['seed as a function', { seed: () => 1 }], ['seed -Infinity', { seed: -Infinity }],
+  ['a revoked Proxy', (sb, valid) => revoked({ ...valid })], ['seed a revoked Proxy', { seed: revoked({}) }],
+  ['a revoked Proxy of an array as seed', { seed: revoked([1]) }],
+  // Issue 52: the options' own toJSON replaced them once they were checked; it is an unknown option.
+  ['their own toJSON', { toJSON() { const { toJSON, ...rest } = this; return rest; } }], ['toJSON a number', { toJSON: 1 }],
 ].map(([label, value]) => [label, value, 'INVALID_ARGUMENT']);
 
 // A list of ids or labels in an options object: integers in [0, 2^32-1], in an array.
@@ -287,7 +314,8 @@ export const families = {
       ['radius a number', { radius: 1 }, 'INVALID_ARGUMENT'], ['a misspelt key', { lamda: 1 }, 'INVALID_ARGUMENT'],
       ['a misspelt index key', { index: { type: 'hnsw', efSerch: 8 } }, 'INVALID_ARGUMENT'],
       ['journal (gone in 0.2.0: saved states are snapshots)', { journal: false }, 'INVALID_ARGUMENT'],
-      ['journal in the index options', { index: { type: 'hnsw', journal: false } }, 'INVALID_ARGUMENT']],
+      ['journal in the index options', { index: { type: 'hnsw', journal: false } }, 'INVALID_ARGUMENT'],
+      ['a toJSON of the index options', { index: { type: 'exact', toJSON: () => ({ type: 'hnsw' }) } }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       armCount: { get: true },
@@ -367,7 +395,8 @@ export const families = {
     },
     constructorOptions: [...badConstructorOptions, ['a misspelt key', { sed: 2 }, 'INVALID_ARGUMENT'],
       ['a misspelt index key', { index: { type: 'hnsw', efSerch: 8 } }, 'INVALID_ARGUMENT'],
-      ['dim 4097', { dim: 4097 }, 'INVALID_ARGUMENT']],
+      ['dim 4097', { dim: 4097 }, 'INVALID_ARGUMENT'],
+      ['a toJSON of the index options', { index: { type: 'exact', toJSON: () => ({ type: 'hnsw' }) } }, 'INVALID_ARGUMENT']],
     members: {
       dim: { get: true },
       size: { get: true },
@@ -429,7 +458,7 @@ export const families = {
       armCount: { get: true },
       rounds: { get: true },
       select: { args: [] },
-      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['values', (policy) => Array.from(lastSelection.get(policy), () => 0.5), { dimensioned: true }]] },
+      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['values', (policy) => Array.from(lastSelection.get(policy), () => 0.5), { dimensioned: true, lengthFirst: true }]] },
       stats: { args: [] },
       toBytes: { args: [] },
       fromBytes: { static: true, args: [['bytes', (policy) => policy.toBytes()]] },
@@ -495,7 +524,7 @@ export const families = {
           }]],
       },
       setArms: { args: [['features', () => [1, 0, 0, 0, 1, 0], { dimensioned: true }]] },
-      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['features', () => [1, 0], { dimensioned: true }]] },
+      update: { args: [['ids', (policy) => lastSelection.get(policy)], ['features', () => [1, 0], { dimensioned: true, lengthFirst: true }]] },
       theta: { args: [] },
       stats: { args: [] },
       toBytes: { args: [] },
@@ -527,6 +556,8 @@ export const moduleFunctions = {
         ['a misspelt index key of a policy', { ...smallLinear, policy: { type: 'sub-ts', index: { type: 'lsh', bit: 4 } } }, 'INVALID_ARGUMENT'],
         ['ratings as numbers', { ...smallLinear, environment: { type: 'ratings', ratings: [1, 2] } }, 'INVALID_ARGUMENT'],
         ['ratings on a detached buffer', { ...smallLinear, environment: { type: 'ratings', ratings: detached(Uint8Array, 8) } }, 'INVALID_ARGUMENT'],
+        ['ratings a Proxy of an ArrayBuffer', { ...smallLinear, environment: { type: 'ratings', ratings: new Proxy(new ArrayBuffer(8), {}) } }, 'INVALID_ARGUMENT'],
+        ['a toJSON of the policy', { ...smallLinear, policy: { type: 'lin-ucb', toJSON: () => ({ type: 'lin-ts' }) } }, 'INVALID_ARGUMENT'],
       ],
     }]],
     works: (sb) => sb.simulate(smallLinear).t.at(-1) === 20,
@@ -552,6 +583,7 @@ export const moduleFunctions = {
         ['an unknown estimator', { ...smallEvaluation, estimators: ['ipw'] }, 'INVALID_ARGUMENT'],
         ['an unknown policy type', { ...smallEvaluation, policy: { type: 'lin-usb', dim: 2 } }, 'INVALID_ARGUMENT'],
         ['a misspelt log key', { ...smallEvaluation, log: { ...smallEvaluation.log, propensity: [1, 1, 1] } }, 'INVALID_ARGUMENT'],
+        ['a toJSON of the policy', { ...smallEvaluation, policy: { ...smallEvaluation.policy, toJSON: () => ({ type: 'lin-ts', dim: 2 }) } }, 'INVALID_ARGUMENT'],
       ],
     }]],
     works: (sb) => sb.evaluate(smallEvaluation).ips.n === 3,
@@ -565,7 +597,9 @@ export const moduleFunctions = {
   formatDecision: {
     args: [['options', () => ({ arm: 1, reward: 0.5, propensity: 0.25 }), {
       bad: [['arm -1', { arm: -1, reward: 0, propensity: 1 }, 'INVALID_ARGUMENT'], ['propensity 2', { arm: 1, reward: 0, propensity: 2 }, 'INVALID_ARGUMENT'],
-        ['no reward', { arm: 1, propensity: 1 }, 'INVALID_ARGUMENT']],
+        ['no reward', { arm: 1, propensity: 1 }, 'INVALID_ARGUMENT'], ['arm a BigInt', { arm: 1n, reward: 0, propensity: 1 }, 'INVALID_ARGUMENT'],
+        ['a BigInt in another key', { arm: 1, reward: 0, propensity: 1, id: 5n }, 'INVALID_ARGUMENT'],
+        ['another key that refers to itself', (() => { const decision = { arm: 1, reward: 0, propensity: 1 }; decision.self = decision; return decision; })(), 'INVALID_ARGUMENT']],
     }]],
     reentrant: true,
     works: (sb) => JSON.parse(sb.formatDecision({ arm: 2, reward: 1, propensity: 0.5 })).arm === 2,

@@ -1,7 +1,7 @@
 // Combinatorial linear semi-bandits (README, "Combinatorial linear semi-bandits"): one JS class per
 // C++ policy, all sharing ClsPolicy of the core. Rows of the features matrix are the arms.
 import { invalidArgument } from './errors.js';
-import { isArray, readOptions, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';
+import { isArray, lengthOf, readOptions, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';
 import { refuseExtraArguments } from './runtime.js';
 
 // { k, groups, perGroup } -> the numbers the binding takes (k = 0: the constructor's k).
@@ -55,7 +55,7 @@ export function defineClsClasses(runtime) {
         call: (handle, features) => withHeap([features], (address) => handle.setArms(address, features.length)),
       },
       update: {
-        args: [(chosen) => toIdArray(chosen, 'chosen'), (rewards) => toFeatureArray(rewards, 'rewards')],
+        args: [(chosen) => toIdArray(chosen, 'chosen'), (rewards, before) => toFeatureArray(rewards, 'rewards', lengthOf(before[0], 'rewards', 'chosen'))],
         call: (handle, rows, rewards) => withHeap([rows, rewards], (rowAddress, rewardAddress) =>
           handle.update(rowAddress, rows.length, rewardAddress, rewards.length)),
       },

@@ -23,6 +23,18 @@ const typedArrayTag = intrinsic(Symbol.toStringTag);
 const typedArrayLength = intrinsic('length');
 const typedArrayBuffer = intrinsic('buffer');
 const typedArrayByteOffset = intrinsic('byteOffset');
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+
+// Whether `value` is an ArrayBuffer itself: not a Proxy of one (instanceof would say yes, and its
+// byteLength then throw a TypeError), nor a SharedArrayBuffer.
+function isArrayBuffer(value) {
+  try {
+    arrayBufferByteLength.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // 'Float32Array', ... for a real typed array, undefined otherwise (DataView, Proxy, plain object).
 function tagOf(value) {
@@ -39,8 +51,8 @@ function isDetached(buffer) {
   }
 }
 
-// Runs `read` on a caller's value; a revoked Proxy's TypeError becomes an INVALID_ARGUMENT naming it.
-function guardProxy(read, name) {
+/** Runs `read` on a caller's value; a revoked Proxy's TypeError becomes an INVALID_ARGUMENT naming it. */
+export function guardProxy(read, name) {
   try {
     return read();
   } catch (error) {
@@ -58,8 +70,10 @@ const nonFinite = (message) => new BanditError(ErrorCode.NON_FINITE, message);
 
 // The elements of `values` (a typed array or an array) in a typed array: a new view of the same
 // memory when it already has the target type (so that the caller's own `buffer` or `byteLength`
-// properties are never read later), a copy otherwise. `check(value, i)` throws for a rejected element.
-function readArray(values, name, Target, expected, check) {
+// properties are never read later), a copy otherwise. `check(value, i)` throws for a rejected element;
+// `checkLength(length)`, if given, throws for a length the call cannot take, before any element is
+// read or anything as large as the length is allocated.
+function readArray(values, name, Target, expected, check, checkLength) {
   const tag = tagOf(values);
   if (tag !== undefined) {
     if (tag === 'BigInt64Array' || tag === 'BigUint64Array') {
@@ -67,6 +81,7 @@ function readArray(values, name, Target, expected, check) {
     }
     if (isDetached(typedArrayBuffer.call(values))) throw invalidArgument(`${name} is a view of a detached ArrayBuffer`);
     const length = typedArrayLength.call(values);
+    checkLength?.(length);
     for (let i = 0; i < length; i++) check(values[i], i);
     if (tag === Target.name) return new Target(typedArrayBuffer.call(values), typedArrayByteOffset.call(values), length);
     const copy = new Target(length);
@@ -77,6 +92,7 @@ function readArray(values, name, Target, expected, check) {
   // An array (or a Proxy of one) is read element by element, once.
   const length = values.length;
   if (!Number.isInteger(length) || length < 0 || length > MAX_UINT32) throw invalidArgument(`${name} has an invalid length`);
+  checkLength?.(length);
   // A hole reads through to the prototypes: refused, and before anything as large as the length
   // claims is allocated (a sparse array may claim 2^32 - 1 elements).
   const holey = (i) => invalidArgument(`${name}[${i}] is missing (a sparse array)`);
@@ -107,7 +123,14 @@ function prototypesHaveIndices(object) {
 
 function describe(value) {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  let array;
+  try {
+    array = Array.isArray(value);
+  } catch {
+    // Only a revoked Proxy makes Array.isArray throw; the message must still be made.
+    return 'a revoked Proxy';
+  }
+  if (array) return 'an array';
   const tag = tagOf(value);
   if (tag !== undefined) return `a ${tag}`;
   if (typeof value === 'object') return value instanceof DataView ? 'a DataView' : 'an object';
@@ -133,16 +156,26 @@ export function toFloat32Array(values, name) {
   return readArray(values, name, Float32Array, 'a Float32Array, a Float64Array or an array of numbers', checkEntry(name, true));
 }
 
-/** Features and rewards that enter a ridge regression or an index: finite, |x| <= MAX_MAGNITUDE. */
-export function toFeatureArray(values, name) {
-  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', checkEntry(name, false));
+/**
+ * Features and rewards that enter a ridge regression or an index: finite, |x| <= MAX_MAGNITUDE.
+ * `checkLength(length)`, if given, refuses a length before any element is read (readArray).
+ */
+export function toFeatureArray(values, name, checkLength) {
+  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', checkEntry(name, false), checkLength);
 }
 
 /** Doubles that are only compared or range-checked by the core (weights, bounded rewards): finite. */
-export function toFloat64Array(values, name) {
+export function toFloat64Array(values, name, checkLength) {
   return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', (value, i) => {
     if (value !== value || value === Infinity || value === -Infinity) throw nonFinite(`${name}[${i}] is ${value}`);
-  });
+  }, checkLength);
+}
+
+/** A checkLength for toFeatureArray and toFloat64Array: one entry per id of `ids` (already read). */
+export function lengthOf(ids, name, idsName) {
+  return (length) => {
+    if (length !== ids.length) throw new BanditError(ErrorCode.DIMENSION_MISMATCH, `${name} must hold one number per entry of ${idsName}: ${idsName} has ${ids.length}, ${name} ${length}`);
+  };
 }
 
 /** Identifiers (and arm or row indices): integers in [0, 2^32-1]. */
@@ -156,7 +189,7 @@ export function toIdArray(values, name = 'ids') {
 
 /** Bytes (a saved state, a ratings file): a Uint8Array or an ArrayBuffer that is not detached. */
 export function toBytes(value, name) {
-  if (value instanceof ArrayBuffer) {
+  if (isArrayBuffer(value)) {
     if (isDetached(value)) throw invalidArgument(`${name} is a detached ArrayBuffer`);
     return new Uint8Array(value);
   }
@@ -212,34 +245,90 @@ export function readOptions(value, name, keys) {
   return copy;
 }
 
-// Options travel to C++ as JSON; JSON would silently turn NaN and Infinity into null (an absent
-// option) and BigInts into an exception, so they are refused here, naming the option. Typed arrays
-// become arrays (of numbers only).
-// Like the C++ parser's limit (kMaxOptionDepth): deeper options are refused before JSON.stringify
-// would recurse into them (a stack overflow for 10^5 levels, a TypeError for a cycle).
+// Options travel to C++ as JSON, written here rather than by JSON.stringify, which looks a toJSON up
+// on every object, through Object.prototype and Array.prototype: another script's toJSON there (or
+// the caller's own) would replace the options checked. Each value is read once, own enumerable keys
+// only, as readOptions reads the top level. JSON would silently turn NaN and Infinity into null (an
+// absent option) and BigInts into an exception, so they are refused here, naming the option; typed
+// arrays become arrays (of numbers only), a Date its ISO string (what Date's own toJSON makes).
+// Like the C++ parser's limit (kMaxOptionDepth): deeper options are refused (10^5 levels would
+// overflow the stack, a cycle would never end).
 const MAX_OPTION_DEPTH = 64;
+// JSON.stringify looks a toJSON up only for objects and BigInts: of a string or a number it runs none.
+const quote = JSON.stringify;
+const dateTime = Date.prototype.getTime;
+const dateToISOString = Date.prototype.toISOString;
 
-function checkNesting(options) {
-  const pending = [[options, 1]];
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop();
-    if (value === null || typeof value !== 'object' || tagOf(value) !== undefined) continue;
-    if (depth > MAX_OPTION_DEPTH) throw invalidArgument(`options are nested more than ${MAX_OPTION_DEPTH} levels deep (or refer to themselves)`);
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
-    }
+function isDate(value) {
+  try {
+    dateTime.call(value);
+    return true;
+  } catch {
+    return false;
   }
 }
 
+// The JSON text of `value`, the `noun` named `key` ("option 'seed'") at nesting `depth`.
+function jsonOf(value, noun, key, depth) {
+  // Made only where it is needed: an option may hold 10^6 numbers.
+  const name = () => `${noun} '${key}'`;
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw invalidArgument(`${name()} must be a finite number, got ${value}`);
+      return quote(value);
+    case 'bigint':
+      throw invalidArgument(`${name()} must be a number, not a BigInt`);
+    case 'function':
+    case 'symbol':
+      throw invalidArgument(`${name()} must not be a ${typeof value}`);
+    case 'undefined':
+      // Only an array's element gets here (an undefined key is left out), as JSON.stringify writes it.
+      return 'null';
+    default:
+      break;
+  }
+  if (value === null) return 'null';
+  if (tagOf(value) !== undefined) {
+    const numbers = toFloat64Array(value, name());
+    let text = '[';
+    for (let i = 0; i < numbers.length; i++) text += `${i > 0 ? ',' : ''}${quote(numbers[i])}`;
+    return `${text}]`;
+  }
+  if (depth > MAX_OPTION_DEPTH) throw invalidArgument(`${noun}s are nested more than ${MAX_OPTION_DEPTH} levels deep (or refer to themselves)`);
+  if (isDate(value)) return Number.isNaN(dateTime.call(value)) ? 'null' : quote(dateToISOString.call(value));
+  return guardProxy(() => {
+    if (Array.isArray(value)) {
+      const length = value.length;
+      let text = '[';
+      for (let i = 0; i < length; i++) {
+        // A hole reads through to Array.prototype, where another script may have put an index.
+        if (!Object.hasOwn(value, i)) throw invalidArgument(`${name()}[${i}] is missing (a sparse array)`);
+        text += `${i > 0 ? ',' : ''}${jsonOf(value[i], noun, key, depth + 1)}`;
+      }
+      return `${text}]`;
+    }
+    let text = '{';
+    for (const child of Object.keys(value)) {
+      const entry = value[child];
+      // As JSON.stringify leaves it out: an option given as undefined is not given.
+      if (entry === undefined) continue;
+      text += `${text.length > 1 ? ',' : ''}${quote(child)}:${jsonOf(entry, noun, child, depth + 1)}`;
+    }
+    return `${text}}`;
+  }, name());
+}
+
+/** JSON of plain data (an object of numbers, strings, booleans, null, arrays, typed arrays) that runs no toJSON; `noun` names its keys in errors. */
+export function dataToJson(value, noun) {
+  return jsonOf(value, noun, '', 1);
+}
+
 export function optionsToJson(options) {
-  checkNesting(options);
-  return JSON.stringify(options, (key, value) => {
-    if (typeof value === 'number' && !Number.isFinite(value)) throw invalidArgument(`option '${key}' must be a finite number, got ${value}`);
-    if (typeof value === 'bigint') throw invalidArgument(`option '${key}' must be a number, not a BigInt`);
-    if (typeof value === 'function' || typeof value === 'symbol') throw invalidArgument(`option '${key}' must not be a ${typeof value}`);
-    if (tagOf(value) !== undefined) return Array.from(toFloat64Array(value, `option '${key}'`));
-    return value;
-  });
+  return dataToJson(options, 'option');
 }
 
 /**

@@ -5,21 +5,30 @@
 // reward and propensity (in any order), optionally position, exclude and labels (integers separated
 // by spaces). parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters? }.
 import { invalidArgument } from './errors.js';
+import { dataToJson, isArray } from './convert.js';
 
 const COLUMNS = ['arm', 'reward', 'propensity'];
 const OPTIONAL_COLUMNS = ['position', 'exclude', 'labels'];
 
+// A cell or a field as the message shows it: JSON.stringify would throw for a BigInt and run a toJSON.
+function shown(value) {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function') return 'a function';
+  return value !== null && typeof value === 'object' ? 'an object' : String(value);
+}
+
 function numberAt(value, column, where) {
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isFinite(number)) {
-    throw invalidArgument(`${where}: ${column} ${JSON.stringify(value)} is not a finite number`);
+    throw invalidArgument(`${where}: ${column} ${shown(value)} is not a finite number`);
   }
   return number;
 }
 
 function integerAt(value, column, where) {
   const number = numberAt(value, column, where);
-  if (!Number.isInteger(number) || number < 0 || number > 0xffffffff) throw invalidArgument(`${where}: ${column} ${value} is not an integer in [0, 2^32-1]`);
+  if (!Number.isInteger(number) || number < 0 || number > 0xffffffff) throw invalidArgument(`${where}: ${column} ${shown(value)} is not an integer in [0, 2^32-1]`);
   return number;
 }
 
@@ -27,7 +36,7 @@ function integerAt(value, column, where) {
 function idsAt(value, column, where) {
   if (value === undefined || value === null || value === '') return new Uint32Array(0);
   const list = typeof value === 'string' ? value.trim().split(/\s+/) : value;
-  if (!Array.isArray(list)) throw invalidArgument(`${where}: ${column} is not a list of integers`);
+  if (!isArray(list, `${where}: ${column}`)) throw invalidArgument(`${where}: ${column} is not a list of integers`);
   return Uint32Array.from(list, (entry) => integerAt(entry, column, where));
 }
 
@@ -109,7 +118,8 @@ export function parseDecisionLog(text) {
   return fromRecords(first.trim().startsWith('{') ? parseJsonLines(lines) : parseCsv(lines, lines.indexOf(first)));
 }
 
-// One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays.
+// One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays. Other
+// keys are written as data (dataToJson): a circular value or a BigInt is refused, and no toJSON runs.
 export function formatDecision(decision) {
   const { arm, reward, propensity, position, exclude, labels, ...rest } = decision;
   const fields = { arm, reward, propensity };
@@ -119,5 +129,5 @@ export function formatDecision(decision) {
   if (Object.hasOwn(decision, 'labels')) fields.labels = ArrayBuffer.isView(labels) ? Array.from(labels) : labels;
   // Checked as parseDecisionLog would read it back.
   fromRecords([['decision', fields]]);
-  return JSON.stringify({ ...rest, ...fields });
+  return dataToJson({ ...rest, ...fields }, 'decision key');
 }

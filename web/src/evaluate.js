@@ -1,7 +1,7 @@
 // evaluate() (README, "Off-policy evaluation"): the estimators run in the core on copies of the
 // policy made from its bytes (cpp/src/eval); this file reads the arguments and parses the report.
 import { invalidArgument } from './errors.js';
-import { isArray, optionsToJson, readOptions, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
+import { dataToJson, guardProxy, isArray, optionsToJson, readOptions, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
 import { handleOf, refuseExtraArguments } from './runtime.js';
 import { formatDecision, parseDecisionLog } from './decision-log.js';
 
@@ -25,7 +25,7 @@ function filtersToJson(filters) {
     records.push([Array.from(exclude === undefined ? NO_IDS : toIdArray(exclude, `log.filters[${i}].exclude`)),
       Array.from(labels === undefined ? NO_IDS : toIdArray(labels, `log.filters[${i}].labels`))]);
   }
-  return JSON.stringify(records);
+  return dataToJson(records, 'log.filters');
 }
 
 // `linearClasses`: the linear policy classes ({ LinUCB, ... }), whose common base the policy is of.
@@ -97,7 +97,7 @@ export function defineEvaluation(runtime, linearClasses) {
     },
     formatDecision: (decision, ...rest) => {
       refuseExtraArguments('formatDecision()', [decision, ...rest], 1);
-      return formatDecision(readOptions(decision, 'decision'));
+      return guardProxy(() => formatDecision(readOptions(decision, 'decision')), 'decision');
     },
   };
 }

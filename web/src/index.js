@@ -1,6 +1,6 @@
 // Entry point of the npm package: `const sb = await init()` in Node >= 20 and in browsers.
 import { BanditError, ErrorCode, invalidArgument } from './errors.js';
-import { requireInteger } from './convert.js';
+import { guardProxy, requireInteger } from './convert.js';
 import { createRuntime, refuseExtraArguments } from './runtime.js';
 import { defineMipsClasses } from './mips.js';
 import { defineClsClasses } from './cls.js';
@@ -309,7 +309,7 @@ function instantiate(create, wasmModule, wasmName, moduleOptions, timeout) {
 }
 
 export async function init(options) {
-  options = readInitOptions(options);
+  options = guardProxy(() => readInitOptions(options), 'init options');
   let { threads, reason } = await chooseThreads(options);
   let Module;
   if (threads > 1) {

@@ -1,6 +1,7 @@
 // Linear bandit policies (README, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
 import { MAX_MAGNITUDE, MAX_UINT32, readAddOptions, readOptions, requireId, requireInteger, requireNumber, requirePositiveInteger, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
+import { invalidArgument } from './errors.js';
 import { handleOf } from './runtime.js';
 
 const NO_IDS = new Uint32Array(0);
@@ -15,10 +16,16 @@ function readFilters(options, name) {
   };
 }
 
-// A reward, or the rewards of a slate's positions: finite numbers the core also bounds.
-function readRewards(rewards) {
+// A reward, or the rewards of a slate's positions: finite numbers the core also bounds. More rewards
+// than `largestSlate` match no pending decision: refused from the array's length, before any of them
+// is read or copied (10^7 rewards once took 80 MB and a second to be refused).
+function readRewards(rewards, largestSlate) {
   if (typeof rewards === 'number') return Float64Array.of(requireNumber(rewards, 'reward', MAX_MAGNITUDE));
-  return toFloat64Array(rewards, 'rewards');
+  return toFloat64Array(rewards, 'rewards', (length) => {
+    if (length > largestSlate) {
+      throw invalidArgument(`rewards holds ${length} numbers, but no decision of this module showed more than ${largestSlate} arms: give one reward per position`);
+    }
+  });
 }
 
 // `CatalogueFamily` (catalogue.js): a policy given `{ catalogue }` is a user over that catalogue,
@@ -26,13 +33,19 @@ function readRewards(rewards) {
 export function defineLinearClasses(runtime, CatalogueFamily) {
   const { Module, withHeap, labelsOnHeap, call } = runtime;
   const catalogueHandle = (catalogue) => handleOf(catalogue, CatalogueFamily, 'options.catalogue');
+  // At least as many arms as any pending decision of this module's policies showed: the largest
+  // slate decided here, or, for a restored state's pending decisions, one arm per 4 of its bytes (a
+  // pending decision keeps a 32-bit id per arm). The binding has no getter of a decision's size.
+  let largestSlate = 1;
 
   // The decision the core just made, copied out of wasm memory that the next call overwrites.
   function decideOn(handle, k, slate, { exclude, labels }) {
     return withHeap([exclude, labels], (excludeAddress, labelAddress) => {
       const eventId = handle.decide(k, slate, excludeAddress, exclude.length, labelAddress, labels.length);
+      const arms = handle.lastSlate().slice();
+      largestSlate = Math.max(largestSlate, arms.length);
       return {
-        arms: handle.lastSlate().slice(),
+        arms,
         eventId,
         propensities: handle.lastPropensities(false).slice(),
         propensityErrors: handle.lastPropensities(true).slice(),
@@ -55,9 +68,10 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       const { catalogue } = readOptions(options, 'fromBytes options', ['catalogue']);
       return catalogue === undefined ? null : catalogueHandle(catalogue);
     },
-    restore: (address, length, type, shared) => (shared
-      ? Module.restoreLinearPolicyOver(address, length, type, shared)
-      : Module.restoreLinearPolicy(address, length, type)),
+    restore(address, length, type, shared) {
+      largestSlate = Math.max(largestSlate, Math.floor(length / 4));
+      return shared ? Module.restoreLinearPolicyOver(address, length, type, shared) : Module.restoreLinearPolicy(address, length, type);
+    },
     table: {
       dim: { get: (handle) => handle.dim() },
       armCount: { get: (handle) => handle.armCount() },
@@ -113,7 +127,7 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       },
       // reward(eventId, r): one number for decide(), one per position (an array) for decideSlate().
       reward: {
-        args: [(eventId) => requireInteger(eventId, 'eventId', 1, Number.MAX_SAFE_INTEGER), readRewards],
+        args: [(eventId) => requireInteger(eventId, 'eventId', 1, Number.MAX_SAFE_INTEGER), (rewards) => readRewards(rewards, largestSlate)],
         call: (handle, eventId, rewards) => withHeap([rewards], (address) => handle.reward(eventId, address, rewards.length)),
       },
       // Waiting arms into the policy's MIPS index now (Sub-TS's and Sub-Elim's HNSW graphs are built

@@ -3,7 +3,7 @@
 // (or reused for other policies) afterwards.
 import { WasmObject, handleOf } from './runtime.js';
 import { invalidArgument } from './errors.js';
-import { MAX_UINT32, optionsToJson, readOptions, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
+import { MAX_UINT32, guardProxy, lengthOf, optionsToJson, readOptions, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
 
 // Vertices of a graphic matroid and arms and right vertices of a transversal one get a few 32-bit
 // words each in the core (union-find, adjacency offsets, matchings): 2^28 keeps each such array
@@ -62,7 +62,7 @@ export function defineMatroidClasses(runtime) {
   const SemiBanditPolicy = runtime.family('SemiBanditPolicy', {
     create(type, options) {
       const { matroid, ...rest } = readOptions(options, 'options');
-      if (!(matroid instanceof Matroid)) throw invalidArgument("option 'matroid' must be a Matroid of this module (sb.Matroid.uniform(...), ...)");
+      if (!guardProxy(() => matroid instanceof Matroid, "option 'matroid'")) throw invalidArgument("option 'matroid' must be a Matroid of this module (sb.Matroid.uniform(...), ...)");
       const json = optionsToJson(rest);
       // The matroid's handle is taken last: a getter of the options may have disposed it.
       return call(() => Module.createSemiBanditPolicy(type, handleOf(matroid, Matroid, "option 'matroid'"), json));
@@ -78,7 +78,7 @@ export function defineMatroidClasses(runtime) {
       },
       /** rewards[i] is the reward of basis[i]; basis must be the last selected one (any order). */
       update: {
-        args: [(basis) => toIdArray(basis, 'basis'), (rewards) => toFloat64Array(rewards, 'rewards')],
+        args: [(basis) => toIdArray(basis, 'basis'), (rewards, before) => toFloat64Array(rewards, 'rewards', lengthOf(before[0], 'rewards', 'basis'))],
         call: (handle, basis, rewards) => withHeap([basis, rewards], (basisAddress, rewardAddress) =>
           handle.update(basisAddress, basis.length, rewardAddress, rewards.length)),
       },

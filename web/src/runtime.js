@@ -1,6 +1,7 @@
 // The one path from a public function to wasm, for every class and function of the package:
 //
-//   1. every argument is converted and validated (convert.js) -- getters, Proxies and toJSON run here;
+//   1. every argument is converted and validated (convert.js) -- getters and Proxies run here (no
+//      toJSON ever does: convert.js writes options' JSON itself); a revoked Proxy is INVALID_ARGUMENT;
 //   2. then the object's handle is taken (DISPOSED if it was disposed, also from inside a getter of 1);
 //   3. then the call enters wasm, unless a call that calls back into JavaScript (simulate's
 //      onProgress) is under way: re-entering the module from there is refused with a BanditError;
@@ -11,7 +12,7 @@
 // func() below, so a new class cannot skip steps 1-4, and a method called on another class's object
 // is refused.
 import { BanditError, ErrorCode, invalidArgument } from './errors.js';
-import { optionsToJson, readOptions, toBytes as readBytes } from './convert.js';
+import { guardProxy, optionsToJson, readOptions, toBytes as readBytes } from './convert.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 const handles = new WeakMap();
@@ -150,8 +151,7 @@ export function createRuntime(Module) {
   function func(converters, body, name = 'this function') {
     return function (...args) {
       refuseExtraArguments(name, args, converters.length);
-      // An argument not given is undefined, never what another script put on Array.prototype.
-      const values = converters.map((convert, i) => convert(i < args.length ? args[i] : undefined));
+      const values = convertArguments(converters, args, name);
       return call(() => body(...values));
     };
   }
@@ -175,9 +175,11 @@ export function createRuntime(Module) {
       const { args = [], call: body } = member;
       const method = {
         [name](...values) {
-          if (typeof args !== 'function') refuseExtraArguments(`${Class.name}.${name}()`, values, args.length);
-          // An argument not given is undefined, never what another script put on Array.prototype.
-          const converted = typeof args === 'function' ? args(values) : args.map((convert, i) => convert(i < values.length ? values[i] : undefined));
+          const what = `${Class.name}.${name}()`;
+          if (typeof args !== 'function') refuseExtraArguments(what, values, args.length);
+          const converted = typeof args === 'function'
+            ? guardProxy(() => args(values), `an argument of ${what}`)
+            : convertArguments(args, values, what);
           const handle = handleOf(this, Class);
           return call(() => body(handle, ...converted));
         },
@@ -206,7 +208,7 @@ export function createRuntime(Module) {
         constructor(options, ...extra) {
           refuseExtraArguments(`new ${new.target.name}()`, [options, ...extra], 1);
           const restored = takeRestoredHandle(new.target);
-          super(runtime, restored ?? create(new.target.type, options));
+          super(runtime, restored ?? guardProxy(() => create(new.target.type, options), `the options of new ${new.target.name}()`));
         }
 
         static fromBytes(bytes, options, ...extra) {
@@ -216,7 +218,7 @@ export function createRuntime(Module) {
             throw invalidArgument(`fromBytes must be called on a class of the package: ${name} subclasses, e.g. sb.<Class>.fromBytes(bytes)`);
           }
           const array = stateToCopy(readBytes(bytes, `${this.name}.fromBytes(bytes)`));
-          const restored = restoreOptions ? restoreOptions(options) : undefined;
+          const restored = restoreOptions ? guardProxy(() => restoreOptions(options), `the options of ${this.name}.fromBytes()`) : undefined;
           const type = this.type;
           const handle = call(() => withHeap([array], (address) => restore(address, array.length, type, restored)));
           // A subclass's constructor may run code before super(), another fromBytes included: the
@@ -262,6 +264,19 @@ export function createRuntime(Module) {
 
   const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, labelsOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions };
   return runtime;
+}
+
+// `converters[i]` applied to argument i; it is also given the values converted before it (a rewards
+// array is checked against its ids' count before any of its elements is read). An argument not given
+// is undefined, never what another script put on Array.prototype. The converters guard what they
+// read; a revoked Proxy that reaches a read they did not guard is still an INVALID_ARGUMENT.
+function convertArguments(converters, args, what) {
+  const values = [];
+  for (let i = 0; i < converters.length; i++) {
+    const value = i < args.length ? args[i] : undefined;
+    values.push(guardProxy(() => converters[i](value, values), `argument ${i + 1} of ${what}`));
+  }
+  return values;
 }
 
 // Nothing a caller passes is ignored: an argument beyond those a method takes (an options object
