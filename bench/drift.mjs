@@ -11,7 +11,7 @@
 // the switch until the policy's reward, averaged over a window, is back at 80% of its level before
 // the switch (measured above random play), against what a fresh model needs from its first step to
 // reach the same level on the new taste.
-//   npm run bench -- drift [--seeds=S] [--users=U] [--steps=T] [--skip-fashion]
+//   npm run bench -- drift [--seeds=S] [--users=U] [--steps=T] [--skip-gaussian] [--skip-fashion]
 import init from '../dist/index.js';
 import { fashionCatalogue, fashionShoppers, gaussianWorld } from './lib/drift-world.mjs';
 
@@ -180,6 +180,6 @@ function fashion(sb, args, report) {
 
 export default async function drift(args, report) {
   const sb = await init();
-  gaussian(sb, args, report);
+  if (!args.includes('--skip-gaussian')) gaussian(sb, args, report);
   if (!args.includes('--skip-fashion')) fashion(sb, args, report);
 }

@@ -7,7 +7,7 @@
 // how often copies of the policy choose each arm).
 import { describe, expect, test } from 'vitest';
 import { gaussianWorld } from '../../bench/lib/drift-world.mjs';
-import { expectBanditError, loadModule } from './helpers.js';
+import { expectBanditError, heapPerUser, loadModule } from './helpers.js';
 
 const sb = await loadModule();
 const CLASSES = ['LinUCB', 'LinTS', 'SubTS', 'LinearElim', 'SubElim'];
@@ -188,4 +188,25 @@ test.each(['LinTS', 'SubTS'])('%s: decisions after forgetting carry the propensi
     expect(compared).toBeGreaterThanOrEqual(2);
     policy.dispose();
   }
+});
+
+// What the default costs a user over a catalogue at d = 32 (the issue's budget: memory and snapshot
+// within 1.5x of 'none''s, today's 25.5 KiB): the detector's state is a few numbers.
+test.each(['LinUCB', 'LinTS', 'SubTS'])('%s: a user with the default forgetting costs what one with none does, within a few hundred bytes', (name) => {
+  const world = gaussianWorld({ dim: 32, arms: 2000, seed: 12 });
+  const catalogue = new sb.Catalogue({ dim: 32, seed: 1 });
+  catalogue.add(world.ids, world.features);
+  const reward = (arm) => world.reward(0, arm);
+  const automatic = heapPerUser(sb, 10, (u) => new sb[name]({ catalogue, seed: u }), reward);
+  const none = heapPerUser(sb, 10, (u) => new sb[name]({ catalogue, seed: u, forgetting: 'none' }), reward);
+  expect(automatic).toBeLessThan(none + 512);
+  const sizes = ['auto', 'none'].map((forgetting) => {
+    const user = new sb[name]({ catalogue, seed: 1, forgetting });
+    play(user, world, 0, 50);
+    const size = user.toBytes().length;
+    user.dispose();
+    return size;
+  });
+  expect(sizes[0]).toBeLessThan(sizes[1] + 64);
+  catalogue.dispose();
 });

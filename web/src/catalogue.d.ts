@@ -59,7 +59,7 @@ export declare interface Catalogue extends globalThis.Disposable {}
 
 /**
  * Ids, features, optional labels and one MIPS index, shared by any number of policies given
- * `{ catalogue }` (LinUCB, LinTS, SubTS), each of which holds its own model only. Changes reach
+ * `{ catalogue }` (LinUCB, LinTS, SubTS, LinearElim, SubElim), each of which holds its own model only. Changes reach
  * every policy at its next call. dispose() releases this object: policies over the catalogue keep
  * it alive until the last of them is disposed, and keep working.
  */

@@ -264,6 +264,11 @@ const OptionGroup& forgettingSpec() {
   static const OptionGroup group{
       number("discount", 0.99, 0, 1, "each observation's weight is discount^age (exponential forgetting, D-LinUCB)", true, true, "required (or window)"),
       integer("window", 1000, 1, 1e6, "only the last window observations count (sliding window)", "required (or discount)"),
+      // 'auto' with other detector settings: for the drift benchmark's calibration, not documented.
+      internal(number("threshold", 18, 0, 1e6, "'auto': the CUSUM's alarm level", true, false)),
+      internal(number("drift", 0.25, 0, 10, "'auto': the CUSUM's half-slope")),
+      internal(number("margin", 1.0, 0, 10, "'auto': the selection margin, in widths")),
+      internal(number("warmUp", 2.0, 0, 1e3, "'auto': the observations a model holds, per dimension, before the detector listens")),
   };
   return group;
 }

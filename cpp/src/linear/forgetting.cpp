@@ -24,6 +24,16 @@ Forgetting::Forgetting(const Json& options) {
   }
   require(value.is_object(), ErrorCode::InvalidArgument, "option 'forgetting' must be 'auto', 'none', { discount } or { window }");
   optionTable("nested", "policy.forgetting").check(value);
+  const OptionGroup& spec = option_groups::forgettingSpec();
+  if (isGiven(value, "threshold") || isGiven(value, "drift") || isGiven(value, "margin") || isGiven(value, "warmUp")) {
+    threshold_ = readOption(spec, value, "threshold");
+    drift_ = readOption(spec, value, "drift");
+    margin_ = readOption(spec, value, "margin");
+    warmUp_ = readOption(spec, value, "warmUp");
+    require(!isGiven(value, "discount") && !isGiven(value, "window"), ErrorCode::InvalidArgument,
+            "option 'forgetting': the detector's settings go with 'auto' only");
+    return;
+  }
   const bool discount = isGiven(value, "discount"), window = isGiven(value, "window");
   require(discount != window, ErrorCode::InvalidArgument, "option 'forgetting' takes exactly one of 'discount' and 'window'");
   if (discount) {
@@ -48,8 +58,8 @@ const char* Forgetting::kindName() const {
 bool Forgetting::detect(double standardisedError) {
   if (kind_ != Kind::Auto || !std::isfinite(standardisedError)) return false;
   const double z = std::clamp(standardisedError, -kClip, kClip);
-  statistic_ = std::max(0.0, statistic_ - z - kDrift);
-  if (statistic_ <= kThreshold) return false;
+  statistic_ = std::max(0.0, statistic_ - z - drift_);
+  if (statistic_ <= threshold_) return false;
   statistic_ = 0.0;
   return true;
 }
@@ -73,7 +83,7 @@ Json Forgetting::stats(double effectiveMemory) const {
            {"lastChange", changed_ ? Json(lastChange_) : Json(nullptr)}};
   if (kind_ == Kind::Discount) out["discount"] = discount_;
   if (kind_ == Kind::Window) out["window"] = window_;
-  if (kind_ == Kind::Auto) out["detector"] = {{"statistic", statistic_}, {"threshold", kThreshold}};
+  if (kind_ == Kind::Auto) out["detector"] = {{"statistic", statistic_}, {"threshold", threshold_}};
   return out;
 }
 
@@ -87,7 +97,7 @@ void Forgetting::save(StateWriter& out) const {
 
 void Forgetting::load(StateReader& in) {
   const double statistic = in.f64();
-  in.check(std::isfinite(statistic) && statistic >= 0.0 && statistic <= kThreshold, "forgetting state's detector is out of range");
+  in.check(std::isfinite(statistic) && statistic >= 0.0 && statistic <= threshold_, "forgetting state's detector is out of range");
   detected_ = in.u64();
   forgets_ = in.u64();
   const std::uint8_t changed = in.u8();

@@ -411,7 +411,7 @@ void RidgePolicy::refactorWindow() {
 }
 
 void RidgePolicy::detectChange(const Vector& x, double reward) {
-  if (effectiveObservations_ < std::max(Forgetting::kWarmUp, Forgetting::kWarmUpPerDimension * ridge_.dim())) return;
+  if (effectiveObservations_ < std::max(Forgetting::kWarmUp, forgetting_.warmUpPerDimension() * ridge_.dim())) return;
   // The error of the prediction made before this observation, from the model after it: with
   // u = V^-1 x and D = 1 + x^T u (V before), r - x^T theta_new = (r - x^T theta_old) / D, and the
   // predictive variance of r - x^T theta_old is sigma^2 D. O(d).
@@ -421,7 +421,7 @@ void RidgePolicy::detectChange(const Vector& x, double reward) {
   // The policy chose the arm for a high estimate: its prediction is too high by up to about its
   // width sigma ||x||_{V^-1} without any change (the winner's curse), so that much is not evidence.
   const double width = std::sqrt(std::max(0.0, denominator - 1.0));
-  const double z = (error + Forgetting::kSelectionMargin * sigma * width) / (sigma * std::sqrt(denominator));
+  const double z = (error + forgetting_.margin() * sigma * width) / (sigma * std::sqrt(denominator));
   if (!forgetting_.detect(z)) return;
   weighPast(0.0);
   forgetting_.recordChange(updates_, true);

@@ -64,8 +64,8 @@ namespace sublinear {
 //   and a MIPS index over vec(x x^T / d) (symmetric lift, d(d+1)/2 dims) queried with vec(V^-1 / d).
 //   Under the practical rule every arm in play is re-examined whenever the observations grow by a
 //   quarter (re-keyed, moved, eliminated against the best lower bound): see StagedElimination::review.
-//   eta           1/T (practical), 1/sqrt(T) (theoretical)   MIPS accuracy eta(T);
-//                 smax = max(0, ceil(log2(1/(8 eta))))                            (in (0, 1))
+//   eta           MIPS accuracy eta(T); smax = max(0, ceil(log2(1/(8 eta)))); default and range: the
+//                 elimination option table's (cpp/src/core/option_tables.cpp)
 //   featureBound  1           L, bound on ||x||_2 in the theoretical radius
 //                 beta = R sqrt(2 log(2/delta) + d log(1 + T L^2 / (lambda d))) + sqrt(lambda) S
 //   shortlist     30          candidates the index retrieves before exact ranking  (integer >= 1)
