@@ -10,13 +10,21 @@ const entry = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
 // Runs `body` as an ES module in a fresh Node process, after importing the package and awaiting
 // init() when `withPackage`; -> { status, stdout, stderr }.
-function host(body, { withPackage }) {
+function host(body, { withPackage, flags = [] }) {
   const prelude = withPackage
     ? `const { default: init } = await import(${JSON.stringify(entry)});\nconst sb = await init();\nconsole.log('threads', sb.threads);\n`
     : '';
   // --input-type: the pool's Workers once inherited it and failed to start.
-  return spawnSync(process.execPath, ['--input-type=module', '-e', prelude + body], { encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(process.execPath, [...flags, '--input-type=module', '-e', prelude + body], { encoding: 'utf8', timeout: 60_000 });
 }
+
+// A host's V8 flags are its own: Node refuses them in a Worker's execArgv, and the pool once
+// inherited them and fell back to one thread ("Initiated Worker with invalid execArgv flags").
+test('a host started with --expose-gc keeps its flag and the package its threads', () => {
+  const result = host("console.log('gc', typeof gc, sb.threadsReason ?? 'no reason');", { withPackage: true, flags: ['--expose-gc'] });
+  expect(result.stderr).toBe('');
+  expect(result.stdout).toMatch(/^threads [2-9]\ngc function /);
+}, 120_000);
 
 describe('the host process is the host\'s', () => {
   const cases = {
