@@ -422,8 +422,30 @@ void RidgePolicy::detectChange(const Vector& x, double reward) {
   // width sigma ||x||_{V^-1} without any change (the winner's curse), so that much is not evidence.
   const double width = std::sqrt(std::max(0.0, denominator - 1.0));
   const double z = (error + forgetting_.margin() * sigma * width) / (sigma * std::sqrt(denominator));
-  if (!forgetting_.detect(z)) return;
+  if (!forgetting_.detect(z)) {
+    // The observations since the statistic last stood at 0 are the evidence of a change, and the
+    // new world's first observations if it completes one: kept (the latest kRecentRows) while it
+    // rises. Where nothing changes the statistic is mostly 0 and they are few.
+    if (forgetting_.rising()) {
+      window_.push_back({x, reward, 1.0});
+      if (window_.size() > Forgetting::kRecentRows) window_.pop_front();
+    } else {
+      window_.clear();
+    }
+    return;
+  }
+  // Start over from the prior with what the new evidence says: the model of the observations since
+  // the change began (the estimated change point, Page 1954), not an empty one.
+  std::deque<WindowRow> recent = std::move(window_);
+  recent.push_back({x, reward, 1.0});
+  if (recent.size() > Forgetting::kRecentRows) recent.pop_front();
   weighPast(0.0);
+  for (const WindowRow& row : recent) {
+    ridge_.update(row.x, row.reward);
+    rewardSum_ += row.reward;
+    squaredRewardSum_ += row.reward * row.reward;
+    effectiveObservations_ += 1.0;
+  }
   forgetting_.recordChange(updates_, true);
 }
 
@@ -443,7 +465,8 @@ void RidgePolicy::weighPast(double factor) {
   rewardSum_ *= factor;
   squaredRewardSum_ *= factor;
   effectiveObservations_ *= factor;
-  if (factor == 0.0) {
+  // A window's rows keep their share; 'auto''s evidence of a change is forgotten with the detector.
+  if (factor == 0.0 || forgetting_.kind() == Forgetting::Kind::Auto) {
     window_.clear();
   } else {
     for (WindowRow& row : window_) row.weight *= factor;
@@ -689,7 +712,9 @@ void RidgePolicy::load(StateReader& in) {
   updates_ = in.u64();
   rewardSum_ = in.f64();
   squaredRewardSum_ = in.f64();
-  in.check(ridge_.observations() >= 0 && updates_ == static_cast<std::uint64_t>(ridge_.observations()), "update count does not match the regression's");
+  // A detected change replays the observations since its statistic rose (at most kRecentRows each
+  // time) into the new model: the regression may have taken those twice.
+  in.check(ridge_.observations() >= 0 && static_cast<std::uint64_t>(ridge_.observations()) >= updates_, "update count does not match the regression's");
   in.check(std::isfinite(rewardSum_) && std::isfinite(squaredRewardSum_) && squaredRewardSum_ >= 0.0,
            "reward sums are not finite");
   effectiveObservations_ = in.f64();
@@ -700,9 +725,13 @@ void RidgePolicy::load(StateReader& in) {
   in.check(priorScale_ >= 0.5 && priorScale_ <= 1.0 && (priorScale_ == 1.0 || forgetting_.kind() == Forgetting::Kind::Discount),
            "the regulariser's share is out of range");
   forgetting_.load(in);
+  in.check(static_cast<std::uint64_t>(ridge_.observations()) - updates_ <= Forgetting::kRecentRows * forgetting_.changes(),
+           "update count does not match the regression's");
   const std::uint64_t rows = in.u64();
-  in.check(forgetting_.kind() == Forgetting::Kind::Window ? rows <= forgetting_.window() : rows == 0,
-           "the window holds more observations than it keeps");
+  const std::uint64_t kept = forgetting_.kind() == Forgetting::Kind::Window ? forgetting_.window()
+                             : forgetting_.kind() == Forgetting::Kind::Auto  ? Forgetting::kRecentRows
+                                                                              : 0;
+  in.check(rows <= kept, "the window holds more observations than it keeps");
   for (std::uint64_t i = 0; i < rows; ++i) {
     Vector x = in.vector(ridge_.dim());
     const double reward = in.f64();

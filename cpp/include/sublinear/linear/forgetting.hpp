@@ -23,7 +23,9 @@ class StateWriter;
 //
 // The detector is a one-sided CUSUM (Page 1954) on z = (r - x^T theta^) / (sigma^ sqrt(1 + ||x||^2_{V^-1})),
 // the prediction error standardised by its predictive spread under the model (sigma^ the policy's
-// noise estimate): S <- max(0, S - clip(z) - kDrift), a change when S > kThreshold. Only the side
+// noise estimate): S <- max(0, S - clip(z) - kDrift), a change when S > kThreshold; the model then
+// starts again from its prior with the observations since S last stood at 0 (the change point's
+// estimate; the latest kRecentRows of them), which RidgePolicy keeps while S rises. Only the side
 // where the model predicts too high is watched: a learning model's errors are positive (ridge
 // shrinks its predictions towards 0), and what a change of taste does to a model is make the items
 // it shows, the old favourites, worse than predicted. The policy chose the arm for a high estimate, so
@@ -59,8 +61,15 @@ class Forgetting {
   static constexpr double kSelectionMargin = 1.0;
 
   double threshold() const { return threshold_; }
+  // Changes found ('auto').
+  std::uint64_t changes() const { return detected_; }
   double margin() const { return margin_; }
   double warmUpPerDimension() const { return warmUp_; }
+  // 'auto': whether the statistic is above 0 (evidence of a change is gathering).
+  bool rising() const { return statistic_ > 0.0; }
+  // 'auto': the observations since the statistic rose from 0 that a detected change starts the new
+  // model with (the latest of them); at d = 32, 8.7 KB while they are kept.
+  static constexpr std::size_t kRecentRows = 32;
   // 'auto': one standardised prediction error; true when it completes a change (the detector starts over).
   bool detect(double standardisedError);
   // The model forgot at update number `update`: detected (by 'auto') or asked for (forget()).

@@ -294,7 +294,8 @@ class RidgePolicy : public LinearPolicy {
   DecisionLedger ledger_;
 
   // How the model forgets, and its state: the regulariser's share c under a discount (see the class
-  // comment), and a window's observations in the model's coordinates with their weights.
+  // comment), and a window's observations in the model's coordinates with their weights ('auto':
+  // the observations since its detector's statistic rose from 0).
   Forgetting forgetting_;
   double priorScale_ = 1.0;
   struct WindowRow {
