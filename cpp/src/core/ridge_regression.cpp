@@ -76,18 +76,7 @@ void RidgeRegression::startFromPrior(const Eigen::Ref<const Vector>& mean, doubl
   require(observations_ == 0, ErrorCode::InvalidArgument, "a prior can only start a regression without observations");
   require(mean.size() == dim(), ErrorCode::DimensionMismatch, "prior mean has the wrong dimension");
   require(std::isfinite(weight) && weight >= 0.0, ErrorCode::InvalidArgument, "prior weight must be finite and non-negative");
-  const double precision = lambda_ + weight;
-  const int d = dim();
-  inverseGram_ = Matrix::Identity(d, d) / precision;
-  responses_ = weight * mean;
-  theta_.noalias() = inverseGram_ * responses_;
-  if (form_ == Form::Factored) {
-    gram_ = precision * Matrix::Identity(d, d);
-    cholesky_.compute(gram_);
-  } else {
-    logDet_ = d * deterministic::log(precision);
-    thetaInverseNormSquared_ = theta_.squaredNorm() / precision;
-  }
+  restart(lambda_ + weight, weight * mean);
 }
 
 void RidgeRegression::reset(const Matrix& gram, const Vector& responses) {

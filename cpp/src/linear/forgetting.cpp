@@ -10,7 +10,11 @@
 
 namespace sublinear {
 
-Forgetting::Forgetting(const Json& options) {
+Forgetting::Forgetting(const Json& options)
+    : threshold_(readOption(option_groups::forgettingSpec(), Json::object(), "threshold")),
+      drift_(readOption(option_groups::forgettingSpec(), Json::object(), "drift")),
+      margin_(readOption(option_groups::forgettingSpec(), Json::object(), "margin")),
+      warmUp_(readOption(option_groups::forgettingSpec(), Json::object(), "warmUp")) {
   if (!isGiven(options, "forgetting")) return;
   const Json& value = options["forgetting"];
   if (value.is_string()) {

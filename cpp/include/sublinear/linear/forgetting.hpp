@@ -23,7 +23,7 @@ class StateWriter;
 //
 // The detector is a one-sided CUSUM (Page 1954) on z = (r - x^T theta^) / (sigma^ sqrt(1 + ||x||^2_{V^-1})),
 // the prediction error standardised by its predictive spread under the model (sigma^ the policy's
-// noise estimate): S <- max(0, S - clip(z) - kDrift), a change when S > kThreshold; the model then
+// noise estimate): S <- max(0, S - clip(z) - drift), a change when S > threshold; the model then
 // starts again from its prior with the observations since S last stood at 0 (the change point's
 // estimate; the latest kRecentRows of them), which RidgePolicy keeps while S rises. Only the side
 // where the model predicts too high is watched: a learning model's errors are positive (ridge
@@ -35,8 +35,8 @@ class StateWriter;
 // worlds of several dimensions, noise levels and norms, arms arriving, the battery): a half-slope of
 // 0.15 with half a width and a longer warm-up found Fashion-MNIST shoppers' switches sooner (26 and
 // 42 pages against 30 and 54 for LinUCB and Linear TS) but raised 3 alarms where nothing changed
-// (README, "Tastes that change"). z is clipped so that a single outlier cannot raise an alarm. The object form { threshold, drift, margin, warmUp } sets them (not
-// documented: for calibration).
+// (README, "Tastes that change"). z is clipped so that a single outlier cannot raise an alarm. The
+// object form { threshold, drift, margin, warmUp } sets them (not documented: for calibration).
 class Forgetting {
  public:
   enum class Kind { None, Auto, Discount, Window };
@@ -49,16 +49,12 @@ class Forgetting {
   double discount() const { return discount_; }
   std::size_t window() const { return window_; }
 
-  // The detector's half-slope and alarm level, in standardised errors; errors clipped to +-kClip.
-  static constexpr double kDrift = 0.25;
-  static constexpr double kThreshold = 18.0;
+  // The detector's settings (half-slope, alarm level, selection margin in widths, warm-up per
+  // dimension) are the forgetting option table's defaults (cpp/src/core/option_tables.cpp). Errors
+  // are clipped to +-kClip; the detector listens only once the model holds kWarmUp observations'
+  // weight at least: before that the noise estimate and the predictions are too rough to judge.
   static constexpr double kClip = 3.0;
-  // The detector listens only once the model holds this many observations' weight (and at least
-  // its dimension's): before that the noise estimate and the predictions are too rough to judge.
   static constexpr double kWarmUp = 10.0;
-  static constexpr double kWarmUpPerDimension = 2.0;
-  // The prediction's selection bias allowed for, in widths sigma^ ||x||_{V^-1} (see detectChange).
-  static constexpr double kSelectionMargin = 1.0;
 
   double threshold() const { return threshold_; }
   // Changes found ('auto').
@@ -86,10 +82,10 @@ class Forgetting {
   Kind kind_ = Kind::Auto;
   double discount_ = 1.0;
   std::size_t window_ = 0;
-  double threshold_ = kThreshold;
-  double drift_ = kDrift;
-  double margin_ = kSelectionMargin;
-  double warmUp_ = kWarmUpPerDimension;
+  double threshold_;
+  double drift_;
+  double margin_;
+  double warmUp_;
   double statistic_ = 0.0;
   std::uint64_t detected_ = 0;
   std::uint64_t forgets_ = 0;
