@@ -11,6 +11,8 @@
 
 #include "sublinear/cls/cls_policy_factory.hpp"
 #include "sublinear/cls/persistent_cls_policy.hpp"
+#include "sublinear/matroid/faster_cucb.hpp"
+#include "sublinear/matroid/partition_matroid.hpp"
 #include "sublinear/matroid/persistent_semi_bandit_policy.hpp"
 #include "sublinear/matroid/semi_bandit_factory.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"
@@ -157,6 +159,41 @@ TEST(SemiBanditForgetting, WindowKeepsTheLastRoundsExactly) {
       if (counts[arm] > 0.0) EXPECT_NEAR(policy->empiricalMean(arm), sums[arm] / counts[arm], 1e-12) << type << " arm " << arm;
     }
     EXPECT_EQ(policy->stats()["forgetting"]["effectiveMemory"], static_cast<double>(n)) << type;
+  }
+}
+
+// FasterCUCB's bins hold the weights M_k and its query lambda_t / sqrt(G): under every forgetting its
+// bases stay within (1 + eta) of the best basis under the UCB indices of the forgotten counts, across
+// the weights' renormalisations (g = 0.5 folds them every ~1000 rounds) and a window's departures.
+TEST(SemiBanditForgetting, FasterCucbStaysWithinOnePlusEtaOfTheForgottenIndices) {
+  std::vector<std::uint32_t> groups(40);
+  for (std::size_t k = 0; k < groups.size(); ++k) groups[k] = static_cast<std::uint32_t>(k % 5);
+  const PartitionMatroid partition(groups);
+  const UniformMatroid uniform(40, 5);
+  for (const Matroid* matroid : {static_cast<const Matroid*>(&uniform), static_cast<const Matroid*>(&partition)}) {
+    for (const Json& forgetting : {Json{{"discount", 0.98}}, Json{{"discount", 0.5}}, Json{{"window", 30}}}) {
+      FasterCucb policy(*matroid, Json{{"seed", 3}, {"epsilon", 0.3}, {"forgetting", forgetting}});
+      Random random(12);
+      const BernoulliArms arms = spreadArms(40, random);
+      for (long t = 0; t < 2500; ++t) {
+        if (t == 1200) policy.forget(0.3);
+        const std::vector<Id> basis = policy.select();
+        bool everyArmCounted = true;
+        std::vector<double> ucb(40);
+        for (Id arm = 0; arm < 40; ++arm) {
+          everyArmCounted = everyArmCounted && policy.count(arm) > 0.0;
+          if (policy.count(arm) > 0.0) ucb[arm] = policy.ucbIndex(arm, t + 1);
+        }
+        if (everyArmCounted) {
+          double optimum = 0.0, got = 0.0;
+          for (const Id arm : matroid->maxWeightBasis(ucb.data(), ucb.size())) optimum += ucb[arm];
+          for (const Id arm : basis) got += ucb[arm];
+          ASSERT_GE(got * (1.0 + policy.eta()) * (1.0 + 1e-9), optimum) << matroid->kind() << " " << forgetting.dump() << " round " << t;
+        }
+        const std::vector<double> rewards = rewardsOf(basis, arms, t, random);
+        policy.update(basis.data(), basis.size(), rewards.data(), rewards.size());
+      }
+    }
   }
 }
 
