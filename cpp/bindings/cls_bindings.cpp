@@ -70,6 +70,7 @@ emscripten::val clsTheta(ClsPolicyHandle& self) {
 }
 
 int clsDim(ClsPolicyHandle& self) { return self.object->dim(); }
+void clsForget(ClsPolicyHandle& self, double factor) { self.object->forget(factor); }
 double clsArmCount(ClsPolicyHandle& self) { return static_cast<double>(self.object->armCount()); }
 double clsDefaultK(ClsPolicyHandle& self) { return static_cast<double>(self.object->defaultK()); }
 
@@ -84,6 +85,7 @@ EMSCRIPTEN_BINDINGS(sublinear_cls) {
       .function("selectFromArms", guard<&clsSelectFromArms>)
       .function("setArms", guard<&clsSetArms>)
       .function("update", guard<&clsUpdate>)
+      .function("forget", guard<&clsForget>)
       .function("lastRows", guard<&clsLastRows>)
       .function("theta", guard<&clsTheta>)
       .function("dim", guard<&clsDim>)

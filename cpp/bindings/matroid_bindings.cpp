@@ -89,6 +89,7 @@ void policyUpdate(SemiBanditHandle& self, std::uintptr_t basis, std::size_t basi
   self.object->update(fromAddress<const Id>(basis), basisLength, fromAddress<const double>(rewards), rewardLength);
 }
 
+void policyForget(SemiBanditHandle& self, double factor) { self.object->forget(factor); }
 double policyRounds(SemiBanditHandle& self) { return static_cast<double>(self.object->rounds()); }
 std::size_t policyArmCount(SemiBanditHandle& self) { return self.object->armCount(); }
 std::size_t policyRank(SemiBanditHandle& self) { return self.object->matroid().rank(); }
@@ -109,6 +110,7 @@ EMSCRIPTEN_BINDINGS(sublinear_matroid) {
       .function("select", guard<&policySelect>)
       .function("lastBasis", guard<&policyLast>)
       .function("update", guard<&policyUpdate>)
+      .function("forget", guard<&policyForget>)
       .function("rounds", guard<&policyRounds>)
       .function("armCount", guard<&policyArmCount>)
       .function("rank", guard<&policyRank>);

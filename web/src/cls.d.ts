@@ -1,6 +1,7 @@
 // Combinatorial linear semi-bandits (README, "Combinatorial linear semi-bandits"; Takemura and Ito,
 // arXiv:1909.02251).
 import type { Disposable, Floats, Ids } from './common.js';
+import type { ForgettingOption, ForgettingStats } from './linear.js';
 
 /**
  * Options of a fixed-arms index (beyond the papers: sublinear CLS). With `index`, `setArms(features)`
@@ -32,6 +33,15 @@ export interface ClsPolicyOptions {
   seed?: number;
   /** Fixed-arms mode only (setArms). */
   index?: ClsIndexOptions;
+  /**
+   * How the ridge model forgets what the world no longer says (README, "Tastes that change").
+   * Default 'auto': a change detector on the observed rows' standardised prediction errors starts
+   * the model over from V = lambda I; O(1) an observed row beyond its update, and nothing changes
+   * where nothing is found. 'none': every observation counts for ever. { discount: g }: a round's
+   * observations of age a weigh g^a. { window: n }: only the last n rounds' observations count
+   * (they are kept, dim doubles each).
+   */
+  forgetting?: ForgettingOption;
 }
 
 export interface RidgeOptions extends ClsPolicyOptions {
@@ -86,6 +96,8 @@ export interface ClsStats {
   certifiedRounds: number;
   armCount: number;
   index?: { innerProducts: number; [key: string]: unknown };
+  /** effectiveMemory counts observed rows; lastChange is the round of the last change or forget(). */
+  forgetting: ForgettingStats;
   [key: string]: unknown;
 }
 
@@ -109,6 +121,11 @@ export interface ClsPolicy extends Disposable {
    * finite reward per row. The next update needs a new select.
    */
   update(chosen: Ids, rewards: Floats): void;
+  /**
+   * Weighs the ridge model by factor in [0, 1]: V -> factor (V - lambda I) + lambda I, b -> factor b;
+   * forget(0) starts over from V = lambda I. INVALID_ARGUMENT otherwise, nothing changed.
+   */
+  forget(factor: number): void;
   /** The ridge estimate theta^. */
   theta(): Float64Array;
   stats(): ClsStats;
@@ -135,6 +152,7 @@ declare class ClsPolicyBase<Options> implements ClsPolicy {
   select(options?: SelectOptions): Uint32Array;
   setArms(features: Floats): void;
   update(chosen: Ids, rewards: Floats): void;
+  forget(factor: number): void;
   theta(): Float64Array;
   stats(): ClsStats;
   toBytes(): Uint8Array;

@@ -1,7 +1,7 @@
 // Combinatorial linear semi-bandits (README, "Combinatorial linear semi-bandits"): one JS class per
 // C++ policy, all sharing ClsPolicy of the core. Rows of the features matrix are the arms.
 import { invalidArgument } from './errors.js';
-import { isArray, lengthOf, readOptions, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';
+import { isArray, lengthOf, readOptions, requireNumber, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';
 import { refuseExtraArguments } from './runtime.js';
 
 // { k, groups, perGroup } -> the numbers the binding takes (k = 0: the constructor's k).
@@ -58,6 +58,12 @@ export function defineClsClasses(runtime) {
         args: [(chosen) => toIdArray(chosen, 'chosen'), (rewards, before) => toFeatureArray(rewards, 'rewards', lengthOf(before[0], 'rewards', 'chosen'))],
         call: (handle, rows, rewards) => withHeap([rows, rewards], (rowAddress, rewardAddress) =>
           handle.update(rowAddress, rows.length, rewardAddress, rewards.length)),
+      },
+      // forget(factor): the ridge model weighs `factor` in [0, 1]; forget(0) starts over from
+      // V = lambda I (API.md v3).
+      forget: {
+        args: [(factor) => requireNumber(factor, 'factor')],
+        call: (handle, factor) => handle.forget(factor),
       },
       theta: { call: (handle) => handle.theta().slice() },
     },

@@ -1,5 +1,6 @@
 // Matroid semi-bandits (README, "Matroid semi-bandits").
 import type { Disposable, Floats, Ids } from './common.js';
+import type { ForgettingOption, ForgettingStats } from './linear.js';
 
 // Merged into the class: [Symbol.dispose]() where the consumer's lib declares it (common.d.ts).
 export interface Matroid extends globalThis.Disposable {}
@@ -35,6 +36,15 @@ export interface SemiBanditOptions {
   a?: number;
   b?: number;
   seed?: number;
+  /**
+   * How the arms' counts forget what the world no longer says (README, "Tastes that change").
+   * Default 'auto': a change detector on the observed arms' standardised errors (rewards persistently
+   * below their arms' means) starts every count over; O(1) an observed arm, and nothing changes where
+   * nothing is found. 'none': every pull counts for ever. { discount: g }: a round of age a weighs g^a
+   * (the means stay, the confidence widths grow). { window: n }: only the last n rounds count (n
+   * rounds' observations are kept).
+   */
+  forgetting?: ForgettingOption;
 }
 
 export interface FasterCUCBOptions extends SemiBanditOptions {
@@ -47,6 +57,8 @@ export interface SemiBanditStats {
   rounds: number;
   armsScanned: number;
   initialPullsDone: boolean;
+  /** effectiveMemory counts rounds; lastChange is the round of the last change or forget(). */
+  forgetting: ForgettingStats;
   [key: string]: unknown;
 }
 
@@ -56,6 +68,11 @@ export interface SemiBanditPolicy extends Disposable {
   select(): Uint32Array;
   /** rewards[i] belongs to basis[i]; basis is the last selected one (in any order). */
   update(basis: Ids, rewards: Floats): void;
+  /**
+   * Weighs every arm's count by factor in [0, 1] (the means stay): forget(0) starts over, every arm
+   * unpulled again; forget(0.5) halves the old evidence. INVALID_ARGUMENT otherwise, nothing changed.
+   */
+  forget(factor: number): void;
   readonly rank: number;
   readonly armCount: number;
   readonly rounds: number;
@@ -77,6 +94,7 @@ declare class SemiBanditPolicyBase implements SemiBanditPolicy {
   static fromBytes<T extends SemiBanditPolicyBase>(this: abstract new (...args: any[]) => T, bytes: Uint8Array): T;
   select(): Uint32Array;
   update(basis: Ids, rewards: Floats): void;
+  forget(factor: number): void;
   readonly rank: number;
   readonly armCount: number;
   readonly rounds: number;

@@ -3,7 +3,7 @@
 // (or reused for other policies) afterwards.
 import { WasmObject, handleOf } from './runtime.js';
 import { invalidArgument } from './errors.js';
-import { MAX_UINT32, guardProxy, lengthOf, optionsToJson, readOptions, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
+import { MAX_UINT32, guardProxy, lengthOf, optionsToJson, readOptions, requireNumber, requirePositiveInteger, toFloat64Array, toIdArray } from './convert.js';
 
 // Vertices of a graphic matroid and arms and right vertices of a transversal one get a few 32-bit
 // words each in the core (union-find, adjacency offsets, matchings): 2^28 keeps each such array
@@ -81,6 +81,11 @@ export function defineMatroidClasses(runtime) {
         args: [(basis) => toIdArray(basis, 'basis'), (rewards, before) => toFloat64Array(rewards, 'rewards', lengthOf(before[0], 'rewards', 'basis'))],
         call: (handle, basis, rewards) => withHeap([basis, rewards], (basisAddress, rewardAddress) =>
           handle.update(basisAddress, basis.length, rewardAddress, rewards.length)),
+      },
+      // forget(factor): every count weighs `factor` in [0, 1]; forget(0) starts over (API.md v3).
+      forget: {
+        args: [(factor) => requireNumber(factor, 'factor')],
+        call: (handle, factor) => handle.forget(factor),
       },
       rank: { get: (handle) => handle.rank() },
       armCount: { get: (handle) => handle.armCount() },

@@ -17,7 +17,7 @@ int checkedBlockDim(int dim, int blocks) {
 }  // namespace
 
 BlockDiagonalRidge::BlockDiagonalRidge(int dim, int blocks, double lambda)
-    : blockDim_(checkedBlockDim(dim, blocks)), theta_(Vector::Zero(dim)) {
+    : blockDim_(checkedBlockDim(dim, blocks)), lambda_(lambda), theta_(Vector::Zero(dim)) {
   blocks_.reserve(static_cast<std::size_t>(blocks));
   for (int b = 0; b < blocks; ++b) blocks_.emplace_back(blockDim_, lambda);
 }
@@ -65,24 +65,70 @@ bool BlockDiagonalRidge::fitsOneBlock(const Vector& x) const {
   return first < 0 || first / blockDim_ == last / blockDim_;
 }
 
+Eigen::Index BlockDiagonalRidge::blockOf(const Vector& x) const {
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    if (x[i] != 0.0) return i / blockDim_;
+  }
+  return 0;
+}
+
 void BlockDiagonalRidge::update(const Vector& x, double reward) {
   ++observations_;
   if (blocks_.size() == 1) {
     blocks_.front().update(x, reward);
     theta_ = blocks_.front().theta();
+    lastDenominator_ = blocks_.front().lastDenominator();
     return;
   }
-  Eigen::Index block = 0;
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    if (x[i] != 0.0) {
-      block = i / blockDim_;
-      break;
-    }
-  }
+  const Eigen::Index block = blockOf(x);
   const Eigen::Index start = block * blockDim_;
   RidgeRegression& ridge = blocks_[static_cast<std::size_t>(block)];
   ridge.update(x.segment(start, blockDim_), reward);
   theta_.segment(start, blockDim_) = ridge.theta();
+  lastDenominator_ = ridge.lastDenominator();
+}
+
+void BlockDiagonalRidge::refreshTheta() {
+  for (std::size_t b = 0; b < blocks_.size(); ++b) theta_.segment(static_cast<Eigen::Index>(b) * blockDim_, blockDim_) = blocks_[b].theta();
+}
+
+void BlockDiagonalRidge::scale(double factor) {
+  // theta = V^-1 b is unchanged.
+  for (RidgeRegression& block : blocks_) block.scale(factor);
+}
+
+void BlockDiagonalRidge::weigh(double factor, double regulariserShare) {
+  for (RidgeRegression& block : blocks_) {
+    if (factor == 0.0) {
+      block.restart(lambda_, Vector::Zero(blockDim_));
+      continue;
+    }
+    Matrix gram = block.gramMatrix();
+    gram *= factor;
+    gram.diagonal().array() += (1.0 - factor * regulariserShare) * lambda_;
+    block.reset(gram, factor * block.responses());
+  }
+  refreshTheta();
+}
+
+void BlockDiagonalRidge::downdate(const Vector& x, double reward) {
+  const Eigen::Index start = blockOf(x) * blockDim_;
+  RidgeRegression& ridge = blocks_[static_cast<std::size_t>(start / blockDim_)];
+  ridge.downdate(x.segment(start, blockDim_), reward);
+  theta_.segment(start, blockDim_) = ridge.theta();
+}
+
+void BlockDiagonalRidge::refit(const std::deque<Observation>& observations) {
+  std::vector<Matrix> grams(blocks_.size(), lambda_ * Matrix::Identity(blockDim_, blockDim_));
+  std::vector<Vector> responses(blocks_.size(), Vector::Zero(blockDim_));
+  for (const Observation& observation : observations) {
+    const Eigen::Index block = blockOf(observation.x);
+    const Vector x = observation.x.segment(block * blockDim_, blockDim_);
+    grams[static_cast<std::size_t>(block)].noalias() += observation.weight * x * x.transpose();
+    responses[static_cast<std::size_t>(block)] += (observation.weight * observation.reward) * x;
+  }
+  for (std::size_t b = 0; b < blocks_.size(); ++b) blocks_[b].reset(grams[b], responses[b]);
+  refreshTheta();
 }
 
 void BlockDiagonalRidge::save(StateWriter& out) const {

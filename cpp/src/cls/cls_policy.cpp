@@ -71,7 +71,8 @@ ClsPolicy::ClsPolicy(const Json& options, double ridgeLambda)
       ridge_(readDimension(options), readBlocks(options), ridgeLambda),
       defaultK_(static_cast<std::size_t>(readIntegerOption(option_groups::cls(), options, "k"))),
       // s starts at the width of a unit arm under V = lambda I.
-      fixedArms_(static_cast<std::size_t>(dim()), indexOption(options, ridge_), 1.0 / std::sqrt(ridgeLambda)) {}
+      fixedArms_(static_cast<std::size_t>(dim()), indexOption(options, ridge_), 1.0 / std::sqrt(ridgeLambda)),
+      forgetting_(options) {}
 
 ClsPolicy::~ClsPolicy() = default;
 
@@ -215,10 +216,91 @@ void ClsPolicy::update(const Id* chosen, std::size_t count, const double* reward
                                            std::to_string(ridge_.blockCount()) + " blocks");
     }
   }
-  for (std::size_t i = 0; i < count; ++i) ridge_.update(pendingVectors_[positions[i]], rewards[i]);
+  if (forgetting_.kind() == Forgetting::Kind::Discount) discountPast(forgetting_.discount());
+  bool changed = false;
+  for (std::size_t i = 0; i < count; ++i) changed = observe(pendingVectors_[positions[i]], rewards[i]) || changed;
+  if (forgetting_.kind() == Forgetting::Kind::Window) {
+    windowRoundSizes_.push_back(static_cast<std::uint32_t>(count));
+    slideWindow();
+  }
   pending_ = false;
   pendingRows_.clear();
   pendingVectors_.clear();
+  if (changed) {
+    weighPast(0.0);
+    forgetting_.recordChange(static_cast<std::uint64_t>(rounds_), true);
+  }
+}
+
+bool ClsPolicy::observe(const Vector& x, double reward) {
+  const double error = reward - x.dot(ridge_.theta());
+  ridge_.update(x, reward);
+  effectiveObservations_ += 1.0;
+  if (forgetting_.kind() == Forgetting::Kind::Window) window_.push_back({x, reward, 1.0});
+  if (forgetting_.kind() != Forgetting::Kind::Auto) return false;
+  // The predictive variance of the error, in units of sigma^2, from the update's own x^T V^-1 x.
+  const double denominator = ridge_.lastDenominator();
+  const double sigma = std::max(residuals_.sigma(), kNoiseFloor * residuals_.rewardScale());
+  residuals_.observe(error, denominator, reward);
+  const double warmUp = std::max(Forgetting::kWarmUp, Forgetting::kWarmUpPerDimension * ridge_.blockDim());
+  if (residuals_.weight() < warmUp || sigma == 0.0) return false;
+  // The row was chosen for a high score: its prediction is too high by up to about its width
+  // sigma ||x||_{V^-1} without any change (the winner's curse), so that much is not evidence.
+  const double width = std::sqrt(std::max(0.0, denominator - 1.0));
+  const double z = (error + Forgetting::kSelectionMargin * sigma * width) / (sigma * std::sqrt(denominator));
+  return forgetting_.detect(z);
+}
+
+void ClsPolicy::discountPast(double factor) {
+  ridge_.scale(factor);
+  regulariserShare_ *= factor;
+  effectiveObservations_ *= factor;
+  // Below half its regulariser V could lose its conditioning in directions no arm fills; the
+  // top-up is exact (V + (1 - c) lambda I), O(dim blockDim^2) once every log(2) / (1 - g) rounds.
+  if (regulariserShare_ < 0.5) {
+    ridge_.weigh(1.0, regulariserShare_);
+    regulariserShare_ = 1.0;
+  }
+}
+
+void ClsPolicy::weighPast(double factor) {
+  ridge_.weigh(factor, regulariserShare_);
+  regulariserShare_ = 1.0;
+  effectiveObservations_ *= factor;
+  if (factor == 0.0) {
+    residuals_.clear();
+    window_.clear();
+    windowRoundSizes_.clear();
+    sinceRefit_ = 0;
+  } else {
+    for (BlockDiagonalRidge::Observation& observation : window_) observation.weight *= factor;
+  }
+}
+
+void ClsPolicy::forget(double factor) {
+  require(std::isfinite(factor) && factor >= 0.0 && factor <= 1.0, ErrorCode::InvalidArgument,
+          "forget: factor must be a number in [0, 1]");
+  if (factor == 1.0) return;
+  weighPast(factor);
+  forgetting_.recordChange(static_cast<std::uint64_t>(rounds_), false);
+}
+
+void ClsPolicy::slideWindow() {
+  while (windowRoundSizes_.size() > forgetting_.window()) {
+    for (std::uint32_t i = 0; i < windowRoundSizes_.front(); ++i) {
+      const BlockDiagonalRidge::Observation& oldest = window_.front();
+      const double root = std::sqrt(oldest.weight);
+      ridge_.downdate(root * oldest.x, root * oldest.reward);
+      effectiveObservations_ = std::max(0.0, effectiveObservations_ - oldest.weight);
+      window_.pop_front();
+    }
+    windowRoundSizes_.pop_front();
+  }
+  // The downdates' rounding is wiped out once a window, at O(window k blockDim^2 + dim blockDim^2).
+  if (++sinceRefit_ >= forgetting_.window()) {
+    ridge_.refit(window_);
+    sinceRefit_ = 0;
+  }
 }
 
 Json ClsPolicy::stats() const {
@@ -234,6 +316,7 @@ Json ClsPolicy::stats() const {
   stats["shortlistRounds"] = fixedArms_.shortlistRounds();
   stats["certifiedRounds"] = fixedArms_.certifiedRounds();
   stats["armCount"] = fixedArms_.count();
+  stats["forgetting"] = forgetting_.stats(effectiveObservations_);
   return stats;
 }
 
@@ -249,6 +332,19 @@ void ClsPolicy::save(StateWriter& out) const {
   std::vector<double> vectors;
   for (const Vector& x : pendingVectors_) vectors.insert(vectors.end(), x.data(), x.data() + x.size());
   out.f64s(vectors.data(), vectors.size());
+  // Before the fixed arms: their index ends the payload.
+  forgetting_.save(out);
+  out.f64(regulariserShare_);
+  out.f64(effectiveObservations_);
+  residuals_.save(out);
+  const std::vector<std::uint32_t> roundSizes(windowRoundSizes_.begin(), windowRoundSizes_.end());
+  out.u32s(roundSizes.data(), roundSizes.size());
+  for (const BlockDiagonalRidge::Observation& observation : window_) {
+    out.vector(observation.x);
+    out.f64(observation.reward);
+    out.f64(observation.weight);
+  }
+  out.u64(sinceRefit_);
   out.f64s(fixedArms_.features().data(), fixedArms_.features().size());
   fixedArms_.saveIndex(out);
 }
@@ -265,6 +361,32 @@ void ClsPolicy::load(StateReader& in) {
   const std::uint8_t pending = in.u8();
   const std::vector<Id> pendingRows = in.u32s();
   const std::vector<double> vectors = in.f64s();
+  forgetting_.load(in);
+  const double regulariserShare = in.f64();
+  const double effectiveObservations = in.f64();
+  residuals_.load(in);
+  const std::vector<std::uint32_t> roundSizes = in.u32s();
+  in.check(regulariserShare >= 0.5 && regulariserShare <= 1.0 && (regulariserShare == 1.0 || forgetting_.kind() == Forgetting::Kind::Discount),
+           "the regulariser's share is out of range");
+  in.check(std::isfinite(effectiveObservations) && effectiveObservations >= 0.0 &&
+               effectiveObservations <= static_cast<double>(ridge.observations()),
+           "the effective number of observations is out of range");
+  in.check(forgetting_.kind() == Forgetting::Kind::Window ? roundSizes.size() <= forgetting_.window() : roundSizes.empty(),
+           "the window holds more rounds than it keeps");
+  std::deque<BlockDiagonalRidge::Observation> window;
+  for (const std::uint32_t size : roundSizes) {
+    for (std::uint32_t i = 0; i < size; ++i) {
+      in.check(window.size() < static_cast<std::size_t>(ridge.observations()), "the window holds more observations than the model");
+      Vector x = in.vector(ridge.dim());
+      const double reward = in.f64();
+      const double weight = in.f64();
+      in.check(x.allFinite() && ridge.fitsOneBlock(x) && std::isfinite(reward) && std::isfinite(weight) && weight > 0.0 && weight <= 1.0,
+               "a window observation is damaged");
+      window.push_back({std::move(x), reward, weight});
+    }
+  }
+  const std::uint64_t sinceRefit = in.u64();
+  in.check(forgetting_.kind() != Forgetting::Kind::Window || sinceRefit < forgetting_.window(), "the window's refit count is out of range");
   std::vector<double> fixed = in.f64s();
   in.check(pending <= 1 && std::isfinite(widthScale) && widthScale > 0.0, "bad selection state");
   in.check(vectors.size() == pendingRows.size() * d && (pending == 1 || pendingRows.empty()), "pending selection does not match");
@@ -277,6 +399,11 @@ void ClsPolicy::load(StateReader& in) {
   in.check(std::adjacent_find(sortedRows.begin(), sortedRows.end()) == sortedRows.end(), "a pending row appears twice");
   const std::size_t rows = fixed.empty() ? 0 : armRows(fixed.data(), fixed.size(), dim());
   fixedArms_.load(in, std::move(fixed), rows, usesWidth(), counters[2], counters[3], widthScale);
+  regulariserShare_ = regulariserShare;
+  effectiveObservations_ = effectiveObservations;
+  window_ = std::move(window);
+  windowRoundSizes_.assign(roundSizes.begin(), roundSizes.end());
+  sinceRefit_ = sinceRefit;
   ridge_ = std::move(ridge);
   random_ = random;
   rounds_ = static_cast<long>(counters[0]);

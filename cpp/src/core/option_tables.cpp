@@ -248,7 +248,8 @@ const OptionGroup& decisions() {
 }
 
 // Forgetting (Forgetting, cpp/src/linear/forgetting.cpp): every linear policy's model, over its own
-// arms or a catalogue. 'auto' detects a change of the rewards from the model's own prediction errors
+// arms or a catalogue, and the semi-bandit policies' counts (SemiBanditPolicy) and ridge models
+// (ClsPolicy), whose windows and discounts count rounds. 'auto' detects a change of the rewards from the model's own prediction errors
 // and starts the model again from its prior when it finds one; it costs O(d) an observation and
 // nothing where nothing changes (README, "Tastes that change", for the measurements).
 const OptionGroup& forgetting() {
@@ -705,15 +706,15 @@ std::deque<OptionTable>& tableStore() {
       {"linear-policy", "linear-elim", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &elimination(), &approximationAudit(), &linearElimIndex(), &optimisticSubspace()}},
       {"linear-policy", "sub-elim", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &elimination(), &approximationAudit(), &subElimSearch(), &subElimIndex(), &optimisticSubspace()}},
       {"catalogue", "catalogue", {&typed(), &catalogue()}},
-      {"semi-bandit-policy", "cucb", {&typed(), &semiBandit()}},
-      {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &fasterCucb()}},
-      {"semi-bandit-policy", "cts", {&typed(), &semiBandit()}},
-      {"cls-policy", "c2ucb", {&typed(), &cls(), &clsRidge(), &c2ucb()}},
-      {"cls-policy", "pc2ucb", {&typed(), &cls(), &clsRidge(), &c2ucb(), &pc2ucb()}},
-      {"cls-policy", "comb-ts", {&typed(), &cls(), &clsRidge(), &combTs()}},
-      {"cls-policy", "comb-lin-ucb", {&typed(), &cls(), &combLinTs(), &combLinUcb()}},
-      {"cls-policy", "comb-lin-ts", {&typed(), &cls(), &combLinTs()}},
-      {"cls-policy", "greedy-cls", {&typed(), &cls(), &clsRidge()}},
+      {"semi-bandit-policy", "cucb", {&typed(), &semiBandit(), &forgetting()}},
+      {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &forgetting(), &fasterCucb()}},
+      {"semi-bandit-policy", "cts", {&typed(), &semiBandit(), &forgetting()}},
+      {"cls-policy", "c2ucb", {&typed(), &cls(), &forgetting(), &clsRidge(), &c2ucb()}},
+      {"cls-policy", "pc2ucb", {&typed(), &cls(), &forgetting(), &clsRidge(), &c2ucb(), &pc2ucb()}},
+      {"cls-policy", "comb-ts", {&typed(), &cls(), &forgetting(), &clsRidge(), &combTs()}},
+      {"cls-policy", "comb-lin-ucb", {&typed(), &cls(), &forgetting(), &combLinTs(), &combLinUcb()}},
+      {"cls-policy", "comb-lin-ts", {&typed(), &cls(), &forgetting(), &combLinTs()}},
+      {"cls-policy", "greedy-cls", {&typed(), &cls(), &forgetting(), &clsRidge()}},
       {"simulation", "simulate", {&simulation()}},
       {"evaluation", "evaluate", {&evaluation()}},
       {"environment", "linear", {&typed(), &environmentCommon(), &linearEnvironment()}},

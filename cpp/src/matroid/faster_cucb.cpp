@@ -1,6 +1,7 @@
 #include "sublinear/matroid/faster_cucb.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
@@ -45,19 +46,53 @@ FasterCucb::FasterCucb(const Matroid& matroid, const Json& options)
 
 double FasterCucb::roundedIndex(Id arm, double lambda) const {
   require(bins_.built() && bins_.binOf(arm) != RoundedFeatureBins::kNoBin, ErrorCode::InvalidArgument, "the arm has no feature yet");
-  return bins_.weight(bins_.binOf(arm), lambda);
+  return bins_.weight(bins_.binOf(arm), lambda / std::sqrt(countScale()));
+}
+
+RoundedFeatureBins FasterCucb::emptyBins() const {
+  return RoundedFeatureBins(eta_, componentOfArms(matroid()), componentCount(matroid()), matroid().armClasses());
 }
 
 void FasterCucb::initialPullsCompleted() {
   // INITIALIZE (Algorithm 2): every playable arm has a feature now.
   for (Id arm = 0; arm < armCount(); ++arm) {
-    if (pulls(arm) > 0) bins_.place(arm, empiricalMean(arm), pulls(arm), random(), false);
+    if (weight(arm) > 0.0) bins_.place(arm, empiricalMean(arm), weight(arm), random(), false);
   }
   bins_.completeInitialization();
 }
 
+void FasterCucb::countsWeighed(double factor) {
+  // forget(f) scales G alone, which the query absorbs; a restart empties every bin.
+  if (factor > 0.0) return;
+  bins_ = emptyBins();
+  basis_.invalidate();
+}
+
+void FasterCucb::weightsRenormalised() {
+  // Every feature's beta moved by the same factor, off the rounding grid: INITIALIZE again.
+  if (!bins_.built()) return;
+  bins_ = emptyBins();
+  basis_.invalidate();
+  initialPullsCompleted();
+}
+
+void FasterCucb::observationLeft(Id arm, double, bool emptied) {
+  if (!bins_.built()) return;
+  // The arm's beta grew (or it has no feature left): it may belong in a maintained basis it is not
+  // in, which the repair after a demotion does not see. The next FIND-BASE rebuilds it.
+  basis_.invalidate();
+  bins_.remove(arm);
+  if (!emptied) bins_.place(arm, empiricalMean(arm), weight(arm), random(), true);
+}
+
 void FasterCucb::armUpdated(Id arm, double) {
   if (!bins_.built()) return;
+  if (bins_.binOf(arm) == RoundedFeatureBins::kNoBin) {
+    // Pulled again after its window emptied: a new feature, outside any maintained basis.
+    basis_.invalidate();
+    bins_.place(arm, empiricalMean(arm), weight(arm), random(), true);
+    return;
+  }
   const bool maintained = basis_.repairsAfterUpdate(arm);
   const RoundedFeatureBins::Component& component = bins_.componentOf(arm);
   // The old bin's position and rank, kept apart: the bin may empty and be reused by place().
@@ -73,7 +108,7 @@ void FasterCucb::armUpdated(Id arm, double) {
   }
   // UPDATE-FEATURE (Algorithm 4), for the one live representative.
   bins_.remove(arm);
-  bins_.place(arm, empiricalMean(arm), pulls(arm), random(), true);
+  bins_.place(arm, empiricalMean(arm), weight(arm), random(), true);
   if (!maintained) return;
   // Compared as RoundedFeatureBins::ahead compares bins.
   const RoundedFeatureBins::Bin& now = bins_.bin(bins_.binOf(arm));
@@ -87,8 +122,10 @@ void FasterCucb::armUpdated(Id arm, double) {
 }
 
 std::vector<Id> FasterCucb::chooseBasis(std::int64_t t) {
-  // FIND-BASE (Algorithm 3) for q = (1, lambda_t).
-  const std::size_t entered = bins_.followQuery(confidenceWidth(t));
+  // FIND-BASE (Algorithm 3) for q = (1, lambda_t / sqrt(G)): the bins hold beta = 1 / sqrt(M_k) and
+  // N_k = G M_k, so the order is the UCB indices' with the same (1 + eta) rounding, and as G only
+  // falls between restarts and renormalisations (which rebuild the bins) the query still only grows.
+  const std::size_t entered = bins_.followQuery(confidenceWidth(t) / std::sqrt(countScale()));
   cellsEntered_ += entered;
   // A new order: the maintained basis is rebuilt by this FIND-BASE.
   if (entered > 0) basis_.invalidate();

@@ -44,9 +44,10 @@ int RoundedFeatureBins::level(double value) const {
   return estimate;
 }
 
-int RoundedFeatureBins::betaLevel(std::uint64_t pulls) {
-  // beta = 1/sqrt(N) depends on N alone: for small N its level is computed once per value of N.
-  if (pulls >= kCachedPulls) return level(1.0 / std::sqrt(static_cast<double>(pulls)));
+int RoundedFeatureBins::betaLevel(double weight) {
+  // beta = 1/sqrt(N) depends on N alone: for small whole N its level is computed once per value of N.
+  if (weight >= static_cast<double>(kCachedPulls) || weight != std::floor(weight)) return level(1.0 / std::sqrt(weight));
+  const auto pulls = static_cast<std::uint64_t>(weight);
   while (betaLevelOfPulls_.size() <= pulls) {
     const double count = static_cast<double>(betaLevelOfPulls_.size());
     betaLevelOfPulls_.push_back(count == 0 ? kZeroLevel : level(1.0 / std::sqrt(count)));
@@ -98,9 +99,9 @@ std::size_t RoundedFeatureBins::positionOf(const Component& component, std::uint
                                   }) - order.begin());
 }
 
-void RoundedFeatureBins::place(Id arm, double mean, std::uint64_t pulls, Random& random, bool maintainOrder) {
+void RoundedFeatureBins::place(Id arm, double mean, double weight, Random& random, bool maintainOrder) {
   Component& component = components_[componentOfArm_[arm]];
-  const auto key = std::make_pair(level(mean), betaLevel(pulls));
+  const auto key = std::make_pair(level(mean), betaLevel(weight));
   std::uint32_t bin;
   const auto found = component.binOfLevels.find(key);
   if (found != component.binOfLevels.end()) {
@@ -218,7 +219,7 @@ void RoundedFeatureBins::load(StateReader& in, const SemiBanditPolicy& policy) {
       in.check(!arms.empty(), "a bin holds an empty group");
       for (std::size_t slot = 0; slot < arms.size(); ++slot) {
         const Id arm = arms[slot];
-        in.check(built_ && arm < armCount && policy.pulls(arm) > 0 && binOfArm_[arm] == kNoBin, "a bin holds an arm that cannot be there");
+        in.check(built_ && arm < armCount && policy.weight(arm) > 0.0 && binOfArm_[arm] == kNoBin, "a bin holds an arm that cannot be there");
         in.check(classOfArm_[arm] == classOfArm_[arms.front()], "a group of a bin mixes classes");
         binOfArm_[arm] = bin;
         slotOfArm_[arm] = static_cast<std::uint32_t>(slot);
@@ -230,14 +231,14 @@ void RoundedFeatureBins::load(StateReader& in, const SemiBanditPolicy& policy) {
     if (target.groups.empty()) continue;
     const Id first = target.groups.front().front();
     target.alphaLevel = level(policy.empiricalMean(first));
-    target.betaLevel = betaLevel(policy.pulls(first));
+    target.betaLevel = betaLevel(policy.weight(first));
     target.domAlpha = corner(target.alphaLevel);
     target.domBeta = corner(target.betaLevel);
     componentOfBin[bin] = componentOfArm_[first];
     for (const auto& group : target.groups) {
       for (const Id arm : group) {
         in.check(componentOfArm_[arm] == componentOfBin[bin] && level(policy.empiricalMean(arm)) == target.alphaLevel &&
-                     betaLevel(policy.pulls(arm)) == target.betaLevel,
+                     betaLevel(policy.weight(arm)) == target.betaLevel,
                  "an arm is in a bin of other features");
       }
     }
@@ -247,7 +248,7 @@ void RoundedFeatureBins::load(StateReader& in, const SemiBanditPolicy& policy) {
   }
   // Once the bins are built (at the end of the initial pulls) every pulled arm has one.
   for (Id arm = 0; arm < armCount; ++arm) {
-    in.check((binOfArm_[arm] != kNoBin) == (built_ && policy.pulls(arm) > 0), "a pulled arm is in no bin");
+    in.check((binOfArm_[arm] != kNoBin) == (built_ && policy.weight(arm) > 0.0), "a pulled arm is in no bin");
   }
   freeBins_ = in.u32s();
   in.check(freeBins_.size() == slots - binCount_, "the free bins are not the empty ones");

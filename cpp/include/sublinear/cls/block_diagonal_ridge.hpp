@@ -1,5 +1,6 @@
 #pragma once
 
+#include <deque>
 #include <vector>
 
 #include "sublinear/cls/arm_features.hpp"
@@ -34,13 +35,39 @@ class BlockDiagonalRidge {
   bool fitsOneBlock(const Vector& x) const;
   // Precondition: fitsOneBlock(x), x finite.
   void update(const Vector& x, double reward);
+  // 1 + x^T V^-1 x of the last update's x, with V before it.
+  double lastDenominator() const { return lastDenominator_; }
+
+  // Forgetting (ClsPolicy), block by block with RidgeRegression's arithmetic. With c the share of
+  // lambda I that V still holds (1 but under a discount):
+  // every block's V and b times `factor` in (0, 1] (the regulariser with them: c -> factor c);
+  void scale(double factor);
+  // V -> factor (V - c lambda I) + lambda I and b -> factor b, c back to 1; factor 0 is the fresh
+  // regression bit for bit, factor 1 a discount's top-up;
+  void weigh(double factor, double regulariserShare);
+  // one observation taken back out (a window's oldest, weighted: sqrt(w) x and sqrt(w) r);
+  void downdate(const Vector& x, double reward);
+  // an observation a window holds, and V and b made again from a window's observations alone (the
+  // downdates' rounding wiped out).
+  struct Observation {
+    Vector x;
+    double reward;
+    double weight;
+  };
+  void refit(const std::deque<Observation>& observations);
   // Bit-exact state of every block (RidgeRegression::save); load checks the shape.
   void save(StateWriter& out) const;
   void load(StateReader& in);
 
  private:
+  // The block holding x's nonzero entries (0 for x = 0).
+  Eigen::Index blockOf(const Vector& x) const;
+  void refreshTheta();
+
   int blockDim_;
+  double lambda_;
   long observations_ = 0;
+  double lastDenominator_ = 1.0;
   std::vector<RidgeRegression> blocks_;
   Vector theta_;
 };

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/core/ridge_regression.hpp"
+#include "sublinear/linear/forgetting.hpp"
+#include "sublinear/cls/residual_scale.hpp"
 
 namespace sublinear {
 
@@ -32,7 +35,17 @@ class StateWriter;
 //
 // Options common to all: dim (required), k (default k of select), seed, blocks (default 1: V is kept
 // as that many diagonal blocks, each arm's features must then lie in one block, as in the promotion
-// problem), index (fixed-arms only, one block: { type, shortlist, certify, delta, ...index options }).
+// problem), index (fixed-arms only, one block: { type, shortlist, certify, delta, ...index options }),
+// forgetting ('auto'; Forgetting, API.md v3).
+//
+// Forgetting weighs the ridge model as the linear policies' (RidgePolicy), by rounds: { discount: g }
+// weighs a round's observations by g^age (V and b scaled before each round's update, O(dim
+// blockDim), the regulariser topped up when its share c falls below 1/2); { window: n } keeps the
+// observations of the last n rounds and downdates each as it leaves (refitting once every n rounds);
+// forget(f) is V -> f (V - c lambda I) + lambda I, b -> f b; 'auto' watches the standardised error of
+// every observed row, z = (r - x^T theta^ + m sigma ||x||_{V^-1}) / (sigma sqrt(1 + ||x||^2_{V^-1})),
+// sigma the residuals' scale (ResidualScale, floored at kNoiseFloor of the rewards' root mean
+// square), and starts the model over on a change.
 class ClsPolicy {
  public:
   ClsPolicy(const Json& options, double ridgeLambda);
@@ -64,8 +77,14 @@ class ClsPolicy {
   // reward per row. A subset is allowed (arms whose reward was not observed). Clears the selection.
   void update(const Id* chosen, std::size_t count, const double* rewards, std::size_t rewardCount);
 
-  // { innerProducts, scoredArms, rounds, shortlistRounds, certifiedRounds, index? }.
+  // { innerProducts, scoredArms, rounds, shortlistRounds, certifiedRounds, index?, forgetting }.
   Json stats() const;
+  // Weighs everything learned so far by `factor` in [0, 1] (API.md v3); forget(0) starts over from
+  // V = lambda I. INVALID_ARGUMENT otherwise, nothing changed.
+  void forget(double factor);
+  const Forgetting& forgetting() const { return forgetting_; }
+  // The share of b's floor the detector's sigma keeps: kNoiseFloor times the rewards' root mean square.
+  static constexpr double kNoiseFloor = 0.05;
 
   // The policy's fields in its saved state (docs/state-format.md; the envelope and the options are
   // Persistent's, cls/persistent_cls_policy.hpp): the ridge regression bit for bit, the random
@@ -107,6 +126,11 @@ class ClsPolicy {
   std::vector<Id> selectAll(const ArmFeatures& arms, const SuperArmConstraint& constraint);
   std::vector<Id> selectShortlist(const SuperArmConstraint& constraint);
   void remember(const ArmFeatures& arms, const std::vector<Id>& chosen, const std::vector<double>& widths);
+  // One observed row: 'auto''s standardised error (true on a change), then the model.
+  bool observe(const Vector& x, double reward);
+  void discountPast(double factor);
+  void weighPast(double factor);
+  void slideWindow();
 
   std::size_t defaultK_ = 0;
   long rounds_ = 0;
@@ -122,6 +146,17 @@ class ClsPolicy {
   std::vector<Vector> pendingVectors_;
 
   FixedArmShortlist fixedArms_;
+
+  // How the model forgets, and its state: the regulariser's share c of lambda I, the weight of the
+  // observations held, the detector's noise scale, and a window's observations (oldest first) with
+  // the number each round gave.
+  Forgetting forgetting_;
+  double regulariserShare_ = 1.0;
+  double effectiveObservations_ = 0.0;
+  ResidualScale residuals_;
+  std::deque<BlockDiagonalRidge::Observation> window_;
+  std::deque<std::uint32_t> windowRoundSizes_;
+  std::uint64_t sinceRefit_ = 0;
 };
 
 }  // namespace sublinear

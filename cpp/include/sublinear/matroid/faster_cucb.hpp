@@ -24,6 +24,11 @@ namespace sublinear {
 // maximum-weight basis under the UCB indices (Lemma 4.6 with an exact structure), within the
 // required (1 + epsilon), eta = epsilon / 3.
 //
+// Forgetting (SemiBanditPolicy): the bins hold (mu^_k, 1 / sqrt(M_k)) of the count weights M_k and
+// the query is (1, lambda_t / sqrt(G)), so a discount or forget(f) moves no arm; a window's departing
+// observation re-places its arm (and rebuilds a maintained basis); a restart rebuilds the bins after
+// its initial pulls.
+//
 // Options: epsilon in (0, 1) (default 1 / log T, Algorithm 5 with m = 1, clamped to [0.01, 0.5]),
 // and the common ones; a >= 0 is required (the rounding is multiplicative).
 class FasterCucb : public SemiBanditPolicy {
@@ -45,8 +50,12 @@ class FasterCucb : public SemiBanditPolicy {
   std::vector<Id> chooseBasis(std::int64_t t) override;
   void armUpdated(Id arm, double reward) override;
   void initialPullsCompleted() override;
+  void observationLeft(Id arm, double reward, bool emptied) override;
+  void countsWeighed(double factor) override;
+  void weightsRenormalised() override;
 
  private:
+  RoundedFeatureBins emptyBins() const;
   double epsilon_;
   double eta_;
   RoundedFeatureBins bins_;

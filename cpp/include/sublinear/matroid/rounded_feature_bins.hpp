@@ -82,10 +82,10 @@ class RoundedFeatureBins {
   // The bin's position in its component's order.
   std::size_t positionOf(const Component& component, std::uint32_t bin) const;
 
-  // Puts an arm with empirical mean `mean` after `pulls` pulls in its bin. maintainOrder: insert a
-  // new bin into its component's order (UPDATE-FEATURE) rather than append it (INITIALIZE, whose
-  // order is sorted by the first query).
-  void place(Id arm, double mean, std::uint64_t pulls, Random& random, bool maintainOrder);
+  // Puts an arm with empirical mean `mean` and count weight `weight` (its pulls without forgetting;
+  // see SemiBanditPolicy::weight) in its bin. maintainOrder: insert a new bin into its component's
+  // order (UPDATE-FEATURE) rather than append it (INITIALIZE, whose order is sorted by the first query).
+  void place(Id arm, double mean, double weight, Random& random, bool maintainOrder);
   void remove(Id arm);
   // INITIALIZE (Algorithm 2) is over: every playable arm has been placed. No representative yet:
   // the first query enters its cell.
@@ -101,7 +101,7 @@ class RoundedFeatureBins {
 
  private:
   int level(double value) const;
-  int betaLevel(std::uint64_t pulls);
+  int betaLevel(double weight);
   double corner(int level) const;
   double crossing(const Component& component, std::uint32_t upper, std::uint32_t lower) const;
   void enterCell(Component& component, double lambda);
