@@ -242,12 +242,12 @@ bool ClsPolicy::observe(const Vector& x, double reward) {
   const double denominator = ridge_.lastDenominator();
   const double sigma = std::max(residuals_.sigma(), kNoiseFloor * residuals_.rewardScale());
   residuals_.observe(error, denominator, reward);
-  const double warmUp = std::max(Forgetting::kWarmUp, Forgetting::kWarmUpPerDimension * ridge_.blockDim());
+  const double warmUp = std::max(Forgetting::kWarmUp, forgetting_.warmUpPerDimension() * ridge_.blockDim());
   if (residuals_.weight() < warmUp || sigma == 0.0) return false;
   // The row was chosen for a high score: its prediction is too high by up to about its width
   // sigma ||x||_{V^-1} without any change (the winner's curse), so that much is not evidence.
   const double width = std::sqrt(std::max(0.0, denominator - 1.0));
-  const double z = (error + Forgetting::kSelectionMargin * sigma * width) / (sigma * std::sqrt(denominator));
+  const double z = (error + forgetting_.margin() * sigma * width) / (sigma * std::sqrt(denominator));
   return forgetting_.detect(z);
 }
 

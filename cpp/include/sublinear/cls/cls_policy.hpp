@@ -13,7 +13,7 @@
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/core/ridge_regression.hpp"
-#include "sublinear/linear/forgetting.hpp"
+#include "sublinear/core/forgetting.hpp"
 #include "sublinear/cls/residual_scale.hpp"
 
 namespace sublinear {

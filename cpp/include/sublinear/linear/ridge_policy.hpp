@@ -11,7 +11,7 @@
 #include "sublinear/linear/projected_arms.hpp"
 #include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/decision_ledger.hpp"
-#include "sublinear/linear/forgetting.hpp"
+#include "sublinear/core/forgetting.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {

@@ -9,7 +9,7 @@
 
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/random.hpp"
-#include "sublinear/linear/forgetting.hpp"
+#include "sublinear/core/forgetting.hpp"
 #include "sublinear/matroid/matroid.hpp"
 
 namespace sublinear {

@@ -10,7 +10,9 @@ namespace sublinear {
 class StateReader;
 class StateWriter;
 
-// How a linear policy's model forgets what the world no longer says (option `forgetting`, API.md v3):
+// How a policy forgets what the world no longer says (option `forgetting`, API.md v3), for every
+// linear policy (RidgePolicy, described here) and every semi-bandit policy (SemiBanditPolicy's
+// counts, ClsPolicy's ridge models, each with its own standardised errors and windows in rounds):
 //   'auto' (the default)  a change detector on the model's own prediction errors; when the rewards of
 //                         what the policy shows fall below what the model predicts, persistently,
 //                         the model starts again from its prior (a detected restart, Zhao et al. 2020)
@@ -18,7 +20,7 @@ class StateWriter;
 //   'none'                every observation counts for ever (the papers' policies)
 //   { discount: g }       an observation of age a weighs g^a (D-LinUCB, Russac et al. 2019)
 //   { window: n }         only the last n observations count (SW-LinUCB, Cheung et al. 2019)
-// The model's arithmetic lives in RidgePolicy; this class holds the choice, the detector and the
+// The models' arithmetic lives in the policies; this class holds the choice, the detector and the
 // counters that stats().forgetting reports.
 //
 // The detector is a one-sided CUSUM (Page 1954) on z = (r - x^T theta^) / (sigma^ sqrt(1 + ||x||^2_{V^-1})),

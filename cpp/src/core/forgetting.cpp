@@ -1,4 +1,4 @@
-#include "sublinear/linear/forgetting.hpp"
+#include "sublinear/core/forgetting.hpp"
 
 #include <algorithm>
 #include <cmath>
