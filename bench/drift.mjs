@@ -10,8 +10,8 @@
 // Regret is the sum of (best mean - chosen mean). "Regained" is the number of steps (pages) after
 // the switch until the policy's reward, averaged over a window, is back at 80% of its level before
 // the switch (measured above random play), against what a fresh model needs from its first step to
-// reach the same level on the new taste.
-//   npm run bench -- drift [--seeds=S] [--users=U] [--steps=T] [--skip-gaussian] [--skip-fashion]
+// reach the same level on the new taste. First, what 'auto' costs a step where nothing changes.
+//   npm run bench -- drift [--seeds=S] [--users=U] [--steps=T] [--skip-cost] [--skip-gaussian] [--skip-fashion]
 import init from '../dist/index.js';
 import { fashionCatalogue, fashionShoppers, gaussianWorld } from './lib/drift-world.mjs';
 
@@ -66,6 +66,12 @@ function runGaussian(sb, type, options, world, steps, { oracle = false, startAt 
 }
 
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const pagesText = (value, limit) => (Number.isFinite(value) ? String(Math.round(value)) : `not in ${limit}`);
 
 function gaussian(sb, args, report) {
   const seeds = numberArg(args, 'seeds', 3);
@@ -107,8 +113,9 @@ function gaussian(sb, args, report) {
         if (variant === 'none') noneRegret[scenario] = regret;
         row.push(`${regret.toFixed(0)} (${(regret / noneRegret[scenario]).toFixed(2)}x)`);
         if (change.change === 'switch') {
-          const ratio = mean(regained.map((r, i) => r / Math.max(1, fresh[i])));
-          recovery.push([type, variant, mean(regained).toFixed(0), mean(fresh).toFixed(0), ratio.toFixed(2)]);
+          const [late, newborn] = [median(regained), median(fresh)];
+          const ratio = Number.isFinite(late) && Number.isFinite(newborn) ? (late / Math.max(1, newborn)).toFixed(2) : '-';
+          recovery.push([type, variant, pagesText(late, steps - change.at), pagesText(newborn, steps - change.at), ratio]);
         }
       }
       row.push(falseAlarms, (ms / (seeds * scenarios.length)).toFixed(3));
@@ -118,8 +125,43 @@ function gaussian(sb, args, report) {
   }
   report.table(`Gaussian worlds: regret over ${steps} steps (mean of ${seeds} seeds; x none's), d = 16, 2,000 arms, noise 0.5, |theta*| = 1`,
     ['policy', 'forgetting', ...scenarios.map(([name]) => name), `changes found with no change (${seeds} runs)`, 'ms a step'], rows);
-  report.table(`Gaussian switch at 2,000: steps until the reward (mean over ${window} steps, above random play) is back at 80% of its level before the switch, against a fresh model on the new theta* (mean of ${seeds} seeds)`,
+  report.table(`Gaussian switch at 2,000: steps until the reward (mean over ${window} steps, above random play) is back at 80% of its level before the switch, against a fresh model of the same options on the new theta* (medians of ${seeds} seeds)`,
     ['policy', 'forgetting', 'regained after', 'fresh model', 'ratio'], recovery);
+}
+
+// What the default costs where nothing changes: every policy with 'auto' and with 'none' on the same
+// stationary world, stepped in turn (blocks of 250 steps, each policy's blocks timed), so that both
+// see the same machine; the policies' choices are the same (no change is found), the time the
+// detector's O(d) an update adds.
+function stepCost(sb, args, report) {
+  const rows = [];
+  for (const [dim, arms] of [[16, 2000], [32, 20000]]) {
+    const world = gaussianWorld({ dim, arms, seed: 1 });
+    for (const type of Object.keys(CLASSES)) {
+      const policies = ['none', 'auto'].map((forgetting) => {
+        const policy = new sb[CLASSES[type]]({ dim, seed: 5, forgetting });
+        policy.addArms(world.ids, world.features);
+        return policy;
+      });
+      const ms = [0, 0];
+      const steps = 3000;
+      for (let block = 0; block < steps / 250; block++) {
+        policies.forEach((policy, p) => {
+          const started = performance.now();
+          for (let t = block * 250; t < (block + 1) * 250; t++) {
+            const arm = policy.select();
+            policy.update(arm, world.reward(t, arm));
+          }
+          ms[p] += performance.now() - started;
+        });
+      }
+      const changes = policies[1].stats().forgetting.changes;
+      policies.forEach((policy) => policy.dispose());
+      rows.push([type, dim, arms, (ms[0] / steps).toFixed(4), (ms[1] / steps).toFixed(4), (ms[1] / ms[0]).toFixed(2), changes]);
+    }
+  }
+  report.table('The default\'s cost where nothing changes: ms a step (select + update) with forgetting \'none\' and \'auto\', stepped in turn on one stationary Gaussian world (noise 0.5), 3,000 steps',
+    ['policy', 'd', 'arms', '\'none\'', '\'auto\'', 'auto / none', 'changes found'], rows);
 }
 
 // The Fashion-MNIST shoppers: per policy and forgetting, clicks per page before the switch, just
@@ -180,6 +222,7 @@ function fashion(sb, args, report) {
 
 export default async function drift(args, report) {
   const sb = await init();
+  if (!args.includes('--skip-cost')) stepCost(sb, args, report);
   if (!args.includes('--skip-gaussian')) gaussian(sb, args, report);
   if (!args.includes('--skip-fashion')) fashion(sb, args, report);
 }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "persistence_checks.hpp"
-#include "sublinear/linear/forgetting.hpp"
+#include "sublinear/core/forgetting.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
 #include "sublinear/linear/staged_elimination.hpp"
