@@ -115,6 +115,11 @@ const families = [
       // their saved size changes a little with the state while staying bounded -- a history of 10^5
       // calls would add megabytes.
       'sub-elim': { savedSizeMoves: true },
+      // Forgetting 'auto' keeps the observations since its detector's statistic last stood at 0
+      // (at most 32 rows of the model's dimension): a few hundred bytes come and go with the state.
+      'lin-ucb': { savedSizeMoves: true },
+      'lin-ts': { savedSizeMoves: true },
+      'linear-elim': { savedSizeMoves: true },
     },
   },
   {
