@@ -223,7 +223,7 @@ export const presets = [
   },
   {
     id: 'changing-tastes',
-    title: 'Tastes that change: forgetting \'auto\' (the default) against \'none\' and a discount (our experiment, issue 51)',
+    title: 'Tastes that change: forgetting \'auto\' (the default) against \'none\' and a discount (our experiment with the policies of Yang et al., arXiv:2103.02729)',
     source: 'Gaussian arms (d = 16, noise 0.5) whose taste theta* turns to an orthogonal one and back every 2,000 steps (drift: switch), '
       + 'and one whose taste rotates once every 8,000 steps (drift: rotate). \'auto\' restarts a model when its prediction errors show a '
       + 'change; \'none\' keeps every observation for ever; a discount of 0.99 weighs an observation of age a by 0.99^a (D-LinUCB)',
