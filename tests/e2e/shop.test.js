@@ -74,6 +74,31 @@ describe('the demo shop', () => {
     await context.close();
   });
 
+  test('a simulated visitor whose taste turns from sneakers to bags: the page reports how the slates followed and whether the model noticed, as the run had it', async () => {
+    const context = await demo.browser.newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await openShop(page);
+    await page.selectOption('#shop-taste', '7');
+    await page.selectOption('#shop-taste-later', '8');
+    await page.getByRole('button', { name: 'Let it click 60 slates' }).click();
+    await expect.poll(() => page.locator('#shop-verdict').getAttribute('data-share'), { timeout: 60_000 }).not.toBeNull();
+    const verdict = await page.locator('#shop-verdict').evaluate((node) => ({ ...node.dataset, text: node.textContent }));
+    // The share reported is the later taste's, Bag, over the last ten slates.
+    expect(verdict.text).toContain(`${(100 * Number(verdict.share)).toFixed(0)}% of the last 10 slates were Bag`);
+    expect(verdict.text).toContain(verdict.followedAfter === ''
+      ? 'Bag had not yet held half of the slates 30 slates after the taste turned from Sneaker'
+      : `${verdict.followedAfter} slates after the taste turned from Sneaker, Bag held half of the slates`);
+    // What the page says of the model's detector is what the model reports (its stats, in slates).
+    const shop = await page.locator('#shop').evaluate((node) => ({ ...node.dataset }));
+    const noticedAfterTurn = Number(shop.changes) > 0 && Number(shop.lastChange) > 30 * 8;
+    expect(verdict.noticedAt).toBe(noticedAfterTurn ? String(Math.ceil(Number(shop.lastChange) / 8)) : '');
+    expect(verdict.text).toContain(noticedAfterTurn ? `the model noticed the change at slate ${verdict.noticedAt}` : 'the model did not notice the change as such');
+    expect(await page.locator('#shop-state').textContent()).toContain(Number(shop.changes) > 0 ? 'it noticed a change of taste' : 'it has noticed no change of taste');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('on a phone-sized viewport the slate is tapped and chosen by keyboard', async () => {
     const context = await demo.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const page = await context.newPage();

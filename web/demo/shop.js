@@ -17,6 +17,8 @@ const STORE = 'visitor';
 const LIKE = 0.8;
 const LIKE_NOT = 0.05;
 const SIMULATED_SLATES = 60;
+// A simulated visitor whose taste changes turns to the later taste from this slate on.
+const TASTE_CHANGES_AT = 30;
 
 // IndexedDB, promised: the visitor's saved state ({ catalogue, user } bytes) under one key.
 function database() {
@@ -111,9 +113,17 @@ export function setUpShop(sb) {
     }));
     const { index } = catalogue.stats();
     const stats = user.stats();
+    const { forgetting } = stats;
+    // When the model noticed a change of taste (its default forgetting, 'auto'): the update it
+    // started again at, in slates of this page.
+    section.dataset.changes = String(forgetting.changes);
+    section.dataset.lastChange = forgetting.lastChange === null ? '' : String(forgetting.lastChange);
+    const noticed = forgetting.changes > 0
+      ? `it noticed a change of taste ${forgetting.changes === 1 ? 'once' : `${forgetting.changes} times`}, last at slate ${Math.ceil(forgetting.lastChange / SLATE)}, and kept only what came after`
+      : 'it has noticed no change of taste';
     $('#shop-state').textContent = `Slate chosen in ${milliseconds.toFixed(2)} ms by Sub-TS over ${catalogue.size} items; ` +
       `the HNSW graph holds ${index.built} of them (${index.pending} waiting, searched exactly until built); ` +
-      `${stats.updates} clicks and non-clicks learned; the model is ${user.toBytes().length.toLocaleString('en')} bytes.`;
+      `${stats.updates} clicks and non-clicks learned, ${noticed}; the model is ${user.toBytes().length.toLocaleString('en')} bytes.`;
   }
 
   function showSlate() {
@@ -166,11 +176,15 @@ export function setUpShop(sb) {
   // The simulated visitor: a hidden taste clicks each slate (an item of a liked class with
   // probability LIKE, another with LIKE_NOT; its first click counts) for a fresh visitor, and the
   // same run is made by Linear TS over the same items; regret per slate is the best slate's expected
-  // clicks minus the shown one's.
+  // clicks minus the shown one's. With a later taste the visitor turns to it at TASTE_CHANGES_AT.
   async function simulate() {
-    const liked = $('#shop-taste').value.split(',').map(Number);
+    const first = $('#shop-taste').value.split(',').map(Number);
+    const later = $('#shop-taste-later').value === '' ? null : $('#shop-taste-later').value.split(',').map(Number);
+    let liked = first;
     const likes = (arm) => (liked.includes(shop.labels[arm]) ? LIKE : LIKE_NOT);
     const regretOf = (arms) => Array.from(arms).reduce((sum, arm) => sum + LIKE - likes(arm), 0);
+    // Per slate, the share of the (current) liked kinds the visitor's slate held.
+    const likedShares = [];
     await forget();
     const random = seededRandom(11);
     const baseline = new sb.LinTS({ catalogue, seed: 1 });
@@ -180,12 +194,14 @@ export function setUpShop(sb) {
     const click = (arms) => Array.from(arms).find((arm) => random() < likes(arm)) ?? -1;
     try {
       for (let slate = 0; slate < SIMULATED_SLATES; slate++) {
+        if (later && slate === TASTE_CHANGES_AT) liked = later;
         const started = performance.now();
         const arms = showSlate();
         times.sub += performance.now() - started;
         const linearStarted = performance.now();
         const baselineArms = baseline.selectSlate(SLATE);
         times.linear += performance.now() - linearStarted;
+        likedShares.push(Array.from(arms).filter((arm) => liked.includes(shop.labels[arm])).length / arms.length);
         const chosen = click(arms);
         learn(arms, chosen);
         const baselineChosen = click(baselineArms);
@@ -208,11 +224,39 @@ export function setUpShop(sb) {
     const late = (totals[0] - curves['Sub-TS (the visitor)'][SIMULATED_SLATES - 11]) / 10;
     const verdict = $('#shop-verdict');
     Object.assign(verdict.dataset, { share: share.toFixed(3), early: early.toFixed(3), late: late.toFixed(3), sub: totals[0].toFixed(2), linear: totals[1].toFixed(2) });
+    if (later) Object.assign(verdict.dataset, followingOf(likedShares, user.stats().forgetting));
+    else for (const key of ['followedAfter', 'noticedAt']) delete verdict.dataset[key];
     verdict.textContent = `After ${SIMULATED_SLATES} slates, ${(100 * share).toFixed(0)}% of the last 10 slates were ${liked.map((c) => CLASSES[c]).join(' or ')} ` +
       `(${(100 / CLASSES.length * liked.length).toFixed(0)}% of the catalogue); regret per slate fell from ${early.toFixed(2)} over the first 10 to ${late.toFixed(2)} over the last 10. ` +
       `Sub-TS's total regret ${totals[0].toFixed(1)} against Linear TS's ${totals[1].toFixed(1)} on the same items ` +
       `(${totals[0] <= totals[1] * 1.1 ? 'within 10%: the sublinear search costs no learning here' : 'more than 10% above it on this run'}); ` +
-      `${(times.sub / SIMULATED_SLATES).toFixed(2)} ms a slate against ${(times.linear / SIMULATED_SLATES).toFixed(2)} ms.`;
+      `${(times.sub / SIMULATED_SLATES).toFixed(2)} ms a slate against ${(times.linear / SIMULATED_SLATES).toFixed(2)} ms.` +
+      (later ? ` ${followingText(verdict.dataset, first, later)}` : '');
+  }
+
+  // How the visitor's slates followed a change of taste: the slates after it until the new kind
+  // held half of the slates (over 3 slates), and the slate where the model noticed, if it did.
+  function followingOf(likedShares, forgetting) {
+    let followedAfter = '';
+    for (let slate = TASTE_CHANGES_AT + 2; slate < likedShares.length; slate++) {
+      if ((likedShares[slate] + likedShares[slate - 1] + likedShares[slate - 2]) / 3 >= 0.5) {
+        followedAfter = String(slate - TASTE_CHANGES_AT + 1);
+        break;
+      }
+    }
+    const noticed = forgetting.changes > 0 && forgetting.lastChange > TASTE_CHANGES_AT * SLATE;
+    return { followedAfter, noticedAt: noticed ? String(Math.ceil(forgetting.lastChange / SLATE)) : '' };
+  }
+
+  function followingText({ followedAfter, noticedAt }, first, later) {
+    const names = (kinds) => kinds.map((c) => CLASSES[c]).join(' or ');
+    const followed = followedAfter === ''
+      ? `${names(later)} had not yet held half of the slates ${SIMULATED_SLATES - TASTE_CHANGES_AT} slates after the taste turned from ${names(first)}`
+      : `${followedAfter} slates after the taste turned from ${names(first)}, ${names(later)} held half of the slates`;
+    const noticed = noticedAt === ''
+      ? 'the model did not notice the change as such (one click a slate is little evidence against what it knew: it followed by learning the new clicks)'
+      : `the model noticed the change at slate ${noticedAt} and started again from what came after`;
+    return `${followed}; ${noticed}.`;
   }
 
   function drawRegret(curves) {
@@ -272,7 +316,7 @@ export function setUpShop(sb) {
     status.textContent = `${shop.count.toLocaleString('en')} items (${(buffer.byteLength / 1024).toFixed(0)} KB) ready in ${(performance.now() - started).toFixed(0)} ms` +
       (restored ? '; your model was restored from this browser.' : '.');
     showSlate();
-    for (const id of ['#shop-none', '#shop-forget', '#shop-simulate', '#shop-taste']) $(id).disabled = false;
+    for (const id of ['#shop-none', '#shop-forget', '#shop-simulate', '#shop-taste', '#shop-taste-later']) $(id).disabled = false;
     section.dataset.ready = 'true';
   }
 
