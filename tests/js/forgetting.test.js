@@ -158,32 +158,6 @@ describe.each([false, true])('over a catalogue: %s', (overCatalogue) => {
     }
     catalogue?.dispose();
   });
-
-  test.each(CLASSES)('%s: a snapshot taken while a challenger races the model continues as the model does', (name) => {
-    const world = gaussianWorld({ dim: 6, arms: 150, seed: 8, change: 'switch', at: 200 });
-    const catalogue = overCatalogue ? new sb.Catalogue({ dim: world.dim, seed: 1 }) : null;
-    catalogue?.add(world.ids, world.features);
-    const policy = make(name, world, {}, catalogue);
-    let t = 0;
-    for (; t < 1000 && !policy.stats().forgetting.detector.racing; t++) {
-      const arm = policy.select();
-      policy.update(arm, world.reward(t, arm));
-    }
-    expect(policy.stats().forgetting.detector.racing, 'a race started').toBe(true);
-    const copy = sb[name].fromBytes(policy.toBytes(), { catalogue: catalogue ?? undefined });
-    expect(copy.stats().forgetting).toEqual(policy.stats().forgetting);
-    for (let s = 0; s < 150; s++, t++) {
-      const arm = policy.select();
-      expect(copy.select()).toBe(arm);
-      const reward = world.reward(t, arm);
-      policy.update(arm, reward);
-      copy.update(arm, reward);
-    }
-    expect(copy.toBytes()).toEqual(policy.toBytes());
-    policy.dispose();
-    copy.dispose();
-    catalogue?.dispose();
-  });
 });
 
 // A Thompson policy's propensity after forgetting is still the probability of its choice: the

@@ -14,9 +14,7 @@ Forgetting::Forgetting(const Json& options)
     : threshold_(readOption(option_groups::forgettingSpec(), Json::object(), "threshold")),
       drift_(readOption(option_groups::forgettingSpec(), Json::object(), "drift")),
       margin_(readOption(option_groups::forgettingSpec(), Json::object(), "margin")),
-      warmUp_(readOption(option_groups::forgettingSpec(), Json::object(), "warmUp")),
-      suspect_(readOption(option_groups::forgettingSpec(), Json::object(), "suspect")),
-      decide_(readOption(option_groups::forgettingSpec(), Json::object(), "decide")) {
+      warmUp_(readOption(option_groups::forgettingSpec(), Json::object(), "warmUp")) {
   if (!isGiven(options, "forgetting")) return;
   const Json& value = options["forgetting"];
   if (value.is_string()) {
@@ -31,14 +29,11 @@ Forgetting::Forgetting(const Json& options)
   require(value.is_object(), ErrorCode::InvalidArgument, "option 'forgetting' must be 'auto', 'none', { discount } or { window }");
   optionTable("nested", "policy.forgetting").check(value);
   const OptionGroup& spec = option_groups::forgettingSpec();
-  if (isGiven(value, "threshold") || isGiven(value, "drift") || isGiven(value, "margin") || isGiven(value, "warmUp") ||
-      isGiven(value, "suspect") || isGiven(value, "decide")) {
+  if (isGiven(value, "threshold") || isGiven(value, "drift") || isGiven(value, "margin") || isGiven(value, "warmUp")) {
     threshold_ = readOption(spec, value, "threshold");
     drift_ = readOption(spec, value, "drift");
     margin_ = readOption(spec, value, "margin");
     warmUp_ = readOption(spec, value, "warmUp");
-    suspect_ = readOption(spec, value, "suspect");
-    decide_ = readOption(spec, value, "decide");
     require(!isGiven(value, "discount") && !isGiven(value, "window"), ErrorCode::InvalidArgument,
             "option 'forgetting': the detector's settings go with 'auto' only");
     return;
@@ -73,35 +68,6 @@ bool Forgetting::detect(double standardisedError) {
   return true;
 }
 
-bool Forgetting::startRaceIfSuspicious() {
-  if (kind_ != Kind::Auto || racing_ || statistic_ <= suspect_) return false;
-  racing_ = true;
-  evidence_ = 0.0;
-  raced_ = 0;
-  return true;
-}
-
-Forgetting::Verdict Forgetting::weigh(double logLikelihoodRatio) {
-  if (!racing_) return Verdict::Continue;
-  if (std::isfinite(logLikelihoodRatio)) evidence_ += logLikelihoodRatio;
-  ++raced_;
-  if (evidence_ > decide_) {
-    endRace();
-    return Verdict::ChallengerWins;
-  }
-  if (evidence_ < -decide_ || raced_ >= kTrialLength) {
-    endRace();
-    return Verdict::ModelWins;
-  }
-  return Verdict::Continue;
-}
-
-void Forgetting::endRace() {
-  racing_ = false;
-  evidence_ = 0.0;
-  raced_ = 0;
-}
-
 void Forgetting::recordChange(std::uint64_t update, bool detected) {
   if (detected) {
     ++detected_;
@@ -111,7 +77,6 @@ void Forgetting::recordChange(std::uint64_t update, bool detected) {
   changed_ = true;
   lastChange_ = update;
   statistic_ = 0.0;
-  endRace();
 }
 
 Json Forgetting::stats(double effectiveMemory) const {
@@ -122,7 +87,7 @@ Json Forgetting::stats(double effectiveMemory) const {
            {"lastChange", changed_ ? Json(lastChange_) : Json(nullptr)}};
   if (kind_ == Kind::Discount) out["discount"] = discount_;
   if (kind_ == Kind::Window) out["window"] = window_;
-  if (kind_ == Kind::Auto) out["detector"] = {{"statistic", statistic_}, {"threshold", threshold_}, {"racing", racing_}};
+  if (kind_ == Kind::Auto) out["detector"] = {{"statistic", statistic_}, {"threshold", threshold_}};
   return out;
 }
 
@@ -132,9 +97,6 @@ void Forgetting::save(StateWriter& out) const {
   out.u64(forgets_);
   out.u8(changed_ ? 1 : 0);
   out.u64(lastChange_);
-  out.u8(racing_ ? 1 : 0);
-  out.f64(evidence_);
-  out.u64(raced_);
 }
 
 void Forgetting::load(StateReader& in) {
@@ -146,17 +108,8 @@ void Forgetting::load(StateReader& in) {
   in.check(changed <= 1, "forgetting state's flag is not 0 or 1");
   lastChange_ = in.u64();
   in.check(changed == 1 || (lastChange_ == 0 && detected_ == 0 && forgets_ == 0), "forgetting state counts changes it has not recorded");
-  const std::uint8_t racing = in.u8();
-  const double evidence = in.f64();
-  const std::uint64_t raced = in.u64();
-  in.check(racing <= 1 && (racing == 0 || kind_ == Kind::Auto), "forgetting state's race flag is out of range");
-  in.check(racing == 1 ? std::isfinite(evidence) && std::fabs(evidence) <= decide_ && raced < kTrialLength : evidence == 0.0 && raced == 0,
-           "forgetting state's race is out of range");
   statistic_ = statistic;
   changed_ = changed == 1;
-  racing_ = racing == 1;
-  evidence_ = evidence;
-  raced_ = raced;
 }
 
 }  // namespace sublinear

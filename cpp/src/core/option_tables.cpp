@@ -270,8 +270,6 @@ const OptionGroup& forgettingSpec() {
       internal(number("drift", 0.25, 0, 10, "'auto': the CUSUM's half-slope")),
       internal(number("margin", 1.0, 0, 10, "'auto': the selection margin, in widths")),
       internal(number("warmUp", 2.0, 0, 1e3, "'auto': the observations a model holds, per dimension, before the detector listens")),
-      internal(number("suspect", 8, 0, 1e6, "'auto': the statistic's level that starts a challenger's race")),
-      internal(number("decide", 4, 0, 1e6, "'auto': the log-likelihood ratio that ends a race", true, false)),
   };
   return group;
 }

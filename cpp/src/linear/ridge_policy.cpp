@@ -422,33 +422,20 @@ void RidgePolicy::detectChange(const Vector& x, double reward) {
   // width sigma ||x||_{V^-1} without any change (the winner's curse), so that much is not evidence.
   const double width = std::sqrt(std::max(0.0, denominator - 1.0));
   const double z = (error + forgetting_.margin() * sigma * width) / (sigma * std::sqrt(denominator));
-  // The race (Forgetting): the challenger's prediction, from the rows kept before this one, against
-  // the model's, each with its predictive variance sigma^2 (1 + ||x||^2 in its V^-1).
-  bool challengerWins = false;
-  if (forgetting_.racing()) {
-    double challengerVariance = 0.0;
-    const double challengerError = reward - challengerPrediction(x, challengerVariance);
-    const double model = sigma * sigma * denominator, challenger = sigma * sigma * (1.0 + challengerVariance);
-    const double ratio = 0.5 * (std::log(model / challenger) + error * error / model - challengerError * challengerError / challenger);
-    challengerWins = forgetting_.weigh(ratio) == Forgetting::Verdict::ChallengerWins;
-  }
-  const bool alarm = forgetting_.detect(z);
-  if (!alarm && !challengerWins) {
+  if (!forgetting_.detect(z)) {
     // The observations since the statistic last stood at 0 are the evidence of a change, and the
     // new world's first observations if it completes one: kept (the latest kRecentRows) while it
-    // rises or a race runs. Where nothing changes the statistic is mostly 0 and they are few.
-    if (forgetting_.rising() || forgetting_.racing()) {
+    // rises. Where nothing changes the statistic is mostly 0 and they are few.
+    if (forgetting_.rising()) {
       window_.push_back({x, reward, 1.0});
       if (window_.size() > Forgetting::kRecentRows) window_.pop_front();
     } else {
       window_.clear();
     }
-    forgetting_.startRaceIfSuspicious();
     return;
   }
   // Start over from the prior with what the new evidence says: the model of the observations since
-  // the change began (the estimated change point, Page 1954), not an empty one; after a race, the
-  // challenger itself.
+  // the change began (the estimated change point, Page 1954), not an empty one.
   std::deque<WindowRow> recent = std::move(window_);
   recent.push_back({x, reward, 1.0});
   if (recent.size() > Forgetting::kRecentRows) recent.pop_front();
@@ -460,28 +447,6 @@ void RidgePolicy::detectChange(const Vector& x, double reward) {
     effectiveObservations_ += 1.0;
   }
   forgetting_.recordChange(updates_, true);
-}
-
-double RidgePolicy::challengerPrediction(const Vector& x, double& variance) const {
-  // The ridge model of the prior and the kept rows X (n x d, n <= kRecentRows), by Woodbury:
-  // (P I + X^T X)^-1 = (I - X^T G^-1 X) / P with G = P I + X X^T (n x n), so that a prediction
-  // costs O(n^2 d + n^3) and the challenger needs no d x d matrix of its own (nor a place in the
-  // saved state: it is a function of the kept rows).
-  const auto n = static_cast<Eigen::Index>(window_.size());
-  const double precision = startPrecision();
-  Matrix rows(n, ridge_.dim());
-  Vector rewards(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    rows.row(i) = window_[static_cast<std::size_t>(i)].x.transpose();
-    rewards(i) = window_[static_cast<std::size_t>(i)].reward;
-  }
-  Matrix gram = rows * rows.transpose();
-  gram.diagonal().array() += precision;
-  const Eigen::LLT<Matrix> factor(gram);
-  const Vector responses = priorResponses() + rows.transpose() * rewards;
-  const Vector projected = rows * x;
-  variance = std::max(0.0, (x.squaredNorm() - projected.dot(factor.solve(projected))) / precision);
-  return (x.dot(responses) - projected.dot(factor.solve(rows * responses))) / precision;
 }
 
 void RidgePolicy::weighPast(double factor) {
@@ -500,11 +465,9 @@ void RidgePolicy::weighPast(double factor) {
   rewardSum_ *= factor;
   squaredRewardSum_ *= factor;
   effectiveObservations_ *= factor;
-  // A window's rows keep their share; 'auto''s evidence of a change is forgotten with the detector
-  // (and a race's challenger with them).
+  // A window's rows keep their share; 'auto''s evidence of a change is forgotten with the detector.
   if (factor == 0.0 || forgetting_.kind() == Forgetting::Kind::Auto) {
     window_.clear();
-    forgetting_.endRace();
   } else {
     for (WindowRow& row : window_) row.weight *= factor;
   }
@@ -769,7 +732,6 @@ void RidgePolicy::load(StateReader& in) {
                              : forgetting_.kind() == Forgetting::Kind::Auto  ? Forgetting::kRecentRows
                                                                               : 0;
   in.check(rows <= kept, "the window holds more observations than it keeps");
-  in.check(!forgetting_.racing() || rows > 0, "a race runs without its challenger's observations");
   for (std::uint64_t i = 0; i < rows; ++i) {
     Vector x = in.vector(ridge_.dim());
     const double reward = in.f64();

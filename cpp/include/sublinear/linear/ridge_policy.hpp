@@ -329,8 +329,6 @@ class RidgePolicy : public LinearPolicy {
   void discountPast(double factor);
   void slideWindow();
   void detectChange(const Vector& x, double reward);
-  // The challenger of a race ('auto'): its prediction of x and x's variance factor ||x||^2 in its V^-1.
-  double challengerPrediction(const Vector& x, double& variance) const;
   // V and b rebuilt from the window's rows (against the downdates' rounding).
   void refactorWindow();
   // Every observation's weight times `factor`, the regulariser back to P (see the class comment).
