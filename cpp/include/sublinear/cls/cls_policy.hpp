@@ -38,7 +38,7 @@ class StateWriter;
 // problem), index (fixed-arms only, one block: { type, shortlist, certify, delta, ...index options }),
 // forgetting ('auto'; Forgetting, API.md v3).
 //
-// Forgetting weighs the ridge model as the linear policies' (RidgePolicy), by rounds: { discount: g }
+// Forgetting weighs the ridge model as the linear policies' (LinearModel), by rounds: { discount: g }
 // weighs a round's observations by g^age (V and b scaled before each round's update, O(dim
 // blockDim), the regulariser topped up when its share c falls below 1/2); { window: n } keeps the
 // observations of the last n rounds and downdates each as it leaves (refitting once every n rounds);

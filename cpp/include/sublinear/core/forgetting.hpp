@@ -11,7 +11,7 @@ class StateReader;
 class StateWriter;
 
 // How a policy forgets what the world no longer says (option `forgetting`, API.md v3), for every
-// linear policy (RidgePolicy, described here) and every semi-bandit policy (SemiBanditPolicy's
+// linear policy (LinearModel, described here) and every semi-bandit policy (SemiBanditPolicy's
 // counts, ClsPolicy's ridge models, each with its own standardised errors and windows in rounds):
 //   'auto' (the default)  a change detector on the model's own prediction errors; when the rewards of
 //                         what the policy shows fall below what the model predicts, persistently,
@@ -20,14 +20,14 @@ class StateWriter;
 //   'none'                every observation counts for ever (the papers' policies)
 //   { discount: g }       an observation of age a weighs g^a (D-LinUCB, Russac et al. 2019)
 //   { window: n }         only the last n observations count (SW-LinUCB, Cheung et al. 2019)
-// The models' arithmetic lives in the policies; this class holds the choice, the detector and the
-// counters that stats().forgetting reports.
+// The arithmetic lives with the models (LinearModel, the semi-bandit policies); this class holds
+// the choice, the detector and the counters that stats().forgetting reports.
 //
 // The detector is a one-sided CUSUM (Page 1954) on z = (r - x^T theta^) / (sigma^ sqrt(1 + ||x||^2_{V^-1})),
 // the prediction error standardised by its predictive spread under the model (sigma^ the policy's
 // noise estimate): S <- max(0, S - clip(z) - drift), a change when S > threshold; the model then
 // starts again from its prior with the observations since S last stood at 0 (the change point's
-// estimate; the latest kRecentRows of them), which RidgePolicy keeps while S rises. Only the side
+// estimate; the latest kRecentRows of them), which LinearModel keeps while S rises. Only the side
 // where the model predicts too high is watched: a learning model's errors are positive (ridge
 // shrinks its predictions towards 0), and what a change of taste does to a model is make the items
 // it shows, the old favourites, worse than predicted. The policy chose the arm for a high estimate, so

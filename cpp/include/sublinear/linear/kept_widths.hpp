@@ -61,7 +61,7 @@ class KeptWidths {
   const double* data() const { return widths_.data(); }
   double operator[](std::size_t row) const { return widths_[row]; }
 
-  // Called just after the regression took an observation x (RidgePolicy's afterObservation): the
+  // Called just after the regression took an observation x (LinearModel::Listener's afterObservation): the
   // correction c = u / sqrt(1 + x^T u) from its u = V^-1 x (the old V^-1), which the regression
   // computed for its own update; nothing to record before the first computation.
   void observe(const RidgeRegression& ridge);

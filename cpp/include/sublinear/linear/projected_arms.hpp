@@ -27,7 +27,7 @@ class ProjectedArms {
   const ArmSubspace& basis() const { return subspace_; }
   bool due(std::size_t armCount) const { return subspace_.due(armCount); }
   // Fits the basis to `arms` and projects every arm afresh; returns M = B_new^T B_old (a model in the
-  // old coordinates moves by it: RidgePolicy::moveModelBy).
+  // old coordinates moves by it: LinearModel::move).
   Matrix refit(const ArmSet& arms);
   // The last `count` arms of `arms`, just added, projected and appended.
   void append(const ArmSet& arms, std::size_t count);

@@ -1,9 +1,9 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sublinear/core/random.hpp"
 #include "sublinear/core/ridge_regression.hpp"
@@ -11,14 +11,16 @@
 #include "sublinear/linear/projected_arms.hpp"
 #include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/decision_ledger.hpp"
-#include "sublinear/core/forgetting.hpp"
+#include "sublinear/linear/linear_model.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 
 namespace sublinear {
 
-// What every policy of this area shares: the arm store, the ridge estimate (V^-1 by
-// Sherman-Morrison), the random engine, the options of the confidence radius, validation before
-// mutation and the work counter. Subclasses see only valid input through the protected hooks.
+// What every policy of this area shares: the arm store (its own or a catalogue's), the model of the
+// rewards (LinearModel: the ridge estimate, its noise estimate, prior and forgetting) kept in the
+// arms' coordinates or their subspace's, the random engine, the confidence radius's rules, the
+// decisions awaiting their rewards, validation before mutation and the work counters. Subclasses see
+// only valid input through the protected hooks, and listen to the model (LinearModel::Listener).
 //
 // Common options (all optional; see policy_factory.hpp for the whole list):
 //   radius  ("practical")  how the confidence radius is set: "practical" scales with the noise
@@ -39,16 +41,8 @@ namespace sublinear {
 //   maxPending (1000)  decisions kept for their rewards; the oldest expires beyond it
 //   propensityDraws (256)  posterior draws of a Thompson policy's propensity estimate
 //   forgetting ('auto')  how the model forgets (Forgetting): 'auto', 'none', { discount }, { window }
-//
-// Forgetting keeps the regression exact for its weights: with P = lambda + prior weight and b_0 the
-// prior's responses (weight theta_0), the model after observations with weights w_s is
-// V = c P I + sum w_s x_s x_s^T and b = c b_0 + sum w_s r_s x_s, with c = 1 except under a discount,
-// where the regulariser decays with the data between top-ups (c in [1/2, 1]: V and V^-1 scale in
-// O(d^2) a step, and the O(d^3) top-up back to c = 1 comes once every log(2) / (1 - g) steps).
-// forget(f) weighs every past observation by f and restores c = 1 (exactly f (V - c P I) + P I);
-// forget(0) is the fresh model with the same prior, bit for bit. The noise estimate's sums and the
-// effective number of observations carry the same weights.
-class RidgePolicy : public LinearPolicy {
+// (lambda, noise, prior and forgetting are the model's: see LinearModel.)
+class RidgePolicy : public LinearPolicy, private LinearModel::Listener {
  public:
   int dim() const final { return arms_.dim(); }
   std::size_t armCount() const final { return arms_.size(); }
@@ -106,8 +100,8 @@ class RidgePolicy : public LinearPolicy {
   static int modelDimensionOverOwnArms(int dim, const Json& options);
 
   // The arms (ids, features and labels in row order; none over a catalogue, whose identity the caller
-  // records), the regression bit for bit, the random engine, the counters and the noise estimate's
-  // sums, then saveFields.
+  // records), the regression bit for bit, the random engine, the counters, the rest of the model
+  // (the noise estimate's sums, its forgetting), the decisions, then saveFields.
   void save(StateWriter& out) const final;
   void load(StateReader& in) final;
 
@@ -133,9 +127,11 @@ class RidgePolicy : public LinearPolicy {
   // the random engine and the counters hold the saved state, and validates what it reads.
   virtual void saveFields(StateWriter& out) const = 0;
   virtual void loadFields(StateReader& in) = 0;
-  // Called by update() just after the regression took an observation (its lastInverseTimesX() is
-  // V^-1 x with the V^-1 before it): the policies that keep their arms' widths correct them with it.
-  virtual void afterObservation() {}
+  // The model's events are hooks too (LinearModel::Listener, of which this class is one):
+  // afterObservation() (update() and reward() just fed the regression: the policies that keep their
+  // arms' widths correct them), onForget(restart) (the elimination policies restart their stages)
+  // and onModelScaled(factor) (a discount: kept widths scale).
+  //
   // Called by update() and reward() once the input is valid, before the regression takes the
   // observation: a model in a catalogue's subspace moves to its current basis first (syncSubspace).
   virtual void beforeObservation() { syncSubspace(); }
@@ -143,15 +139,9 @@ class RidgePolicy : public LinearPolicy {
   // checked): the policies that scan the catalogue's projected rows bring them and the model to
   // the catalogue's current basis here.
   virtual void prepareChoice() {}
-  // Called by syncSubspace() when the model moved to another version of the catalogue's basis
-  // (its coordinates changed: whatever a policy keeps in them, such as arms' widths, is stale).
+  // Called by syncSubspace() and refitProjectionIfDue() when the model moved to another basis (its
+  // coordinates changed: whatever a policy keeps in them, such as arms' widths, is stale).
   virtual void onModelMoved() {}
-  // Called when the model forgot (forget(), a detected change, a discount's top-up, a window's
-  // refactoring): what a policy keeps of V^-1 (arms' widths) is stale; with `restart`, the
-  // elimination policies bring every arm back into play and start their stages again.
-  virtual void onForget(bool /*restart*/) {}
-  // Called when a discount scaled V by `factor` (V^-1 by 1 / factor): kept widths scale with it.
-  virtual void onModelScaled(double /*factor*/) {}
   // Thompson sampling draws its choice: decide() then asks estimateChoiceProbabilities for the
   // propensities. The other policies choose deterministically given their state.
   virtual bool randomisedChoice() const { return false; }
@@ -171,19 +161,14 @@ class RidgePolicy : public LinearPolicy {
 
   // Over the catalogue's subspace (catalogueSubspace_): fits the catalogue's basis when due and
   // moves the model through every transition M_v = B_v^T B_{v-1} since the version it is in
-  // (V -> lambda I + M (V - lambda I) M^T, b -> M b: exact for what lay in the old span; new
-  // directions start at the prior), then onModelMoved() when the version changed.
+  // (LinearModel::move), then onModelMoved() when the version changed.
   void syncSubspace();
   // The prepareChoice() of the policies that scan the catalogue's projected rows: the rows (refilled
   // after a refit), then the model (syncSubspace), brought to the catalogue's current basis.
   void syncProjectedSubspace();
-  // V and b of the model (in subspaceVersion_) moved through the catalogue's transitions since.
-  void moveToCurrentVersion(Matrix& gram, Vector& responses) const;
-  // V and b moved by `change` (a refit's M = B_new^T B_old; see syncSubspace).
-  static void moveModel(Matrix& gram, Vector& responses, const Matrix& change, double lambda);
-  // The regression itself moved by `change` (nothing to move before its first observation): a
-  // policy whose own arms' basis was fitted again.
-  void moveModelBy(const Matrix& change);
+  // The model moved by `change` (a refit's M = B_new^T B_old; nothing to move before its first
+  // observation): a policy whose own arms' basis was fitted again.
+  void moveModelBy(const Matrix& change) { model_.move({&change}); }
   // For a subclass's constructor, over its own arms: the rows it scores. In the arms' subspace (as
   // `options` ask, usesSubspaceOverOwnArms) it makes projected_ and returns its rows; otherwise arms_.
   // `subspaceOptions`: the policy's group of the subspace options (their defaults).
@@ -215,11 +200,12 @@ class RidgePolicy : public LinearPolicy {
   // R sqrt(2 log(1/failure) + d log(1 + T L^2 / (lambda d))) + sqrt(lambda) S.
   double horizonRadius(double failure, double featureBound) const;
   // Practical rule: multiplier * sigma + lambda ||theta^||_{V^-1}, or the fixed `beta` when given.
-  // sigma is the noise scale (the `noise` option, or noiseEstimate()); the second term bounds the
-  // ridge estimate's own bias, |x^T (E theta^ - theta*)| = lambda |x^T V^-1 theta*| <=
-  // ||x||_{V^-1} lambda ||theta*||_{V^-1}, with theta^ for the unknown theta*. Unlike the
-  // worst-case formula it assumes neither ||theta*|| <= 1 nor noise 1, and it shrinks with the noise:
-  // the worst-case bounds are known to over-explore by orders of magnitude in practice.
+  // sigma is the noise scale (LinearModel::noiseEstimate(): the `noise` option, or the estimate);
+  // the second term bounds the ridge estimate's own bias, |x^T (E theta^ - theta*)| =
+  // lambda |x^T V^-1 theta*| <= ||x||_{V^-1} lambda ||theta*||_{V^-1}, with theta^ for the unknown
+  // theta*. Unlike the worst-case formula it assumes neither ||theta*|| <= 1 nor noise 1, and it
+  // shrinks with the noise: the worst-case bounds are known to over-explore by orders of magnitude
+  // in practice.
   double practicalRadius(double multiplier) const;
   // The elimination policies' radius beta: under the theoretical rule horizonRadius(delta / 2,
   // featureBound), fixed for the run; under the practical one LinUCB's radius. A union bound over K
@@ -233,16 +219,6 @@ class RidgePolicy : public LinearPolicy {
   // practical rule for the confidence-bound policies (2.45 at the default delta 0.05; Thompson
   // sampling draws with multiplier 1, the posterior's own spread).
   double confidenceMultiplier() const;
-  // The regularisation V started from: lambda, plus the prior's weight when there is one.
-  double startPrecision() const { return ridge_.lambda() + priorWeight_; }
-  // The weight of the observations the model holds (their count without forgetting).
-  double effectiveObservations() const { return effectiveObservations_; }
-  // The noise scale sigma the practical rule uses: the `noise` option when given, otherwise
-  // sqrt((RSS + n0 s0^2) / (n - d_eff + n0)): the ridge residual sum of squares over its effective
-  // degrees of freedom (d_eff = trace((V - lambda I) V^-1)), shrunk towards the sample variance s0^2
-  // of the rewards seen (which bounds the noise variance from above) with n0 = 2 pseudo-observations,
-  // so that the estimate is not zero while n <= d. 1 before the first two rewards.
-  double noiseEstimate() const;
 
   void countInnerProducts(std::uint64_t count) { innerProducts_ += count; }
   long long horizon() const { return horizon_; }
@@ -254,7 +230,6 @@ class RidgePolicy : public LinearPolicy {
   std::unique_ptr<ArmSet> ownArms_;
   const std::shared_ptr<Catalogue> catalogue_;
   const ArmSet& arms_;
-  RidgeRegression ridge_;
   Random random_;
   // Over a catalogue: whether the model learns in the catalogue's subspace (set by the subclass's
   // constructor from usesSubspaceOver), and the version of the basis it is in (0 before the first sync).
@@ -268,7 +243,7 @@ class RidgePolicy : public LinearPolicy {
  private:
   double delta_;
   bool theoretical_;
-  bool noiseGiven_;
+  // R of the theoretical rule: the `noise` option, 1 unless given.
   double noise_;
   double bound_;
   long long horizon_;
@@ -276,36 +251,21 @@ class RidgePolicy : public LinearPolicy {
   double beta_;
   std::uint64_t innerProducts_ = 0;
   std::uint64_t selections_ = 0;
-  std::uint64_t updates_ = 0;
-  // Sufficient statistics of the noise estimate (model rewards), weighted as the regression's
-  // observations are (Forgetting).
-  double rewardSum_ = 0.0;
-  double squaredRewardSum_ = 0.0;
-  double effectiveObservations_ = 0.0;
-
-
-  // The prior: weight (0 without one) and mean (empty without one), read from the options.
-  double priorWeight_ = 0.0;
-  Vector priorMean_;
 
   // Exploration and pending decisions (decide() and reward()).
   double explore_;
   std::size_t propensityDraws_;
   DecisionLedger ledger_;
 
-  // How the model forgets, and its state: the regulariser's share c under a discount (see the class
-  // comment), and a window's observations in the model's coordinates with their weights ('auto':
-  // the observations since its detector's statistic rose from 0).
-  Forgetting forgetting_;
-  double priorScale_ = 1.0;
-  struct WindowRow {
-    Vector x;
-    double reward;
-    double weight;
-  };
-  std::deque<WindowRow> window_;
-  std::uint64_t sinceRefactor_ = 0;
+  // The model of the rewards, in the model's coordinates (modelFeatures); it tells this policy of
+  // its changes (LinearModel::Listener).
+  LinearModel model_;
 
+ protected:
+  // The model's regression, for the subclasses' choices (read-only: the model alone changes it).
+  const RidgeRegression& ridge_;
+
+ private:
   // What both public constructors share: exactly one of ownArms and catalogue is given.
   RidgePolicy(std::unique_ptr<ArmSet> ownArms, std::shared_ptr<Catalogue> catalogue, const Json& options, int modelDim,
               RidgeRegression::Form form);
@@ -315,29 +275,15 @@ class RidgePolicy : public LinearPolicy {
   // What select(), selectSlate() (slate) and decide() refuse before choosing: a slate of k = 0
   // (INVALID_ARGUMENT), a policy without arms (EMPTY, naming `call`).
   void checkChoice(std::size_t k, bool slate, const char* call) const;
-  // The regression's update with one observation (features of the arm's dimension), validated.
+  // The model's update with one observation (features of the arm's dimension), validated.
   void observe(const double* features, double reward);
   // select() (slate false) or selectSlate(k) over `eligible` (built once from `filter`): EMPTY when
   // nothing is eligible.
   std::vector<Id> chooseEligible(std::size_t k, const ArmFilter& filter, const Eligibility& eligible, bool slate);
   // n distinct eligible arms, uniformly at random, in random order (the exploration of decide()).
   std::vector<Id> uniformEligible(std::size_t n, const ArmFilter& filter, const Eligibility& eligible);
-  // b_0, the prior's responses (zero without a prior).
-  Vector priorResponses() const;
-  // The forgetting of each observation, before (discount) and after (window, 'auto') the
-  // regression takes it.
-  void discountPast(double factor);
-  void slideWindow();
-  void detectChange(const Vector& x, double reward);
-  // V and b rebuilt from the window's rows (against the downdates' rounding).
-  void refactorWindow();
-  // Every observation's weight times `factor`, the regulariser back to P (see the class comment).
-  void weighPast(double factor);
-  // The window's rows moved to the model's new coordinates (z -> change z).
-  void moveWindow(const Matrix& change);
-  // Reads the `prior` option and starts the regression from it (a cold-started user borrows the
-  // population's estimate instead of starting at 0). The restored state's V and b overwrite it.
-  void startFromPrior(const Json& options);
+  // The catalogue's transitions since the version the model is in (subspaceVersion_), oldest first.
+  std::vector<const Matrix*> transitionsSinceModelVersion() const;
 };
 
 }  // namespace sublinear
