@@ -174,6 +174,17 @@ TEST(OffPolicyEvaluation, RefusesBadLogsNamingTheRecord) {
   log.arms[6] = 999;
   sublinear::testing::expectError(ErrorCode::UnknownId, "record 6", [&] { evaluation.run(copiesOf(*target), log); });
   log.arms[6] = 0;
+  // A slate shows distinct arms: position kArms - 1 is the last a slate of the policy's arms has;
+  // beyond it the position is refused (it once sized the report, 2^32-1 ran out of memory).
+  log.positions.assign(log.size(), 0);
+  log.positions[2] = static_cast<std::uint32_t>(kArms - 1);
+  EXPECT_EQ(evaluation.run(copiesOf(*target), log)["positions"].size(), kArms);
+  for (const std::uint32_t position : {static_cast<std::uint32_t>(kArms), 5000000u, 4294967295u}) {
+    log.positions[2] = position;
+    sublinear::testing::expectError(ErrorCode::InvalidArgument, "record 2: position " + std::to_string(position),
+                                    [&] { evaluation.run(copiesOf(*target), log); });
+  }
+  log.positions.clear();
   log.rewards.pop_back();
   sublinear::testing::expectError(ErrorCode::InvalidArgument, "lengths", [&] { evaluation.run(copiesOf(*target), log); });
   sublinear::testing::expectError(ErrorCode::Empty, "no decision", [&] { evaluation.run(copiesOf(*target), DecisionLog{}); });
