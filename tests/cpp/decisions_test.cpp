@@ -69,10 +69,21 @@ TEST(Decisions, DecideChoosesAsSelectAndRewardUpdatesAsUpdate) {
     auto decided = makePolicy(type, arms);
     auto selected = makePolicy(type, arms);
     Random noise(4);
-    // Thompson sampling's propensity estimate draws random numbers of its own: after the first
-    // decision the two policies' draws differ, so only its first choice is compared.
-    const int steps = deterministic(type) ? 40 : 1;
+    // Thompson sampling's propensity estimate draws from a stream of its own, derived from the
+    // policy's engine without advancing it: every step's choice is the selection's, slates too.
+    const int steps = 40;
+    ArmFilter filter;
+    filter.exclude = {arms.ids[0], arms.ids[7]};
     for (int t = 0; t < steps; ++t) {
+      if (t % 5 == 4) {
+        const Decision slate = decided->decide(3, filter, true);
+        const std::vector<Id> shown = selected->selectSlate(3, filter);
+        ASSERT_EQ(slate.arms, shown);
+        const std::vector<double> rewards{0.5, 0.0, 1.0};
+        decided->reward(slate.eventId, rewards.data(), rewards.size());
+        for (std::size_t j = 0; j < shown.size(); ++j) selected->update(shown[j], rewards[j]);
+        continue;
+      }
       const Decision decision = decided->decide(1, ArmFilter{}, false);
       const Id arm = selected->select();
       ASSERT_EQ(decision.arms.size(), 1u);

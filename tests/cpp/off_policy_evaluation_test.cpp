@@ -174,6 +174,17 @@ TEST(OffPolicyEvaluation, RefusesBadLogsNamingTheRecord) {
   log.arms[6] = 999;
   sublinear::testing::expectError(ErrorCode::UnknownId, "record 6", [&] { evaluation.run(copiesOf(*target), log); });
   log.arms[6] = 0;
+  // A slate shows distinct arms: position kArms - 1 is the last a slate of the policy's arms has;
+  // beyond it the position is refused (it once sized the report, 2^32-1 ran out of memory).
+  log.positions.assign(log.size(), 0);
+  log.positions[2] = static_cast<std::uint32_t>(kArms - 1);
+  EXPECT_EQ(evaluation.run(copiesOf(*target), log)["positions"].size(), kArms);
+  for (const std::uint32_t position : {static_cast<std::uint32_t>(kArms), 5000000u, 4294967295u}) {
+    log.positions[2] = position;
+    sublinear::testing::expectError(ErrorCode::InvalidArgument, "record 2: position " + std::to_string(position),
+                                    [&] { evaluation.run(copiesOf(*target), log); });
+  }
+  log.positions.clear();
   log.rewards.pop_back();
   sublinear::testing::expectError(ErrorCode::InvalidArgument, "lengths", [&] { evaluation.run(copiesOf(*target), log); });
   sublinear::testing::expectError(ErrorCode::Empty, "no decision", [&] { evaluation.run(copiesOf(*target), DecisionLog{}); });
@@ -182,16 +193,19 @@ TEST(OffPolicyEvaluation, RefusesBadLogsNamingTheRecord) {
 
 // On the ratings environment (a held-out user's ratings of the movies, reward 1 for a rating of 4
 // or more: not linear in the movies' factors), with a uniformly random log: IPS, SNIPS and DR rest
-// on the known propensities and cover the frozen policy's true value in at least 90% of 50 seeds;
+// on the known propensities and cover the frozen policy's true value in at least 90% of 100 seeds;
 // DM rests on a linear model of the reward and is not expected to (README, "Off-policy evaluation").
-// Measured: IPS 48, SNIPS 47, DR 45 of 50 (DR's weighted residuals of a wrong model are heavy-tailed
-// when the policy concentrates on a few arms), DM 3.
+// Measured: IPS 96, SNIPS 92, DR 92 of 100 (DR's weighted residuals of a wrong model are heavy-tailed
+// when the policy concentrates on a few arms), DM 7; over 250 seeds 237, 235, 232 and 22. (50 seeds
+// were too few for a 90% floor on a coverage of about 93%: the choice probabilities' draws once
+// shared their random numbers with the selections that measure the truth, and gave 48, 47, 45 of
+// the first 50; drawn from a stream of their own, 46, 44, 44.)
 TEST(OffPolicyEvaluation, OnRatingsThePropensityEstimatorsCover) {
   const auto planted = sublinear::testing::plantedRatings(120, 80, 2, 0.5, false, 3);
   const Json options = {{"type", "ratings"}, {"ratings", planted.text}, {"dim", 4}, {"iterations", 4},
                         {"testUsers", 50}, {"minRatings", 30}};
   std::map<std::string, int> covered;
-  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     auto environment = makeLinearEnvironment(options, 100, seed);
     const EnvironmentArms& arms = environment->arms();
     auto target = std::make_unique<PersistentLinearPolicy>(Json{{"type", "lin-ts"}, {"dim", arms.dim()}, {"seed", seed}});
@@ -217,8 +231,8 @@ TEST(OffPolicyEvaluation, OnRatingsThePropensityEstimatorsCover) {
     const Json report = OffPolicyEvaluation(Json{{"estimators", {"ips", "snips", "dr", "dm"}}}).run(copiesOf(*target), log);
     for (const char* name : {"ips", "snips", "dr", "dm"}) covered[name] += covers(report[name], truth) ? 1 : 0;
   }
-  for (const auto& [name, count] : covered) std::cout << "ratings " << name << ": covered " << count << " of 50\n";
-  for (const char* name : {"ips", "snips", "dr"}) EXPECT_GE(covered[name], 45) << name;
+  for (const auto& [name, count] : covered) std::cout << "ratings " << name << ": covered " << count << " of 100\n";
+  for (const char* name : {"ips", "snips", "dr"}) EXPECT_GE(covered[name], 90) << name;
 }
 
 // The filters of the slate test: pairs of labels, some with an arm excluded.

@@ -57,6 +57,57 @@ describe('decide and reward', () => {
     });
   }
 
+  // Issue 54, point 6: with explore 0 a decision draws what a selection would. Thompson sampling's
+  // propensity estimate draws from a stream derived from the policy's engine without advancing it,
+  // so the two policies agree at every step, not only the first: own arms (every eligible arm ranked,
+  // and 600 arms, searched candidates) and over a catalogue, single arms, filtered slates.
+  for (const name of ['LinTS', 'SubTS', 'LinUCB']) {
+    test(`${name}: decide + reward chooses what select + update does, step for step, over several seeds`, () => {
+      for (const [seed, count, overCatalogue] of [[1, 40, false], [2, 40, false], [3, 600, false], [4, 40, true], [5, 600, true]]) {
+        const w = arms(count, 10 + seed);
+        const owned = [];
+        const make = () => {
+          if (!overCatalogue) {
+            const policy = new sb[name]({ dim, seed });
+            policy.addArms(w.ids, w.features);
+            owned.push(policy);
+            return policy;
+          }
+          // One catalogue each: the two users' searches do not share a graph built a slice per search.
+          const catalogue = new sb.Catalogue({ dim, seed: 8 });
+          catalogue.add(w.ids, w.features);
+          const user = new sb[name]({ catalogue, seed });
+          owned.unshift(catalogue);  // disposed after the users
+          owned.push(user);
+          return user;
+        };
+        const decided = make();
+        const selected = make();
+        const label = `${name} seed ${seed}, ${count} arms${overCatalogue ? ' over a catalogue' : ''}`;
+        const exclude = [w.ids[1], w.ids[3]];
+        for (let t = 0; t < 30; t++) {
+          if (t % 6 === 5) {
+            const s = decided.decideSlate(3, { exclude });
+            const shown = selected.selectSlate(3, { exclude });
+            expect(Array.from(s.arms), `${label}, step ${t}`).toEqual(Array.from(shown));
+            const rewards = Array.from(shown, (arm) => w.mean.get(arm));
+            decided.reward(s.eventId, rewards);
+            shown.forEach((arm, j) => selected.update(arm, rewards[j]));
+          } else {
+            const d = decided.decide();
+            const arm = selected.select();
+            expect(d.arm, `${label}, step ${t}`).toBe(arm);
+            const reward = w.mean.get(arm) + 0.3 * gaussian(w.random, 1)[0];
+            decided.reward(d.eventId, reward);
+            selected.update(arm, reward);
+          }
+        }
+        expect(decided.theta(), label).toEqual(selected.theta());
+        for (const object of owned.reverse()) object.dispose();
+      }
+    });
+  }
+
   test('slates: one reward per position, late and out of order, exactly once', () => {
     const w = arms(30, 2);
     const policy = new sb.LinTS({ dim, seed: 1 });

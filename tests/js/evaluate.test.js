@@ -134,6 +134,55 @@ describe('evaluate', () => {
     expectBanditError(sb, () => sb.evaluate({ policy, log }), 'DISPOSED');
   });
 
+  // Issue 54, point 5: one record's position had cost 1.9 s and 490 MB at 5,000,000 and
+  // OUT_OF_MEMORY at 2^32-1. A slate shows distinct arms, so a position at or beyond the policy's arm
+  // count is refused before anything is sized by it; the wasm memory does not grow.
+  test('a position beyond the largest slate the policy can show is refused and costs nothing', () => {
+    const problem = makeProblem(13);
+    const policy = warmPolicy(sb.LinTS, problem, 5);
+    const catalogue = new sb.Catalogue({ dim, index: { type: 'exact' } });
+    catalogue.add(problem.ids, problem.features);
+    const user = new sb.LinUCB({ catalogue, seed: 3 });
+    const log = { ...problem.uniformLog(4), positions: [0, 1, 0, armCount - 1] };
+    for (const target of [policy, user]) {
+      // The last position the policy can fill is evaluated (a warm-up: the heap may grow once here).
+      expect(sb.evaluate({ policy: target, log }).positions).toHaveLength(armCount);
+      const { heapBytes, allocatedBytes } = sb.memoryUsage();
+      for (const position of [armCount, 5_000_000, 10_000_000, 2 ** 32 - 1]) {
+        const error = expectBanditError(sb, () => sb.evaluate({ policy: target, log: { ...log, positions: [0, position, 0, 1] } }), 'INVALID_ARGUMENT');
+        expect(error.message).toContain(`record 1: position ${position} is beyond the largest slate`);
+        expect(sb.memoryUsage()).toEqual({ heapBytes, allocatedBytes });
+      }
+    }
+    for (const owned of [user, catalogue, policy]) owned.dispose();
+  });
+
+  test('decision logs refuse strings for numbers (JSON lines) and hex or exponents for integers (CSV)', () => {
+    const line = (fields) => JSON.stringify({ arm: 3, reward: 1, propensity: 0.5, ...fields });
+    const refused = (text, fragment) => expect(expectBanditError(sb, () => sb.parseDecisionLog(text), 'INVALID_ARGUMENT').message).toContain(fragment);
+    refused(line({ arm: '3' }), 'line 1: arm "3" is a string');
+    refused(line({ reward: '1' }), 'line 1: reward "1" is a string');
+    refused(line({ propensity: '0.5' }), 'line 1: propensity "0.5" is a string');
+    refused(`${line({})}
+${line({ position: '0x10' })}`, 'line 2: position "0x10" is a string');
+    refused(line({ position: '' }), 'line 1: position "" is a string');
+    refused(line({ exclude: '1 2' }), 'line 1: exclude is a string');
+    refused(line({ labels: [1, '2'] }), 'line 1: labels "2" is a string');
+    refused(line({ position: 1.5 }), 'is not an integer');
+    refused('arm,reward,propensity\n0x10,1,0.5\n', 'line 2: arm "0x10" is not a decimal integer');
+    refused('arm,reward,propensity,position\n3,1,0.5,0x1\n', 'position "0x1" is not a decimal integer');
+    refused('arm,reward,propensity,position\n3,1,0.5,5e6\n', 'position "5e6" is not a decimal integer');
+    refused('arm,reward,propensity,exclude\n3,1,0.5,1 0b10\n', 'exclude "0b10" is not a decimal integer');
+    refused('arm,reward,propensity\n3,0x1,0.5\n', 'reward "0x1" is not a decimal number');
+    refused('arm,reward,propensity\n3,Infinity,0.5\n', 'reward "Infinity" is not a decimal number');
+    expectBanditError(sb, () => sb.formatDecision({ arm: '3', reward: 1, propensity: 0.5 }), 'INVALID_ARGUMENT');
+    // Decimal text and JSON numbers as before, exponents included where a number is not an integer.
+    const csv = sb.parseDecisionLog('arm,reward,propensity,position,exclude\n3, 1e-1 ,.5,2,1 2\n4,-2,1,,\n');
+    expect(Array.from(csv.rewards)).toEqual([0.1, -2]);
+    expect(Array.from(csv.positions)).toEqual([2, 0]);
+    expect(sb.parseDecisionLog(line({ position: 1e1, exclude: [7] })).positions[0]).toBe(10);
+  });
+
   test('decision logs: JSON lines and CSV read the same; formatDecision writes what parseDecisionLog reads', () => {
     const decisions = [{ arm: 3, reward: 1, propensity: 0.25, eventId: 'a' }, { arm: 9, reward: 0, propensity: 0.5 }];
     const lines = decisions.map((d) => sb.formatDecision(d)).join('\n');
@@ -179,6 +228,15 @@ describe('evaluate', () => {
     const broken = run('evaluate', '--log', configPath, '--policy', configPath);
     expect(broken.status).not.toBe(0);
     expect(broken.stderr).toContain('INVALID_ARGUMENT');
+    // A record beyond the largest slate, and hex for an integer option, are refused.
+    const farPath = join(directory, 'far.jsonl');
+    writeFileSync(farPath, `${sb.formatDecision({ arm: problem.ids[0], reward: 1, propensity: 0.5, position: 5_000_000 })}\n`);
+    const far = run('evaluate', '--log', farPath, '--policy', configPath);
+    expect(far.status).not.toBe(0);
+    expect(far.stderr).toContain('INVALID_ARGUMENT: log record 0: position 5000000');
+    const hex = run('evaluate', '--log', logPath, '--policy', configPath, '--draws', '0x10');
+    expect(hex.status).not.toBe(0);
+    expect(hex.stderr).toContain('--draws "0x10" is not a decimal integer');
     for (const owned of [user, catalogue, policy]) owned.dispose();
   });
 });

@@ -26,6 +26,24 @@ test('a host started with --expose-gc keeps its flag and the package its threads
   expect(result.stdout).toMatch(/^threads [2-9]\ngc function /);
 }, 120_000);
 
+// --input-type (every host() above passes it), Node's own options and NODE_OPTIONS: the pool's
+// Workers start with no execArgv, so none of them reaches a Worker, and the host keeps its own.
+test('a host started with --input-type, other Node options or NODE_OPTIONS keeps the package\'s threads', () => {
+  const body = "console.log('reason', sb.threadsReason);\nconsole.log('host', typeof gc, process.execArgv.includes('--no-warnings'));";
+  // The pool's threads, as many as the host's reason says (no fallback to one thread).
+  const threaded = '^threads ([2-9])\\nreason Node worker threads: \\1 threads\\n';
+  for (const flags of [[], ['--no-warnings', '--max-old-space-size=1024', '--enable-source-maps', '--stack-size=900', '--expose-gc']]) {
+    const result = host(body, { withPackage: true, flags });
+    expect(result.stderr, flags.join(' ')).toBe('');
+    expect(result.stdout, flags.join(' ')).toMatch(new RegExp(`${threaded}host ${flags.length ? 'function true' : 'undefined false'}\n$`));
+  }
+  const viaEnvironment = spawnSync(process.execPath, ['--input-type=module', '-e',
+    `const { default: init } = await import(${JSON.stringify(entry)});\nconst sb = await init();\nconsole.log('threads', sb.threads);\n${body}`],
+  { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=1024 --no-warnings' } });
+  expect(viaEnvironment.stderr).toBe('');
+  expect(viaEnvironment.stdout).toMatch(new RegExp(`${threaded}host undefined false\n$`));
+}, 120_000);
+
 describe('the host process is the host\'s', () => {
   const cases = {
     'an application handles its own rejections': `

@@ -582,6 +582,7 @@ export const moduleFunctions = {
         ['an arm the policy lacks', { ...smallEvaluation, log: { ...smallEvaluation.log, arms: [0, 7, 1] } }, 'UNKNOWN_ID'],
         ['arrays of different lengths', { ...smallEvaluation, log: { ...smallEvaluation.log, rewards: [1, 0] } }, 'INVALID_ARGUMENT'],
         ['a NaN reward', { ...smallEvaluation, log: { ...smallEvaluation.log, rewards: [1, Number.NaN, 0] } }, 'NON_FINITE'],
+        ['a position beyond the largest slate', { ...smallEvaluation, log: { ...smallEvaluation.log, positions: [0, 2 ** 32 - 1, 1] } }, 'INVALID_ARGUMENT'],
         ['an unknown estimator', { ...smallEvaluation, estimators: ['ipw'] }, 'INVALID_ARGUMENT'],
         ['an unknown policy type', { ...smallEvaluation, policy: { type: 'lin-usb', dim: 2 } }, 'INVALID_ARGUMENT'],
         ['a misspelt log key', { ...smallEvaluation, log: { ...smallEvaluation.log, propensity: [1, 1, 1] } }, 'INVALID_ARGUMENT'],

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import init from './index.js';
+import { DECIMAL, DIGITS } from './decision-log.js';
 
 const usage = `usage:
   sublinear-bandits simulate --config <file.json> [--out <result.json>]
@@ -90,8 +91,14 @@ async function evaluateCommand(args) {
   const log = sb.parseDecisionLog(readFileSync(logPath, 'utf8'));
   const options = { log };
   if (option('--estimators')) options.estimators = option('--estimators').split(',');
-  if (option('--clip')) options.clip = Number(option('--clip'));
-  if (option('--draws')) options.draws = Number(option('--draws'));
+  // Decimal text only: Number() would read '0x10' as 16 and ' ' as 0.
+  const decimal = (name, pattern, kind) => {
+    const text = option(name);
+    if (!pattern.test(text)) throw new Error(`${name} ${JSON.stringify(text)} is not a ${kind}`);
+    return Number(text);
+  };
+  if (option('--clip')) options.clip = decimal('--clip', DECIMAL, 'decimal number');
+  if (option('--draws')) options.draws = decimal('--draws', DIGITS, 'decimal integer');
   const owned = [];
   try {
     if (option('--policy')) {

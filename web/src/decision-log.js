@@ -3,7 +3,9 @@
 // filters the decision was made under, `exclude` and `labels` (arrays of integers); other keys, such
 // as an event id or a time, are ignored. Or CSV with a header naming at least the columns arm,
 // reward and propensity (in any order), optionally position, exclude and labels (integers separated
-// by spaces). parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters? }.
+// by spaces). Numbers are JSON numbers in JSON lines (a string is refused) and decimal text in CSV
+// (integers: digits only, no hex, no exponent).
+// parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters? }.
 import { invalidArgument } from './errors.js';
 import { dataToJson, isArray } from './convert.js';
 
@@ -18,30 +20,44 @@ function shown(value) {
   return value !== null && typeof value === 'object' ? 'an object' : String(value);
 }
 
-function numberAt(value, column, where) {
-  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+// A CSV cell's number is decimal text (an integer: digits only); a JSON lines field's is a JSON
+// number, never a string. Number() alone would read "0x10" as 16, "" as 0 and "1e9" as an integer.
+export const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+export const DIGITS = /^\d+$/;
+
+function numberAt(value, column, where, csv, pattern = DECIMAL) {
+  let number = value;
+  if (typeof value === 'string') {
+    // Only a CSV cell is text; a quoted number in JSON lines is a string, refused.
+    if (!csv) throw invalidArgument(`${where}: ${column} ${shown(value)} is a string, not a number`);
+    const text = value.trim();
+    if (!pattern.test(text)) throw invalidArgument(`${where}: ${column} ${shown(value)} is not a ${pattern === DIGITS ? 'decimal integer' : 'decimal number'}`);
+    number = Number(text);
+  }
   if (typeof number !== 'number' || !Number.isFinite(number)) {
     throw invalidArgument(`${where}: ${column} ${shown(value)} is not a finite number`);
   }
   return number;
 }
 
-function integerAt(value, column, where) {
-  const number = numberAt(value, column, where);
+function integerAt(value, column, where, csv) {
+  const number = numberAt(value, column, where, csv, DIGITS);
   if (!Number.isInteger(number) || number < 0 || number > 0xffffffff) throw invalidArgument(`${where}: ${column} ${shown(value)} is not an integer in [0, 2^32-1]`);
   return number;
 }
 
 // An `exclude` or `labels` entry: an array of integers (JSON lines) or integers separated by spaces (CSV).
-function idsAt(value, column, where) {
-  if (value === undefined || value === null || value === '') return new Uint32Array(0);
+function idsAt(value, column, where, csv) {
+  if (value === undefined || value === null || (csv && value === '')) return new Uint32Array(0);
+  if (typeof value === 'string' && !csv) throw invalidArgument(`${where}: ${column} is a string, not a list of integers`);
   const list = typeof value === 'string' ? value.trim().split(/\s+/) : value;
   if (!isArray(list, `${where}: ${column}`)) throw invalidArgument(`${where}: ${column} is not a list of integers`);
-  return Uint32Array.from(list, (entry) => integerAt(entry, column, where));
+  return Uint32Array.from(list, (entry) => integerAt(entry, column, where, csv));
 }
 
-// records: [where, { arm, reward, propensity, position?, exclude?, labels? }].
-function fromRecords(records) {
+// records: [where, { arm, reward, propensity, position?, exclude?, labels? }]; csv: the values are
+// CSV cells (text), otherwise JSON values.
+function fromRecords(records, csv) {
   if (records.length === 0) throw invalidArgument('the log holds no decision');
   const n = records.length;
   const log = { arms: new Uint32Array(n), rewards: new Float64Array(n), propensities: new Float64Array(n) };
@@ -52,17 +68,18 @@ function fromRecords(records) {
   records.forEach(([where, entry], i) => {
     // Own keys only: a key another script added to Object.prototype is not a column.
     const field = (key) => (Object.hasOwn(entry, key) ? entry[key] : undefined);
-    log.arms[i] = integerAt(field('arm'), 'arm', where);
-    log.rewards[i] = numberAt(field('reward'), 'reward', where);
-    log.propensities[i] = numberAt(field('propensity'), 'propensity', where);
+    log.arms[i] = integerAt(field('arm'), 'arm', where, csv);
+    log.rewards[i] = numberAt(field('reward'), 'reward', where, csv);
+    log.propensities[i] = numberAt(field('propensity'), 'propensity', where, csv);
     if (!(log.propensities[i] > 0 && log.propensities[i] <= 1)) throw invalidArgument(`${where}: propensity ${field('propensity')} is not in (0, 1]`);
     const position = field('position');
-    if (position !== undefined && position !== '') {
-      positions[i] = integerAt(position, 'position', where);
+    // An empty CSV cell: no position (a JSON lines field of "" is a string, refused).
+    if (position !== undefined && !(csv && position === '')) {
+      positions[i] = integerAt(position, 'position', where, csv);
       positioned = true;
     }
-    const exclude = idsAt(field('exclude'), 'exclude', where);
-    const labels = idsAt(field('labels'), 'labels', where);
+    const exclude = idsAt(field('exclude'), 'exclude', where, csv);
+    const labels = idsAt(field('labels'), 'labels', where, csv);
     if (exclude.length > 0 || labels.length > 0) {
       filters[i] = { exclude, labels };
       filtered = true;
@@ -115,7 +132,8 @@ export function parseDecisionLog(text) {
   const lines = text.split(/\r?\n/);
   const first = lines.find((line) => line.trim() !== '');
   if (first === undefined) throw invalidArgument('the log holds no decision');
-  return fromRecords(first.trim().startsWith('{') ? parseJsonLines(lines) : parseCsv(lines, lines.indexOf(first)));
+  const jsonLines = first.trim().startsWith('{');
+  return fromRecords(jsonLines ? parseJsonLines(lines) : parseCsv(lines, lines.indexOf(first)), !jsonLines);
 }
 
 // One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays. Other
@@ -128,6 +146,6 @@ export function formatDecision(decision) {
   if (Object.hasOwn(decision, 'exclude')) fields.exclude = ArrayBuffer.isView(exclude) ? Array.from(exclude) : exclude;
   if (Object.hasOwn(decision, 'labels')) fields.labels = ArrayBuffer.isView(labels) ? Array.from(labels) : labels;
   // Checked as parseDecisionLog would read it back.
-  fromRecords([['decision', fields]]);
+  fromRecords([['decision', fields]], false);
   return dataToJson({ ...rest, ...fields }, 'decision key');
 }

@@ -11,6 +11,8 @@ export interface DecisionLog {
   /**
    * A slate log: each position of a slate is a record, and this is its position (0 first). The report
    * then also gives every estimator per position (`positions`). Default: every record at position 0.
+   * A position at or beyond the number of arms the policy holds (the largest slate it can show) is
+   * INVALID_ARGUMENT, refused before anything is sized by it.
    */
   positions?: Ids;
   /**
@@ -82,7 +84,11 @@ export interface EvaluationReport {
 export interface EvaluationClasses {
   /** Off-policy estimates of a policy's mean reward per decision from logged decisions. */
   evaluate(options: EvaluateOptions): EvaluationReport;
-  /** A decision log's text, JSON lines (`{"arm":3,"reward":1,"propensity":0.1}` a line) or CSV with a header naming arm, reward and propensity. */
+  /**
+   * A decision log's text, JSON lines (`{"arm":3,"reward":1,"propensity":0.1}` a line) or CSV with a
+   * header naming arm, reward and propensity. Numbers are JSON numbers in JSON lines (`"3"` is
+   * refused) and decimal text in CSV (integers digits only: `0x10` and `5e6` are refused).
+   */
   parseDecisionLog(text: string): {
     arms: Uint32Array; rewards: Float64Array; propensities: Float64Array;
     /** When any record has a `position`. */

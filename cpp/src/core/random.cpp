@@ -1,6 +1,7 @@
 #include "sublinear/core/random.hpp"
 
 #include <cmath>
+#include <cstring>
 
 #include "sublinear/core/deterministic_math.hpp"
 
@@ -121,6 +122,19 @@ Random Random::split() {
   Random child(0);
   for (auto& word : child.s_) word = nextU64();
   return child;
+}
+
+Random Random::derived(std::uint64_t stream) const {
+  // Every word of the state and the spare normal mixed into the seed, one splitmix64 step each.
+  std::uint64_t seed = stream;
+  std::uint64_t spare = 0;
+  static_assert(sizeof spare == sizeof spareNormal_);
+  std::memcpy(&spare, &spareNormal_, sizeof spare);
+  for (const std::uint64_t word : {s_[0], s_[1], s_[2], s_[3], hasSpareNormal_ ? spare : 0}) {
+    seed ^= word;
+    seed = splitmix64(seed);
+  }
+  return Random(seed);
 }
 
 Random::State Random::state() const { return State{{s_[0], s_[1], s_[2], s_[3]}, hasSpareNormal_, spareNormal_}; }

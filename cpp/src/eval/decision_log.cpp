@@ -38,6 +38,14 @@ void DecisionLog::check(const LinearPolicy& policy) const {
     if (!policy.hasArm(arms[i])) {
       fail(ErrorCode::UnknownId, record() + "arm " + std::to_string(arms[i]) + " is not among the policy's arms");
     }
+    // A slate shows distinct arms, so position j needs j + 1 of them: a position at or beyond the
+    // policy's arm count is no slate it can show, and its size is refused before anything is sized by it.
+    if (positionOf(i) >= policy.armCount()) {
+      fail(ErrorCode::InvalidArgument, record() + "position " + std::to_string(positionOf(i)) +
+                                           " is beyond the largest slate the policy can show (" +
+                                           std::to_string(policy.armCount()) + " arms, positions 0 to " +
+                                           std::to_string(policy.armCount() - 1) + ")");
+    }
     const std::vector<Id>& excluded = filterOf(i).exclude;
     if (std::find(excluded.begin(), excluded.end(), arms[i]) != excluded.end()) {
       fail(ErrorCode::InvalidArgument, record() + "arm " + std::to_string(arms[i]) + " is excluded by the record's own filter");

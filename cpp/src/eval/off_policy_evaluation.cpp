@@ -175,13 +175,13 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   }
   if (!log.positions.empty()) {
     // A slate log: the same estimators for each position's records (the value of that position).
+    // The records are sorted into their positions in one pass; check() bounded the last position by
+    // the policy's arm count.
     const std::uint32_t last = *std::max_element(log.positions.begin(), log.positions.end());
+    std::vector<std::vector<std::size_t>> byPosition(std::size_t{last} + 1);
+    for (std::size_t i = 0; i < n; ++i) byPosition[log.positions[i]].push_back(i);
     Json positions = Json::array();
-    for (std::uint32_t position = 0; position <= last; ++position) {
-      std::vector<std::size_t> records;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (log.positions[i] == position) records.push_back(i);
-      }
+    for (const std::vector<std::size_t>& records : byPosition) {
       positions.push_back(records.empty() ? Json(nullptr) : estimate(copy, frozen, log, records, contexts, contextOf));
     }
     report["positions"] = positions;

@@ -17,6 +17,9 @@ namespace sublinear {
 namespace {
 // Up to this many eligible arms the estimate ranks all of them: it is then limited by its draws only.
 constexpr std::size_t kEnumeratedCandidates = 256;
+// The stream of the estimate's draws, derived from the policy's engine without advancing it, so that
+// a decision draws what a selection would (the estimate's draws are not the next choice's).
+constexpr std::uint64_t kPropensityStream = 0x70726f70656e7369;  // "propensi"
 }  // namespace
 
 std::vector<Id> ThompsonSampling::propensityCandidates(const std::vector<Id>& shown, std::size_t slateSize, const ArmFilter& filter,
@@ -73,10 +76,11 @@ void ThompsonSampling::rankDraws(const std::vector<Id>& candidates, std::size_t 
   constexpr std::size_t kBlock = 64;
   Matrix xi;
   Matrix scores;
+  Random random = random_.derived(kPropensityStream);
   for (std::size_t first = 0; first < draws; first += kBlock) {
     const auto block = static_cast<Eigen::Index>(std::min(kBlock, draws - first));
     xi.resize(modelDim, block);
-    random_.fillNormal(xi.data(), static_cast<std::size_t>(xi.size()));
+    random.fillNormal(xi.data(), static_cast<std::size_t>(xi.size()));
     scores.noalias() = whitened * xi;
     scores.colwise() += mean;
     for (Eigen::Index draw = 0; draw < block; ++draw) {

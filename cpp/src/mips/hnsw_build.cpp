@@ -82,6 +82,10 @@ void HnswIndex::decideSpace() {
   const std::size_t queries = std::min(kSpaceTrialQueries, items_.size() - built_);
   std::vector<float> query(items_.queryStride(), 0.0f);
   const std::size_t top = std::min<std::size_t>(10, built_);
+  // The beam the index's searches use (hnsw_index.hpp): the search's whose slice this is, or a
+  // top-10 search's with at least the default efSearch when no search is running.
+  const std::size_t beam = slicingSearchCount_ > 0 ? searchBeam(efSearch_, std::max(top, slicingSearchCount_))
+                                                   : searchBeam(std::max(efSearch_, defaultEfSearch(dim())), top);
   double found[2] = {0.0, 0.0};
   double wanted = 0.0;
   for (std::size_t q = 0; q < queries; ++q) {
@@ -93,11 +97,10 @@ void HnswIndex::decideSpace() {
     Graph* graphs[2] = {graph_.get(), trialGraph_.get()};
     for (int g = 0; g < 2; ++g) {
       graphQuery(query.data());
-      // hnswlib's searchKnn with ef = efSearch + 9, as candidates() for a top 10 (hnswlib's own
-      // would read the query as a node's data, which is a reference here).
+      // hnswlib's searchKnn with that beam, as candidates() searches (hnswlib's own would read the
+      // query as a node's data, which is a reference here).
       Graph& graph = *graphs[g];
-      const auto& answer = filteredSearch_.nearest(graph.layout(), scratch_.data(), efSearch_ + top - 1, top,
-                                                   graph.hnsw.num_deleted_ != 0);
+      const auto& answer = filteredSearch_.nearest(graph.layout(), scratch_.data(), beam, top, graph.hnsw.num_deleted_ != 0);
       graph.space.setEvaluations(graph.evaluations() + filteredSearch_.evaluations());
       for (const auto node : answer) {
         found[g] += std::count(truth.begin(), truth.end(), static_cast<Id>(graph.hnsw.getExternalLabel(node))) > 0 ? 1.0 : 0.0;

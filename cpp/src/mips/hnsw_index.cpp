@@ -22,7 +22,7 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim, stor
   M_ = static_cast<std::size_t>(readIntegerOption(specs, options, "M"));
   efConstruction_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efConstruction"));
   efSearch_ = static_cast<std::size_t>(readIntegerOption(specs, options, "efSearch", 0));
-  if (efSearch_ == 0) efSearch_ = dim >= kWideBeamDimension ? kWideEfSearch : kEfSearch;
+  if (efSearch_ == 0) efSearch_ = defaultEfSearch(dim);
   seed_ = readSeedOption(specs, options);
   const std::string space = readStringOption(specs, options, "space");
   incremental_ = readStringOption(specs, options, "build") == "incremental";
@@ -32,6 +32,12 @@ HnswIndex::HnswIndex(std::size_t dim, const Json& options) : MipsIndex(dim, stor
   orderNodes_ = readStringOption(specs, options, "orderNodes") == "auto";
   spaceDecided_ = space != "auto";
   setSpace(space == "euclidean");
+}
+
+std::size_t HnswIndex::defaultEfSearch(std::size_t dim) { return dim >= kWideBeamDimension ? kWideEfSearch : kEfSearch; }
+
+std::size_t HnswIndex::searchBeam(std::size_t ef, std::size_t count) const {
+  return (items_.quantised() ? static_cast<std::size_t>(std::ceil(kQuantisedBeamWidening * static_cast<double>(ef))) : ef) + count - 1;
 }
 
 bool HnswIndex::inlinesRows() const {
@@ -217,6 +223,14 @@ void HnswIndex::candidateRows(const std::vector<Id>& ids, const float** rows) co
 std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible) {
   makeScratch();
   candidateRows_.clear();
+  // A build in this search (below) may end the space trial, which then searches with its beam.
+  struct SearchCount {
+    std::size_t& held;
+    SearchCount(std::size_t& slot, std::size_t count) : held(slot) { held = count; }
+    ~SearchCount() { held = 0; }
+    SearchCount(const SearchCount&) = delete;
+    SearchCount& operator=(const SearchCount&) = delete;
+  } searching(slicingSearchCount_, count);
   // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers,
   // in the order it was built: the search's eligibility names rows, which orderGraph would move.
   if (!incremental_) buildWaiting(items_.size());
@@ -231,9 +245,7 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
     graphQuery(paddedQuery);
     // Int8 storage: the beam is widened (kQuantisedBeamWidening), was ordered by the quantised
     // query, and all of it goes to the exact ranking.
-    const std::size_t beam =
-        (items_.quantised() ? static_cast<std::size_t>(std::ceil(kQuantisedBeamWidening * static_cast<double>(efSearch_))) : efSearch_) +
-        count - 1;
+    const std::size_t beam = searchBeam(efSearch_, count);
     const std::size_t wanted = items_.quantised() ? beam : count;
     // The beam holds efSearch candidates beyond the `count` asked for (searchKnn would use
     // max(ef, count)): so a longer shortlist always means a wider search.

@@ -40,6 +40,10 @@ class Random {
   }
   // An independent stream derived from this one (for per-seed or per-copy generators).
   Random split();
+  // A stream derived from this one's state without advancing it: draws that must not change the
+  // numbers this engine gives next (a propensity estimate beside the choice it estimates). Another
+  // `stream` gives another one; the same state and stream give the same numbers.
+  Random derived(std::uint64_t stream) const;
 
   // The engine's full state, for saving and restoring objects exactly.
   struct State {

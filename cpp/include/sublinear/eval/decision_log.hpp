@@ -29,7 +29,8 @@ struct DecisionLog {
   // lengths that differ (INVALID_ARGUMENT), no record (EMPTY), a propensity outside (0, 1]
   // (INVALID_ARGUMENT), a reward that is not finite or beyond 1e15 (NON_FINITE /
   // INVALID_ARGUMENT), an arm the policy does not hold (UNKNOWN_ID), an arm its own filter excludes
-  // (INVALID_ARGUMENT).
+  // or a position at or beyond the policy's arm count, the largest slate it can show
+  // (INVALID_ARGUMENT). Nothing a record's values imply is allocated before they are checked.
   void check(const LinearPolicy& policy) const;
 };
 

@@ -140,6 +140,7 @@ class ThompsonSampling : public RidgePolicy {
                                        const Eligibility& eligible);
   // Draws the scores of `candidates` `draws` times from the posterior at the last draw's scale and
   // calls visit(order) with the candidates' indices whose first n are that draw's top n, best first.
+  // The draws come from a stream derived from the policy's engine, which they leave as it was.
   void rankDraws(const std::vector<Id>& candidates, std::size_t n, std::size_t draws,
                  const std::function<void(const std::vector<Eigen::Index>&)>& visit);
 
