@@ -278,9 +278,7 @@ void ClsPolicy::weighPast(double factor) {
 }
 
 void ClsPolicy::forget(double factor) {
-  require(std::isfinite(factor) && factor >= 0.0 && factor <= 1.0, ErrorCode::InvalidArgument,
-          "forget: factor must be a number in [0, 1]");
-  if (factor == 1.0) return;
+  if (!Forgetting::forgets(factor)) return;
   weighPast(factor);
   forgetting_.recordChange(static_cast<std::uint64_t>(rounds_), false);
 }

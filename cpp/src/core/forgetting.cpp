@@ -68,6 +68,12 @@ bool Forgetting::detect(double standardisedError) {
   return true;
 }
 
+bool Forgetting::forgets(double factor) {
+  require(std::isfinite(factor) && factor >= 0.0 && factor <= 1.0, ErrorCode::InvalidArgument,
+          "forget: factor must be a number in [0, 1]");
+  return factor < 1.0;
+}
+
 void Forgetting::recordChange(std::uint64_t update, bool detected) {
   if (detected) {
     ++detected_;

@@ -623,6 +623,16 @@ const OptionGroup& matroidEnvironment() {
       nested(object("matroid", "{ kind: 'uniform' }", "{ kind, rank | groups | groupOfArm | vertices, edges | right, degree, edges }"),
              "nested", "", "matroid.matroid"),
       array("means", "drawn from the seed", "the K arms' mean rewards, in [a, b]"),
+      nested(object("drift", "none: the means stay", "{ kind: 'switch', every }: the arms' means turn over (m -> a + b - m) every `every` rounds"),
+             "nested", "", "matroid.drift"),
+  };
+  return group;
+}
+
+const OptionGroup& matroidDrift() {
+  static const OptionGroup group{
+      text("kind", "switch", "switch", "'switch': the best arms become the worst every `every` rounds, and back at the next switch"),
+      integer("every", 1000, 1, 1e12, "rounds between switches"),
   };
   return group;
 }
@@ -726,6 +736,7 @@ std::deque<OptionTable>& tableStore() {
       {"environment", "mips", {&typed(), &environmentCommon(), &mipsEnvironment()}},
       {"nested", "linear.change", {&linearChange()}},
       {"nested", "linear.drift", {&linearDrift()}},
+      {"nested", "matroid.drift", {&matroidDrift()}},
       {"nested", "ratings.change", {&ratingsChange()}},
       {"nested", "matroid.matroid", {&matroidSpec()}},
       {"nested", "policy.prior", {&ridgePriorSpec()}},

@@ -285,9 +285,7 @@ void RidgePolicy::observe(const double* features, double reward) {
 }
 
 void RidgePolicy::forget(double factor) {
-  require(std::isfinite(factor) && factor >= 0.0 && factor <= 1.0, ErrorCode::InvalidArgument,
-          "forget: factor must be a number in [0, 1]");
-  if (factor == 1.0) return;
+  if (!Forgetting::forgets(factor)) return;
   // In the catalogue's current basis first, as an observation would be.
   beforeObservation();
   model_.forget(factor);

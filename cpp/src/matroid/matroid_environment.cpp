@@ -123,6 +123,24 @@ MatroidEnvironment::MatroidEnvironment(const Json& options, std::uint64_t fallba
     for (auto& mean : means_) mean = random.uniform(a_, b_);
   }
   optimalValue_ = expectedValue(matroid_->maxWeightBasis(means_.data(), means_.size()));
+  if (has(options, "drift")) {
+    const Json& drift = options.at("drift");
+    require(drift.is_object(), ErrorCode::InvalidArgument, "option 'drift' must be an object { kind, every }");
+    readStringOption(option_groups::matroidDrift(), drift, "kind", "drift.");
+    driftEvery_ = readIntegerOption(option_groups::matroidDrift(), drift, "every");
+  }
+}
+
+void MatroidEnvironment::atRound(std::int64_t round) {
+  if (driftEvery_ == 0) return;
+  const bool turned = ((round - 1) / driftEvery_) % 2 == 1;
+  if (turned != turnedOver_) turnOver();
+}
+
+void MatroidEnvironment::turnOver() {
+  for (double& mean : means_) mean = a_ + b_ - mean;
+  optimalValue_ = expectedValue(matroid_->maxWeightBasis(means_.data(), means_.size()));
+  turnedOver_ = !turnedOver_;
 }
 
 double MatroidEnvironment::expectedValue(const std::vector<Id>& basis) const {

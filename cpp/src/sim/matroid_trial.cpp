@@ -30,8 +30,9 @@ void MatroidTrial::setup(TrialClock& clock) {
   clock.setup += secondsSince(start);
 }
 
-RoundOutcome MatroidTrial::playRound(std::int64_t, TrialClock& clock) {
+RoundOutcome MatroidTrial::playRound(std::int64_t round, TrialClock& clock) {
   require(policy_ != nullptr, ErrorCode::InvalidArgument, "setup() must run before playRound()");
+  environment_->atRound(round);
   auto start = std::chrono::steady_clock::now();
   const std::vector<Id> basis = policy_->select();
   clock.select += secondsSince(start);

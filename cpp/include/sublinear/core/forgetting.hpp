@@ -74,6 +74,9 @@ class Forgetting {
   static constexpr std::size_t kRecentRows = 32;
   // 'auto': one standardised prediction error; true when it completes a change (the detector starts over).
   bool detect(double standardisedError);
+  // forget(factor)'s check for every policy: INVALID_ARGUMENT unless factor is a number in [0, 1];
+  // whether there is anything to forget (factor below 1).
+  static bool forgets(double factor);
   // The model forgot at update number `update`: detected (by 'auto') or asked for (forget()).
   void recordChange(std::uint64_t update, bool detected);
 

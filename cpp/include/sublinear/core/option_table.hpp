@@ -169,6 +169,7 @@ const OptionGroup& ratingsEnvironment();
 const OptionGroup& clusteredEnvironment();
 const OptionGroup& promotionEnvironment();
 const OptionGroup& matroidEnvironment();
+const OptionGroup& matroidDrift();
 const OptionGroup& mabBpEnvironment();
 const OptionGroup& mipsEnvironment();
 // The keys of the mips environment's policy that the trial reads itself (the rest is the index's).

@@ -35,6 +35,10 @@ class MatroidEnvironment {
   double expectedValue(const std::vector<Id>& basis) const;
   // One reward draw for `arm`.
   double draw(Id arm, Random& random) const;
+  // Option `drift` ({ kind: 'switch', every }): at round t (from 1) the means are turned over
+  // (m -> a + b - m, the best arms the worst) in every other stretch of `every` rounds; call before
+  // the round's draws. Without drift nothing changes.
+  void atRound(std::int64_t round);
 
  private:
   std::unique_ptr<Matroid> matroid_;
@@ -43,6 +47,10 @@ class MatroidEnvironment {
   double b_ = 1.0;
   bool bernoulli_ = true;
   double optimalValue_ = 0.0;
+  std::int64_t driftEvery_ = 0;
+  bool turnedOver_ = false;
+  // The means turned over (m -> a + b - m) and the best basis's value for them.
+  void turnOver();
 };
 
 }  // namespace sublinear
