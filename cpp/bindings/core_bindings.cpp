@@ -35,7 +35,7 @@ void setThreads(double threads) {
 }
 double threads() { return static_cast<double>(parallelism()); }
 
-// The option table of one class (core/option_tables.cpp) as JSON: [{ name, type, default, ... }].
+// The option table of one class (its layer's <layer>_option_tables.cpp) as JSON: [{ name, type, default, ... }].
 std::string optionTableJson(const std::string& kind, const std::string& type) { return optionTable(kind, type).describe().dump(); }
 
 // inspectState's summary of the first `available` of a state's `length` bytes, as JSON (type names

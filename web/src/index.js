@@ -379,7 +379,7 @@ export async function init(options) {
       // A call runs uninterrupted, about 1 us a round: 2^20 rounds keep it near a second.
       (count) => requireInteger(count, 'count', 0, MAX_CHECKSUM_ROUNDS),
     ], (seed, count) => Module.randomChecksum(seed, count), 'randomChecksum()'),
-    // The option table of one class, as the C++ constructors read it (core/option_tables.cpp):
+    // The option table of one class, as the C++ constructors read it (cpp/src/<layer>/<layer>_option_tables.cpp):
     // [{ name, type, default, low, high, lowOpen, highOpen, choices, doc, internal }, ...]. kind is
     // 'index', 'linear-policy', 'catalogue', 'semi-bandit-policy', 'cls-policy', 'environment', 'simulation' (type 'simulate')
     // or 'evaluation' (type 'evaluate');

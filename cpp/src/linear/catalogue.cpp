@@ -8,6 +8,7 @@
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/snapshot.hpp"
 #include "sublinear/core/state_inspection.hpp"
+#include "sublinear/linear/linear_option_tables.hpp"
 #include "sublinear/linear/policy_index.hpp"
 #include "sublinear/linear/projected_arms.hpp"
 #include "sublinear/linear/saved_arms.hpp"

@@ -6,6 +6,7 @@
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/snapshot.hpp"
 #include "sublinear/core/state_inspection.hpp"
+#include "sublinear/linear/linear_option_tables.hpp"
 #include "sublinear/linear/policy_factory.hpp"
 
 namespace sublinear {
