@@ -7,6 +7,7 @@
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/parallelism.hpp"
 #include "sublinear/core/random_checksum.hpp"
+#include "sublinear/core/state_inspection.hpp"
 
 namespace sublinear::bindings {
 
@@ -34,8 +35,14 @@ void setThreads(double threads) {
 }
 double threads() { return static_cast<double>(parallelism()); }
 
-// The option table of one class (core/option_tables.cpp) as JSON: [{ name, type, default, ... }].
+// The option table of one class (its layer's <layer>_option_tables.cpp) as JSON: [{ name, type, default, ... }].
 std::string optionTableJson(const std::string& kind, const std::string& type) { return optionTable(kind, type).describe().dump(); }
+
+// inspectState's summary of the first `available` of a state's `length` bytes, as JSON (type names
+// of hostile bytes need not be UTF-8: replaced, not thrown).
+std::string inspectStateJson(std::uintptr_t bytes, std::size_t available, std::size_t length) {
+  return inspectState(fromAddress<const std::uint8_t>(bytes), available, length).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 // Every table: [{ kind, type }, ...].
 std::string optionTableList() {
@@ -52,6 +59,7 @@ EMSCRIPTEN_BINDINGS(sublinear_core) {
   emscripten::function("randomChecksum", guard<&checksum>);
   emscripten::function("optionTable", guard<&optionTableJson>);
   emscripten::function("optionTableList", guard<&optionTableList>);
+  emscripten::function("inspectState", guard<&inspectStateJson>);
   emscripten::function("setParallelism", guard<&setThreads>);
   emscripten::function("parallelism", guard<&threads>);
 }

@@ -9,12 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "test_support.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "sublinear/mips/mips_option_tables.hpp"
 #include "sublinear/mips/persistent_index.hpp"
+#include "test_support.hpp"
 
 namespace sublinear::testing {
 namespace registry_toy_index_test {

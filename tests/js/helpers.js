@@ -46,6 +46,17 @@ export function bruteForce(items, query, k) {
   return scored.slice(0, k);
 }
 
+// CRC-32 (IEEE 802.3, as zlib) of `bytes`: the checksum that seals a saved state's envelope, for
+// tests that write or re-seal one by hand (docs/state-format.md).
+export function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const byte of bytes) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
+
 export function expectBanditError(sb, action, code) {
   let caught = null;
   try {

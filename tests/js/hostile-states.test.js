@@ -6,7 +6,7 @@
 // to the heap, and running out of heap is OUT_OF_MEMORY with the object left usable.
 import { describe, expect, test } from 'vitest';
 import init from '../../dist/index.js';
-import { expectBanditError, gaussian, registeredClasses, seededRandom } from './helpers.js';
+import { crc32, expectBanditError, gaussian, registeredClasses, seededRandom } from './helpers.js';
 
 // Without the warm-up, the heap starts small: growth caused by a restore is not hidden by free
 // space that the warm-up left behind.
@@ -14,15 +14,6 @@ const sb = await init({ warmUp: false });
 
 const MiB = 1 << 20;
 const heapBytes = () => sb.memoryUsage().heapBytes;
-
-function crc32(bytes) {
-  let c = 0xffffffff;
-  for (const byte of bytes) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  }
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 // The envelope (docs/state-format.md): 'SBST', format version (u16), library version and type
 // (u32 length + bytes each), payload length (u64), payload, CRC-32. The payload starts with the

@@ -1,4 +1,4 @@
-// The C++ option tables (sb.optionTable, cpp/src/core/option_tables.cpp) against what users read:
+// The C++ option tables (sb.optionTable, cpp/src/<layer>/<layer>_option_tables.cpp) against what users read:
 // the hand-written .d.ts files and the README's option lists must name exactly the options each
 // class's constructor accepts. The .d.ts files are parsed textually: `export interface X extends Y {`
 // blocks, their two-space-indented `name?:` members, and `declare class C extends ...` with either

@@ -2,7 +2,7 @@
 // object continues exactly as the original, and damaged or foreign bytes throw CORRUPT_STATE while
 // the module stays usable.
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
+import { crc32, expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -166,15 +166,6 @@ describe('combinatorial linear policies', () => {
 // wrote it and the type (u32 length + bytes each), the payload length (u64), the payload, a CRC-32
 // of everything before it.
 const formatVersion = 5;
-
-function crc32(bytes) {
-  let c = 0xffffffff;
-  for (const byte of bytes) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  }
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 // `bytes` with its format version replaced and a valid checksum: only the version can be at fault.
 function withFormat(bytes, format) {

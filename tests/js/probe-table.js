@@ -535,6 +535,13 @@ export const families = {
   },
 };
 
+// The envelope's head of a state of `type` with an empty payload (docs/state-format.md): 'SBST', format
+// version 5, the library and type names, payload length 0, a checksum left at 0.
+function stateHead(type) {
+  const text = (value) => [...new Uint8Array(new Uint32Array([value.length]).buffer), ...new TextEncoder().encode(value)];
+  return Uint8Array.from([0x53, 0x42, 0x53, 0x54, 5, 0, ...text('0.4.0'), ...text(type), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+}
+
 // The module's functions: name -> { args, works(sb) }.
 const smallLinear = { environment: { type: 'linear', dim: 2, arms: 5, seed: 1 }, policy: { type: 'lin-ucb' }, horizon: 20, seed: 1 };
 const smallEvaluation = {
@@ -609,4 +616,9 @@ export const moduleFunctions = {
   },
   // Allowed inside onProgress: it runs no algorithm.
   memoryUsage: { args: [], reentrant: true, works: (sb) => sb.memoryUsage().heapBytes > 0 },
+  // The head of a state (sb.inspectState reads no further, and does not check the checksum).
+  inspectState: {
+    args: [['bytes', () => stateHead('exact')]],
+    works: (sb) => sb.inspectState(stateHead('sub-ts@catalogue')).class === 'SubTS',
+  },
 };

@@ -1,7 +1,7 @@
 // Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what the README shows,
 // with no lib but ES2022's (no DOM, no Node types) as well as with them.
 import { runInWorker } from 'sublinear-bandits/worker';
-import init, { BanditError, type SearchResult, type SublinearBandits } from 'sublinear-bandits';
+import init, { BanditError, type SavedStateInfo, type SearchResult, type SublinearBandits } from 'sublinear-bandits';
 
 async function main(): Promise<void> {
   const sb: SublinearBandits = await init();
@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   const saved: Uint8Array = index.toBytes();
   const copy: InstanceType<typeof sb.ExactIndex> = sb.ExactIndex.fromBytes(saved);
   copy.dispose();
+  const info: SavedStateInfo = sb.inspectState(saved);
+  const described: [string, number, number | undefined, string | undefined] = [info.class, info.formatVersion, info.sizes.items, info.catalogueIdentity];
   try {
     index.remove([99]);
   } catch (error) {

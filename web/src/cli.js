@@ -71,17 +71,6 @@ async function simulateCommand(args) {
   }
 }
 
-// The type name of a saved state (docs/state-format.md: magic, u16 format, u32 length + library
-// version, u32 length + type name); fromBytes checks the rest.
-function savedType(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < 14 || new TextDecoder().decode(bytes.subarray(0, 4)) !== 'SBST') throw new Error('not a saved state (no SBST header)');
-  const typeAt = 10 + view.getUint32(6, true);
-  if (typeAt + 4 > bytes.length) throw new Error('a damaged saved state');
-  const length = view.getUint32(typeAt, true);
-  return new TextDecoder().decode(bytes.subarray(typeAt + 4, typeAt + 4 + length));
-}
-
 async function evaluateCommand(args) {
   const option = (name) => optionOf(args, name);
   const logPath = option('--log');
@@ -107,11 +96,15 @@ async function evaluateCommand(args) {
       options.arms = config.arms;
     } else {
       const bytes = new Uint8Array(readFileSync(option('--state')));
+      // The package's reader of a state's head names its class (and the catalogue a user needs).
+      const state = sb.inspectState(bytes);
+      const Class = [sb.LinUCB, sb.LinTS, sb.SubTS, sb.LinearElim, sb.SubElim].find((C) => C.name === state.class);
+      if (!Class) throw new Error(`${option('--state')} is not a linear policy's state (it is the state of ${state.class})`);
+      if (state.catalogueIdentity !== undefined && !option('--catalogue')) {
+        throw new Error(`${option('--state')} is a user's model over catalogue ${state.catalogueIdentity}: give that catalogue's snapshot with --catalogue <catalogue.bin>`);
+      }
       const catalogue = option('--catalogue') ? sb.Catalogue.fromBytes(new Uint8Array(readFileSync(option('--catalogue')))) : undefined;
       if (catalogue) owned.push(catalogue);
-      const type = savedType(bytes).replace(/@catalogue$/, '');
-      const Class = [sb.LinUCB, sb.LinTS, sb.SubTS, sb.LinearElim, sb.SubElim].find((C) => C.type === type);
-      if (!Class) throw new Error(`${option('--state')} is not a linear policy's state (type '${type}')`);
       options.policy = catalogue ? Class.fromBytes(bytes, { catalogue }) : Class.fromBytes(bytes);
       owned.push(options.policy);
     }

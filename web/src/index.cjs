@@ -2,7 +2,7 @@
 // which Node 20's require() cannot load, so this entry loads it with import() when init() is called.
 //   const { init } = require('sublinear-bandits');
 //   const sb = await init();   // inside an async function: the same module object as from ESM
-// Everything else (sb.BanditError, the classes) is on the object init() resolves to.
+// Everything else (sb.BanditError, the classes, sb.inspectState) is on the object init() resolves to.
 'use strict';
 
 let loading;

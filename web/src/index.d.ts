@@ -83,6 +83,46 @@ export interface SublinearBandits extends MipsClasses, LinearClasses, CatalogueC
    */
   optionTable(kind: string, type: string): OptionSpec[];
   optionTable(): { kind: string; type: string }[];
+  /**
+   * What a saved state (`toBytes()` of any class) is, read from its head without loading it: the
+   * class that restores it, its format version, its sizes and, for a catalogue or a user over one,
+   * the catalogue's identity. It reads at most the first 64 KiB, whatever the state's size, and
+   * allocates nothing for the sizes the bytes claim; the checksum and the payload are checked by
+   * fromBytes. A state of another format version is described (fromBytes refuses it); bytes that are
+   * not a state, a state of this format whose length does not match its head, or one of a type no
+   * class restores throw CORRUPT_STATE; anything but a Uint8Array or ArrayBuffer, INVALID_ARGUMENT.
+   * fromBytes and the command line's `evaluate --state` read states through the same reader.
+   */
+  inspectState(bytes: Uint8Array | ArrayBuffer): SavedStateInfo;
+}
+
+/** What `inspectState` reads from a saved state's head (docs/state-format.md). */
+export interface SavedStateInfo {
+  /** The class whose fromBytes restores the state: `sb[info.class].fromBytes(bytes)`. */
+  class: string;
+  /** The envelope's type name: the class's kebab-case type, `<type>@catalogue` for a user over a catalogue. */
+  type: string;
+  /** The state's format version (5 in this library, which loads no other). */
+  formatVersion: number;
+  /** The package version that wrote the state ("0.1.x" for format 1, which did not record it). */
+  libraryVersion: string;
+  sizes: {
+    /** The state's byte length. */
+    bytes: number;
+    /** The payload's declared length (this format only). */
+    payloadBytes?: number;
+    /** The `dim` option, where the state's options hold one (not a user's: its catalogue's). */
+    dim?: number;
+    /** A MIPS index's item count. */
+    items?: number;
+    /** A linear policy's own arms, or a catalogue's arms. */
+    arms?: number;
+  };
+  /**
+   * A Catalogue's identity, or for a user over a catalogue the identity of the catalogue it must be
+   * restored over (16 hex digits, as `catalogue.stats().identity`).
+   */
+  catalogueIdentity?: string;
 }
 
 /** One option of a class (optionTable). */

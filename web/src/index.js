@@ -9,6 +9,7 @@ import { defineLinearClasses } from './linear.js';
 import { defineCatalogueClasses } from './catalogue.js';
 import { defineSimulationClasses } from './simulate.js';
 import { defineEvaluation } from './evaluate.js';
+import { defineInspectState } from './saved-state.js';
 import { version } from './version.js';
 import { warmUp } from './warm-up.js';
 
@@ -344,6 +345,14 @@ export async function init(options) {
   const runtime = createRuntime(Module);
   const { Catalogue, CatalogueFamily } = defineCatalogueClasses(runtime);
   const linearClasses = defineLinearClasses(runtime, CatalogueFamily);
+  // One line per area: each defines its classes on this module instance.
+  const classes = {
+    ...defineMipsClasses(runtime),
+    ...defineClsClasses(runtime),
+    ...defineMatroidClasses(runtime),
+    Catalogue,
+    ...linearClasses,
+  };
   const sb = Object.freeze({
     version,
     BanditError,
@@ -352,12 +361,9 @@ export async function init(options) {
     // incremental graph's slices) and the elimination policies' reviews run on, and why that many.
     threads,
     threadsReason: reason,
-    // One line per area: each defines its classes on this module instance.
-    ...defineMipsClasses(runtime),
-    ...defineClsClasses(runtime),
-    ...defineMatroidClasses(runtime),
-    Catalogue,
-    ...linearClasses,
+    ...classes,
+    // What a saved state is (class, format version, sizes, catalogue identity), read from its head.
+    inspectState: defineInspectState(runtime, classes),
     ...defineSimulationClasses(runtime),
     ...defineEvaluation(runtime, linearClasses),
     // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
@@ -373,7 +379,7 @@ export async function init(options) {
       // A call runs uninterrupted, about 1 us a round: 2^20 rounds keep it near a second.
       (count) => requireInteger(count, 'count', 0, MAX_CHECKSUM_ROUNDS),
     ], (seed, count) => Module.randomChecksum(seed, count), 'randomChecksum()'),
-    // The option table of one class, as the C++ constructors read it (core/option_tables.cpp):
+    // The option table of one class, as the C++ constructors read it (cpp/src/<layer>/<layer>_option_tables.cpp):
     // [{ name, type, default, low, high, lowOpen, highOpen, choices, doc, internal }, ...]. kind is
     // 'index', 'linear-policy', 'catalogue', 'semi-bandit-policy', 'cls-policy', 'environment', 'simulation' (type 'simulate')
     // or 'evaluation' (type 'evaluate');

@@ -142,7 +142,7 @@ export interface ApproximationAuditOptions {
   auditBudget?: number;
   /** When the audited miss rate is clearly above this, in (0, 1], the shortlist doubles. Default 0.05. */
   targetMissRate?: number;
-  /** The largest shortlist the audits may raise it to. Default 64 x shortlist (at most 100,000). */
+  /** The largest shortlist the audits may raise it to. Default min(64 x shortlist, 100000). */
   maxShortlist?: number;
 }
 
@@ -151,7 +151,7 @@ export interface ThompsonSamplingOptions extends LinearPolicyOptions, Population
   inflation?: number;
   /** Candidates retrieved from the index and ranked exactly. Default 30. */
   shortlist?: number;
-  /** Default { type: 'exact' } for LinTS, { type: 'hnsw' } for SubTS (an hnsw index gets M 8 (16 above 32 dimensions) and efConstruction 16 unless given: it is built a slice per step, so its cost decides when SubTS overtakes LinTS). */
+  /** Default: the option table's (`sb.optionTable('linear-policy', 'lin-ts' | 'sub-ts')`): an exact scan for LinTS; for SubTS an hnsw graph with an M and efConstruction of its own unless given (it is built a slice per step, so its cost decides when SubTS overtakes LinTS). */
   index?: PolicyIndexOptions;
   /** The paper's transform for a negative best reward: x -> [x/sqrt2, sqrt2/2], r -> r/2 + 1/2. Default false. */
   negativeRewardTransform?: boolean;
@@ -239,13 +239,13 @@ export interface ApproximationStats {
 }
 
 export interface EliminationOptions extends LinearPolicyOptions, ApproximationAuditOptions, CatalogueSubspaceOptions {
-  /** MIPS accuracy eta(T) in (0, 1); the last stage is ceil(log2(1/(8 eta))). Default 1/horizon (practical radius), 1/sqrt(horizon) (theoretical). */
+  /** MIPS accuracy eta(T) in (0, 1); the last stage is ceil(log2(1/(8 eta))). Default: the option table's, from the horizon and the radius rule (`sb.optionTable('linear-policy', 'sub-elim')`). */
   eta?: number;
   /** L, bound on the arms' norm in the theoretical radius. Default 1. */
   featureBound?: number;
   /** Candidates retrieved from a stage's index and ranked exactly. Default 30. */
   shortlist?: number;
-  /** Default { type: 'exact' } for LinearElim, { type: 'hnsw' } for SubElim (the lifted search's stage indexes). */
+  /** The lifted search's stage indexes. Default: the option table's (`sb.optionTable('linear-policy', 'linear-elim' | 'sub-elim')`): an exact scan for LinearElim, an hnsw graph for SubElim. */
   index?: PolicyIndexOptions;
   /**
    * How stages are searched. 'lifted': a MIPS index per stage over vec(x x^T / d) (d(d+1)/2 floats an

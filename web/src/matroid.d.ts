@@ -48,7 +48,7 @@ export interface SemiBanditOptions {
 }
 
 export interface FasterCUCBOptions extends SemiBanditOptions {
-  /** Accuracy/time knob in [1e-5, 1): bases are (1 + epsilon)-approximate under the UCB indices (default 1 / log T). */
+  /** Accuracy/time knob in [1e-5, 1): bases are (1 + epsilon)-approximate under the UCB indices (default: the option table's, from the horizon: `sb.optionTable('semi-bandit-policy', 'faster-cucb')`). */
   epsilon?: number;
 }
 

@@ -254,7 +254,7 @@ export declare class GreedyMipsIndex extends IndexMembers {
 export interface PcaTreeIndexOptions extends IndexOptions {
   /**
    * Tree depth in [0, 20]; 0 is the exact scan. Default: floor(log2(size / 1024)) at each build, so
-   * that a search reads a leaf of 1024 to 2047 items; a given depth is kept whatever the size.
+   * that leaves hold 1024 to 2047 items (a search reads one); a given depth is kept whatever the size.
    */
   depth?: number;
 }

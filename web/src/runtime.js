@@ -15,6 +15,9 @@ import { BanditError, ErrorCode, invalidArgument } from './errors.js';
 import { guardProxy, optionsToJson, readOptions, toBytes as readBytes } from './convert.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
+// The bytes of a state given to the core to read its head: the envelope's head (at most 534 bytes,
+// core/state_codec.hpp kLongestStateHead) and the payload's first fields (options, identity, counts).
+const kInspectedBytes = 64 * 1024;
 const handles = new WeakMap();
 
 // The live handle of `object`, made by `Class` or a subclass; DISPOSED after dispose(),
@@ -257,12 +260,31 @@ export function createRuntime(Module) {
     }[name]]));
   }
 
+  // The one reader of a saved state's head is the core's (core/state_inspection.hpp): it is given
+  // the state's first kInspectedBytes, never more, so reading a head costs the same for any state
+  // and nothing is allocated for the sizes the bytes claim. Returns the core's summary (inside call()).
+  function inspectState(array) {
+    const head = array.subarray(0, Math.min(array.length, kInspectedBytes));
+    // size_t is 32 bits in wasm: a longer array (which could not be loaded anyway) is read as one that
+    // does not match its declared length.
+    const length = Math.min(array.length, 0xFFFFFFFF);
+    return JSON.parse(call(() => withHeap([head], (address) => Module.inspectState(address, head.length, length))));
+  }
+
+  // What fromBytes copies to the wasm heap for `array`: all of it only when its head says it is a
+  // state whose declared payload length accounts for every byte; otherwise only its first bytes,
+  // from which the core reports the damage with its usual message (another format version, a length
+  // that does not match). Bytes that are not a state are refused by inspectState.
+  function stateToCopy(array) {
+    return inspectState(array).complete ? array : array.subarray(0, Math.min(array.length, kInspectedBytes));
+  }
+
   // The JSON of a constructor's options with the class's type, read before anything is created.
   function typedOptions(type, options) {
     return optionsToJson({ ...readOptions(options, 'options'), type });
   }
 
-  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, labelsOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions };
+  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, labelsOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions, inspectState };
   return runtime;
 }
 
@@ -291,39 +313,6 @@ export function refuseExtraArguments(what, given, accepted) {
   if (given > accepted) {
     throw invalidArgument(`${what} takes at most ${accepted} argument${accepted === 1 ? '' : 's'}, got ${given}`);
   }
-}
-
-// The envelope's head as C++ writes it (cpp/include/sublinear/core/state_codec.hpp): magic 'SBST',
-// format version (u16), from format 2 the library version, then the type name (each a u32 length
-// and at most 256 bytes), the payload length (u64), the payload, a CRC-32 (u32).
-const kMagic = [0x53, 0x42, 0x53, 0x54];
-const kLongestString = 256;
-const kLongestHead = 4 + 2 + 2 * (4 + kLongestString) + 8;
-
-// What fromBytes copies to the wasm heap for `array`: all of it only when it starts as a state and
-// its declared payload length accounts for every byte; otherwise at most its head (a few hundred
-// bytes), from which C++ reports the damage with its usual message (another format version, a
-// length that does not match). Bytes without the magic are refused here, before any allocation.
-function stateToCopy(array) {
-  if (array.length < 6 || kMagic.some((byte, i) => array[i] !== byte)) {
-    throw new BanditError(ErrorCode.CORRUPT_STATE, 'saved state is damaged: not a sublinear-bandits state');
-  }
-  const view = new DataView(array.buffer, array.byteOffset, array.byteLength);
-  let at = 6;
-  const skipString = () => {
-    if (at < 0 || array.length - at < 4) return (at = -1);
-    const size = view.getUint32(at, true);
-    at = size > kLongestString || size > array.length - at - 4 ? -1 : at + 4 + size;
-    return at;
-  };
-  if (view.getUint16(4, true) !== 1) skipString();  // format 1 had no library version
-  skipString();
-  let complete = false;
-  if (at >= 0 && array.length - at >= 8 + 4) {
-    const payload = view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
-    complete = payload === array.length - at - 8 - 4;
-  }
-  return complete ? array : array.subarray(0, Math.min(array.length, kLongestHead));
 }
 
 // Inside fromBytes: { handle, Class }, the restored handle that the constructor of `Class` adopts.

@@ -1,5 +1,6 @@
 #include "sublinear/cls/c2ucb.hpp"
 
+#include "sublinear/cls/cls_option_tables.hpp"
 #include "sublinear/core/option_table.hpp"
 
 namespace sublinear {

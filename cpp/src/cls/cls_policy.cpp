@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "sublinear/cls/cls_option_tables.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"

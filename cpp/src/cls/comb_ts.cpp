@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "sublinear/cls/cls_option_tables.hpp"
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"

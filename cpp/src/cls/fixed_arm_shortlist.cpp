@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sublinear/cls/cls_option_tables.hpp"
 #include "sublinear/cls/upper_bound_index.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "sublinear/cls/cls_option_tables.hpp"
 #include "sublinear/core/option_table.hpp"
 
 namespace sublinear {

@@ -1,5 +1,6 @@
 #include "sublinear/cls/pc2ucb.hpp"
 
+#include "sublinear/cls/cls_option_tables.hpp"
 #include "sublinear/core/option_table.hpp"
 
 namespace sublinear {

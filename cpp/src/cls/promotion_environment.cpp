@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sublinear/cls/cls_option_tables.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/env/alternating_least_squares.hpp"

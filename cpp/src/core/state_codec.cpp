@@ -41,52 +41,15 @@ constexpr std::size_t kMagicBytes = 4 + 2;
 constexpr std::size_t kStringLengthBytes = 4;
 constexpr std::size_t kLengthBytes = 8;
 constexpr std::size_t kChecksumBytes = 4;
+// The library version and type are short names: a longer length is damage, not a name to read.
+constexpr std::size_t kLongestHeadString = 256;
+static_assert(kLongestStateHead == kMagicBytes + 2 * (kStringLengthBytes + kLongestHeadString) + kLengthBytes);
 
 void appendString(std::vector<std::uint8_t>& out, const std::string& value) {
   appendLittleEndian(out, value.size(), 4);
   out.insert(out.end(), value.begin(), value.end());
 }
 
-// The envelope's head: the format version, and the library version and type strings with the
-// offset just past them. Every format version starts this way.
-struct Head {
-  std::uint64_t format = 0;
-  std::string library;
-  std::string type;
-  std::size_t end = 0;
-};
-
-Head readHead(const std::uint8_t* bytes, std::size_t length) {
-  if (bytes == nullptr || length < kMagicBytes || std::memcmp(bytes, kMagic, 4) != 0) corrupt("not a sublinear-bandits state");
-  Head head;
-  head.format = readLittleEndian(bytes + 4, 2);
-  std::size_t at = kMagicBytes;
-  auto nextString = [&]() {
-    if (length - at < kStringLengthBytes) corrupt("truncated header");
-    const std::size_t size = readLittleEndian(bytes + at, 4);
-    at += kStringLengthBytes;
-    if (size > length - at || size > 256) corrupt("truncated header");
-    std::string value(reinterpret_cast<const char*>(bytes + at), size);
-    at += size;
-    return value;
-  };
-  if (head.format == 1) {
-    // Format 1 (library 0.1.x) had no library version field.
-    head.library = "0.1.x";
-  } else {
-    head.library = nextString();
-  }
-  if (head.format != kStateFormatVersion) {
-    fail(ErrorCode::CorruptState, "saved state has format version " + std::to_string(head.format) + " (written by sublinear-bandits " +
-                                      head.library + "); this is sublinear-bandits " + kLibraryVersion +
-                                      ", which reads format version " + std::to_string(kStateFormatVersion) +
-                                      (head.format < kStateFormatVersion ? " (build the object again from its data)"
-                                                                         : " (load it with sublinear-bandits " + head.library + " or later)"));
-  }
-  head.type = nextString();
-  head.end = at;
-  return head;
-}
 }  // namespace
 
 #ifndef SUBLINEAR_VERSION
@@ -98,6 +61,47 @@ std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length) {
   std::uint32_t c = 0xFFFFFFFFU;
   for (std::size_t i = 0; i < length; ++i) c = crcTable()[(c ^ bytes[i]) & 0xFFU] ^ (c >> 8);
   return c ^ 0xFFFFFFFFU;
+}
+
+StateHeader StateHeader::read(const std::uint8_t* bytes, std::size_t available, std::size_t length) {
+  available = std::min(available, length);
+  if (bytes == nullptr || available < kMagicBytes || std::memcmp(bytes, kMagic, 4) != 0) corrupt("not a sublinear-bandits state");
+  StateHeader head;
+  head.format = static_cast<std::uint16_t>(readLittleEndian(bytes + 4, 2));
+  std::size_t at = kMagicBytes;
+  // A string of the head, or nothing when the bytes given end before it.
+  auto nextString = [&](std::string& value) {
+    if (available - at < kStringLengthBytes) return false;
+    const std::size_t size = readLittleEndian(bytes + at, 4);
+    if (size > available - at - kStringLengthBytes || size > kLongestHeadString) return false;
+    value.assign(reinterpret_cast<const char*>(bytes + at + kStringLengthBytes), size);
+    at += kStringLengthBytes + size;
+    return true;
+  };
+  // Format 1 (library 0.1.x) had no library version field.
+  if (head.format == 1) head.library = "0.1.x";
+  else if (!nextString(head.library)) corrupt("truncated header");
+  // A state of another format keeps the first three fields only: its version is what can be said.
+  if (!nextString(head.type)) {
+    head.requireCurrentFormat();
+    corrupt("truncated header");
+  }
+  if (head.format != kStateFormatVersion) return head;
+  // Bytes that end before the payload length and checksum leave the head without them (truncated).
+  if (length < at + kLengthBytes + kChecksumBytes || available < at + kLengthBytes) return head;
+  head.payloadStart = at + kLengthBytes;
+  head.payloadLength = readLittleEndian(bytes + at, 8);
+  head.complete = head.payloadLength == length - head.payloadStart - kChecksumBytes;
+  return head;
+}
+
+void StateHeader::requireCurrentFormat() const {
+  if (format == kStateFormatVersion) return;
+  fail(ErrorCode::CorruptState, "saved state has format version " + std::to_string(format) + " (written by sublinear-bandits " + library +
+                                    "); this is sublinear-bandits " + kLibraryVersion + ", which reads format version " +
+                                    std::to_string(kStateFormatVersion) +
+                                    (format < kStateFormatVersion ? " (build the object again from its data)"
+                                                                  : " (load it with sublinear-bandits " + library + " or later)"));
 }
 
 StateWriter::StateWriter(const std::string& type) : type_(type) {}
@@ -173,19 +177,28 @@ std::vector<std::uint8_t> StateWriter::finish() {
   return out;
 }
 
-std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length) { return readHead(bytes, length).type; }
+std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length) {
+  const StateHeader head = StateHeader::read(bytes, length, length);
+  head.requireCurrentFormat();
+  return head.type;
+}
 
 StateReader::StateReader(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
-  const Head head = readHead(bytes, length);
+  const StateHeader head = StateHeader::read(bytes, length, length);
+  head.requireCurrentFormat();
   if (head.type != expectedType) corrupt("it holds a " + head.type + ", not a " + expectedType);
-  const std::size_t payloadStart = head.end + kLengthBytes;
-  if (length < payloadStart + kChecksumBytes) corrupt("truncated");
-  const std::uint64_t payloadLength = readLittleEndian(bytes + payloadStart - kLengthBytes, 8);
-  if (payloadLength != length - payloadStart - kChecksumBytes) corrupt("length does not match");
+  if (head.payloadStart == 0) corrupt("truncated");
+  if (!head.complete) corrupt("length does not match");
   const std::uint32_t stored = static_cast<std::uint32_t>(readLittleEndian(bytes + length - kChecksumBytes, 4));
   if (stored != crc32(bytes, length - kChecksumBytes)) corrupt("checksum mismatch");
-  cursor_ = bytes + payloadStart;
+  cursor_ = bytes + head.payloadStart;
   end_ = bytes + length - kChecksumBytes;
+}
+
+StateReader StateReader::payloadPrefix(const StateHeader& head, const std::uint8_t* bytes, std::size_t available) {
+  if (head.format != kStateFormatVersion || !head.complete) return StateReader(bytes, bytes);
+  const std::size_t payloadEnd = head.payloadStart + static_cast<std::size_t>(head.payloadLength);
+  return StateReader(bytes + head.payloadStart, bytes + std::max(head.payloadStart, std::min(available, payloadEnd)));
 }
 
 const std::uint8_t* StateReader::take(std::size_t size) {

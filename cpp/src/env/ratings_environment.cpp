@@ -7,6 +7,7 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/env/change_options.hpp"
+#include "sublinear/env/env_option_tables.hpp"
 
 namespace sublinear {
 

@@ -8,6 +8,7 @@
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/env/alternating_least_squares.hpp"
+#include "sublinear/env/env_option_tables.hpp"
 
 namespace sublinear {
 

@@ -11,6 +11,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/eval/eval_option_tables.hpp"
 
 namespace sublinear {
 

@@ -5,6 +5,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/linear/linear_option_tables.hpp"
 
 namespace sublinear {
 

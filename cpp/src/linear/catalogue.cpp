@@ -7,6 +7,8 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/snapshot.hpp"
+#include "sublinear/core/state_inspection.hpp"
+#include "sublinear/linear/linear_option_tables.hpp"
 #include "sublinear/linear/policy_index.hpp"
 #include "sublinear/linear/projected_arms.hpp"
 #include "sublinear/linear/saved_arms.hpp"
@@ -50,6 +52,13 @@ void floatRows(const double* features, std::size_t count, std::size_t dim, std::
   out.resize(count * dim);
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(features[i]);
 }
+// inspectState: a catalogue's state holds its identity, then its arm count, after the options (toBytes).
+void describeCatalogueState(const std::string& type, const Json&, StateReader& in, Json& summary) {
+  if (type != Catalogue::kType) return;
+  summary["catalogueIdentity"] = Catalogue::identityText(in.u64());
+  summary["sizes"]["arms"] = in.u64();
+}
+const bool kCatalogueStateDescribed = addStateDescriber(&describeCatalogueState);
 }  // namespace
 
 Catalogue::Catalogue(const Json& options)

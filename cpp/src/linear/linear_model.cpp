@@ -9,6 +9,7 @@
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/linear/arm_set.hpp"
+#include "sublinear/linear/linear_option_tables.hpp"
 
 namespace sublinear {
 

@@ -1,8 +1,12 @@
 #include "sublinear/linear/persistent_linear_policy.hpp"
 
+#include <algorithm>
+
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/snapshot.hpp"
+#include "sublinear/core/state_inspection.hpp"
+#include "sublinear/linear/linear_option_tables.hpp"
 #include "sublinear/linear/policy_factory.hpp"
 
 namespace sublinear {
@@ -20,6 +24,20 @@ bool isUserStateType(const std::string& type) {
   const std::string suffix = Family::userStateType("");
   return type.size() > suffix.size() && type.compare(type.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+
+// inspectState: a user's state holds the catalogue's identity after the options (writeHead), a
+// policy with its own arms starts its fields with the arm count (RidgePolicy::save).
+void describeLinearState(const std::string& type, const Json&, StateReader& in, Json& summary) {
+  const std::vector<std::string> types = Family::stateTypes();
+  if (std::find(types.begin(), types.end(), type) == types.end()) return;
+  if (!isUserStateType(type)) {
+    summary["sizes"]["arms"] = in.u64();
+    return;
+  }
+  summary["classType"] = type.substr(0, type.size() - Family::userStateType("").size());
+  summary["catalogueIdentity"] = Catalogue::identityText(in.u64());
+}
+const bool kLinearStateDescribed = addStateDescriber(&describeLinearState);
 }  // namespace
 
 std::vector<std::string> Family::stateTypes() {

@@ -5,6 +5,7 @@
 #include "sublinear/linear/lin_ts.hpp"
 #include "sublinear/linear/lin_ucb.hpp"
 #include "sublinear/linear/linear_elim.hpp"
+#include "sublinear/linear/linear_option_tables.hpp"
 #include "sublinear/linear/scan_elim.hpp"
 #include "sublinear/linear/sub_elim.hpp"
 #include "sublinear/linear/sub_ts.hpp"

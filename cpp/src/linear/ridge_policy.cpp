@@ -8,6 +8,7 @@
 #include "sublinear/core/deterministic_math.hpp"
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/linear/linear_option_tables.hpp"
 #include "sublinear/linear/saved_arms.hpp"
 
 namespace sublinear {

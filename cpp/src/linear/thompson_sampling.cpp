@@ -7,6 +7,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/linear/linear_option_tables.hpp"
 
 namespace sublinear {
 
@@ -58,8 +59,15 @@ ThompsonSampling::ThompsonSampling(std::string type, const std::string& defaultI
 }
 
 Json ThompsonSampling::graphDefaults(int modelDim) {
-  const std::size_t links = modelDim <= kCoarseGraphMaxDimension ? 8 : 16;
-  return Json{{"efConstruction", 16}, {"M", links}, {"buildCredit", kBuildCredit}};
+  const int links = modelDim <= kCoarseGraphMaxDimension ? kCoarseGraphLinks : kGraphLinks;
+  return Json{{"efConstruction", kGraphConstruction}, {"M", links}, {"buildCredit", kBuildCredit}};
+}
+
+const char* ThompsonSampling::graphDefaultsText() {
+  static const std::string text = "{ type: 'hnsw', M: " + std::to_string(kCoarseGraphLinks) + " (" + std::to_string(kGraphLinks) +
+                                  " above " + std::to_string(kCoarseGraphMaxDimension) +
+                                  " dimensions), efConstruction: " + std::to_string(kGraphConstruction) + " }";
+  return text.c_str();
 }
 
 namespace {

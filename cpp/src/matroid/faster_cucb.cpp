@@ -7,6 +7,7 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
+#include "sublinear/matroid/matroid_option_tables.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
 
 namespace sublinear {

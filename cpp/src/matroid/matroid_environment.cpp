@@ -8,6 +8,7 @@
 #include "sublinear/core/limits.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/matroid/graphic_matroid.hpp"
+#include "sublinear/matroid/matroid_option_tables.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
 #include "sublinear/matroid/transversal_matroid.hpp"
 #include "sublinear/matroid/uniform_matroid.hpp"

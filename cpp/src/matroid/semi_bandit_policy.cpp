@@ -10,6 +10,7 @@
 #include "sublinear/core/memory_budget.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/state_codec.hpp"
+#include "sublinear/matroid/matroid_option_tables.hpp"
 
 namespace sublinear {
 

@@ -7,6 +7,7 @@
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "sublinear/mips/mips_option_tables.hpp"
 
 namespace sublinear {
 

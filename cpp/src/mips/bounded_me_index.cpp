@@ -9,6 +9,7 @@
 #endif
 
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/mips/mips_option_tables.hpp"
 
 namespace sublinear {
 

@@ -7,6 +7,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/mips/mips_option_tables.hpp"
 
 namespace sublinear {
 

@@ -11,6 +11,7 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/parallelism.hpp"
+#include "sublinear/mips/mips_option_tables.hpp"
 #include "sublinear/mips/top_k.hpp"
 
 namespace sublinear {

@@ -3,11 +3,12 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/mips/adaptive_index.hpp"
+#include "sublinear/mips/bounded_me_index.hpp"
 #include "sublinear/mips/exact_index.hpp"
+#include "sublinear/mips/greedy_mips_index.hpp"
 #include "sublinear/mips/hnsw_index.hpp"
 #include "sublinear/mips/lsh_index.hpp"
-#include "sublinear/mips/bounded_me_index.hpp"
-#include "sublinear/mips/greedy_mips_index.hpp"
+#include "sublinear/mips/mips_option_tables.hpp"
 #include "sublinear/mips/pca_tree_index.hpp"
 
 namespace sublinear {
@@ -20,7 +21,7 @@ std::unique_ptr<MipsIndex> construct(std::size_t dim, const Json& spec) {
 }  // namespace
 
 // Every index with options reads them in its constructor (dim, options) through its option table
-// (core/option_tables.cpp); the keys are checked against that table first. ExactIndex reads only
+// (mips/mips_option_tables.cpp); the keys are checked against that table first. ExactIndex reads only
 // the seed every index accepts, which it validates and ignores (the exact scan draws no random numbers).
 TypeRegistry<MipsIndexType>& mipsIndexRegistry() {
   static TypeRegistry<MipsIndexType> registry("index", "unknown index type", {

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/mips/mips_option_tables.hpp"
 
 namespace sublinear {
 

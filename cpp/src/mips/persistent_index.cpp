@@ -1,10 +1,13 @@
 #include "sublinear/mips/persistent_index.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/option_table.hpp"
+#include "sublinear/core/state_inspection.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "sublinear/mips/mips_option_tables.hpp"
 
 namespace sublinear {
 
@@ -47,6 +50,16 @@ void PersistenceFamily<MipsIndex>::afterLoad(const MipsIndex& index) {
     requireMagnitude(vector.data(), items.dim(), "saved item");
   }
 }
+
+namespace {
+// inspectState: an index's payload starts with its item count (MipsIndex::save).
+void describeIndexState(const std::string& type, const Json&, StateReader& in, Json& summary) {
+  const std::vector<std::string> types = mipsIndexTypes();
+  if (std::find(types.begin(), types.end(), type) == types.end()) return;
+  summary["sizes"]["items"] = in.u64();
+}
+const bool kIndexStateDescribed = addStateDescriber(&describeIndexState);
+}  // namespace
 
 void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
   requireMagnitude(vectors, vectorLength, "vectors");

@@ -9,6 +9,7 @@
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/env/environment_factory.hpp"
 #include "sublinear/linear/policy_factory.hpp"
+#include "sublinear/sim/sim_option_tables.hpp"
 
 namespace sublinear {
 

@@ -8,6 +8,8 @@
 #include "sublinear/core/memory_budget.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/env/environment_factory.hpp"
+#include "sublinear/mips/mips_option_tables.hpp"
+#include "sublinear/sim/sim_option_tables.hpp"
 
 namespace sublinear {
 

@@ -8,6 +8,7 @@
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/env/environment_factory.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "sublinear/sim/sim_option_tables.hpp"
 
 namespace sublinear {
 

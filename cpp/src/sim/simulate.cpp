@@ -13,6 +13,7 @@
 #include "sublinear/sim/mab_bp_trial.hpp"
 #include "sublinear/sim/matroid_trial.hpp"
 #include "sublinear/sim/mips_trial.hpp"
+#include "sublinear/sim/sim_option_tables.hpp"
 
 namespace sublinear {
 

@@ -75,9 +75,13 @@ struct OptionTable {
 const OptionTable& optionTable(const std::string& kind, const std::string& type);
 // The same, or nullptr when there is none.
 const OptionTable* findOptionTable(const std::string& kind, const std::string& type);
-// Every table: the built-in ones (core/option_tables.cpp), then those added at run time. A deque,
-// so that a table handed out stays where it is when one is added.
+// Every table: the built-in ones (the core's, then each layer's, added at static initialisation),
+// then those added at run time. A deque, so that a table handed out stays where it is when one is added.
 const std::deque<OptionTable>& optionTables();
+// Adds a layer's built-in tables: `const bool kTablesAdded = addOptionTables({...})` in the layer's
+// <layer>_option_tables.cpp, beside the classes whose options they are, so that the core includes
+// no higher layer. std::logic_error (at static initialisation: a programming error) on a duplicate.
+bool addOptionTables(std::vector<OptionTable> tables);
 // Adds the table of a type registered at run time (TypeRegistry::add); std::logic_error when the
 // kind already has that type. Not synchronised: add tables before any thread reads one.
 void addOptionTable(OptionTable table);
@@ -103,82 +107,14 @@ std::uint64_t readSeedOption(const OptionGroup& group, const Json& options);
 void requireIntegerOptionWithin(const char* name, long long value, long long low, long long high);
 bool optionGiven(const Json& options, const char* name);
 
-// The groups (data in cpp/src/core/option_tables.cpp).
+// The core's own groups (cpp/src/core/option_tables.cpp). Each higher layer declares the groups its
+// code reads in <layer>/<layer>_option_tables.hpp.
 namespace option_groups {
 // Every class: `type` (internal), `seed`.
 const OptionGroup& typed();
-// MIPS indexes.
-const OptionGroup& indexDim();
-const OptionGroup& exact();
-const OptionGroup& hnsw();
-const OptionGroup& lsh();
-const OptionGroup& adaptive();
-const OptionGroup& boundedMe();
-// boundedME()'s own options beside boundedMe()'s (the function of the package, not the index).
-const OptionGroup& boundedMeSolver();
-const OptionGroup& greedy();
-const OptionGroup& pcaTree();
-// Linear policies.
-const OptionGroup& linearDim();
-const OptionGroup& ridge();
-// LinUCB's, LinTS's and SubTS's `prior`, and the keys inside it.
-const OptionGroup& ridgePrior();
-const OptionGroup& ridgePriorSpec();
-// Every linear policy's `forgetting`, and the keys of its object form.
+// Every linear policy's `forgetting`, and the keys of its object form (core/forgetting.hpp).
 const OptionGroup& forgetting();
 const OptionGroup& forgettingSpec();
-// decide() and reward(): exploration, pending decisions, the Thompson propensity estimate.
-const OptionGroup& decisions();
-const OptionGroup& thompson();
-// LinUCB's own: kept or direct widths.
-const OptionGroup& linUcb();
-// armSubspace's options with LinUCB's default subspaceEnergy (0.8).
-const OptionGroup& optimisticSubspace();
-const OptionGroup& elimination();
-const OptionGroup& armSubspace();
-const OptionGroup& approximationAudit();
-// Sub-Elim's own: Linear Elim, the baseline, takes none of it.
-const OptionGroup& subElimSearch();
-// Matroid semi-bandit policies.
-const OptionGroup& semiBandit();
-const OptionGroup& fasterCucb();
-// The nested index spec of each linear policy (its default index type differs).
-const OptionGroup& linTsIndex();
-const OptionGroup& subTsIndex();
-const OptionGroup& linearElimIndex();
-const OptionGroup& subElimIndex();
-// The catalogue shared by linear policies.
-const OptionGroup& catalogue();
-// Combinatorial linear policies.
-const OptionGroup& cls();
-// The keys of a cls policy's `index` it reads itself; the rest is the index's.
-const OptionGroup& clsShortlist();
-const OptionGroup& clsRidge();
-const OptionGroup& c2ucb();
-const OptionGroup& pc2ucb();
-const OptionGroup& combTs();
-const OptionGroup& combLinTs();
-const OptionGroup& combLinUcb();
-// simulate()'s config and its environments.
-const OptionGroup& simulation();
-// evaluate()'s options (off-policy evaluation).
-const OptionGroup& evaluation();
-const OptionGroup& environmentCommon();
-const OptionGroup& linearEnvironment();
-const OptionGroup& ratingsEnvironment();
-const OptionGroup& clusteredEnvironment();
-const OptionGroup& promotionEnvironment();
-const OptionGroup& matroidEnvironment();
-const OptionGroup& matroidDrift();
-const OptionGroup& mabBpEnvironment();
-const OptionGroup& mipsEnvironment();
-// The keys of the mips environment's policy that the trial reads itself (the rest is the index's).
-const OptionGroup& mipsPolicy();
-// Nested objects of the environments.
-const OptionGroup& linearChange();
-const OptionGroup& linearDrift();
-const OptionGroup& ratingsChange();
-const OptionGroup& matroidSpec();
 }  // namespace option_groups
 
 }  // namespace sublinear

@@ -19,6 +19,32 @@ namespace sublinear {
 // the versions of a state it cannot read. All integers little-endian and doubles as IEEE-754 bit
 // patterns, whatever the platform. Any damage (magic, version, type, length, checksum, truncation)
 // is reported as CORRUPT_STATE.
+// The longest head a state can have (magic, format, two strings of at most 256 bytes, payload length):
+// a caller that holds a state's first kLongestStateHead bytes can read its head.
+constexpr std::size_t kLongestStateHead = 4 + 2 + 2 * (4 + 256) + 8;
+
+// The head of a saved state, the one reader of it (loaders, inspectState, the JavaScript fromBytes
+// through inspectState): it reads only the envelope's first fields, from the first `available` of
+// the state's `length` bytes, and allocates nothing sized by what they claim.
+struct StateHeader {
+  std::uint16_t format = 0;
+  // The library version that wrote the state ("0.1.x" for format 1, which did not record it).
+  std::string library;
+  std::string type;
+  // For a state of the current format whose bytes reach past the payload length: where the payload
+  // starts, its declared length, and whether that length accounts for every byte given (head,
+  // payload, checksum). Otherwise 0, 0, false: a state of another format is not read further.
+  std::size_t payloadStart = 0;
+  std::uint64_t payloadLength = 0;
+  bool complete = false;
+
+  // CORRUPT_STATE unless the bytes start as a state (the magic, the version strings readable, or
+  // for another format the version message below when its type cannot be read).
+  static StateHeader read(const std::uint8_t* bytes, std::size_t available, std::size_t length);
+  // CORRUPT_STATE naming both format versions unless the state is of this library's format.
+  void requireCurrentFormat() const;
+};
+
 class StateWriter {
  public:
   explicit StateWriter(const std::string& type);
@@ -83,7 +109,14 @@ class StateReader {
   // Bytes left in the payload: decoders bound their allocations by it.
   std::size_t remaining() const { return static_cast<std::size_t>(end_ - cursor_); }
 
+  // A reader of the payload's first bytes, as far as the first `available` bytes of the state go,
+  // for a complete state of the current format (of nothing otherwise: its first read fails). The
+  // checksum is not checked and a read past those bytes fails (CORRUPT_STATE): for inspecting a
+  // state's head cheaply, not loading it.
+  static StateReader payloadPrefix(const StateHeader& head, const std::uint8_t* bytes, std::size_t available);
+
  private:
+  StateReader(const std::uint8_t* cursor, const std::uint8_t* end) : cursor_(cursor), end_(end) {}
   const std::uint8_t* take(std::size_t size);
   const std::uint8_t* cursor_;
   const std::uint8_t* end_;

@@ -31,8 +31,8 @@ class TypeRegistry {
  public:
   // kind: the option tables' kind of the family ("index"); unknown: how a refusal names a type
   // the family lacks ("unknown index type"). An entry's table is its `groups` when it has some,
-  // else the built-in table of that kind and type in core/option_tables.cpp (std::logic_error when
-  // there is none: a programming error the tests catch).
+  // else the built-in table of that kind and type, which its layer adds (<layer>_option_tables.cpp;
+  // std::logic_error when there is none: a programming error the tests catch).
   TypeRegistry(std::string kind, std::string unknown, std::vector<Entry> entries)
       : kind_(std::move(kind)), unknown_(std::move(unknown)) {
     for (Entry& entry : entries) {

@@ -26,8 +26,8 @@ namespace sublinear {
 //
 // Options (optionTable("catalogue", "catalogue")):
 //   dim    required, 1..4096 (the linear policies' range)
-//   index  ({ type: "hnsw", M: 8 (16 above 32 dimensions), efConstruction: 16 }) the MIPS index, the
-//          defaults Sub-TS gives its own graph for that dimension (SubTS::graphDefaults)
+//   index  the MIPS index; by default the graph Sub-TS gives itself for that dimension
+//          (ThompsonSampling::graphDefaults, graphDefaultsText in the option table)
 //   seed   (0) the index's seed, unless index.seed; also the seed of the subspace's range finder
 //   modelDim (min(d, 32)), subspaceEnergy (0.6)  the arms' principal subspace that users learn in
 //          (ArmSubspace; LinUCB and the elimination users over the projected rows, below): the catalogue's, one basis for every user, so these are its options.

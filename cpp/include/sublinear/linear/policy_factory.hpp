@@ -55,8 +55,9 @@ namespace sublinear {
 //                                    "auto" ("arms" above 64 dimensions or with modelDim or
 //                                    subspaceEnergy; "none" with prior or negativeRewardTransform)
 //   modelDim                 min(d, 256)  the subspace model's dimension     (integer in [1, 4096], d above d)
-//   subspaceEnergy           0.7     the fewest principal directions holding this share of the
-//                                    arms' squared norms (at least 8, at most modelDim)  (in (0, 1])
+//   subspaceEnergy           the fewest principal directions holding this share of the arms'
+//                                    squared norms (at least 8, at most modelDim); default and range:
+//                                    the armSubspace group's (cpp/src/linear/linear_option_tables.cpp)
 //   Arm removals supported.
 //
 // "linear-elim" (LinearElim) and "sub-elim" (SubElim, Yang et al. Algorithms 2 and 3): stages
@@ -65,7 +66,7 @@ namespace sublinear {
 //   Under the practical rule every arm in play is re-examined whenever the observations grow by a
 //   quarter (re-keyed, moved, eliminated against the best lower bound): see StagedElimination::review.
 //   eta           MIPS accuracy eta(T); smax = max(0, ceil(log2(1/(8 eta)))); default and range: the
-//                 elimination option table's (cpp/src/core/option_tables.cpp)
+//                 elimination group's (cpp/src/linear/linear_option_tables.cpp)
 //   featureBound  1           L, bound on ||x||_2 in the theoretical radius
 //                 beta = R sqrt(2 log(2/delta) + d log(1 + T L^2 / (lambda d))) + sqrt(lambda) S
 //   shortlist     30          candidates the index retrieves before exact ranking  (integer >= 1)
@@ -103,7 +104,7 @@ struct LinearPolicyType {
   // linearModelDimension for this type; empty: `dim`.
   std::function<int(int dim, const Json& options)> modelDimension;
   // The groups of its option table, for a type whose options live beside its class; empty for the
-  // built-in types, whose tables are in core/option_tables.cpp.
+  // built-in types, whose tables are in linear/linear_option_tables.cpp.
   std::vector<const OptionGroup*> groups;
   // Whether a user of this type with these options learns in the catalogue's subspace (its model is
   // then the catalogue's subspaceModelDim(), and its snapshot's head holds the basis lineage); empty: never.

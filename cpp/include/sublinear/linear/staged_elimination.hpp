@@ -53,7 +53,7 @@ namespace sublinear {
 //
 // Options (besides RidgePolicy's lambda, delta, noise, bound, horizon, beta, seed):
 //   eta           MIPS accuracy eta(T); smax = max(0, ceil(log2(1/(8 eta)))); default: the elimination
-//                 option table's (cpp/src/core/option_tables.cpp)
+//                 group's (cpp/src/linear/linear_option_tables.cpp)
 //   featureBound  1                L in the fixed radius beta(delta/2) of RidgePolicy::horizonRadius
 //   shortlist     30               candidates retrieved before exact ranking          (integer >= 1)
 //   index         { type: "hnsw" } (LinearElim: { type: "exact" })

@@ -22,9 +22,9 @@ namespace sublinear {
 // Options (besides RidgePolicy's lambda, delta, noise, bound, horizon, beta, seed):
 //   inflation (1)    v = inflation * beta_t(delta / (4 T)), beta_t as in LinUCB (or v = inflation * beta)
 //   shortlist (30)   p, the candidates retrieved from the index and ranked exactly   (integer >= 1)
-//   index     ({ type: "hnsw", M: 8, efConstruction: 16 })   any makeMipsIndex spec (an hnsw spec
-//             without M or efConstruction gets these, M 16 above 32 model dimensions); LinTS
-//             defaults to { type: "exact" }
+//   index     any makeMipsIndex spec; an hnsw spec without M or efConstruction gets graphDefaults
+//             (below). The default index is the option table's (Sub-TS: an hnsw graph, LinTS: an
+//             exact scan; cpp/src/linear/linear_option_tables.cpp)
 //   negativeRewardTransform (false)  the paper's extension for a negative best reward (section 6):
 //            the model sees x' = [x / sqrt 2, sqrt 2 / 2] and r' = r / 2 + 1 / 2, so that the best
 //            expected reward is positive; theta() still reports the estimate in the original
@@ -69,8 +69,14 @@ class ThompsonSampling : public RidgePolicy {
  public:
   // How many arms that beat an audited answer are recalled (stats().approximation.recalledArms).
   static constexpr std::size_t kRecalled = 8;
-  // Up to this model dimension an hnsw index gets M 8 by default, above it M 16 (see the constructor).
+  // Sub-TS's graph: an hnsw index whose spec leaves them out gets M kCoarseGraphLinks up to
+  // kCoarseGraphMaxDimension model dimensions, kGraphLinks above, and efConstruction
+  // kGraphConstruction (see the constructor for why). The one source of these defaults: the option
+  // tables' text (graphDefaultsText) is made from them.
+  static constexpr int kCoarseGraphLinks = 8;
+  static constexpr int kGraphLinks = 16;
   static constexpr int kCoarseGraphMaxDimension = 32;
+  static constexpr int kGraphConstruction = 16;
   // The incremental graph's build credit (HnswIndex's buildCredit, in scans per search). HnswIndex
   // overcounts a visit to a cached graph, so with credit 1 Sub-TS's steps stayed well under the 2x
   // bound and its graph was complete late; 1.25 kept the bound in every run of bench/horizon.mjs at
@@ -87,6 +93,9 @@ class ThompsonSampling : public RidgePolicy {
   // The options an "hnsw" index takes from Sub-TS when its spec leaves them out, for a model of
   // `modelDim` dimensions: the catalogue's index takes them too.
   static Json graphDefaults(int modelDim);
+  // The default index those make, as the option tables describe it (Sub-TS's and the catalogue's
+  // `index`): "{ type: 'hnsw', M: 8 (16 above 32 dimensions), efConstruction: 16 }".
+  static const char* graphDefaultsText();
   std::string type() const override { return type_; }
   Vector theta() const override;
 

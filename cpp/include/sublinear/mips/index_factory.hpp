@@ -32,7 +32,7 @@ struct MipsIndexType {
   // Empty: 0 (the index builds nothing per coordinate until items arrive).
   std::function<std::uint64_t(std::size_t dim, const Json& spec)> leastSavedBytes;
   // The groups of its option table, for a type whose options live beside its class; empty for the
-  // built-in types, whose tables are in core/option_tables.cpp.
+  // built-in types, whose tables are in mips/mips_option_tables.cpp.
   std::vector<const OptionGroup*> groups;
 };
 

@@ -1,0 +1,37 @@
+#include "sublinear/eval/eval_option_tables.hpp"
+
+#include "sublinear/core/option_specs.hpp"
+
+// The options of evaluate(), as data: their constructors read them through these groups, the
+// factories check keys against the tables, JavaScript sees the tables through optionTable(kind,
+// type). Every default is written here and only here; comments elsewhere cite it.
+namespace sublinear {
+
+namespace option_groups {
+
+using namespace option_specs;
+
+const OptionGroup& evaluation() {
+  static const OptionGroup group{
+      object("policy", "required", "the policy to evaluate: a policy object, or { type, ...options } with catalogue or arms"),
+      object("log", "required", "{ arms, rewards, propensities }: one entry per logged decision"),
+      array("estimators", "every one", "which of 'replay', 'ips', 'snips', 'dm', 'dr' to compute"),
+      computedNumber("clip", 0, kHuge, true, false, "none",
+                     "importance weights pi(a) / p above this are cut to it (IPS, SNIPS, DR)"),
+      integer("draws", 1000, 1, 1000000, "selections of a copy of the policy that estimate its choice probabilities"),
+      number("lambda", 1.0, 0, kHuge, "ridge regulariser of the direct method's reward model", true),
+      object("arms", "none", "{ ids, features } of a policy given as options without a catalogue (JavaScript only)"),
+  };
+  return group;
+}
+
+}  // namespace option_groups
+
+namespace {
+using namespace option_groups;
+const bool kTablesAdded = addOptionTables({
+    {"evaluation", "evaluate", {&evaluation()}},
+});
+}  // namespace
+
+}  // namespace sublinear
