@@ -117,3 +117,32 @@ describe('the README', () => {
     await new AsyncFunction('sb', code)(sb);
   }, 60_000);
 });
+
+describe('the guides say what the library does', () => {
+  // Findings of issue 55, each read back from the library.
+  test('the refusal of an older state is quoted as the library words it (saving-state.md, state-format.md)', async () => {
+    const sb = await loadModule();
+    const bytes = new Uint8Array(readFileSync(join(root, 'tests/golden/format-4/ExactIndex.sbst')));
+    let message;
+    try { sb.ExactIndex.fromBytes(bytes); } catch (error) { message = error.message; }
+    const words = (text) => text.replace(/\s+/g, ' ').replace(/\s*>\s*/g, ' ');
+    for (const guide of ['docs/saving-state.md', 'docs/state-format.md']) {
+      const text = words(readFileSync(join(root, guide), 'utf8'));
+      const quoted = message.slice(message.indexOf('saved state has format version'));
+      expect(text, guide).toContain(quoted.replace(/\s+/g, ' '));
+    }
+    const current = new sb.ExactIndex({ dim: 1 }).toBytes();
+    expect(readFileSync(join(root, 'docs/saving-state.md'), 'utf8')).toContain(`its format version (${current[4] | (current[5] << 8)})`);
+  });
+
+  test('a pending decision costs what the guide says (268 B for one arm at d = 32)', async () => {
+    const sb = await loadModule();
+    const dim = 32;
+    const policy = new sb.LinTS({ dim, seed: 1 });
+    policy.addArms([1, 2, 3], Float32Array.from({ length: 3 * dim }, (_, i) => (i % 7) / 7));
+    policy.decide();
+    expect(policy.stats().decisions.pendingBytes).toBe(268);
+    expect(readFileSync(join(root, 'docs/recommender.md'), 'utf8')).toContain('268 B for one arm at d = 32');
+    policy.dispose();
+  });
+});
