@@ -1,4 +1,4 @@
-// Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what the README shows,
+// Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what the README and the guides of docs/ show,
 // with no lib but ES2022's (no DOM, no Node types) as well as with them.
 import { runInWorker } from 'sublinear-bandits/worker';
 import init, { BanditError, type SearchResult, type SublinearBandits } from 'sublinear-bandits';

@@ -4,7 +4,7 @@ import { buildShopAsset } from './shop-asset.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 
-// Cross-origin isolation (README, "Threads"): with these two headers the page, its Workers and theirs
+// Cross-origin isolation (docs/threads-and-hosts.md, "Threads"): with these two headers the page, its Workers and theirs
 // get SharedArrayBuffer, so init() loads the threaded build. Everything the page loads is same-origin.
 const crossOriginIsolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -31,7 +31,7 @@ function fashionShopAsset() {
   };
 }
 
-// The package itself needs none of this (README, "Hosts"): the headers are what give the demo threads,
+// The package itself needs none of this (docs/threads-and-hosts.md, "Hosts"): the headers are what give the demo threads,
 // the alias what makes it run the local build. The demo imports the package by name; the alias points it at the local build in dist/, so the
 // page exercises exactly what npm users get (no pre-bundling: dist/ is outside node_modules).
 // `base: './'` makes every URL in the build relative (the page's scripts, the worker, the .wasm next
