@@ -118,6 +118,19 @@ describe('the README', () => {
   }, 60_000);
 });
 
+describe('the guides\' code', () => {
+  // The README's quick starts run (above); the guides' blocks are excerpts (they use names defined
+  // elsewhere), so here each only has to parse as an ES module: no block is cut mid-statement.
+  const blocks = readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')).flatMap((file) =>
+    [...readFileSync(join(root, 'docs', file), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((match, i) => [`${file} #${i + 1}`, match[1]]));
+
+  test('there are blocks to check', () => expect(blocks.length).toBeGreaterThanOrEqual(10));
+  test.each(blocks)('%s parses', (_name, code) => {
+    const { diagnostics } = ts.transpileModule(code, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+    expect(diagnostics.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual([]);
+  });
+});
+
 describe('the guides say what the library does', () => {
   // Findings of issue 55, each read back from the library.
   test('the refusal of an older state is quoted as the library words it (saving-state.md, state-format.md)', async () => {
