@@ -148,6 +148,15 @@ describe('the guides say what the library does', () => {
     expect(readFileSync(join(root, 'docs/saving-state.md'), 'utf8')).toContain(`its format version (${current[4] | (current[5] << 8)})`);
   });
 
+  test('the elimination policies run a many-user simulation over a catalogue (docs/papers.md, "Many users")', async () => {
+    const sb = await loadModule();
+    for (const type of ['linear-elim', 'sub-elim']) {
+      const result = sb.simulate({ environment: { type: 'linear', dim: 4, arms: 50, noise: 1, seed: 3, users: 5 }, policy: { type }, horizon: 50, seed: 1 });
+      expect(result.users.count, type).toBe(5);
+    }
+    expect(readFileSync(join(root, 'docs/papers.md'), 'utf8')).toContain('(every linear policy, with its\noptions');
+  });
+
   test('a pending decision costs what the guide says (268 B for one arm at d = 32)', async () => {
     const sb = await loadModule();
     const dim = 32;

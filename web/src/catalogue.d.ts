@@ -7,7 +7,7 @@ export interface CatalogueOptions {
   /** Feature dimension d of the arms, in [1, 4096]. */
   dim: number;
   /**
-   * The one MIPS index every user searches (SubTS users; LinUCB and LinTS users scan the rows).
+   * The one MIPS index every user searches (SubTS users; LinUCB, LinTS, LinearElim and SubElim users scan the rows).
    * Default { type: 'hnsw', M: 8 (16 above 32 dimensions), efConstruction: 16 }: Sub-TS's own graph
    * for that dimension, built a slice per search (or now, with build()).
    */
