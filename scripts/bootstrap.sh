@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make g++ clang libclang-rt-14-dev emscripten libeigen3-dev libhnswlib-dev nlohmann-json3-dev libgtest-dev chromium dataset-fashion-mnist zlib1g-dev)
+packages=(cmake make g++ clang libclang-rt-14-dev emscripten libeigen3-dev libhnswlib-dev nlohmann-json3-dev libgtest-dev chromium dataset-fashion-mnist zlib1g-dev redis-server)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

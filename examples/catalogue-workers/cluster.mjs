@@ -2,7 +2,7 @@
 // the worker, and a user moves between workers as its bytes (toBytes -> postMessage -> fromBytes
 // over the receiving worker's own copy of the catalogue). Nothing here is specific to threads: a
 // process per machine behind any load balancer, with the bytes in any key-value store, is the same
-// shape (README, "Beyond one process").
+// shape (docs/recommender.md, "Beyond one process").
 import { Worker } from 'node:worker_threads';
 
 const workerUrl = new URL('./worker.mjs', import.meta.url);

@@ -1,6 +1,6 @@
 // Saving and loading a model: the demo's model section (build an HNSW index, save it as a file, load
 // a file back; a damaged or foreign file shows CORRUPT_STATE as the page's errors look), and the
-// README's "Build in Node, load in the browser" page half (fetch, fromBytes, IndexedDB) in Chromium.
+// docs/saving-state.md's "Build in Node, load in the browser" page half (fetch, fromBytes, IndexedDB) in Chromium.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { gaussianVectors } from '../../web/demo/data.js';
@@ -92,7 +92,7 @@ describe('the demo saves and loads a model', () => {
   });
 });
 
-describe('README: build in Node, load in the browser', () => {
+describe('docs/saving-state.md: build in Node, load in the browser', () => {
   test('the page fetches the file, restores it and keeps it in IndexedDB', async () => {
     const dim = 16;
     const index = new sb.HnswIndex({ dim });
@@ -104,7 +104,7 @@ describe('README: build in Node, load in the browser', () => {
 
     const { page, errors } = await openPage();
     await page.route('**/model.sbst', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: bytes }));
-    // The README's page snippets, as written there, with the page's module (window.sb).
+    // The guide's page snippets, as written there, with the page's module (window.sb).
     const answers = await page.evaluate(async (queryValues) => {
       const { sb } = window;
       const query = Float32Array.from(queryValues);

@@ -1,5 +1,5 @@
 // LinUCB, LinearElim and SubElim users over a catalogue learning in the catalogue's subspace (issue 37
-// item 5 for the users that scan; README, "Many users over one catalogue"): 'auto' is 'arms' above 64
+// item 5 for the users that scan; docs/recommender.md, "Many users over one catalogue"): 'auto' is 'arms' above 64
 // dimensions (the oracle against the same policy over its own arms B^T x is native, in
 // tests/cpp/catalogue_subspace_scan_test.cpp), they learn on low-rank embeddings at high d, keep learning when the
 // catalogue doubles, hold a wasm heap that does not grow with d (beyond 12-13 bytes an arm), restore

@@ -1,4 +1,4 @@
-// LinTS and SubTS users over a catalogue learning in the catalogue's subspace (issue 37 item 5; README,
+// LinTS and SubTS users over a catalogue learning in the catalogue's subspace (issue 37 item 5; docs/recommender.md,
 // "Many users over one catalogue"): the catalogue's modelDim and subspaceEnergy, one shared basis, a user's
 // wasm heap that does not grow with d, a user that keeps learning when the catalogue doubles, snapshots that
 // restore across the refit and are refused over another lineage, and refusals that change nothing.

@@ -1,4 +1,4 @@
-// One catalogue, many users (issue 31; README, "Many users over one catalogue") through the package: the
+// One catalogue, many users (issue 31; docs/recommender.md, "Many users over one catalogue") through the package: the
 // Catalogue's operations and errors, users over it choosing what a policy with its own copy of the arms
 // chooses, small user snapshots that continue exactly (also after the catalogue changed) and are refused over
 // another catalogue, the wasm heap a user costs, and the order of disposal.

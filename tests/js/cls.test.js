@@ -61,7 +61,7 @@ function validSuperArm(chosen, n, k, groups, perGroup) {
 }
 
 describe('combinatorial linear semi-bandits', () => {
-  test('the README example runs', () => {
+  test('the example of docs/policies.md (combinatorial) runs', () => {
     const env = clustered(1);
     const p = new sb.PC2UCB({ dim: 11, k: 100, lambda: 1, alpha: 1, c: 1, seed: 1 });
     const chosen = p.select(env.features, { k: 100 });

@@ -1,4 +1,4 @@
-// Off-policy evaluation through the package (issue 33, README "Off-policy evaluation"): the estimates
+// Off-policy evaluation through the package (issue 33, docs/evaluation.md): the estimates
 // against the policy's true value on a log of uniformly random decisions, the policy left unchanged,
 // policies given as options, coded errors naming the record, the decision log's file formats and the
 // `evaluate` command of the CLI.

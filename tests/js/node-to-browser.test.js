@@ -1,4 +1,4 @@
-// The README's "Build in Node, load in the browser", Node half, run for real: an index saved with
+// The docs/saving-state.md's "Build in Node, load in the browser", Node half, run for real: an index saved with
 // writeFileSync(path, index.toBytes()) and read back answers exactly as the one that was built.
 // (The page half -- fetch, fromBytes, IndexedDB -- runs in Chromium: tests/e2e/model.test.js.)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

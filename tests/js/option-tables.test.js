@@ -1,5 +1,5 @@
 // The C++ option tables (sb.optionTable, cpp/src/<layer>/<layer>_option_tables.cpp) against what users read:
-// the hand-written .d.ts files and the README's option lists must name exactly the options each
+// the hand-written .d.ts files and docs/mips.md's option lists must name exactly the options each
 // class's constructor accepts. The .d.ts files are parsed textually: `export interface X extends Y {`
 // blocks, their two-space-indented `name?:` members, and `declare class C extends ...` with either
 // `constructor(options: X)` or a generic base `Base<X>`.
@@ -94,8 +94,8 @@ describe('option tables', () => {
     }
   });
 
-  test('the README\'s index option lists match the tables', () => {
-    const readme = read('README.md');
+  test('docs/mips.md\'s index option lists match the tables', () => {
+    const readme = read('docs/mips.md');
     const paragraph = readme.slice(readme.indexOf('`ExactIndex` (`'), readme.indexOf('share the interface above'));
     const common = ['dim', 'seed'];
     let classes = 0;
@@ -103,7 +103,7 @@ describe('option tables', () => {
       classes += 1;
       const listed = [...(list ?? '').matchAll(/`([A-Za-z]\w*)/g)].map((match) => match[1]).sort();
       const table = documented(sb.optionTable('index', sb[name].type)).filter((option) => !common.includes(option));
-      expect(listed, `README, ${name}`).toEqual(table);
+      expect(listed, `docs/mips.md, ${name}`).toEqual(table);
     }
     expect(classes).toBe(7);
   });

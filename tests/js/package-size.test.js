@@ -1,6 +1,6 @@
 // What the package weighs, measured on what ships (dist/ and `npm pack`), against the 800 KB budget
-// and against the README's "Sizes" table: a figure there that no longer matches what ships (beyond a
-// small tolerance) fails here, so the README states the real sizes.
+// and against the "Sizes" table of docs/threads-and-hosts.md: a figure there that no longer matches what ships (beyond a
+// small tolerance) fails here, so the guide states the real sizes.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = new URL('../../dist/', import.meta.url);
 const BUDGET_BYTES = 800 * 1024;
-// A README figure may differ from the measured one by this fraction (rounding, small changes).
+// A documented figure may differ from the measured one by this fraction (rounding, small changes).
 const TOLERANCE = 0.03;
 
 const raw = (name) => readFileSync(new URL(name, dist)).length;
@@ -49,9 +49,9 @@ function measure() {
   };
 }
 
-// The README's table: `| <label> ... | <raw> KB | <gzipped> KB |`, the label in the first cell.
+// The guide's table: `| <label> ... | <raw> KB | <gzipped> KB |`, the label in the first cell.
 function readmeFigures() {
-  const readme = readFileSync(new URL('README.md', `file://${root}/`), 'utf8');
+  const readme = readFileSync(new URL('docs/threads-and-hosts.md', `file://${root}/`), 'utf8');
   const section = readme.slice(readme.indexOf('### Sizes'));
   const figures = {};
   for (const line of section.split('\n').slice(1)) {
@@ -77,13 +77,13 @@ describe('package size', () => {
     expect(total).toBeLessThan(BUDGET_BYTES);
   });
 
-  test('the README states every figure as measured (within 3%)', () => {
+  test('docs/threads-and-hosts.md states every figure as measured (within 3%)', () => {
     const figures = readmeFigures();
     expect(Object.keys(figures).sort()).toEqual(Object.keys(measured).sort());
     for (const [what, figure] of Object.entries(figures)) {
       for (const kind of ['raw', 'gzipped']) {
         const actual = measured[what][kind];
-        expect(Math.abs(figure[kind] - actual) / actual, `README's ${kind} size of ${what}: ${kb(figure[kind])}, measured ${kb(actual)}`).toBeLessThanOrEqual(TOLERANCE);
+        expect(Math.abs(figure[kind] - actual) / actual, `docs' ${kind} size of ${what}: ${kb(figure[kind])}, measured ${kb(actual)}`).toBeLessThanOrEqual(TOLERANCE);
       }
     }
   }, 60_000);

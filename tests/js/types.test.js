@@ -1,4 +1,4 @@
-// tsc --noEmit on a consumer written against the README's examples, under every setting a consumer
+// tsc --noEmit on a consumer written against the examples of the README and docs/, under every setting a consumer
 // commonly compiles with: --strict, targets es2020, es2022 and esnext (only esnext's default lib
 // declares Symbol.dispose), module resolution nodenext and bundler; plus the repository's own
 // tsconfig (es2022 with lib esnext.disposable). disposable.ts (`using` on every class) is checked

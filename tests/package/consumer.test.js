@@ -2,7 +2,7 @@
 // Node (ES module and CommonJS projects), and pages in Chromium built or served by Vite (dev server,
 // build + preview), webpack 5, esbuild, and a plain static folder with <script type="module">, each
 // served cross-origin isolated (threads expected) and not (one thread expected). Every host gets
-// the same app and no configuration of its own beyond the one step the README's "Hosts" section
+// the same app and no configuration of its own beyond the one step the "Hosts" section of docs/threads-and-hosts.md
 // names (esbuild: copy the .wasm files). One pack, one install per project, one build per bundler.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'sublinear-consumer-'));
 const app = join(scratch, 'app');
 const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
-// What each host measured, printed at the end (the README's "Hosts" table).
+// What each host measured, printed at the end (the README's and docs/threads-and-hosts.md's "Hosts" table).
 const measured = [];
 let tarball;
 let browser;
@@ -245,8 +245,8 @@ describe('pages in Chromium', () => {
   }, 120_000);
 
   // runInWorker ('sublinear-bandits/worker') starts a module Worker the bundler must build: with
-  // Vite it takes the two settings the README names (not needed by init()).
-  test('runInWorker with Vite: dev with optimizeDeps.exclude, build with worker.format es (README, Hosts)', async () => {
+  // Vite it takes the two settings docs/threads-and-hosts.md names (not needed by init()).
+  test('runInWorker with Vite: dev with optimizeDeps.exclude, build with worker.format es (docs/threads-and-hosts.md, Hosts)', async () => {
     const { build, createServer, preview } = await import('vite');
     writeFileSync(join(app, 'src/simulate.js'), `
       import { runInWorker } from 'sublinear-bandits/worker';
@@ -309,7 +309,7 @@ describe('pages in Chromium', () => {
       esbuildOut = join(scratch, 'esbuild-out');
       const esbuild = await import('esbuild');
       await esbuild.build({ absWorkingDir: app, entryPoints: ['src/main.js'], bundle: true, format: 'esm', outdir: esbuildOut, logLevel: 'error' });
-      // esbuild emits no file named by new URL(..., import.meta.url): the README's one step for it.
+      // esbuild emits no file named by new URL(..., import.meta.url): the one step docs/threads-and-hosts.md names.
       const dist = join(app, 'node_modules/sublinear-bandits/dist');
       for (const file of readdirSync(dist).filter((name) => name.endsWith('.wasm'))) copyFileSync(join(dist, file), join(esbuildOut, file));
       writeFileSync(join(esbuildOut, 'index.html'), page('<script type="module" src="./main.js"></script>'));
@@ -342,7 +342,7 @@ describe('pages in Chromium', () => {
   }, 60_000);
 
   // A host with a Content-Security-Policy, cross-origin isolated: where the policy allows blob:
-  // scripts and workers (the README's line) the threads start; where not, init() says why and runs on
+  // scripts and workers (docs/threads-and-hosts.md's line) the threads start; where not, init() says why and runs on
   // one thread at once.
   const policies = {
     'allows blob:': "script-src 'self' blob: 'wasm-unsafe-eval'; worker-src 'self' blob:",

@@ -1,4 +1,4 @@
-// Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what the README shows,
+// Compiled with tsc --noEmit against dist/index.d.ts: the types must accept what the README and the guides of docs/ show,
 // with no lib but ES2022's (no DOM, no Node types) as well as with them.
 import { runInWorker } from 'sublinear-bandits/worker';
 import init, { BanditError, type SavedStateInfo, type SearchResult, type SublinearBandits } from 'sublinear-bandits';
@@ -130,6 +130,11 @@ async function catalogues(): Promise<void> {
   const user = new sb.SubTS({ catalogue, seed: 7 });
   const baseline = new sb.LinTS({ catalogue, inflation: 0.5 });
   const ucb = new sb.LinUCB({ catalogue, lambda: 2 });
+  // Every linear policy is a user over a catalogue (issue 55: the elimination policies' were refused).
+  const eliminating = new sb.LinearElim({ catalogue });
+  const subElim = new sb.SubElim({ catalogue, seed: 3 });
+  const elimRestored: InstanceType<typeof sb.SubElim> = sb.SubElim.fromBytes(subElim.toBytes(), { catalogue });
+  console.log(eliminating.select(), elimRestored.stats().updates);
   user.update(user.select(), 1);
   const bytes: Uint8Array = user.toBytes();
   const restored: InstanceType<typeof sb.SubTS> = sb.SubTS.fromBytes(bytes, { catalogue });

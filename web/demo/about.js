@@ -1,6 +1,6 @@
 // What the page says about itself: the papers, one note per preset (what to look for, our setting
 // beside the paper's, a verdict), one sentence per algorithm. Kept apart from presets.js, which says
-// what runs; the verdicts quote measurements from the README's "Measured" section and
+// what runs; the verdicts quote measurements from the "Measured" section of docs/performance.md and
 // bench/results/, and say so where nothing was measured.
 
 // The project's public repository. A placeholder until the project is published: the one place to

@@ -15,7 +15,7 @@ try {
   // For exploring the API from the browser console.
   window.sb = sb;
   // How many threads index builds and Sub-TS's graph slices get here, and why: more than one only
-  // where the host serves the page cross-origin isolated (README, "Hosting the demo as a static site").
+  // where the host serves the page cross-origin isolated (docs/demo.md, "Hosting the demo as a static site").
   status.textContent = `WebAssembly module loaded (sublinear-bandits ${sb.version}). Threads: ${sb.threads} (${sb.threadsReason}).`;
   setUpSearchDemo(sb);
   setUpModelDemo(sb);

@@ -1,10 +1,12 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { buildShopAsset } from './shop-asset.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 
-// Cross-origin isolation (README, "Threads"): with these two headers the page, its Workers and theirs
+// Cross-origin isolation (docs/threads-and-hosts.md, "Threads"): with these two headers the page, its Workers and theirs
 // get SharedArrayBuffer, so init() loads the threaded build. Everything the page loads is same-origin.
 const crossOriginIsolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -31,7 +33,29 @@ function fashionShopAsset() {
   };
 }
 
-// The package itself needs none of this (README, "Hosts"): the headers are what give the demo threads,
+// The documentation site (scripts/build-docs.mjs), which the page links to as docs/: the static build
+// gets it from build-demo.sh, written beside the page; `npm start` builds it into build/docs-site/
+// first, and the dev server serves it from there.
+function documentationSite() {
+  const site = fileURLToPath(new URL('../../build/docs-site/', import.meta.url));
+  const types = { '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
+  return {
+    name: 'documentation-site',
+    configureServer(server) {
+      server.middlewares.use('/docs', (request, response, next) => {
+        const path = normalize(decodeURIComponent(new URL(request.url, 'http://localhost').pathname));
+        let file = join(site, path);
+        if (!file.startsWith(site)) return next();
+        if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+        if (!existsSync(file)) return next();
+        response.setHeader('Content-Type', types[extname(file)] ?? 'application/octet-stream');
+        response.end(readFileSync(file));
+      });
+    },
+  };
+}
+
+// The package itself needs none of this (docs/threads-and-hosts.md, "Hosts"): the headers are what give the demo threads,
 // the alias what makes it run the local build. The demo imports the package by name; the alias points it at the local build in dist/, so the
 // page exercises exactly what npm users get (no pre-bundling: dist/ is outside node_modules).
 // `base: './'` makes every URL in the build relative (the page's scripts, the worker, the .wasm next
@@ -45,7 +69,7 @@ export default defineConfig({
       { find: /^sublinear-bandits$/, replacement: `${dist}index.js` },
     ],
   },
-  plugins: [fashionShopAsset()],
+  plugins: [fashionShopAsset(), documentationSite()],
   worker: { format: 'es' },
   server: {
     port: 5173, strictPort: true, headers: crossOriginIsolation,

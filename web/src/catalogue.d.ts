@@ -1,4 +1,4 @@
-// One catalogue, many users (README, "Many users over one catalogue"): the arm set and its MIPS index stored
+// One catalogue, many users (docs/recommender.md, "Many users over one catalogue"): the arm set and its MIPS index stored
 // once.
 import type { Disposable, Floats, Ids } from './common.js';
 import type { PolicyIndexOptions } from './linear.js';
@@ -7,7 +7,7 @@ export interface CatalogueOptions {
   /** Feature dimension d of the arms, in [1, 4096]. */
   dim: number;
   /**
-   * The one MIPS index every user searches (SubTS users; LinUCB and LinTS users scan the rows).
+   * The one MIPS index every user searches (SubTS users; LinUCB, LinTS, LinearElim and SubElim users scan the rows).
    * Default { type: 'hnsw', M: 8 (16 above 32 dimensions), efConstruction: 16 }: Sub-TS's own graph
    * for that dimension, built a slice per search (or now, with build()).
    */
@@ -15,7 +15,7 @@ export interface CatalogueOptions {
   /** Seed of the index (unless index.seed) and of the subspace's range finder. Default 0. */
   seed?: number;
   /**
-   * The dimension of the arms' principal subspace that LinTS and SubTS users learn in (README, "Learning
+   * The dimension of the arms' principal subspace that LinTS and SubTS users learn in (docs/policies.md, "Learning
    * where the arms live"): one basis of the catalogue's arms for every user, fitted at the first need
    * and again when the arms doubled or lost half. Default min(d, 32) (a user's model is 3 modelDim^2
    * doubles: 24 KiB at 32, within 64 KiB a user at any d); above d: d. Users learn in it

@@ -1,4 +1,4 @@
-// The catalogue (README, "Many users over one catalogue"): one arm set with its MIPS index, stored
+// The catalogue (docs/recommender.md, "Many users over one catalogue"): one arm set with its MIPS index, stored
 // once and shared by any number of linear policies (`new sb.SubTS({ catalogue })`), each holding only
 // its own model. Disposing a Catalogue releases this object's share: the C++ catalogue lives until
 // the last policy over it is disposed too, so users keep working after their catalogue's dispose().

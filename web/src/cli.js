@@ -9,12 +9,12 @@ import { DECIMAL, DIGITS } from './decision-log.js';
 
 const usage = `usage:
   sublinear-bandits simulate --config <file.json> [--out <result.json>]
-      runs simulate() (README, "Simulations") on the configuration; prints a summary, writes the full
+      runs simulate() (docs/papers.md, "Simulations") on the configuration; prints a summary, writes the full
       result as JSON to --out (or to stdout with --out -); a ratings file may be named by "ratingsFile"
       in the environment object.
   sublinear-bandits evaluate --log <file> (--policy <config.json> | --state <policy.bin> [--catalogue <catalogue.bin>])
                     [--estimators replay,ips,snips,dm,dr] [--clip <w>] [--draws <n>] [--json]
-      off-policy estimates (evaluate(), README "Off-policy evaluation") of a policy's mean reward per
+      off-policy estimates (evaluate(), docs/evaluation.md "Off-policy evaluation") of a policy's mean reward per
       decision from a decision log (JSON lines or CSV with columns arm, reward, propensity). The policy
       is a JSON file { "policy": { "type": "lin-ts", ...options }, "arms": { "ids": [...],
       "features": [...] } }, or a saved state (toBytes()), over the catalogue snapshot it was saved over.

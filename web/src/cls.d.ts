@@ -1,4 +1,4 @@
-// Combinatorial linear semi-bandits (README, "Combinatorial linear semi-bandits"; Takemura and Ito,
+// Combinatorial linear semi-bandits (docs/policies.md, "Combinatorial linear semi-bandits"; Takemura and Ito,
 // arXiv:1909.02251).
 import type { Disposable, Floats, Ids } from './common.js';
 import type { ForgettingOption, ForgettingStats } from './linear.js';
@@ -34,7 +34,7 @@ export interface ClsPolicyOptions {
   /** Fixed-arms mode only (setArms). */
   index?: ClsIndexOptions;
   /**
-   * How the ridge model forgets what the world no longer says (README, "Tastes that change").
+   * How the ridge model forgets what the world no longer says (docs/policies.md, "Tastes that change").
    * Default 'auto': a change detector on the observed rows' standardised prediction errors starts
    * the model over from V = lambda I; O(1) an observed row beyond its update, and nothing changes
    * where nothing is found. 'none': every observation counts for ever. { discount: g }: a round's

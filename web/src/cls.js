@@ -1,4 +1,4 @@
-// Combinatorial linear semi-bandits (README, "Combinatorial linear semi-bandits"): one JS class per
+// Combinatorial linear semi-bandits (docs/policies.md, "Combinatorial linear semi-bandits"): one JS class per
 // C++ policy, all sharing ClsPolicy of the core. Rows of the features matrix are the arms.
 import { invalidArgument } from './errors.js';
 import { isArray, lengthOf, readOptions, requireNumber, requirePositiveInteger, toFeatureArray, toIdArray } from './convert.js';

@@ -1,4 +1,4 @@
-// The decision log's file formats (README, "Logs in and out"): JSON lines, one object per decision
+// The decision log's file formats (docs/evaluation.md, "Logs in and out"): JSON lines, one object per decision
 // with `arm`, `reward` and `propensity`, optionally `position` (a slate's position, 0 first) and the
 // filters the decision was made under, `exclude` and `labels` (arrays of integers); other keys, such
 // as an event id or a time, are ignored. Or CSV with a header naming at least the columns arm,

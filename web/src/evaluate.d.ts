@@ -1,4 +1,4 @@
-// evaluate() (README, "Off-policy evaluation") and the decision log's file formats.
+// evaluate() (docs/evaluation.md, "Off-policy evaluation") and the decision log's file formats.
 import type { Floats, Ids } from './common.js';
 import type { LinearPolicy } from './linear.js';
 

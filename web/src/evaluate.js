@@ -1,4 +1,4 @@
-// evaluate() (README, "Off-policy evaluation"): the estimators run in the core on copies of the
+// evaluate() (docs/evaluation.md, "Off-policy evaluation"): the estimators run in the core on copies of the
 // policy made from its bytes (cpp/src/eval); this file reads the arguments and parses the report.
 import { invalidArgument } from './errors.js';
 import { dataToJson, guardProxy, isArray, optionsToJson, readOptions, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';

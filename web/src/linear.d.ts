@@ -1,4 +1,4 @@
-// Linear bandits, one arm per step (README, "Linear bandits").
+// Linear bandits, one arm per step (docs/policies.md, "Linear bandits").
 import type { Disposable, Floats, Ids } from './common.js';
 import type { Catalogue } from './catalogue.js';
 import type { IndexType } from './mips.js';
@@ -47,7 +47,7 @@ export interface LinearPolicyOptions {
   /** Posterior draws of a Thompson policy's propensity estimate, in [1, 1e5]. Default 256. */
   propensityDraws?: number;
   /**
-   * How the model forgets what the world no longer says (README, "Tastes that change"). Default
+   * How the model forgets what the world no longer says (docs/policies.md, "Tastes that change"). Default
    * 'auto': a change detector on the model's own prediction errors (the rewards of what the policy
    * shows falling persistently below what it predicts) starts the model again from its prior, and
    * the elimination policies bring their eliminated arms back; O(d) an update, and nothing changes

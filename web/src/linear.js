@@ -1,4 +1,4 @@
-// Linear bandit policies (README, "Linear bandits"): one JS class per policy type of the core,
+// Linear bandit policies (docs/policies.md, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
 import { MAX_MAGNITUDE, MAX_UINT32, readAddOptions, readOptions, requireId, requireInteger, requireNumber, requirePositiveInteger, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
 import { invalidArgument } from './errors.js';

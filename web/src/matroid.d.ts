@@ -1,4 +1,4 @@
-// Matroid semi-bandits (README, "Matroid semi-bandits").
+// Matroid semi-bandits (docs/policies.md, "Matroid semi-bandits").
 import type { Disposable, Floats, Ids } from './common.js';
 import type { ForgettingOption, ForgettingStats } from './linear.js';
 
@@ -37,7 +37,7 @@ export interface SemiBanditOptions {
   b?: number;
   seed?: number;
   /**
-   * How the arms' counts forget what the world no longer says (README, "Tastes that change").
+   * How the arms' counts forget what the world no longer says (docs/policies.md, "Tastes that change").
    * Default 'auto': a change detector on the observed arms' standardised errors (rewards persistently
    * below their arms' means) starts every count over; O(1) an observed arm, and nothing changes where
    * nothing is found. 'none': every pull counts for ever. { discount: g }: a round of age a weighs g^a

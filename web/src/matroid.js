@@ -1,4 +1,4 @@
-// Matroids and matroid semi-bandit policies (README, "Matroid semi-bandits"). A Matroid is built by
+// Matroids and matroid semi-bandit policies (docs/policies.md, "Matroid semi-bandits"). A Matroid is built by
 // its static factories; a policy copies the matroid it is given, so the matroid may be disposed
 // (or reused for other policies) afterwards.
 import { WasmObject, handleOf } from './runtime.js';

@@ -1,4 +1,4 @@
-// Maximum inner product search (README, "Maximum inner product search").
+// Maximum inner product search (docs/mips.md, "Maximum inner product search").
 import type { Disposable, Floats, Ids } from './common.js';
 
 export interface SearchResult {

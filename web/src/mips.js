@@ -1,4 +1,4 @@
-// Maximum inner product search indexes (README, "Maximum inner product search"): one JS class per C++
+// Maximum inner product search indexes (docs/mips.md, "Maximum inner product search"): one JS class per C++
 // index type, all sharing the MipsIndex interface of the core.
 import { MAX_UINT32, optionsToJson, readAddOptions, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 

@@ -1,4 +1,4 @@
-// simulate() (README, "Simulations").
+// simulate() (docs/papers.md, "Simulations").
 
 /** Environments of the linear family; other families add their own types. */
 export interface LinearEnvironmentConfig {
@@ -14,7 +14,7 @@ export interface LinearEnvironmentConfig {
   /** Every `every` rounds, remove `remove` random arms (never all), then add `add` fresh Gaussian arms. */
   change?: { every?: number; add?: number; remove?: number };
   /**
-   * Tastes that change (README, "Tastes that change"): 'switch' turns each user's theta to an
+   * Tastes that change (docs/policies.md, "Tastes that change"): 'switch' turns each user's theta to an
    * orthogonal one of the same norm every `every` rounds (1000) and back at the next switch;
    * 'rotate' turns it in that plane once every `period` rounds (10000). Each user of a many-user run
    * has a phase of its own; regret is against the theta of the round.

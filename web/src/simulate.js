@@ -1,4 +1,4 @@
-// simulate() (README, "Simulations"): a whole experiment runs inside wasm; JavaScript calls in once
+// simulate() (docs/papers.md, "Simulations"): a whole experiment runs inside wasm; JavaScript calls in once
 // and gets typed arrays back. A ratings file travels as bytes on the wasm heap, never through
 // JSON.stringify, and onProgress is called from C++ at most about 100 times.
 import { invalidArgument } from './errors.js';

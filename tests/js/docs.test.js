@@ -1,0 +1,170 @@
+// The documentation site (issue 55): `npm run build:docs` renders every guide of docs/ and the README
+// and builds the API reference from dist/*.d.ts with TypeDoc. Built here into a scratch folder: every
+// guide has its page, every relative link and #fragment between the pages resolves, every public
+// export of dist/index.d.ts (and of the worker entry) has its place in the reference, and the
+// README's quick starts run as written against the built package.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadModule } from './helpers.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+let site;
+
+const htmlFiles = (folder) => readdirSync(folder, { recursive: true }).filter((file) => file.endsWith('.html')).map((file) => join(folder, file));
+
+beforeAll(() => {
+  site = mkdtempSync(join(tmpdir(), 'docs-site-'));
+  execFileSync(process.execPath, [join(root, 'scripts/build-docs.mjs'), '--out', site], { cwd: root, stdio: 'pipe' });
+}, 120_000);
+afterAll(() => { if (site) rmSync(site, { recursive: true, force: true }); });
+
+describe('the documentation site', () => {
+  test('every guide of docs/, the README, the changelog, the examples and the API reference have a page', () => {
+    const guides = readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md'));
+    expect(guides.length).toBeGreaterThanOrEqual(13);
+    for (const guide of guides) {
+      const page = guide === 'README.md' ? 'index.html' : guide.replace(/\.md$/, '.html');
+      expect(existsSync(join(site, page)), page).toBe(true);
+    }
+    for (const page of ['readme.html', 'changelog.html', 'examples/redis-users.html', 'api/index.html', 'api/hierarchy.html']) {
+      expect(existsSync(join(site, page)), page).toBe(true);
+    }
+  });
+
+  test('every relative link and #fragment between the pages resolves', () => {
+    const ids = new Map();
+    const idsOf = (file) => {
+      if (!ids.has(file)) ids.set(file, new Set([...readFileSync(file, 'utf8').matchAll(/\sid="([^"]+)"/g)].map((match) => match[1])));
+      return ids.get(file);
+    };
+    const broken = [];
+    let checked = 0;
+    // The guides' pages (TypeDoc's own pages link within the reference; their links are checked too).
+    for (const file of htmlFiles(site)) {
+      const html = readFileSync(file, 'utf8');
+      for (const [, link] of html.matchAll(/\s(?:href|src)="([^"]+)"/g)) {
+        if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(link)) continue;
+        const [path, fragment] = link.split('#');
+        let target = path ? resolve(dirname(file), decodeURI(path)) : file;
+        // The nav's link up to the demo page, which the demo's build writes beside the docs.
+        if (relative(site, target).startsWith('..')) {
+          expect(relative(site, target)).toBe(join('..', 'index.html'));
+          continue;
+        }
+        checked += 1;
+        if (!existsSync(target)) { broken.push(`${relative(site, file)}: ${link}`); continue; }
+        if (target.endsWith('.html') && fragment && file.startsWith(join(site, 'api')) === false && !idsOf(target).has(fragment)) {
+          broken.push(`${relative(site, file)}: ${link} (no such id)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(checked).toBeGreaterThan(500);
+  });
+
+  test('every public export of dist/index.d.ts and dist/worker.d.ts is in the API reference', () => {
+    const entries = ['dist/index.d.ts', 'dist/worker.d.ts'].map((file) => join(root, file));
+    const program = ts.createProgram(entries, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [], skipLibCheck: true });
+    const checker = program.getTypeChecker();
+    const reference = join(site, 'api');
+    const pages = new Set(htmlFiles(reference).map((file) => relative(reference, file)));
+    const text = htmlFiles(reference).map((file) => readFileSync(file, 'utf8')).join('\n');
+    const missing = [];
+    let count = 0;
+    for (const entry of entries) {
+      const module = entry.endsWith('worker.d.ts') ? 'worker' : 'index';
+      const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)));
+      for (const symbol of exports) {
+        const name = symbol.getName();
+        count += 1;
+        if (name === 'default') {
+          // `export default init`: TypeDoc documents the function it names.
+          if (!pages.has(`functions/${module}.init.html`)) missing.push(`${module}: default`);
+          continue;
+        }
+        const page = ['classes', 'interfaces', 'functions', 'types', 'variables', 'enums'].some((kind) => pages.has(`${kind}/${module}.${name}.html`));
+        if (!page && !text.includes(`id="${name.toLowerCase()}"`) && !text.includes(`>${name}<`)) missing.push(`${module}: ${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(count).toBeGreaterThan(100);
+    // Every class the module object carries, by its page.
+    for (const name of ['HnswIndex', 'ExactIndex', 'LinUCB', 'LinTS', 'LinearElim', 'SubElim', 'SubTS', 'Catalogue', 'CUCB', 'C2UCB', 'BanditError']) {
+      expect(pages.has(`classes/index.${name}.html`), name).toBe(true);
+    }
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const quickStarts = [...readme.matchAll(/^## (Quick start: .+)\n([\s\S]*?)(?=^## )/gm)].map(([, title, body]) => [title, [...body.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n')]);
+
+  test('stays a few screens long and links the guides', () => {
+    expect(readme.split('\n').length).toBeLessThan(220);
+    expect(quickStarts.map(([title]) => title)).toHaveLength(3);
+    for (const guide of ['recommender', 'mips', 'threads-and-hosts', 'status', 'performance']) expect(readme).toContain(`(docs/${guide}.md)`);
+    expect(readme).toContain('examples/redis-users/');
+  });
+
+  test.each(quickStarts)('%s runs as written', async (_title, code) => {
+    const sb = await loadModule();
+    const AsyncFunction = (async () => {}).constructor;
+    await new AsyncFunction('sb', code)(sb);
+  }, 60_000);
+});
+
+describe('the guides\' code', () => {
+  // The README's quick starts run (above); the guides' blocks are excerpts (they use names defined
+  // elsewhere), so here each only has to parse as an ES module: no block is cut mid-statement.
+  const blocks = readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')).flatMap((file) =>
+    [...readFileSync(join(root, 'docs', file), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((match, i) => [`${file} #${i + 1}`, match[1]]));
+
+  test('there are blocks to check', () => expect(blocks.length).toBeGreaterThanOrEqual(10));
+  test.each(blocks)('%s parses', (_name, code) => {
+    const { diagnostics } = ts.transpileModule(code, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+    expect(diagnostics.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual([]);
+  });
+});
+
+describe('the guides say what the library does', () => {
+  // Findings of issue 55, each read back from the library.
+  test('the refusal of an older state is quoted as the library words it (saving-state.md, state-format.md)', async () => {
+    const sb = await loadModule();
+    const bytes = new Uint8Array(readFileSync(join(root, 'tests/golden/format-4/ExactIndex.sbst')));
+    let message;
+    try { sb.ExactIndex.fromBytes(bytes); } catch (error) { message = error.message; }
+    const words = (text) => text.replace(/\s+/g, ' ').replace(/\s*>\s*/g, ' ');
+    for (const guide of ['docs/saving-state.md', 'docs/state-format.md']) {
+      const text = words(readFileSync(join(root, guide), 'utf8'));
+      const quoted = message.slice(message.indexOf('saved state has format version'));
+      expect(text, guide).toContain(quoted.replace(/\s+/g, ' '));
+    }
+    const current = new sb.ExactIndex({ dim: 1 }).toBytes();
+    expect(readFileSync(join(root, 'docs/saving-state.md'), 'utf8')).toContain(`its format version (${current[4] | (current[5] << 8)})`);
+  });
+
+  test('the elimination policies run a many-user simulation over a catalogue (docs/papers.md, "Many users")', async () => {
+    const sb = await loadModule();
+    for (const type of ['linear-elim', 'sub-elim']) {
+      const result = sb.simulate({ environment: { type: 'linear', dim: 4, arms: 50, noise: 1, seed: 3, users: 5 }, policy: { type }, horizon: 50, seed: 1 });
+      expect(result.users.count, type).toBe(5);
+    }
+    expect(readFileSync(join(root, 'docs/papers.md'), 'utf8')).toContain('(every linear policy, with its\noptions');
+  });
+
+  test('a pending decision costs what the guide says (268 B for one arm at d = 32)', async () => {
+    const sb = await loadModule();
+    const dim = 32;
+    const policy = new sb.LinTS({ dim, seed: 1 });
+    policy.addArms([1, 2, 3], Float32Array.from({ length: 3 * dim }, (_, i) => (i % 7) / 7));
+    policy.decide();
+    expect(policy.stats().decisions.pendingBytes).toBe(268);
+    expect(readFileSync(join(root, 'docs/recommender.md'), 'utf8')).toContain('268 B for one arm at d = 32');
+    policy.dispose();
+  });
+});
