@@ -101,7 +101,8 @@ const OptionGroup& promotionEnvironment() {
 
 namespace {
 using namespace option_groups;
-const bool kTablesAdded = addOptionTables({
+// Named after the layer: a unity build (the sanitizers' and the fuzzer's) puts several layers' tables in one file.
+const bool kClsTablesAdded = addOptionTables({
     {"cls-policy", "c2ucb", {&typed(), &cls(), &forgetting(), &clsRidge(), &c2ucb()}},
     {"cls-policy", "pc2ucb", {&typed(), &cls(), &forgetting(), &clsRidge(), &c2ucb(), &pc2ucb()}},
     {"cls-policy", "comb-ts", {&typed(), &cls(), &forgetting(), &clsRidge(), &combTs()}},

@@ -78,7 +78,8 @@ const OptionGroup& ratingsChange() {
 
 namespace {
 using namespace option_groups;
-const bool kTablesAdded = addOptionTables({
+// Named after the layer: a unity build (the sanitizers' and the fuzzer's) puts several layers' tables in one file.
+const bool kEnvTablesAdded = addOptionTables({
     {"nested", "linear.change", {&linearChange()}},
     {"nested", "linear.drift", {&linearDrift()}},
     {"nested", "ratings.change", {&ratingsChange()}},

@@ -29,7 +29,8 @@ const OptionGroup& evaluation() {
 
 namespace {
 using namespace option_groups;
-const bool kTablesAdded = addOptionTables({
+// Named after the layer: a unity build (the sanitizers' and the fuzzer's) puts several layers' tables in one file.
+const bool kEvalTablesAdded = addOptionTables({
     {"evaluation", "evaluate", {&evaluation()}},
 });
 }  // namespace

@@ -188,7 +188,8 @@ const OptionGroup& catalogue() {
 
 namespace {
 using namespace option_groups;
-const bool kTablesAdded = addOptionTables({
+// Named after the layer: a unity build (the sanitizers' and the fuzzer's) puts several layers' tables in one file.
+const bool kLinearTablesAdded = addOptionTables({
     {"linear-policy", "lin-ucb", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &ridgePrior(), &linUcb(), &optimisticSubspace()}},
     {"linear-policy", "lin-ts", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &linTsIndex()}},
     {"linear-policy", "sub-ts", {&typed(), &linearDim(), &ridge(), &forgetting(), &decisions(), &ridgePrior(), &thompson(), &armSubspace(), &approximationAudit(), &subTsIndex()}},

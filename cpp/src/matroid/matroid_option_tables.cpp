@@ -74,7 +74,8 @@ const OptionGroup& matroidSpec() {
 
 namespace {
 using namespace option_groups;
-const bool kTablesAdded = addOptionTables({
+// Named after the layer: a unity build (the sanitizers' and the fuzzer's) puts several layers' tables in one file.
+const bool kMatroidTablesAdded = addOptionTables({
     {"semi-bandit-policy", "cucb", {&typed(), &semiBandit(), &forgetting()}},
     {"semi-bandit-policy", "faster-cucb", {&typed(), &semiBandit(), &forgetting(), &fasterCucb()}},
     {"semi-bandit-policy", "cts", {&typed(), &semiBandit(), &forgetting()}},

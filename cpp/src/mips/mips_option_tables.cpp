@@ -112,7 +112,8 @@ const OptionGroup& pcaTree() {
 
 namespace {
 using namespace option_groups;
-const bool kTablesAdded = addOptionTables({
+// Named after the layer: a unity build (the sanitizers' and the fuzzer's) puts several layers' tables in one file.
+const bool kMipsTablesAdded = addOptionTables({
     {"index", "exact", {&typed(), &indexDim(), &exact()}},
     {"index", "hnsw", {&typed(), &indexDim(), &hnsw()}},
     {"index", "lsh", {&typed(), &indexDim(), &lsh()}},

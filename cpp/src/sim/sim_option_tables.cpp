@@ -70,7 +70,8 @@ const OptionGroup& mipsPolicy() {
 // adds environmentCommon's.
 namespace {
 using namespace option_groups;
-const bool kTablesAdded = addOptionTables({
+// Named after the layer: a unity build (the sanitizers' and the fuzzer's) puts several layers' tables in one file.
+const bool kSimTablesAdded = addOptionTables({
     {"simulation", "simulate", {&simulation()}},
     {"environment", "linear", {&typed(), &environmentCommon(), &linearEnvironment()}},
     {"environment", "ratings", {&typed(), &environmentCommon(), &ratingsEnvironment()}},

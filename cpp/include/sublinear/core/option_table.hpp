@@ -78,7 +78,7 @@ const OptionTable* findOptionTable(const std::string& kind, const std::string& t
 // Every table: the built-in ones (the core's, then each layer's, added at static initialisation),
 // then those added at run time. A deque, so that a table handed out stays where it is when one is added.
 const std::deque<OptionTable>& optionTables();
-// Adds a layer's built-in tables: `const bool kTablesAdded = addOptionTables({...})` in the layer's
+// Adds a layer's built-in tables: `const bool k<Layer>TablesAdded = addOptionTables({...})` (named after the layer, for unity builds) in the layer's
 // <layer>_option_tables.cpp, beside the classes whose options they are, so that the core includes
 // no higher layer. std::logic_error (at static initialisation: a programming error) on a duplicate.
 bool addOptionTables(std::vector<OptionTable> tables);
