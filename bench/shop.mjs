@@ -1,88 +1,128 @@
-// The demo shop's representation (issue 38): how fast a Sub-TS visitor over the Fashion-MNIST
-// catalogue (web/demo/shop-asset.mjs: 2,000 test images, 200 of each kind) learns a hidden taste,
-// for the features the page uses (10 basis coordinates scaled to RMS norm 2, and 1) against fewer
-// coordinates, unscaled ones, and the raw unit-norm pixels (784, and 1). Each taste (one kind, or
-// two) clicks 60 slates of 8 as the page's simulated visitor does (a liked item with probability
-// 0.8, another 0.05, the first click counts; the last two slates excluded): the share of liked
-// items in the last 10 slates, and ms a slate (selectSlate + 8 updates).
-//   npm run bench -- shop [--slates=S]
+// The demo shop's visitor (issues 38 and 51): how fast a Sub-TS visitor over the Fashion-MNIST
+// catalogue (web/demo/shop-asset.mjs: 2,000 test images, 200 of each kind) learns a hidden taste and
+// follows it when it turns, for the page's features (a regularised linear discriminant of the kinds,
+// web/demo/shop-asset.mjs, and 1) against coordinates in the span of the kinds' mean images and the
+// raw unit-norm pixels (784, and 1), for the page's feedback (the cascade: the items after a click
+// teach nothing, shop-visitor.js slateFeedback) against a 0 for every item not clicked, and for the
+// default forgetting against 'none'. The slates and the simulated visitor are the page's (shop-visitor.js): a
+// liked item is clicked with probability 0.8, another 0.05, the first click counts; the first slate
+// shows each kind; the last two slates' items are excluded.
+//   - still: one taste for 60 slates of 10; the liked share of the last 10 slates;
+//   - turned: a taste for 30 slates, then another (every kind to a kind 3 + seed further on) for 30:
+//     the clicks after the turn until a slate held the new kind half, the share of the last 10 slates,
+//     and the runs in which the model noticed the change (stats().forgetting.changes).
+// Defaults everywhere but where a row says; seeds 1..S for the visitor's model and its clicks.
+//   npm run bench -- shop [--seeds=S]
 import init from '../dist/index.js';
 import { buildShopAsset } from '../web/demo/shop-asset.mjs';
 import { parseShopAsset } from '../web/demo/shop-catalogue.js';
+import { clicksToHalf, simulateVisitor, SLATE, slateFeedback } from '../web/demo/shop-visitor.js';
 import { seededRandom } from './lib/seeded-random.mjs';
 
-const TASTES = [[7], [1], [8], [3], [5, 9], [0], [2]];
+const SLATES = 60;
+const TURN = 30;
+// A visitor of a fresh Sub-TS user over the catalogue: its liked share per slate, clicks so far and
+// the changes its model noticed.
+function visit(sb, catalogue, labels, tastes, feedback, seed, options) {
+  const user = new sb.SubTS({ catalogue, seed, ...options });
+  try {
+    const run = simulateVisitor(user, labels, tastes.map((kind) => [kind]), seededRandom(1000 + seed), { feedback });
+    return { ...run, changes: user.stats().forgetting.changes };
+  } finally {
+    user.dispose();
+  }
+}
+const everyItem = (arms, clicked) => Array.from(arms, (arm) => [arm, arm === clicked ? 1 : 0]);
+
+// Features through other rows than the asset's discriminant: each item's centred unit-norm pixels'
+// dot products with `rows` (B x side^2), scaled to the page's RMS norm of 2, and a constant.
+function coordinates(asset, rows) {
+  const pixels = asset.side * asset.side;
+  const size = rows.length / pixels;
+  const out = new Float64Array(asset.count * (size + 1));
+  const unit = new Float64Array(pixels);
+  let squares = 0;
+  for (let n = 0; n < asset.count; n++) {
+    let norm = 0;
+    for (let p = 0; p < pixels; p++) norm += asset.thumbnails[n * pixels + p] ** 2;
+    norm = Math.sqrt(norm) || 1;
+    for (let p = 0; p < pixels; p++) unit[p] = asset.thumbnails[n * pixels + p] / norm - asset.mean[p];
+    for (let b = 0; b < size; b++) {
+      let dot = 0;
+      for (let p = 0; p < pixels; p++) dot += rows[b * pixels + p] * unit[p];
+      out[n * (size + 1) + b] = dot;
+      squares += dot * dot;
+    }
+    out[n * (size + 1) + size] = 1;
+  }
+  const scale = 2 / Math.sqrt(squares / asset.count);
+  for (let n = 0; n < asset.count; n++) for (let b = 0; b < size; b++) out[n * (size + 1) + b] *= scale;
+  return [size + 1, out];
+}
+
+function rawPixels(asset) {
+  const pixels = asset.side * asset.side;
+  const out = new Float64Array(asset.count * (pixels + 1));
+  for (let n = 0; n < asset.count; n++) {
+    let norm = 0;
+    for (let p = 0; p < pixels; p++) norm += asset.thumbnails[n * pixels + p] ** 2;
+    norm = Math.sqrt(norm) || 1;
+    // Unit-norm pixels scaled to norm 2, the RMS norm of the page's coordinates.
+    for (let p = 0; p < pixels; p++) out[n * (pixels + 1) + p] = (2 * asset.thumbnails[n * pixels + p]) / norm;
+    out[n * (pixels + 1) + pixels] = 1;
+  }
+  return [pixels + 1, out];
+}
+
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export default async function shop(args, report) {
-  const found = args.find((a) => a.startsWith('--slates='));
-  const slates = found ? Number(found.slice(9)) : 60;
+  const found = args.find((a) => a.startsWith('--seeds='));
+  const seeds = found ? Number(found.slice(8)) : 6;
   const sb = await init();
   const bytes = buildShopAsset();
   const asset = parseShopAsset(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-  const basis = asset.dim - 1;
-  const pixels = asset.side * asset.side;
-  // Features of each variant: [name, dim, Float64Array].
-  const coordinates = (k, scale) => {
-    const out = new Float64Array(asset.count * (k + 1));
-    for (let n = 0; n < asset.count; n++) {
-      for (let j = 0; j < k; j++) out[n * (k + 1) + j] = scale * asset.features[n * asset.dim + j];
-      out[n * (k + 1) + k] = 1;
-    }
-    return [k + 1, out];
-  };
-  const rawPixels = () => {
-    const out = new Float64Array(asset.count * (pixels + 1));
-    for (let n = 0; n < asset.count; n++) {
-      let norm = 0;
-      for (let p = 0; p < pixels; p++) norm += asset.thumbnails[n * pixels + p] ** 2;
-      norm = Math.sqrt(norm) || 1;
-      // Unit-norm pixels scaled to norm 2 as the page's coordinates are.
-      for (let p = 0; p < pixels; p++) out[n * (pixels + 1) + p] = (2 * asset.thumbnails[n * pixels + p]) / norm;
-      out[n * (pixels + 1) + pixels] = 1;
-    }
-    return [pixels + 1, out];
-  };
   const variants = [
-    [`${basis} coordinates, RMS norm 2 (the page)`, () => coordinates(basis, 1)],
-    [`${basis} coordinates, unscaled (RMS norm 0.5)`, () => coordinates(basis, 0.25)],
-    ['4 coordinates, RMS norm 2', () => coordinates(4, 1)],
-    ['raw pixels (784), norm 2', rawPixels],
+    ["a discriminant of the kinds (the page), cascade feedback (the page)", () => [asset.dim, asset.features], slateFeedback],
+    ["the page's, with forgetting: 'none'", () => [asset.dim, asset.features], slateFeedback, { forgetting: 'none' }],
+    ['a discriminant of the kinds, 0 for every item not clicked', () => [asset.dim, asset.features], everyItem],
+    ["the span of the kinds' mean images, cascade feedback", () => coordinates(asset, asset.picture), slateFeedback],
+    ['raw pixels (784), cascade feedback', () => rawPixels(asset), slateFeedback],
   ];
   const rows = [];
-  for (const [name, make] of variants) {
+  for (const [name, make, feedback, options = {}] of variants) {
     const [dim, features] = make();
-    const shares = [];
-    const times = [];
-    for (const liked of TASTES) {
-      const catalogue = new sb.Catalogue({ dim, index: { type: 'hnsw' }, seed: 1 });
-      catalogue.add(asset.ids, features, { labels: asset.labels });
-      const user = new sb.SubTS({ catalogue, seed: 1 });
-      const random = seededRandom(11);
-      const likes = (arm) => (liked.includes(asset.labels[arm]) ? 0.8 : 0.05);
-      let recent = [];
-      let shown = 0;
-      let hits = 0;
-      const started = performance.now();
-      for (let s = 0; s < slates; s++) {
-        const arms = user.selectSlate(8, { exclude: recent.flat() });
-        recent = [...recent.slice(-1), Array.from(arms)];
-        const click = Array.from(arms).find((arm) => random() < likes(arm)) ?? -1;
-        for (const arm of arms) user.update(arm, arm === click ? 1 : 0);
-        if (s >= slates - 10) {
-          shown += arms.length;
-          hits += Array.from(arms).filter((arm) => liked.includes(asset.labels[arm])).length;
-        }
+    const catalogue = new sb.Catalogue({ dim, index: { type: 'hnsw' }, seed: 1 });
+    catalogue.add(asset.ids, features, { labels: asset.labels });
+    const still = [];
+    const firstHalf = [];
+    const afterTurn = [];
+    const turnedShares = [];
+    let noticed = 0;
+    let runs = 0;
+    const started = performance.now();
+    for (let seed = 1; seed <= seeds; seed++) {
+      for (let kind = 0; kind < 10; kind++) {
+        const stay = visit(sb, catalogue, asset.labels, new Array(SLATES).fill(kind), feedback, seed, options);
+        still.push(mean(stay.shares.slice(-10)));
+        firstHalf.push(clicksToHalf(stay));
+        const later = (kind + 3 + seed) % 10 === kind ? (kind + 1) % 10 : (kind + 3 + seed) % 10;
+        const turned = visit(sb, catalogue, asset.labels, Array.from({ length: SLATES }, (_, s) => (s < TURN ? kind : later)), feedback, seed, options);
+        afterTurn.push(clicksToHalf(turned, TURN));
+        turnedShares.push(mean(turned.shares.slice(-10)));
+        if (turned.changes > 0) noticed += 1;
+        runs += 1;
       }
-      times.push((performance.now() - started) / slates);
-      shares.push(hits / shown);
-      user.dispose();
-      catalogue.dispose();
     }
-    const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-    rows.push([name, dim, ...shares.map((x) => x.toFixed(2)), mean(shares).toFixed(2), mean(times)]);
+    const within15 = (values) => `${(100 * values.filter((v) => v <= 15).length / values.length).toFixed(0)}%`;
+    rows.push([name, dim, mean(still).toFixed(2), median(firstHalf), within15(firstHalf), median(afterTurn), within15(afterTurn),
+      mean(turnedShares).toFixed(2), `${noticed} of ${runs}`, ((performance.now() - started) / (2 * runs * SLATES)).toFixed(3)]);
+    catalogue.dispose();
     report.progress(rows.length / variants.length, name);
   }
-  report.table(`Liked share of the last 10 of ${slates} slates of 8, per hidden taste, Sub-TS over 2,000 Fashion-MNIST items (wasm in Node)`,
-    ['features', 'd', 'sneaker', 'trouser', 'bag', 'dress', 'sandal or boot', 'T-shirt', 'pullover', 'mean', 'ms a slate'], rows);
-  report.note(`Asset: ${bytes.length} bytes (${asset.count} items, ${basis} basis images, the grey levels).`);
+  report.table(`A Sub-TS visitor over 2,000 Fashion-MNIST items, slates of ${SLATE}, defaults (wasm in Node): every kind as the taste, seeds 1-${seeds}`,
+    ['features and feedback', 'd', 'still: liked share, last 10 of 60', 'clicks to a half-liked slate (median)', 'within 15 clicks',
+      'turned at slate 30: clicks to a half-liked slate (median)', 'within 15 clicks', 'liked share, last 10', 'change noticed', 'ms a slate'], rows);
+  report.note(`Asset: ${bytes.length} bytes (${asset.count} items, ${asset.dim - 1} basis images, the grey levels).`);
 }

@@ -1,9 +1,13 @@
-// The demo's shop in Chromium: the Fashion-MNIST catalogue loads when the section opens, a simulated
-// visitor's hidden taste is learned (its kind dominates the slates, regret per slate falls), the
-// estimate image renders, the model survives a reload and is gone after "Forget me", and the page
-// works on a phone-sized viewport by touch and by keyboard.
+// The demo's shop in Chromium: the Fashion-MNIST catalogue loads when the section opens; a visitor who
+// clicks the first item of the kind they like is followed within 15 clicks, and again after their
+// taste turns; the estimate image looks like the liked kind and the items rated highest are of it;
+// the model survives a reload and is gone after "Forget me"; the simulated visitor runs in a sandbox
+// (the visitor's stored model unchanged) with a verdict true to its runs; the page works on a
+// phone-sized viewport by touch and by keyboard.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startDemo, watchErrors } from './chromium.js';
+import { buildShopAsset } from '../../web/demo/shop-asset.mjs';
+import { parseShopAsset } from '../../web/demo/shop-catalogue.js';
 
 let demo;
 
@@ -22,46 +26,132 @@ async function openShop(page) {
   await expect.poll(() => page.locator('#shop').getAttribute('data-ready'), { timeout: 60_000 }).toBe('true');
 }
 
+const slateKinds = (page) => page.locator('#shop-slate .shop-item').evaluateAll((buttons) => buttons.map((b) => b.dataset.class));
+
+// The visitor the issue describes: on each slate, the first item of the liked kind, or "None of
+// these". Returns the clicks it took until a slate held the kind at least half (Infinity if none did
+// within `limit` slates).
+async function clickUntilHalf(page, kind, limit = 40) {
+  let clicks = 0;
+  for (let slate = 0; slate < limit; slate++) {
+    const kinds = await slateKinds(page);
+    if (kinds.filter((k) => k === kind).length >= kinds.length / 2) return clicks;
+    const at = kinds.indexOf(kind);
+    if (at < 0) {
+      await page.getByRole('button', { name: 'None of these' }).click();
+    } else {
+      await page.locator('#shop-slate .shop-item').nth(at).click();
+      clicks += 1;
+    }
+  }
+  return Infinity;
+}
+
+// The same visitor, on until it has clicked `clicks` more items of the kind.
+async function clickMore(page, kind, clicks) {
+  for (let made = 0; made < clicks;) {
+    const at = (await slateKinds(page)).indexOf(kind);
+    if (at < 0) {
+      await page.getByRole('button', { name: 'None of these' }).click();
+    } else {
+      await page.locator('#shop-slate .shop-item').nth(at).click();
+      made += 1;
+    }
+  }
+}
+
+// The kinds' mean images in the asset, and the correlation of an image with each.
+const asset = (() => {
+  const bytes = buildShopAsset();
+  return parseShopAsset(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+})();
+const KINDS = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot'];
+function closestKind(image) {
+  const pixels = asset.side * asset.side;
+  const correlation = (a, b) => {
+    const mean = (v) => v.reduce((x, y) => x + y, 0) / v.length;
+    const [ma, mb] = [mean(a), mean(b)];
+    let ab = 0;
+    let aa = 0;
+    let bb = 0;
+    for (let p = 0; p < a.length; p++) {
+      ab += (a[p] - ma) * (b[p] - mb);
+      aa += (a[p] - ma) ** 2;
+      bb += (b[p] - mb) ** 2;
+    }
+    return ab / Math.sqrt(aa * bb);
+  };
+  const scores = KINDS.map((_, kind) => {
+    const sum = new Float64Array(pixels);
+    for (let n = 0; n < asset.count; n++) if (asset.labels[n] === kind) for (let p = 0; p < pixels; p++) sum[p] += asset.thumbnails[n * pixels + p];
+    return correlation(image, Array.from(sum));
+  });
+  return KINDS[scores.indexOf(Math.max(...scores))];
+}
+// The estimate as drawn: grey levels back to values (the page draws high values dark).
+const estimateImage = (page) => page.locator('#shop-estimate').evaluate((canvas) => {
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  return Array.from({ length: data.length / 4 }, (_, p) => 255 - data[4 * p]);
+});
+// The visitor's record in IndexedDB, as the page stored it.
+const storedState = (page) => page.evaluate(() => new Promise((resolve, reject) => {
+  const open = indexedDB.open('sublinear-bandits-shop', 1);
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const request = open.result.transaction('visitor').objectStore('visitor').get('state');
+    request.onsuccess = () => {
+      open.result.close();
+      const state = request.result;
+      resolve(state ? { catalogue: Array.from(state.catalogue.slice(0, 64)), catalogueLength: state.catalogue.length, user: Array.from(state.user) } : null);
+    };
+    request.onerror = () => reject(request.error);
+  };
+}));
 
 describe('the demo shop', () => {
-  test('a simulated visitor who likes sneakers is learned; the model survives a reload and is gone after Forget me', async () => {
+  test('a visitor who clicks sneakers is followed within 15 clicks, and again after turning to bags; the model survives a reload and is gone after Forget me', async () => {
     const context = await demo.browser.newContext();
     const page = await context.newPage();
     const errors = watchErrors(page);
     await openShop(page);
     expect(await page.locator('#shop-status').textContent()).toMatch(/^2,000 items \(\d+ KB\) ready in \d+ ms\.$/);
-    expect(await page.locator('#shop-slate button').count()).toBe(8);
-    await page.selectOption('#shop-taste', '7');
-    await page.getByRole('button', { name: 'Let it click 60 slates' }).click();
-    await expect.poll(() => page.locator('#shop-verdict').getAttribute('data-share'), { timeout: 60_000 }).not.toBeNull();
-    const verdict = await page.locator('#shop-verdict').evaluate((node) => ({ ...node.dataset }));
-    // Sneakers are a tenth of the catalogue; learned, they fill most of the last ten slates.
-    expect(Number(verdict.share)).toBeGreaterThan(0.5);
-    expect(Number(verdict.late)).toBeLessThan(Number(verdict.early));
-    const sneakerShare = await page.locator('#shop-shares li[data-class="Sneaker"]').getAttribute('data-share');
-    expect(Number(sneakerShare)).toBeGreaterThan(0.5);
-    // The estimate image is drawn, and not blank.
-    const spread = await page.locator('#shop-estimate').evaluate((canvas) => {
-      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-      let low = 255;
-      let high = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        low = Math.min(low, data[i]);
-        high = Math.max(high, data[i]);
-      }
-      return { width: canvas.width, range: high - low };
-    });
-    expect(spread).toEqual({ width: 28, range: 255 });
-    await expect.poll(() => page.locator('#shop').getAttribute('data-saved')).not.toBeNull();
-    const learned = await page.locator('#shop').getAttribute('data-theta');
+    // The first slate shows every kind.
+    expect(new Set(await slateKinds(page)).size).toBe(10);
+    const toSneakers = await clickUntilHalf(page, 'Sneaker');
+    expect(toSneakers).toBeLessThanOrEqual(15);
+    // A click is acknowledged by name.
+    const sneaker = page.locator('#shop-slate .shop-item[data-class="Sneaker"]').first();
+    const name = (await sneaker.getAttribute('aria-label')).replace('. I like this', '');
+    await sneaker.click();
+    expect(await page.locator('#shop-ack').textContent()).toMatch(new RegExp(`^You liked ${name}[;.]`));
+    // After 15 sneakers the estimate looks like a sneaker, and the items rated highest are sneakers.
+    await clickMore(page, 'Sneaker', 15 - toSneakers - 1);
+    expect(closestKind(await estimateImage(page))).toBe('Sneaker');
+    const top = await page.locator('#shop-top li').evaluateAll((items) => items.map((item) => item.dataset.class));
+    expect(top.length).toBe(5);
+    expect(top.filter((kind) => kind === 'Sneaker').length).toBeGreaterThanOrEqual(4);
 
-    // A reload restores the model: the same estimate, and the estimate draws a sneaker's direction.
+    // The taste turns: the slates follow within 15 clicks of bags.
+    const toBags = await clickUntilHalf(page, 'Bag');
+    expect(toBags).toBeLessThanOrEqual(15);
+    await clickUntilHalf(page, 'Bag');
+    // What the page says of the model's detector is what the model reports.
+    const shop = await page.locator('#shop').evaluate((node) => ({ ...node.dataset }));
+    expect(await page.locator('#shop-state').textContent()).toContain(Number(shop.changes) > 0
+      ? `last ${shop.changedAgo} items seen ago` : 'it has noticed no change of taste');
+    await expect.poll(() => page.locator('#shop').getAttribute('data-saved')).not.toBeNull();
+    await expect.poll(async () => (await storedState(page))?.user.length ?? 0).toBeGreaterThan(0);
+    expect(await page.locator('#shop-stored').textContent()).toMatch(/^Stored in this browser: your model, [\d.]+ KB, and the catalogue's snapshot with its graph, [\d.]+ KB\.$/);
+    const learned = await page.locator('#shop').getAttribute('data-theta');
+    const updates = (await page.locator('#shop-state').textContent()).match(/learned from (\d+) items seen/)[1];
+
+    // A reload restores the model.
     await page.reload();
     await openShop(page);
     expect(await page.locator('#shop').getAttribute('data-restored')).toBe('true');
     expect(await page.locator('#shop-status').textContent()).toContain('restored');
     expect(await page.locator('#shop').getAttribute('data-theta')).toBe(learned);
-    expect(await page.locator('#shop-state').textContent()).toContain('480 clicks and non-clicks learned');
+    expect(await page.locator('#shop-state').textContent()).toContain(`learned from ${updates} items seen`);
 
     // Forget me: gone now and after a reload.
     await page.getByRole('button', { name: 'Forget me' }).click();
@@ -69,32 +159,56 @@ describe('the demo shop', () => {
     await page.reload();
     await openShop(page);
     expect(await page.locator('#shop').getAttribute('data-restored')).toBe('false');
-    expect(await page.locator('#shop-state').textContent()).toContain(' 0 clicks and non-clicks learned');
+    expect(await page.locator('#shop-state').textContent()).toContain('learned from 0 items seen');
     expect(errors).toEqual([]);
     await context.close();
   });
 
-  test('a simulated visitor whose taste turns from sneakers to bags: the page reports how the slates followed and whether the model noticed, as the run had it', async () => {
+  test('the simulated visitor runs in a sandbox: the stored model is unchanged, seeds differ per press, and the verdict is the runs\' numbers', async () => {
     const context = await demo.browser.newContext();
     const page = await context.newPage();
     const errors = watchErrors(page);
     await openShop(page);
-    await page.selectOption('#shop-taste', '7');
-    await page.selectOption('#shop-taste-later', '8');
-    await page.getByRole('button', { name: 'Let it click 60 slates' }).click();
-    await expect.poll(() => page.locator('#shop-verdict').getAttribute('data-share'), { timeout: 60_000 }).not.toBeNull();
-    const verdict = await page.locator('#shop-verdict').evaluate((node) => ({ ...node.dataset, text: node.textContent }));
-    // The share reported is the later taste's, Bag, over the last ten slates.
-    expect(verdict.text).toContain(`${(100 * Number(verdict.share)).toFixed(0)}% of the last 10 slates were Bag`);
-    expect(verdict.text).toContain(verdict.followedAfter === ''
-      ? 'Bag had not yet held half of the slates 30 slates after the taste turned from Sneaker'
-      : `${verdict.followedAfter} slates after the taste turned from Sneaker, Bag held half of the slates`);
-    // What the page says of the model's detector is what the model reports (its stats, in slates).
-    const shop = await page.locator('#shop').evaluate((node) => ({ ...node.dataset }));
-    const noticedAfterTurn = Number(shop.changes) > 0 && Number(shop.lastChange) > 30 * 8;
-    expect(verdict.noticedAt).toBe(noticedAfterTurn ? String(Math.ceil(Number(shop.lastChange) / 8)) : '');
-    expect(verdict.text).toContain(noticedAfterTurn ? `the model noticed the change at slate ${verdict.noticedAt}` : 'the model did not notice the change as such');
-    expect(await page.locator('#shop-state').textContent()).toContain(Number(shop.changes) > 0 ? 'it noticed a change of taste' : 'it has noticed no change of taste');
+    for (let i = 0; i < 3; i++) await page.locator('#shop-slate .shop-item').first().click();
+    await expect.poll(async () => (await storedState(page))?.user.length ?? 0).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#shop-stored').textContent()).toContain('Stored in this browser');
+    const before = await storedState(page);
+    const theta = await page.locator('#shop').getAttribute('data-theta');
+    const slate = await page.locator('#shop-slate .shop-item').evaluateAll((buttons) => buttons.map((b) => b.dataset.arm));
+
+    const run = async (taste, later) => {
+      await page.selectOption('#shop-taste', taste);
+      await page.selectOption('#shop-taste-later', later);
+      const previous = await page.locator('#shop-verdict').getAttribute('data-seeds');
+      await page.getByRole('button', { name: /^Let it click 60 slates/ }).click();
+      await expect.poll(() => page.locator('#shop-verdict').getAttribute('data-seeds'), { timeout: 60_000 }).not.toBe(previous);
+      return page.locator('#shop-verdict').evaluate((node) => ({ ...node.dataset, text: node.textContent }));
+    };
+    const still = await run('7', '');
+    // Sneakers are a tenth of the catalogue; learned, they fill most of the last ten slates.
+    expect(Number(still.share)).toBeGreaterThan(0.5);
+    expect(still.text).toContain(`Sneaker held ${(100 * Number(still.share)).toFixed(0)}% of the last 10 slates`);
+    expect(still.text).toContain(`paired difference ${still.difference}, 95% interval ${still.differenceLow} to ${still.differenceHigh}`);
+    const low = Number(still.differenceLow);
+    const high = Number(still.differenceHigh);
+    expect(still.text).toContain(still.identical === 'true' ? 'the same as Linear TS\'s at every slate of every run'
+      : low > 0 ? 'more than Linear TS' : high < 0 ? 'less than Linear TS' : 'not told apart from Linear TS');
+    expect(still.text).toContain(`Choosing a slate took ${still.subMs} ms with Sub-TS and ${still.linearMs} ms with Linear TS`);
+    expect(still.followed).toBeUndefined();
+    // The chart has a legend naming both policies.
+    expect(await page.locator('#shop-regret-legend .legend-item').allTextContents()).toEqual(["Sub-TS (the shop's policy)", 'Linear TS (exact scan)']);
+
+    const turned = await run('7', '8');
+    expect(turned.seeds).not.toBe(still.seeds);
+    const followed = turned.followed.split(' ');
+    expect(followed.length).toBe(5);
+    expect(turned.text).toContain(`a slate was half Bag after ${followed.join(', ')} clicks in the 5 runs; the model noticed the change in ${turned.noticed} of them`);
+    expect(turned.text).toContain('Bag held');
+
+    // Nothing of the visitor's changed: the stored model, the estimate, the slate.
+    expect(await storedState(page)).toEqual(before);
+    expect(await page.locator('#shop').getAttribute('data-theta')).toBe(theta);
+    expect(await page.locator('#shop-slate .shop-item').evaluateAll((buttons) => buttons.map((b) => b.dataset.arm))).toEqual(slate);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -104,17 +218,19 @@ describe('the demo shop', () => {
     const page = await context.newPage();
     const errors = watchErrors(page);
     await openShop(page);
-    const first = await page.locator('#shop-slate button').first().getAttribute('data-arm');
-    const box = await page.locator('#shop-slate button').first().boundingBox();
+    const first = await page.locator('#shop-slate .shop-item').first().getAttribute('data-arm');
+    const box = await page.locator('#shop-slate .shop-item').first().boundingBox();
     expect(box.width).toBeGreaterThan(40);
     expect(box.x + box.width).toBeLessThanOrEqual(390);
-    await page.locator('#shop-slate button').first().tap();
-    await expect.poll(() => page.locator('#shop-slate button').first().getAttribute('data-arm')).not.toBe(first);
+    await page.locator('#shop-slate .shop-item').first().tap();
+    await expect.poll(() => page.locator('#shop-slate .shop-item').first().getAttribute('data-arm')).not.toBe(first);
     // Keyboard: focus an item and press Enter.
-    const before = await page.locator('#shop-slate button').first().getAttribute('data-arm');
-    await page.locator('#shop-slate button').nth(2).focus();
+    const before = await page.locator('#shop-slate .shop-item').first().getAttribute('data-arm');
+    await page.locator('#shop-slate .shop-item').nth(2).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('#shop-slate button').first().getAttribute('data-arm')).not.toBe(before);
+    await expect.poll(() => page.locator('#shop-slate .shop-item').first().getAttribute('data-arm')).not.toBe(before);
+    // Focus stays on the slate, at the new slate's first item.
+    expect(await page.evaluate(() => document.activeElement?.closest('#shop-slate') !== null && document.activeElement.classList.contains('shop-item'))).toBe(true);
     expect(await page.locator('#shop-state').textContent()).toMatch(/Slate chosen in [\d.]+ ms by Sub-TS over 2000 items/);
     expect(errors).toEqual([]);
     await context.close();

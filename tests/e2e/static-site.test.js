@@ -118,7 +118,7 @@ describe('the static demo site from a subfolder', () => {
     await page.goto(baseUrl);
     await page.locator('#shop > summary').click();
     await expect.poll(() => page.locator('#shop').getAttribute('data-ready'), { timeout: 60_000 }).toBe('true');
-    expect(await page.locator('#shop-slate button').count()).toBe(8);
+    expect(await page.locator('#shop-slate .shop-item').count()).toBe(10);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,22 +1,22 @@
 // The shop: a visitor's taste learned over real product images, in the page. The catalogue is
 // Fashion-MNIST (shop-asset.mjs), fetched when the section first opens; each item's features are its
-// coordinates in the asset's basis and a constant. One Catalogue holds the items and their HNSW
-// graph; the visitor is a Sub-TS user over it whose model (a few KB) is kept in this browser's
-// IndexedDB with the catalogue's snapshot, and nothing leaves the page.
-import { applyTheme, Chart } from './charts.js';
+// coordinates in the span of the kinds' mean images and a constant. One Catalogue holds the items and
+// their HNSW graph; the visitor is a Sub-TS user over it whose model is kept in this browser's
+// IndexedDB with the catalogue's snapshot, and nothing leaves the page. The slates, what a click
+// teaches and the simulated visitor are shop-visitor.js's.
 import { seededRandom } from '../../bench/lib/seeded-random.mjs';
+import { CurveChart } from './charts.js';
 import { parseShopAsset } from './shop-catalogue.js';
+import { chooseSlate, clicksToHalf, NOT_AGAIN, simulateVisitor, SLATE, slateFeedback } from './shop-visitor.js';
 
 export const CLASSES = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot'];
-const SLATE = 8;
-// Items of the last two slates are not shown again at once.
-const NOT_AGAIN = 2;
 const DATABASE = 'sublinear-bandits-shop';
 const STORE = 'visitor';
-// A simulated visitor clicks an item of a liked class with this probability, any other with LIKE_NOT.
-const LIKE = 0.8;
-const LIKE_NOT = 0.05;
 const SIMULATED_SLATES = 60;
+// The simulation's runs a press: a verdict from one run would claim more than it shows.
+const SIMULATED_RUNS = 5;
+// The items the model rates highest, shown beside the slate.
+const TOP_RATED = 5;
 // A simulated visitor whose taste changes turns to the later taste from this slate on.
 const TASTE_CHANGES_AT = 30;
 
@@ -90,16 +90,52 @@ export function setUpShop(sb) {
     shownClasses.length = 0;
   }
 
-  // What was learned: theta's image (the basis coordinates back in pixels), the classes of the
-  // recent slates, the step's time and the index's state.
+  const nameOf = (arm) => `${CLASSES[shop.labels[arm]]} no. ${arm}`;
+  const thumbnail = (arm) => {
+    const canvas = document.createElement('canvas');
+    drawImage(canvas, shop.thumbnails.subarray(arm * shop.side * shop.side, (arm + 1) * shop.side * shop.side), shop.side);
+    return canvas;
+  };
+  // An item's picture with its name under it.
+  function itemFigure(arm) {
+    const caption = document.createElement('span');
+    caption.className = 'shop-name';
+    caption.textContent = nameOf(arm);
+    return [thumbnail(arm), caption];
+  }
+
+  // The items the model rates highest now: its mean estimate x^T theta of every item (a pass over
+  // the catalogue's features, as a shop's "your picks" shelf would be).
+  function topRated(theta) {
+    const scores = new Float64Array(shop.count);
+    for (let n = 0; n < shop.count; n++) {
+      let score = 0;
+      for (let j = 0; j < shop.dim; j++) score += shop.features[n * shop.dim + j] * theta[j];
+      scores[n] = score;
+    }
+    return Array.from(shop.ids).sort((a, b) => scores[b] - scores[a]).slice(0, TOP_RATED);
+  }
+
+  // What was learned: theta's image (the basis coordinates back in pixels: a blend of the kinds'
+  // mean images), the items it rates highest, the kinds of the recent slates, the step's time and the
+  // index's state.
   function describe(milliseconds) {
     const theta = user.theta();
     // What a test (or a curious visitor) can compare across a reload: the model's estimate.
     section.dataset.theta = Array.from(theta, (v) => v.toFixed(6)).join(' ');
     const pixels = shop.side * shop.side;
     const image = new Float64Array(pixels);
-    for (let b = 0; b < shop.dim - 1; b++) for (let p = 0; p < pixels; p++) image[p] += theta[b] * shop.basis[b * pixels + p];
+    for (let b = 0; b < shop.dim - 1; b++) for (let p = 0; p < pixels; p++) image[p] += theta[b] * shop.picture[b * pixels + p];
     drawImage($('#shop-estimate'), image, shop.side);
+    const stats = user.stats();
+    const top = stats.updates === 0 ? [] : topRated(theta);
+    section.dataset.top = top.join(' ');
+    $('#shop-top').replaceChildren(...top.map((arm) => {
+      const item = document.createElement('li');
+      item.dataset.class = CLASSES[shop.labels[arm]];
+      item.append(...itemFigure(arm));
+      return item;
+    }));
     const last = shownClasses.slice(-5 * SLATE);
     const counts = CLASSES.map((_, c) => last.filter((label) => label === c).length);
     $('#shop-shares').replaceChildren(...CLASSES.map((name, c) => {
@@ -112,38 +148,38 @@ export function setUpShop(sb) {
       return item;
     }));
     const { index } = catalogue.stats();
-    const stats = user.stats();
     const { forgetting } = stats;
-    // When the model noticed a change of taste (its default forgetting, 'auto'): the update it
-    // started again at, in slates of this page.
+    // When the model noticed a change of taste (its default forgetting, 'auto'), counted back from
+    // now in the items it has learned from.
     section.dataset.changes = String(forgetting.changes);
-    section.dataset.lastChange = forgetting.lastChange === null ? '' : String(forgetting.lastChange);
+    const ago = forgetting.lastChange === null ? null : stats.updates - forgetting.lastChange;
+    section.dataset.changedAgo = ago === null ? '' : String(ago);
     const noticed = forgetting.changes > 0
-      ? `it noticed a change of taste ${forgetting.changes === 1 ? 'once' : `${forgetting.changes} times`}, last at slate ${Math.ceil(forgetting.lastChange / SLATE)}, and kept only what came after`
+      ? `it noticed a change of taste ${forgetting.changes === 1 ? 'once' : `${forgetting.changes} times`}, last ${ago} items seen ago, and kept only what came after`
       : 'it has noticed no change of taste';
-    $('#shop-state').textContent = `Slate chosen in ${milliseconds.toFixed(2)} ms by Sub-TS over ${catalogue.size} items; ` +
-      `the HNSW graph holds ${index.built} of them (${index.pending} waiting, searched exactly until built); ` +
-      `${stats.updates} clicks and non-clicks learned, ${noticed}; the model is ${user.toBytes().length.toLocaleString('en')} bytes.`;
+    // The graph is built in the background once searching it pays: below that the slate comes from
+    // an exact scan, which is faster over a few thousand items.
+    const graph = index.built === 0 ? 'searched exactly: over so few items a scan is faster than building and searching the HNSW graph'
+      : index.pending === 0 ? `searched through its HNSW graph of all ${index.built}` : `${index.built} in its HNSW graph, the ${index.pending} newest searched exactly until the graph takes them`;
+    $('#shop-state').textContent = `Slate chosen in ${milliseconds.toFixed(2)} ms by Sub-TS over ${catalogue.size} items (${graph}); ` +
+      `learned from ${stats.updates} items seen, ${noticed}; the model is ${user.toBytes().length.toLocaleString('en')} bytes.`;
   }
 
   function showSlate() {
     const started = performance.now();
-    const exclude = recent.flat();
-    const arms = user.selectSlate(SLATE, { exclude });
+    const arms = chooseSlate(user, { exclude: recent.flat(), fresh: user.stats().updates === 0 });
     const milliseconds = performance.now() - started;
-    recent = [...recent.slice(1 - NOT_AGAIN), Array.from(arms)];
+    recent = [...recent.slice(1 - NOT_AGAIN), arms];
     for (const arm of arms) shownClasses.push(shop.labels[arm]);
-    slateList.replaceChildren(...Array.from(arms, (arm) => {
+    slateList.replaceChildren(...arms.map((arm) => {
       const item = document.createElement('li');
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'shop-item';
       button.dataset.arm = String(arm);
       button.dataset.class = CLASSES[shop.labels[arm]];
-      button.setAttribute('aria-label', `Item ${arm}: ${CLASSES[shop.labels[arm]]}. I like this`);
-      const canvas = document.createElement('canvas');
-      drawImage(canvas, shop.thumbnails.subarray(arm * shop.side * shop.side, (arm + 1) * shop.side * shop.side), shop.side);
-      button.append(canvas);
+      button.setAttribute('aria-label', `${nameOf(arm)}. I like this`);
+      button.append(...itemFigure(arm));
       button.addEventListener('click', () => feedback(arms, arm));
       item.append(button);
       return item;
@@ -153,128 +189,138 @@ export function setUpShop(sb) {
   }
 
   async function save() {
-    await saveVisitor({ catalogue: catalogue.toBytes(), user: user.toBytes() });
+    const state = { catalogue: catalogue.toBytes(), user: user.toBytes() };
+    await saveVisitor(state);
+    const kb = (bytes) => `${(bytes.length / 1024).toFixed(1)} KB`;
+    $('#shop-stored').textContent = `Stored in this browser: your model, ${kb(state.user)}, and the catalogue's snapshot with its graph, ${kb(state.catalogue)}.`;
+    section.dataset.storedBytes = String(state.user.length + state.catalogue.length);
     section.dataset.saved = String(Date.now());
     delete section.dataset.forgotten;
   }
 
-  // A click on `liked` (or none, -1): reward 1 for it, 0 for every other item of the slate.
-  function learn(arms, liked) {
-    for (const arm of arms) user.update(arm, arm === liked ? 1 : 0);
-  }
-
+  // A click on `liked` (or none, -1), read as a cascade (slateFeedback): the items before it in the
+  // slate were passed over, the items after it teach nothing.
   function feedback(arms, liked) {
     try {
-      learn(arms, liked);
+      const taught = slateFeedback(arms, liked);
+      for (const [arm, reward] of taught) user.update(arm, reward);
+      $('#shop-ack').textContent = liked < 0
+        ? `None of these: the ${taught.length} items count as passed over. A new slate follows.`
+        : `You liked ${nameOf(liked)}${taught.length > 1 ? `; the ${taught.length - 1} items before it count as passed over` : ''}. A new slate follows.`;
       showSlate();
+      // Keyboard and screen-reader users stay on the slate, at its first item.
+      if (slateList.contains(document.activeElement) || document.activeElement === document.body) slateList.querySelector('button')?.focus();
       save().catch(showError);
     } catch (failure) {
       showError(failure);
     }
   }
 
-  // The simulated visitor: a hidden taste clicks each slate (an item of a liked class with
-  // probability LIKE, another with LIKE_NOT; its first click counts) for a fresh visitor, and the
-  // same run is made by Linear TS over the same items; regret per slate is the best slate's expected
-  // clicks minus the shown one's. With a later taste the visitor turns to it at TASTE_CHANGES_AT.
+  // The simulated visitor, in a sandbox: fresh Sub-TS and Linear TS models over the same catalogue,
+  // never the visitor's own, SIMULATED_RUNS runs with seeds drawn at each press (the models' and the
+  // clicks'), and a verdict that says what the runs show: the liked share at the end, the regret of
+  // the two policies paired run by run, the time each took to choose a slate (the same call, timed
+  // the same way), and with a later taste, how many clicks the slates took to follow it.
   async function simulate() {
-    const first = $('#shop-taste').value.split(',').map(Number);
-    const later = $('#shop-taste-later').value === '' ? null : $('#shop-taste-later').value.split(',').map(Number);
-    let liked = first;
-    const likes = (arm) => (liked.includes(shop.labels[arm]) ? LIKE : LIKE_NOT);
-    const regretOf = (arms) => Array.from(arms).reduce((sum, arm) => sum + LIKE - likes(arm), 0);
-    // Per slate, the share of the (current) liked kinds the visitor's slate held.
-    const likedShares = [];
-    await forget();
-    const random = seededRandom(11);
-    const baseline = new sb.LinTS({ catalogue, seed: 1 });
-    const curves = { 'Sub-TS (the visitor)': [], 'Linear TS': [] };
-    const times = { sub: 0, linear: 0 };
-    let totals = [0, 0];
-    const click = (arms) => Array.from(arms).find((arm) => random() < likes(arm)) ?? -1;
-    try {
-      for (let slate = 0; slate < SIMULATED_SLATES; slate++) {
-        if (later && slate === TASTE_CHANGES_AT) liked = later;
-        const started = performance.now();
-        const arms = showSlate();
-        times.sub += performance.now() - started;
-        const linearStarted = performance.now();
-        const baselineArms = baseline.selectSlate(SLATE);
-        times.linear += performance.now() - linearStarted;
-        likedShares.push(Array.from(arms).filter((arm) => liked.includes(shop.labels[arm])).length / arms.length);
-        const chosen = click(arms);
-        learn(arms, chosen);
-        const baselineChosen = click(baselineArms);
-        for (const arm of baselineArms) baseline.update(arm, arm === baselineChosen ? 1 : 0);
-        totals = [totals[0] + regretOf(arms), totals[1] + regretOf(baselineArms)];
-        curves['Sub-TS (the visitor)'].push(totals[0]);
-        curves['Linear TS'].push(totals[1]);
-        // Let the page draw the slate.
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-      showSlate();
-      await save();
-    } finally {
-      baseline.dispose();
-    }
-    drawRegret(curves);
-    const last = shownClasses.slice(-10 * SLATE);
-    const share = last.filter((label) => liked.includes(label)).length / last.length;
-    const early = curves['Sub-TS (the visitor)'][9] / 10;
-    const late = (totals[0] - curves['Sub-TS (the visitor)'][SIMULATED_SLATES - 11]) / 10;
+    const parse = (value) => value.split(',').map(Number);
+    const first = parse($('#shop-taste').value);
+    const later = $('#shop-taste-later').value === '' ? null : parse($('#shop-taste-later').value);
+    const tastes = Array.from({ length: SIMULATED_SLATES }, (_, s) => (later && s >= TASTE_CHANGES_AT ? later : first));
+    const base = crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000;
+    const runs = [];
     const verdict = $('#shop-verdict');
-    Object.assign(verdict.dataset, { share: share.toFixed(3), early: early.toFixed(3), late: late.toFixed(3), sub: totals[0].toFixed(2), linear: totals[1].toFixed(2) });
-    if (later) Object.assign(verdict.dataset, followingOf(likedShares, user.stats().forgetting));
-    else for (const key of ['followedAfter', 'noticedAt']) delete verdict.dataset[key];
-    verdict.textContent = `After ${SIMULATED_SLATES} slates, ${(100 * share).toFixed(0)}% of the last 10 slates were ${liked.map((c) => CLASSES[c]).join(' or ')} ` +
-      `(${(100 / CLASSES.length * liked.length).toFixed(0)}% of the catalogue); regret per slate fell from ${early.toFixed(2)} over the first 10 to ${late.toFixed(2)} over the last 10. ` +
-      `Sub-TS's total regret ${totals[0].toFixed(1)} against Linear TS's ${totals[1].toFixed(1)} on the same items ` +
-      `(${totals[0] <= totals[1] * 1.1 ? 'within 10%: the sublinear search costs no learning here' : 'more than 10% above it on this run'}); ` +
-      `${(times.sub / SIMULATED_SLATES).toFixed(2)} ms a slate against ${(times.linear / SIMULATED_SLATES).toFixed(2)} ms.` +
-      (later ? ` ${followingText(verdict.dataset, first, later)}` : '');
-  }
-
-  // How the visitor's slates followed a change of taste: the slates after it until the new kind
-  // held half of the slates (over 3 slates), and the slate where the model noticed, if it did.
-  function followingOf(likedShares, forgetting) {
-    let followedAfter = '';
-    for (let slate = TASTE_CHANGES_AT + 2; slate < likedShares.length; slate++) {
-      if ((likedShares[slate] + likedShares[slate - 1] + likedShares[slate - 2]) / 3 >= 0.5) {
-        followedAfter = String(slate - TASTE_CHANGES_AT + 1);
-        break;
+    for (let r = 0; r < SIMULATED_RUNS; r++) {
+      verdict.textContent = `Run ${r + 1} of ${SIMULATED_RUNS}…`;
+      // Let the page draw the progress.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const run = {};
+      for (const [key, Policy] of [['sub', sb.SubTS], ['linear', sb.LinTS]]) {
+        const model = new Policy({ catalogue, seed: base + r });
+        try {
+          run[key] = { ...simulateVisitor(model, shop.labels, tastes, seededRandom(base + r)), forgetting: model.stats().forgetting };
+        } finally {
+          model.dispose();
+        }
       }
+      runs.push(run);
     }
-    const noticed = forgetting.changes > 0 && forgetting.lastChange > TASTE_CHANGES_AT * SLATE;
-    return { followedAfter, noticedAt: noticed ? String(Math.ceil(forgetting.lastChange / SLATE)) : '' };
+    drawRegret(runs);
+    for (const key of Object.keys(verdict.dataset)) delete verdict.dataset[key];
+    Object.assign(verdict.dataset, verdictOf(runs, base, later !== null));
+    verdict.textContent = verdictText(verdict.dataset, first, later);
   }
 
-  function followingText({ followedAfter, noticedAt }, first, later) {
+  // The verdict's numbers, as strings (the verdict element's dataset).
+  function verdictOf(runs, base, turns) {
+    const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+    const sum = (values) => values.reduce((a, b) => a + b, 0);
+    const lastShares = runs.map(({ sub }) => mean(sub.shares.slice(-10)));
+    const differences = runs.map(({ sub, linear }) => sum(sub.regrets) - sum(linear.regrets));
+    const spread = Math.sqrt(differences.reduce((s, d) => s + (d - mean(differences)) ** 2, 0) / (runs.length - 1));
+    // Student's t at 97.5% for SIMULATED_RUNS - 1 = 4 degrees of freedom.
+    const half = (2.776 * spread) / Math.sqrt(runs.length);
+    const numbers = {
+      seeds: `${base}-${base + runs.length - 1}`,
+      share: mean(lastShares).toFixed(3),
+      shareLow: Math.min(...lastShares).toFixed(3),
+      shareHigh: Math.max(...lastShares).toFixed(3),
+      sub: mean(runs.map(({ sub }) => sum(sub.regrets))).toFixed(2),
+      linear: mean(runs.map(({ linear }) => sum(linear.regrets))).toFixed(2),
+      difference: mean(differences).toFixed(2),
+      differenceLow: (mean(differences) - half).toFixed(2),
+      differenceHigh: (mean(differences) + half).toFixed(2),
+      exact: String(catalogue.stats().index.built === 0),
+      identical: String(runs.every(({ sub, linear }) => sub.regrets.every((regret, s) => regret === linear.regrets[s]))),
+      subMs: mean(runs.flatMap(({ sub }) => sub.milliseconds)).toFixed(3),
+      linearMs: mean(runs.flatMap(({ linear }) => linear.milliseconds)).toFixed(3),
+    };
+    if (turns) {
+      const followed = runs.map(({ sub }) => clicksToHalf(sub, TASTE_CHANGES_AT));
+      // Noticed after the turn: the change the model last found came after the turn's slate.
+      const noticed = runs.filter(({ sub }) => sub.forgetting.lastChange !== null && sub.forgetting.lastChange > sub.updates[TASTE_CHANGES_AT]);
+      Object.assign(numbers, { followed: followed.map((c) => (Number.isFinite(c) ? String(c) : 'never')).join(' '), noticed: String(noticed.length) });
+    }
+    return numbers;
+  }
+
+  function verdictText(numbers, first, later) {
     const names = (kinds) => kinds.map((c) => CLASSES[c]).join(' or ');
-    const followed = followedAfter === ''
-      ? `${names(later)} had not yet held half of the slates ${SIMULATED_SLATES - TASTE_CHANGES_AT} slates after the taste turned from ${names(first)}`
-      : `${followedAfter} slates after the taste turned from ${names(first)}, ${names(later)} held half of the slates`;
-    const noticed = noticedAt === ''
-      ? 'the model did not notice the change as such (one click a slate is little evidence against what it knew: it followed by learning the new clicks)'
-      : `the model noticed the change at slate ${noticedAt} and started again from what came after`;
-    return `${followed}; ${noticed}.`;
+    const percent = (x) => `${(100 * Number(x)).toFixed(0)}%`;
+    const low = Number(numbers.differenceLow);
+    const high = Number(numbers.differenceHigh);
+    const comparison = numbers.identical === 'true'
+      ? `the same as Linear TS's at every slate of every run${numbers.exact === 'true' ? ' (its graph not built, Sub-TS\'s search is an exact scan, as Linear TS\'s is)' : ''}`
+      : low > 0 ? 'more than Linear TS\'s: on these runs the sublinear search cost some learning'
+      : high < 0 ? 'less than Linear TS\'s on these runs' : 'not told apart from Linear TS\'s by these runs';
+    let text = `${SIMULATED_RUNS} runs of ${SIMULATED_SLATES} slates (seeds ${numbers.seeds}): ${names(later ?? first)} held ${percent(numbers.share)} of the last 10 slates ` +
+      `(${percent(numbers.shareLow)} to ${percent(numbers.shareHigh)} across runs; ${(100 / CLASSES.length * (later ?? first).length).toFixed(0)}% of the catalogue). ` +
+      `Sub-TS's regret, ${numbers.sub} expected clicks missed a run, is ${comparison} (${numbers.linear}; ` +
+      `the paired difference ${numbers.difference}, 95% interval ${numbers.differenceLow} to ${numbers.differenceHigh}). ` +
+      `Choosing a slate took ${numbers.subMs} ms with Sub-TS and ${numbers.linearMs} ms with Linear TS.`;
+    if (later) {
+      const followed = numbers.followed.split(' ');
+      text += ` After the taste turned from ${names(first)} at slate ${TASTE_CHANGES_AT + 1}, a slate was half ${names(later)} after ` +
+        `${followed.join(', ')} clicks in the ${SIMULATED_RUNS} runs; the model noticed the change in ${numbers.noticed} of them.`;
+    }
+    return text;
   }
 
-  function drawRegret(curves) {
-    const labels = curves['Linear TS'].map((_, i) => i + 1);
-    const colours = ['#3b6ea8', '#c0392b'];
-    const data = { labels, datasets: Object.entries(curves).map(([label, values], i) => ({ label, data: values, borderColor: colours[i], pointRadius: 0 })) };
-    if (chart) {
-      chart.data = data;
-      chart.update();
-      return;
-    }
-    chart = new Chart($('#shop-regret'), {
-      type: 'line',
-      data,
-      options: { animation: false, maintainAspectRatio: false, scales: { x: { title: { display: true, text: 'slate' } }, y: { title: { display: true, text: 'cumulative regret (expected clicks missed)' } } } },
-    });
-    applyTheme(chart);
-    chart.update();
+  // Cumulative regret, mean and spread over the runs, per policy.
+  function drawRegret(runs) {
+    chart ??= new CurveChart($('#shop-regret'), { yLabel: 'cumulative regret (expected clicks missed)', legend: $('#shop-regret-legend') });
+    const t = Array.from({ length: SIMULATED_SLATES }, (_, s) => s + 1);
+    const curve = (key) => {
+      const cumulative = runs.map((run) => run[key].regrets.map(((total) => (value) => (total += value))(0)));
+      const mean = t.map((_, s) => cumulative.reduce((a, c) => a + c[s], 0) / runs.length);
+      const std = t.map((_, s) => Math.sqrt(cumulative.reduce((a, c) => a + (c[s] - mean[s]) ** 2, 0) / runs.length));
+      return { t, mean, std };
+    };
+    chart.update([
+      { label: 'Sub-TS (the shop\'s policy)', ...curve('sub'), style: { colour: '#3b6ea8', dash: [] } },
+      { label: 'Linear TS (exact scan)', ...curve('linear'), style: { colour: '#c0392b', dash: [6, 3] } },
+    ]);
+    chart.chart.options.scales.x.title.text = 'slate';
+    chart.chart.update();
   }
 
   async function forget() {
@@ -283,7 +329,26 @@ export function setUpShop(sb) {
     delete section.dataset.saved;
     // Set once the stored model is gone (a reload before that could still restore it).
     section.dataset.forgotten = 'true';
+    $('#shop-ack').textContent = 'Your model is deleted from this browser; the slates start again from every kind.';
     showSlate();
+  }
+
+  // The asset's bytes, with the share received in the status line (a slow connection sees it move).
+  async function download(response) {
+    const total = Number(response.headers.get('content-length'));
+    // Compressed transfers state the compressed length: the share is shown only for plain ones.
+    if (!response.body || !total || response.headers.get('content-encoding')) return response.arrayBuffer();
+    const bytes = new Uint8Array(total);
+    const reader = response.body.getReader();
+    let received = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes.set(value, received);
+      received += value.length;
+      status.textContent = `Loading the catalogue… ${Math.round((100 * received) / total)}% of ${(total / 1024).toFixed(0)} KB`;
+    }
+    return bytes.buffer;
   }
 
   async function open() {
@@ -291,13 +356,15 @@ export function setUpShop(sb) {
     status.textContent = 'Loading the catalogue…';
     const response = await fetch(new URL('shop/fashion-shop.bin', document.baseURI));
     if (!response.ok) throw new Error(`the catalogue asset did not load (${response.status})`);
-    const buffer = await response.arrayBuffer();
+    const buffer = await download(response);
     shop = parseShopAsset(buffer);
     const saved = await loadVisitor().catch(() => undefined);
     let restored = false;
     if (saved) {
       try {
         catalogue = sb.Catalogue.fromBytes(saved.catalogue);
+        // A model saved over another version of the asset is not this catalogue's.
+        if (catalogue.dim !== shop.dim || catalogue.size !== shop.count) throw new Error('another catalogue');
         user = sb.SubTS.fromBytes(saved.user, { catalogue });
         restored = true;
       } catch {
