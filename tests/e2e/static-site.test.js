@@ -2,11 +2,12 @@
 // server, as a host would: it must load, run a preset to the end in workers, and say so when a file
 // is missing instead of waiting forever. The same site from a host that adds COOP and COEP gets the
 // threaded build.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, watchErrors } from './chromium.js';
 
@@ -122,6 +123,68 @@ describe('the static demo site from a subfolder', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  // docs/demo.md's table of what a visitor transfers, held to the built site: each part's raw and
+  // gzipped (level 9) bytes within 3% of the KB stated.
+  test('the sizes docs/demo.md states are the built site\'s', () => {
+    const parts = [
+      ['the page:', /^(index\.html|assets\/index-[^/]*\.(js|css)|assets\/sublinear_bandits_wasm-[^/]*\.(js|wasm))$/],
+      ['the threaded module', /^assets\/sublinear_bandits_wasm_threads/],
+      ['the two workers', /^assets\/(simulation|timing)-worker-/],
+      ["the shop's catalogue", /^shop\/fashion-shop\.bin$/],
+    ];
+    const files = [];
+    const walk = (folder) => {
+      for (const name of readdirSync(join(site, folder))) {
+        const relative = folder ? `${folder}/${name}` : name;
+        if (statSync(join(site, relative)).isDirectory()) walk(relative);
+        else files.push(relative);
+      }
+    };
+    walk('');
+    const table = readFileSync(fileURLToPath(new URL('../../docs/demo.md', import.meta.url)), 'utf8');
+    const kb = (text) => Number(text.replace(/[, KB]/g, ''));
+    for (const [label, pattern] of parts) {
+      const chosen = files.filter((file) => pattern.test(file));
+      expect(chosen.length, label).toBeGreaterThan(0);
+      const raw = chosen.reduce((sum, file) => sum + statSync(join(site, file)).size, 0) / 1024;
+      const gzipped = chosen.reduce((sum, file) => sum + gzipSync(readFileSync(join(site, file)), { level: 9 }).length, 0) / 1024;
+      const row = table.split('\n').find((line) => line.startsWith(`| ${label}`));
+      expect(row, label).toBeDefined();
+      const [, statedRaw, statedGzipped] = row.split('|').slice(1, -1).map((cell) => cell.trim());
+      expect(Math.abs(kb(statedRaw) / raw - 1), `${label}: ${raw.toFixed(0)} KB raw against ${statedRaw}`).toBeLessThan(0.03);
+      expect(Math.abs(kb(statedGzipped) / gzipped - 1), `${label}: ${gzipped.toFixed(0)} KB gzipped against ${statedGzipped}`).toBeLessThan(0.03);
+    }
+  });
+
+  // On Chromium's Fast 3G profile the page loads, and the shop shows how much of its catalogue has
+  // arrived before its first slate. (The time is printed for the closing notes, not tested.)
+  test('on a Fast 3G connection the shop shows its catalogue arriving, then its slate', async () => {
+    missing.clear();
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    const session = await page.context().newCDPSession(page);
+    await session.send('Network.enable');
+    // DevTools' "Fast 3G": 1.44 Mbit/s down, 675 kbit/s up, 562.5 ms of latency.
+    await session.send('Network.emulateNetworkConditions', { offline: false, latency: 562.5, downloadThroughput: (1.44 * 1024 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 });
+    const started = Date.now();
+    await page.goto(baseUrl, { timeout: 120_000 });
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 120_000 }).toContain('WebAssembly module loaded');
+    const loaded = Date.now();
+    await page.locator('#shop > summary').click();
+    const progress = new Set();
+    while ((await page.locator('#shop').getAttribute('data-ready')) !== 'true' && Date.now() - loaded < 120_000) {
+      const text = await page.locator('#shop-status').textContent();
+      if (/^Loading the catalogue… (\d+% of \d+ KB|\d+ KB received)$/.test(text)) progress.add(text);
+      await page.waitForTimeout(100);
+    }
+    expect(await page.locator('#shop').getAttribute('data-ready')).toBe('true');
+    // What had arrived moved while the catalogue arrived.
+    expect(progress.size).toBeGreaterThan(3);
+    console.log(`Fast 3G, uncompressed: module loaded ${((loaded - started) / 1000).toFixed(1)} s, first slate ${((Date.now() - started) / 1000).toFixed(1)} s after the page was asked for`);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 300_000);
 
   test('a missing .wasm shows an error on the page instead of "Loading…"', async () => {
     missing.clear();

@@ -333,20 +333,29 @@ export function setUpShop(sb) {
     showSlate();
   }
 
-  // The asset's bytes, with the share received in the status line (a slow connection sees it move).
+  // The asset's bytes, with what has arrived in the status line (a slow connection sees it move):
+  // the share of the whole where the host states its length, the kilobytes otherwise (a compressed
+  // transfer states the compressed length, which the decoded bytes would overrun).
   async function download(response) {
-    const total = Number(response.headers.get('content-length'));
-    // Compressed transfers state the compressed length: the share is shown only for plain ones.
-    if (!response.body || !total || response.headers.get('content-encoding')) return response.arrayBuffer();
-    const bytes = new Uint8Array(total);
+    if (!response.body) return response.arrayBuffer();
+    const total = response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
     const reader = response.body.getReader();
+    const chunks = [];
     let received = 0;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      bytes.set(value, received);
+      chunks.push(value);
       received += value.length;
-      status.textContent = `Loading the catalogue… ${Math.round((100 * received) / total)}% of ${(total / 1024).toFixed(0)} KB`;
+      status.textContent = total
+        ? `Loading the catalogue… ${Math.round((100 * received) / total)}% of ${(total / 1024).toFixed(0)} KB`
+        : `Loading the catalogue… ${(received / 1024).toFixed(0)} KB received`;
+    }
+    const bytes = new Uint8Array(received);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
     }
     return bytes.buffer;
   }
