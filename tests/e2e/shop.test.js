@@ -113,7 +113,12 @@ describe('the demo shop', () => {
     const context = await demo.browser.newContext();
     const page = await context.newPage();
     const errors = watchErrors(page);
+    // Nor a warning: the dev server's page is isolated, so this is the threaded build, whose index
+    // builds wait for their threads on the main thread (cpp/toolchain/main_thread_joins.js).
+    const warnings = [];
+    page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
     await openShop(page);
+    expect(await page.locator('#status').textContent()).toMatch(/Threads: [2-9]/);
     expect(await page.locator('#shop-status').textContent()).toMatch(/^2,000 items \(\d+ KB\) ready in \d+ ms\.$/);
     // The first slate shows every kind.
     expect(new Set(await slateKinds(page)).size).toBe(10);
@@ -161,6 +166,7 @@ describe('the demo shop', () => {
     expect(await page.locator('#shop').getAttribute('data-restored')).toBe('false');
     expect(await page.locator('#shop-state').textContent()).toContain('learned from 0 items seen');
     expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
     await context.close();
   });
 
