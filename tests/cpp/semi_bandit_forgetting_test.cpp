@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sublinear/cls/clustered_environment.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
 #include "sublinear/cls/persistent_cls_policy.hpp"
 #include "sublinear/matroid/faster_cucb.hpp"
@@ -508,6 +509,26 @@ TEST(ClsForgetting, SnapshotsAroundAChangeContinueExactly) {
       }
       if (forgetting == Json("auto")) EXPECT_GE(original->stats()["forgetting"]["changes"].get<int>(), 1) << type;
     }
+  }
+}
+
+// simulate()'s clustered environment with `drift`: theta* turns to -theta* at rounds every + 1,
+// 2 every + 1, ... (the means with it), meanChanges() counts the switches, and the drift table
+// refuses what it does not know.
+TEST(ClsForgetting, TheClusteredEnvironmentSwitchesEveryRounds) {
+  const Json options{{"dim", 4}, {"arms", 30}, {"k", 3}, {"drift", {{"kind", "switch"}, {"every", 3}}}};
+  ClusteredEnvironment environment(options, 7);
+  const ClusteredEnvironment still(Json{{"dim", 4}, {"arms", 30}, {"k", 3}}, 7);
+  for (int round = 1; round <= 10; ++round) {
+    environment.beginRound();
+    const double sign = ((round - 1) / 3) % 2 == 0 ? 1.0 : -1.0;
+    EXPECT_EQ(environment.meanChanges(), static_cast<std::uint64_t>((round - 1) / 3)) << round;
+    for (Id row = 0; row < 30; ++row) EXPECT_EQ(environment.expectedReward(row), sign * still.expectedReward(row)) << round;
+  }
+  for (const Json& drift : {Json{{"kind", "rotate"}}, Json{{"every", 0}}, Json{{"every", 1.5}}, Json("switch")}) {
+    Json bad = options;
+    bad["drift"] = drift;
+    EXPECT_EQ(codeOf([&] { ClusteredEnvironment environment(bad, 7); }), ErrorCode::InvalidArgument) << drift.dump();
   }
 }
 

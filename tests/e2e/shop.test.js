@@ -136,6 +136,21 @@ describe('the demo shop', () => {
     expect(top.length).toBe(5);
     expect(top.filter((kind) => kind === 'Sneaker').length).toBeGreaterThanOrEqual(4);
 
+    // "More like this" on an item: the next slate is its kind; "Not for me" on one of them: it is learned
+    // from alone, and a new slate follows.
+    const learnedBefore = Number((await page.locator('#shop-state').textContent()).match(/learned from (\d+) items seen/)[1]);
+    const anItem = await page.locator('#shop-slate .shop-item').first().getAttribute('data-arm');
+    await page.getByRole('button', { name: new RegExp(`^More like .* no\\. ${anItem}$`) }).click();
+    expect(await page.locator('#shop-ack').textContent()).toMatch(/^You asked for more like /);
+    const kindOfMore = await page.locator('#shop-ack').textContent();
+    const moreKinds = await slateKinds(page);
+    expect(new Set(moreKinds).size).toBe(1);
+    expect(kindOfMore).toContain(`here are ${moreKinds[0]} items`);
+    const disliked = await page.locator('#shop-slate .shop-item').nth(3).getAttribute('data-arm');
+    await page.getByRole('button', { name: new RegExp(`no\\. ${disliked} is not for me$`) }).click();
+    expect(await page.locator('#shop-ack').textContent()).toMatch(new RegExp(`^Noted: .* no\\. ${disliked} is not for you`));
+    expect(await page.locator('#shop-state').textContent()).toContain(`learned from ${learnedBefore + 2} items seen`);
+
     // The taste turns: the slates follow within 15 clicks of bags.
     const toBags = await clickUntilHalf(page, 'Bag');
     expect(toBags).toBeLessThanOrEqual(15);

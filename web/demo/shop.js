@@ -165,9 +165,14 @@ export function setUpShop(sb) {
       `learned from ${stats.updates} items seen, ${noticed}; the model is ${user.toBytes().length.toLocaleString('en')} bytes.`;
   }
 
-  function showSlate() {
+  // The next slate: the model's (chooseSlate), or with `kind` only items of that kind ("More like
+  // this": selectSlate with a label filter).
+  function showSlate(kind = null) {
     const started = performance.now();
-    const arms = chooseSlate(user, { exclude: recent.flat(), fresh: user.stats().updates === 0 });
+    const exclude = recent.flat();
+    const arms = kind === null
+      ? chooseSlate(user, { exclude, fresh: user.stats().updates === 0 })
+      : Array.from(user.selectSlate(SLATE, { exclude, labels: [kind] }));
     const milliseconds = performance.now() - started;
     recent = [...recent.slice(1 - NOT_AGAIN), arms];
     for (const arm of arms) shownClasses.push(shop.labels[arm]);
@@ -181,11 +186,24 @@ export function setUpShop(sb) {
       button.setAttribute('aria-label', `${nameOf(arm)}. I like this`);
       button.append(...itemFigure(arm));
       button.addEventListener('click', () => feedback(arms, arm));
-      item.append(button);
+      const actions = document.createElement('div');
+      actions.className = 'shop-actions';
+      actions.append(smallButton('More like this', `More like ${nameOf(arm)}`, () => moreLikeThis(arm)),
+        smallButton('Not for me', `${nameOf(arm)} is not for me`, () => dislike(arm)));
+      item.append(button, actions);
       return item;
     }));
     describe(milliseconds);
     return arms;
+  }
+
+  function smallButton(text, label, action) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = text;
+    button.setAttribute('aria-label', label);
+    button.addEventListener('click', action);
+    return button;
   }
 
   async function save() {
@@ -201,15 +219,39 @@ export function setUpShop(sb) {
   // A click on `liked` (or none, -1), read as a cascade (slateFeedback): the items before it in the
   // slate were passed over, the items after it teach nothing.
   function feedback(arms, liked) {
-    try {
+    act(() => {
       const taught = slateFeedback(arms, liked);
       for (const [arm, reward] of taught) user.update(arm, reward);
       $('#shop-ack').textContent = liked < 0
         ? `None of these: the ${taught.length} items count as passed over. A new slate follows.`
         : `You liked ${nameOf(liked)}${taught.length > 1 ? `; the ${taught.length - 1} items before it count as passed over` : ''}. A new slate follows.`;
       showSlate();
-      // Keyboard and screen-reader users stay on the slate, at its first item.
-      if (slateList.contains(document.activeElement) || document.activeElement === document.body) slateList.querySelector('button')?.focus();
+    });
+  }
+
+  // "More like this": the item is liked, and the next slate holds only its kind.
+  function moreLikeThis(arm) {
+    act(() => {
+      user.update(arm, 1);
+      $('#shop-ack').textContent = `You asked for more like ${nameOf(arm)}: here are ${CLASSES[shop.labels[arm]]} items the model rates highest.`;
+      showSlate(shop.labels[arm]);
+    });
+  }
+
+  // "Not for me": the item alone is passed over, and the slate is chosen again.
+  function dislike(arm) {
+    act(() => {
+      user.update(arm, 0);
+      $('#shop-ack').textContent = `Noted: ${nameOf(arm)} is not for you. A new slate follows.`;
+      showSlate();
+    });
+  }
+
+  // A visitor's action on the slate: the model changes, focus stays on the new slate, and the model is saved.
+  function act(change) {
+    try {
+      change();
+      if (slateList.contains(document.activeElement) || document.activeElement === document.body) slateList.querySelector('.shop-item')?.focus();
       save().catch(showError);
     } catch (failure) {
       showError(failure);
@@ -397,7 +439,7 @@ export function setUpShop(sb) {
   }
 
   $('#shop-none').addEventListener('click', () => {
-    const arms = Array.from(slateList.querySelectorAll('button'), (button) => Number(button.dataset.arm));
+    const arms = Array.from(slateList.querySelectorAll('.shop-item'), (button) => Number(button.dataset.arm));
     feedback(arms, -1);
   });
   $('#shop-forget').addEventListener('click', () => forget().catch(showError));

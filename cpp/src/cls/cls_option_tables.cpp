@@ -76,6 +76,16 @@ const OptionGroup& clusteredEnvironment() {
       integer("k", 100, 1, 100000000, "super-arm size (at most arms)"),
       number("angle", 0.7853981633974483, 0, 1.5707963267948966, "angle of the clusters (radians)", true, false),
       number("jitter", 0.0, 0, 1e6, "noise added to the arms' features"),
+      nested(object("drift", "none: theta* stays", "{ kind: 'switch', every }: theta* turns to -theta* every `every` rounds"),
+             "nested", "", "clustered.drift"),
+  };
+  return group;
+}
+
+const OptionGroup& clusteredDrift() {
+  static const OptionGroup group{
+      text("kind", "switch", "switch", "'switch': the best arms become the worst every `every` rounds, and back at the next switch"),
+      integer("every", 1000, 1, 1e12, "rounds between switches"),
   };
   return group;
 }
@@ -109,6 +119,7 @@ const bool kClsTablesAdded = addOptionTables({
     {"cls-policy", "comb-lin-ucb", {&typed(), &cls(), &forgetting(), &combLinTs(), &combLinUcb()}},
     {"cls-policy", "comb-lin-ts", {&typed(), &cls(), &forgetting(), &combLinTs()}},
     {"cls-policy", "greedy-cls", {&typed(), &cls(), &forgetting(), &clsRidge()}},
+    {"nested", "clustered.drift", {&clusteredDrift()}},
 });
 }  // namespace
 

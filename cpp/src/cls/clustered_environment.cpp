@@ -69,6 +69,21 @@ ClusteredEnvironment::ClusteredEnvironment(const Json& options, std::uint64_t se
     means_[row] = mean;
   }
   constraint_.k = k;
+  if (isGiven(options, "drift")) {
+    const Json& drift = options.at("drift");
+    require(drift.is_object(), ErrorCode::InvalidArgument, "option 'drift' must be an object { kind, every }");
+    readStringOption(option_groups::clusteredDrift(), drift, "kind", "drift.");
+    driftEvery_ = readIntegerOption(option_groups::clusteredDrift(), drift, "every");
+  }
+}
+
+void ClusteredEnvironment::beginRound() {
+  ++round_;
+  // Round t (from 1) of an odd block of `every` rounds is turned: a switch at t = every + 1, 2 every + 1, ...
+  if (driftEvery_ == 0 || round_ == 1 || (round_ - 1) % driftEvery_ != 0) return;
+  thetaStar_ = -thetaStar_;
+  for (double& mean : means_) mean = -mean;
+  ++switches_;
 }
 
 double ClusteredEnvironment::drawReward(Id row) {

@@ -17,8 +17,6 @@ namespace sublinear {
 
 namespace {
 
-bool has(const Json& options, const char* key) { return options.is_object() && options.contains(key) && !options.at(key).is_null(); }
-
 std::vector<std::uint32_t> readIntegers(const Json& options, const char* key) {
   const Json& value = options.at(key);
   if (!value.is_array()) fail(ErrorCode::InvalidArgument, std::string("option '") + key + "' must be an array of integers");
@@ -47,7 +45,7 @@ std::unique_ptr<Matroid> makeMatroid(const Json& spec, std::size_t k, Random& ra
   if (kind == "uniform") return std::make_unique<UniformMatroid>(k, static_cast<std::size_t>(withinK("rank")));
   if (kind == "partition") {
     std::vector<std::uint32_t> groups;
-    if (has(spec, "groupOfArm")) {
+    if (isGiven(spec, "groupOfArm")) {
       groups = readIntegers(spec, "groupOfArm");
       require(groups.size() == k, ErrorCode::DimensionMismatch, "option 'groupOfArm' must hold K entries");
     } else {
@@ -60,7 +58,7 @@ std::unique_ptr<Matroid> makeMatroid(const Json& spec, std::size_t k, Random& ra
   if (kind == "graphic") {
     const auto vertices = static_cast<std::uint32_t>(readIntegerOption(specs, spec, "vertices"));
     std::vector<std::uint32_t> edges;
-    if (has(spec, "edges")) {
+    if (isGiven(spec, "edges")) {
       edges = readIntegers(spec, "edges");
       require(edges.size() == 2 * k, ErrorCode::DimensionMismatch, "option 'edges' must hold 2K endpoints (one edge per arm)");
     } else {
@@ -78,7 +76,7 @@ std::unique_ptr<Matroid> makeMatroid(const Json& spec, std::size_t k, Random& ra
   if (kind == "transversal") {
     const auto right = static_cast<std::uint32_t>(readIntegerOption(specs, spec, "right"));
     std::vector<std::uint32_t> edges;
-    if (has(spec, "edges")) {
+    if (isGiven(spec, "edges")) {
       edges = readIntegers(spec, "edges");
     } else {
       const auto degree = static_cast<std::size_t>(readIntegerOption(specs, spec, "degree"));
@@ -110,7 +108,7 @@ MatroidEnvironment::MatroidEnvironment(const Json& options, std::uint64_t fallba
   }
   matroid_ = makeMatroid(options.is_object() && options.contains("matroid") ? options.at("matroid") : Json::object(), k, random);
   require(matroid_->rank() >= 1, ErrorCode::InvalidArgument, "the environment's matroid has rank 0");
-  if (has(options, "means")) {
+  if (isGiven(options, "means")) {
     const Json& given = options.at("means");
     require(given.is_array() && given.size() == k, ErrorCode::DimensionMismatch, "option 'means' must hold K numbers");
     for (const Json& mean : given) {
@@ -124,7 +122,7 @@ MatroidEnvironment::MatroidEnvironment(const Json& options, std::uint64_t fallba
     for (auto& mean : means_) mean = random.uniform(a_, b_);
   }
   optimalValue_ = expectedValue(matroid_->maxWeightBasis(means_.data(), means_.size()));
-  if (has(options, "drift")) {
+  if (isGiven(options, "drift")) {
     const Json& drift = options.at("drift");
     require(drift.is_object(), ErrorCode::InvalidArgument, "option 'drift' must be an object { kind, every }");
     readStringOption(option_groups::matroidDrift(), drift, "kind", "drift.");

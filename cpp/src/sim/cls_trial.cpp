@@ -84,6 +84,11 @@ RoundOutcome ClsTrial::playRound(std::int64_t, TrialClock& clock) {
     outcome.reward += rewards[i];
     chosenExpected += environment_->expectedReward(chosen[i]);
   }
+  if (environment_->fixedArms() && environment_->meanChanges() != bestAtChanges_) {
+    // The means moved (a drifting environment): regret is against the round's best super arm.
+    fixedBest_ = bestExpected(*environment_);
+    bestAtChanges_ = environment_->meanChanges();
+  }
   const double best = environment_->fixedArms() ? fixedBest_ : bestExpected(*environment_);
   outcome.regret = best - chosenExpected;
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "sublinear/cls/arm_features.hpp"
 #include "sublinear/cls/super_arm_oracle.hpp"
@@ -22,6 +23,9 @@ class ClsEnvironment {
   virtual const SuperArmConstraint& constraint() const = 0;
   // theta*^T x of a row of the current round.
   virtual double expectedReward(Id row) const = 0;
+  // How many times the means of fixed arms have changed so far (a drifting environment's switches):
+  // a runner that keeps the best super arm's value computes it again when this moves.
+  virtual std::uint64_t meanChanges() const { return 0; }
   // One noisy reward of a row of the current round.
   virtual double drawReward(Id row) = 0;
 };

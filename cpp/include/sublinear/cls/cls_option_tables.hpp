@@ -17,6 +17,7 @@ const OptionGroup& combTs();
 const OptionGroup& combLinTs();
 const OptionGroup& combLinUcb();
 const OptionGroup& clusteredEnvironment();
+const OptionGroup& clusteredDrift();
 const OptionGroup& promotionEnvironment();
 
 }  // namespace sublinear::option_groups

@@ -126,8 +126,11 @@ class ClsPolicy {
   std::vector<Id> selectAll(const ArmFeatures& arms, const SuperArmConstraint& constraint);
   std::vector<Id> selectShortlist(const SuperArmConstraint& constraint);
   void remember(const ArmFeatures& arms, const std::vector<Id>& chosen, const std::vector<double>& widths);
-  // One observed row: 'auto''s standardised error (true on a change), then the model.
-  bool observe(const Vector& x, double reward);
+  // 'auto': whether the round's rows (pendingVectors_ at `positions`) and rewards contradict the
+  // model, judged as one standardised error before it learns from them.
+  bool roundContradictsModel(const std::vector<std::size_t>& positions, const double* rewards);
+  // One observed row: the model, and 'auto''s noise estimate.
+  void observe(const Vector& x, double reward);
   void discountPast(double factor);
   void weighPast(double factor);
   void slideWindow();

@@ -30,6 +30,8 @@ class ClsTrial final : public Trial {
   std::unique_ptr<ClsPolicy> policy_;
   bool useFixedArms_ = false;
   double fixedBest_ = 0.0;
+  // The environment's meanChanges() when fixedBest_ was computed.
+  std::uint64_t bestAtChanges_ = 0;
 };
 
 // The TrialFactory of the combinatorial linear family (environment types "clustered", "promotion";
