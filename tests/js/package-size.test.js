@@ -34,12 +34,15 @@ function pageFiles(build) {
   return [...seen].sort();
 }
 
+let packedFiles = [];
+
 function measure() {
   const payload = (build) => {
     const files = pageFiles(build);
     return { files, raw: files.reduce((sum, file) => sum + raw(file), 0), gzipped: files.reduce((sum, file) => sum + gzipped(file), 0) };
   };
   const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root, encoding: 'utf8' }));
+  packedFiles = packed.files.map((file) => file.path);
   return {
     'sublinear_bandits_wasm.wasm': { raw: raw('sublinear_bandits_wasm.wasm'), gzipped: gzipped('sublinear_bandits_wasm.wasm') },
     'sublinear_bandits_wasm_threads.wasm': { raw: raw('sublinear_bandits_wasm_threads.wasm'), gzipped: gzipped('sublinear_bandits_wasm_threads.wasm') },
@@ -67,6 +70,27 @@ function readmeFigures() {
 const measured = measure();
 const kb = (bytes) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
 console.log('measured sizes (raw, gzipped):\n' + Object.entries(measured).map(([what, m]) => `  ${what}: ${kb(m.raw)}, ${kb(m.gzipped)}`).join('\n'));
+
+// The README is the package's page on the registry: every relative link in it (the guides, the
+// changelog, the examples) must be a file of the tarball, or the page links nowhere.
+test('every relative link of the README is a file the tarball ships', () => {
+  const readme = readFileSync(new URL('README.md', `file://${root}/`), 'utf8');
+  const links = [...readme.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map((match) => match[1]).filter((link) => !/^[a-z]+:/i.test(link));
+  expect(links.length).toBeGreaterThan(10);
+  for (const link of links) {
+    const shipped = link.endsWith('/') ? packedFiles.some((file) => file.startsWith(link)) : packedFiles.includes(link);
+    expect(shipped, link).toBe(true);
+  }
+  // The guides' own links between them resolve inside the tarball too.
+  for (const guide of packedFiles.filter((file) => /^docs\/.*\.md$/.test(file))) {
+    const text = readFileSync(new URL(guide, `file://${root}/`), 'utf8');
+    for (const [, link] of text.matchAll(/\]\(([^)#\s]+\.md)(#[^)]*)?\)/g)) {
+      if (/^[a-z]+:/i.test(link)) continue;
+      const target = new URL(link, `file://${root}/${guide}`).pathname.slice(root.length + 1);
+      expect(packedFiles.includes(target) || !target.startsWith('docs/') ? true : target, `${guide} -> ${link}`).toBe(true);
+    }
+  }
+});
 
 describe('package size', () => {
   test.each(['page, one thread', 'page, threads'])('what a %s downloads stays within the 800 KB gzipped budget', (what) => {
