@@ -141,55 +141,38 @@ describe('a reversal found with the defaults', () => {
   });
 });
 
-// simulate()'s matroid environment with `drift`: the means turn over every `every` rounds (the best
-// arms become the worst, and back), and every matroid policy does better with its default forgetting
-// than with 'none' once they do; without drift the option changes nothing.
-describe('simulate() with a matroid environment whose means turn over', () => {
-  // 20 arms in 4 groups turned over every 2,000 rounds: counts grown long enough that 'none' is
-  // slow to turn. (With 100 arms in 10 groups, every 2,000 rounds, CUCB's and FasterCUCB's 'auto'
-  // had 1.07x to 1.13x 'none''s regret while CTS's had 0.13x: README, "Tastes that change".)
-  const environment = { type: 'matroid', K: 20, matroid: { kind: 'partition', groups: 4 }, drift: { kind: 'switch', every: 2000 } };
-  test.each(['cucb', 'faster-cucb', 'cts'])('%s: the default forgetting has less regret than none', (type) => {
-    const regretOf = (forgetting, env = environment) => {
-      const result = sb.simulate({ environment: env, policy: { type, ...(forgetting ? { forgetting } : {}) }, horizon: 6000, seeds: [3, 4] });
-      return result.mean.cumulativeRegret.at(-1);
-    };
-    const none = regretOf('none');
-    const automatic = regretOf(null);
-    expect(automatic).toBeLessThan(0.7 * none);
-    // Turned over, the same instance is another problem: the optimum moves, and regret is against it.
-    const { drift, ...still } = environment;
-    expect(regretOf('none', still)).toBeLessThan(0.5 * none);
-  });
+// Environments whose tastes turn in simulate() (`drift: { kind: 'switch', every }`): every policy of
+// `types` does better with its default forgetting than with 'none' once they turn, and, turned, the
+// same instance is another problem (the optimum moves and regret is against it: 'none' on the still
+// instance loses far less); drift is checked.
+function describeDrift(name, environment, types, { horizon, seeds }) {
+  describe(`simulate() with ${name}`, () => {
+    const regretOf = (type, forgetting, env = environment) =>
+      sb.simulate({ environment: env, policy: { type, ...(forgetting ? { forgetting } : {}) }, horizon, seeds }).mean.cumulativeRegret.at(-1);
+    test.each(types)('%s: the default forgetting has less regret than none', (type) => {
+      const none = regretOf(type, 'none');
+      expect(regretOf(type, null)).toBeLessThan(0.7 * none);
+      const { drift, ...still } = environment;
+      expect(regretOf(type, 'none', still)).toBeLessThan(0.5 * none);
+    });
 
-  test('drift is checked: unknown kinds and non-positive periods are INVALID_ARGUMENT', () => {
-    for (const drift of [{ kind: 'rotate' }, { every: 0 }, { every: 1.5 }, 'switch']) {
-      expectBanditError(sb, () => sb.simulate({ environment: { ...environment, drift }, policy: { type: 'cucb' }, horizon: 10 }), 'INVALID_ARGUMENT');
-    }
+    test('drift is checked: unknown kinds and non-positive periods are INVALID_ARGUMENT', () => {
+      for (const drift of [{ kind: 'rotate' }, { every: 0 }, { every: 1.5 }, 'switch']) {
+        expectBanditError(sb, () => sb.simulate({ environment: { ...environment, drift }, policy: { type: types[0] }, horizon: 10 }), 'INVALID_ARGUMENT');
+      }
+    });
   });
-});
+}
 
-// simulate()'s clustered environment (Takemura and Ito's) with `drift`: theta* turns to -theta* every
-// `every` rounds, and the combinatorial linear policies do better with their default forgetting than
-// with 'none' once it does.
-describe('simulate() with a clustered environment whose theta* turns', () => {
-  const environment = { type: 'clustered', dim: 5, arms: 200, k: 10, jitter: 0.3, drift: { kind: 'switch', every: 1000 } };
-  test.each(['c2ucb', 'comb-lin-ts', 'comb-lin-ucb', 'greedy-cls'])('%s: the default forgetting has less regret than none', (type) => {
-    const regretOf = (forgetting, env = environment) => {
-      const result = sb.simulate({ environment: env, policy: { type, ...(forgetting ? { forgetting } : {}) }, horizon: 3000, seeds: [1, 2] });
-      return result.mean.cumulativeRegret.at(-1);
-    };
-    const none = regretOf('none');
-    const automatic = regretOf(null);
-    expect(automatic).toBeLessThan(0.7 * none);
-    // Turned, the same instance is another problem: the optimum moves, and regret is against it.
-    const { drift, ...still } = environment;
-    expect(regretOf('none', still)).toBeLessThan(0.5 * none);
-  });
+// The matroid environment's means turn over (the best arms become the worst, and back): 20 arms in 4
+// groups turned every 2,000 rounds, counts grown long enough that 'none' is slow to turn. (With 100
+// arms in 10 groups CUCB's and FasterCUCB's 'auto' had 1.07x to 1.13x 'none''s regret while CTS's had
+// 0.13x: docs/policies.md, "Tastes that change".)
+describeDrift('a matroid environment whose means turn over',
+  { type: 'matroid', K: 20, matroid: { kind: 'partition', groups: 4 }, drift: { kind: 'switch', every: 2000 } },
+  ['cucb', 'faster-cucb', 'cts'], { horizon: 6000, seeds: [3, 4] });
 
-  test('drift is checked: unknown kinds and non-positive periods are INVALID_ARGUMENT', () => {
-    for (const drift of [{ kind: 'rotate' }, { every: 0 }, { every: 1.5 }, 'switch']) {
-      expectBanditError(sb, () => sb.simulate({ environment: { ...environment, drift }, policy: { type: 'c2ucb' }, horizon: 10 }), 'INVALID_ARGUMENT');
-    }
-  });
-});
+// Takemura and Ito's clustered environment: theta* turns to -theta*.
+describeDrift('a clustered environment whose theta* turns',
+  { type: 'clustered', dim: 5, arms: 200, k: 10, jitter: 0.3, drift: { kind: 'switch', every: 1000 } },
+  ['c2ucb', 'comb-lin-ts', 'comb-lin-ucb', 'greedy-cls'], { horizon: 3000, seeds: [1, 2] });
