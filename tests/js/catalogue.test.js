@@ -3,7 +3,7 @@
 // chooses, small user snapshots that continue exactly (also after the catalogue changed) and are refused over
 // another catalogue, the wasm heap a user costs, and the order of disposal.
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, heapPerUser, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, heapPerUser, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -160,7 +160,7 @@ describe('users over a catalogue', () => {
 });
 
 describe('user snapshots', () => {
-  test.each(['LinUCB', 'LinTS', 'SubTS', 'LinearElim', 'SubElim'])('%s: the model only, continuing exactly, also after the catalogue changed', (name) => {
+  test.each(registeredClasses(sb, 'linear-policy').map(([name]) => name))('%s: the model only, continuing exactly, also after the catalogue changed', (name) => {
     const dim = 5;
     const catalogue = new sb.Catalogue({ dim, index: { type: 'hnsw', M: 4, efConstruction: 8, efSearch: 1 }, seed: 2 });
     const problem = makeProblem(dim, 9);

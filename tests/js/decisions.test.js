@@ -3,7 +3,7 @@
 // catalogue; pending decisions are bounded and saved; bad calls are coded errors that change nothing;
 // a log written from decide() traffic is what sb.evaluate reads.
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -27,7 +27,8 @@ function expectWithin(estimate, truth, label) {
   expect(Math.abs(estimate.value - truth), label).toBeLessThan(2 * halfWidth);
 }
 
-const types = ['LinUCB', 'LinTS', 'SubTS', 'LinearElim', 'SubElim'];
+// Every registered linear policy (a new one is a case by itself).
+const types = registeredClasses(sb, 'linear-policy').map(([name]) => name);
 
 describe('decide and reward', () => {
   for (const name of types) {

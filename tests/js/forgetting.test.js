@@ -7,10 +7,11 @@
 // how often copies of the policy choose each arm).
 import { describe, expect, test } from 'vitest';
 import { gaussianWorld } from '../../bench/lib/drift-world.mjs';
-import { expectBanditError, heapPerUser, loadModule } from './helpers.js';
+import { expectBanditError, heapPerUser, loadModule, registeredClasses } from './helpers.js';
 
 const sb = await loadModule();
-const CLASSES = ['LinUCB', 'LinTS', 'SubTS', 'LinearElim', 'SubElim'];
+// Every registered linear policy (a new one is a case by itself).
+const CLASSES = registeredClasses(sb, 'linear-policy').map(([name]) => name);
 
 // A policy of `name` over the world's arms: its own, or a catalogue's (then `catalogue` is given).
 function make(name, world, options = {}, catalogue = null) {

@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { crc32, expectBanditError, gaussian, seededRandom } from './helpers.js';
+import { crc32, expectBanditError, gaussian, registeredClasses, seededRandom } from './helpers.js';
 import init from '../../dist/index.js';
 
 const sb = await init({ warmUp: false });
+// Every registered linear policy (a new one is a case by itself).
+const linearPolicies = registeredClasses(sb, 'linear-policy').map(([name]) => name);
 const golden = new URL('../golden/', import.meta.url);
 const currentFormat = 5;
 
@@ -79,7 +81,7 @@ describe('every golden state', () => {
       if (name === 'Catalogue') {
         expect(info.sizes.arms).toBe(restored.size);
         expect(info.catalogueIdentity).toBe(restored.stats().identity);
-      } else if (['LinUCB', 'LinTS', 'SubTS', 'LinearElim', 'SubElim'].includes(name)) {
+      } else if (linearPolicies.includes(name)) {
         expect(info.sizes.arms, name).toBe(restored.armCount);
       }
       if (name !== 'Catalogue') expect(info.catalogueIdentity).toBeUndefined();
@@ -92,7 +94,7 @@ test("a user's state names the catalogue it must be restored over; its dim is th
   const dim = 6;
   const catalogue = new sb.Catalogue({ dim, index: { type: 'exact' }, seed: 1 });
   catalogue.add(Uint32Array.from({ length: 40 }, (_, i) => i), gaussian(seededRandom(3), 40 * dim));
-  for (const Class of [sb.LinUCB, sb.LinTS, sb.SubTS, sb.LinearElim, sb.SubElim]) {
+  for (const Class of linearPolicies.map((name) => sb[name])) {
     const user = new Class({ catalogue, seed: 2 });
     const bytes = user.toBytes();
     const info = sb.inspectState(bytes);

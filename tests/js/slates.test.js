@@ -4,7 +4,7 @@
 // ones, EMPTY when none, coded errors for bad filters with nothing changed, labels in toBytes; and
 // simulate({ slate: 10 }) learns.
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -30,9 +30,8 @@ function world(seed) {
   return { ids, features, labels, labelOf, filter, eligible, reward, mean };
 }
 
-const policies = [
-  ['LinUCB', {}], ['LinTS', {}], ['SubTS', { index: { type: 'hnsw', M: 8, efConstruction: 32 } }], ['LinearElim', {}], ['SubElim', {}],
-];
+// Every registered linear policy (a new one is a case by itself).
+const policies = registeredClasses(sb, 'linear-policy', { 'sub-ts': { index: { type: 'hnsw', M: 8, efConstruction: 32 } } });
 
 describe('filters and slates on every linear policy', () => {
   for (const [name, options] of policies) {
