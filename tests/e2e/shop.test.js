@@ -252,6 +252,15 @@ describe('the demo shop', () => {
     await expect.poll(() => page.locator('#shop-slate .shop-item').first().getAttribute('data-arm')).not.toBe(before);
     // Focus stays on the slate, at the new slate's first item.
     expect(await page.evaluate(() => document.activeElement?.closest('#shop-slate') !== null && document.activeElement.classList.contains('shop-item'))).toBe(true);
+    // With the slate at the top of the screen, what the model learned is in view below it.
+    await page.evaluate(() => document.querySelector('#shop-slate').scrollIntoView({ block: 'start' }));
+    for (const selector of ['#shop-estimate', '#shop-top', '#shop-shares']) {
+      const inView = await page.locator(selector).evaluate((node) => {
+        const box = node.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+      expect(inView, selector).toBe(true);
+    }
     // What the page says a slate cost is what the catalogue counted.
     const state = await page.locator('#shop-state').textContent();
     const innerProducts = Number(await page.locator('#shop').getAttribute('data-inner-products'));
