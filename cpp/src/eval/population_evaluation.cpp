@@ -1,0 +1,491 @@
+#include "sublinear/eval/population_evaluation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include <Eigen/Dense>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/option_specs.hpp"
+#include "sublinear/core/option_table.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/eval/eval_option_tables.hpp"
+#include "sublinear/eval/off_policy_evaluation.hpp"
+
+namespace sublinear {
+
+UserModels UserModels::frozen(std::shared_ptr<Catalogue> catalogue, std::unordered_map<Id, std::vector<std::uint8_t>> states) {
+  UserModels models;
+  models.catalogue_ = std::move(catalogue);
+  models.states_ = std::move(states);
+  return models;
+}
+
+UserModels UserModels::learning(std::shared_ptr<Catalogue> catalogue, Json spec) {
+  UserModels models;
+  models.catalogue_ = std::move(catalogue);
+  models.learns_ = true;
+  models.spec_ = std::move(spec);
+  // Refuses bad options now, once, rather than at the first user.
+  models.make(0);
+  return models;
+}
+
+PersistentLinearPolicy UserModels::make(Id user) const {
+  if (!learns_) {
+    const std::vector<std::uint8_t>& bytes = states_.at(user);
+    return PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "", catalogue_);
+  }
+  Json spec = spec_;
+  const std::uint64_t base = spec.contains("seed") && spec.at("seed").is_number() ? spec.at("seed").get<std::uint64_t>() : 0;
+  // splitmix64's increment spreads neighbouring ids; 53 bits keep the seed exact as a JavaScript number.
+  spec["seed"] = (base + 0x9E3779B97F4A7C15ULL * (std::uint64_t{user} + 1)) & ((std::uint64_t{1} << 53) - 1);
+  return PersistentLinearPolicy(std::move(spec), catalogue_);
+}
+
+namespace {
+constexpr double kZ95 = 1.959963984540054;
+constexpr std::size_t kLargestWeights = 5;
+
+Json number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+
+// Kish's effective sample size of importance weights, (sum w)^2 / sum w^2.
+double kish(const std::vector<double>& weights) {
+  double sum = 0.0;
+  double squares = 0.0;
+  for (const double w : weights) {
+    sum += w;
+    squares += w * w;
+  }
+  return squares > 0.0 ? sum * sum / squares : 0.0;
+}
+
+std::string contextKey(std::uint32_t position, const ArmFilter& filter) {
+  std::vector<Id> exclude = filter.exclude;
+  std::vector<Label> labels = filter.labels;
+  std::sort(exclude.begin(), exclude.end());
+  std::sort(labels.begin(), labels.end());
+  std::string key = std::to_string(position) + "|";
+  for (const Id id : exclude) key += std::to_string(id) + ",";
+  key += "|";
+  for (const Label label : labels) key += std::to_string(label) + ",";
+  return key;
+}
+
+// One estimator's per-user sums: the estimate is sum(numerator) / sum(denominator).
+struct Ratio {
+  std::vector<double> numerator;
+  std::vector<double> denominator;
+  std::size_t n = 0;
+  double effectiveSampleSize = 0.0;
+
+  double value() const { return valueUnder(nullptr); }
+  // The estimate with user u counted counts[u] times (a bootstrap resample), or once each.
+  double valueUnder(const std::vector<double>* counts) const {
+    double top = 0.0;
+    double bottom = 0.0;
+    for (std::size_t u = 0; u < numerator.size(); ++u) {
+      const double c = counts ? (*counts)[u] : 1.0;
+      top += c * numerator[u];
+      bottom += c * denominator[u];
+    }
+    return bottom > 0.0 ? top / bottom : std::numeric_limits<double>::quiet_NaN();
+  }
+  // The delta method's influence of each user on the ratio: (num_u - value den_u) / sum den.
+  std::vector<double> influence() const {
+    double bottom = 0.0;
+    for (const double d : denominator) bottom += d;
+    const double v = value();
+    std::vector<double> terms(numerator.size(), 0.0);
+    if (!(bottom > 0.0)) return terms;
+    for (std::size_t u = 0; u < terms.size(); ++u) terms[u] = (numerator[u] - v * denominator[u]) / bottom;
+    return terms;
+  }
+};
+
+// The standard error of a sum of independent per-user influences, with the U / (U - 1) small-sample factor.
+double standardErrorOf(const std::vector<double>& influence) {
+  const double users = static_cast<double>(influence.size());
+  if (users < 2) return std::numeric_limits<double>::quiet_NaN();
+  double squares = 0.0;
+  for (const double t : influence) squares += t * t;
+  return std::sqrt(squares * users / (users - 1.0));
+}
+
+double quantile(std::vector<double> values, double level) {
+  values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return !std::isfinite(x); }), values.end());
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const double at = level * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(at));
+  const std::size_t above = std::min(below + 1, values.size() - 1);
+  return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
+}
+}  // namespace
+
+// One population's estimators as per-user ratios, and what says when not to trust them.
+struct PopulationEvaluation::Terms {
+  std::vector<std::pair<std::string, Ratio>> ratios;
+  Json diagnostics = Json::object();
+  double horizon = std::numeric_limits<double>::quiet_NaN();
+
+  const Ratio* find(const std::string& name) const {
+    for (const auto& [estimator, ratio] : ratios) {
+      if (estimator == name) return &ratio;
+    }
+    return nullptr;
+  }
+};
+
+// What both populations read: the log grouped by user, the features of the logged arms, the pooled
+// reward models and replay's acceptance draws.
+struct PopulationEvaluation::Shared {
+  const DecisionLog& log;
+  // Users in order of their first record, and each one's records in log order.
+  std::vector<Id> users;
+  std::vector<std::vector<std::size_t>> records;
+  int dim = 0;
+  std::function<Eigen::Map<const Vector>(Id)> features;
+  // Ridge over the whole log (DM) and over the records outside each of two folds (DR).
+  Matrix gramInverse;
+  Vector theta;
+  Vector foldTheta[2];
+  std::vector<double> acceptanceDraws;
+};
+
+PopulationEvaluation::PopulationEvaluation(const Json& options) {
+  const OptionGroup& group = option_groups::evaluation();
+  if (optionGiven(options, "estimators")) {
+    // The names are checked as the single policy's are.
+    const OffPolicyEvaluation check(Json{{"estimators", options.at("estimators")}});
+    for (const Json& name : options.at("estimators")) {
+      if (std::find(estimators_.begin(), estimators_.end(), name.get<std::string>()) == estimators_.end()) {
+        estimators_.push_back(name.get<std::string>());
+      }
+    }
+    estimatorsGiven_ = true;
+  }
+  clip_ = readOption(group, options, "clip", std::numeric_limits<double>::infinity());
+  draws_ = static_cast<std::size_t>(readIntegerOption(group, options, "draws"));
+  lambda_ = readOption(group, options, "lambda");
+  bootstrap_ = readStringOption(group, options, "interval") == "bootstrap";
+  resamples_ = static_cast<std::size_t>(readIntegerOption(group, options, "resamples"));
+  seed_ = static_cast<std::uint64_t>(readIntegerOption(group, options, "seed"));
+  acceptance_ = readOption(group, options, "acceptance", 0.0);
+}
+
+std::vector<std::string> PopulationEvaluation::estimatorsFor(const UserModels& models) const {
+  const std::vector<std::string> applicable = models.learns() ? std::vector<std::string>{"replay"}
+                                                              : std::vector<std::string>{"ips", "snips", "dm", "dr"};
+  if (!estimatorsGiven_) return applicable;
+  for (const std::string& name : estimators_) {
+    if (std::find(applicable.begin(), applicable.end(), name) == applicable.end()) {
+      fail(ErrorCode::InvalidArgument, "estimator '" + name + "' does not apply to a " + (models.learns() ? "learning" : "frozen") +
+                                           " population (" + (models.learns() ? "replay does" : "ips, snips, dm, dr do") + ")");
+    }
+  }
+  return estimators_;
+}
+
+Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* baseline, const DecisionLog& log,
+                               const std::vector<Id>& users) const {
+  if (users.size() != log.size()) {
+    fail(ErrorCode::InvalidArgument, "log: users must have one entry per decision (" + std::to_string(users.size()) +
+                                         " users, " + std::to_string(log.size()) + " arms)");
+  }
+  const std::vector<std::string> candidateEstimators = estimatorsFor(candidate);
+  const std::vector<std::string> baselineEstimators = baseline ? estimatorsFor(*baseline) : std::vector<std::string>{};
+  for (std::size_t i = 0; i < users.size(); ++i) {
+    for (const UserModels* models : {&candidate, baseline}) {
+      if (models && !models->has(users[i])) {
+        fail(ErrorCode::UnknownId, "log record " + std::to_string(i) + ": user " + std::to_string(users[i]) + " has no saved state in " +
+                                       (models == &candidate ? "users" : "baseline") + ".states");
+      }
+    }
+  }
+  // Any user's model holds the catalogue's arms: the log is checked against them.
+  require(!users.empty(), ErrorCode::Empty, "log: no decision to evaluate");
+  const PersistentLinearPolicy reader = candidate.make(users[0]);
+  log.check(*reader);
+
+  Shared shared{log, {}, {}, reader->dim(), {}, {}, {}, {}, {}};
+  shared.features = [&reader, d = shared.dim](Id arm) { return Eigen::Map<const Vector>(reader->featuresOf(arm), d); };
+  {
+    std::unordered_map<Id, std::size_t> indexOf;
+    for (std::size_t i = 0; i < users.size(); ++i) {
+      const auto [found, inserted] = indexOf.emplace(users[i], shared.users.size());
+      if (inserted) {
+        shared.users.push_back(users[i]);
+        shared.records.emplace_back();
+      }
+      shared.records[found->second].push_back(i);
+    }
+  }
+  const int d = shared.dim;
+  const std::size_t n = log.size();
+  const auto fit = [&](std::size_t folds, std::size_t skip, Matrix* inverse) {
+    Matrix gram = lambda_ * Matrix::Identity(d, d);
+    Vector responses = Vector::Zero(d);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k % folds == skip) continue;
+      const auto x = shared.features(log.arms[k]);
+      gram.selfadjointView<Eigen::Lower>().rankUpdate(x);
+      responses += log.rewards[k] * x;
+    }
+    gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
+    const Eigen::LDLT<Matrix> factor(gram);
+    if (inverse) *inverse = factor.solve(Matrix::Identity(d, d));
+    return Vector(factor.solve(responses));
+  };
+  const auto wanted = [&](const char* name) {
+    for (const auto* list : {&candidateEstimators, &baselineEstimators}) {
+      if (std::find(list->begin(), list->end(), name) != list->end()) return true;
+    }
+    return false;
+  };
+  if (wanted("dm")) shared.theta = fit(1, 1, &shared.gramInverse);
+  if (wanted("dr")) {
+    for (std::size_t fold = 0; fold < 2; ++fold) shared.foldTheta[fold] = fit(2, fold, nullptr);
+  }
+  if (wanted("replay")) {
+    Random random(seed_);
+    shared.acceptanceDraws.resize(n);
+    for (double& u : shared.acceptanceDraws) u = random.uniform();
+  }
+
+  const auto termsOf = [&](const UserModels& models, const std::vector<std::string>& estimators) {
+    return models.learns() ? learningTerms(models, shared) : frozenTerms(models, shared, estimators);
+  };
+  const Terms candidateTerms = termsOf(candidate, candidateEstimators);
+  Terms baselineTerms;
+  if (baseline) baselineTerms = termsOf(*baseline, baselineEstimators);
+
+  // Users resampled with replacement, as counts per user; resample b is drawn from its own seed, so
+  // that every estimator and both populations see the same resamples (the difference's bootstrap is
+  // paired too) without all of them being held at once.
+  const std::size_t userCount = shared.users.size();
+  const auto resample = [&](std::size_t b, std::vector<double>& counts) {
+    Random random(seed_ + 0x9E3779B97F4A7C15ULL * (b + 1));
+    std::fill(counts.begin(), counts.end(), 0.0);
+    for (std::size_t draw = 0; draw < userCount; ++draw) counts[random.uniformInt(userCount)] += 1.0;
+  };
+  // [low, high] of `value` with standard error `error` (normal), or the 2.5% and 97.5% quantiles of
+  // `of` over the resamples.
+  const auto interval = [&](double value, double error, const std::function<double(const std::vector<double>&)>& of) {
+    if (!bootstrap_ || !std::isfinite(value)) return std::make_pair(value - kZ95 * error, value + kZ95 * error);
+    std::vector<double> values;
+    values.reserve(resamples_);
+    std::vector<double> counts(userCount);
+    for (std::size_t b = 0; b < resamples_; ++b) {
+      resample(b, counts);
+      values.push_back(of(counts));
+    }
+    return std::make_pair(quantile(values, 0.025), quantile(values, 0.975));
+  };
+  const auto report = [&](const Terms& terms) {
+    Json out = Json::object();
+    for (const auto& [name, ratio] : terms.ratios) {
+      const double value = ratio.value();
+      const auto [low, high] = interval(value, standardErrorOf(ratio.influence()),
+                                        [&ratio = ratio](const std::vector<double>& counts) { return ratio.valueUnder(&counts); });
+      out[name] = Json{{"value", number(value)}, {"low", number(low)}, {"high", number(high)}, {"n", ratio.n},
+                       {"effectiveSampleSize", ratio.effectiveSampleSize}};
+    }
+    out["diagnostics"] = terms.diagnostics;
+    if (std::isfinite(terms.horizon)) out["horizon"] = terms.horizon;
+    return out;
+  };
+
+  Json result = report(candidateTerms);
+  result["users"] = userCount;
+  result["interval"] = bootstrap_ ? "bootstrap" : "normal";
+  if (baseline) {
+    result["baseline"] = report(baselineTerms);
+    Json difference = Json::object();
+    for (const auto& [name, ratio] : candidateTerms.ratios) {
+      const Ratio* other = baselineTerms.find(name);
+      if (!other) continue;
+      const double value = ratio.value() - other->value();
+      // Paired: the spread of the per-user differences of the two influences.
+      std::vector<double> influence = ratio.influence();
+      const std::vector<double> otherInfluence = other->influence();
+      for (std::size_t u = 0; u < influence.size(); ++u) influence[u] -= otherInfluence[u];
+      const auto [low, high] = interval(value, standardErrorOf(influence), [&ratio = ratio, other](const std::vector<double>& counts) {
+        return ratio.valueUnder(&counts) - other->valueUnder(&counts);
+      });
+      difference[name] = Json{{"value", number(value)}, {"low", number(low)}, {"high", number(high)}};
+    }
+    result["difference"] = difference;
+  }
+  return result;
+}
+
+PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& models, const Shared& shared,
+                                                              const std::vector<std::string>& estimators) const {
+  const DecisionLog& log = shared.log;
+  const std::size_t n = log.size();
+  const std::size_t userCount = shared.users.size();
+  const int d = shared.dim;
+  // Per record: the clipped and the raw weight pi(a) / p, and E_pi[x] (a reward model's value under pi is q^T theta).
+  std::vector<double> weights(n);
+  std::vector<double> rawWeights(n);
+  Matrix q(d, static_cast<Eigen::Index>(n));
+  for (std::size_t u = 0; u < userCount; ++u) {
+    PersistentLinearPolicy model = models.make(shared.users[u]);
+    // pi of this user in each of its contexts, asked once per context.
+    std::unordered_map<std::string, std::pair<std::vector<std::pair<Id, double>>, Vector>> contexts;
+    for (const std::size_t k : shared.records[u]) {
+      const std::string key = contextKey(log.positionOf(k), log.filterOf(k));
+      auto found = contexts.find(key);
+      if (found == contexts.end()) {
+        std::vector<std::pair<Id, double>> pi = model->choiceDistribution(log.positionOf(k), log.filterOf(k), draws_);
+        Vector mean = Vector::Zero(d);
+        for (const auto& [arm, probability] : pi) mean += probability * shared.features(arm);
+        found = contexts.emplace(key, std::make_pair(std::move(pi), std::move(mean))).first;
+      }
+      double probability = 0.0;
+      for (const auto& [arm, p] : found->second.first) {
+        if (arm == log.arms[k]) probability = p;
+      }
+      rawWeights[k] = probability / log.propensities[k];
+      weights[k] = std::min(rawWeights[k], clip_);
+      q.col(static_cast<Eigen::Index>(k)) = found->second.second;
+    }
+  }
+
+  Terms terms;
+  const auto perUser = [&](const std::function<double(std::size_t)>& top, const std::function<double(std::size_t)>& bottom) {
+    Ratio ratio;
+    ratio.numerator.assign(userCount, 0.0);
+    ratio.denominator.assign(userCount, 0.0);
+    for (std::size_t u = 0; u < userCount; ++u) {
+      for (const std::size_t k : shared.records[u]) {
+        ratio.numerator[u] += top(k);
+        ratio.denominator[u] += bottom(k);
+      }
+    }
+    ratio.n = n;
+    return ratio;
+  };
+  const auto one = [](std::size_t) { return 1.0; };
+  const double weightEss = kish(weights);
+  for (const std::string& name : estimators) {
+    Ratio ratio;
+    if (name == "ips") {
+      ratio = perUser([&](std::size_t k) { return weights[k] * log.rewards[k]; }, one);
+      ratio.effectiveSampleSize = weightEss;
+    } else if (name == "snips") {
+      ratio = perUser([&](std::size_t k) { return weights[k] * log.rewards[k]; }, [&](std::size_t k) { return weights[k]; });
+      ratio.effectiveSampleSize = weightEss;
+    } else if (name == "dm") {
+      // The model's value q_k^T theta, plus each record's influence through the fitted theta
+      // (n q-bar^T G^-1 x_k e_k, centred so that the value stays the plain mean): the model's own
+      // uncertainty enters the interval per user.
+      const Vector qMean = q.rowwise().mean();
+      const Vector direction = shared.gramInverse * qMean * static_cast<double>(n);
+      std::vector<double> corrections(n);
+      double meanCorrection = 0.0;
+      for (std::size_t k = 0; k < n; ++k) {
+        const auto x = shared.features(log.arms[k]);
+        corrections[k] = direction.dot(x) * (log.rewards[k] - x.dot(shared.theta));
+        meanCorrection += corrections[k] / static_cast<double>(n);
+      }
+      ratio = perUser([&](std::size_t k) { return q.col(static_cast<Eigen::Index>(k)).dot(shared.theta) + corrections[k] - meanCorrection; }, one);
+      ratio.effectiveSampleSize = static_cast<double>(n);
+    } else if (name == "dr") {
+      ratio = perUser(
+          [&](std::size_t k) {
+            // Cross-fitted: the residual against the model fitted without this record's fold.
+            const Vector& theta = shared.foldTheta[1 - k % 2];
+            return q.col(static_cast<Eigen::Index>(k)).dot(theta) +
+                   weights[k] * (log.rewards[k] - shared.features(log.arms[k]).dot(theta));
+          },
+          one);
+      ratio.effectiveSampleSize = weightEss;
+    }
+    terms.ratios.emplace_back(name, std::move(ratio));
+  }
+
+  std::vector<double> largest = rawWeights;
+  const std::size_t kept = std::min(kLargestWeights, n);
+  std::partial_sort(largest.begin(), largest.begin() + static_cast<std::ptrdiff_t>(kept), largest.end(), std::greater<>());
+  largest.resize(kept);
+  double rawSum = 0.0;
+  double clippedSum = 0.0;
+  std::size_t zeroWeight = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    rawSum += rawWeights[k];
+    clippedSum += weights[k];
+    if (rawWeights[k] == 0.0) ++zeroWeight;
+  }
+  terms.diagnostics = Json{
+      {"effectiveSampleSize", weightEss},
+      // E[w] = the target's probability on arms the logger may play: well below 1, the target
+      // plays arms the log has no support for (and IPS and DR are biased downwards).
+      {"weightMean", rawSum / static_cast<double>(n)},
+      {"largestWeights", largest},
+      {"clippedShare", rawSum > 0.0 ? (rawSum - clippedSum) / rawSum : 0.0},
+      {"zeroWeightRecords", zeroWeight},
+      {"draws", draws_},
+  };
+  return terms;
+}
+
+PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels& models, const Shared& shared) const {
+  const DecisionLog& log = shared.log;
+  const std::size_t userCount = shared.users.size();
+  double acceptance = acceptance_;
+  if (!(acceptance > 0.0)) acceptance = *std::min_element(log.propensities.begin(), log.propensities.end());
+  Ratio ratio;
+  ratio.numerator.assign(userCount, 0.0);
+  ratio.denominator.assign(userCount, 0.0);
+  std::size_t matched = 0;
+  std::size_t cappedRecords = 0;
+  for (std::size_t u = 0; u < userCount; ++u) {
+    PersistentLinearPolicy model = models.make(shared.users[u]);
+    for (const std::size_t k : shared.records[u]) {
+      const std::uint32_t position = log.positionOf(k);
+      const ArmFilter& filter = log.filterOf(k);
+      Id choice = 0;
+      try {
+        const std::vector<Id> slate = position == 0 ? std::vector<Id>{model->select(filter)} : model->selectSlate(position + 1, filter);
+        if (slate.size() <= position) continue;
+        choice = slate[position];
+      } catch (const Error& error) {
+        // The filter admits no arm (the catalogue changed since the log was written).
+        if (error.code() != ErrorCode::Empty) throw;
+        continue;
+      }
+      if (choice != log.arms[k]) continue;
+      ++matched;
+      const double accept = acceptance / log.propensities[k];
+      if (accept > 1.0) ++cappedRecords;
+      if (shared.acceptanceDraws[k] >= accept) continue;
+      model->update(log.arms[k], log.rewards[k]);
+      ratio.numerator[u] += log.rewards[k];
+      ratio.denominator[u] += 1.0;
+    }
+  }
+  double accepted = 0.0;
+  for (const double count : ratio.denominator) accepted += count;
+  ratio.n = static_cast<std::size_t>(accepted);
+  ratio.effectiveSampleSize = accepted;
+  Terms terms;
+  terms.ratios.emplace_back("replay", std::move(ratio));
+  terms.horizon = accepted / static_cast<double>(userCount);
+  terms.diagnostics = Json{
+      {"acceptance", acceptance},
+      {"matched", matched},
+      {"accepted", static_cast<std::size_t>(accepted)},
+      // Matched records whose propensity is below the acceptance, accepted without rejection: their
+      // arms are over-represented (0 with the default acceptance).
+      {"cappedRecords", cappedRecords},
+  };
+  return terms;
+}
+
+}  // namespace sublinear
