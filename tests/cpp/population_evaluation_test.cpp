@@ -85,9 +85,6 @@ std::unordered_map<Id, std::vector<std::uint8_t>> trainedStates(Shop& shop, int 
   }
   return states;
 }
-}  // namespace population_evaluation_test
-
-using namespace population_evaluation_test;
 
 TEST(PopulationEvaluation, PairedDifferenceIsTheDifferenceWithANarrowerInterval) {
   Shop shop(8, 60, 1);
@@ -226,3 +223,5 @@ TEST(PopulationEvaluation, RefusesABadPopulationLogBeforeEvaluating) {
   EXPECT_TRUE(mixed.contains("horizon"));
   EXPECT_TRUE(mixed["baseline"].contains("ips"));
 }
+
+}  // namespace population_evaluation_test

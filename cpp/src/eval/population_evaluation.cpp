@@ -48,13 +48,13 @@ PersistentLinearPolicy UserModels::make(Id user) const {
 }
 
 namespace {
-constexpr double kZ95 = 1.959963984540054;
-constexpr std::size_t kLargestWeights = 5;
+constexpr double kNormalQuantile95 = 1.959963984540054;
+constexpr std::size_t kLargestWeightsShown = 5;
 
-Json number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+Json finiteOrNull(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 
 // Kish's effective sample size of importance weights, (sum w)^2 / sum w^2.
-double kish(const std::vector<double>& weights) {
+double kishSampleSize(const std::vector<double>& weights) {
   double sum = 0.0;
   double squares = 0.0;
   for (const double w : weights) {
@@ -64,7 +64,7 @@ double kish(const std::vector<double>& weights) {
   return squares > 0.0 ? sum * sum / squares : 0.0;
 }
 
-std::string contextKey(std::uint32_t position, const ArmFilter& filter) {
+std::string userContextKey(std::uint32_t position, const ArmFilter& filter) {
   std::vector<Id> exclude = filter.exclude;
   std::vector<Label> labels = filter.labels;
   std::sort(exclude.begin(), exclude.end());
@@ -77,7 +77,7 @@ std::string contextKey(std::uint32_t position, const ArmFilter& filter) {
 }
 
 // One estimator's per-user sums: the estimate is sum(numerator) / sum(denominator).
-struct Ratio {
+struct UserRatio {
   std::vector<double> numerator;
   std::vector<double> denominator;
   std::size_t n = 0;
@@ -108,7 +108,7 @@ struct Ratio {
 };
 
 // The standard error of a sum of independent per-user influences, with the U / (U - 1) small-sample factor.
-double standardErrorOf(const std::vector<double>& influence) {
+double userStandardError(const std::vector<double>& influence) {
   const double users = static_cast<double>(influence.size());
   if (users < 2) return std::numeric_limits<double>::quiet_NaN();
   double squares = 0.0;
@@ -116,7 +116,7 @@ double standardErrorOf(const std::vector<double>& influence) {
   return std::sqrt(squares * users / (users - 1.0));
 }
 
-double quantile(std::vector<double> values, double level) {
+double bootstrapQuantile(std::vector<double> values, double level) {
   values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return !std::isfinite(x); }), values.end());
   if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
   std::sort(values.begin(), values.end());
@@ -129,11 +129,11 @@ double quantile(std::vector<double> values, double level) {
 
 // One population's estimators as per-user ratios, and what says when not to trust them.
 struct PopulationEvaluation::Terms {
-  std::vector<std::pair<std::string, Ratio>> ratios;
+  std::vector<std::pair<std::string, UserRatio>> ratios;
   Json diagnostics = Json::object();
   double horizon = std::numeric_limits<double>::quiet_NaN();
 
-  const Ratio* find(const std::string& name) const {
+  const UserRatio* find(const std::string& name) const {
     for (const auto& [estimator, ratio] : ratios) {
       if (estimator == name) return &ratio;
     }
@@ -276,7 +276,7 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
   // [low, high] of `value` with standard error `error` (normal), or the 2.5% and 97.5% quantiles of
   // `of` over the resamples.
   const auto interval = [&](double value, double error, const std::function<double(const std::vector<double>&)>& of) {
-    if (!bootstrap_ || !std::isfinite(value)) return std::make_pair(value - kZ95 * error, value + kZ95 * error);
+    if (!bootstrap_ || !std::isfinite(value)) return std::make_pair(value - kNormalQuantile95 * error, value + kNormalQuantile95 * error);
     std::vector<double> values;
     values.reserve(resamples_);
     std::vector<double> counts(userCount);
@@ -284,15 +284,15 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
       resample(b, counts);
       values.push_back(of(counts));
     }
-    return std::make_pair(quantile(values, 0.025), quantile(values, 0.975));
+    return std::make_pair(bootstrapQuantile(values, 0.025), bootstrapQuantile(values, 0.975));
   };
   const auto report = [&](const Terms& terms) {
     Json out = Json::object();
     for (const auto& [name, ratio] : terms.ratios) {
       const double value = ratio.value();
-      const auto [low, high] = interval(value, standardErrorOf(ratio.influence()),
+      const auto [low, high] = interval(value, userStandardError(ratio.influence()),
                                         [&ratio = ratio](const std::vector<double>& counts) { return ratio.valueUnder(&counts); });
-      out[name] = Json{{"value", number(value)}, {"low", number(low)}, {"high", number(high)}, {"n", ratio.n},
+      out[name] = Json{{"value", finiteOrNull(value)}, {"low", finiteOrNull(low)}, {"high", finiteOrNull(high)}, {"n", ratio.n},
                        {"effectiveSampleSize", ratio.effectiveSampleSize}};
     }
     out["diagnostics"] = terms.diagnostics;
@@ -307,17 +307,17 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
     result["baseline"] = report(baselineTerms);
     Json difference = Json::object();
     for (const auto& [name, ratio] : candidateTerms.ratios) {
-      const Ratio* other = baselineTerms.find(name);
+      const UserRatio* other = baselineTerms.find(name);
       if (!other) continue;
       const double value = ratio.value() - other->value();
       // Paired: the spread of the per-user differences of the two influences.
       std::vector<double> influence = ratio.influence();
       const std::vector<double> otherInfluence = other->influence();
       for (std::size_t u = 0; u < influence.size(); ++u) influence[u] -= otherInfluence[u];
-      const auto [low, high] = interval(value, standardErrorOf(influence), [&ratio = ratio, other](const std::vector<double>& counts) {
+      const auto [low, high] = interval(value, userStandardError(influence), [&ratio = ratio, other](const std::vector<double>& counts) {
         return ratio.valueUnder(&counts) - other->valueUnder(&counts);
       });
-      difference[name] = Json{{"value", number(value)}, {"low", number(low)}, {"high", number(high)}};
+      difference[name] = Json{{"value", finiteOrNull(value)}, {"low", finiteOrNull(low)}, {"high", finiteOrNull(high)}};
     }
     result["difference"] = difference;
   }
@@ -339,7 +339,7 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
     // pi of this user in each of its contexts, asked once per context.
     std::unordered_map<std::string, std::pair<std::vector<std::pair<Id, double>>, Vector>> contexts;
     for (const std::size_t k : shared.records[u]) {
-      const std::string key = contextKey(log.positionOf(k), log.filterOf(k));
+      const std::string key = userContextKey(log.positionOf(k), log.filterOf(k));
       auto found = contexts.find(key);
       if (found == contexts.end()) {
         std::vector<std::pair<Id, double>> pi = model->choiceDistribution(log.positionOf(k), log.filterOf(k), draws_);
@@ -359,7 +359,7 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
 
   Terms terms;
   const auto perUser = [&](const std::function<double(std::size_t)>& top, const std::function<double(std::size_t)>& bottom) {
-    Ratio ratio;
+    UserRatio ratio;
     ratio.numerator.assign(userCount, 0.0);
     ratio.denominator.assign(userCount, 0.0);
     for (std::size_t u = 0; u < userCount; ++u) {
@@ -372,9 +372,9 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
     return ratio;
   };
   const auto one = [](std::size_t) { return 1.0; };
-  const double weightEss = kish(weights);
+  const double weightEss = kishSampleSize(weights);
   for (const std::string& name : estimators) {
-    Ratio ratio;
+    UserRatio ratio;
     if (name == "ips") {
       ratio = perUser([&](std::size_t k) { return weights[k] * log.rewards[k]; }, one);
       ratio.effectiveSampleSize = weightEss;
@@ -411,7 +411,7 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
   }
 
   std::vector<double> largest = rawWeights;
-  const std::size_t kept = std::min(kLargestWeights, n);
+  const std::size_t kept = std::min(kLargestWeightsShown, n);
   std::partial_sort(largest.begin(), largest.begin() + static_cast<std::ptrdiff_t>(kept), largest.end(), std::greater<>());
   largest.resize(kept);
   double rawSum = 0.0;
@@ -440,7 +440,7 @@ PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels
   const std::size_t userCount = shared.users.size();
   double acceptance = acceptance_;
   if (!(acceptance > 0.0)) acceptance = *std::min_element(log.propensities.begin(), log.propensities.end());
-  Ratio ratio;
+  UserRatio ratio;
   ratio.numerator.assign(userCount, 0.0);
   ratio.denominator.assign(userCount, 0.0);
   std::size_t matched = 0;
