@@ -60,7 +60,8 @@ class UserModels {
 //
 // Every estimate is a ratio of per-user sums (numerator and denominator), so that its interval
 // counts users, not records, as the independent units: the records of one user share its model and
-// its taste (and a learning model's path). The normal interval is the delta method's over users;
+// its taste (and a learning model's path). The users are taken as a sample of users like them (the
+// spread of their values counts), which is what a switch is decided for. The normal interval is the delta method's over users;
 // `interval: 'bootstrap'` resamples users (`resamples` times, from `seed`) and takes the 2.5% and
 // 97.5% quantiles. The difference candidate minus baseline is computed on the same users' per-user
 // terms (paired): its variance is that of the per-user differences, far below the sum of the two
