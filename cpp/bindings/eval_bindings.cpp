@@ -54,9 +54,10 @@ std::string evaluateLinearPolicy(LinearPolicyHandle& self, std::uintptr_t arms, 
       .dump();
 }
 
-// A population as evaluate.js passes it: a learning one by its policy's JSON, a frozen one by its
-// users' ids, their states laid end to end in `blob` and count + 1 offsets into it.
-UserModels populationFrom(const std::shared_ptr<Catalogue>& catalogue, const std::string& policyJson, std::uintptr_t ids,
+// A population as evaluate.js passes it: a learning one by its policy's JSON, one of saved states by
+// its users' ids, their states laid end to end in `blob` and count + 1 offsets into it, frozen or
+// learning on from them (`learn`).
+UserModels populationFrom(const std::shared_ptr<Catalogue>& catalogue, const std::string& policyJson, bool learn, std::uintptr_t ids,
                           std::size_t idCount, std::uintptr_t offsets, std::uintptr_t blob) {
   if (!policyJson.empty()) return UserModels::learning(catalogue, parseJson(policyJson));
   std::unordered_map<Id, std::vector<std::uint8_t>> states;
@@ -65,7 +66,7 @@ UserModels populationFrom(const std::shared_ptr<Catalogue>& catalogue, const std
   for (std::size_t i = 0; i < idCount; ++i) {
     states[fromAddress<const Id>(ids)[i]].assign(bytes + at[i], bytes + at[i + 1]);
   }
-  return UserModels::frozen(catalogue, std::move(states));
+  return learn ? UserModels::learningFrom(catalogue, std::move(states)) : UserModels::frozen(catalogue, std::move(states));
 }
 
 // evaluate() with users: the report of PopulationEvaluation as JSON, with a baseline when hasBaseline.
@@ -73,18 +74,18 @@ std::string evaluatePopulation(CatalogueHandle& catalogue, std::uintptr_t users,
                                std::size_t armCount, std::uintptr_t rewards, std::size_t rewardCount, std::uintptr_t propensities,
                                std::size_t propensityCount, std::uintptr_t positions, std::size_t positionCount,
                                const std::string& filtersJson, const std::string& optionsJson, const std::string& candidatePolicy,
-                               std::uintptr_t candidateIds, std::size_t candidateCount, std::uintptr_t candidateOffsets,
+                               bool candidateLearns, std::uintptr_t candidateIds, std::size_t candidateCount, std::uintptr_t candidateOffsets,
                                std::uintptr_t candidateBlob, bool hasBaseline, const std::string& baselinePolicy,
-                               std::uintptr_t baselineIds, std::size_t baselineCount, std::uintptr_t baselineOffsets,
+                               bool baselineLearns, std::uintptr_t baselineIds, std::size_t baselineCount, std::uintptr_t baselineOffsets,
                                std::uintptr_t baselineBlob) {
   const Json options = parseJson(optionsJson);
   optionTable("evaluation", "evaluate").check(options);
   const PopulationEvaluation evaluation(options);
   const DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, filtersJson);
   const std::vector<Id> logUsers(fromAddress<const Id>(users), fromAddress<const Id>(users) + userCount);
-  const UserModels candidate = populationFrom(catalogue.catalogue, candidatePolicy, candidateIds, candidateCount, candidateOffsets, candidateBlob);
+  const UserModels candidate = populationFrom(catalogue.catalogue, candidatePolicy, candidateLearns, candidateIds, candidateCount, candidateOffsets, candidateBlob);
   if (!hasBaseline) return evaluation.run(candidate, nullptr, log, logUsers).dump();
-  const UserModels baseline = populationFrom(catalogue.catalogue, baselinePolicy, baselineIds, baselineCount, baselineOffsets, baselineBlob);
+  const UserModels baseline = populationFrom(catalogue.catalogue, baselinePolicy, baselineLearns, baselineIds, baselineCount, baselineOffsets, baselineBlob);
   return evaluation.run(candidate, &baseline, log, logUsers).dump();
 }
 }  // namespace

@@ -217,6 +217,15 @@ TEST(PopulationEvaluation, RefusesABadPopulationLogBeforeEvaluating) {
   expectError(ErrorCode::InvalidArgument, "'ips' does not apply to a learning population",
               [&] { PopulationEvaluation(Json{{"estimators", {"ips"}}}).run(learning, nullptr, logged.log, logged.users); });
   expectError(ErrorCode::InvalidArgument, "is the catalogue's", [&] { UserModels::learning(shop.catalogue, Json{{"type", "lin-ucb"}, {"dim", 3}}); });
+  // A state that does not restore is refused naming its user; the same states learning on from there.
+  std::unordered_map<Id, std::vector<std::uint8_t>> states = trainedStates(shop, 3);
+  const UserModels learningOn = UserModels::learningFrom(shop.catalogue, states);
+  const Json learnedOn = evaluation.run(learningOn, nullptr, logged.log, logged.users);
+  EXPECT_TRUE(learnedOn.contains("replay"));
+  EXPECT_TRUE(learnedOn.contains("horizon"));
+  states[2].resize(states[2].size() - 1);
+  const UserModels damaged = UserModels::frozen(shop.catalogue, states);
+  expectError(ErrorCode::CorruptState, "the saved state of user 2: ", [&] { evaluation.run(damaged, nullptr, logged.log, logged.users); });
   // A learning candidate against a frozen baseline: no estimator in common, no difference.
   const Json mixed = evaluation.run(learning, &frozen, logged.log, logged.users);
   EXPECT_TRUE(mixed["difference"].empty());

@@ -179,6 +179,12 @@ describe('bad population logs', () => {
     expect(() => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, users: stranger } })).toThrow(/log record 3: user 4000000000 has no saved state in users.states/);
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, users: stranger } }), 'UNKNOWN_ID');
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states, policy: { type: 'lin-ucb' } }, log }), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states, learn: 'yes' }, log }), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { policy: { type: 'lin-ucb' }, learn: true }, log }), 'INVALID_ARGUMENT');
+    const other = new sb.Catalogue({ dim });
+    const stranger0 = new sb.LinUCB({ catalogue: other }).toBytes();
+    expect(() => sb.evaluate({ catalogue: shop.catalogue, users: { states: new Map([...states, [0, stranger0]]) }, log })).toThrow(/the saved state of user 0: /);
+    other.dispose();
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states: [[0, states.get(0)]] }, log }), 'INVALID_ARGUMENT');
     expectBanditError(sb, () => sb.evaluate({ users: { states }, log }), 'INVALID_ARGUMENT');
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { policy: { type: 'lin-ucb' } }, log, estimators: ['ips'] }), 'INVALID_ARGUMENT');
@@ -209,5 +215,9 @@ describe('bad population logs', () => {
     expect(report.baseline.horizon).toBeGreaterThanOrEqual(0);
     for (const name of ['ips', 'snips', 'dm', 'dr']) expect(Object.keys(report[name]).sort()).toEqual(['effectiveSampleSize', 'high', 'low', 'n', 'value']);
     expect(Object.keys(report.diagnostics).sort()).toEqual(['clippedShare', 'draws', 'effectiveSampleSize', 'largestWeights', 'weightMean', 'zeroWeightRecords']);
+    // The same users learning on from their states: replay, with a horizon.
+    const learnedOn = sb.evaluate({ catalogue: shop.catalogue, users: { states, learn: true }, log });
+    expect(Object.keys(learnedOn.diagnostics).sort()).toEqual(['acceptance', 'accepted', 'cappedRecords', 'matched']);
+    expect(learnedOn.horizon).toBeGreaterThanOrEqual(0);
   });
 });

@@ -36,7 +36,12 @@ export interface PopulationLog extends DecisionLog {
  * as it is (frozen), or a configuration every user of the log starts from scratch with (learning).
  */
 export type Population =
-  | { /** user id -> toBytes() of that user over the catalogue; a user of the log without one is UNKNOWN_ID. */ states: Map<number, Uint8Array> }
+  | {
+    /** user id -> toBytes() of that user over the catalogue; a user of the log without one is UNKNOWN_ID. */
+    states: Map<number, Uint8Array>;
+    /** The users learn on from their states through their records (replay) instead of staying as they are (default false). */
+    learn?: boolean;
+  }
   | { /** { type, ...options } of a user over the catalogue (no catalogue, no dim); each user's seed is drawn from its seed and the user's id. */ policy: { type: 'lin-ucb' | 'lin-ts' | 'sub-ts' | 'linear-elim' | 'sub-elim' } & Record<string, unknown> };
 
 export interface EvaluateOptions {

@@ -63,10 +63,12 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
   }
 
   // A population (`users` or `baseline`): { policy: { type, ...options } } (learning) as its JSON, or
-  // { states: Map of user id to saved state } (frozen) as ids, offsets into the states laid end to
-  // end, and those bytes.
+  // { states: Map of user id to saved state, learn } (frozen, or learning on from the states with
+  // learn: true) as ids, offsets into the states laid end to end, and those bytes.
   function readPopulation(value, name) {
-    const { policy, states } = readOptions(value, name, ['policy', 'states']);
+    const { policy, states, learn = false } = readOptions(value, name, ['policy', 'states', 'learn']);
+    if (typeof learn !== 'boolean') throw invalidArgument(`${name}.learn must be true or false`);
+    if (learn && states === undefined) throw invalidArgument(`${name}.learn is for states: a policy's users learn anyway`);
     if ((policy === undefined) === (states === undefined)) {
       throw invalidArgument(`${name} needs one of policy ({ type, ...options }: every user learns from scratch) or states (a Map of user id to saved state: frozen)`);
     }
@@ -76,7 +78,7 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
         throw invalidArgument(`${name}.policy.type must be one of ${[...classOfType.keys()].map((t) => `'${t}'`).join(', ')}, got ${JSON.stringify(type)}`);
       }
       if (rest.catalogue !== undefined) throw invalidArgument(`${name}.policy takes no catalogue: the users are over options.catalogue`);
-      return { policy: runtime.typedOptions(type, rest), ids: NO_IDS, offsets: NO_IDS, blob: NO_BYTES };
+      return { policy: runtime.typedOptions(type, rest), learn: true, ids: NO_IDS, offsets: NO_IDS, blob: NO_BYTES };
     }
     if (!guardProxy(() => states instanceof Map, `${name}.states`)) throw invalidArgument(`${name}.states must be a Map of user id to saved state (user.toBytes())`);
     const entries = guardProxy(() => [...states], `${name}.states`);
@@ -94,7 +96,7 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     if (total > 2 ** 32 - 1) throw new BanditError(ErrorCode.OUT_OF_MEMORY, `${name}.states hold ${total} bytes, beyond the WebAssembly heap`);
     const blob = new Uint8Array(total);
     parts.forEach((part, i) => blob.set(part, offsets[i]));
-    return { policy: '', ids, offsets, blob, known: new Set(ids) };
+    return { policy: '', learn, ids, offsets, blob, known: new Set(ids) };
   }
 
   // evaluate({ catalogue, users, baseline?, log: { users, ... } }): docs/evaluation.md, "Evaluating a population".
@@ -127,15 +129,15 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     }
     const json = optionsToJson(rest);
     const shared = handleOf(catalogue, CatalogueFamily, 'options.catalogue');
-    const none = { policy: '', ids: NO_IDS, offsets: NO_IDS, blob: NO_BYTES };
+    const none = { policy: '', learn: false, ids: NO_IDS, offsets: NO_IDS, blob: NO_BYTES };
     const second = other ?? none;
     return JSON.parse(call(() => withHeap([logUsers, logArms, rewards, propensities, positions, candidate.ids, candidate.offsets, candidate.blob,
       second.ids, second.offsets, second.blob], (userAddress, armAddress, rewardAddress, propensityAddress, positionAddress,
       candidateIds, candidateOffsets, candidateBlob, baselineIds, baselineOffsets, baselineBlob) =>
       Module.evaluatePopulation(shared, userAddress, logUsers.length, armAddress, logArms.length, rewardAddress, rewards.length,
         propensityAddress, propensities.length, positionAddress, positions.length, filters, json,
-        candidate.policy, candidateIds, candidate.ids.length, candidateOffsets, candidateBlob,
-        other !== null, second.policy, baselineIds, second.ids.length, baselineOffsets, baselineBlob))));
+        candidate.policy, candidate.learn, candidateIds, candidate.ids.length, candidateOffsets, candidateBlob,
+        other !== null, second.policy, second.learn, baselineIds, second.ids.length, baselineOffsets, baselineBlob))));
   }
 
   function evaluate(options, ...extra) {

@@ -26,6 +26,7 @@ UserModels UserModels::frozen(std::shared_ptr<Catalogue> catalogue, std::unorder
 }
 
 UserModels UserModels::learning(std::shared_ptr<Catalogue> catalogue, Json spec) {
+  require(spec.is_object(), ErrorCode::InvalidArgument, "a learning population's policy must be { type, ...options }");
   UserModels models;
   models.catalogue_ = std::move(catalogue);
   models.learns_ = true;
@@ -35,10 +36,20 @@ UserModels UserModels::learning(std::shared_ptr<Catalogue> catalogue, Json spec)
   return models;
 }
 
+UserModels UserModels::learningFrom(std::shared_ptr<Catalogue> catalogue, std::unordered_map<Id, std::vector<std::uint8_t>> states) {
+  UserModels models = frozen(std::move(catalogue), std::move(states));
+  models.learns_ = true;
+  return models;
+}
+
 PersistentLinearPolicy UserModels::make(Id user) const {
-  if (!learns_) {
+  if (!spec_.is_object()) {
     const std::vector<std::uint8_t>& bytes = states_.at(user);
-    return PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "", catalogue_);
+    try {
+      return PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "", catalogue_);
+    } catch (const Error& error) {
+      fail(error.code(), "the saved state of user " + std::to_string(user) + ": " + error.what());
+    }
   }
   Json spec = spec_;
   const std::uint64_t base = spec.contains("seed") && spec.at("seed").is_number() ? spec.at("seed").get<std::uint64_t>() : 0;

@@ -25,10 +25,14 @@ class UserModels {
   // users do not share one stream of noise (which would correlate the users the intervals count as
   // independent).
   static UserModels learning(std::shared_ptr<Catalogue> catalogue, Json spec);
+  // Each user's saved state, learning on from there ("these models, had they kept learning").
+  static UserModels learningFrom(std::shared_ptr<Catalogue> catalogue, std::unordered_map<Id, std::vector<std::uint8_t>> states);
 
   bool learns() const { return learns_; }
-  bool has(Id user) const { return learns_ || states_.count(user) > 0; }
-  // A fresh model for `user` (precondition: has(user)).
+  bool has(Id user) const { return spec_.is_object() || states_.count(user) > 0; }
+  // A fresh model for `user` (precondition: has(user)). A saved state that does not restore over the
+  // catalogue is refused naming the user (its code: INVALID_ARGUMENT for another catalogue,
+  // CORRUPT_STATE for damaged bytes).
   PersistentLinearPolicy make(Id user) const;
 
  private:
