@@ -206,6 +206,17 @@ describe('bad population logs', () => {
     expect(sb.memoryUsage()).toEqual(before);
   });
 
+  test('nothing stays on the wasm heap, after a report or a refusal', () => {
+    const run = () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { policy: { type: 'lin-ts' } }, log, interval: 'bootstrap', resamples: 50 });
+    run();
+    const { allocatedBytes } = sb.memoryUsage();
+    run();
+    const damaged = new Map([...states].map(([u, bytes]) => [u, bytes.subarray(0, bytes.length - 1)]));
+    expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states: damaged }, log }), 'CORRUPT_STATE');
+    expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, propensities: log.propensities.map(() => 2) } }), 'INVALID_ARGUMENT');
+    expect(sb.memoryUsage().allocatedBytes).toBe(allocatedBytes);
+  });
+
   test('a bootstrap report is seeded and has the shape the types declare', () => {
     const options = { catalogue: shop.catalogue, users: { states }, baseline: { policy: { type: 'lin-ts' } }, log, interval: 'bootstrap', resamples: 200, seed: 4 };
     const report = sb.evaluate(options);
