@@ -128,6 +128,42 @@ describe('a frozen population', () => {
   }, 120000);
 });
 
+describe('a frozen Thompson population', () => {
+  // Each user's LinTS trained on 100 clicks of uniformly random items of its own (not the log's: a
+  // model fitted to the log's clicks picks the log's lucky records, and its estimate on them is
+  // optimistic), then frozen: its choice probabilities are estimated from draws, the truth from many
+  // selections.
+  test('ips covers the true value in at least 90% of seeds', () => {
+    const seeds = 20;
+    const covered = { ips: 0, dr: 0, snips: 0 };
+    for (let seed = 1; seed <= seeds; seed++) {
+      const shop = makeShop(200 + seed, { items: 40, users: 80 });
+      const { log } = logShop(shop, 100, 0.5, 50);
+      const models = Array.from({ length: shop.users }, (_, u) => new sb.LinTS({ catalogue: shop.catalogue, seed: 500 + u }));
+      models.forEach((model, u) => {
+        for (let t = 0; t < 100; t++) {
+          const arm = shop.ids[Math.floor(shop.random() * shop.ids.length)];
+          model.update(arm, shop.click(u, arm));
+        }
+      });
+      const states = new Map(models.map((model, u) => [u, model.toBytes()]));
+      let truth = 0;
+      const selections = 400;
+      models.forEach((model, u) => {
+        let value = 0;
+        for (let t = 0; t < selections; t++) value += shop.clickRate(u, model.select());
+        truth += value / selections / shop.users;  // every user has the same number of records
+        model.dispose();
+      });
+      const report = sb.evaluate({ catalogue: shop.catalogue, users: { states }, log });
+      for (const name of Object.keys(covered)) if (covers(report[name], truth)) covered[name]++;
+      shop.catalogue.dispose();
+    }
+    console.log(`frozen Thompson population, ${seeds} seeds: covered ${JSON.stringify(covered)}`);
+    expect(covered.ips).toBeGreaterThanOrEqual(0.9 * seeds);
+  }, 120000);
+});
+
 describe('a learning population', () => {
   // Every user learns from scratch with LinUCB; the log's logger explores with 0.5 over 20 items, so
   // the default acceptance (the smallest propensity, 0.025) keeps about 2.5% of the records.
