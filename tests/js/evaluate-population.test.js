@@ -233,11 +233,14 @@ describe('bad population logs', () => {
     policy.dispose();
   });
 
-  test('ten million users refused from the array\'s length: no time, no memory', () => {
+  test('ten million users, rewards or propensities refused from the array\'s length: no time, no memory', () => {
     const users = new Uint32Array(10_000_000);
+    const many = new Float64Array(10_000_000).fill(0.5);
     const before = sb.memoryUsage();
     const started = performance.now();
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, users } }), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, rewards: many } }), 'INVALID_ARGUMENT');
+    expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, propensities: many } }), 'INVALID_ARGUMENT');
     expect(performance.now() - started).toBeLessThan(200);
     expect(sb.memoryUsage()).toEqual(before);
   });

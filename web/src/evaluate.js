@@ -109,13 +109,14 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
       if (entries[key] === undefined) throw invalidArgument(`options.log.${key} is required`);
     }
     const logArms = toIdArray(entries.arms, 'log.arms');
-    // One user per record: another count is refused before anything is read or copied.
-    const logUsers = toIdArray(entries.users, 'log.users', (length) => {
-      if (length !== logArms.length) throw invalidArgument(`log.users must have one entry per decision (${length} users, ${logArms.length} arms)`);
-    });
-    const rewards = toFeatureArray(entries.rewards, 'log.rewards');
-    const propensities = toFloat64Array(entries.propensities, 'log.propensities');
-    const positions = entries.positions === undefined ? NO_IDS : toIdArray(entries.positions, 'log.positions');
+    // One entry per record: another count is refused before anything is read or copied.
+    const perRecord = (key) => (length) => {
+      if (length !== logArms.length) throw invalidArgument(`log.${key} must have one entry per decision (${length} ${key}, ${logArms.length} arms)`);
+    };
+    const logUsers = toIdArray(entries.users, 'log.users', perRecord('users'));
+    const rewards = toFeatureArray(entries.rewards, 'log.rewards', perRecord('rewards'));
+    const propensities = toFloat64Array(entries.propensities, 'log.propensities', perRecord('propensities'));
+    const positions = entries.positions === undefined ? NO_IDS : toIdArray(entries.positions, 'log.positions', perRecord('positions'));
     const filters = filtersToJson(entries.filters);
     const candidate = readPopulation(users, 'options.users');
     const other = baseline === undefined ? null : readPopulation(baseline, 'options.baseline');
