@@ -10,6 +10,9 @@ const REQUIRED_LOG_KEYS = ['arms', 'rewards', 'propensities'];
 const LOG_KEYS = [...REQUIRED_LOG_KEYS, 'positions', 'filters'];
 const NO_IDS = new Uint32Array(0);
 const NO_BYTES = new Uint8Array(0);
+// An own property only: the rest of a destructured options object is a plain object, whose prototype
+// another script may have given any key (a polluted Object.prototype.catalogue is no catalogue).
+const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 // A population's log also names the user of each record.
 const POPULATION_LOG_KEYS = [...LOG_KEYS, 'users'];
 
@@ -46,7 +49,7 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     if (Class === undefined) {
       throw invalidArgument(`options.policy.type must be one of ${[...classOfType.keys()].map((t) => `'${t}'`).join(', ')}, got ${JSON.stringify(type)}`);
     }
-    if ((options.catalogue === undefined) === (arms === undefined)) {
+    if ((own(options, 'catalogue') === undefined) === (arms === undefined)) {
       throw invalidArgument('a policy given as options needs its arms: options.policy.catalogue, or options.arms { ids, features } (one of them)');
     }
     const policy = new Class(options);
@@ -77,7 +80,7 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
       if (!classOfType.has(type)) {
         throw invalidArgument(`${name}.policy.type must be one of ${[...classOfType.keys()].map((t) => `'${t}'`).join(', ')}, got ${JSON.stringify(type)}`);
       }
-      if (rest.catalogue !== undefined) throw invalidArgument(`${name}.policy takes no catalogue: the users are over options.catalogue`);
+      if (own(rest, 'catalogue') !== undefined) throw invalidArgument(`${name}.policy takes no catalogue: the users are over options.catalogue`);
       return { policy: runtime.typedOptions(type, rest), learn: true, ids: NO_IDS, offsets: NO_IDS, blob: NO_BYTES };
     }
     if (!guardProxy(() => states instanceof Map, `${name}.states`)) throw invalidArgument(`${name}.states must be a Map of user id to saved state (user.toBytes())`);
@@ -102,7 +105,7 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
   // evaluate({ catalogue, users, baseline?, log: { users, ... } }): docs/evaluation.md, "Evaluating a population".
   function evaluatePopulation({ catalogue, users, baseline, log, ...rest }) {
     if (catalogue === undefined) throw invalidArgument('evaluate() with users needs options.catalogue: the catalogue the users are over');
-    if (rest.policy !== undefined || rest.arms !== undefined) throw invalidArgument('evaluate() takes options.policy (one policy) or options.users (a population), not both; arms are the catalogue\'s');
+    if (own(rest, 'policy') !== undefined || own(rest, 'arms') !== undefined) throw invalidArgument('evaluate() takes options.policy (one policy) or options.users (a population), not both; arms are the catalogue\'s');
     if (log === undefined) throw invalidArgument('evaluate(options) needs options.log');
     const entries = readOptions(log, 'options.log', POPULATION_LOG_KEYS);
     for (const key of [...REQUIRED_LOG_KEYS, 'users']) {
