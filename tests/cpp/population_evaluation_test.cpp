@@ -226,6 +226,15 @@ TEST(PopulationEvaluation, RefusesABadPopulationLogBeforeEvaluating) {
   states[2].resize(states[2].size() - 1);
   const UserModels damaged = UserModels::frozen(shop.catalogue, states);
   expectError(ErrorCode::CorruptState, "the saved state of user 2: ", [&] { evaluation.run(damaged, nullptr, logged.log, logged.users); });
+  // Two learning populations: paired on the same acceptance draws, so a population against itself
+  // differs by exactly nothing, and another one by the difference of the two values.
+  const UserModels thompson = UserModels::learning(shop.catalogue, Json{{"type", "lin-ts"}});
+  const Json same = evaluation.run(learning, &learning, logged.log, logged.users);
+  EXPECT_EQ(same["difference"]["replay"]["value"].get<double>(), 0.0);
+  EXPECT_EQ(same["difference"]["replay"]["high"].get<double>(), 0.0);
+  const Json against = evaluation.run(learning, &thompson, logged.log, logged.users);
+  EXPECT_NEAR(against["difference"]["replay"]["value"].get<double>(),
+              against["replay"]["value"].get<double>() - against["baseline"]["replay"]["value"].get<double>(), 1e-12);
   // A learning candidate against a frozen baseline: no estimator in common, no difference.
   const Json mixed = evaluation.run(learning, &frozen, logged.log, logged.users);
   EXPECT_TRUE(mixed["difference"].empty());
