@@ -121,6 +121,26 @@ TEST(PopulationEvaluation, PairedDifferenceIsTheDifferenceWithANarrowerInterval)
   EXPECT_NEAR(clipped["diagnostics"]["clippedShare"].get<double>(), 0.5, 1e-9);
 }
 
+// A slate log's record at position 1 is weighed by what the user would show second there, under the
+// record's filter.
+TEST(PopulationEvaluation, ARecordIsWeighedByTheUsersChoiceAtItsPositionUnderItsFilter) {
+  Shop shop(8, 10, 4);
+  Logged logged = logOf(shop, 40, 1.0 / 8.0);
+  const std::unordered_map<Id, std::vector<std::uint8_t>> states = trainedStates(shop, 30);
+  logged.log.positions.assign(logged.log.size(), 1);
+  logged.log.filters.assign(logged.log.size(), ArmFilter{});
+  std::size_t expectedZero = 0;
+  for (std::size_t i = 0; i < logged.log.size(); ++i) {
+    // Every third record was decided without arm 5 (unless it showed arm 5).
+    if (i % 3 == 0 && logged.log.arms[i] != 5) logged.log.filters[i].exclude = {5};
+    PersistentLinearPolicy user = PersistentLinearPolicy::fromBytes(states.at(logged.users[i]).data(), states.at(logged.users[i]).size(), "", shop.catalogue);
+    if (user->selectSlate(2, logged.log.filters[i])[1] != logged.log.arms[i]) ++expectedZero;
+  }
+  const Json report = PopulationEvaluation(Json::object()).run(UserModels::frozen(shop.catalogue, states), nullptr, logged.log, logged.users);
+  EXPECT_EQ(report["diagnostics"]["zeroWeightRecords"].get<std::size_t>(), expectedZero);
+  EXPECT_LT(expectedZero, logged.log.size());
+}
+
 TEST(PopulationEvaluation, BootstrapIntervalsAreSeededAndAgreeWithTheNormalOnes) {
   Shop shop(8, 80, 2);
   const Logged logged = logOf(shop, 50, 1.0 / 8.0);
