@@ -3,7 +3,7 @@
 // taste and item), logged by each user's LinUCB with the exploration mix (decide() gives the
 // propensities); the estimates against the candidates' true value on the same simulator, the paired
 // difference against separate intervals, learning candidates, and bad population logs.
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
@@ -93,7 +93,9 @@ describe('a frozen population', () => {
     for (let seed = 1; seed <= seeds; seed++) {
       const shop = makeShop(seed, { items: 40, users: 80 });
       const { log, states } = logShop(shop, 100, 0.5, 50);
-      const fresh = new sb.LinUCB({ catalogue: shop.catalogue }).toBytes();
+      const untrained = new sb.LinUCB({ catalogue: shop.catalogue });
+      const fresh = untrained.toBytes();
+      untrained.dispose();
       const baselineStates = new Map([...states].map(([u, bytes]) => [u, u % 4 === 0 ? fresh : bytes]));
       const report = sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { states: baselineStates }, log });
       const truth = frozenTruth(shop, states, log);
@@ -207,6 +209,7 @@ describe('a learning population', () => {
 describe('bad population logs', () => {
   const shop = makeShop(7, { items: 30, users: 4 });
   const { log, states } = logShop(shop, 5, 0.5);
+  afterAll(() => shop.catalogue.dispose());
 
   test('users of another count, a user without a state, options of the other form: coded errors before anything is copied', () => {
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, users: log.users.subarray(1) } }), 'INVALID_ARGUMENT');
@@ -218,7 +221,9 @@ describe('bad population logs', () => {
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states, learn: 'yes' }, log }), 'INVALID_ARGUMENT');
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { policy: { type: 'lin-ucb' }, learn: true }, log }), 'INVALID_ARGUMENT');
     const other = new sb.Catalogue({ dim });
-    const stranger0 = new sb.LinUCB({ catalogue: other }).toBytes();
+    const elsewhere = new sb.LinUCB({ catalogue: other });
+    const stranger0 = elsewhere.toBytes();
+    elsewhere.dispose();
     expect(() => sb.evaluate({ catalogue: shop.catalogue, users: { states: new Map([...states, [0, stranger0]]) }, log })).toThrow(/the saved state of user 0: /);
     other.dispose();
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states: [[0, states.get(0)]] }, log }), 'INVALID_ARGUMENT');
