@@ -3,6 +3,11 @@
 // taste and item), logged by each user's LinUCB with the exploration mix (decide() gives the
 // propensities); the estimates against the candidates' true value on the same simulator, the paired
 // difference against separate intervals, learning candidates, and bad population logs.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
 
@@ -274,5 +279,39 @@ describe('bad population logs', () => {
     const learnedOn = sb.evaluate({ catalogue: shop.catalogue, users: { states, learn: true }, log });
     expect(Object.keys(learnedOn.diagnostics).sort()).toEqual(['acceptance', 'accepted', 'cappedRecords', 'matched']);
     expect(learnedOn.horizon).toBeGreaterThanOrEqual(0);
+  });
+
+  test('the log formats carry each record\'s user, and the CLI evaluates a population against a baseline', () => {
+    const lines = Array.from(log.arms, (arm, i) => sb.formatDecision({ arm, reward: log.rewards[i], propensity: log.propensities[i], user: log.users[i] }));
+    expect(sb.parseDecisionLog(lines.join('\n')).users).toEqual(log.users);
+    const csv = ['arm,reward,propensity,user', ...Array.from(log.arms, (arm, i) => `${arm},${log.rewards[i]},${log.propensities[i]},${log.users[i]}`)].join('\n');
+    expect(sb.parseDecisionLog(csv).users).toEqual(log.users);
+    expect(() => sb.parseDecisionLog([lines[0], sb.formatDecision({ arm: log.arms[1], reward: 0, propensity: 0.5 })].join('\n'))).toThrow(/line 2: no user/);
+    expect(() => sb.parseDecisionLog([sb.formatDecision({ arm: log.arms[1], reward: 0, propensity: 0.5 }), lines[0]].join('\n'))).toThrow(/line 1: no user/);
+    expect(() => sb.parseDecisionLog(sb.formatDecision({ arm: log.arms[1], reward: 0, propensity: 0.5, user: '3' }))).toThrow(/user "3" is a string/);
+
+    const directory = mkdtempSync(join(tmpdir(), 'sublinear-population-'));
+    const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+    const run = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+    writeFileSync(join(directory, 'log.jsonl'), lines.join('\n'));
+    writeFileSync(join(directory, 'catalogue.bin'), shop.catalogue.toBytes());
+    mkdirSync(join(directory, 'states'));
+    for (const [u, bytes] of states) writeFileSync(join(directory, 'states', `${u}.bin`), bytes);
+    writeFileSync(join(directory, 'baseline.json'), JSON.stringify({ type: 'lin-ts' }));
+    const common = ['evaluate', '--log', join(directory, 'log.jsonl'), '--catalogue', join(directory, 'catalogue.bin'),
+      '--users-states', join(directory, 'states'), '--baseline-policy', join(directory, 'baseline.json')];
+    const json = run(...common, '--json', '--interval', 'bootstrap', '--resamples', '100', '--seed', '3');
+    expect(json.status, json.stderr).toBe(0);
+    const expected = sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { policy: { type: 'lin-ts' } }, log, interval: 'bootstrap', resamples: 100, seed: 3 });
+    expect(JSON.parse(json.stdout)).toEqual(expected);
+    const printed = run(...common);
+    expect(printed.status, printed.stderr).toBe(0);
+    expect(printed.stdout).toMatch(/^candidate$/m);
+    expect(printed.stdout).toMatch(/^baseline \(horizon \d/m);
+    const without = run('evaluate', '--log', join(directory, 'log.jsonl'), '--users-states', join(directory, 'states'));
+    expect(without.status).not.toBe(0);
+    expect(without.stderr).toContain('needs --catalogue');
+    const hex = run(...common, '--resamples', '0x10');
+    expect(hex.stderr).toContain('--resamples "0x10" is not a decimal integer');
   });
 });

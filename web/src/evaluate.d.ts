@@ -193,6 +193,8 @@ export interface EvaluationClasses {
     positions?: Uint32Array;
     /** When any record has `exclude` or `labels`. */
     filters?: ({ exclude: Uint32Array; labels: Uint32Array } | null)[];
+    /** When the records name their `user` (every one of them must): a population's log. */
+    users?: Uint32Array;
   };
   /**
    * One decision as a JSON line that parseDecisionLog reads back: with `position` for a slate's
