@@ -121,24 +121,43 @@ TEST(PopulationEvaluation, PairedDifferenceIsTheDifferenceWithANarrowerInterval)
   EXPECT_NEAR(clipped["diagnostics"]["clippedShare"].get<double>(), 0.5, 1e-9);
 }
 
-// A slate log's record at position 1 is weighed by what the user would show second there, under the
-// record's filter.
+// A slate log's record at position j is weighed by what the user would show at j, under the record's
+// filter; the report has each position's estimates beside those of every record.
 TEST(PopulationEvaluation, ARecordIsWeighedByTheUsersChoiceAtItsPositionUnderItsFilter) {
   Shop shop(8, 10, 4);
   Logged logged = logOf(shop, 40, 1.0 / 8.0);
   const std::unordered_map<Id, std::vector<std::uint8_t>> states = trainedStates(shop, 30);
-  logged.log.positions.assign(logged.log.size(), 1);
+  logged.log.positions.assign(logged.log.size(), 0);
   logged.log.filters.assign(logged.log.size(), ArmFilter{});
   std::size_t expectedZero = 0;
   for (std::size_t i = 0; i < logged.log.size(); ++i) {
-    // Every third record was decided without arm 5 (unless it showed arm 5).
+    // Positions 0 and 2 (none at 1); every third record was decided without arm 5 (unless it showed arm 5).
+    logged.log.positions[i] = i % 2 == 0 ? 0 : 2;
     if (i % 3 == 0 && logged.log.arms[i] != 5) logged.log.filters[i].exclude = {5};
     PersistentLinearPolicy user = PersistentLinearPolicy::fromBytes(states.at(logged.users[i]).data(), states.at(logged.users[i]).size(), "", shop.catalogue);
-    if (user->selectSlate(2, logged.log.filters[i])[1] != logged.log.arms[i]) ++expectedZero;
+    const std::uint32_t position = logged.log.positions[i];
+    if (user->selectSlate(position + 1, logged.log.filters[i])[position] != logged.log.arms[i]) ++expectedZero;
   }
-  const Json report = PopulationEvaluation(Json::object()).run(UserModels::frozen(shop.catalogue, states), nullptr, logged.log, logged.users);
+  const UserModels frozen = UserModels::frozen(shop.catalogue, states);
+  const UserModels learning = UserModels::learning(shop.catalogue, Json{{"type", "lin-ucb"}});
+  const Json report = PopulationEvaluation(Json::object()).run(frozen, nullptr, logged.log, logged.users);
   EXPECT_EQ(report["diagnostics"]["zeroWeightRecords"].get<std::size_t>(), expectedZero);
   EXPECT_LT(expectedZero, logged.log.size());
+  ASSERT_EQ(report["positions"].size(), 3u);
+  EXPECT_TRUE(report["positions"][1].is_null());
+  for (const char* name : {"ips", "dm", "dr"}) {
+    SCOPED_TRACE(name);
+    // Half the records at each position: the value of all of them is the mean of the two.
+    const double mean = (report["positions"][0][name]["value"].get<double>() + report["positions"][2][name]["value"].get<double>()) / 2;
+    EXPECT_NEAR(report[name]["value"].get<double>(), mean, 1e-12);
+    EXPECT_EQ(report["positions"][0][name]["n"], logged.log.size() / 2);
+  }
+  // Against a learning baseline: per position too (no estimator in common, no difference).
+  const Json paired = PopulationEvaluation(Json::object()).run(frozen, &learning, logged.log, logged.users);
+  EXPECT_TRUE(paired["positions"][2]["baseline"].contains("replay"));
+  EXPECT_TRUE(paired["positions"][2]["difference"].empty());
+  const Json self = PopulationEvaluation(Json::object()).run(learning, &learning, logged.log, logged.users);
+  EXPECT_EQ(self["positions"][0]["difference"]["replay"]["value"].get<double>(), 0.0);
 }
 
 TEST(PopulationEvaluation, BootstrapIntervalsAreSeededAndAgreeWithTheNormalOnes) {

@@ -275,6 +275,11 @@ describe('bad population logs', () => {
     expect(report.baseline.horizon).toBeGreaterThanOrEqual(0);
     for (const name of ['ips', 'snips', 'dm', 'dr']) expect(Object.keys(report[name]).sort()).toEqual(['effectiveSampleSize', 'high', 'low', 'n', 'value']);
     expect(Object.keys(report.diagnostics).sort()).toEqual(['clippedShare', 'draws', 'effectiveSampleSize', 'largestWeights', 'weightMean', 'zeroWeightRecords']);
+    // A slate log: each position's estimates too.
+    const positions = Uint32Array.from(log.arms, (_, i) => i % 2);
+    const slate = sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { states }, log: { ...log, positions } });
+    expect(slate.positions.length).toBe(2);
+    expect(slate.positions[1].difference.ips).toEqual({ value: 0, low: 0, high: 0 });
     // The same users learning on from their states: replay, with a horizon.
     const learnedOn = sb.evaluate({ catalogue: shop.catalogue, users: { states, learn: true }, log });
     expect(Object.keys(learnedOn.diagnostics).sort()).toEqual(['acceptance', 'accepted', 'cappedRecords', 'matched']);

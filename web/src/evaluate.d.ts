@@ -155,6 +155,14 @@ export interface PopulationReport extends PopulationEstimates {
   baseline?: PopulationEstimates;
   /** Candidate minus baseline for each estimator both have, its interval on the same users (paired). */
   difference?: Partial<Record<Estimator, { value: number | null; low: number | null; high: number | null }>>;
+  /**
+   * A slate log's: the estimates of each position's records alone, with the baseline's and the
+   * difference when there is a baseline (null for a position without records).
+   */
+  positions?: (Omit<PopulationEstimates, 'diagnostics' | 'horizon'> & {
+    baseline?: Omit<PopulationEstimates, 'diagnostics' | 'horizon'>;
+    difference?: PopulationReport['difference'];
+  } | null)[];
 }
 
 export interface EvaluationReport {

@@ -139,18 +139,28 @@ double bootstrapQuantile(std::vector<double> values, double level) {
 }  // namespace
 
 // One population's estimators as per-user ratios, and what says when not to trust them.
+using Ratios = std::vector<std::pair<std::string, UserRatio>>;
+
 struct PopulationEvaluation::Terms {
-  std::vector<std::pair<std::string, UserRatio>> ratios;
+  Ratios ratios;
+  // A slate log's: the same estimators over each position's records (empty for a position without any).
+  std::vector<Ratios> positions;
   Json diagnostics = Json::object();
   double horizon = std::numeric_limits<double>::quiet_NaN();
 
-  const UserRatio* find(const std::string& name) const {
-    for (const auto& [estimator, ratio] : ratios) {
-      if (estimator == name) return &ratio;
-    }
-    return nullptr;
-  }
 };
+
+namespace {
+const UserRatio* findRatio(const Ratios& ratios, const std::string& name) {
+  for (const auto& [estimator, ratio] : ratios) {
+    if (estimator == name) return &ratio;
+  }
+  return nullptr;
+}
+
+// Whether record k counts: every record (position -1), or those of one position of a slate log.
+using RecordFilter = std::function<bool(std::size_t)>;
+}  // namespace
 
 // What both populations read: the log grouped by user, the features of the logged arms, the pooled
 // reward models and replay's acceptance draws.
@@ -297,15 +307,37 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
     }
     return std::make_pair(bootstrapQuantile(values, 0.025), bootstrapQuantile(values, 0.975));
   };
-  const auto report = [&](const Terms& terms) {
+  const auto estimates = [&](const Ratios& ratios) {
     Json out = Json::object();
-    for (const auto& [name, ratio] : terms.ratios) {
+    for (const auto& [name, ratio] : ratios) {
       const double value = ratio.value();
       const auto [low, high] = interval(value, userStandardError(ratio.influence()),
                                         [&ratio = ratio](const std::vector<double>& counts) { return ratio.valueUnder(&counts); });
       out[name] = Json{{"value", finiteOrNull(value)}, {"low", finiteOrNull(low)}, {"high", finiteOrNull(high)}, {"n", ratio.n},
                        {"effectiveSampleSize", ratio.effectiveSampleSize}};
     }
+    return out;
+  };
+  // Candidate minus baseline for each estimator both have, paired: the spread of the per-user
+  // differences of the two influences, and the same resamples.
+  const auto difference = [&](const Ratios& ratios, const Ratios& others) {
+    Json out = Json::object();
+    for (const auto& [name, ratio] : ratios) {
+      const UserRatio* other = findRatio(others, name);
+      if (!other) continue;
+      const double value = ratio.value() - other->value();
+      std::vector<double> influence = ratio.influence();
+      const std::vector<double> otherInfluence = other->influence();
+      for (std::size_t u = 0; u < influence.size(); ++u) influence[u] -= otherInfluence[u];
+      const auto [low, high] = interval(value, userStandardError(influence), [&ratio = ratio, other](const std::vector<double>& counts) {
+        return ratio.valueUnder(&counts) - other->valueUnder(&counts);
+      });
+      out[name] = Json{{"value", finiteOrNull(value)}, {"low", finiteOrNull(low)}, {"high", finiteOrNull(high)}};
+    }
+    return out;
+  };
+  const auto report = [&](const Terms& terms) {
+    Json out = estimates(terms.ratios);
     out["diagnostics"] = terms.diagnostics;
     if (std::isfinite(terms.horizon)) out["horizon"] = terms.horizon;
     return out;
@@ -316,24 +348,42 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
   result["interval"] = bootstrap_ ? "bootstrap" : "normal";
   if (baseline) {
     result["baseline"] = report(baselineTerms);
-    Json difference = Json::object();
-    for (const auto& [name, ratio] : candidateTerms.ratios) {
-      const UserRatio* other = baselineTerms.find(name);
-      if (!other) continue;
-      const double value = ratio.value() - other->value();
-      // Paired: the spread of the per-user differences of the two influences.
-      std::vector<double> influence = ratio.influence();
-      const std::vector<double> otherInfluence = other->influence();
-      for (std::size_t u = 0; u < influence.size(); ++u) influence[u] -= otherInfluence[u];
-      const auto [low, high] = interval(value, userStandardError(influence), [&ratio = ratio, other](const std::vector<double>& counts) {
-        return ratio.valueUnder(&counts) - other->valueUnder(&counts);
-      });
-      difference[name] = Json{{"value", finiteOrNull(value)}, {"low", finiteOrNull(low)}, {"high", finiteOrNull(high)}};
+    result["difference"] = difference(candidateTerms.ratios, baselineTerms.ratios);
+  }
+  if (!candidateTerms.positions.empty()) {
+    // A slate log: each position's records alone (null for a position without records).
+    Json positions = Json::array();
+    for (std::size_t j = 0; j < candidateTerms.positions.size(); ++j) {
+      if (candidateTerms.positions[j].empty()) {
+        positions.push_back(nullptr);
+        continue;
+      }
+      Json position = estimates(candidateTerms.positions[j]);
+      if (baseline) {
+        position["baseline"] = estimates(baselineTerms.positions[j]);
+        position["difference"] = difference(candidateTerms.positions[j], baselineTerms.positions[j]);
+      }
+      positions.push_back(position);
     }
-    result["difference"] = difference;
+    result["positions"] = positions;
   }
   return result;
 }
+
+namespace {
+// For each position of a slate log up to the last, the filter of its records, and whether it has any.
+std::vector<std::pair<RecordFilter, bool>> positionFilters(const DecisionLog& log) {
+  std::vector<std::pair<RecordFilter, bool>> filters;
+  if (log.positions.empty()) return filters;
+  const std::uint32_t last = *std::max_element(log.positions.begin(), log.positions.end());
+  std::vector<bool> present(std::size_t{last} + 1, false);
+  for (const std::uint32_t position : log.positions) present[position] = true;
+  for (std::uint32_t j = 0; j <= last; ++j) {
+    filters.emplace_back([&log, j](std::size_t k) { return log.positions[k] == j; }, present[j]);
+  }
+  return filters;
+}
+}  // namespace
 
 PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& models, const Shared& shared,
                                                               const std::vector<std::string>& estimators) const {
@@ -368,58 +418,85 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
     }
   }
 
-  Terms terms;
-  const auto perUser = [&](const std::function<double(std::size_t)>& top, const std::function<double(std::size_t)>& bottom) {
-    UserRatio ratio;
-    ratio.numerator.assign(userCount, 0.0);
-    ratio.denominator.assign(userCount, 0.0);
-    for (std::size_t u = 0; u < userCount; ++u) {
-      for (const std::size_t k : shared.records[u]) {
-        ratio.numerator[u] += top(k);
-        ratio.denominator[u] += bottom(k);
-      }
+  // The estimators over the records `keep` admits, as per-user sums.
+  const auto ratiosOver = [&](const RecordFilter& keep) {
+    std::size_t kept = 0;
+    std::vector<double> keptWeights;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!keep(k)) continue;
+      ++kept;
+      keptWeights.push_back(weights[k]);
     }
-    ratio.n = n;
-    return ratio;
+    const double weightEss = kishSampleSize(keptWeights);
+    const auto perUser = [&](const std::function<double(std::size_t)>& top, const std::function<double(std::size_t)>& bottom) {
+      UserRatio ratio;
+      ratio.numerator.assign(userCount, 0.0);
+      ratio.denominator.assign(userCount, 0.0);
+      for (std::size_t u = 0; u < userCount; ++u) {
+        for (const std::size_t k : shared.records[u]) {
+          ratio.numerator[u] += top(k);
+          ratio.denominator[u] += bottom(k);
+        }
+      }
+      ratio.n = kept;
+      return ratio;
+    };
+    const auto counted = [&](std::size_t k) { return keep(k) ? 1.0 : 0.0; };
+    Ratios ratios;
+    for (const std::string& name : estimators) {
+      UserRatio ratio;
+      if (name == "ips") {
+        ratio = perUser([&](std::size_t k) { return keep(k) ? weights[k] * log.rewards[k] : 0.0; }, counted);
+        ratio.effectiveSampleSize = weightEss;
+      } else if (name == "snips") {
+        ratio = perUser([&](std::size_t k) { return keep(k) ? weights[k] * log.rewards[k] : 0.0; },
+                        [&](std::size_t k) { return keep(k) ? weights[k] : 0.0; });
+        ratio.effectiveSampleSize = weightEss;
+      } else if (name == "dm") {
+        // The model's value q_k^T theta over the kept records, plus every record's influence
+        // through the fitted theta (n_kept q-bar^T G^-1 x_k e_k, q-bar the kept records' mean, and
+        // the theta of every record: a record of another position moves this one's value too),
+        // centred so that the value stays the plain mean: the model's own uncertainty enters the
+        // interval per user.
+        Vector qMean = Vector::Zero(d);
+        for (std::size_t k = 0; k < n; ++k) {
+          if (keep(k)) qMean += q.col(static_cast<Eigen::Index>(k)) / static_cast<double>(kept);
+        }
+        const Vector direction = shared.gramInverse * qMean * static_cast<double>(kept);
+        std::vector<double> corrections(n);
+        double meanCorrection = 0.0;
+        for (std::size_t k = 0; k < n; ++k) {
+          const auto x = shared.features(log.arms[k]);
+          corrections[k] = direction.dot(x) * (log.rewards[k] - x.dot(shared.theta));
+          meanCorrection += corrections[k] / static_cast<double>(n);
+        }
+        ratio = perUser(
+            [&](std::size_t k) {
+              return (keep(k) ? q.col(static_cast<Eigen::Index>(k)).dot(shared.theta) : 0.0) + corrections[k] - meanCorrection;
+            },
+            counted);
+        ratio.effectiveSampleSize = static_cast<double>(kept);
+      } else if (name == "dr") {
+        ratio = perUser(
+            [&](std::size_t k) {
+              if (!keep(k)) return 0.0;
+              // Cross-fitted: the residual against the model fitted without this record's fold.
+              const Vector& theta = shared.foldTheta[1 - k % 2];
+              return q.col(static_cast<Eigen::Index>(k)).dot(theta) +
+                     weights[k] * (log.rewards[k] - shared.features(log.arms[k]).dot(theta));
+            },
+            counted);
+        ratio.effectiveSampleSize = weightEss;
+      }
+      ratios.emplace_back(name, std::move(ratio));
+    }
+    return ratios;
   };
-  const auto one = [](std::size_t) { return 1.0; };
+
+  Terms terms;
+  terms.ratios = ratiosOver([](std::size_t) { return true; });
+  for (const auto& [keep, present] : positionFilters(log)) terms.positions.push_back(present ? ratiosOver(keep) : Ratios{});
   const double weightEss = kishSampleSize(weights);
-  for (const std::string& name : estimators) {
-    UserRatio ratio;
-    if (name == "ips") {
-      ratio = perUser([&](std::size_t k) { return weights[k] * log.rewards[k]; }, one);
-      ratio.effectiveSampleSize = weightEss;
-    } else if (name == "snips") {
-      ratio = perUser([&](std::size_t k) { return weights[k] * log.rewards[k]; }, [&](std::size_t k) { return weights[k]; });
-      ratio.effectiveSampleSize = weightEss;
-    } else if (name == "dm") {
-      // The model's value q_k^T theta, plus each record's influence through the fitted theta
-      // (n q-bar^T G^-1 x_k e_k, centred so that the value stays the plain mean): the model's own
-      // uncertainty enters the interval per user.
-      const Vector qMean = q.rowwise().mean();
-      const Vector direction = shared.gramInverse * qMean * static_cast<double>(n);
-      std::vector<double> corrections(n);
-      double meanCorrection = 0.0;
-      for (std::size_t k = 0; k < n; ++k) {
-        const auto x = shared.features(log.arms[k]);
-        corrections[k] = direction.dot(x) * (log.rewards[k] - x.dot(shared.theta));
-        meanCorrection += corrections[k] / static_cast<double>(n);
-      }
-      ratio = perUser([&](std::size_t k) { return q.col(static_cast<Eigen::Index>(k)).dot(shared.theta) + corrections[k] - meanCorrection; }, one);
-      ratio.effectiveSampleSize = static_cast<double>(n);
-    } else if (name == "dr") {
-      ratio = perUser(
-          [&](std::size_t k) {
-            // Cross-fitted: the residual against the model fitted without this record's fold.
-            const Vector& theta = shared.foldTheta[1 - k % 2];
-            return q.col(static_cast<Eigen::Index>(k)).dot(theta) +
-                   weights[k] * (log.rewards[k] - shared.features(log.arms[k]).dot(theta));
-          },
-          one);
-      ratio.effectiveSampleSize = weightEss;
-    }
-    terms.ratios.emplace_back(name, std::move(ratio));
-  }
 
   std::vector<double> largest = rawWeights;
   const std::size_t kept = std::min(kLargestWeightsShown, n);
@@ -451,9 +528,8 @@ PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels
   const std::size_t userCount = shared.users.size();
   double acceptance = acceptance_;
   if (!(acceptance > 0.0)) acceptance = *std::min_element(log.propensities.begin(), log.propensities.end());
-  UserRatio ratio;
-  ratio.numerator.assign(userCount, 0.0);
-  ratio.denominator.assign(userCount, 0.0);
+  // Per record: 1 where the user's model accepted it.
+  std::vector<double> accepted(log.size(), 0.0);
   std::size_t matched = 0;
   std::size_t cappedRecords = 0;
   for (std::size_t u = 0; u < userCount; ++u) {
@@ -477,21 +553,36 @@ PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels
       if (accept > 1.0) ++cappedRecords;
       if (shared.acceptanceDraws[k] >= accept) continue;
       model->update(log.arms[k], log.rewards[k]);
-      ratio.numerator[u] += log.rewards[k];
-      ratio.denominator[u] += 1.0;
+      accepted[k] = 1.0;
     }
   }
-  double accepted = 0.0;
-  for (const double count : ratio.denominator) accepted += count;
-  ratio.n = static_cast<std::size_t>(accepted);
-  ratio.effectiveSampleSize = accepted;
+  // The accepted records `keep` admits, as per-user sums.
+  const auto ratiosOver = [&](const RecordFilter& keep) {
+    UserRatio ratio;
+    ratio.numerator.assign(userCount, 0.0);
+    ratio.denominator.assign(userCount, 0.0);
+    double count = 0.0;
+    for (std::size_t u = 0; u < userCount; ++u) {
+      for (const std::size_t k : shared.records[u]) {
+        if (!keep(k)) continue;
+        ratio.numerator[u] += accepted[k] * log.rewards[k];
+        ratio.denominator[u] += accepted[k];
+        count += accepted[k];
+      }
+    }
+    ratio.n = static_cast<std::size_t>(count);
+    ratio.effectiveSampleSize = count;
+    return Ratios{{"replay", std::move(ratio)}};
+  };
   Terms terms;
-  terms.ratios.emplace_back("replay", std::move(ratio));
-  terms.horizon = accepted / static_cast<double>(userCount);
+  terms.ratios = ratiosOver([](std::size_t) { return true; });
+  for (const auto& [keep, present] : positionFilters(log)) terms.positions.push_back(present ? ratiosOver(keep) : Ratios{});
+  const std::size_t acceptedCount = terms.ratios[0].second.n;
+  terms.horizon = static_cast<double>(acceptedCount) / static_cast<double>(userCount);
   terms.diagnostics = Json{
       {"acceptance", acceptance},
       {"matched", matched},
-      {"accepted", static_cast<std::size_t>(accepted)},
+      {"accepted", acceptedCount},
       // Matched records whose propensity is below the acceptance, accepted without rejection: their
       // arms are over-represented (0 with the default acceptance).
       {"cappedRecords", cappedRecords},

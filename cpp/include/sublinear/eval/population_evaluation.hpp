@@ -84,7 +84,8 @@ class PopulationEvaluation {
   // asked for explicitly: INVALID_ARGUMENT.
   // The report: { <estimator>: { value, low, high, n, effectiveSampleSize }, diagnostics, horizon?
   //   (learning), users, baseline?: { the same for the baseline }, difference?: { <estimator>:
-  //   { value, low, high } for each estimator both populations have } }.
+  //   { value, low, high } for each estimator both populations have }, positions? (a slate log: for
+  //   each position up to the last, its records' estimates, baseline and difference, or null) }.
   Json run(const UserModels& candidate, const UserModels* baseline, const DecisionLog& log, const std::vector<Id>& users) const;
 
  private:
