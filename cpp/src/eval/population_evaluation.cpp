@@ -87,6 +87,31 @@ std::string userContextKey(std::uint32_t position, const ArmFilter& filter) {
   return key;
 }
 
+
+// The standard error of a sum of independent per-user influences, with the U / (U - 1) small-sample factor.
+double userStandardError(const std::vector<double>& influence) {
+  const double users = static_cast<double>(influence.size());
+  if (users < 2) return std::numeric_limits<double>::quiet_NaN();
+  double squares = 0.0;
+  for (const double t : influence) squares += t * t;
+  return std::sqrt(squares * users / (users - 1.0));
+}
+
+double bootstrapQuantile(std::vector<double> values, double level) {
+  values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return !std::isfinite(x); }), values.end());
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const double at = level * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(at));
+  const std::size_t above = std::min(below + 1, values.size() - 1);
+  return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
+}
+}  // namespace
+
+// One population's estimators as per-user ratios, and what says when not to trust them.
+// Named, not anonymous: PopulationEvaluation's own structures hold these (a unity build would warn of
+// a class with external linkage holding a type of an anonymous namespace).
+namespace population_evaluation_detail {
 // One estimator's per-user sums: the estimate is sum(numerator) / sum(denominator).
 struct UserRatio {
   std::vector<double> numerator;
@@ -118,28 +143,10 @@ struct UserRatio {
   }
 };
 
-// The standard error of a sum of independent per-user influences, with the U / (U - 1) small-sample factor.
-double userStandardError(const std::vector<double>& influence) {
-  const double users = static_cast<double>(influence.size());
-  if (users < 2) return std::numeric_limits<double>::quiet_NaN();
-  double squares = 0.0;
-  for (const double t : influence) squares += t * t;
-  return std::sqrt(squares * users / (users - 1.0));
-}
-
-double bootstrapQuantile(std::vector<double> values, double level) {
-  values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return !std::isfinite(x); }), values.end());
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(values.begin(), values.end());
-  const double at = level * static_cast<double>(values.size() - 1);
-  const auto below = static_cast<std::size_t>(std::floor(at));
-  const std::size_t above = std::min(below + 1, values.size() - 1);
-  return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
-}
-}  // namespace
-
-// One population's estimators as per-user ratios, and what says when not to trust them.
 using Ratios = std::vector<std::pair<std::string, UserRatio>>;
+}  // namespace population_evaluation_detail
+using population_evaluation_detail::Ratios;
+using population_evaluation_detail::UserRatio;
 
 struct PopulationEvaluation::Terms {
   Ratios ratios;
