@@ -147,6 +147,20 @@ async function catalogues(): Promise<void> {
   const basisBytes: number | undefined = embeddings.stats().subspace?.basisBytes;
   const version: number | undefined = inSubspace.stats().subspace?.version;
   console.log(basisBytes, version);
+  // A population: each user's saved model (frozen) against every user learning LinTS from scratch.
+  const population = sb.evaluate({
+    catalogue,
+    users: { states: new Map([[7, bytes]]) },
+    baseline: { policy: { type: 'lin-ts' } },
+    log: { users: [7], arms: [1], rewards: [1], propensities: [0.5] },
+    interval: 'bootstrap',
+    resamples: 200,
+    seed: 1,
+  });
+  const difference: number | null | undefined = population.difference?.dr?.value;
+  const horizon: number | undefined = population.baseline?.horizon;
+  const people: number = population.users;
+  console.log(difference, horizon, people, population.dr?.effectiveSampleSize);
   for (const each of [user, baseline, ucb, restored, copy, catalogue, inSubspace, embeddings]) each.dispose();
 }
 

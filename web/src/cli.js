@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npx sublinear-bandits simulate --config file.json [--out result.json]
 // npx sublinear-bandits bench <name> [options]
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import init from './index.js';
@@ -18,6 +19,12 @@ const usage = `usage:
       decision from a decision log (JSON lines or CSV with columns arm, reward, propensity). The policy
       is a JSON file { "policy": { "type": "lin-ts", ...options }, "arms": { "ids": [...],
       "features": [...] } }, or a saved state (toBytes()), over the catalogue snapshot it was saved over.
+  sublinear-bandits evaluate --log <file> --catalogue <catalogue.bin> (--users-policy <config.json> | --users-states <dir>)
+                    [--baseline-policy <config.json> | --baseline-states <dir>] [--interval normal|bootstrap]
+                    [--resamples <n>] [--seed <n>] [--acceptance <p>] [--estimators ...] [--clip <w>] [--draws <n>] [--json]
+      a population (docs/evaluation.md "Evaluating a population"): every record of the log names its user;
+      each user learns from scratch with the policy { "type": "lin-ucb", ...options } (learning), or keeps
+      its saved state, the file <user id>.bin of the directory (frozen); with a baseline, the paired difference.
   sublinear-bandits bench <name> [options]
       runs a benchmark (mips, mips-paper, mips-peer, linear, matroid, cls, combinatorial, random, soak)
       and prints its tables.`;
@@ -40,6 +47,13 @@ function toPlain(value) {
 function optionOf(args, name) {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
+}
+
+// A number option as decimal text only: Number() would read '0x10' as 16 and ' ' as 0.
+function decimalOption(option, name, pattern, kind) {
+  const text = option(name);
+  if (!pattern.test(text)) throw new Error(`${name} ${JSON.stringify(text)} is not a ${kind}`);
+  return Number(text);
 }
 
 async function simulateCommand(args) {
@@ -71,23 +85,73 @@ async function simulateCommand(args) {
   }
 }
 
+// A population of the command line: --<name>-policy <config.json> (learning) or --<name>-states <dir>
+// of <user id>.bin files (frozen), or undefined when neither is given.
+function populationOf(option, name) {
+  const policyPath = option(`--${name}-policy`);
+  const statesPath = option(`--${name}-states`);
+  if (policyPath !== undefined && statesPath !== undefined) throw new Error(`give --${name}-policy or --${name}-states, not both`);
+  if (policyPath !== undefined) return { policy: JSON.parse(readFileSync(policyPath, 'utf8')) };
+  if (statesPath === undefined) return undefined;
+  const states = new Map();
+  for (const file of readdirSync(statesPath)) {
+    const id = file.match(/^(\d+)\.bin$/)?.[1];
+    if (id !== undefined) states.set(Number(id), new Uint8Array(readFileSync(join(statesPath, file))));
+  }
+  return { states };
+}
+
+async function evaluatePopulationCommand(args, options, sb) {
+  const option = (name) => optionOf(args, name);
+  if (!option('--catalogue')) throw new Error('evaluate with --users-policy or --users-states needs --catalogue <catalogue.bin>: the users are over it');
+  if (option('--policy') !== undefined || option('--state') !== undefined) throw new Error('evaluate takes --policy/--state (one policy) or --users-policy/--users-states (a population), not both');
+  options.users = populationOf(option, 'users');
+  options.baseline = populationOf(option, 'baseline');
+  if (option('--interval')) options.interval = option('--interval');
+  if (option('--resamples')) options.resamples = decimalOption(option, '--resamples', DIGITS, 'decimal integer');
+  if (option('--seed')) options.seed = decimalOption(option, '--seed', DIGITS, 'decimal integer');
+  if (option('--acceptance')) options.acceptance = decimalOption(option, '--acceptance', DECIMAL, 'decimal number');
+  const catalogue = sb.Catalogue.fromBytes(new Uint8Array(readFileSync(option('--catalogue'))));
+  try {
+    const report = sb.evaluate({ ...options, catalogue });
+    if (args.includes('--json')) {
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+      return;
+    }
+    const format = (x) => (x === null || x === undefined ? '-' : x.toFixed(4));
+    console.log(`${options.log.arms.length} logged decisions of ${report.users} users (${report.interval} intervals)`);
+    for (const [title, estimates] of [['candidate', report], ['baseline', report.baseline], ['difference', report.difference]]) {
+      if (!estimates || Object.keys(estimates).length === 0) continue;
+      console.log(`${title}${estimates.horizon === undefined ? '' : ` (horizon ${estimates.horizon.toFixed(1)} decisions a user)`}`);
+      for (const name of ['replay', 'ips', 'snips', 'dm', 'dr']) {
+        const e = estimates[name];
+        if (e) console.log(`  ${name.padEnd(8)} ${format(e.value).padStart(9)}  [${format(e.low)}, ${format(e.high)}]`);
+      }
+    }
+  } finally {
+    catalogue.dispose();
+  }
+}
+
 async function evaluateCommand(args) {
   const option = (name) => optionOf(args, name);
   const logPath = option('--log');
   if (!logPath) throw new Error('evaluate needs --log <file>');
-  if ((option('--policy') === undefined) === (option('--state') === undefined)) throw new Error('evaluate needs --policy <config.json> or --state <policy.bin>');
+  const population = ['--users-policy', '--users-states'].some((name) => option(name) !== undefined);
+  if (!population && (option('--policy') === undefined) === (option('--state') === undefined)) {
+    throw new Error('evaluate needs --policy <config.json> or --state <policy.bin>, or a population: --users-policy or --users-states');
+  }
   const sb = await init();
   const log = sb.parseDecisionLog(readFileSync(logPath, 'utf8'));
   const options = { log };
   if (option('--estimators')) options.estimators = option('--estimators').split(',');
-  // Decimal text only: Number() would read '0x10' as 16 and ' ' as 0.
-  const decimal = (name, pattern, kind) => {
-    const text = option(name);
-    if (!pattern.test(text)) throw new Error(`${name} ${JSON.stringify(text)} is not a ${kind}`);
-    return Number(text);
-  };
-  if (option('--clip')) options.clip = decimal('--clip', DECIMAL, 'decimal number');
-  if (option('--draws')) options.draws = decimal('--draws', DIGITS, 'decimal integer');
+  if (option('--clip')) options.clip = decimalOption(option, '--clip', DECIMAL, 'decimal number');
+  if (option('--draws')) options.draws = decimalOption(option, '--draws', DIGITS, 'decimal integer');
+  if (population) {
+    if (!log.users) throw new Error(`${logPath}: a population's log names the user of every record (a "user" field or column)`);
+    await evaluatePopulationCommand(args, options, sb);
+    return;
+  }
   const owned = [];
   try {
     if (option('--policy')) {

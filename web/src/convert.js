@@ -179,12 +179,12 @@ export function lengthOf(ids, name, idsName) {
 }
 
 /** Identifiers (and arm or row indices): integers in [0, 2^32-1]. */
-export function toIdArray(values, name = 'ids') {
+export function toIdArray(values, name = 'ids', checkLength = undefined) {
   return readArray(values, name, Uint32Array, 'a Uint32Array or an array of integers in [0, 2^32-1]', (value, i) => {
     if (!Number.isInteger(value) || value < 0 || value > MAX_UINT32) {
       throw invalidArgument(`${name}[${i}] = ${describe(value)} is not an integer in [0, 2^32-1]`);
     }
-  });
+  }, checkLength);
 }
 
 /** Bytes (a saved state, a ratings file): a Uint8Array or an ArrayBuffer that is not detached. */

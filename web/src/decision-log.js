@@ -5,12 +5,15 @@
 // reward and propensity (in any order), optionally position, exclude and labels (integers separated
 // by spaces). Numbers are JSON numbers in JSON lines (a string is refused) and decimal text in CSV
 // (integers: digits only, no hex, no exponent).
-// parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters? }.
+// A record may name its `user` (a population's log; in every record or in none).
+// parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters?, users? }.
 import { invalidArgument } from './errors.js';
 import { dataToJson, isArray } from './convert.js';
 
 const COLUMNS = ['arm', 'reward', 'propensity'];
 const OPTIONAL_COLUMNS = ['position', 'exclude', 'labels'];
+// The user a record was decided for (a population's log, evaluate() with users): in every record or in none.
+const USER_COLUMN = 'user';
 
 // A cell or a field as the message shows it: JSON.stringify would throw for a BigInt and run a toJSON.
 function shown(value) {
@@ -65,9 +68,18 @@ function fromRecords(records, csv) {
   const filters = new Array(n).fill(null);
   let positioned = false;
   let filtered = false;
+  const users = new Uint32Array(n);
+  let usersNamed = 0;
   records.forEach(([where, entry], i) => {
     // Own keys only: a key another script added to Object.prototype is not a column.
     const field = (key) => (Object.hasOwn(entry, key) ? entry[key] : undefined);
+    const user = field(USER_COLUMN);
+    if (user !== undefined && !(csv && user === '')) {
+      users[i] = integerAt(user, USER_COLUMN, where, csv);
+      usersNamed++;
+    } else if (usersNamed > 0) {
+      throw invalidArgument(`${where}: no user, where the records before name theirs`);
+    }
     log.arms[i] = integerAt(field('arm'), 'arm', where, csv);
     log.rewards[i] = numberAt(field('reward'), 'reward', where, csv);
     log.propensities[i] = numberAt(field('propensity'), 'propensity', where, csv);
@@ -85,6 +97,8 @@ function fromRecords(records, csv) {
       filtered = true;
     }
   });
+  if (usersNamed > 0 && usersNamed < n) throw invalidArgument(`${records[0][0]}: no user, where later records name theirs`);
+  if (usersNamed > 0) log.users = users;
   if (positioned) log.positions = positions;
   if (filtered) log.filters = filters;
   return log;
@@ -106,7 +120,7 @@ function parseJsonLines(lines) {
       if (!Object.hasOwn(entry, column)) throw invalidArgument(`${where}: no '${column}'`);
     }
     const fields = {};
-    for (const column of [...COLUMNS, ...OPTIONAL_COLUMNS]) fields[column] = Object.hasOwn(entry, column) ? entry[column] : undefined;
+    for (const column of [...COLUMNS, ...OPTIONAL_COLUMNS, USER_COLUMN]) fields[column] = Object.hasOwn(entry, column) ? entry[column] : undefined;
     records.push([where, fields]);
   });
   return records;
@@ -117,7 +131,7 @@ function parseCsv(lines, first) {
   const header = lines[first].split(',').map((name) => name.trim());
   const missing = COLUMNS.filter((column) => !header.includes(column));
   if (missing.length > 0) throw invalidArgument(`line ${first + 1}: the CSV header has no column ${missing.map((c) => `'${c}'`).join(', ')}`);
-  const columns = [...COLUMNS, ...OPTIONAL_COLUMNS].filter((column) => header.includes(column));
+  const columns = [...COLUMNS, ...OPTIONAL_COLUMNS, USER_COLUMN].filter((column) => header.includes(column));
   const records = [];
   lines.forEach((line, i) => {
     if (i <= first || line.trim() === '') return;

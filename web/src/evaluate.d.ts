@@ -1,5 +1,6 @@
 // evaluate() (docs/evaluation.md, "Off-policy evaluation") and the decision log's file formats.
 import type { Floats, Ids } from './common.js';
+import type { Catalogue } from './catalogue.js';
 import type { LinearPolicy } from './linear.js';
 
 /** Logged decisions: one entry per decision, over the evaluated policy's arms. */
@@ -24,15 +25,60 @@ export interface DecisionLog {
 
 export type Estimator = 'replay' | 'ips' | 'snips' | 'dm' | 'dr';
 
+/** A population's log: a decision log whose records each name the user decided for. */
+export interface PopulationLog extends DecisionLog {
+  /** One user id per record; each user's records are taken in log order. */
+  users: Ids;
+}
+
+/**
+ * A population of users over the catalogue, one model per user of the log: each user's saved state
+ * as it is (frozen), or a configuration every user of the log starts from scratch with (learning).
+ */
+export type Population =
+  | {
+    /** user id -> toBytes() of that user over the catalogue; a user of the log without one is UNKNOWN_ID. */
+    states: Map<number, Uint8Array>;
+    /** The users learn on from their states through their records (replay) instead of staying as they are (default false). */
+    learn?: boolean;
+  }
+  | { /** { type, ...options } of a user over the catalogue (no catalogue, no dim); each user's seed is drawn from its seed and the user's id. */ policy: { type: 'lin-ucb' | 'lin-ts' | 'sub-ts' | 'linear-elim' | 'sub-elim' } & Record<string, unknown> };
+
 export interface EvaluateOptions {
   /**
    * The policy to evaluate (not changed: the estimators work on copies made from its bytes), or its
-   * options `{ type: 'lin-ts', ...options }` with `catalogue`, or with `arms` below.
+   * options `{ type: 'lin-ts', ...options }` with `catalogue`, or with `arms` below. Not with `users`.
    */
-  policy: LinearPolicy | ({ type: 'lin-ucb' | 'lin-ts' | 'sub-ts' | 'linear-elim' | 'sub-elim' } & Record<string, unknown>);
-  log: DecisionLog;
-  /** Which estimators to compute (default every one). */
+  policy?: LinearPolicy | ({ type: 'lin-ucb' | 'lin-ts' | 'sub-ts' | 'linear-elim' | 'sub-elim' } & Record<string, unknown>);
+  /** One policy's log; with `users`, a PopulationLog (a user id per record). */
+  log: DecisionLog | PopulationLog;
+  /** The catalogue a population's users are over (with `users`). */
+  catalogue?: Catalogue;
+  /**
+   * Evaluates a population instead of one policy (docs/evaluation.md, "Evaluating a population"):
+   * frozen (`{ states }`: ips, snips, dm, dr) or learning (`{ policy }`: replay with rejection by
+   * the logged propensities, and `horizon`).
+   */
+  users?: Population;
+  /** A second population (with `users`): the report adds `baseline` and the paired `difference`. */
+  baseline?: Population;
+  /**
+   * Which estimators to compute (default every one; for a population, those of its kind: ips, snips,
+   * dm, dr when frozen, replay when learning; another is INVALID_ARGUMENT).
+   */
   estimators?: Estimator[];
+  /** A population's intervals: 'normal' (the delta method over users, default) or 'bootstrap' (users resampled). */
+  interval?: 'normal' | 'bootstrap';
+  /** Resamples of a bootstrap interval (default 1000). */
+  resamples?: number;
+  /** Seed of a population's replay acceptance draws and bootstrap resamples (default 0). */
+  seed?: number;
+  /**
+   * Replay of a learning population: a record where the user's model picks the logged arm is accepted
+   * with probability acceptance / p. Default the log's smallest propensity (unbiased); larger accepts
+   * more records and leans towards the logger's favourite arms (diagnostics.cappedRecords counts them).
+   */
+  acceptance?: number;
   /** Importance weights pi(a) / p above this are cut to it (IPS, SNIPS, DR); default none. */
   clip?: number;
   /**
@@ -61,6 +107,64 @@ export interface OffPolicyEstimate {
   effectiveSampleSize: number;
 }
 
+/** When not to trust a frozen population's weighted estimates. */
+export interface WeightDiagnostics {
+  /** Kish's (sum w)^2 / sum w^2 of the (clipped) weights over the whole log. */
+  effectiveSampleSize: number;
+  /** The mean unclipped weight, 1 in expectation: well below 1, the users play arms the logger never shows (no support). */
+  weightMean: number;
+  /** The five largest unclipped weights pi(a) / p. */
+  largestWeights: number[];
+  /** The share of the total weight cut by `clip`. */
+  clippedShare: number;
+  /** Records whose logged arm the user's model would never play at that position (weight 0). */
+  zeroWeightRecords: number;
+  /** Draws per context of a Thompson user's choice probabilities. */
+  draws: number;
+}
+
+/** A learning population's replay. */
+export interface ReplayDiagnostics {
+  /** The acceptance used: a matched record is accepted with probability acceptance / p. */
+  acceptance: number;
+  /** Records where the user's model picked the logged arm. */
+  matched: number;
+  /** Matched records accepted: the decisions the estimate averages. */
+  accepted: number;
+  /** Matched records with p below the acceptance (accepted without rejection, a bias): 0 by default. */
+  cappedRecords: number;
+}
+
+/** One population's estimates (frozen: ips, snips, dm, dr; learning: replay). */
+export interface PopulationEstimates {
+  replay?: OffPolicyEstimate;
+  ips?: OffPolicyEstimate;
+  snips?: OffPolicyEstimate;
+  dm?: OffPolicyEstimate;
+  dr?: OffPolicyEstimate;
+  diagnostics: WeightDiagnostics | ReplayDiagnostics;
+  /** A learning population: the mean number of decisions per user the replay estimate covers. */
+  horizon?: number;
+}
+
+/** evaluate() with `users`. */
+export interface PopulationReport extends PopulationEstimates {
+  /** Distinct users in the log: the independent units of every interval. */
+  users: number;
+  interval: 'normal' | 'bootstrap';
+  baseline?: PopulationEstimates;
+  /** Candidate minus baseline for each estimator both have, its interval on the same users (paired). */
+  difference?: Partial<Record<Estimator, { value: number | null; low: number | null; high: number | null }>>;
+  /**
+   * A slate log's: the estimates of each position's records alone, with the baseline's and the
+   * difference when there is a baseline (null for a position without records).
+   */
+  positions?: (Omit<PopulationEstimates, 'diagnostics' | 'horizon'> & {
+    baseline?: Omit<PopulationEstimates, 'diagnostics' | 'horizon'>;
+    difference?: PopulationReport['difference'];
+  } | null)[];
+}
+
 export interface EvaluationReport {
   /** The policy as it learns, replayed on the log (valid for uniformly random logs). */
   replay?: OffPolicyEstimate;
@@ -83,7 +187,9 @@ export interface EvaluationReport {
 
 export interface EvaluationClasses {
   /** Off-policy estimates of a policy's mean reward per decision from logged decisions. */
-  evaluate(options: EvaluateOptions): EvaluationReport;
+  evaluate(options: EvaluateOptions & { users?: undefined }): EvaluationReport;
+  /** The same for a population of users over a catalogue, against an optional baseline. */
+  evaluate(options: EvaluateOptions & { users: Population; catalogue: Catalogue; log: PopulationLog }): PopulationReport;
   /**
    * A decision log's text, JSON lines (`{"arm":3,"reward":1,"propensity":0.1}` a line) or CSV with a
    * header naming arm, reward and propensity. Numbers are JSON numbers in JSON lines (`"3"` is
@@ -95,6 +201,8 @@ export interface EvaluationClasses {
     positions?: Uint32Array;
     /** When any record has `exclude` or `labels`. */
     filters?: ({ exclude: Uint32Array; labels: Uint32Array } | null)[];
+    /** When the records name their `user` (every one of them must): a population's log. */
+    users?: Uint32Array;
   };
   /**
    * One decision as a JSON line that parseDecisionLog reads back: with `position` for a slate's

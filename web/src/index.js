@@ -365,7 +365,7 @@ export async function init(options) {
     // What a saved state is (class, format version, sizes, catalogue identity), read from its head.
     inspectState: defineInspectState(runtime, classes),
     ...defineSimulationClasses(runtime),
-    ...defineEvaluation(runtime, linearClasses),
+    ...defineEvaluation(runtime, linearClasses, CatalogueFamily),
     // Bytes of the WebAssembly memory, and how many of them malloc has handed out.
     memoryUsage(...extra) {
       refuseExtraArguments('memoryUsage()', extra, 0);

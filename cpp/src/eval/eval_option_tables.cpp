@@ -13,13 +13,22 @@ using namespace option_specs;
 
 const OptionGroup& evaluation() {
   static const OptionGroup group{
-      object("policy", "required", "the policy to evaluate: a policy object, or { type, ...options } with catalogue or arms"),
-      object("log", "required", "{ arms, rewards, propensities }: one entry per logged decision"),
+      object("policy", "required without users", "the policy to evaluate: a policy object, or { type, ...options } with catalogue or arms (or users)"),
+      object("log", "required", "{ arms, rewards, propensities }: one entry per logged decision (with users: users, one id per decision)"),
+      object("catalogue", "none", "the catalogue a population's users are over (with users; JavaScript only)"),
+      object("users", "none",
+             "a population: { states: Map of user id to saved state } (frozen) or { policy: { type, ...options } } (learning) (JavaScript only)"),
+      object("baseline", "none", "a second population of the same shape: the report adds difference, paired on the same users (JavaScript only)"),
       array("estimators", "every one", "which of 'replay', 'ips', 'snips', 'dm', 'dr' to compute"),
       computedNumber("clip", 0, kHuge, true, false, "none",
                      "importance weights pi(a) / p above this are cut to it (IPS, SNIPS, DR)"),
       integer("draws", 1000, 1, 1000000, "selections of a copy of the policy that estimate its choice probabilities"),
       number("lambda", 1.0, 0, kHuge, "ridge regulariser of the direct method's reward model", true),
+      text("interval", "normal", "normal|bootstrap", "a population's intervals: the delta method over users, or users resampled"),
+      integer("resamples", 1000, 10, 100000, "resamples of users of a bootstrap interval"),
+      seed(0, "seed of replay's acceptance draws and of the bootstrap's resamples"),
+      computedNumber("acceptance", 0, 1, true, false, "the log's smallest propensity",
+                     "replay of a learning population: a matched record is accepted with probability acceptance / p"),
       object("arms", "none", "{ ids, features } of a policy given as options without a catalogue (JavaScript only)"),
   };
   return group;

@@ -73,6 +73,11 @@ const std::vector<std::string>& OffPolicyEvaluation::estimatorNames() {
 
 OffPolicyEvaluation::OffPolicyEvaluation(const Json& options) {
   const OptionGroup& group = option_groups::evaluation();
+  for (const char* populationOnly : {"interval", "resamples", "seed", "acceptance"}) {
+    if (optionGiven(options, populationOnly)) {
+      fail(ErrorCode::InvalidArgument, std::string("option '") + populationOnly + "' is for a population (evaluate with users), not one policy");
+    }
+  }
   if (optionGiven(options, "estimators")) {
     const Json& asked = options.at("estimators");
     require(asked.is_array() && !asked.empty(), ErrorCode::InvalidArgument,

@@ -1,0 +1,600 @@
+#include "sublinear/eval/population_evaluation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include <Eigen/Dense>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/option_specs.hpp"
+#include "sublinear/core/option_table.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/eval/eval_option_tables.hpp"
+#include "sublinear/eval/off_policy_evaluation.hpp"
+
+namespace sublinear {
+
+UserModels UserModels::frozen(std::shared_ptr<Catalogue> catalogue, std::unordered_map<Id, std::vector<std::uint8_t>> states) {
+  UserModels models;
+  models.catalogue_ = std::move(catalogue);
+  models.states_ = std::move(states);
+  return models;
+}
+
+UserModels UserModels::learning(std::shared_ptr<Catalogue> catalogue, Json spec) {
+  require(spec.is_object(), ErrorCode::InvalidArgument, "a learning population's policy must be { type, ...options }");
+  UserModels models;
+  models.catalogue_ = std::move(catalogue);
+  models.learns_ = true;
+  models.spec_ = std::move(spec);
+  // Refuses bad options now, once, rather than at the first user.
+  models.make(0);
+  return models;
+}
+
+UserModels UserModels::learningFrom(std::shared_ptr<Catalogue> catalogue, std::unordered_map<Id, std::vector<std::uint8_t>> states) {
+  UserModels models = frozen(std::move(catalogue), std::move(states));
+  models.learns_ = true;
+  return models;
+}
+
+PersistentLinearPolicy UserModels::make(Id user) const {
+  if (!spec_.is_object()) {
+    const std::vector<std::uint8_t>& bytes = states_.at(user);
+    try {
+      return PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "", catalogue_);
+    } catch (const Error& error) {
+      fail(error.code(), "the saved state of user " + std::to_string(user) + ": " + error.what());
+    }
+  }
+  Json spec = spec_;
+  const std::uint64_t base = spec.contains("seed") && spec.at("seed").is_number() ? spec.at("seed").get<std::uint64_t>() : 0;
+  // splitmix64's increment spreads neighbouring ids; 53 bits keep the seed exact as a JavaScript number.
+  spec["seed"] = (base + 0x9E3779B97F4A7C15ULL * (std::uint64_t{user} + 1)) & ((std::uint64_t{1} << 53) - 1);
+  return PersistentLinearPolicy(std::move(spec), catalogue_);
+}
+
+namespace {
+constexpr double kNormalQuantile95 = 1.959963984540054;
+constexpr std::size_t kLargestWeightsShown = 5;
+
+Json finiteOrNull(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+
+// Kish's effective sample size of importance weights, (sum w)^2 / sum w^2.
+double kishSampleSize(const std::vector<double>& weights) {
+  double sum = 0.0;
+  double squares = 0.0;
+  for (const double w : weights) {
+    sum += w;
+    squares += w * w;
+  }
+  return squares > 0.0 ? sum * sum / squares : 0.0;
+}
+
+std::string userContextKey(std::uint32_t position, const ArmFilter& filter) {
+  std::vector<Id> exclude = filter.exclude;
+  std::vector<Label> labels = filter.labels;
+  std::sort(exclude.begin(), exclude.end());
+  std::sort(labels.begin(), labels.end());
+  std::string key = std::to_string(position) + "|";
+  for (const Id id : exclude) key += std::to_string(id) + ",";
+  key += "|";
+  for (const Label label : labels) key += std::to_string(label) + ",";
+  return key;
+}
+
+
+// The standard error of a sum of independent per-user influences, with the U / (U - 1) small-sample factor.
+double userStandardError(const std::vector<double>& influence) {
+  const double users = static_cast<double>(influence.size());
+  if (users < 2) return std::numeric_limits<double>::quiet_NaN();
+  double squares = 0.0;
+  for (const double t : influence) squares += t * t;
+  return std::sqrt(squares * users / (users - 1.0));
+}
+
+double bootstrapQuantile(std::vector<double> values, double level) {
+  values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return !std::isfinite(x); }), values.end());
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const double at = level * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(at));
+  const std::size_t above = std::min(below + 1, values.size() - 1);
+  return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
+}
+}  // namespace
+
+// One population's estimators as per-user ratios, and what says when not to trust them.
+// Named, not anonymous: PopulationEvaluation's own structures hold these (a unity build would warn of
+// a class with external linkage holding a type of an anonymous namespace).
+namespace population_evaluation_detail {
+// One estimator's per-user sums: the estimate is sum(numerator) / sum(denominator).
+struct UserRatio {
+  std::vector<double> numerator;
+  std::vector<double> denominator;
+  std::size_t n = 0;
+  double effectiveSampleSize = 0.0;
+
+  double value() const { return valueUnder(nullptr); }
+  // The estimate with user u counted counts[u] times (a bootstrap resample), or once each.
+  double valueUnder(const std::vector<double>* counts) const {
+    double top = 0.0;
+    double bottom = 0.0;
+    for (std::size_t u = 0; u < numerator.size(); ++u) {
+      const double c = counts ? (*counts)[u] : 1.0;
+      top += c * numerator[u];
+      bottom += c * denominator[u];
+    }
+    return bottom > 0.0 ? top / bottom : std::numeric_limits<double>::quiet_NaN();
+  }
+  // The delta method's influence of each user on the ratio: (num_u - value den_u) / sum den.
+  std::vector<double> influence() const {
+    double bottom = 0.0;
+    for (const double d : denominator) bottom += d;
+    const double v = value();
+    std::vector<double> terms(numerator.size(), 0.0);
+    if (!(bottom > 0.0)) return terms;
+    for (std::size_t u = 0; u < terms.size(); ++u) terms[u] = (numerator[u] - v * denominator[u]) / bottom;
+    return terms;
+  }
+};
+
+using Ratios = std::vector<std::pair<std::string, UserRatio>>;
+}  // namespace population_evaluation_detail
+using population_evaluation_detail::Ratios;
+using population_evaluation_detail::UserRatio;
+
+struct PopulationEvaluation::Terms {
+  Ratios ratios;
+  // A slate log's: the same estimators over each position's records (empty for a position without any).
+  std::vector<Ratios> positions;
+  Json diagnostics = Json::object();
+  double horizon = std::numeric_limits<double>::quiet_NaN();
+
+};
+
+namespace {
+const UserRatio* findRatio(const Ratios& ratios, const std::string& name) {
+  for (const auto& [estimator, ratio] : ratios) {
+    if (estimator == name) return &ratio;
+  }
+  return nullptr;
+}
+
+// Whether record k counts: every record (position -1), or those of one position of a slate log.
+using RecordFilter = std::function<bool(std::size_t)>;
+}  // namespace
+
+// What both populations read: the log grouped by user, the features of the logged arms, the pooled
+// reward models and replay's acceptance draws.
+struct PopulationEvaluation::Shared {
+  const DecisionLog& log;
+  // Users in order of their first record, and each one's records in log order.
+  std::vector<Id> users;
+  std::vector<std::vector<std::size_t>> records;
+  int dim = 0;
+  std::function<Eigen::Map<const Vector>(Id)> features;
+  // Ridge over the whole log (DM) and over the records outside each of two folds (DR).
+  Matrix gramInverse;
+  Vector theta;
+  Vector foldTheta[2];
+  std::vector<double> acceptanceDraws;
+};
+
+PopulationEvaluation::PopulationEvaluation(const Json& options) {
+  const OptionGroup& group = option_groups::evaluation();
+  if (optionGiven(options, "estimators")) {
+    // The names are checked as the single policy's are.
+    const OffPolicyEvaluation check(Json{{"estimators", options.at("estimators")}});
+    for (const Json& name : options.at("estimators")) {
+      if (std::find(estimators_.begin(), estimators_.end(), name.get<std::string>()) == estimators_.end()) {
+        estimators_.push_back(name.get<std::string>());
+      }
+    }
+    estimatorsGiven_ = true;
+  }
+  clip_ = readOption(group, options, "clip", std::numeric_limits<double>::infinity());
+  draws_ = static_cast<std::size_t>(readIntegerOption(group, options, "draws"));
+  lambda_ = readOption(group, options, "lambda");
+  bootstrap_ = readStringOption(group, options, "interval") == "bootstrap";
+  resamples_ = static_cast<std::size_t>(readIntegerOption(group, options, "resamples"));
+  seed_ = static_cast<std::uint64_t>(readIntegerOption(group, options, "seed"));
+  acceptance_ = readOption(group, options, "acceptance", 0.0);
+}
+
+std::vector<std::string> PopulationEvaluation::estimatorsFor(const UserModels& models) const {
+  const std::vector<std::string> applicable = models.learns() ? std::vector<std::string>{"replay"}
+                                                              : std::vector<std::string>{"ips", "snips", "dm", "dr"};
+  if (!estimatorsGiven_) return applicable;
+  for (const std::string& name : estimators_) {
+    if (std::find(applicable.begin(), applicable.end(), name) == applicable.end()) {
+      fail(ErrorCode::InvalidArgument, "estimator '" + name + "' does not apply to a " + (models.learns() ? "learning" : "frozen") +
+                                           " population (" + (models.learns() ? "replay does" : "ips, snips, dm, dr do") + ")");
+    }
+  }
+  return estimators_;
+}
+
+Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* baseline, const DecisionLog& log,
+                               const std::vector<Id>& users) const {
+  if (users.size() != log.size()) {
+    fail(ErrorCode::InvalidArgument, "log: users must have one entry per decision (" + std::to_string(users.size()) +
+                                         " users, " + std::to_string(log.size()) + " arms)");
+  }
+  const std::vector<std::string> candidateEstimators = estimatorsFor(candidate);
+  const std::vector<std::string> baselineEstimators = baseline ? estimatorsFor(*baseline) : std::vector<std::string>{};
+  for (std::size_t i = 0; i < users.size(); ++i) {
+    for (const UserModels* models : {&candidate, baseline}) {
+      if (models && !models->has(users[i])) {
+        fail(ErrorCode::UnknownId, "log record " + std::to_string(i) + ": user " + std::to_string(users[i]) + " has no saved state in " +
+                                       (models == &candidate ? "users" : "baseline") + ".states");
+      }
+    }
+  }
+  // Any user's model holds the catalogue's arms: the log is checked against them.
+  require(!users.empty(), ErrorCode::Empty, "log: no decision to evaluate");
+  const PersistentLinearPolicy reader = candidate.make(users[0]);
+  log.check(*reader);
+
+  Shared shared{log, {}, {}, reader->dim(), {}, {}, {}, {}, {}};
+  shared.features = [&reader, d = shared.dim](Id arm) { return Eigen::Map<const Vector>(reader->featuresOf(arm), d); };
+  {
+    std::unordered_map<Id, std::size_t> indexOf;
+    for (std::size_t i = 0; i < users.size(); ++i) {
+      const auto [found, inserted] = indexOf.emplace(users[i], shared.users.size());
+      if (inserted) {
+        shared.users.push_back(users[i]);
+        shared.records.emplace_back();
+      }
+      shared.records[found->second].push_back(i);
+    }
+  }
+  const int d = shared.dim;
+  const std::size_t n = log.size();
+  const auto fit = [&](std::size_t folds, std::size_t skip, Matrix* inverse) {
+    Matrix gram = lambda_ * Matrix::Identity(d, d);
+    Vector responses = Vector::Zero(d);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k % folds == skip) continue;
+      const auto x = shared.features(log.arms[k]);
+      gram.selfadjointView<Eigen::Lower>().rankUpdate(x);
+      responses += log.rewards[k] * x;
+    }
+    gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
+    const Eigen::LDLT<Matrix> factor(gram);
+    if (inverse) *inverse = factor.solve(Matrix::Identity(d, d));
+    return Vector(factor.solve(responses));
+  };
+  const auto wanted = [&](const char* name) {
+    for (const auto* list : {&candidateEstimators, &baselineEstimators}) {
+      if (std::find(list->begin(), list->end(), name) != list->end()) return true;
+    }
+    return false;
+  };
+  if (wanted("dm")) shared.theta = fit(1, 1, &shared.gramInverse);
+  if (wanted("dr")) {
+    for (std::size_t fold = 0; fold < 2; ++fold) shared.foldTheta[fold] = fit(2, fold, nullptr);
+  }
+  if (wanted("replay")) {
+    Random random(seed_);
+    shared.acceptanceDraws.resize(n);
+    for (double& u : shared.acceptanceDraws) u = random.uniform();
+  }
+
+  const auto termsOf = [&](const UserModels& models, const std::vector<std::string>& estimators) {
+    return models.learns() ? learningTerms(models, shared) : frozenTerms(models, shared, estimators);
+  };
+  const Terms candidateTerms = termsOf(candidate, candidateEstimators);
+  Terms baselineTerms;
+  if (baseline) baselineTerms = termsOf(*baseline, baselineEstimators);
+
+  // Users resampled with replacement, as counts per user; resample b is drawn from its own seed, so
+  // that every estimator and both populations see the same resamples (the difference's bootstrap is
+  // paired too) without all of them being held at once.
+  const std::size_t userCount = shared.users.size();
+  const auto resample = [&](std::size_t b, std::vector<double>& counts) {
+    Random random(seed_ + 0x9E3779B97F4A7C15ULL * (b + 1));
+    std::fill(counts.begin(), counts.end(), 0.0);
+    for (std::size_t draw = 0; draw < userCount; ++draw) counts[random.uniformInt(userCount)] += 1.0;
+  };
+  // [low, high] of `value` with standard error `error` (normal), or the 2.5% and 97.5% quantiles of
+  // `of` over the resamples.
+  const auto interval = [&](double value, double error, const std::function<double(const std::vector<double>&)>& of) {
+    if (!bootstrap_ || !std::isfinite(value)) return std::make_pair(value - kNormalQuantile95 * error, value + kNormalQuantile95 * error);
+    std::vector<double> values;
+    values.reserve(resamples_);
+    std::vector<double> counts(userCount);
+    for (std::size_t b = 0; b < resamples_; ++b) {
+      resample(b, counts);
+      values.push_back(of(counts));
+    }
+    return std::make_pair(bootstrapQuantile(values, 0.025), bootstrapQuantile(values, 0.975));
+  };
+  const auto estimates = [&](const Ratios& ratios) {
+    Json out = Json::object();
+    for (const auto& [name, ratio] : ratios) {
+      const double value = ratio.value();
+      const auto [low, high] = interval(value, userStandardError(ratio.influence()),
+                                        [&ratio = ratio](const std::vector<double>& counts) { return ratio.valueUnder(&counts); });
+      out[name] = Json{{"value", finiteOrNull(value)}, {"low", finiteOrNull(low)}, {"high", finiteOrNull(high)}, {"n", ratio.n},
+                       {"effectiveSampleSize", ratio.effectiveSampleSize}};
+    }
+    return out;
+  };
+  // Candidate minus baseline for each estimator both have, paired: the spread of the per-user
+  // differences of the two influences, and the same resamples.
+  const auto difference = [&](const Ratios& ratios, const Ratios& others) {
+    Json out = Json::object();
+    for (const auto& [name, ratio] : ratios) {
+      const UserRatio* other = findRatio(others, name);
+      if (!other) continue;
+      const double value = ratio.value() - other->value();
+      std::vector<double> influence = ratio.influence();
+      const std::vector<double> otherInfluence = other->influence();
+      for (std::size_t u = 0; u < influence.size(); ++u) influence[u] -= otherInfluence[u];
+      const auto [low, high] = interval(value, userStandardError(influence), [&ratio = ratio, other](const std::vector<double>& counts) {
+        return ratio.valueUnder(&counts) - other->valueUnder(&counts);
+      });
+      out[name] = Json{{"value", finiteOrNull(value)}, {"low", finiteOrNull(low)}, {"high", finiteOrNull(high)}};
+    }
+    return out;
+  };
+  const auto report = [&](const Terms& terms) {
+    Json out = estimates(terms.ratios);
+    out["diagnostics"] = terms.diagnostics;
+    if (std::isfinite(terms.horizon)) out["horizon"] = terms.horizon;
+    return out;
+  };
+
+  Json result = report(candidateTerms);
+  result["users"] = userCount;
+  result["interval"] = bootstrap_ ? "bootstrap" : "normal";
+  if (baseline) {
+    result["baseline"] = report(baselineTerms);
+    result["difference"] = difference(candidateTerms.ratios, baselineTerms.ratios);
+  }
+  if (!candidateTerms.positions.empty()) {
+    // A slate log: each position's records alone (null for a position without records).
+    Json positions = Json::array();
+    for (std::size_t j = 0; j < candidateTerms.positions.size(); ++j) {
+      if (candidateTerms.positions[j].empty()) {
+        positions.push_back(nullptr);
+        continue;
+      }
+      Json position = estimates(candidateTerms.positions[j]);
+      if (baseline) {
+        position["baseline"] = estimates(baselineTerms.positions[j]);
+        position["difference"] = difference(candidateTerms.positions[j], baselineTerms.positions[j]);
+      }
+      positions.push_back(position);
+    }
+    result["positions"] = positions;
+  }
+  return result;
+}
+
+namespace {
+// For each position of a slate log up to the last, the filter of its records, and whether it has any.
+std::vector<std::pair<RecordFilter, bool>> positionFilters(const DecisionLog& log) {
+  std::vector<std::pair<RecordFilter, bool>> filters;
+  if (log.positions.empty()) return filters;
+  const std::uint32_t last = *std::max_element(log.positions.begin(), log.positions.end());
+  std::vector<bool> present(std::size_t{last} + 1, false);
+  for (const std::uint32_t position : log.positions) present[position] = true;
+  for (std::uint32_t j = 0; j <= last; ++j) {
+    filters.emplace_back([&log, j](std::size_t k) { return log.positions[k] == j; }, present[j]);
+  }
+  return filters;
+}
+}  // namespace
+
+PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& models, const Shared& shared,
+                                                              const std::vector<std::string>& estimators) const {
+  const DecisionLog& log = shared.log;
+  const std::size_t n = log.size();
+  const std::size_t userCount = shared.users.size();
+  const int d = shared.dim;
+  // Per record: the clipped and the raw weight pi(a) / p, and E_pi[x] (a reward model's value under pi is q^T theta).
+  std::vector<double> weights(n);
+  std::vector<double> rawWeights(n);
+  Matrix q(d, static_cast<Eigen::Index>(n));
+  for (std::size_t u = 0; u < userCount; ++u) {
+    PersistentLinearPolicy model = models.make(shared.users[u]);
+    // pi of this user in each of its contexts, asked once per context.
+    std::unordered_map<std::string, std::pair<std::vector<std::pair<Id, double>>, Vector>> contexts;
+    for (const std::size_t k : shared.records[u]) {
+      const std::string key = userContextKey(log.positionOf(k), log.filterOf(k));
+      auto found = contexts.find(key);
+      if (found == contexts.end()) {
+        std::vector<std::pair<Id, double>> pi = model->choiceDistribution(log.positionOf(k), log.filterOf(k), draws_);
+        Vector mean = Vector::Zero(d);
+        for (const auto& [arm, probability] : pi) mean += probability * shared.features(arm);
+        found = contexts.emplace(key, std::make_pair(std::move(pi), std::move(mean))).first;
+      }
+      double probability = 0.0;
+      for (const auto& [arm, p] : found->second.first) {
+        if (arm == log.arms[k]) probability = p;
+      }
+      rawWeights[k] = probability / log.propensities[k];
+      weights[k] = std::min(rawWeights[k], clip_);
+      q.col(static_cast<Eigen::Index>(k)) = found->second.second;
+    }
+  }
+
+  // The estimators over the records `keep` admits, as per-user sums.
+  const auto ratiosOver = [&](const RecordFilter& keep) {
+    std::size_t kept = 0;
+    std::vector<double> keptWeights;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!keep(k)) continue;
+      ++kept;
+      keptWeights.push_back(weights[k]);
+    }
+    const double weightEss = kishSampleSize(keptWeights);
+    const auto perUser = [&](const std::function<double(std::size_t)>& top, const std::function<double(std::size_t)>& bottom) {
+      UserRatio ratio;
+      ratio.numerator.assign(userCount, 0.0);
+      ratio.denominator.assign(userCount, 0.0);
+      for (std::size_t u = 0; u < userCount; ++u) {
+        for (const std::size_t k : shared.records[u]) {
+          ratio.numerator[u] += top(k);
+          ratio.denominator[u] += bottom(k);
+        }
+      }
+      ratio.n = kept;
+      return ratio;
+    };
+    const auto counted = [&](std::size_t k) { return keep(k) ? 1.0 : 0.0; };
+    Ratios ratios;
+    for (const std::string& name : estimators) {
+      UserRatio ratio;
+      if (name == "ips") {
+        ratio = perUser([&](std::size_t k) { return keep(k) ? weights[k] * log.rewards[k] : 0.0; }, counted);
+        ratio.effectiveSampleSize = weightEss;
+      } else if (name == "snips") {
+        ratio = perUser([&](std::size_t k) { return keep(k) ? weights[k] * log.rewards[k] : 0.0; },
+                        [&](std::size_t k) { return keep(k) ? weights[k] : 0.0; });
+        ratio.effectiveSampleSize = weightEss;
+      } else if (name == "dm") {
+        // The model's value q_k^T theta over the kept records, plus every record's influence
+        // through the fitted theta (n_kept q-bar^T G^-1 x_k e_k, q-bar the kept records' mean, and
+        // the theta of every record: a record of another position moves this one's value too),
+        // centred so that the value stays the plain mean: the model's own uncertainty enters the
+        // interval per user.
+        Vector qMean = Vector::Zero(d);
+        for (std::size_t k = 0; k < n; ++k) {
+          if (keep(k)) qMean += q.col(static_cast<Eigen::Index>(k)) / static_cast<double>(kept);
+        }
+        const Vector direction = shared.gramInverse * qMean * static_cast<double>(kept);
+        std::vector<double> corrections(n);
+        double meanCorrection = 0.0;
+        for (std::size_t k = 0; k < n; ++k) {
+          const auto x = shared.features(log.arms[k]);
+          corrections[k] = direction.dot(x) * (log.rewards[k] - x.dot(shared.theta));
+          meanCorrection += corrections[k] / static_cast<double>(n);
+        }
+        ratio = perUser(
+            [&](std::size_t k) {
+              return (keep(k) ? q.col(static_cast<Eigen::Index>(k)).dot(shared.theta) : 0.0) + corrections[k] - meanCorrection;
+            },
+            counted);
+        ratio.effectiveSampleSize = static_cast<double>(kept);
+      } else if (name == "dr") {
+        ratio = perUser(
+            [&](std::size_t k) {
+              if (!keep(k)) return 0.0;
+              // Cross-fitted: the residual against the model fitted without this record's fold.
+              const Vector& theta = shared.foldTheta[1 - k % 2];
+              return q.col(static_cast<Eigen::Index>(k)).dot(theta) +
+                     weights[k] * (log.rewards[k] - shared.features(log.arms[k]).dot(theta));
+            },
+            counted);
+        ratio.effectiveSampleSize = weightEss;
+      }
+      ratios.emplace_back(name, std::move(ratio));
+    }
+    return ratios;
+  };
+
+  Terms terms;
+  terms.ratios = ratiosOver([](std::size_t) { return true; });
+  for (const auto& [keep, present] : positionFilters(log)) terms.positions.push_back(present ? ratiosOver(keep) : Ratios{});
+  const double weightEss = kishSampleSize(weights);
+
+  std::vector<double> largest = rawWeights;
+  const std::size_t kept = std::min(kLargestWeightsShown, n);
+  std::partial_sort(largest.begin(), largest.begin() + static_cast<std::ptrdiff_t>(kept), largest.end(), std::greater<>());
+  largest.resize(kept);
+  double rawSum = 0.0;
+  double clippedSum = 0.0;
+  std::size_t zeroWeight = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    rawSum += rawWeights[k];
+    clippedSum += weights[k];
+    if (rawWeights[k] == 0.0) ++zeroWeight;
+  }
+  terms.diagnostics = Json{
+      {"effectiveSampleSize", weightEss},
+      // E[w] = the target's probability on arms the logger may play: well below 1, the target
+      // plays arms the log has no support for (and IPS and DR are biased downwards).
+      {"weightMean", rawSum / static_cast<double>(n)},
+      {"largestWeights", largest},
+      {"clippedShare", rawSum > 0.0 ? (rawSum - clippedSum) / rawSum : 0.0},
+      {"zeroWeightRecords", zeroWeight},
+      {"draws", draws_},
+  };
+  return terms;
+}
+
+PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels& models, const Shared& shared) const {
+  const DecisionLog& log = shared.log;
+  const std::size_t userCount = shared.users.size();
+  double acceptance = acceptance_;
+  if (!(acceptance > 0.0)) acceptance = *std::min_element(log.propensities.begin(), log.propensities.end());
+  // Per record: 1 where the user's model accepted it.
+  std::vector<double> accepted(log.size(), 0.0);
+  std::size_t matched = 0;
+  std::size_t cappedRecords = 0;
+  for (std::size_t u = 0; u < userCount; ++u) {
+    PersistentLinearPolicy model = models.make(shared.users[u]);
+    for (const std::size_t k : shared.records[u]) {
+      const std::uint32_t position = log.positionOf(k);
+      const ArmFilter& filter = log.filterOf(k);
+      Id choice = 0;
+      try {
+        const std::vector<Id> slate = position == 0 ? std::vector<Id>{model->select(filter)} : model->selectSlate(position + 1, filter);
+        if (slate.size() <= position) continue;
+        choice = slate[position];
+      } catch (const Error& error) {
+        // The filter admits no arm (the catalogue changed since the log was written).
+        if (error.code() != ErrorCode::Empty) throw;
+        continue;
+      }
+      if (choice != log.arms[k]) continue;
+      ++matched;
+      const double accept = acceptance / log.propensities[k];
+      if (accept > 1.0) ++cappedRecords;
+      if (shared.acceptanceDraws[k] >= accept) continue;
+      model->update(log.arms[k], log.rewards[k]);
+      accepted[k] = 1.0;
+    }
+  }
+  // The accepted records `keep` admits, as per-user sums.
+  const auto ratiosOver = [&](const RecordFilter& keep) {
+    UserRatio ratio;
+    ratio.numerator.assign(userCount, 0.0);
+    ratio.denominator.assign(userCount, 0.0);
+    double count = 0.0;
+    for (std::size_t u = 0; u < userCount; ++u) {
+      for (const std::size_t k : shared.records[u]) {
+        if (!keep(k)) continue;
+        ratio.numerator[u] += accepted[k] * log.rewards[k];
+        ratio.denominator[u] += accepted[k];
+        count += accepted[k];
+      }
+    }
+    ratio.n = static_cast<std::size_t>(count);
+    ratio.effectiveSampleSize = count;
+    return Ratios{{"replay", std::move(ratio)}};
+  };
+  Terms terms;
+  terms.ratios = ratiosOver([](std::size_t) { return true; });
+  for (const auto& [keep, present] : positionFilters(log)) terms.positions.push_back(present ? ratiosOver(keep) : Ratios{});
+  const std::size_t acceptedCount = terms.ratios[0].second.n;
+  terms.horizon = static_cast<double>(acceptedCount) / static_cast<double>(userCount);
+  terms.diagnostics = Json{
+      {"acceptance", acceptance},
+      {"matched", matched},
+      {"accepted", acceptedCount},
+      // Matched records whose propensity is below the acceptance, accepted without rejection: their
+      // arms are over-represented (0 with the default acceptance).
+      {"cappedRecords", cappedRecords},
+  };
+  return terms;
+}
+
+}  // namespace sublinear
