@@ -3,15 +3,17 @@
 // guide has its page, every relative link and #fragment between the pages resolves, every public
 // export of dist/index.d.ts (and of the worker entry) has its place in the reference, the
 // README's quick starts run as written against the built package, and every code block of the
-// guides type-checks against the package's declarations.
+// guides type-checks against the package's declarations and runs against the built package (but
+// four that need a browser or write files, listed with their reasons).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadModule } from './helpers.js';
+import { loadModule, seededRandom } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let site;
@@ -165,6 +167,81 @@ describe('the guides\' code', () => {
   test('there are blocks to check', () => expect(blocks.length).toBeGreaterThanOrEqual(10));
   test.each(blocks)('%s is the package\'s API', (_name, code) => {
     expect(check(code)).toEqual([]);
+  });
+
+  // And each block runs against the built package, after a setup that makes the names it takes from
+  // the guide's prose (the items, a catalogue, a log), keyed by the block's first line. A block that
+  // needs a browser or writes files is listed in `notRun` with the reason, and only type-checked.
+  const notRun = {
+    "// build.mjs, in Node": 'writes public/model.sbst into the working folder',
+    '// In the page': 'fetches model.sbst from the page\'s server',
+    'const done = (request) => new Promise((resolve, reject) => {': 'IndexedDB: a browser\'s',
+    "import { runInWorker } from 'sublinear-bandits/worker';": 'a Web Worker: a browser\'s',
+  };
+  const data = `
+    const random = seededRandom(1);
+    const rows = (n, dim) => Float64Array.from({ length: n * dim }, () => random() - 0.5);
+    const idsOf = (n, from = 0) => Uint32Array.from({ length: n }, (_, i) => from + i);`;
+  const setups = {
+    "const policy = new sb.SubTS({ dim: 16, horizon: 20000, delta: 0.05, shortlist: 30,": `
+      const ids = idsOf(2000), features = rows(2000, 16), moreIds = idsOf(100, 2000), moreFeatures = rows(100, 16);
+      const labels = idsOf(100).map((i) => i % 10), shown = [1, 2], reward = 1;`,
+    "const user = new sb.LinTS({ catalogue });          // forgetting: 'auto' (the default)": `
+      const catalogue = new sb.Catalogue({ dim: 8 });
+      catalogue.add(idsOf(200), rows(200, 8));`,
+    'const m = sb.Matroid.uniform(10000, 50);  // or .partition(groupOfArm), .graphic(numVertices, edges), .transversal(K, numRight, edges)': `
+      const weights = rows(10000, 1), rewards = new Float64Array(50).fill(0.5);`,
+    'const p = new sb.PC2UCB({ dim: 11, k: 100, lambda: 1, alpha: 1, c: 1, seed: 1 });': `
+      const features = rows(1000, 11), rewards = new Float64Array(100).fill(1), groups = idsOf(1000).map((i) => i % 10);`,
+    'const bytes = policy.toBytes();             // Uint8Array: versioned, checksummed, little-endian': `
+      const policy = new sb.SubTS({ dim: 16, seed: 1 });
+      policy.addArms(idsOf(5000), rows(5000, 16));`,
+    "const index = new sb.HnswIndex({ dim: 32, M: 16, efConstruction: 200, efSearch: 64, seed: 1 });": `
+      const ids = idsOf(2000), vectors = rows(2000, 32), query = rows(1, 32), shownIds = [1, 2];
+      const moreIds = idsOf(100, 2000), moreVectors = rows(100, 32), labels = idsOf(100).map((i) => i % 10);
+      const K = 20, N = 50, rewards = Float64Array.from({ length: K * N }, () => (random() < 0.5 ? 1 : 0));`,
+    "const catalogue = new sb.Catalogue({ dim: 32, seed: 1 });   // index: { type: 'hnsw', ... } by default": `
+      const ids = idsOf(2000), features = rows(2000, 32), labels = idsOf(2000).map((i) => i % 10);`,
+    "const user = new sb.SubTS({ catalogue, seed: 7, explore: 0.05 });   // explore: optional, default 0": `
+      const catalogue = new sb.Catalogue({ dim: 8, seed: 1 });
+      catalogue.add(idsOf(500), rows(500, 8), { labels: idsOf(500).map((i) => i % 10) });
+      const shown = [1, 2];
+      const log = { lines: [], write(line) { this.lines.push(line); } };   // the application's own log`,
+    // Both of evaluation.md's blocks: a logged catalogue user and a log of uniform choices.
+    'const report = sb.evaluate({': `
+      const catalogue = new sb.Catalogue({ dim: 4, index: { type: 'exact' } });
+      catalogue.add(idsOf(30), rows(30, 4));
+      const policy = new sb.LinUCB({ catalogue, seed: 1 });
+      const arms = Uint32Array.from({ length: 300 }, () => Math.floor(random() * 30));
+      const rewards = Float64Array.from(arms, () => (random() < 0.3 ? 1 : 0));
+      const propensities = new Float64Array(300).fill(1 / 30);
+      const userId = 7, bytes = policy.toBytes(), users = new Uint32Array(300).fill(userId);`,
+    "const { init } = require('sublinear-bandits');   // also: require('sublinear-bandits')(options)": `
+      const require = createRequire(join(root, 'package.json'));`,
+  };
+  // import ... from '...' as the AsyncFunction's awaited imports: the package by its name (its own
+  // exports, as a user's project resolves them) and Node's modules.
+  const asAwaitedImports = (code) => code.replace(/^import (.+) from '([^']+)';/gm, (_, what, specifier) => {
+    const named = what.trim().startsWith('{') ? what : `{ default: ${what} }`;
+    return `const ${named} = await importModule('${specifier}');`;
+  });
+  const importModule = (specifier) => import(specifier.startsWith('sublinear-bandits')
+    ? pathToFileURL(createRequire(join(root, 'package.json')).resolve(specifier)).href : specifier);
+  const runnable = blocks.filter(([, code]) => !Object.hasOwn(notRun, code.split('\n')[0]));
+
+  test.each(runnable)('%s runs', async (name, code) => {
+    const sb = await loadModule();
+    const first = code.split('\n')[0];
+    const AsyncFunction = (async () => {}).constructor;
+    const body = `${data}\n${setups[first] ?? ''}\n${asAwaitedImports(code)}`;
+    // A block that makes its own `sb` (import init ...; const sb = await init()) is not given one.
+    const sbName = /\bconst sb\b/.test(code) ? 'givenModule' : 'sb';
+    await new AsyncFunction(sbName, 'seededRandom', 'importModule', 'createRequire', 'join', 'root', body)(sb, seededRandom, importModule, createRequire, join, root);
+  }, 60_000);
+  test('every block is run but those listed, each for a reason', () => {
+    const firstLines = blocks.map(([, code]) => code.split('\n')[0]);
+    for (const first of Object.keys(notRun)) expect(firstLines, first).toContain(first);
+    for (const first of Object.keys(setups)) expect(firstLines, first).toContain(first);
   });
   test('the check fails a block that uses what the package does not have', () => {
     expect(check('const index = new sb.HnswIndex({ dim: 4 });\nindex.searchEverything(query);').join()).toMatch(/searchEverything/);
