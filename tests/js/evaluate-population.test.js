@@ -9,76 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, loadModule } from './helpers.js';
+import { frozenTruth as frozenTruthOf, logShop as logShopOf, makeShop as makeShopOf } from '../../bench/lib/logged-shop.mjs';
 
 const sb = await loadModule();
 const dim = 8;
 
-// A shop: `items` items with Gaussian features, `users` users with hidden tastes; a click is
-// Bernoulli(sigmoid(-1.5 + 2 x.theta_u)), a click rate near 0.25 on average and up to about 0.8 for
-// a user's best items.
-function makeShop(seed, { items = 200, users = 60 } = {}) {
-  const random = seededRandom(seed);
-  const catalogue = new sb.Catalogue({ dim, seed, index: { type: 'exact' } });
-  const ids = Uint32Array.from({ length: items }, (_, i) => 1000 + i);
-  const features = Float64Array.from(gaussian(random, items * dim), (v) => v / Math.sqrt(dim));
-  catalogue.add(ids, features);
-  const tastes = Array.from({ length: users }, () => Float64Array.from(gaussian(random, dim)));
-  const clickRate = (user, id) => {
-    const row = (id - 1000) * dim;
-    let score = 0;
-    for (let j = 0; j < dim; j++) score += features[row + j] * tastes[user][j];
-    return 1 / (1 + Math.exp(1.5 - 2 * score));
-  };
-  const click = (user, id) => (random() < clickRate(user, id) ? 1 : 0);
-  return { random, catalogue, ids, users, clickRate, click };
-}
-
-// `records` decisions per user, users taking turns, of each user's own LinUCB with the exploration
-// mix `explore` (propensities exact: explore / items + (1 - explore) for the greedy arm), after
-// `history` steps of each user that are not logged (users the shop already knows); returns the log
-// and each logging user's state at the end.
-function logShop(shop, records, explore, history = 0) {
-  const loggers = Array.from({ length: shop.users }, (_, u) => new sb.LinUCB({ catalogue: shop.catalogue, explore, seed: 100 + u }));
-  loggers.forEach((logger, u) => {
-    for (let t = 0; t < history; t++) {
-      const arm = logger.select();
-      logger.update(arm, shop.click(u, arm));
-    }
-  });
-  const n = records * shop.users;
-  const log = { users: new Uint32Array(n), arms: new Uint32Array(n), rewards: new Float64Array(n), propensities: new Float64Array(n) };
-  let i = 0;
-  for (let t = 0; t < records; t++) {
-    for (let u = 0; u < shop.users; u++) {
-      const decision = loggers[u].decide();
-      const reward = shop.click(u, decision.arm);
-      loggers[u].reward(decision.eventId, reward);
-      log.users[i] = u;
-      log.arms[i] = decision.arm;
-      log.rewards[i] = reward;
-      log.propensities[i] = decision.propensity;
-      i++;
-    }
-  }
-  const states = new Map(loggers.map((logger, u) => [u, logger.toBytes()]));
-  for (const logger of loggers) logger.dispose();
-  return { log, states };
-}
-
-// A frozen deterministic population's true value on the log's records: each user's click rate of
-// the item its model selects, weighed by the user's records.
-function frozenTruth(shop, states, log) {
-  const value = new Map();
-  for (const [u, bytes] of states) {
-    const user = sb.LinUCB.fromBytes(bytes, { catalogue: shop.catalogue });
-    value.set(u, shop.clickRate(u, user.select()));
-    user.dispose();
-  }
-  let sum = 0;
-  for (const u of log.users) sum += value.get(u);
-  return sum / log.users.length;
-}
+const makeShop = (seed, options) => makeShopOf(sb, seed, { ...options, dim });
+const logShop = (shop, records, explore, history) => logShopOf(sb, shop, records, explore, history);
+const frozenTruth = (shop, states, log) => frozenTruthOf(sb, shop, states, log);
 
 const covers = (estimate, truth) => estimate.low <= truth && truth <= estimate.high;
 const width = (estimate) => estimate.high - estimate.low;
