@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/type_registry.hpp"
 #include "sublinear/env/gaussian_linear_environment.hpp"
 #include "sublinear/env/ratings_environment.hpp"
 
@@ -53,26 +54,41 @@ std::uint64_t deriveSeed(std::uint64_t seed, std::uint64_t purpose) {
   return z ^ (z >> 31);
 }
 
+namespace {
+// The linear-family environments, one entry a type (its options are the "environment" table of
+// that type).
+struct LinearEnvironmentType {
+  std::string type;
+  std::unique_ptr<LinearEnvironment> (*make)(const Json& options, std::int64_t horizon, std::uint64_t runSeed, bool seeded);
+};
+
+const TypeRegistry<LinearEnvironmentType>& linearEnvironments() {
+  static const TypeRegistry<LinearEnvironmentType> registry("environment", "unknown linear environment type", {
+      {"linear",
+       [](const Json& options, std::int64_t, std::uint64_t runSeed, bool seeded) -> std::unique_ptr<LinearEnvironment> {
+         const std::uint64_t instanceSeed = seeded ? readSeed(options) : deriveSeed(runSeed, kInstancePurpose);
+         return std::make_unique<GaussianLinearEnvironment>(options, instanceSeed,
+                                                            deriveSeed(instanceSeed ^ deriveSeed(runSeed, 0), kNoisePurpose));
+       }},
+      {"ratings",
+       [](const Json& options, std::int64_t horizon, std::uint64_t runSeed, bool seeded) -> std::unique_ptr<LinearEnvironment> {
+         const std::uint64_t instanceSeed = seeded ? readSeed(options) : 0;
+         return std::make_unique<RatingsEnvironment>(ratingsModel(options, instanceSeed), options, horizon, instanceSeed, runSeed);
+       }},
+  });
+  return registry;
+}
+}  // namespace
+
 std::unique_ptr<LinearEnvironment> makeLinearEnvironment(const Json& options, std::int64_t horizon, std::uint64_t runSeed) {
   requireObject(options, "environment");
   require(options.is_object() && options.contains("type"), ErrorCode::InvalidArgument,
           "environment option 'type' is required");
   const std::string type = readString(options, "type", "");
   const bool seeded = options.contains("seed") && !options["seed"].is_null();
-  if (type == "linear") {
-    const std::uint64_t instanceSeed = seeded ? readSeed(options) : deriveSeed(runSeed, kInstancePurpose);
-    return std::make_unique<GaussianLinearEnvironment>(options, instanceSeed,
-                                                       deriveSeed(instanceSeed ^ deriveSeed(runSeed, 0), kNoisePurpose));
-  }
-  if (type == "ratings") {
-    const std::uint64_t instanceSeed = seeded ? readSeed(options) : 0;
-    return std::make_unique<RatingsEnvironment>(ratingsModel(options, instanceSeed), options, horizon, instanceSeed, runSeed);
-  }
-  std::string known;
-  for (const auto& name : linearEnvironmentTypes()) known += (known.empty() ? "" : ", ") + name;
-  fail(ErrorCode::InvalidArgument, "unknown linear environment type '" + type + "' (known: " + known + ")");
+  return linearEnvironments().at(type).make(options, horizon, runSeed, seeded);
 }
 
-std::vector<std::string> linearEnvironmentTypes() { return {"linear", "ratings"}; }
+std::vector<std::string> linearEnvironmentTypes() { return linearEnvironments().types(); }
 
 }  // namespace sublinear

@@ -6,6 +6,7 @@
 #include "sublinear/cls/clustered_environment.hpp"
 #include "sublinear/cls/promotion_environment.hpp"
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/type_registry.hpp"
 
 namespace sublinear {
 
@@ -20,12 +21,29 @@ std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt) {
   return (z ^ (z >> 31)) & 0x1fffffffffffffULL;  // JSON-safe
 }
 
+// The combinatorial linear environments, one entry a type (its options are the "environment" table
+// of that type).
+struct ClsEnvironmentType {
+  std::string type;
+  std::unique_ptr<ClsEnvironment> (*make)(const Json& options, std::uint64_t seed);
+};
+
+template <class Environment>
+std::unique_ptr<ClsEnvironment> makeClsEnvironment(const Json& options, std::uint64_t seed) {
+  return std::make_unique<Environment>(options, seed);
+}
+
+const TypeRegistry<ClsEnvironmentType>& clsEnvironments() {
+  static const TypeRegistry<ClsEnvironmentType> registry("environment", "not a combinatorial linear environment type", {
+      {"clustered", &makeClsEnvironment<ClusteredEnvironment>},
+      {"promotion", &makeClsEnvironment<PromotionEnvironment>},
+  });
+  return registry;
+}
+
 std::unique_ptr<ClsEnvironment> makeEnvironment(const Json& options, std::uint64_t seed) {
   requireObject(options, "environment");
-  const std::string type = readString(options, "type", "");
-  if (type == "clustered") return std::make_unique<ClusteredEnvironment>(options, seed);
-  if (type == "promotion") return std::make_unique<PromotionEnvironment>(options, seed);
-  fail(ErrorCode::InvalidArgument, "environment type '" + type + "' is not a combinatorial linear one (clustered, promotion)");
+  return clsEnvironments().at(readString(options, "type", "")).make(options, seed);
 }
 
 double bestExpected(const ClsEnvironment& environment) {
