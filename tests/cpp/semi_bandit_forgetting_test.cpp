@@ -11,6 +11,7 @@
 
 #include "sublinear/cls/clustered_environment.hpp"
 #include "sublinear/cls/cls_policy_factory.hpp"
+#include "sublinear/cls/promotion_environment.hpp"
 #include "sublinear/cls/persistent_cls_policy.hpp"
 #include "sublinear/matroid/faster_cucb.hpp"
 #include "sublinear/matroid/partition_matroid.hpp"
@@ -530,6 +531,30 @@ TEST(ClsForgetting, TheClusteredEnvironmentSwitchesEveryRounds) {
     bad["drift"] = drift;
     EXPECT_EQ(codeOf([&] { ClusteredEnvironment environment(bad, 7); }), ErrorCode::InvalidArgument) << drift.dump();
   }
+}
+
+// The promotion environment's drift: every `every` rounds each promotion takes the next one's reward
+// model (the users drawn are the same as without drift: the draws come from the same stream).
+TEST(ClsForgetting, ThePromotionEnvironmentPassesRewardModelsOn) {
+  const Json still{{"promotions", 3}, {"rank", 3}, {"k", 2}, {"users", 8}, {"population", 50}};
+  Json drifting = still;
+  drifting["drift"] = Json{{"kind", "switch"}, {"every", 2}};
+  PromotionEnvironment environment(drifting, 5);
+  PromotionEnvironment reference(still, 5);
+  for (int round = 1; round <= 7; ++round) {
+    environment.beginRound();
+    reference.beginRound();
+    const std::size_t shift = static_cast<std::size_t>((round - 1) / 2) % 3;
+    for (std::size_t j = 0; j < 3; ++j) {
+      for (std::size_t i = 0; i < 8; ++i) {
+        EXPECT_EQ(environment.expectedReward(static_cast<Id>(j * 8 + i)), reference.expectedReward(static_cast<Id>(((j + shift) % 3) * 8 + i)))
+            << "round " << round << " promotion " << j;
+      }
+    }
+  }
+  Json one = drifting;
+  one["promotions"] = 1;
+  EXPECT_EQ(codeOf([&] { PromotionEnvironment environment(one, 5); }), ErrorCode::InvalidArgument);
 }
 
 }  // namespace semi_bandit_forgetting_test

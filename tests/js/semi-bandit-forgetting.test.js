@@ -176,3 +176,8 @@ describeDrift('a matroid environment whose means turn over',
 describeDrift('a clustered environment whose theta* turns',
   { type: 'clustered', dim: 5, arms: 200, k: 10, jitter: 0.3, drift: { kind: 'switch', every: 1000 } },
   ['c2ucb', 'comb-lin-ts', 'comb-lin-ucb', 'greedy-cls'], { horizon: 3000, seeds: [1, 2] });
+
+// Takemura and Ito's promotion environment: each promotion takes the next one's reward model.
+describeDrift('a promotion environment whose promotions pass their reward models on',
+  { type: 'promotion', promotions: 4, rank: 4, k: 5, users: 100, population: 2000, drift: { kind: 'switch', every: 500 } },
+  ['c2ucb', 'pc2ucb', 'comb-ts'], { horizon: 1500, seeds: [1, 2] });

@@ -82,9 +82,9 @@ const OptionGroup& clusteredEnvironment() {
   return group;
 }
 
-const OptionGroup& clusteredDrift() {
+const OptionGroup& clsDrift() {
   static const OptionGroup group{
-      text("kind", "switch", "switch", "'switch': the best arms become the worst every `every` rounds, and back at the next switch"),
+      text("kind", "switch", "switch", "'switch': the environment's tastes turn every `every` rounds (see its drift option)"),
       integer("every", 1000, 1, 1e12, "rounds between switches"),
   };
   return group;
@@ -103,6 +103,9 @@ const OptionGroup& promotionEnvironment() {
       number("lambda", 0.1, 0, 1e6, "(ratings) ridge regulariser of the factorisation", true, false),
       computedInteger("population", 1, 100000000, "max(users, 20000)", "(synthetic) users in the population, at least users"),
       number("spread", 0.3, 0, 1e6, "(synthetic) spread of the users around their cluster"),
+      nested(object("drift", "none: the promotions' reward models stay",
+                    "{ kind: 'switch', every }: every `every` rounds each promotion takes the next one's reward model"),
+             "nested", "", "promotion.drift"),
   };
   return group;
 }
@@ -119,7 +122,8 @@ const bool kClsTablesAdded = addOptionTables({
     {"cls-policy", "comb-lin-ucb", {&typed(), &cls(), &forgetting(), &combLinTs(), &combLinUcb()}},
     {"cls-policy", "comb-lin-ts", {&typed(), &cls(), &forgetting(), &combLinTs()}},
     {"cls-policy", "greedy-cls", {&typed(), &cls(), &forgetting(), &clsRidge()}},
-    {"nested", "clustered.drift", {&clusteredDrift()}},
+    {"nested", "clustered.drift", {&clsDrift()}},
+    {"nested", "promotion.drift", {&clsDrift()}},
 });
 }  // namespace
 

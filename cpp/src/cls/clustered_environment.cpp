@@ -72,8 +72,8 @@ ClusteredEnvironment::ClusteredEnvironment(const Json& options, std::uint64_t se
   if (isGiven(options, "drift")) {
     const Json& drift = options.at("drift");
     require(drift.is_object(), ErrorCode::InvalidArgument, "option 'drift' must be an object { kind, every }");
-    readStringOption(option_groups::clusteredDrift(), drift, "kind", "drift.");
-    driftEvery_ = readIntegerOption(option_groups::clusteredDrift(), drift, "every");
+    readStringOption(option_groups::clsDrift(), drift, "kind", "drift.");
+    driftEvery_ = readIntegerOption(option_groups::clsDrift(), drift, "every");
   }
 }
 

@@ -48,6 +48,13 @@ PromotionEnvironment::PromotionEnvironment(const Json& options, std::uint64_t se
   means_.resize(users_ * promotions_);
   constraint_.k = k * promotions_;
   constraint_.perGroup = k;
+  if (isGiven(options, "drift")) {
+    const Json& drift = options.at("drift");
+    require(drift.is_object(), ErrorCode::InvalidArgument, "option 'drift' must be an object { kind, every }");
+    readStringOption(option_groups::clsDrift(), drift, "kind", "drift.");
+    driftEvery_ = readIntegerOption(option_groups::clsDrift(), drift, "every");
+    require(promotions_ >= 2, ErrorCode::InvalidArgument, "option 'drift' needs at least 2 promotions to pass their reward models on");
+  }
   constraint_.groups.resize(users_ * promotions_);
   for (std::size_t row = 0; row < constraint_.groups.size(); ++row) constraint_.groups[row] = static_cast<std::uint32_t>(row / users_);
 }
@@ -153,7 +160,15 @@ void PromotionEnvironment::generateUsers(const Json& options) {
   }
 }
 
+void PromotionEnvironment::passRewardModelsOn() {
+  std::vector<double>& models = ratingOf_.empty() ? promotionParameters_ : ratingOf_;
+  const std::size_t block = models.size() / promotions_;
+  std::rotate(models.begin(), models.begin() + static_cast<std::ptrdiff_t>(block), models.end());
+}
+
 void PromotionEnvironment::beginRound() {
+  ++round_;
+  if (driftEvery_ > 0 && round_ > 1 && (round_ - 1) % driftEvery_ == 0) passRewardModelsOn();
   // N distinct users, uniformly: the first N steps of a Fisher-Yates shuffle.
   const std::size_t population = permutation_.size();
   for (std::size_t i = 0; i < users_; ++i) {

@@ -17,7 +17,8 @@ const OptionGroup& combTs();
 const OptionGroup& combLinTs();
 const OptionGroup& combLinUcb();
 const OptionGroup& clusteredEnvironment();
-const OptionGroup& clusteredDrift();
+// The drift of the clustered and the promotion environments ({ kind: 'switch', every }).
+const OptionGroup& clsDrift();
 const OptionGroup& promotionEnvironment();
 
 }  // namespace sublinear::option_groups

@@ -21,7 +21,10 @@ namespace sublinear {
 // promotion j appeals to one cluster, w_j = normalise(e_c' + spread |g|), and the reward is
 // Bernoulli(u^T w_j / 2), i.e. theta*_j = (w_j / sqrt 2, 0).
 // Options: promotions (M, default 10), k (per promotion, default 50), users (N, default 100 k, as
-// in the paper), population (default max(N, 20000)), rank (default 10), spread (default 0.3), seed.
+// in the paper), population (default max(N, 20000)), rank (default 10), spread (default 0.3), seed,
+// and drift ({ kind: 'switch', every }: every `every` rounds each promotion takes the next one's
+// reward model, promotion j that of j + 1 and the last the first's, so that what each promotion is
+// best for turns; at least 2 promotions; none by default).
 //
 // With `ratings` (a MovieLens file's contents) the users are the file's: as in the paper, M movies
 // rated by testMinRaters..testMaxRaters users (default 1,400..2,800) are drawn as the promotions and
@@ -45,6 +48,9 @@ class PromotionEnvironment final : public ClsEnvironment {
 
  private:
   void loadRatings(const Json& options);
+  // The drift's switch: each promotion's reward model (theta*_j, or its movie's ratings) moves to the
+  // promotion before it.
+  void passRewardModelsOn();
   void generateUsers(const Json& options);
 
   std::size_t promotions_;
@@ -58,6 +64,8 @@ class PromotionEnvironment final : public ClsEnvironment {
   std::vector<double> ratingOf_;            // with ratings: promotions x population (0 = unrated)
   std::vector<double> means_;               // promotions * users
   SuperArmConstraint constraint_;
+  std::int64_t round_ = 0;
+  std::int64_t driftEvery_ = 0;
 };
 
 }  // namespace sublinear
