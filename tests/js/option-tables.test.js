@@ -63,6 +63,14 @@ describe('option tables', () => {
     expect(read('web/src/linear.d.ts')).toContain('type: IndexType | (string & {});');
   });
 
+  test('linear.d.ts\'s LinearPolicyType union names exactly the registered linear policies, and simulate() takes it', () => {
+    const union = read('web/src/linear.d.ts').match(/^export type LinearPolicyType = ([^;]*);/m)[1];
+    const declared = [...union.matchAll(/'([^']+)'/g)].map((match) => match[1]);
+    const registered = sb.optionTable().filter((entry) => entry.kind === 'linear-policy').map((entry) => entry.type);
+    expect(declared).toEqual(registered);
+    expect(read('web/src/simulate.d.ts')).toContain('type: LinearPolicyType | (string & {});');
+  });
+
   test('simulate.d.ts lists exactly simulate()\'s own options', () => {
     const interfaces = interfacesOf(read('web/src/simulate.d.ts'));
     const declared = new Set([...keysOf(interfaces, 'SingleSeedConfig'), ...keysOf(interfaces, 'ManySeedsConfig')]);

@@ -331,11 +331,14 @@ export interface SlateDecision {
   propensityErrors: Float64Array;
 }
 
+/** The linear policies' types (tests/js/option-tables.test.js holds them to the registry). */
+export type LinearPolicyType = 'lin-ucb' | 'lin-ts' | 'sub-ts' | 'linear-elim' | 'sub-elim';
+
 /** The interface every linear policy shares. */
 export interface LinearPolicy extends Disposable {
   readonly dim: number;
   readonly armCount: number;
-  /** Kebab-case type name: 'lin-ucb', 'lin-ts', 'linear-elim', 'sub-elim', 'sub-ts'. */
+  /** Kebab-case type name (a LinearPolicyType). */
   readonly type: string;
   hasArm(id: number): boolean;
   /** ids: n identifiers; features: n*dim numbers; options.labels: n labels (default 0). */

@@ -1,4 +1,5 @@
 // simulate() (docs/papers.md, "Simulations").
+import type { LinearPolicyType } from './linear.js';
 
 /** Environments of the linear family; other families add their own types. */
 export interface LinearEnvironmentConfig {
@@ -107,8 +108,8 @@ export type EnvironmentConfig = LinearEnvironmentConfig | RatingsEnvironmentConf
   | { type: string; [option: string]: unknown };
 
 export interface PolicyConfig {
-  /** 'lin-ucb' | 'lin-ts' | 'linear-elim' | 'sub-elim' | 'sub-ts' | ... */
-  type: string;
+  /** A linear policy's type, or a semi-bandit or combinatorial one (sb.optionTable() lists every one). */
+  type: LinearPolicyType | (string & {});
   index?: { type: string; [option: string]: unknown };
   [option: string]: unknown;
 }
