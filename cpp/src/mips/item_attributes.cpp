@@ -12,7 +12,7 @@ namespace sublinear {
 
 namespace {
 const std::vector<std::uint32_t> kNoPostedRows;
-constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+constexpr double kMissingValue = std::numeric_limits<double>::quiet_NaN();
 
 void checkValueName(const std::string& name) {
   if (!(!name.empty() && name.size() <= kMaxValueNameBytes)) fail(ErrorCode::InvalidArgument, "a value name must have 1 to " + std::to_string(kMaxValueNameBytes) + " bytes, got " + std::to_string(name.size()));
@@ -135,7 +135,7 @@ void ItemAttributes::append(const Label* labels, std::size_t count) {
   counts_.push_back(1);
   single_.push_back(0);
   positions_.push_back(0);
-  for (auto& column : values_) column.push_back(kNoValue);
+  for (auto& column : values_) column.push_back(kMissingValue);
   assignLabels(row, sorted.data(), sorted.size());
   link(row);
 }
@@ -145,7 +145,7 @@ std::size_t ItemAttributes::addValueColumn(const std::string& name) {
   if (!(valueColumn(name) < 0)) fail(ErrorCode::InvalidArgument, "the value " + name + " is given twice");
   if (!(names_.size() < kMaxValueNames)) fail(ErrorCode::InvalidArgument, "a store holds at most " + std::to_string(kMaxValueNames) + " named values");
   names_.push_back(name);
-  values_.emplace_back(size(), kNoValue);
+  values_.emplace_back(size(), kMissingValue);
   return names_.size() - 1;
 }
 
@@ -240,7 +240,7 @@ bool ItemAttributes::sameRow(std::size_t a, const ItemAttributes& other, std::si
   for (std::size_t c = 0; c < names_.size(); ++c) {
     const int theirs = other.valueColumn(names_[c]);
     const double mine = values_[c][a];
-    const double value = theirs < 0 ? kNoValue : other.values_[static_cast<std::size_t>(theirs)][b];
+    const double value = theirs < 0 ? kMissingValue : other.values_[static_cast<std::size_t>(theirs)][b];
     if (!(mine == value || (std::isnan(mine) && std::isnan(value)))) return false;
   }
   // A value only the other holds differs too (a column this store lacks is NaN here).
