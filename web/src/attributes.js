@@ -31,16 +31,18 @@ function valueNames(values, noun) {
 }
 
 // labels: one unsigned integer per item, or one array of them per item. Form 0: none given.
-function readLabels(labels, count, noun) {
+// `mismatch`: the code of a count other than the items' (an index's add has always said
+// DIMENSION_MISMATCH, a catalogue's and a policy's INVALID_ARGUMENT).
+function readLabels(labels, count, noun, mismatch = ErrorCode.INVALID_ARGUMENT) {
   if (labels === undefined) return { form: 0, labels: NO_IDS, counts: NO_IDS };
   // An array of arrays (or of typed arrays) is several labels per item.
   const nested = isArray(labels, noun) && labels.length > 0 && (isArray(labels[0], `${noun}[0]`) || ArrayBuffer.isView(labels[0]));
   if (!nested) {
     const flat = toIdArray(labels, noun);
-    if (flat.length !== count) throw invalidArgument(`${noun}: expected one per item (${count}), got ${flat.length}`);
+    if (flat.length !== count) throw new BanditError(mismatch, `${noun}: expected one per item (${count}), got ${flat.length}`);
     return { form: 1, labels: flat, counts: NO_IDS };
   }
-  if (labels.length !== count) throw invalidArgument(`${noun}: expected one list per item (${count}), got ${labels.length}`);
+  if (labels.length !== count) throw new BanditError(mismatch, `${noun}: expected one list per item (${count}), got ${labels.length}`);
   const counts = new Uint32Array(count);
   const lists = new Array(count);
   let total = 0;
@@ -82,10 +84,10 @@ function readValues(values, count, noun) {
   return { names: JSON.stringify(names), values: laid };
 }
 
-/** add(ids, rows, { labels, values }): the attributes of `count` items. */
-export function readAddAttributes(options, count) {
+/** add(ids, rows, { labels, values }): the attributes of `count` items (`mismatch`: see readLabels). */
+export function readAddAttributes(options, count, mismatch) {
   const { labels, values } = readOptions(options, 'add options', ['labels', 'values']);
-  return { ...readLabels(labels, count, 'labels'), ...readValues(values, count, 'values') };
+  return { ...readLabels(labels, count, 'labels', mismatch), ...readValues(values, count, 'values') };
 }
 
 /** setLabels(ids, labels): the same shapes as add's labels. */

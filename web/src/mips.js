@@ -2,6 +2,7 @@
 // index type, all sharing the MipsIndex interface of the core.
 import { readAddAttributes, readFilter, readLabelChanges, readValueChanges } from './attributes.js';
 import { MAX_UINT32, optionsToJson, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
+import { ErrorCode } from './errors.js';
 
 
 // search(query, k, { shortlist, exclude, labels, allLabels, noLabels, where }): exclude is ids, the
@@ -26,7 +27,7 @@ export function defineMipsClasses(runtime) {
       add: {
         args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors'), (options) => options],
         call: (handle, ids, vectors, options) => {
-          const attributes = readAddAttributes(options, ids.length);
+          const attributes = readAddAttributes(options, ids.length, ErrorCode.DIMENSION_MISMATCH);
           if (attributes.form === 0 && attributes.names === '') {
             return withHeap([ids, vectors], (idAddress, vectorAddress) => handle.add(idAddress, ids.length, vectorAddress, vectors.length));
           }
