@@ -289,3 +289,14 @@ test('evaluation logs take the new filter keys', () => {
   }), 'INVALID_ARGUMENT');
   policy.dispose();
 });
+
+test('decision logs write and read the new filter keys (an open side of a range as null)', () => {
+  const line = sb.formatDecision({ arm: 4, reward: 1, propensity: 0.25, labels: [1], allLabels: [2], noLabels: new Uint32Array([3]), where: { price: [0, Infinity] } });
+  expect(JSON.parse(line)).toEqual({ arm: 4, reward: 1, propensity: 0.25, labels: [1], allLabels: [2], noLabels: [3], where: { price: [0, null] } });
+  const log = sb.parseDecisionLog(`${line}\n${sb.formatDecision({ arm: 5, reward: 0, propensity: 0.5 })}\n`);
+  expect(Array.from(log.filters[0].allLabels)).toEqual([2]);
+  expect(Array.from(log.filters[0].noLabels)).toEqual([3]);
+  expect(log.filters[0].where).toEqual({ price: [0, Infinity] });
+  expect(log.filters[1]).toBe(null);
+  expectBanditError(sb, () => sb.parseDecisionLog('arm,reward,propensity,where\n1,1,0.5,x\n'), 'INVALID_ARGUMENT');
+});
