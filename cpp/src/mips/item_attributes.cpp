@@ -38,12 +38,6 @@ void AttributeFilter::check() const {
   }
 }
 
-const Label* ItemAttributes::labelsAt(std::size_t row) const {
-  if (counts_[row] == 1) return &single_[row];
-  if (counts_[row] == 0) return nullptr;
-  return several_.find(static_cast<std::uint32_t>(row))->second.labels.data();
-}
-
 bool ItemAttributes::hasLabel(std::size_t row, Label label) const {
   const Label* labels = labelsAt(row);
   return std::binary_search(labels, labels + counts_[row], label);
@@ -80,7 +74,7 @@ void ItemAttributes::reserve(std::size_t rows) {
 
 std::uint32_t& ItemAttributes::positionOf(std::size_t row, Label label) {
   if (counts_[row] == 1) return positions_[row];
-  Several& several = several_.find(static_cast<std::uint32_t>(row))->second;
+  Several& several = several_[single_[row]];
   const auto at = std::lower_bound(several.labels.begin(), several.labels.end(), label) - several.labels.begin();
   return several.positions[static_cast<std::size_t>(at)];
 }
@@ -115,12 +109,28 @@ void ItemAttributes::relink(std::size_t row) {
 }
 
 void ItemAttributes::assignLabels(std::size_t row, const Label* labels, std::size_t count) {
-  several_.erase(static_cast<std::uint32_t>(row));
+  if (counts_[row] >= 2) releaseSlot(single_[row]);
   if (counts_[row] == 0) --unlabelledRows_;
   if (count == 0) ++unlabelledRows_;
   counts_[row] = static_cast<std::uint32_t>(count);
   single_[row] = count == 1 ? labels[0] : 0;
-  if (count >= 2) several_[static_cast<std::uint32_t>(row)] = Several{std::vector<Label>(labels, labels + count), std::vector<std::uint32_t>(count, 0)};
+  if (count >= 2) single_[row] = takeSlot(Several{std::vector<Label>(labels, labels + count), std::vector<std::uint32_t>(count, 0)});
+}
+
+std::uint32_t ItemAttributes::takeSlot(Several several) {
+  if (freeSlots_.empty()) {
+    several_.push_back(std::move(several));
+    return static_cast<std::uint32_t>(several_.size() - 1);
+  }
+  const std::uint32_t slot = freeSlots_.back();
+  freeSlots_.pop_back();
+  several_[slot] = std::move(several);
+  return slot;
+}
+
+void ItemAttributes::releaseSlot(std::uint32_t slot) {
+  several_[slot] = Several{};
+  freeSlots_.push_back(slot);
 }
 
 void ItemAttributes::append(Label label) { append(&label, 1); }
@@ -189,22 +199,16 @@ void ItemAttributes::setValues(std::size_t row, const ItemAttributes& batch, std
 void ItemAttributes::removeRow(std::size_t row) {
   unlink(row);
   if (counts_[row] == 0) --unlabelledRows_;
+  if (counts_[row] >= 2) releaseSlot(single_[row]);
   const std::size_t last = size() - 1;
   if (row != last) {
-    // The last row's attributes move into the hole, and its posting entries follow.
+    // The last row's attributes (and its labels' slot, named by single_) move into the hole, and its
+    // posting entries follow.
     counts_[row] = counts_[last];
     single_[row] = single_[last];
     positions_[row] = positions_[last];
-    several_.erase(static_cast<std::uint32_t>(row));
-    const auto moved = several_.find(static_cast<std::uint32_t>(last));
-    if (moved != several_.end()) {
-      several_[static_cast<std::uint32_t>(row)] = std::move(moved->second);
-      several_.erase(static_cast<std::uint32_t>(last));
-    }
     for (auto& column : values_) column[row] = column[last];
     relink(row);
-  } else {
-    several_.erase(static_cast<std::uint32_t>(row));
   }
   counts_.pop_back();
   single_.pop_back();
@@ -217,19 +221,6 @@ void ItemAttributes::swapRows(std::size_t a, std::size_t b) {
   std::swap(counts_[a], counts_[b]);
   std::swap(single_[a], single_[b]);
   std::swap(positions_[a], positions_[b]);
-  const auto key = [](std::size_t row) { return static_cast<std::uint32_t>(row); };
-  auto foundA = several_.find(key(a));
-  auto foundB = several_.find(key(b));
-  Several severalA;
-  Several severalB;
-  const bool hadA = foundA != several_.end();
-  const bool hadB = foundB != several_.end();
-  if (hadA) severalA = std::move(foundA->second);
-  if (hadB) severalB = std::move(foundB->second);
-  several_.erase(key(a));
-  several_.erase(key(b));
-  if (hadA) several_[key(b)] = std::move(severalA);
-  if (hadB) several_[key(a)] = std::move(severalB);
   for (auto& column : values_) std::swap(column[a], column[b]);
   relink(a);
   relink(b);

@@ -47,12 +47,17 @@ class ItemAttributes {
 
   // A row's labels, sorted and distinct.
   std::size_t labelCount(std::size_t row) const { return counts_[row]; }
-  const Label* labelsAt(std::size_t row) const;
+  // Inline: graph searches and scans read it for every row they check.
+  const Label* labelsAt(std::size_t row) const {
+    const std::uint32_t count = counts_[row];
+    if (count == 1) return &single_[row];
+    return count == 0 ? nullptr : several_[single_[row]].labels.data();
+  }
   bool hasLabel(std::size_t row, Label label) const;
   // The label of a row that has exactly one (every row's, unless severalLabels()).
-  Label singleLabel(std::size_t row) const { return single_[row]; }
+  Label singleLabel(std::size_t row) const { return counts_[row] == 1 ? single_[row] : 0; }
   // Whether some row has other than one label: filters then read rows' label lists.
-  bool severalLabels() const { return !several_.empty() || unlabelledRows_ > 0; }
+  bool severalLabels() const { return several_.size() > freeSlots_.size() || unlabelledRows_ > 0; }
   // Rows carrying `label`, in no particular order.
   std::size_t count(Label label) const;
   const std::vector<std::uint32_t>& rowsOf(Label label) const;
@@ -114,13 +119,20 @@ class ItemAttributes {
   std::uint32_t& positionOf(std::size_t row, Label label);
   // The row's labels replaced by `count` distinct sorted ones (posting lists untouched).
   void assignLabels(std::size_t row, const Label* labels, std::size_t count);
+  // A slot of several_ for a row's labels, and its release.
+  std::uint32_t takeSlot(Several several);
+  void releaseSlot(std::uint32_t slot);
 
-  // Per row: how many labels, the one label when there is exactly one, and its place in that list.
+  // Per row: how many labels; the one label when there is exactly one, else the slot of several_
+  // that holds them (two or more); and the one label's place in its list.
   std::vector<std::uint32_t> counts_;
   std::vector<Label> single_;
   std::vector<std::uint32_t> positions_;
-  // Rows with two labels or more, and how many rows have none.
-  std::unordered_map<std::uint32_t, Several> several_;
+  // The labels of rows with two or more, in slots that move with single_ (a vector, not a map by
+  // row: a filter reads a row's labels without hashing, and moving a row moves no slot), the free
+  // slots, and how many rows have no label.
+  std::vector<Several> several_;
+  std::vector<std::uint32_t> freeSlots_;
   std::size_t unlabelledRows_ = 0;
   std::unordered_map<Label, std::vector<std::uint32_t>> postings_;
   std::vector<std::string> names_;
