@@ -21,7 +21,9 @@ ArmSet::ArmSet(int dim) : dim_(checkedDimension(dim)), rows_(static_cast<std::si
 void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
                       const ItemAttributes* attributes) const {
   if (attributes != nullptr) {
-    if (!(attributes->size() == count)) fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(attributes->size()));
+    if (attributes->size() != count) {
+      fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(attributes->size()));
+    }
     attributes_.checkColumns(*attributes);
   }
   const std::size_t expected = count * static_cast<std::size_t>(dim_);
@@ -55,7 +57,9 @@ void ArmSet::checkRemove(const Id* ids, std::size_t count) const {
 }
 
 void ArmSet::checkChanges(const Id* ids, std::size_t count, const ItemAttributes& batch) const {
-  if (!(batch.size() == count)) fail(ErrorCode::DimensionMismatch, "expected the attributes of " + std::to_string(count) + " arms, got " + std::to_string(batch.size()));
+  if (batch.size() != count) {
+    fail(ErrorCode::DimensionMismatch, "expected the attributes of " + std::to_string(count) + " arms, got " + std::to_string(batch.size()));
+  }
   const std::size_t repeat = firstRepeatedId(ids, count);
   for (std::size_t i = 0; i < count; ++i) {
     if (!contains(ids[i])) fail(ErrorCode::UnknownId, "arm " + std::to_string(ids[i]) + " is not in the set");

@@ -89,7 +89,7 @@ std::string Catalogue::identityText(std::uint64_t identity) {
 void Catalogue::add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
                     const std::uint32_t* labels, std::size_t labelCount) {
   if (labels == nullptr) return add(ids, count, features, featureLength, static_cast<const ItemAttributes*>(nullptr));
-  if (!(labelCount == count)) fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
+  if (labelCount != count) fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
   const ItemAttributes batch = ItemAttributes::withLabels(labels, labelCount);
   add(ids, count, features, featureLength, &batch);
 }

@@ -15,25 +15,31 @@ const std::vector<std::uint32_t> kNoPostedRows;
 constexpr double kMissingValue = std::numeric_limits<double>::quiet_NaN();
 
 void checkValueName(const std::string& name) {
-  if (!(!name.empty() && name.size() <= kMaxValueNameBytes)) fail(ErrorCode::InvalidArgument, "a value name must have 1 to " + std::to_string(kMaxValueNameBytes) + " bytes, got " + std::to_string(name.size()));
+  if (name.empty() || name.size() > kMaxValueNameBytes) {
+    fail(ErrorCode::InvalidArgument, "a value name must have 1 to " + std::to_string(kMaxValueNameBytes) + " bytes, got " + std::to_string(name.size()));
+  }
 }
 }  // namespace
 
 void AttributeFilter::check() const {
   const auto checkLabels = [](const std::vector<Label>& list, const char* key) {
-    if (!(list.size() <= kMaxFilterLabels)) fail(ErrorCode::InvalidArgument, std::string("a filter's ") + key + " may list at most " + std::to_string(kMaxFilterLabels) + " labels");
+    if (list.size() > kMaxFilterLabels) {
+      fail(ErrorCode::InvalidArgument, std::string("a filter's ") + key + " may list at most " + std::to_string(kMaxFilterLabels) + " labels");
+    }
   };
   checkLabels(labels, "labels");
   checkLabels(allLabels, "allLabels");
   checkLabels(noLabels, "noLabels");
-  if (!(where.size() <= kMaxValueNames)) fail(ErrorCode::InvalidArgument, "a filter's where may name at most " + std::to_string(kMaxValueNames) + " values");
+  if (where.size() > kMaxValueNames) {
+    fail(ErrorCode::InvalidArgument, "a filter's where may name at most " + std::to_string(kMaxValueNames) + " values");
+  }
   for (std::size_t i = 0; i < where.size(); ++i) {
     const ValueRange& range = where[i];
     checkValueName(range.name);
-    if (!(!std::isnan(range.low) && !std::isnan(range.high))) fail(ErrorCode::InvalidArgument, "where." + range.name + " has a bound that is not a number");
-    if (!(range.low <= range.high)) fail(ErrorCode::InvalidArgument, "where." + range.name + " is empty: its low bound is above its high bound");
+    if (std::isnan(range.low) || std::isnan(range.high)) fail(ErrorCode::InvalidArgument, "where." + range.name + " has a bound that is not a number");
+    if (range.low > range.high) fail(ErrorCode::InvalidArgument, "where." + range.name + " is empty: its low bound is above its high bound");
     for (std::size_t j = 0; j < i; ++j) {
-      if (!(where[j].name != range.name)) fail(ErrorCode::InvalidArgument, "where names " + range.name + " twice");
+      if (where[j].name == range.name) fail(ErrorCode::InvalidArgument, "where names " + range.name + " twice");
     }
   }
 }
@@ -136,7 +142,10 @@ void ItemAttributes::releaseSlot(std::uint32_t slot) {
 void ItemAttributes::append(Label label) { append(&label, 1); }
 
 void ItemAttributes::append(const Label* labels, std::size_t count) {
-  if (!(count <= kMaxLabelsPerItem)) fail(ErrorCode::InvalidArgument, "an item may carry at most " + std::to_string(kMaxLabelsPerItem) + " labels, got " + std::to_string(count));
+  // Before anything is copied: 10^6 labels on one item cost nothing to refuse.
+  if (count > kMaxLabelsPerItem) {
+    fail(ErrorCode::InvalidArgument, "an item may carry at most " + std::to_string(kMaxLabelsPerItem) + " labels, got " + std::to_string(count));
+  }
   std::vector<Label> sorted(labels, labels + count);
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
@@ -152,22 +161,22 @@ void ItemAttributes::append(const Label* labels, std::size_t count) {
 
 std::size_t ItemAttributes::addValueColumn(const std::string& name) {
   checkValueName(name);
-  if (!(valueColumn(name) < 0)) fail(ErrorCode::InvalidArgument, "the value " + name + " is given twice");
-  if (!(names_.size() < kMaxValueNames)) fail(ErrorCode::InvalidArgument, "a store holds at most " + std::to_string(kMaxValueNames) + " named values");
+  if (valueColumn(name) >= 0) fail(ErrorCode::InvalidArgument, "the value " + name + " is given twice");
+  if (names_.size() >= kMaxValueNames) fail(ErrorCode::InvalidArgument, "a store holds at most " + std::to_string(kMaxValueNames) + " named values");
   names_.push_back(name);
   values_.emplace_back(size(), kMissingValue);
   return names_.size() - 1;
 }
 
 void ItemAttributes::setValue(std::size_t column, std::size_t row, double value) {
-  if (!(std::isfinite(value))) fail(ErrorCode::NonFinite, "the value " + names_[column] + " of item " + std::to_string(row) + " is not finite");
+  if (!std::isfinite(value)) fail(ErrorCode::NonFinite, "the value " + names_[column] + " of item " + std::to_string(row) + " is not finite");
   values_[column][row] = value;
 }
 
 void ItemAttributes::checkColumns(const ItemAttributes& batch) const {
   std::size_t columns = names_.size();
   for (const std::string& name : batch.names_) columns += valueColumn(name) < 0 ? 1 : 0;
-  if (!(columns <= kMaxValueNames)) fail(ErrorCode::InvalidArgument, "a store holds at most " + std::to_string(kMaxValueNames) + " named values");
+  if (columns > kMaxValueNames) fail(ErrorCode::InvalidArgument, "a store holds at most " + std::to_string(kMaxValueNames) + " named values");
 }
 
 void ItemAttributes::appendRows(const ItemAttributes& batch, std::size_t first, std::size_t count) {
