@@ -62,7 +62,9 @@ class LinearPolicy {
   void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength, const Label* labels,
                std::size_t labelCount) {
     if (labels == nullptr) return addArms(ids, count, features, featureLength, static_cast<const ItemAttributes*>(nullptr));
-    if (!(labelCount == count)) fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
+    if (labelCount != count) {
+      fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
+    }
     const ItemAttributes batch = ItemAttributes::withLabels(labels, labelCount);
     addArms(ids, count, features, featureLength, &batch);
   }
