@@ -300,3 +300,23 @@ test('decision logs write and read the new filter keys (an open side of a range 
   expect(log.filters[1]).toBe(null);
   expectBanditError(sb, () => sb.parseDecisionLog('arm,reward,propensity,where\n1,1,0.5,x\n'), 'INVALID_ARGUMENT');
 });
+
+test('evaluation tells records apart by every filter key (a where range is part of a record\'s context)', () => {
+  const data = shop(6);
+  const policy = new sb.LinUCB({ dim, seed: 1 });
+  policy.addArms(data.ids, data.vectors, { labels: data.labels, values: data.values });
+  // Records alternate between two disjoint price ranges; each logs the arm the policy picks under
+  // its own filter, with reward 1 and propensity 1: IPS is exactly 1 only when every record's choice
+  // is computed under its own range.
+  const ranges = [{ where: { price: [0, 499] } }, { where: { price: [500, 999] } }, { where: { price: [500, 999] }, noLabels: [7] }];
+  const filters = Array.from({ length: 12 }, (_, i) => ranges[i % ranges.length]);
+  const arms = Uint32Array.from(filters, (filter) => policy.select(filter));
+  expect(new Set(arms).size).toBeGreaterThan(1);
+  const report = sb.evaluate({
+    policy,
+    log: { arms, rewards: new Float64Array(arms.length).fill(1), propensities: new Float64Array(arms.length).fill(1), filters },
+    estimators: ['ips'],
+  });
+  expect(report.ips.value).toBe(1);
+  policy.dispose();
+});
