@@ -3,7 +3,7 @@
 // and the rarer filter conditions as JSON. Every length is checked here, before anything is copied
 // into wasm memory; the core checks again what it stores.
 import { BanditError, ErrorCode, invalidArgument } from './errors.js';
-import { isArray, readOptions, toFloat64Array, toIdArray } from './convert.js';
+import { dataToJson, isArray, readOptions, toFloat64Array, toIdArray } from './convert.js';
 
 // As cpp/include/sublinear/core/limits.hpp.
 export const MAX_LABELS_PER_ITEM = 1024;
@@ -30,19 +30,17 @@ function valueNames(values, noun) {
   return names;
 }
 
+// Reading and laying out are apart: the readers run in the methods' argument converters, where every
+// getter of the caller's values runs before the object's handle is taken (a getter may dispose of the
+// object); attributeBatch, which knows the ids' count, runs no code of the caller.
+
 // labels: one unsigned integer per item, or one array of them per item. Form 0: none given.
-// `mismatch`: the code of a count other than the items' (an index's add has always said
-// DIMENSION_MISMATCH, a catalogue's and a policy's INVALID_ARGUMENT).
-function readLabels(labels, count, noun, mismatch = ErrorCode.INVALID_ARGUMENT) {
-  if (labels === undefined) return { form: 0, labels: NO_IDS, counts: NO_IDS };
+function readLabels(labels, noun) {
+  if (labels === undefined) return { form: 0, flat: NO_IDS, counts: NO_IDS };
   // An array of arrays (or of typed arrays) is several labels per item.
   const nested = isArray(labels, noun) && labels.length > 0 && (isArray(labels[0], `${noun}[0]`) || ArrayBuffer.isView(labels[0]));
-  if (!nested) {
-    const flat = toIdArray(labels, noun);
-    if (flat.length !== count) throw new BanditError(mismatch, `${noun}: expected one per item (${count}), got ${flat.length}`);
-    return { form: 1, labels: flat, counts: NO_IDS };
-  }
-  if (labels.length !== count) throw new BanditError(mismatch, `${noun}: expected one list per item (${count}), got ${labels.length}`);
+  if (!nested) return { form: 1, flat: toIdArray(labels, noun), counts: NO_IDS };
+  const count = labels.length;
   const counts = new Uint32Array(count);
   const lists = new Array(count);
   let total = 0;
@@ -63,43 +61,62 @@ function readLabels(labels, count, noun, mismatch = ErrorCode.INVALID_ARGUMENT) 
     flat.set(list, at);
     at += list.length;
   }
-  return { form: 2, labels: flat, counts };
+  return { form: 2, flat, counts };
 }
 
-// values: { name: numbers, one per item }, laid out name by name.
-function readValues(values, count, noun) {
-  if (values === undefined) return { names: '', values: NO_VALUES };
+// values: { name: numbers, one per item }.
+function readValues(values, noun) {
+  if (values === undefined) return { names: [], columns: [] };
   const given = readOptions(values, noun);
   const names = valueNames(given, noun);
-  if (names.length === 0) return { names: '', values: NO_VALUES };
-  const laid = new Float64Array(names.length * count);
-  names.forEach((name, c) => {
-    const column = toFloat64Array(given[name], `${noun}.${name}`, (length) => {
-      if (length !== count) {
-        throw new BanditError(ErrorCode.DIMENSION_MISMATCH, `${noun}.${name} must hold one number per item: ${count} items, ${length} numbers`);
-      }
-    });
-    laid.set(column, c * count);
-  });
-  return { names: JSON.stringify(names), values: laid };
+  return { names, columns: names.map((name) => toFloat64Array(given[name], `${noun}.${name}`)) };
 }
 
-/** add(ids, rows, { labels, values }): the attributes of `count` items (`mismatch`: see readLabels). */
-export function readAddAttributes(options, count, mismatch) {
+const NO_LABELS_READ = readLabels(undefined);
+const NO_VALUES_READ = readValues(undefined);
+
+/** add(ids, rows, { labels, values }), read (see above). */
+export function readAddAttributes(options) {
   const { labels, values } = readOptions(options, 'add options', ['labels', 'values']);
-  return { ...readLabels(labels, count, 'labels', mismatch), ...readValues(values, count, 'values') };
+  return { labels: readLabels(labels, 'labels'), values: readValues(values, 'values') };
 }
 
 /** setLabels(ids, labels): the same shapes as add's labels. */
-export function readLabelChanges(labels, count) {
+export function readLabelChanges(labels) {
   if (labels === undefined) throw invalidArgument('setLabels(ids, labels): labels are required');
-  return { ...readLabels(labels, count, 'labels'), names: '', values: NO_VALUES };
+  return { labels: readLabels(labels, 'labels'), values: NO_VALUES_READ };
 }
 
 /** setValues(ids, { name: numbers }). */
-export function readValueChanges(values, count) {
+export function readValueChanges(values) {
   if (values === undefined) throw invalidArgument('setValues(ids, values): values are required');
-  return { form: 0, labels: NO_IDS, counts: NO_IDS, ...readValues(values, count, 'values') };
+  return { labels: NO_LABELS_READ, values: readValues(values, 'values') };
+}
+
+/**
+ * The attributes read for `count` ids, checked and laid out for the heap: { form, labels, counts,
+ * names (JSON, '' for none), values (name by name) }. `mismatch`: the code of labels of another count
+ * (an index's add has always said DIMENSION_MISMATCH, a catalogue's and a policy's INVALID_ARGUMENT).
+ */
+export function attributeBatch({ labels, values }, count, mismatch = ErrorCode.INVALID_ARGUMENT) {
+  const given = labels.form === 2 ? labels.counts.length : labels.flat.length;
+  if (labels.form !== 0 && given !== count) {
+    throw new BanditError(mismatch, `labels: expected ${labels.form === 2 ? 'one list' : 'one'} per item (${count}), got ${given}`);
+  }
+  let laid = NO_VALUES;
+  values.columns.forEach((column, c) => {
+    if (column.length !== count) {
+      throw new BanditError(ErrorCode.DIMENSION_MISMATCH, `values.${values.names[c]} must hold one number per item: ${count} items, ${column.length} numbers`);
+    }
+  });
+  if (values.names.length > 0) {
+    laid = new Float64Array(values.names.length * count);
+    values.columns.forEach((column, c) => laid.set(column, c * count));
+  }
+  return {
+    form: labels.form, labels: labels.flat, counts: labels.counts,
+    names: values.names.length === 0 ? '' : dataToJson(values.names, 'value name'), values: laid,
+  };
 }
 
 // A filter's label list, its length refused before it is read.
@@ -135,7 +152,7 @@ function conditionsJson({ allLabels, noLabels, where }, noun) {
       return [name, low, high];
     });
   }
-  return Object.keys(conditions).length === 0 ? '' : JSON.stringify(conditions);
+  return Object.keys(conditions).length === 0 ? '' : dataToJson(conditions, 'filter key');
 }
 
 export const FILTER_KEYS = ['exclude', 'labels', 'allLabels', 'noLabels', 'where'];

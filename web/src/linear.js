@@ -1,6 +1,6 @@
 // Linear bandit policies (docs/policies.md, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
-import { readAddAttributes, readFilter } from './attributes.js';
+import { attributeBatch, readAddAttributes, readFilter } from './attributes.js';
 import { MAX_MAGNITUDE, MAX_UINT32, readOptions, requireId, requireInteger, requireNumber, requirePositiveInteger, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
 import { invalidArgument } from './errors.js';
 import { handleOf } from './runtime.js';
@@ -74,8 +74,8 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       // addArms(ids, features, { labels, values }): labels, one unsigned 32-bit label per arm (a
       // category, default 0) or an array of them per arm; values, { name: one number per arm }.
       addArms: {
-        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), (options) => options],
-        call: (handle, ids, features, options) => attributesOnHeap(readAddAttributes(options, ids.length), (a) =>
+        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddAttributes],
+        call: (handle, ids, features, attributes) => attributesOnHeap(attributeBatch(attributes, ids.length), (a) =>
           withHeap([ids, features], (idAddress, featureAddress) => handle.addArms(idAddress, ids.length, featureAddress, features.length,
             a.form, a.labelAddress, a.labels.length, a.countAddress, a.names, a.valueAddress, a.values.length))),
       },

@@ -1,6 +1,6 @@
 // Maximum inner product search indexes (docs/mips.md, "Maximum inner product search"): one JS class per C++
 // index type, all sharing the MipsIndex interface of the core.
-import { readAddAttributes, readFilter, readLabelChanges, readValueChanges } from './attributes.js';
+import { attributeBatch, readAddAttributes, readFilter, readLabelChanges, readValueChanges } from './attributes.js';
 import { MAX_UINT32, optionsToJson, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 import { ErrorCode } from './errors.js';
 
@@ -25,9 +25,9 @@ export function defineMipsClasses(runtime) {
       size: { get: (handle) => handle.size() },
       has: { args: [(id) => requireId(id)], call: (handle, id) => handle.has(id) },
       add: {
-        args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors'), (options) => options],
-        call: (handle, ids, vectors, options) => {
-          const attributes = readAddAttributes(options, ids.length, ErrorCode.DIMENSION_MISMATCH);
+        args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors'), readAddAttributes],
+        call: (handle, ids, vectors, read) => {
+          const attributes = attributeBatch(read, ids.length, ErrorCode.DIMENSION_MISMATCH);
           if (attributes.form === 0 && attributes.names === '') {
             return withHeap([ids, vectors], (idAddress, vectorAddress) => handle.add(idAddress, ids.length, vectorAddress, vectors.length));
           }
@@ -38,13 +38,13 @@ export function defineMipsClasses(runtime) {
       },
       // setLabels(ids, labels) and setValues(ids, { name: numbers }): the attributes only, no structure changes.
       setLabels: {
-        args: [(ids) => toIdArray(ids), (labels) => labels],
-        call: (handle, ids, labels) => attributesOnHeap(readLabelChanges(labels, ids.length), (a) =>
+        args: [(ids) => toIdArray(ids), readLabelChanges],
+        call: (handle, ids, labels) => attributesOnHeap(attributeBatch(labels, ids.length), (a) =>
           withHeap([ids], (idAddress) => handle.setLabels(idAddress, ids.length, a.form, a.labelAddress, a.labels.length, a.countAddress))),
       },
       setValues: {
-        args: [(ids) => toIdArray(ids), (values) => values],
-        call: (handle, ids, values) => attributesOnHeap(readValueChanges(values, ids.length), (a) =>
+        args: [(ids) => toIdArray(ids), readValueChanges],
+        call: (handle, ids, values) => attributesOnHeap(attributeBatch(values, ids.length), (a) =>
           withHeap([ids], (idAddress) => handle.setValues(idAddress, ids.length, a.names, a.valueAddress, a.values.length))),
       },
       remove: {
