@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "catalogue_handle.hpp"
+#include "attribute_arguments.hpp"
 #include "guard.hpp"
 
 namespace sublinear::bindings {
@@ -13,11 +14,22 @@ CatalogueHandle* createCatalogue(const std::string& specJson) {
   return new CatalogueHandle{std::make_shared<Catalogue>(parseJson(specJson)), {}};
 }
 
-// labels: an address of labelCount uint32, used only when hasLabels.
+// The attributes as attributeBatch reads them.
 void catalogueAdd(CatalogueHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
-                  std::size_t featureLength, std::uintptr_t labels, std::size_t labelCount, bool hasLabels) {
-  self.catalogue->add(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength,
-                      hasLabels ? fromAddress<const std::uint32_t>(labels) : nullptr, labelCount);
+                  std::size_t featureLength, int labelForm, std::uintptr_t labels, std::size_t labelCount,
+                  std::uintptr_t counts, const std::string& valueNames, std::uintptr_t values, std::size_t valueCount) {
+  const ItemAttributes batch = attributeBatch(idCount, labelForm, labels, labelCount, counts, valueNames, values, valueCount);
+  self.catalogue->add(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength, &batch);
+}
+
+void catalogueSetLabels(CatalogueHandle& self, std::uintptr_t ids, std::size_t idCount, int labelForm, std::uintptr_t labels,
+                        std::size_t labelCount, std::uintptr_t counts) {
+  self.catalogue->setLabels(fromAddress<const Id>(ids), idCount, attributeBatch(idCount, labelForm, labels, labelCount, counts, "", 0, 0));
+}
+
+void catalogueSetValues(CatalogueHandle& self, std::uintptr_t ids, std::size_t idCount, const std::string& valueNames,
+                        std::uintptr_t values, std::size_t valueCount) {
+  self.catalogue->setValues(fromAddress<const Id>(ids), idCount, attributeBatch(idCount, 0, 0, 0, 0, valueNames, values, valueCount));
 }
 
 void catalogueRemove(CatalogueHandle& self, std::uintptr_t ids, std::size_t idCount) {
@@ -49,6 +61,8 @@ EMSCRIPTEN_BINDINGS(sublinear_catalogue) {
   emscripten::class_<CatalogueHandle>("CatalogueHandle")
       .function("add", guard<&catalogueAdd>)
       .function("remove", guard<&catalogueRemove>)
+      .function("setLabels", guard<&catalogueSetLabels>)
+      .function("setValues", guard<&catalogueSetValues>)
       .function("build", guard<&catalogueBuild>)
       .function("size", guard<&catalogueSize>)
       .function("dim", guard<&catalogueDim>)

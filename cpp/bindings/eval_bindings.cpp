@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "attribute_arguments.hpp"
 #include "catalogue_handle.hpp"
 #include "guard.hpp"
 #include "linear_policy_handle.hpp"
@@ -16,7 +17,7 @@ namespace sublinear::bindings {
 
 namespace {
 // The log's arrays as evaluate.js put them on the heap. positions: none or one per record; filters:
-// "" or a JSON array of [exclude, labels] per record.
+// "" or a JSON array of [exclude, labels] or [exclude, labels, conditions] per record.
 DecisionLog logFrom(std::uintptr_t arms, std::size_t armCount, std::uintptr_t rewards, std::size_t rewardCount,
                     std::uintptr_t propensities, std::size_t propensityCount, std::uintptr_t positions,
                     std::size_t positionCount, const std::string& filtersJson) {
@@ -25,12 +26,15 @@ DecisionLog logFrom(std::uintptr_t arms, std::size_t armCount, std::uintptr_t re
   log.rewards.assign(fromAddress<const double>(rewards), fromAddress<const double>(rewards) + rewardCount);
   log.propensities.assign(fromAddress<const double>(propensities), fromAddress<const double>(propensities) + propensityCount);
   log.positions.assign(fromAddress<const std::uint32_t>(positions), fromAddress<const std::uint32_t>(positions) + positionCount);
-  // [[exclude ids], [labels]] per record (evaluate.js checked the ids), or empty: no filters.
+  // [[exclude ids], [labels], {allLabels, noLabels, where}?] per record (evaluate.js checked the ids),
+  // or empty: no filters.
   if (!filtersJson.empty()) {
     for (const Json& record : parseJson(filtersJson)) {
       ArmFilter filter;
       filter.exclude = record.at(0).get<std::vector<Id>>();
       filter.labels = record.at(1).get<std::vector<Label>>();
+      if (record.size() > 2) readConditionObject(record.at(2), filter);
+      filter.check();
       log.filters.push_back(std::move(filter));
     }
   }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "attribute_arguments.hpp"
 #include "catalogue_handle.hpp"
 #include "guard.hpp"
 #include "linear_policy_handle.hpp"
@@ -20,18 +21,21 @@ LinearPolicyHandle* createLinearPolicyOver(CatalogueHandle& catalogue, const std
   return new LinearPolicyHandle(PersistentLinearPolicy(parseJson(specJson), catalogue.catalogue));
 }
 
+// The attributes as attributeBatch reads them.
 void policyAddArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
-                   std::size_t featureLength, std::uintptr_t labels, std::size_t labelCount, bool labelled) {
-  self.object->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength,
-                       labelled ? fromAddress<const Label>(labels) : nullptr, labelCount);
+                   std::size_t featureLength, int labelForm, std::uintptr_t labels, std::size_t labelCount,
+                   std::uintptr_t counts, const std::string& valueNames, std::uintptr_t values, std::size_t valueCount) {
+  const ItemAttributes batch = attributeBatch(idCount, labelForm, labels, labelCount, counts, valueNames, values, valueCount);
+  self.object->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength, &batch);
 }
 
-ArmFilter filterOf(std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount) {
+// exclude and labels on the heap, the other conditions as readConditions reads them.
+ArmFilter filterOf(std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount,
+                   const std::string& conditions) {
   ArmFilter filter;
   const Id* excluded = fromAddress<const Id>(exclude);
   filter.exclude.assign(excluded, excluded + excludeCount);
-  const Label* allowed = fromAddress<const Label>(labels);
-  filter.labels.assign(allowed, allowed + labelCount);
+  readConditions(labels, labelCount, conditions, filter);
   return filter;
 }
 
@@ -40,15 +44,15 @@ void policyRemoveArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t 
 }
 
 double policySelect(LinearPolicyHandle& self, std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels,
-                    std::size_t labelCount) {
-  return static_cast<double>(self.object->select(filterOf(exclude, excludeCount, labels, labelCount)));
+                    std::size_t labelCount, const std::string& conditions) {
+  return static_cast<double>(self.object->select(filterOf(exclude, excludeCount, labels, labelCount, conditions)));
 }
 
 // The slate goes to self.slate, which JS copies out (lastSlate).
 std::size_t policySelectSlate(LinearPolicyHandle& self, double k, std::uintptr_t exclude, std::size_t excludeCount,
-                              std::uintptr_t labels, std::size_t labelCount) {
+                              std::uintptr_t labels, std::size_t labelCount, const std::string& conditions) {
   require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
-  self.slate = self.object->selectSlate(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount));
+  self.slate = self.object->selectSlate(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount, conditions));
   return self.slate.size();
 }
 
@@ -59,9 +63,9 @@ emscripten::val policyLastSlate(LinearPolicyHandle& self) {
 // decide() (slate false) or decideSlate(k): the arms go to self.slate and the propensities to
 // self.propensities / self.propensityErrors, which JS copies out; returns the event id.
 double policyDecide(LinearPolicyHandle& self, double k, bool slate, std::uintptr_t exclude, std::size_t excludeCount,
-                    std::uintptr_t labels, std::size_t labelCount) {
+                    std::uintptr_t labels, std::size_t labelCount, const std::string& conditions) {
   require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
-  Decision decision = self.object->decide(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount), slate);
+  Decision decision = self.object->decide(static_cast<std::size_t>(k), filterOf(exclude, excludeCount, labels, labelCount, conditions), slate);
   self.slate = std::move(decision.arms);
   self.propensities = std::move(decision.propensities);
   self.propensityErrors = std::move(decision.propensityErrors);

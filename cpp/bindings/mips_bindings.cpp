@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "attribute_arguments.hpp"
 #include "guard.hpp"
 #include "persistent_binding.hpp"
 #include "sublinear/mips/persistent_index.hpp"
@@ -25,10 +26,22 @@ void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::u
   addUserItems(*self.object, fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength);
 }
 
-void indexAddLabelled(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength,
-                      std::uintptr_t labels, std::size_t labelCount) {
+// The attributes as attributeBatch reads them.
+void indexAddWithAttributes(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors,
+                            std::size_t vectorLength, int labelForm, std::uintptr_t labels, std::size_t labelCount,
+                            std::uintptr_t counts, const std::string& valueNames, std::uintptr_t values, std::size_t valueCount) {
   addUserItems(*self.object, fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength,
-               fromAddress<const Label>(labels), labelCount);
+               attributeBatch(idCount, labelForm, labels, labelCount, counts, valueNames, values, valueCount));
+}
+
+void indexSetLabels(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, int labelForm, std::uintptr_t labels,
+                    std::size_t labelCount, std::uintptr_t counts) {
+  self.object->setLabels(fromAddress<const Id>(ids), idCount, attributeBatch(idCount, labelForm, labels, labelCount, counts, "", 0, 0));
+}
+
+void indexSetValues(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, const std::string& valueNames,
+                    std::uintptr_t values, std::size_t valueCount) {
+  self.object->setValues(fromAddress<const Id>(ids), idCount, attributeBatch(idCount, 0, 0, 0, 0, valueNames, values, valueCount));
 }
 
 void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
@@ -36,15 +49,15 @@ void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
 }
 
 std::uintptr_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t queryLength, double k, double shortlist,
-                        std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount) {
+                        std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels, std::size_t labelCount,
+                        const std::string& conditions) {
   require(k >= 1 && k <= kMaxUint32 && shortlist >= 0 && shortlist <= kMaxUint32, ErrorCode::InvalidArgument,
           "k must be a positive integer and shortlist a non-negative integer");
   SearchOptions options;
   options.shortlist = static_cast<std::size_t>(shortlist);
   const Id* excluded = fromAddress<const Id>(exclude);
   options.exclude.assign(excluded, excluded + excludeCount);
-  const Label* allowed = fromAddress<const Label>(labels);
-  options.labels.assign(allowed, allowed + labelCount);
+  readConditions(labels, labelCount, conditions, options);
   self.last = searchForUser(*self.object, fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options);
   self.lastView[0] = static_cast<std::uint32_t>(self.last.ids.size());
   self.lastView[1] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(self.last.ids.data()));
@@ -68,7 +81,9 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
   using namespace sublinear::bindings;
   bindPersistent(emscripten::class_<IndexHandle>("MipsIndexHandle"))
       .function("add", guard<&indexAdd>)
-      .function("addLabelled", guard<&indexAddLabelled>)
+      .function("addWithAttributes", guard<&indexAddWithAttributes>)
+      .function("setLabels", guard<&indexSetLabels>)
+      .function("setValues", guard<&indexSetValues>)
       .function("remove", guard<&indexRemove>)
       .function("search", guard<&indexSearch>)
       .function("build", guard<&indexBuild>)

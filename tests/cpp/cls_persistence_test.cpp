@@ -130,11 +130,11 @@ TEST_P(ClsPersistence, DamagedFixedArmIndexIsCorruptState) {
       EXPECT_NE(error.code(), ErrorCode::CorruptState);
     }
   }, 60);
-  // The exact index ends the payload with its last item's floats, then its items' labels (a count and
-  // one u32 per item, one item per arm) and its two work counters: an item that is no longer the
-  // lift of its arm is refused.
+  // The exact index ends the payload with its last item's floats, then its items' attributes (a
+  // layout byte, a count and one u32 label per item, one item per arm, and no value names: a u64 0)
+  // and its two work counters: an item that is no longer the lift of its arm is refused.
   Bytes changed = bytes;
-  const std::size_t labels = 8 + 4 * kRows;
+  const std::size_t labels = 1 + 8 + 4 * kRows + 8;
   ASSERT_GT(changed.size(), 24u + labels);
   changed.at(changed.size() - 4 - 16 - labels - 4) ^= 1;
   changed = resealed(changed);

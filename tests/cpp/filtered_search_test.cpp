@@ -287,11 +287,11 @@ TEST_P(FilteredSearch, LabelsFollowItemsThroughRemovalsAdditionsAndSaveLoad) {
       EXPECT_EQ(index.labelOf(id), label) << "id " << id;
       ++counts[label];
     }
-    const ItemLabels& stored = index.labels();
+    const ItemAttributes& stored = index.attributes();
     EXPECT_EQ(stored.distinctLabels(), counts.size());
     for (const auto& [label, count] : counts) {
       ASSERT_EQ(stored.count(label), count) << "label " << label;
-      for (const std::uint32_t row : stored.rowsOf(label)) EXPECT_EQ(stored.labelAt(row), label);
+      for (const std::uint32_t row : stored.rowsOf(label)) EXPECT_EQ(stored.singleLabel(row), label);
     }
   };
   expectLabelsMatch(*index_);
@@ -330,11 +330,11 @@ TEST(FilteredSearchLabels, WrongLabelCountIsRefusedAndChangesNothing) {
   const std::vector<Label> oneLabel{4};
   expectError(ErrorCode::DimensionMismatch, "one label per id", [&] { index->add(ids.data(), 2, vectors.data(), 4, oneLabel.data(), 1); });
   EXPECT_EQ(index->size(), 0u);
-  EXPECT_EQ(index->labels().size(), 0u);
+  EXPECT_EQ(index->attributes().size(), 0u);
   // Without labels every item has label 0.
   index->add(ids.data(), 2, vectors.data(), 4);
   EXPECT_EQ(index->labelOf(1), 0u);
-  EXPECT_EQ(index->labels().count(0), 2u);
+  EXPECT_EQ(index->attributes().count(0), 2u);
 }
 
 TEST(FilteredSearchLabels, AStateWithAnotherNumberOfLabelsIsCorrupt) {
@@ -346,6 +346,7 @@ TEST(FilteredSearchLabels, AStateWithAnotherNumberOfLabelsIsCorrupt) {
     out.f32(0.5f);
   }
   const std::uint32_t labels[] = {3};
+  out.u8(0);  // one label an item
   out.u32s(labels, 1);
   out.u64(0);
   out.u64(0);

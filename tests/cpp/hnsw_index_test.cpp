@@ -422,7 +422,9 @@ TEST(HnswIndex, SearchesBetweenChangesLeaveLaterAnswersAsWithoutThem) {
       apply(*quiet);
       for (int q = 0; q < 20; ++q) {
         const auto query = gaussian(queries, 8);
-        searched->search(query.data(), 8, 1 + q % 12, SearchOptions{static_cast<std::size_t>(q % 3 == 0 ? 40 : 0)});
+        SearchOptions options;
+        options.shortlist = q % 3 == 0 ? 40 : 0;
+        searched->search(query.data(), 8, 1 + q % 12, options);
       }
     };
     change([&](MipsIndex& index) { index.add(ids.data(), 2000, vectors.data(), 2000 * 8); });

@@ -161,7 +161,7 @@ std::size_t graphOffset(const Bytes& bytes, std::size_t items, std::size_t dim) 
   for (int field = 0; field < 2; ++field) at += 4 + (bytes[at] | bytes[at + 1] << 8);  // library version, type
   at += 8;                                                                             // payload length
   at += 8 + (bytes[at] | bytes[at + 1] << 8);                                          // options
-  at += 8 + items * (4 + 4 * dim) + 8 + items * 4 + 16;                               // items, labels, counters
+  at += 8 + items * (4 + 4 * dim) + 1 + 8 + items * 4 + 8 + 16;                      // items, attributes, counters
   return at + 2 + 8 * 11 + 1;  // space flags, trial and norm fields, counters, built rows, graph flag
 }
 

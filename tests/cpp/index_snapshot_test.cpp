@@ -155,7 +155,7 @@ std::size_t structureOffset(const Bytes& bytes, std::size_t dim) {
   at += 8 + read(at, 8);  // options
   const std::size_t items = read(at, 8);
   at += 8 + items * (4 + 4 * dim);
-  at += 8 + items * 4;  // labels (format 4)
+  at += 1 + 8 + items * 4 + 8;  // attributes: layout byte, one label an item, no value names (format 5)
   return at + 16;
 }
 
@@ -349,8 +349,8 @@ TEST(IndexStatePersistence, AdaptiveCopiesMustHoldTheItems) {
   constexpr std::size_t kItems = 300;
   const HostileState state("adaptive", 8, kItems);
   const std::size_t s = state.structure(), dim = state.dim();
-  // The first copy's snapshot: its items, its labels, its counters, then its LSH slots.
-  const std::size_t copyItems = s + 8, copyStructure = copyItems + kItems * (4 + 4 * dim) + 8 + kItems * 4 + 16;
+  // The first copy's snapshot: its items, its attributes (as above), its counters, then its LSH slots.
+  const std::size_t copyItems = s + 8, copyStructure = copyItems + kItems * (4 + 4 * dim) + 1 + 8 + kItems * 4 + 8 + 16;
   ASSERT_EQ(state.read(s, 8), kItems);
   state.expectRejectedFloat(copyItems + 4, 0.0f, "copy holds other items");
   state.expectRejected(s, kHuge, 8, "count exceeds");

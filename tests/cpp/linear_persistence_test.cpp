@@ -264,7 +264,7 @@ Layout layoutOf(const Bytes& bytes, std::size_t d, bool gram) {
   layout.armCount = at;
   const std::size_t arms = readU64(bytes, at);
   at += 8 + arms * (4 + 8 * d);                              // arms
-  at += 8 + arms * 4;                                        // their labels
+  at += 1 + 8 + arms * 4 + 8;                                // their attributes: one label each, no values
   at += 4 + 8 + 8;                                           // dim, lambda, observations
   layout.gram = gram ? at + 16 : 0;
   layout.inverse = gram ? layout.gram + 8 * d * d + 16 : at + 16;

@@ -72,7 +72,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::vector<float> query(dim);
         for (auto& value : query) value = input.smallFloat();
         const std::size_t k = 1 + input.below(8);
-        const auto result = index->search(query.data(), dim, k, SearchOptions{input.below(12)});
+        SearchOptions options;
+        options.shortlist = input.below(12);
+        const auto result = index->search(query.data(), dim, k, options);
         check(result.ids.size() == result.scores.size());
         check(result.ids.size() <= std::min(k, oracle.size()));
         for (std::size_t i = 0; i < result.ids.size(); ++i) {

@@ -279,6 +279,14 @@ export const families = {
           ['options', () => ({ labels: [6] }), { bad: [['a misspelt key', { label: [6] }, 'INVALID_ARGUMENT'], ...badLabels('labels', [6])] }]],
       },
       remove: { args: [['ids', () => [2]]] },
+      // One label per id here; several labels per item and their hostile forms: attributes.test.js.
+      setLabels: { args: [['ids', () => [2]], ['ids', () => [6]]] },
+      setValues: {
+        args: [['ids', () => [2]], ['options', () => ({ stock: [3] }), {
+          bad: [['a NaN value', { stock: [Number.NaN] }, 'NON_FINITE'], ['a name of 200 bytes', { ['x'.repeat(200)]: [1] }, 'INVALID_ARGUMENT'],
+            ['values of another count', { stock: [1, 2] }, 'DIMENSION_MISMATCH']],
+        }]],
+      },
       search: {
         args: [['vectors', () => [1, 0, 0], { dimensioned: true }], ['count', () => 2],
           ['options', () => ({ shortlist: 3, exclude: [1], labels: [0] }), {
@@ -410,6 +418,14 @@ export const families = {
           }]],
       },
       remove: { args: [['ids', () => [2]]] },
+      // One label per id here; several labels per item and their hostile forms: attributes.test.js.
+      setLabels: { args: [['ids', () => [2]], ['ids', () => [6]]] },
+      setValues: {
+        args: [['ids', () => [2]], ['options', () => ({ stock: [3] }), {
+          bad: [['a NaN value', { stock: [Number.NaN] }, 'NON_FINITE'], ['a name of 200 bytes', { ['x'.repeat(200)]: [1] }, 'INVALID_ARGUMENT'],
+            ['values of another count', { stock: [1, 2] }, 'DIMENSION_MISMATCH']],
+        }]],
+      },
       build: { args: [['limit', () => 10]] },
       stats: { args: [] },
       toBytes: { args: [] },

@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const index = new sb.ExactIndex({ dim: 4, seed: 1 });
   index.add(new Uint32Array([1, 2]), new Float32Array(8));
   index.add([3], [1, 2, 3, 4]);
-  const result: SearchResult = index.search(new Float64Array(4), 2, { shortlist: 10 });
+  const result: SearchResult = index.search(new Float64Array(4), 2, { shortlist: 10, noLabels: [2], where: { price: [0, 1] } });
   const first: number = result.ids[0];
   const score: number = result.scores[0];
   const work: number = index.stats().innerProducts;
@@ -123,11 +123,16 @@ async function catalogues(): Promise<void> {
   const sb: SublinearBandits = await init();
   const catalogue = new sb.Catalogue({ dim: 32, index: { type: 'hnsw' }, seed: 1 });
   catalogue.add(new Uint32Array([1, 2]), new Float64Array(64), { labels: [3, 7] });
+  catalogue.add(new Uint32Array([3, 4]), new Float64Array(64), { labels: [[3, 8], new Uint32Array([7])], values: { price: [9.5, 20], stock: new Float64Array([0, 2]) } });
+  catalogue.setLabels([3], [[1, 2]]);
+  catalogue.setValues([3, 4], { stock: [1, 0] });
   catalogue.remove([2]);
   const waiting: number = catalogue.build();
   const identity: string = catalogue.stats().identity;
   console.log(waiting, identity, catalogue.size, catalogue.dim, catalogue.has(1));
   const user = new sb.SubTS({ catalogue, seed: 7 });
+  const page: Uint32Array = user.selectSlate(2, { labels: [3], allLabels: [8], noLabels: [1], where: { price: [0, 50], stock: [1, Infinity] }, exclude: [4] });
+  console.log(page);
   const baseline = new sb.LinTS({ catalogue, inflation: 0.5 });
   const ucb = new sb.LinUCB({ catalogue, lambda: 2 });
   // Every linear policy is a user over a catalogue (issue 55: the elimination policies' were refused).

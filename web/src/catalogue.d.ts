@@ -1,6 +1,6 @@
 // One catalogue, many users (docs/recommender.md, "Many users over one catalogue"): the arm set and its MIPS index stored
 // once.
-import type { Disposable, Floats, Ids } from './common.js';
+import type { AttributeAddOptions, Disposable, Floats, Ids, ItemLabels, ItemValues } from './common.js';
 import type { PolicyIndexOptions } from './linear.js';
 
 export interface CatalogueOptions {
@@ -26,10 +26,8 @@ export interface CatalogueOptions {
   subspaceEnergy?: number;
 }
 
-export interface CatalogueAddOptions {
-  /** One unsigned integer per arm (a category), default 0 for every arm. */
-  labels?: Ids;
-}
+/** The arms' labels (one unsigned integer per arm, default 0, or an array per arm) and named values. */
+export interface CatalogueAddOptions extends AttributeAddOptions {}
 
 export interface CatalogueStats {
   type: 'catalogue';
@@ -75,10 +73,17 @@ export declare class Catalogue implements Disposable {
   add(ids: Ids, features: Floats, options?: CatalogueAddOptions): void;
   /** An unknown id throws UNKNOWN_ID and nothing is removed. */
   remove(ids: Ids): void;
+  /**
+   * New labels for arms in the catalogue (the shapes of add's): the index's structure does not
+   * change, and every user sees the new labels at its next call. UNKNOWN_ID: nothing changed.
+   */
+  setLabels(ids: Ids, labels: ItemLabels): void;
+  /** New values for arms (`{ stock: [0, 3] }`; other names keep theirs): no index change. */
+  setValues(ids: Ids, values: ItemValues): void;
   /** Builds the index for up to maxItems waiting arms now (all by default); returns how many still wait. */
   build(maxItems?: number): number;
   stats(): CatalogueStats;
-  /** The whole catalogue (arms, labels, index and identity). */
+  /** The whole catalogue (arms, their labels and values, index and identity). */
   toBytes(): Uint8Array;
   dispose(): void;
 }

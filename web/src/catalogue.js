@@ -2,10 +2,11 @@
 // once and shared by any number of linear policies (`new sb.SubTS({ catalogue })`), each holding only
 // its own model. Disposing a Catalogue releases this object's share: the C++ catalogue lives until
 // the last policy over it is disposed too, so users keep working after their catalogue's dispose().
-import { MAX_UINT32, readAddOptions, requireId, requireInteger, toFeatureArray, toIdArray } from './convert.js';
+import { attributeBatch, readAddAttributes, readLabelChanges, readValueChanges } from './attributes.js';
+import { MAX_UINT32, requireId, requireInteger, toFeatureArray, toIdArray } from './convert.js';
 
 export function defineCatalogueClasses(runtime) {
-  const { Module, withHeap, labelsOnHeap } = runtime;
+  const { Module, withHeap, attributesOnHeap } = runtime;
 
   const CatalogueFamily = runtime.family('Catalogue', {
     create: runtime.createFrom(Module.createCatalogue),
@@ -14,12 +15,24 @@ export function defineCatalogueClasses(runtime) {
       dim: { get: (handle) => handle.dim() },
       size: { get: (handle) => handle.size() },
       has: { args: [(id) => requireId(id)], call: (handle, id) => handle.has(id) },
-      // add(ids, features, { labels }): labels, one unsigned integer per arm (a category), default 0.
+      // add(ids, features, { labels, values }): labels, one unsigned integer per arm (a category,
+      // default 0) or an array of them per arm; values, { name: one number per arm }.
       add: {
-        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddOptions],
-        call: (handle, ids, features, labels) => withHeap([ids, features, labelsOnHeap(labels)],
-          (idAddress, featureAddress, labelAddress) => handle.add(idAddress, ids.length, featureAddress, features.length,
-            labelAddress, labels?.length ?? 0, labels !== null)),
+        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddAttributes],
+        call: (handle, ids, features, attributes) => attributesOnHeap(attributeBatch(attributes, ids.length), (a) =>
+          withHeap([ids, features], (idAddress, featureAddress) => handle.add(idAddress, ids.length, featureAddress, features.length,
+            a.form, a.labelAddress, a.labels.length, a.countAddress, a.names, a.valueAddress, a.values.length))),
+      },
+      // setLabels(ids, labels) and setValues(ids, { name: numbers }): the attributes only, no index change.
+      setLabels: {
+        args: [(ids) => toIdArray(ids), readLabelChanges],
+        call: (handle, ids, labels) => attributesOnHeap(attributeBatch(labels, ids.length), (a) =>
+          withHeap([ids], (idAddress) => handle.setLabels(idAddress, ids.length, a.form, a.labelAddress, a.labels.length, a.countAddress))),
+      },
+      setValues: {
+        args: [(ids) => toIdArray(ids), readValueChanges],
+        call: (handle, ids, values) => attributesOnHeap(attributeBatch(values, ids.length), (a) =>
+          withHeap([ids], (idAddress) => handle.setValues(idAddress, ids.length, a.names, a.valueAddress, a.values.length))),
       },
       remove: {
         args: [(ids) => toIdArray(ids)],

@@ -48,3 +48,37 @@ export interface Disposable extends globalThis.Disposable {
   readonly disposed: boolean;
 }
 
+
+/**
+ * Items' labels: one unsigned 32-bit integer per item (a category), or one array of them per item
+ * (categories, tags, sizes: at most 1024 an item). Default: label 0 for every item.
+ */
+export type ItemLabels = Ids | ArrayLike<Ids>;
+
+/**
+ * Items' named numbers, one per item for each name: `{ price, stock }` (at most 64 names of 1 to 128
+ * bytes). An item without a value of a name never passes a `where` on it.
+ */
+export type ItemValues = { [name: string]: Floats };
+
+/** add()'s attributes of an index, a catalogue or a policy's own arms. */
+export interface AttributeAddOptions {
+  labels?: ItemLabels;
+  values?: ItemValues;
+}
+
+/**
+ * Conditions on the items' attributes, combined with AND (API.md v3): at least one of `labels`, every
+ * one of `allLabels`, none of `noLabels`, and for each name of `where` a value in [low, high]
+ * (Infinity allowed; a NaN bound, low > high or a name no item was given: INVALID_ARGUMENT).
+ */
+export interface AttributeFilter {
+  /** Any of these labels; every label when absent or empty. */
+  labels?: Ids;
+  /** Every one of these labels. */
+  allLabels?: Ids;
+  /** None of these labels. */
+  noLabels?: Ids;
+  /** Named values in ranges: `{ price: [0, 50], stock: [1, Infinity] }`. */
+  where?: { [name: string]: [number, number] };
+}

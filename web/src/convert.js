@@ -330,12 +330,3 @@ export function dataToJson(value, noun) {
 export function optionsToJson(options) {
   return dataToJson(options, 'option');
 }
-
-/**
- * add(ids, rows, { labels }) of an index or a catalogue: one unsigned 32-bit label per id (the core
- * checks the count), or null when none were given.
- */
-export function readAddOptions(options) {
-  const { labels } = readOptions(options, 'add options', ['labels']);
-  return labels === undefined ? null : toIdArray(labels, 'labels');
-}

@@ -1,9 +1,10 @@
 // The decision log's file formats (docs/evaluation.md, "Logs in and out"): JSON lines, one object per decision
 // with `arm`, `reward` and `propensity`, optionally `position` (a slate's position, 0 first) and the
-// filters the decision was made under, `exclude` and `labels` (arrays of integers); other keys, such
-// as an event id or a time, are ignored. Or CSV with a header naming at least the columns arm,
-// reward and propensity (in any order), optionally position, exclude and labels (integers separated
-// by spaces). Numbers are JSON numbers in JSON lines (a string is refused) and decimal text in CSV
+// filters the decision was made under, `exclude`, `labels`, `allLabels` and `noLabels` (arrays of
+// integers) and `where` ({ name: [low, high] }, null for an open side: JSON has no Infinity); other
+// keys, such as an event id or a time, are ignored. Or CSV with a header naming at least the columns
+// arm, reward and propensity (in any order), optionally position, exclude, labels, allLabels and
+// noLabels (integers separated by spaces; `where` only in JSON lines). Numbers are JSON numbers in JSON lines (a string is refused) and decimal text in CSV
 // (integers: digits only, no hex, no exponent).
 // A record may name its `user` (a population's log; in every record or in none).
 // parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters?, users? }.
@@ -11,7 +12,8 @@ import { invalidArgument } from './errors.js';
 import { dataToJson, isArray } from './convert.js';
 
 const COLUMNS = ['arm', 'reward', 'propensity'];
-const OPTIONAL_COLUMNS = ['position', 'exclude', 'labels'];
+const OPTIONAL_COLUMNS = ['position', 'exclude', 'labels', 'allLabels', 'noLabels', 'where'];
+const LABEL_COLUMNS = ['exclude', 'labels', 'allLabels', 'noLabels'];
 // The user a record was decided for (a population's log, evaluate() with users): in every record or in none.
 const USER_COLUMN = 'user';
 
@@ -58,7 +60,20 @@ function idsAt(value, column, where, csv) {
   return Uint32Array.from(list, (entry) => integerAt(entry, column, where, csv));
 }
 
-// records: [where, { arm, reward, propensity, position?, exclude?, labels? }]; csv: the values are
+// A `where` entry of JSON lines: { name: [low, high] } with null for an open side; the ranges
+// themselves are checked with the rest of the filter (attributes.js).
+function whereAt(value, where) {
+  if (typeof value !== 'object' || isArray(value, `${where}: where`)) throw invalidArgument(`${where}: where is not an object of ranges`);
+  const ranges = {};
+  for (const name of Object.keys(value)) {
+    const range = value[name];
+    if (!isArray(range, `${where}: where.${name}`) || range.length !== 2) throw invalidArgument(`${where}: where.${name} is not [low, high]`);
+    ranges[name] = [range[0] === null ? -Infinity : range[0], range[1] === null ? Infinity : range[1]];
+  }
+  return ranges;
+}
+
+// records: [where, { arm, reward, propensity, position?, exclude?, labels?, ... }]; csv: the values are
 // CSV cells (text), otherwise JSON values.
 function fromRecords(records, csv) {
   if (records.length === 0) throw invalidArgument('the log holds no decision');
@@ -90,10 +105,18 @@ function fromRecords(records, csv) {
       positions[i] = integerAt(position, 'position', where, csv);
       positioned = true;
     }
-    const exclude = idsAt(field('exclude'), 'exclude', where, csv);
-    const labels = idsAt(field('labels'), 'labels', where, csv);
-    if (exclude.length > 0 || labels.length > 0) {
-      filters[i] = { exclude, labels };
+    const filter = {};
+    for (const column of LABEL_COLUMNS) {
+      const ids = idsAt(field(column), column, where, csv);
+      if (ids.length > 0 || column === 'exclude' || column === 'labels') filter[column] = ids;
+    }
+    const ranges = field('where');
+    if (ranges !== undefined && ranges !== null && !(csv && ranges === '')) {
+      if (csv) throw invalidArgument(`${where}: where is read from JSON lines only`);
+      filter.where = whereAt(ranges, where);
+    }
+    if (Object.values(filter).some((value) => !ArrayBuffer.isView(value) || value.length > 0)) {
+      filters[i] = filter;
       filtered = true;
     }
   });
@@ -153,12 +176,19 @@ export function parseDecisionLog(text) {
 // One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays. Other
 // keys are written as data (dataToJson): a circular value or a BigInt is refused, and no toJSON runs.
 export function formatDecision(decision) {
-  const { arm, reward, propensity, position, exclude, labels, ...rest } = decision;
+  const { arm, reward, propensity, position, exclude, labels, allLabels, noLabels, where, ...rest } = decision;
   const fields = { arm, reward, propensity };
   // Own keys only, as parseDecisionLog reads them.
   if (Object.hasOwn(decision, 'position')) fields.position = position;
   if (Object.hasOwn(decision, 'exclude')) fields.exclude = ArrayBuffer.isView(exclude) ? Array.from(exclude) : exclude;
   if (Object.hasOwn(decision, 'labels')) fields.labels = ArrayBuffer.isView(labels) ? Array.from(labels) : labels;
+  if (Object.hasOwn(decision, 'allLabels')) fields.allLabels = ArrayBuffer.isView(allLabels) ? Array.from(allLabels) : allLabels;
+  if (Object.hasOwn(decision, 'noLabels')) fields.noLabels = ArrayBuffer.isView(noLabels) ? Array.from(noLabels) : noLabels;
+  // JSON has no Infinity: an open side is null.
+  const open = (bound) => (bound === Infinity || bound === -Infinity ? null : bound);
+  if (Object.hasOwn(decision, 'where') && where !== null && typeof where === 'object') {
+    fields.where = Object.fromEntries(Object.keys(where).map((name) => [name, isArray(where[name], 'where') ? where[name].map(open) : where[name]]));
+  }
   // Checked as parseDecisionLog would read it back.
   fromRecords([['decision', fields]], false);
   return dataToJson({ ...rest, ...fields }, 'decision key');

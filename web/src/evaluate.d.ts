@@ -1,5 +1,5 @@
 // evaluate() (docs/evaluation.md, "Off-policy evaluation") and the decision log's file formats.
-import type { Floats, Ids } from './common.js';
+import type { AttributeFilter, Floats, Ids } from './common.js';
 import type { Catalogue } from './catalogue.js';
 import type { LinearPolicy } from './linear.js';
 
@@ -17,10 +17,10 @@ export interface DecisionLog {
    */
   positions?: Ids;
   /**
-   * The eligibility filters each decision was made under (decide()'s `{ exclude, labels }`, or null):
-   * the evaluated policy is asked what it would choose under the same filters.
+   * The eligibility filters each decision was made under (decide()'s `{ exclude, labels, allLabels,
+   * noLabels, where }`, or null): the evaluated policy is asked what it would choose under the same filters.
    */
-  filters?: ({ exclude?: Ids; labels?: Ids } | null)[];
+  filters?: ((AttributeFilter & { exclude?: Ids }) | null)[];
 }
 
 export type Estimator = 'replay' | 'ips' | 'snips' | 'dm' | 'dr';
@@ -199,15 +199,15 @@ export interface EvaluationClasses {
     arms: Uint32Array; rewards: Float64Array; propensities: Float64Array;
     /** When any record has a `position`. */
     positions?: Uint32Array;
-    /** When any record has `exclude` or `labels`. */
-    filters?: ({ exclude: Uint32Array; labels: Uint32Array } | null)[];
+    /** When any record has a filter: `exclude` and `labels` always, the other keys where given. */
+    filters?: ({ exclude: Uint32Array; labels: Uint32Array; allLabels?: Uint32Array; noLabels?: Uint32Array; where?: { [name: string]: [number, number] } } | null)[];
     /** When the records name their `user` (every one of them must): a population's log. */
     users?: Uint32Array;
   };
   /**
    * One decision as a JSON line that parseDecisionLog reads back: with `position` for a slate's
-   * position, `exclude` and `labels` for the filters it was decided under (other keys are kept and
-   * ignored when read).
+   * position, `exclude`, `labels`, `allLabels`, `noLabels` and `where` (an open side written null) for
+   * the filters it was decided under (other keys are kept and ignored when read).
    */
-  formatDecision(decision: { arm: number; reward: number; propensity: number; position?: number; exclude?: Ids; labels?: Ids; [key: string]: unknown }): string;
+  formatDecision(decision: { arm: number; reward: number; propensity: number; position?: number; exclude?: Ids; labels?: Ids; allLabels?: Ids; noLabels?: Ids; where?: { [name: string]: [number, number] }; [key: string]: unknown }): string;
 }

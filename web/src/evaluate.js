@@ -1,12 +1,14 @@
 // evaluate() (docs/evaluation.md, "Off-policy evaluation"): the estimators run in the core on copies of the
 // policy made from its bytes (cpp/src/eval); this file reads the arguments and parses the report.
+import { filterRecord } from './attributes.js';
 import { BanditError, ErrorCode, invalidArgument } from './errors.js';
 import { dataToJson, guardProxy, isArray, optionsToJson, readOptions, requireId, toBytes, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
 import { handleOf, refuseExtraArguments } from './runtime.js';
 import { formatDecision, parseDecisionLog } from './decision-log.js';
 
 const REQUIRED_LOG_KEYS = ['arms', 'rewards', 'propensities'];
-// positions: a slate's position per record; filters: the { exclude, labels } each was decided under.
+// positions: a slate's position per record; filters: the filter ({ exclude, labels, allLabels,
+// noLabels, where }) each was decided under.
 const LOG_KEYS = [...REQUIRED_LOG_KEYS, 'positions', 'filters'];
 const NO_IDS = new Uint32Array(0);
 const NO_BYTES = new Uint8Array(0);
@@ -16,7 +18,8 @@ const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefin
 // A population's log also names the user of each record.
 const POPULATION_LOG_KEYS = [...LOG_KEYS, 'users'];
 
-// log.filters: one { exclude, labels } (or null: none) per record, as [[exclude], [labels]] JSON.
+// log.filters: one filter (or null: none) per record, as [[exclude], [labels], {conditions}?] JSON
+// (attributes.js filterRecord).
 function filtersToJson(filters) {
   if (filters === undefined) return '';
   if (!isArray(filters, 'log.filters')) throw invalidArgument('log.filters must be an array: one { exclude, labels } or null per record');
@@ -27,9 +30,7 @@ function filtersToJson(filters) {
       records.push([[], []]);
       continue;
     }
-    const { exclude, labels } = readOptions(filter, `log.filters[${i}]`, ['exclude', 'labels']);
-    records.push([Array.from(exclude === undefined ? NO_IDS : toIdArray(exclude, `log.filters[${i}].exclude`)),
-      Array.from(labels === undefined ? NO_IDS : toIdArray(labels, `log.filters[${i}].labels`))]);
+    records.push(filterRecord(filter, `log.filters[${i}]`));
   }
   return dataToJson(records, 'log.filters');
 }

@@ -1,5 +1,5 @@
 // Linear bandits, one arm per step (docs/policies.md, "Linear bandits").
-import type { Disposable, Floats, Ids } from './common.js';
+import type { AttributeAddOptions, AttributeFilter, Disposable, Floats, Ids } from './common.js';
 import type { Catalogue } from './catalogue.js';
 import type { IndexType } from './mips.js';
 
@@ -291,21 +291,15 @@ export interface LinearPolicyStats {
 }
 
 /** addArms' third argument. */
-export interface ArmAddOptions {
-  /**
-   * One label per arm (an unsigned 32-bit integer: a category, a shop), for the `labels` filter of
-   * select and selectSlate; default 0 for every arm. Saved in toBytes(). A policy over a catalogue
-   * uses the catalogue's labels (catalogue.add(ids, features, { labels })).
-   */
-  labels?: Ids;
-}
+export interface ArmAddOptions extends AttributeAddOptions {}
 
-/** Eligibility filters of select and selectSlate, combined with AND. */
-export interface ArmFilters {
+/**
+ * Eligibility filters of select, selectSlate, decide and decideSlate, combined with AND: `exclude`
+ * and the attribute conditions (labels and values given at addArms, or a catalogue's).
+ */
+export interface ArmFilters extends AttributeFilter {
   /** Arms never returned (ids not in the set are ignored: the shown items may have left it). */
   exclude?: Ids;
-  /** Only arms whose label is listed are returned; every label when absent. */
-  labels?: Ids;
 }
 
 /** decide()'s answer. */

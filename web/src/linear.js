@@ -1,20 +1,14 @@
 // Linear bandit policies (docs/policies.md, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
-import { MAX_MAGNITUDE, MAX_UINT32, readAddOptions, readOptions, requireId, requireInteger, requireNumber, requirePositiveInteger, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
+import { attributeBatch, readAddAttributes, readFilter } from './attributes.js';
+import { MAX_MAGNITUDE, MAX_UINT32, readOptions, requireId, requireInteger, requireNumber, requirePositiveInteger, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
 import { invalidArgument } from './errors.js';
 import { handleOf } from './runtime.js';
 
-const NO_IDS = new Uint32Array(0);
 
-// select({ exclude, labels }) and selectSlate(k, { exclude, labels }): exclude is ids, labels the
-// allowed labels (API.md v2, filters).
-function readFilters(options, name) {
-  const { exclude, labels } = readOptions(options, name, ['exclude', 'labels']);
-  return {
-    exclude: exclude === undefined ? NO_IDS : toIdArray(exclude, 'exclude'),
-    labels: labels === undefined ? NO_IDS : toIdArray(labels, 'labels'),
-  };
-}
+// select(filter) and selectSlate(k, filter): { exclude, labels, allLabels, noLabels, where }
+// (attributes.js; API.md v3).
+const readFilters = (options, name) => readFilter(options, name);
 
 // A reward, or the rewards of a slate's positions: finite numbers the core also bounds. More rewards
 // than `largestSlate` match no pending decision: refused from the array's length, before any of them
@@ -31,7 +25,7 @@ function readRewards(rewards, largestSlate) {
 // `CatalogueFamily` (catalogue.js): a policy given `{ catalogue }` is a user over that catalogue,
 // with its own model only (LinUCB, LinTS, SubTS).
 export function defineLinearClasses(runtime, CatalogueFamily) {
-  const { Module, withHeap, labelsOnHeap, call } = runtime;
+  const { Module, withHeap, attributesOnHeap, call } = runtime;
   const catalogueHandle = (catalogue) => handleOf(catalogue, CatalogueFamily, 'options.catalogue');
   // At least as many arms as any pending decision of this module's policies showed: the largest
   // slate decided here, or, for a restored state's pending decisions, one arm per 4 of its bytes (a
@@ -39,9 +33,9 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
   let largestSlate = 1;
 
   // The decision the core just made, copied out of wasm memory that the next call overwrites.
-  function decideOn(handle, k, slate, { exclude, labels }) {
+  function decideOn(handle, k, slate, { exclude, labels, conditions }) {
     return withHeap([exclude, labels], (excludeAddress, labelAddress) => {
-      const eventId = handle.decide(k, slate, excludeAddress, exclude.length, labelAddress, labels.length);
+      const eventId = handle.decide(k, slate, excludeAddress, exclude.length, labelAddress, labels.length, conditions);
       const arms = handle.lastSlate().slice();
       largestSlate = Math.max(largestSlate, arms.length);
       return {
@@ -77,11 +71,13 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       armCount: { get: (handle) => handle.armCount() },
       type: { get: (handle) => handle.type() },
       hasArm: { args: [(id) => requireId(id)], call: (handle, id) => handle.hasArm(id) },
-      // addArms(ids, features, { labels }): one unsigned 32-bit label per arm (a category), default 0.
+      // addArms(ids, features, { labels, values }): labels, one unsigned 32-bit label per arm (a
+      // category, default 0) or an array of them per arm; values, { name: one number per arm }.
       addArms: {
-        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddOptions],
-        call: (handle, ids, features, labels) => withHeap([ids, features, labelsOnHeap(labels)], (idAddress, featureAddress, labelAddress) =>
-          handle.addArms(idAddress, ids.length, featureAddress, features.length, labelAddress, labels?.length ?? 0, labels !== null)),
+        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddAttributes],
+        call: (handle, ids, features, attributes) => attributesOnHeap(attributeBatch(attributes, ids.length), (a) =>
+          withHeap([ids, features], (idAddress, featureAddress) => handle.addArms(idAddress, ids.length, featureAddress, features.length,
+            a.form, a.labelAddress, a.labels.length, a.countAddress, a.names, a.valueAddress, a.values.length))),
       },
       removeArms: {
         args: [(ids) => toIdArray(ids)],
@@ -90,14 +86,14 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       select: {
         args: [(options) => readFilters(options, 'select options')],
         // Without a filter nothing is copied to the heap (withHeap: empty arrays travel as address 0).
-        call: (handle, { exclude, labels }) => withHeap([exclude, labels], (excludeAddress, labelAddress) =>
-          handle.select(excludeAddress, exclude.length, labelAddress, labels.length)),
+        call: (handle, { exclude, labels, conditions }) => withHeap([exclude, labels], (excludeAddress, labelAddress) =>
+          handle.select(excludeAddress, exclude.length, labelAddress, labels.length, conditions)),
       },
       // min(k, eligible) distinct arms, best first; EMPTY when none is eligible.
       selectSlate: {
         args: [(k) => requirePositiveInteger(k, 'k'), (options) => readFilters(options, 'selectSlate options')],
-        call: (handle, k, { exclude, labels }) => withHeap([exclude, labels], (excludeAddress, labelAddress) => {
-          handle.selectSlate(k, excludeAddress, exclude.length, labelAddress, labels.length);
+        call: (handle, k, { exclude, labels, conditions }) => withHeap([exclude, labels], (excludeAddress, labelAddress) => {
+          handle.selectSlate(k, excludeAddress, exclude.length, labelAddress, labels.length, conditions);
           // A copy: the view points into wasm memory that the next call overwrites.
           return handle.lastSlate().slice();
         }),

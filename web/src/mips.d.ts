@@ -1,5 +1,5 @@
 // Maximum inner product search (docs/mips.md, "Maximum inner product search").
-import type { Disposable, Floats, Ids } from './common.js';
+import type { AttributeAddOptions, AttributeFilter, Disposable, Floats, Ids, ItemLabels, ItemValues } from './common.js';
 
 export interface SearchResult {
   /** Best first. */
@@ -8,27 +8,23 @@ export interface SearchResult {
   scores: Float32Array;
 }
 
-export interface SearchOptions {
+/**
+ * The attribute conditions (labels, allLabels, noLabels, where) and `exclude` all apply (AND). Every
+ * index type returns only eligible items, and min(k, eligible count) of them: FEWER than k when fewer
+ * are eligible. Nothing eligible: EMPTY.
+ */
+export interface SearchOptions extends AttributeFilter {
   /** Retrieve this many candidates and rank them exactly (where the index supports it). */
   shortlist?: number;
   /** Ids never returned (ids the index does not hold are ignored). */
   exclude?: Ids;
-  /**
-   * Only items whose label (given at add) is one of these are returned; empty or absent: every label.
-   * With `exclude`, both apply (AND). Every index type returns only eligible items, and
-   * min(k, eligible count) of them: FEWER than k when fewer are eligible. Nothing eligible: EMPTY.
-   */
-  labels?: Ids;
 }
 
-export interface AddOptions {
-  /**
-   * One label per id (an unsigned 32-bit integer: a category, a shop), for search's `labels` filter;
-   * default 0 for every item. A wrong length throws DIMENSION_MISMATCH, a value that is not an integer
-   * in [0, 2^32-1] INVALID_ARGUMENT, and nothing is added.
-   */
-  labels?: Ids;
-}
+/**
+ * The items' labels (one per item, or an array per item; default 0) and named values, for search's
+ * filters. A wrong count throws INVALID_ARGUMENT (values: DIMENSION_MISMATCH), and nothing is added.
+ */
+export interface AddOptions extends AttributeAddOptions {}
 
 export interface IndexStats {
   /** Full-dimension inner products computed since creation. */
@@ -57,6 +53,10 @@ export interface MipsIndex extends Disposable {
   add(ids: Ids, vectors: Floats, options?: AddOptions): void;
   /** An unknown id throws UNKNOWN_ID and nothing is removed. */
   remove(ids: Ids): void;
+  /** New labels for stored items (the shapes of add's): no change to the index's structure. */
+  setLabels(ids: Ids, labels: ItemLabels): void;
+  /** New values for stored items (other names keep theirs): no change to the index's structure. */
+  setValues(ids: Ids, values: ItemValues): void;
   /**
    * The min(k, size) items of largest inner product, best first; with filters (options.exclude,
    * options.labels), the min(k, eligible count) best eligible items, so fewer than k when fewer are
@@ -175,6 +175,8 @@ declare abstract class IndexMembers implements MipsIndex {
   has(id: number): boolean;
   add(ids: Ids, vectors: Floats, options?: AddOptions): void;
   remove(ids: Ids): void;
+  setLabels(ids: Ids, labels: ItemLabels): void;
+  setValues(ids: Ids, values: ItemValues): void;
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
   build(maxItems?: number): number;
   stats(): IndexStats;

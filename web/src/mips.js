@@ -1,22 +1,21 @@
 // Maximum inner product search indexes (docs/mips.md, "Maximum inner product search"): one JS class per C++
 // index type, all sharing the MipsIndex interface of the core.
-import { MAX_UINT32, optionsToJson, readAddOptions, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
+import { attributeBatch, readAddAttributes, readFilter, readLabelChanges, readValueChanges } from './attributes.js';
+import { MAX_UINT32, optionsToJson, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
+import { ErrorCode } from './errors.js';
 
-const NO_IDS = new Uint32Array(0);
 
-// search(query, k, { shortlist, exclude, labels }): exclude is ids, labels the allowed labels.
+// search(query, k, { shortlist, exclude, labels, allLabels, noLabels, where }): exclude is ids, the
+// rest the attribute filter (attributes.js).
 function readSearchOptions(options) {
-  const { shortlist = 0, exclude, labels } = readOptions(options, 'search options', ['shortlist', 'exclude', 'labels']);
+  const filter = readFilter(options, 'search options', ['shortlist']);
+  const { shortlist = 0 } = filter.given;
   if (shortlist !== 0) requirePositiveInteger(shortlist, 'shortlist');
-  return {
-    shortlist,
-    exclude: exclude === undefined ? NO_IDS : toIdArray(exclude, 'exclude'),
-    labels: labels === undefined ? NO_IDS : toIdArray(labels, 'labels'),
-  };
+  return { shortlist, ...filter };
 }
 
 export function defineMipsClasses(runtime) {
-  const { Module, withHeap, labelsOnHeap, call } = runtime;
+  const { Module, withHeap, attributesOnHeap, call } = runtime;
 
   const MipsIndex = runtime.family('MipsIndex', {
     create: runtime.createFrom(Module.createMipsIndex),
@@ -26,11 +25,27 @@ export function defineMipsClasses(runtime) {
       size: { get: (handle) => handle.size() },
       has: { args: [(id) => requireId(id)], call: (handle, id) => handle.has(id) },
       add: {
-        args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors'), readAddOptions],
-        call: (handle, ids, vectors, labels) => (labels === null
-          ? withHeap([ids, vectors], (idAddress, vectorAddress) => handle.add(idAddress, ids.length, vectorAddress, vectors.length))
-          : withHeap([ids, vectors, labelsOnHeap(labels)], (idAddress, vectorAddress, labelAddress) =>
-            handle.addLabelled(idAddress, ids.length, vectorAddress, vectors.length, labelAddress, labels.length))),
+        args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors'), readAddAttributes],
+        call: (handle, ids, vectors, read) => {
+          const attributes = attributeBatch(read, ids.length, ErrorCode.DIMENSION_MISMATCH);
+          if (attributes.form === 0 && attributes.names === '') {
+            return withHeap([ids, vectors], (idAddress, vectorAddress) => handle.add(idAddress, ids.length, vectorAddress, vectors.length));
+          }
+          return attributesOnHeap(attributes, (a) => withHeap([ids, vectors], (idAddress, vectorAddress) =>
+            handle.addWithAttributes(idAddress, ids.length, vectorAddress, vectors.length, a.form, a.labelAddress, a.labels.length,
+              a.countAddress, a.names, a.valueAddress, a.values.length)));
+        },
+      },
+      // setLabels(ids, labels) and setValues(ids, { name: numbers }): the attributes only, no structure changes.
+      setLabels: {
+        args: [(ids) => toIdArray(ids), readLabelChanges],
+        call: (handle, ids, labels) => attributesOnHeap(attributeBatch(labels, ids.length), (a) =>
+          withHeap([ids], (idAddress) => handle.setLabels(idAddress, ids.length, a.form, a.labelAddress, a.labels.length, a.countAddress))),
+      },
+      setValues: {
+        args: [(ids) => toIdArray(ids), readValueChanges],
+        call: (handle, ids, values) => attributesOnHeap(attributeBatch(values, ids.length), (a) =>
+          withHeap([ids], (idAddress) => handle.setValues(idAddress, ids.length, a.names, a.valueAddress, a.values.length))),
       },
       remove: {
         args: [(ids) => toIdArray(ids)],
@@ -46,9 +61,10 @@ export function defineMipsClasses(runtime) {
         args: [(query) => toFloat32Array(query, 'query'), (k) => requirePositiveInteger(k, 'k'), readSearchOptions],
         // The answer is read through the block search() returns (its length, the addresses of its
         // ids and scores): a search is one call into the module.
-        call: (handle, query, k, { shortlist, exclude, labels }) => withHeap([query, exclude, labels],
+        call: (handle, query, k, { shortlist, exclude, labels, conditions }) => withHeap([query, exclude, labels],
           (address, excludeAddress, labelAddress) => {
-            const view = handle.search(address, query.length, k, shortlist, excludeAddress, exclude.length, labelAddress, labels.length) >>> 0;
+            const view = handle.search(address, query.length, k, shortlist, excludeAddress, exclude.length, labelAddress, labels.length,
+              conditions) >>> 0;
             if (view === 0) return undefined;  // failed: call() throws the error C++ reported
             const buffer = runtime.heapBuffer();
             const [count, idsAddress, scoresAddress] = new Uint32Array(buffer, view, 3);

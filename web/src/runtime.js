@@ -131,13 +131,10 @@ export function createRuntime(Module) {
     }
   }
 
-  // The labels of an add() for withHeap: none given (null) as an empty array; labels given empty as
-  // a one-element scratch array (their length, 0, travels beside it). The bindings read a labels
-  // address of 0 as "no labels", so address 0 would let ids in without the labels asked for, which
-  // the core refuses when it sees labels of the wrong count.
-  const NO_LABELS = new Uint32Array(0);
-  const GIVEN_EMPTY = new Uint32Array(1);
-  const labelsOnHeap = (labels) => (labels === null ? NO_LABELS : labels.length > 0 ? labels : GIVEN_EMPTY);
+  // The attributes read by attributes.js on the heap for body({ ...attributes, labelAddress,
+  // countAddress, valueAddress }).
+  const attributesOnHeap = (attributes, body) => withHeap([attributes.labels, attributes.counts, attributes.values],
+    (labelAddress, countAddress, valueAddress) => body({ ...attributes, labelAddress, countAddress, valueAddress }));
 
   let warnedAboutLeak = false;
   const leaks = typeof FinalizationRegistry === 'function'
@@ -284,7 +281,7 @@ export function createRuntime(Module) {
     return optionsToJson({ ...readOptions(options, 'options'), type });
   }
 
-  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, labelsOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions, inspectState };
+  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, attributesOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions, inspectState };
   return runtime;
 }
 

@@ -132,6 +132,14 @@ std::string contextKey(std::uint32_t position, const ArmFilter& filter) {
   for (const Id id : exclude) key += std::to_string(id) + ",";
   key += "|";
   for (const Label label : labels) key += std::to_string(label) + ",";
+  // The other attribute conditions as given: contexts that differ in them differ.
+  for (const auto* list : {&filter.allLabels, &filter.noLabels}) {
+    key += "|";
+    for (const Label label : *list) key += std::to_string(label) + ",";
+  }
+  // Bounds exactly (JSON's shortest round trip; it writes infinities as null).
+  const auto bound = [](double value) { return std::isinf(value) ? std::string(value > 0 ? "inf" : "-inf") : Json(value).dump(); };
+  for (const ValueRange& range : filter.where) key += "|" + Json(range.name).dump() + ":" + bound(range.low) + ":" + bound(range.high);
   return key;
 }
 }  // namespace

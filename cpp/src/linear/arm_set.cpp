@@ -19,9 +19,12 @@ int checkedDimension(int dim) {
 ArmSet::ArmSet(int dim) : dim_(checkedDimension(dim)), rows_(static_cast<std::size_t>(dim_), static_cast<std::size_t>(dim_)) {}
 
 void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-                      const Label* labels, std::size_t labelCount) const {
-  if (labels != nullptr && labelCount != count) {
-    fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
+                      const ItemAttributes* attributes) const {
+  if (attributes != nullptr) {
+    if (attributes->size() != count) {
+      fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(attributes->size()));
+    }
+    attributes_.checkColumns(*attributes);
   }
   const std::size_t expected = count * static_cast<std::size_t>(dim_);
   if (featureLength != expected) {
@@ -53,10 +56,37 @@ void ArmSet::checkRemove(const Id* ids, std::size_t count) const {
   }
 }
 
-void ArmSet::add(const Id* ids, std::size_t count, const double* features, const Label* labels) {
+void ArmSet::checkChanges(const Id* ids, std::size_t count, const ItemAttributes& batch) const {
+  if (batch.size() != count) {
+    fail(ErrorCode::DimensionMismatch, "expected the attributes of " + std::to_string(count) + " arms, got " + std::to_string(batch.size()));
+  }
+  const std::size_t repeat = firstRepeatedId(ids, count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!contains(ids[i])) fail(ErrorCode::UnknownId, "arm " + std::to_string(ids[i]) + " is not in the set");
+    if (i == repeat) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " appears twice in the batch");
+  }
+  attributes_.checkColumns(batch);
+}
+
+void ArmSet::setLabels(const Id* ids, std::size_t count, const ItemAttributes& labels) {
+  for (std::size_t i = 0; i < count; ++i) attributes_.setLabels(rows_.rowOf(ids[i]), labels, i);
+}
+
+void ArmSet::setValues(const Id* ids, std::size_t count, const ItemAttributes& values) {
+  for (std::size_t i = 0; i < count; ++i) attributes_.setValues(rows_.rowOf(ids[i]), values, i);
+}
+
+ItemAttributes ArmSet::attributesOfRows(std::size_t first, std::size_t count) const {
+  ItemAttributes batch;
+  batch.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) batch.appendRowOf(attributes_, first + i);
+  return batch;
+}
+
+void ArmSet::add(const Id* ids, std::size_t count, const double* features, const ItemAttributes* attributes) {
   const auto d = static_cast<std::size_t>(dim_);
   rows_.reserve(rows_.size() + count);
-  labels_.reserve(rows_.size() + count);
+  attributes_.reserve(rows_.size() + count);
   if (keepsFloats_) {
     // Room first, so that appending cannot throw half way (the rows and their copies stay in step).
     const std::size_t total = rows_.size() + count;
@@ -68,7 +98,11 @@ void ArmSet::add(const Id* ids, std::size_t count, const double* features, const
   for (std::size_t i = 0; i < count; ++i) {
     if (keepsFloats_) appendFloatRow(features + i * d);
     rows_.add(ids[i], features + i * d);
-    labels_.append(labels != nullptr ? labels[i] : 0);
+    if (attributes != nullptr) {
+      attributes_.appendRowOf(*attributes, i);
+    } else {
+      attributes_.append(0);
+    }
   }
 }
 
@@ -95,14 +129,14 @@ void ArmSet::remove(const Id* ids, std::size_t count) {
   const auto d = static_cast<std::size_t>(dim_);
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t row = rows_.rowOf(ids[i]);
-    // RowStore moves the last row into the hole; the label and the float copy follow.
+    // RowStore moves the last row into the hole; the attributes and the float copy follow.
     if (keepsFloats_) {
       const std::size_t last = rows_.size() - 1;
       std::vector<float>& lastBlock = floatBlocks_[last / RowStore<double>::kBlockRows];
       if (row != last) std::copy_n(floatRowData(last), d, const_cast<float*>(floatRowData(row)));
       lastBlock.resize(lastBlock.size() - d);
     }
-    labels_.removeRow(row);
+    attributes_.removeRow(row);
     rows_.remove(ids[i]);
   }
 }

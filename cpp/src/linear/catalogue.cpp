@@ -88,32 +88,53 @@ std::string Catalogue::identityText(std::uint64_t identity) {
 
 void Catalogue::add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
                     const std::uint32_t* labels, std::size_t labelCount) {
-  arms_.checkAdd(ids, count, features, featureLength, labels, labelCount);
+  if (labels == nullptr) return add(ids, count, features, featureLength, static_cast<const ItemAttributes*>(nullptr));
+  if (labelCount != count) fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
+  const ItemAttributes batch = ItemAttributes::withLabels(labels, labelCount);
+  add(ids, count, features, featureLength, &batch);
+}
+
+void Catalogue::add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+                    const ItemAttributes* attributes) {
+  arms_.checkAdd(ids, count, features, featureLength, attributes);
   std::vector<float> vectors;
   floatRows(features, count, static_cast<std::size_t>(arms_.dim()), vectors);
   // The projected rows of the new arms in the current basis, before anything changes (a refit due
   // after this add recomputes them all at the next need).
   const bool projecting = projected_ && projectedVersion_ > 0;
   const std::vector<double> projections = projecting ? projectRows(features, count) : std::vector<double>();
-  arms_.add(ids, count, features, labels);
+  arms_.add(ids, count, features, attributes);
   try {
-    if (labels != nullptr) {
-      index_->add(ids, count, vectors.data(), vectors.size(), labels, labelCount);
-    } else {
-      index_->add(ids, count, vectors.data(), vectors.size());
-    }
+    index_->add(ids, count, vectors.data(), vectors.size(), arms_.attributesOfRows(arms_.size() - count, count));
   } catch (...) {
     arms_.remove(ids, count);
     throw;
   }
   if (!projecting) return;
   try {
-    projected_->add(ids, count, projections.data(), labels);
+    const ItemAttributes added = arms_.attributesOfRows(arms_.size() - count, count);
+    projected_->add(ids, count, projections.data(), &added);
   } catch (...) {
     index_->remove(ids, count);
     arms_.remove(ids, count);
     throw;
   }
+}
+
+void Catalogue::setLabels(const Id* ids, std::size_t count, const ItemAttributes& labels) {
+  arms_.checkChanges(ids, count, labels);
+  // Every copy of the arms' attributes (the index's, the projected rows') takes the same change; the
+  // index's structure and the rows do not move.
+  index_->setLabels(ids, count, labels);
+  arms_.setLabels(ids, count, labels);
+  if (projected_ && projectedVersion_ > 0) projected_->setLabels(ids, count, labels);
+}
+
+void Catalogue::setValues(const Id* ids, std::size_t count, const ItemAttributes& values) {
+  arms_.checkChanges(ids, count, values);
+  index_->setValues(ids, count, values);
+  arms_.setValues(ids, count, values);
+  if (projected_ && projectedVersion_ > 0) projected_->setValues(ids, count, values);
 }
 
 void Catalogue::remove(const Id* ids, std::size_t count) {
@@ -187,7 +208,10 @@ const ArmSubspace& Catalogue::armSubspace() {
 
 Json Catalogue::stats() const {
   std::size_t labelled = 0;
-  for (const std::uint32_t label : arms_.labels().labels()) labelled += label != 0 ? 1 : 0;
+  const ItemAttributes& attributes = arms_.attributes();
+  for (std::size_t row = 0; row < attributes.size(); ++row) {
+    labelled += attributes.labelCount(row) != 1 || attributes.singleLabel(row) != 0 ? 1 : 0;
+  }
   Json result{{"type", kType},
               {"dim", dim()},
               {"size", size()},
@@ -243,7 +267,8 @@ void Catalogue::load(StateReader& in) {
   for (std::size_t row = 0; row < count; ++row) {
     const Id id = arms_.idAt(row);
     in.check(index_->contains(id), "arm " + std::to_string(id) + " is missing from the index");
-    in.check(index_->labelOf(id) == arms_.labelAt(row), "the index holds another label for arm " + std::to_string(id));
+    in.check(index_->attributes().sameRow(index_->items().rowOf(id), arms_.attributes(), row),
+             "the index holds other attributes for arm " + std::to_string(id));
     const double* x = arms_.rowData(row);
     for (std::size_t j = 0; j < d; ++j) expected[j] = static_cast<float>(x[j]);
     in.check(index_->items().holds(index_->items().rowOf(id), expected.data()), "the index holds another vector for arm " + std::to_string(id));

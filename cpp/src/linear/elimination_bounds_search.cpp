@@ -36,7 +36,7 @@ std::vector<UncertaintyBounds::Entry> StagedElimination::searchBounds(int stage,
     if (it == membership_.end() || it->second.stage != stage) continue;  // the arm has left the stage
     if (eligible.filters()) {
       const std::size_t row = arms_.rowOf(id);
-      if (!eligible.allowsLabel(arms_.labelAt(row)) || eligible.excludesRow(row)) {
+      if (!eligible.admitsRow(row)) {
         skipped.emplace_back(bound, id);
         continue;
       }

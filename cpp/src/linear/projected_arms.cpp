@@ -13,15 +13,14 @@ ProjectedArms::ProjectedArms(int dim, int modelDim, double energy, std::uint64_t
 void ProjectedArms::appendProjections(const ArmSubspace& basis, const ArmSet& arms, std::size_t first, std::size_t count, ArmSet& into) {
   const auto m = static_cast<std::size_t>(basis.modelDim());
   std::vector<double> rows(count * m);
-  std::vector<Label> labels(count);
   std::vector<Id> ids(count);
   for (std::size_t i = 0; i < count; ++i) {
     const Vector z = basis.project(arms.rowData(first + i));
     std::copy(z.data(), z.data() + m, rows.data() + i * m);
-    labels[i] = arms.labelAt(first + i);
     ids[i] = arms.idAt(first + i);
   }
-  into.add(ids.data(), count, rows.data(), labels.data());
+  const ItemAttributes attributes = arms.attributesOfRows(first, count);
+  into.add(ids.data(), count, rows.data(), &attributes);
 }
 
 Matrix ProjectedArms::refit(const ArmSet& arms) {

@@ -198,11 +198,11 @@ Vector RidgePolicy::theta() const {
 }
 
 void RidgePolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-                          const Label* labels, std::size_t labelCount) {
+                          const ItemAttributes* attributes) {
   require(ownArms_ != nullptr, ErrorCode::InvalidArgument,
           "addArms: this policy reads its arms from a catalogue; add them with catalogue.add()");
-  ownArms_->checkAdd(ids, count, features, featureLength, labels, labelCount);
-  ownArms_->add(ids, count, features, labels);
+  ownArms_->checkAdd(ids, count, features, featureLength, attributes);
+  ownArms_->add(ids, count, features, attributes);
   try {
     if (projected_) {
       // The first batch fits the basis before any update can project onto it.
@@ -245,22 +245,30 @@ Id RidgePolicy::select(const ArmFilter& filter) {
     ++selections_;
     return arm;
   }
-  return chooseEligible(1, filter, arms_.eligibility(filter), false).front();
+  return chooseEligible(1, filter, eligibilityFor(filter), false).front();
+}
+
+Eligibility RidgePolicy::eligibilityFor(const ArmFilter& filter) const {
+  filter.check();
+  Eligibility::checkValueNames(arms_.attributes(), filter);
+  return arms_.eligibility(filter);
 }
 
 std::vector<Id> RidgePolicy::selectSlate(std::size_t k, const ArmFilter& filter) {
   checkChoice(k, true, "selectSlate");
-  return chooseEligible(k, filter, arms_.eligibility(filter), true);
+  return chooseEligible(k, filter, eligibilityFor(filter), true);
 }
 
 std::vector<Id> RidgePolicy::chooseEligible(std::size_t k, const ArmFilter& filter, const Eligibility& eligible,
                                             bool slate) {
-  require(eligible.count() > 0, ErrorCode::Empty, "no arm is eligible: every arm is excluded or has a label not asked for");
+  require(eligible.count() > 0, ErrorCode::Empty, "no arm is eligible: every arm is excluded or fails the filter");
   refitProjectionIfDue();
   prepareChoice();
+  // A slate of about the eligible count needs that count exactly (an estimate is some hundreds or more).
+  const std::size_t available = slate && 2 * k >= eligible.count() ? eligible.exactCount() : eligible.count();
   // Unfiltered single choices keep chooseArm(), the algorithm as it always ran (and its random draws).
   std::vector<Id> chosen = !slate && filter.empty() ? std::vector<Id>{chooseArm()}
-                                                    : chooseArms(slate ? std::min(k, eligible.count()) : 1, filter, eligible);
+                                                    : chooseArms(slate ? std::min(k, available) : 1, filter, eligible);
   ++selections_;
   return chosen;
 }
@@ -294,7 +302,7 @@ void RidgePolicy::forget(double factor) {
 
 Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate) {
   checkChoice(k, slate, "select");
-  const Eligibility eligible = arms_.eligibility(filter);
+  const Eligibility eligible = eligibilityFor(filter);
   const std::vector<Id> chosen = chooseEligible(k, filter, eligible, slate);
   Decision decision;
   decision.arms = chosen;
@@ -312,7 +320,7 @@ Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate)
   }
   // Exploration shows a uniformly random ordered n-subset of the E eligible arms: any eligible arm
   // sits at a given position with probability 1 / E.
-  const double uniform = 1.0 / static_cast<double>(eligible.count());
+  const double uniform = explore_ > 0.0 ? 1.0 / static_cast<double>(eligible.exactCount()) : 0.0;
   decision.propensities.resize(n);
   decision.propensityErrors.resize(n);
   for (std::size_t j = 0; j < n; ++j) {
@@ -336,23 +344,22 @@ void RidgePolicy::reward(std::uint64_t eventId, const double* rewards, std::size
 
 std::vector<std::pair<Id, double>> RidgePolicy::choiceDistribution(std::size_t position, const ArmFilter& filter,
                                                                     std::size_t /*draws*/) {
-  const Eligibility eligible = arms_.eligibility(filter);
-  if (eligible.count() <= position) return {};
+  const Eligibility eligible = eligibilityFor(filter);
+  if (eligible.exactCount() <= position) return {};
   return {{chooseEligible(position + 1, filter, eligible, position > 0)[position], 1.0}};
 }
 
-std::vector<Id> RidgePolicy::uniformEligible(std::size_t n, const ArmFilter& filter, const Eligibility& eligible) {
-  std::vector<Label> allowed = filter.labels;
-  std::sort(allowed.begin(), allowed.end());
-  allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
-  // The arms a draw picks from before the exclusions: all of them, or the allowed labels' rows.
-  const std::size_t base = allowed.empty() ? arms_.size() : eligible.labelledCount();
+std::vector<Id> RidgePolicy::uniformEligible(std::size_t n, const ArmFilter& /*filter*/, const Eligibility& eligible) {
+  // The arms a draw picks from before the other conditions and the exclusions: all of them, or the
+  // filter's posting lists (an arm in several of them is kept only under one: postedUnder).
+  const std::size_t base = eligible.walksPostings() ? eligible.postedRows() : arms_.size();
+  const std::size_t available = eligible.exactCount();
   std::vector<Id> picked;
   picked.reserve(n);
-  if (2 * n > eligible.count() || 2 * eligible.count() < base) {
+  if (2 * n > available || 2 * available < base) {
     // Few eligible arms, or a slate of most of them: rejection would draw many times. Enumerate.
     std::vector<Id> candidates;
-    candidates.reserve(eligible.count());
+    candidates.reserve(available);
     for (std::size_t row = 0; row < arms_.size(); ++row) {
       if (arms_.admits(eligible, row)) candidates.push_back(arms_.idAt(row));
     }
@@ -363,25 +370,29 @@ std::vector<Id> RidgePolicy::uniformEligible(std::size_t n, const ArmFilter& fil
     }
     return picked;
   }
-  // Rejection: a uniform row of the base, kept when eligible and not yet picked. Labels are drawn in
-  // proportion to their counts, then a row of the label uniformly: a uniform row of the base.
-  const ItemLabels& labels = arms_.labels();
+  // Rejection: a uniform entry of the base, kept when eligible and not yet picked. Lists are drawn in
+  // proportion to their sizes, then an entry of the list uniformly: a uniform entry of the base. At
+  // least half the base is eligible (above), so few draws are lost.
+  const ItemAttributes& attributes = arms_.attributes();
   while (picked.size() < n) {
     std::size_t row = 0;
-    if (allowed.empty()) {
+    if (!eligible.walksPostings()) {
       row = static_cast<std::size_t>(random_.uniformInt(arms_.size()));
+      if (!arms_.admits(eligible, row)) continue;
     } else {
       std::size_t r = static_cast<std::size_t>(random_.uniformInt(base));
-      for (const Label label : allowed) {
-        const std::size_t count = labels.count(label);
+      bool kept = false;
+      for (const Label label : eligible.postingLabels()) {
+        const std::size_t count = attributes.count(label);
         if (r < count) {
-          row = labels.rowsOf(label)[r];
+          row = attributes.rowsOf(label)[r];
+          kept = eligible.postedUnder(row, label) && !eligible.excludesRow(row);
           break;
         }
         r -= count;
       }
+      if (!kept) continue;
     }
-    if (!arms_.admits(eligible, row)) continue;
     const Id id = arms_.idAt(row);
     if (std::find(picked.begin(), picked.end(), id) == picked.end()) picked.push_back(id);
   }

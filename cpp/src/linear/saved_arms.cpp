@@ -11,7 +11,7 @@ void saveArmSet(const ArmSet& arms, StateWriter& out) {
     const double* x = arms.rowData(row);
     for (int j = 0; j < arms.dim(); ++j) out.f64(x[j]);
   }
-  out.u32s(arms.labels().labels().data(), arms.size());
+  arms.attributes().save(out);
 }
 
 void loadArmSet(ArmSet& arms, StateReader& in, std::size_t leastBytesPerArm) {
@@ -23,11 +23,11 @@ void loadArmSet(ArmSet& arms, StateReader& in, std::size_t leastBytesPerArm) {
     ids[row] = in.u32();
     for (std::size_t j = 0; j < d; ++j) features[row * d + j] = in.f64();
   }
-  const std::vector<std::uint32_t> labels = in.u32s();
-  in.check(labels.size() == count, "there is not one label per arm");
+  ItemAttributes attributes;
+  attributes.load(in, count);
   // Its errors become CORRUPT_STATE when the state is loaded.
-  arms.checkAdd(ids.data(), count, features.data(), features.size(), labels.data(), labels.size());
-  arms.add(ids.data(), count, features.data(), labels.data());
+  arms.checkAdd(ids.data(), count, features.data(), features.size(), &attributes);
+  arms.add(ids.data(), count, features.data(), &attributes);
 }
 
 }  // namespace sublinear

@@ -54,15 +54,16 @@ void StagedElimination::place(int stage, const std::vector<Placement>& arms) {
   const std::size_t lifted = lift_.liftedDim();
   std::vector<float> vectors(arms.size() * lifted);
   std::vector<Id> ids(arms.size());
-  std::vector<Label> labels(arms.size());
+  ItemAttributes attributes;
+  attributes.reserve(arms.size());
   for (std::size_t i = 0; i < arms.size(); ++i) {
     ids[i] = arms[i].id;
     const std::size_t row = arms_.rowOf(arms[i].id);
     lift_.liftOuterProduct(arms_.rowData(row), vectors.data() + i * lifted);
-    labels[i] = arms_.labelAt(row);
+    attributes.appendRowOf(arms_.attributes(), row);
   }
-  // The arms' labels go with their lifts, so that a stage's filtered search sees them.
-  target.index->add(ids.data(), ids.size(), vectors.data(), vectors.size(), labels.data(), labels.size());
+  // The arms' attributes go with their lifts, so that a stage's filtered search sees them.
+  target.index->add(ids.data(), ids.size(), vectors.data(), vectors.size(), attributes);
   const double width = std::ldexp(1.0, -stage);
   for (const Placement& arm : arms) {
     // An upper confidence bound at entry: 2^-s bounds the uncertainty in every stage but Psi_0.
@@ -224,13 +225,11 @@ void StagedElimination::fillFromEliminated(std::size_t count, const Eligibility&
     const double* x = arms_.rowData(row);
     scored.emplace_back(Eigen::Map<const Vector>(x, arms_.dim()).dot(theta) + uncertainty(x), id);
   };
-  // The allowed labels' rows when a label filter is given, every row otherwise: O(eligible) or O(K).
-  if (eligible.labels().empty()) {
-    for (std::size_t row = 0; row < arms_.size(); ++row) consider(row);
+  // The filter's posting lists when it names labels, every row otherwise: O(eligible) or O(K).
+  if (eligible.walksPostings()) {
+    eligible.forEachPostedRow(0, consider);
   } else {
-    for (const Label label : eligible.labels()) {
-      for (const std::uint32_t row : arms_.labels().rowsOf(label)) consider(row);
-    }
+    for (std::size_t row = 0; row < arms_.size(); ++row) consider(row);
   }
   countInnerProducts(scored.size());
   const std::size_t taken = std::min(count, scored.size());
@@ -253,7 +252,7 @@ std::vector<Id> StagedElimination::chooseArms(std::size_t count, const ArmFilter
   lift_.liftSymmetric(ridge_.inverseGram(), query.data());
   SearchOptions filters;
   filters.exclude = filter.exclude;
-  filters.labels = filter.labels;
+  static_cast<AttributeFilter&>(filters) = filter;
   // As Sub-TS's slates: k - 1 candidates more than one arm's search ranks.
   filters.shortlist = shortlist_ + count - 1;
   std::vector<Id> chosen;

@@ -34,7 +34,7 @@ std::vector<Id> ThompsonSampling::propensityCandidates(const std::vector<Id>& sh
     const std::size_t width = shortlist_ + slateSize;
     SearchOptions filters;
     filters.exclude = filter.exclude;
-    filters.labels = filter.labels;
+    static_cast<AttributeFilter&>(filters) = filter;
     // The posterior mean as the index's query: in the arms' coordinates when the model is in their subspace.
     const Vector mean = basis() ? basis()->lift(ridge_.theta()) : ridge_.theta();
     std::vector<float> meanQuery(static_cast<std::size_t>(mean.size()));

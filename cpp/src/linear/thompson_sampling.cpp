@@ -135,12 +135,8 @@ void ThompsonSampling::onAddArms(const Id* ids, std::size_t count) {
   // Vector allocated per arm (10^6 of them slowed adds in a heap fragmented by earlier work).
   const std::size_t first = arms_.size() - count;
   std::vector<float> vectors(count * modelDim);
-  std::vector<Label> labels(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    indexVector(arms_.rowData(first + i), vectors.data() + i * modelDim);
-    labels[i] = arms_.labelAt(first + i);
-  }
-  index_->add(ids, count, vectors.data(), vectors.size(), labels.data(), labels.size());
+  for (std::size_t i = 0; i < count; ++i) indexVector(arms_.rowData(first + i), vectors.data() + i * modelDim);
+  index_->add(ids, count, vectors.data(), vectors.size(), arms_.attributesOfRows(first, count));
   // The first batch fits the subspace before any update can project onto it.
   if (subspace_ && subspace_->due(arms_.size())) fitSubspace();
 }
@@ -194,7 +190,7 @@ std::vector<Id> ThompsonSampling::chooseArms(std::size_t count, const ArmFilter&
     ++emptyQueries_;
     SearchOptions filters;
     filters.exclude = filter.exclude;
-    filters.labels = filter.labels;
+    static_cast<AttributeFilter&>(filters) = filter;
     result = index().searchExactly(query.data(), query.size(), count, filters);
   }
   if (catalogue_) catalogueInnerProducts_ += index().innerProducts() - workBefore;
@@ -205,7 +201,7 @@ SearchResult ThompsonSampling::search(const std::vector<float>& query, std::size
   MipsIndex& searched = index();
   SearchOptions searchOptions;
   searchOptions.exclude = filter.exclude;
-  searchOptions.labels = filter.labels;
+  static_cast<AttributeFilter&>(searchOptions) = filter;
   if (scanCatalogue_) return searched.searchExactly(query.data(), query.size(), k, searchOptions);
   // A slate of k ranks k - 1 candidates more than one arm does, so that the margin the shortlist
   // leaves beyond the answer stays the same.
@@ -285,7 +281,8 @@ void ThompsonSampling::loadFields(StateReader& in) {
   for (std::size_t row = 0; row < arms_.size(); ++row) {
     const Id id = arms_.idAt(row);
     in.check(index_->contains(id), "arm " + std::to_string(id) + " is missing from the index");
-    in.check(index_->labelOf(id) == arms_.labelAt(row), "the index holds another label for arm " + std::to_string(id));
+    in.check(index_->attributes().sameRow(index_->items().rowOf(id), arms_.attributes(), row),
+             "the index holds other attributes for arm " + std::to_string(id));
     indexVector(arms_.rowData(row), expected.data());
     in.check(index_->items().holds(index_->items().rowOf(id), expected.data()), "the index holds another vector for arm " + std::to_string(id));
   }

@@ -60,15 +60,14 @@ std::size_t AdaptiveIndex::buildPending(std::size_t maxItems) {
 
 void AdaptiveIndex::onAdd(const Id* ids, std::size_t count) {
   std::vector<float> vectors(count * dim());
-  std::vector<Label> labels(count);
   for (std::size_t i = 0; i < count; ++i) {
     const float* vector = items_.vectorOf(ids[i]);
     std::copy(vector, vector + dim(), vectors.begin() + static_cast<std::ptrdiff_t>(i * dim()));
-    labels[i] = labelOf(ids[i]);
   }
+  const ItemAttributes batch = attributesOf(ids, count);
   std::size_t done = 0;
   try {
-    for (; done < copies_.size(); ++done) copies_[done]->add(ids, count, vectors.data(), vectors.size(), labels.data(), count);
+    for (; done < copies_.size(); ++done) copies_[done]->add(ids, count, vectors.data(), vectors.size(), batch);
   } catch (...) {
     for (std::size_t i = 0; i < done; ++i) copies_[i]->remove(ids, count);
     throw;
@@ -79,13 +78,31 @@ void AdaptiveIndex::onRemove(const Id* ids, std::size_t count) {
   for (auto& copy : copies_) copy->remove(ids, count);
 }
 
+ItemAttributes AdaptiveIndex::attributesOf(const Id* ids, std::size_t count) const {
+  ItemAttributes batch;
+  batch.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) batch.appendRowOf(attributes(), items_.rowOf(ids[i]));
+  return batch;
+}
+
+// The copies filter their own searches: they hold the same attributes.
+void AdaptiveIndex::onLabelsChanged(const Id* ids, std::size_t count) {
+  const ItemAttributes batch = attributesOf(ids, count);
+  for (auto& copy : copies_) copy->setLabels(ids, count, batch);
+}
+
+void AdaptiveIndex::onValuesChanged(const Id* ids, std::size_t count) {
+  const ItemAttributes batch = attributesOf(ids, count);
+  for (auto& copy : copies_) copy->setValues(ids, count, batch);
+}
+
 std::vector<Id> AdaptiveIndex::candidates(const float* paddedQuery, std::size_t count) {
   return pooledCandidates(paddedQuery, count, SearchOptions{});
 }
 
 std::vector<Id> AdaptiveIndex::filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) {
   SearchOptions filter;
-  filter.labels = eligible.labels();
+  static_cast<AttributeFilter&>(filter) = eligible.conditions();
   filter.exclude = eligible.excludedIds();
   return pooledCandidates(paddedQuery, count, filter);
 }
@@ -121,7 +138,7 @@ void AdaptiveIndex::loadStructure(StateReader& in) {
       in.check(theirs.contains(id), "adaptive: a copy holds other items");
       const std::size_t theirRow = theirs.rowOf(id);
       in.check(std::equal(items_.rowData(row), items_.rowData(row) + items_.stride(), theirs.rowData(theirRow)), "adaptive: a copy holds other items");
-      in.check(copy->labels().labelAt(theirRow) == labels().labelAt(row), "adaptive: a copy holds other labels");
+      in.check(copy->attributes().sameRow(theirRow, attributes(), row), "adaptive: a copy holds other attributes");
     }
   }
 }

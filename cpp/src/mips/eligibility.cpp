@@ -2,37 +2,145 @@
 
 #include <algorithm>
 
+#include "sublinear/core/error.hpp"
+
 namespace sublinear {
 
-void Eligibility::prepareLabels(const ItemLabels& labels) {
-  std::sort(labels_.begin(), labels_.end());
-  labels_.erase(std::unique(labels_.begin(), labels_.end()), labels_.end());
+namespace {
+std::vector<Label> sortedDistinct(std::vector<Label> labels) {
+  std::sort(labels.begin(), labels.end());
+  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  return labels;
+}
+
+bool sharesAny(const Label* labels, std::size_t count, const std::vector<Label>& sorted) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (std::binary_search(sorted.begin(), sorted.end(), labels[i])) return true;
+  }
+  return false;
+}
+}  // namespace
+
+void Eligibility::checkValueNames(const ItemAttributes& attributes, const AttributeFilter& filter) {
+  for (const ValueRange& range : filter.where) {
+    if (attributes.valueColumn(range.name) >= 0) continue;
+    std::string known;
+    for (const std::string& name : attributes.valueNames()) known += (known.empty() ? "" : ", ") + name;
+    fail(ErrorCode::InvalidArgument, "where names the value '" + range.name + "', which no item was given (known: " +
+                                         (known.empty() ? "none" : known) + ")");
+  }
+}
+
+void Eligibility::prepare(const AttributeFilter& filter) {
+  anyOf_ = sortedDistinct(filter.labels);
+  allOf_ = sortedDistinct(filter.allLabels);
+  noneOf_ = sortedDistinct(filter.noLabels);
+  for (const ValueRange& range : filter.where) ranges_.push_back(Range{attributes_->valueColumn(range.name), range.low, range.high});
+  asksAnything_ = !filter.empty();
+  byOneLabel_ = allOf_.empty() && noneOf_.empty() && ranges_.empty() && !attributes_->severalLabels();
   constexpr Label kLargestBitLabel = 1u << 20;
-  if (labels_.size() > 8 && labels_.back() < kLargestBitLabel) {
-    labelBits_.assign(labels_.back() / 64 + 1, 0);
-    for (const Label label : labels_) labelBits_[label / 64] |= std::uint64_t{1} << (label % 64);
+  if (anyOf_.size() > 8 && anyOf_.back() < kLargestBitLabel) {
+    labelBits_.assign(anyOf_.back() / 64 + 1, 0);
+    for (const Label label : anyOf_) labelBits_[label / 64] |= std::uint64_t{1} << (label % 64);
   }
-  if (labels_.empty()) {
-    labelledCount_ = size_;
+  if (!anyOf_.empty()) {
+    postingLabels_ = anyOf_;
+  } else if (!allOf_.empty()) {
+    // Every eligible row is in each of these lists: the shortest bounds them.
+    const auto shortest = std::min_element(allOf_.begin(), allOf_.end(), [&](Label a, Label b) {
+      return attributes_->count(a) < attributes_->count(b);
+    });
+    postingLabels_ = {*shortest};
+  }
+  for (const Label label : postingLabels_) postedRows_ += attributes_->count(label);
+}
+
+bool Eligibility::admitsInGeneral(std::size_t row) const {
+  const Label* labels = attributes_->labelsAt(row);
+  const std::size_t count = attributes_->labelCount(row);
+  if (!anyOf_.empty()) {
+    bool any = false;
+    for (std::size_t i = 0; i < count && !any; ++i) any = allowsLabel(labels[i]);
+    if (!any) return false;
+  }
+  for (const Label label : allOf_) {
+    if (!std::binary_search(labels, labels + count, label)) return false;
+  }
+  if (!noneOf_.empty() && sharesAny(labels, count, noneOf_)) return false;
+  for (const Range& range : ranges_) {
+    if (range.column < 0) return false;
+    const double value = attributes_->valueAt(static_cast<std::size_t>(range.column), row);
+    // NaN (no value) fails both comparisons.
+    if (!(value >= range.low && value <= range.high)) return false;
+  }
+  return true;
+}
+
+bool Eligibility::postedUnder(std::size_t row, Label label) const {
+  if (!admitsAttributes(row)) return false;
+  if (postingLabels_.size() == 1 || attributes_->labelCount(row) <= 1) return true;
+  // The row's labels are sorted: the first one among the posting labels.
+  const Label* labels = attributes_->labelsAt(row);
+  for (std::size_t i = 0; i < attributes_->labelCount(row); ++i) {
+    if (std::binary_search(postingLabels_.begin(), postingLabels_.end(), labels[i])) return labels[i] == label;
+  }
+  return false;
+}
+
+std::size_t Eligibility::countByWalk() const {
+  std::size_t passing = 0;
+  if (walksPostings()) {
+    forEachPostedRow(0, [&](std::size_t) { ++passing; });
   } else {
-    for (const Label label : labels_) labelledCount_ += labels.count(label);
+    for (std::size_t row = 0; row < size_; ++row) passing += admitsAttributes(row) ? 1 : 0;
   }
+  return passing;
 }
 
 void Eligibility::finish() {
   std::sort(excludedIds_.begin(), excludedIds_.end());
-  count_ = labelledCount_ - excludedRows_.size();
-  filters_ = count_ < size_;
+  candidates_ = walksPostings() ? postedRows_ : size_;
+  if (!asksAnything_) {
+    passing_ = size_;
+  } else if (byOneLabel_ && walksPostings()) {
+    // One label a row: each allowed label's rows pass, and no row is in two lists.
+    passing_ = postedRows_;
+  } else if (candidates_ <= kExactCountRows) {
+    passing_ = countByWalk();
+  } else {
+    // Candidates spread evenly over the lists (or the rows), in their order: no random draw, so the
+    // estimate (and the search it plans) is the same in every build and after a restore.
+    std::size_t passed = 0;
+    for (std::size_t i = 0; i < kCountSample; ++i) {
+      std::size_t at = i * candidates_ / kCountSample;
+      if (!walksPostings()) {
+        passed += admitsAttributes(at) ? 1 : 0;
+        continue;
+      }
+      for (const Label label : postingLabels_) {
+        const std::vector<std::uint32_t>& rows = attributes_->rowsOf(label);
+        if (at < rows.size()) {
+          passed += postedUnder(rows[at], label) ? 1 : 0;
+          break;
+        }
+        at -= rows.size();
+      }
+    }
+    if (passed < kLeastSampled || passed * candidates_ / kCountSample < 2 * excludedRows_.size()) {
+      passing_ = countByWalk();
+    } else {
+      passing_ = std::min(size_, passed * candidates_ / kCountSample);
+      exact_ = false;
+    }
+  }
+  count_ = passing_ - std::min(passing_, excludedRows_.size());
+  // An estimate never lifts the filter: some item may be ineligible whatever it says.
+  filters_ = !exact_ || count_ < size_;
 }
 
-bool Eligibility::searchLabels(Label label) const { return std::binary_search(labels_.begin(), labels_.end(), label); }
-
-bool Eligibility::searchExcludedRows(std::size_t row) const {
-  return std::binary_search(excludedRows_.begin(), excludedRows_.end(), static_cast<std::uint32_t>(row));
-}
-
-bool Eligibility::excludesId(Id id) const {
-  return !excludedIds_.empty() && std::binary_search(excludedIds_.begin(), excludedIds_.end(), id);
+std::size_t Eligibility::exactCount() const {
+  if (exact_) return count_;
+  return countByWalk() - excludedRows_.size();
 }
 
 }  // namespace sublinear

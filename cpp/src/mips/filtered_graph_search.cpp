@@ -265,15 +265,17 @@ void FilteredGraphSearch::nearestOnLayer0(const GraphLayout& graph, const float*
 }
 
 std::vector<std::uint32_t> FilteredGraphSearch::search(const GraphLayout& graph, const float* query, std::size_t ef,
-                                                       const Label* slotLabels, const Eligibility& eligible,
-                                                       std::uint64_t maxEvaluations) {
+                                                       const Label* slotLabels, const std::function<std::size_t(Id)>& rowOf,
+                                                       const Eligibility& eligible, std::uint64_t maxEvaluations) {
   evaluations_ = 0;
   exhausted_ = false;
   if (graph.nodes == 0 || ef == 0) return {};
   beginSearch(graph.nodes);
   const bool checkExcluded = !eligible.excludedIds().empty();
   const auto admits = [&](std::uint32_t node) {
-    return !deleted(graph, node) && eligible.allowsLabel(slotLabels[node]) && !(checkExcluded && eligible.excludesId(idOf(graph, node)));
+    if (deleted(graph, node)) return false;
+    if (slotLabels == nullptr) return eligible.admitsRow(rowOf(idOf(graph, node)));
+    return eligible.allowsLabel(slotLabels[node]) && !(checkExcluded && eligible.excludesId(idOf(graph, node)));
   };
 
   // Upper layers: hnswlib's greedy descent, filter-blind (it only finds a start near the query).

@@ -104,7 +104,7 @@ std::vector<Id> GreedyMipsIndex::screen(const float* paddedQuery, std::size_t co
   const std::size_t n = eligible ? eligible->count() : size();
   std::size_t budget = budget_ > 0 ? budget_ : static_cast<std::size_t>(std::ceil(budgetFraction_ * static_cast<double>(size())));
   budget = std::min(n, std::max(budget, count));
-  const auto admits = [&](Id id) { return !eligible || (eligible->allowsLabel(labelOf(id)) && !eligible->excludesId(id)); };
+  const auto admits = [&](Id id) { return !eligible || eligible->admitsRow(items_.rowOf(id)); };
 
   // The heap holds, per coordinate, the term x_ij q_j of the next entry of its walk; larger terms
   // first, ties to the smaller coordinate so that both builds screen in the same order.

@@ -180,6 +180,15 @@ std::vector<Id> HnswIndex::filteredCandidates(const float* paddedQuery, std::siz
   return graphCandidates(paddedQuery, count, &eligible);
 }
 
+void HnswIndex::onLabelsChanged(const Id* ids, std::size_t count) {
+  if (!graph_) return;
+  const auto& lookup = graph_->hnsw.label_lookup_;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto found = lookup.find(ids[i]);
+    if (found != lookup.end() && found->second < graph_->slotLabels.size()) graph_->slotLabels[found->second] = labelOf(ids[i]);
+  }
+}
+
 std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility& eligible, double& evaluations, bool& exhausted) {
   Graph& graph = *graph_;
   auto& hnsw = graph.hnsw;
@@ -194,7 +203,10 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
   // A beam that has spent the exact scan's cost of the eligible items gives up (exhausted): the
   // caller scans them instead.
   const double budget = eligibleScanRows(eligible) / kSearchEvaluationRows;
-  const auto nodes = filteredSearch_.search(layout, scratch_.data(), ef, graph.slotLabels.data(), eligible,
+  // Conditions beyond one label a row read the rows' attributes through the store's id map.
+  const Label* slotLabels = eligible.byOneLabel() ? graph.slotLabels.data() : nullptr;
+  const auto rowOf = [this](Id id) { return items_.rowOf(id); };
+  const auto nodes = filteredSearch_.search(layout, scratch_.data(), ef, slotLabels, rowOf, eligible,
                                             static_cast<std::uint64_t>(std::max(budget, 64.0)));
   evaluations = static_cast<double>(filteredSearch_.evaluations());
   graph.space.setEvaluations(graph.evaluations() + filteredSearch_.evaluations());

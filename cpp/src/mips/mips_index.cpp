@@ -44,14 +44,22 @@ void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, st
 
 void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const Label* labels,
                     std::size_t labelCount) {
+  if (labels != nullptr && labelCount != idCount) {
+    fail(ErrorCode::DimensionMismatch, "expected one label per id (" + std::to_string(idCount) + "), got " + std::to_string(labelCount));
+  }
+  add(ids, idCount, vectors, vectorLength, ItemAttributes::withLabels(labels, idCount));
+}
+
+void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const ItemAttributes& attributes) {
   if (vectorLength != idCount * dim()) {
     fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(idCount) + " x " + std::to_string(dim()) +
                                            " = " + std::to_string(idCount * dim()) + " vector entries, got " +
                                            std::to_string(vectorLength));
   }
-  if (labels != nullptr && labelCount != idCount) {
-    fail(ErrorCode::DimensionMismatch, "expected one label per id (" + std::to_string(idCount) + "), got " + std::to_string(labelCount));
+  if (attributes.size() != idCount) {
+    fail(ErrorCode::DimensionMismatch, "expected the attributes of " + std::to_string(idCount) + " items, got " + std::to_string(attributes.size()));
   }
+  attributes_.checkColumns(attributes);
   requireFinite(vectors, vectorLength, "vectors");
   const std::size_t repeat = firstRepeatedId(ids, idCount);
   for (std::size_t i = 0; i < idCount; ++i) {
@@ -59,13 +67,13 @@ void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, st
     if (i == repeat) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
   }
   items_.reserve(items_.size() + idCount);
-  labels_.reserve(items_.size() + idCount);
+  attributes_.reserve(items_.size() + idCount);
   std::size_t added = 0;
   try {
     for (; added < idCount; ++added) {
       items_.add(ids[added], vectors + added * dim());
       try {
-        labels_.append(labels != nullptr ? labels[added] : 0);
+        attributes_.appendRowOf(attributes, added);
       } catch (...) {
         items_.remove(ids[added]);
         throw;
@@ -73,10 +81,34 @@ void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, st
     }
     onAdd(ids, idCount);
   } catch (...) {
-    // Keep the store, the labels and the structure in step if the items could not all be taken.
+    // Keep the store, the attributes and the structure in step if the items could not all be taken.
     for (std::size_t i = 0; i < added; ++i) removeItem(ids[i]);
     throw;
   }
+}
+
+void MipsIndex::checkChanges(const Id* ids, std::size_t idCount, const ItemAttributes& batch) const {
+  if (batch.size() != idCount) {
+    fail(ErrorCode::DimensionMismatch, "expected the attributes of " + std::to_string(idCount) + " items, got " + std::to_string(batch.size()));
+  }
+  const std::size_t repeat = firstRepeatedId(ids, idCount);
+  for (std::size_t i = 0; i < idCount; ++i) {
+    if (!items_.contains(ids[i])) fail(ErrorCode::UnknownId, "id " + std::to_string(ids[i]) + " is not in the index");
+    if (i == repeat) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
+  }
+  attributes_.checkColumns(batch);
+}
+
+void MipsIndex::setLabels(const Id* ids, std::size_t idCount, const ItemAttributes& labels) {
+  checkChanges(ids, idCount, labels);
+  for (std::size_t i = 0; i < idCount; ++i) attributes_.setLabels(items_.rowOf(ids[i]), labels, i);
+  onLabelsChanged(ids, idCount);
+}
+
+void MipsIndex::setValues(const Id* ids, std::size_t idCount, const ItemAttributes& values) {
+  checkChanges(ids, idCount, values);
+  for (std::size_t i = 0; i < idCount; ++i) attributes_.setValues(items_.rowOf(ids[i]), values, i);
+  onValuesChanged(ids, idCount);
 }
 
 void MipsIndex::remove(const Id* ids, std::size_t idCount) {
@@ -90,17 +122,17 @@ void MipsIndex::remove(const Id* ids, std::size_t idCount) {
 }
 
 void MipsIndex::removeItem(Id id) {
-  labels_.removeRow(items_.rowOf(id));
+  attributes_.removeRow(items_.rowOf(id));
   items_.remove(id);
 }
 
 void MipsIndex::swapRows(std::size_t a, std::size_t b) {
   items_.swapRows(a, b);
-  labels_.swapRows(a, b);
+  attributes_.swapRows(a, b);
 }
 
 Eligibility MipsIndex::eligibility(const SearchOptions& options) const {
-  return Eligibility(items_, labels_, options.exclude, options.labels);
+  return Eligibility(items_, attributes_, options.exclude, options);
 }
 
 void MipsIndex::checkQuery(const float* query, std::size_t queryLength, std::size_t k) const {
@@ -128,10 +160,7 @@ SearchResult MipsIndex::search(const float* query, std::size_t queryLength, std:
   }
   if (eligible.count() == 0) return {};
   const std::size_t retrieve = std::min(eligible.count(), std::max(k, options.shortlist));
-  const auto admits = [&](Id id) {
-    const std::size_t row = items_.rowOf(id);
-    return eligible.allowsLabel(labels_.labelAt(row)) && !eligible.excludesRow(row);
-  };
+  const auto admits = [&](Id id) { return eligible.admitsRow(items_.rowOf(id)); };
   std::vector<Id> ids = filteredCandidates(padded.data(), retrieve, eligible);
   // Whatever an index proposes, only eligible items are answered; an approximate index that found
   // too few is replaced by the exact answer over the eligible items.
@@ -253,8 +282,8 @@ void MipsIndex::scoreRows(const float* paddedQuery, const std::uint32_t* rows, s
 
 double MipsIndex::eligibleScanRows(const Eligibility& eligible, std::size_t firstRow) const {
   const double rows = static_cast<double>(items_.size() - firstRow);
-  if (eligible.labels().empty()) return rows;
-  return std::min(rows, kGatheredRowCost * static_cast<double>(eligible.labelledCount()));
+  if (!eligible.walksPostings()) return rows;
+  return std::min(rows, kGatheredRowCost * static_cast<double>(eligible.postedRows()));
 }
 
 std::vector<Id> MipsIndex::scanEligible(const float* paddedQuery, std::size_t count, const Eligibility& eligible, std::size_t firstRow) {
@@ -268,14 +297,12 @@ std::vector<Id> MipsIndex::scanEligible(const float* paddedQuery, std::size_t co
     // in wasm: a branch that cannot be predicted, and a kernel fed rows one by one;
     // bench/results/design-measurements.md).
     TopK best(count);
-    const auto admits = [&](std::size_t row) {
-      return eligible.allowsLabel(labels_.labelAt(row)) && !eligible.excludesRow(row);
-    };
+    const auto admits = [&](std::size_t row) { return eligible.admitsRow(row); };
     scanRows(paddedQuery, firstRow, n, best, admits);
     scored = n - firstRow;
     for (const auto& entry : best.take()) ids.push_back(entry.second);
   } else {
-    // Few eligible items: their rows from the allowed labels' posting lists. A few excluded items (a
+    // Few eligible items: their rows from the filter's posting lists. A few excluded items (a
     // page's shown ones) cost nothing per row: keep that many more of the best and drop them at the
     // end. Many are marked per row instead.
     const std::vector<std::uint32_t>& excluded = eligible.excludedRows();
@@ -291,17 +318,15 @@ std::vector<Id> MipsIndex::scanEligible(const float* paddedQuery, std::size_t co
     constexpr std::size_t kBatch = 256;
     std::uint32_t batch[kBatch];
     std::size_t pending = 0;
-    for (const Label label : eligible.labels()) {
-      for (const std::uint32_t row : labels_.rowsOf(label)) {
-        if (row < firstRow || (!widen && marked[row])) continue;
-        batch[pending++] = row;
-        if (pending == kBatch) {
-          scoreRows(paddedQuery, batch, pending, best);
-          scored += pending;
-          pending = 0;
-        }
+    eligible.forEachPostedRow(firstRow, [&](std::size_t row) {
+      if (!widen && marked[row]) return;
+      batch[pending++] = static_cast<std::uint32_t>(row);
+      if (pending == kBatch) {
+        scoreRows(paddedQuery, batch, pending, best);
+        scored += pending;
+        pending = 0;
       }
-    }
+    });
     scoreRows(paddedQuery, batch, pending, best);
     scored += pending;
     for (const auto& entry : best.take()) {
@@ -367,8 +392,8 @@ void MipsIndex::save(StateWriter& out) const {
     const float* vector = items_.rowData(row);
     for (std::size_t i = 0; i < dim(); ++i) out.f32(vector[i]);
   }
-  // Since format 4: the items' labels in row order.
-  out.u32s(labels_.labels().data(), labels_.size());
+  // The items' attributes in row order (labels since format 4, several labels and values since 5).
+  attributes_.save(out);
   out.u64(innerProducts_);
   out.u64(searches_);
   saveStructure(out);
@@ -382,10 +407,7 @@ void MipsIndex::load(StateReader& in) {
     loadFloats(in);
   }
   const std::size_t count = items_.size();
-  const std::vector<std::uint32_t> labels = in.u32s();
-  in.check(labels.size() == count, "the index holds " + std::to_string(count) + " items but " + std::to_string(labels.size()) + " labels");
-  labels_.reserve(count);
-  for (const std::uint32_t label : labels) labels_.append(label);
+  attributes_.load(in, count);
   innerProducts_ = in.u64();
   searches_ = in.u64();
   loadStructure(in);

@@ -72,11 +72,19 @@ void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const fl
   index.add(ids, idCount, vectors, vectorLength, labels, labelCount);
 }
 
+void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength,
+                  const ItemAttributes& attributes) {
+  requireMagnitude(vectors, vectorLength, "vectors");
+  index.add(ids, idCount, vectors, vectorLength, attributes);
+}
+
 SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
   requireMagnitude(query, queryLength, "query");
-  if ((!options.exclude.empty() || !options.labels.empty()) && index.eligibility(options).count() == 0) {
+  options.check();
+  Eligibility::checkValueNames(index.attributes(), options);
+  if (options.filtersAnything() && index.eligibility(options).count() == 0) {
     fail(ErrorCode::Empty, "no item is eligible: of the " + std::to_string(index.size()) +
-                               " items, none has an allowed label without being excluded");
+                               " items, none meets the filter without being excluded");
   }
   return index.search(query, queryLength, k, options);
 }

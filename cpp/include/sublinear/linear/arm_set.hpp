@@ -8,7 +8,7 @@
 #include "sublinear/core/row_store.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 #include "sublinear/mips/eligibility.hpp"
-#include "sublinear/mips/item_labels.hpp"
+#include "sublinear/mips/item_attributes.hpp"
 
 namespace sublinear {
 
@@ -47,19 +47,17 @@ class ArmSet {
   // copy keeps the same blocks): to the block's end or the last row.
   std::size_t contiguousRows(std::size_t row) const { return rows_.contiguousRows(row); }
   const double* featuresOf(Id id) const { return rows_.vectorOf(id); }
-  // The label of a row or a stored id, and every row's with the per-label posting lists (which make
-  // a filter's eligible count and a walk over only the eligible arms cheap).
-  Label labelAt(std::size_t row) const { return labels_.labelAt(row); }
-  Label labelOf(Id id) const { return labels_.labelAt(rows_.rowOf(id)); }
-  const ItemLabels& labels() const { return labels_; }
-  // Which arms a filtered selection may return (exclude: ids, any; labels: the allowed ones).
-  Eligibility eligibility(const ArmFilter& filter) const {
-    return Eligibility(rows_, labels_, filter.exclude, filter.labels);
-  }
+  // Every row's attributes (labels with the per-label posting lists, which make a filter's eligible
+  // count and a walk over only the eligible arms cheap; values), and the label of a stored id that
+  // has exactly one.
+  const ItemAttributes& attributes() const { return attributes_; }
+  Label labelOf(Id id) const { return attributes_.singleLabel(rows_.rowOf(id)); }
+  // The attributes of `count` rows from `first` on, as a batch for another store of the same arms.
+  ItemAttributes attributesOfRows(std::size_t first, std::size_t count) const;
+  // Which arms a filtered selection may return (exclude: ids, any; the attribute conditions).
+  Eligibility eligibility(const ArmFilter& filter) const { return Eligibility(rows_, attributes_, filter.exclude, filter); }
   // Whether a row passes `eligible` (made by eligibility()).
-  bool admits(const Eligibility& eligible, std::size_t row) const {
-    return !eligible.filters() || (eligible.allowsLabel(labels_.labelAt(row)) && !eligible.excludesRow(row));
-  }
+  bool admits(const Eligibility& eligible, std::size_t row) const { return eligible.admitsRow(row); }
   Eigen::Map<const Vector> feature(Id id) const { return Eigen::Map<const Vector>(featuresOf(id), dim_); }
   // `count` rows from `first` on as a matrix (valid until the next add or remove), for rows that
   // lie in one of RowStore's blocks (precondition: count <= rows_.contiguousRows(first)).
@@ -67,15 +65,21 @@ class ArmSet {
     return Eigen::Map<const RowMatrix>(rowData(first), static_cast<Eigen::Index>(count), dim_);
   }
 
-  // Throw DIMENSION_MISMATCH / NON_FINITE / DUPLICATE_ID / INVALID_ARGUMENT (labels given, but not
-  // one per arm) (resp. UNKNOWN_ID / DUPLICATE_ID) and change nothing; add/remove assume their batch
-  // passed the check.
+  // Throw DIMENSION_MISMATCH / NON_FINITE / DUPLICATE_ID / INVALID_ARGUMENT (attributes given, but
+  // not one row per arm, or too many value names) (resp. UNKNOWN_ID / DUPLICATE_ID) and change
+  // nothing; add/remove/setLabels/setValues assume their batch passed the check.
   void checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-                const Label* labels = nullptr, std::size_t labelCount = 0) const;
+                const ItemAttributes* attributes = nullptr) const;
   void checkRemove(const Id* ids, std::size_t count) const;
-  // labels: null (every label 0) or one per arm.
-  void add(const Id* ids, std::size_t count, const double* features, const Label* labels = nullptr);
+  void checkChanges(const Id* ids, std::size_t count, const ItemAttributes& batch) const;
+  // attributes: null (every label 0, no values) or one row per arm.
+  void add(const Id* ids, std::size_t count, const double* features, const ItemAttributes* attributes = nullptr);
   void remove(const Id* ids, std::size_t count);
+  // Row i of the batch for ids[i]: its labels, or the values it holds (others stay).
+  void setLabels(const Id* ids, std::size_t count, const ItemAttributes& labels);
+  void setValues(const Id* ids, std::size_t count, const ItemAttributes& values);
+  // Saved-state access (saved_arms.cpp).
+  ItemAttributes& mutableAttributes() { return attributes_; }
 
  private:
   // Appends a row's float copy (rows in RowStore's blocks of kBlockRows).
@@ -85,8 +89,8 @@ class ArmSet {
   RowStore<double> rows_;
   bool keepsFloats_ = false;
   std::vector<std::vector<float>> floatBlocks_;
-  // One label per row, moved with it.
-  ItemLabels labels_;
+  // The attributes of each row, moved with it.
+  ItemAttributes attributes_;
 };
 
 }  // namespace sublinear

@@ -67,13 +67,21 @@ class Catalogue {
   // The identity as 16 lowercase hex digits (stats().identity).
   std::string identityText() const { return identityText(identity_); }
   static std::string identityText(std::uint64_t identity);
-  // The label given at add (0 when none was); precondition has(id).
+  // The label given at add to an arm given one (0 when none was); precondition has(id).
   std::uint32_t labelOf(Id id) const { return arms_.labelOf(id); }
 
   // features: count * dim() doubles, row-major; labels: null (every label 0) or `labelCount ==
   // count` labels. DIMENSION_MISMATCH / NON_FINITE / DUPLICATE_ID / INVALID_ARGUMENT, nothing added.
   void add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
            const std::uint32_t* labels = nullptr, std::size_t labelCount = 0);
+  // attributes: null or one row per arm (labels and values).
+  void add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength, const ItemAttributes* attributes);
+  // Row i of the batch for arm ids[i]: its labels, or the values the batch holds (others stay). The
+  // attributes only: the index's structure and every row stay where they are, and users see the
+  // change at their next call. UNKNOWN_ID / DUPLICATE_ID / DIMENSION_MISMATCH / INVALID_ARGUMENT,
+  // nothing changed.
+  void setLabels(const Id* ids, std::size_t count, const ItemAttributes& labels);
+  void setValues(const Id* ids, std::size_t count, const ItemAttributes& values);
   // UNKNOWN_ID / DUPLICATE_ID, nothing removed.
   void remove(const Id* ids, std::size_t count);
   // The index's waiting items into its structure now (MipsIndex::build); returns how many still wait.

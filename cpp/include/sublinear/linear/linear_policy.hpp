@@ -6,11 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "sublinear/core/error.hpp"
 #include "sublinear/core/id.hpp"
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/core/ridge_regression.hpp"
-#include "sublinear/mips/item_labels.hpp"
+#include "sublinear/mips/item_attributes.hpp"
 #include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear {
@@ -18,10 +19,9 @@ namespace sublinear {
 // Which arms a selection may return (the filters of API v2), combined with AND: never an arm whose id
 // is in `exclude` (ids not in the set are ignored: a page's shown items may have left it), and with
 // `labels` non-empty only an arm whose label is listed.
-struct ArmFilter {
+struct ArmFilter : AttributeFilter {
   std::vector<Id> exclude;
-  std::vector<Label> labels;
-  bool empty() const { return exclude.empty() && labels.empty(); }
+  bool empty() const { return exclude.empty() && AttributeFilter::empty(); }
 };
 
 // A decision (API v2 decide / decideSlate): the arms shown, best first, the event id their rewards
@@ -54,10 +54,20 @@ class LinearPolicy {
   // next change of the arms. Off-policy evaluation models rewards from them.
   virtual const double* featuresOf(Id id) const = 0;
 
-  // features: count * dim() doubles, row-major; labels: null (every arm label 0) or one per arm.
-  // DUPLICATE_ID / NON_FINITE / DIMENSION_MISMATCH / INVALID_ARGUMENT (labels of another count).
+  // features: count * dim() doubles, row-major; attributes: null (every arm label 0, no values) or
+  // one row per arm; labels: null or one per arm.
+  // DUPLICATE_ID / NON_FINITE / DIMENSION_MISMATCH / INVALID_ARGUMENT (attributes of another count).
   virtual void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-                       const Label* labels, std::size_t labelCount) = 0;
+                       const ItemAttributes* attributes) = 0;
+  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength, const Label* labels,
+               std::size_t labelCount) {
+    if (labels == nullptr) return addArms(ids, count, features, featureLength, static_cast<const ItemAttributes*>(nullptr));
+    if (labelCount != count) {
+      fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(labelCount));
+    }
+    const ItemAttributes batch = ItemAttributes::withLabels(labels, labelCount);
+    addArms(ids, count, features, featureLength, &batch);
+  }
   void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) {
     addArms(ids, count, features, featureLength, nullptr, 0);
   }

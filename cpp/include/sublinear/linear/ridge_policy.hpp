@@ -54,8 +54,8 @@ class RidgePolicy : public LinearPolicy, private LinearModel::Listener {
 
   using LinearPolicy::addArms;
   using LinearPolicy::select;
-  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength, const Label* labels,
-               std::size_t labelCount) final;
+  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+               const ItemAttributes* attributes) final;
   void removeArms(const Id* ids, std::size_t count) final;
   // Without a filter, chooseArm() (each policy's algorithm as it always ran); with one, chooseArms(1).
   Id select(const ArmFilter& filter) final;
@@ -275,6 +275,9 @@ class RidgePolicy : public LinearPolicy, private LinearModel::Listener {
   // What select(), selectSlate() (slate) and decide() refuse before choosing: a slate of k = 0
   // (INVALID_ARGUMENT), a policy without arms (EMPTY, naming `call`).
   void checkChoice(std::size_t k, bool slate, const char* call) const;
+  // arms_.eligibility(filter) for a caller's filter: INVALID_ARGUMENT for one that cannot be met as
+  // written (AttributeFilter::check) or names a value no arm was given.
+  Eligibility eligibilityFor(const ArmFilter& filter) const;
   // The model's update with one observation (features of the arm's dimension), validated.
   void observe(const double* features, double reward);
   // select() (slate false) or selectSlate(k) over `eligible` (built once from `filter`): EMPTY when

@@ -38,10 +38,14 @@ class AdaptiveIndex final : public MipsIndex {
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
   // Every copy holds the labels too and answers the rounded query under the same filter.
   std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override;
+  void onLabelsChanged(const Id* ids, std::size_t count) override;
+  void onValuesChanged(const Id* ids, std::size_t count) override;
   void saveStructure(StateWriter& out) const override;
   void loadStructure(StateReader& in) override;
 
  private:
+  // The attributes of stored items, as a batch for the copies.
+  ItemAttributes attributesOf(const Id* ids, std::size_t count) const;
   // Every copy's answer to the rounded query (with `options`' filters), each id once.
   std::vector<Id> pooledCandidates(const float* paddedQuery, std::size_t count, const SearchOptions& options);
 

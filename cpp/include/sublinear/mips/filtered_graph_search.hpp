@@ -2,12 +2,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <cstring>
 #include <utility>
 #include <vector>
 
 #include "sublinear/mips/eligibility.hpp"
-#include "sublinear/mips/item_labels.hpp"
+#include "sublinear/mips/item_attributes.hpp"
 #include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear {
@@ -141,9 +142,12 @@ class FilteredGraphSearch {
   const std::vector<std::uint32_t>& nearest(const GraphLayout& graph, const float* query, std::size_t ef, std::size_t k,
                                             bool skipDeleted);
   // Up to `ef` eligible nodes nearest the query (a row padded for the store, or in int8 storage a
-  // quantised graph query), nearest first. slotLabels[node] is the label of the item a live node holds.
+  // quantised graph query), nearest first. When the filter reads only one label a row
+  // (Eligibility::byOneLabel), slotLabels[node] is the label of the item a live node holds; otherwise
+  // (slotLabels null) rowOf(id) finds the row of a node's item, whose attributes are checked.
   std::vector<std::uint32_t> search(const GraphLayout& graph, const float* query, std::size_t ef, const Label* slotLabels,
-                                    const Eligibility& eligible, std::uint64_t maxEvaluations);
+                                    const std::function<std::size_t(Id)>& rowOf, const Eligibility& eligible,
+                                    std::uint64_t maxEvaluations);
   // Distance computations of the last search.
   std::uint64_t evaluations() const { return evaluations_; }
   // Whether the last search stopped at maxEvaluations.

@@ -200,6 +200,8 @@ class HnswIndex final : public MipsIndex {
   std::size_t buildPending(std::size_t maxItems) override;
   void onAdd(const Id* ids, std::size_t count) override;
   void onRemove(const Id* ids, std::size_t count) override;
+  // The labels the graph keeps beside its nodes follow; the graph itself does not change.
+  void onLabelsChanged(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
   std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override;
   // The graph search's answers from the rows it just read (candidateRows_), in the node records

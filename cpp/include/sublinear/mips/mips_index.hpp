@@ -9,7 +9,7 @@
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/mips/eligibility.hpp"
-#include "sublinear/mips/item_labels.hpp"
+#include "sublinear/mips/item_attributes.hpp"
 #include "sublinear/mips/vector_store.hpp"
 
 namespace sublinear {
@@ -29,7 +29,11 @@ struct SearchResult {
   std::vector<float> scores; // the exact inner products of those ids
 };
 
-struct SearchOptions {
+// The attribute conditions (AttributeFilter: labels, allLabels, noLabels, where) and exclusions,
+// combined with AND, restrict a search to the eligible items: items whose id is listed in `exclude`
+// are never returned (ids the index does not hold are ignored). A filtered search returns min(k,
+// eligible count) items, only eligible ones, whatever the index type.
+struct SearchOptions : AttributeFilter {
   // When larger than k: retrieve this many candidates and rank them exactly (Yang et al.,
   // arXiv:2103.02729, section 7).
   std::size_t shortlist = 0;
@@ -37,12 +41,8 @@ struct SearchOptions {
   // are skipped): a caller that knows good answers from earlier exact scans keeps them reachable
   // when a graph cannot find them.
   std::vector<Id> alsoRank;
-  // Eligibility filters, combined with AND: items whose id is listed here are never returned (ids the
-  // index does not hold are ignored), and with `labels` non-empty only items whose label is listed
-  // are. A filtered search returns min(k, eligible count) items, only eligible ones, whatever the
-  // index type.
   std::vector<Id> exclude;
-  std::vector<Label> labels;
+  bool filtersAnything() const { return !exclude.empty() || !AttributeFilter::empty(); }
 };
 
 // Maximum inner product search over a changing set of items. Every index keeps its items in a
@@ -64,14 +64,20 @@ class MipsIndex {
   bool contains(Id id) const { return items_.contains(id); }
   const VectorStore& items() const { return items_; }
 
-  // vectorLength must equal idCount * dim(). Every item gets label 0, or labels[i] when given
-  // (labelCount must equal idCount).
+  // vectorLength must equal idCount * dim(). Every item gets label 0 and no values, or labels[i]
+  // (labelCount must equal idCount), or the attributes of row i of `attributes` (idCount rows).
   void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
   void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const Label* labels,
            std::size_t labelCount);
+  void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const ItemAttributes& attributes);
+  // New labels for stored items (row i of `labels` for ids[i]), or new values (those `values` holds;
+  // others stay): the attributes only, no index structure changes. UNKNOWN_ID / DUPLICATE_ID /
+  // DIMENSION_MISMATCH (not one row per id) / INVALID_ARGUMENT (too many value names), nothing changed.
+  void setLabels(const Id* ids, std::size_t idCount, const ItemAttributes& labels);
+  void setValues(const Id* ids, std::size_t idCount, const ItemAttributes& values);
   void remove(const Id* ids, std::size_t idCount);
   // The min(k, size()) items of largest inner product with the query, best first, ties by smaller id;
-  // with filters (options.exclude, options.labels), min(k, eligible count) eligible items.
+  // with filters (options' exclude and attribute conditions), min(k, eligible count) eligible items.
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
 
   // The exact top-k by a scan of every stored item (of every eligible one, under options' filters),
@@ -79,10 +85,10 @@ class MipsIndex {
   // so online). Counted like a search's work.
   SearchResult searchExactly(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
 
-  // The label of a stored item (precondition: contains(id)); the labels of all rows, with their
-  // per-label counts and posting lists.
-  Label labelOf(Id id) const { return labels_.labelAt(items_.rowOf(id)); }
-  const ItemLabels& labels() const { return labels_; }
+  // The attributes of every row (labels with their posting lists, values), and the label of a stored
+  // item that has exactly one (precondition: contains(id); 0 for one with none or several).
+  const ItemAttributes& attributes() const { return attributes_; }
+  Label labelOf(Id id) const { return attributes_.singleLabel(items_.rowOf(id)); }
   // Which items a search with these options may return, and how many.
   Eligibility eligibility(const SearchOptions& options) const;
 
@@ -137,6 +143,10 @@ class MipsIndex {
   virtual void onAdd(const Id* ids, std::size_t count) = 0;
   // Called while the items are still in the store.
   virtual void onRemove(const Id* ids, std::size_t count) = 0;
+  // Called after stored items' labels (or values) changed: for what keeps a copy of them (a graph's
+  // labels beside its nodes, an adaptive index's copies), never for the structure.
+  virtual void onLabelsChanged(const Id* /*ids*/, std::size_t /*count*/) {}
+  virtual void onValuesChanged(const Id* /*ids*/, std::size_t /*count*/) {}
   // Up to `count` candidate ids for the padded query (stride() floats), any order; the base class
   // scores them exactly. Returning fewer (even none) is allowed for approximate methods.
   virtual std::vector<Id> candidates(const float* paddedQuery, std::size_t count) = 0;
@@ -163,7 +173,7 @@ class MipsIndex {
   // A row reached through a posting list is a random access (and the lists of many labels
   // interleave) where the scan streams: it costs several streamed rows (bench/results/filters.md).
   static constexpr double kGatheredRowCost = 6.0;
-  // Exchanges two rows of the store with their labels (see RowStore::swapRows).
+  // Exchanges two rows of the store with their attributes (see RowStore::swapRows).
   void swapRows(std::size_t a, std::size_t b);
   // rankExactly scores long rows four at a time only when there are at most 1 / kScatteredCandidates
   // of the store's rows to rank.
@@ -192,11 +202,13 @@ class MipsIndex {
   // load()'s items in each storage.
   void loadCodes(StateReader& in);
   void loadFloats(StateReader& in);
-  // Removes a stored item and its label.
+  // Removes a stored item and its attributes.
   void removeItem(Id id);
+  // UNKNOWN_ID / DUPLICATE_ID / DIMENSION_MISMATCH for setLabels and setValues.
+  void checkChanges(const Id* ids, std::size_t idCount, const ItemAttributes& batch) const;
 
-  // One label per row of items_, moved with it.
-  ItemLabels labels_;
+  // The attributes of each row of items_, moved with it.
+  ItemAttributes attributes_;
 
   std::uint64_t innerProducts_ = 0;
   std::uint64_t scannedInnerProducts_ = 0;

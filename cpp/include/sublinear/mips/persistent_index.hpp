@@ -32,11 +32,16 @@ using PersistentIndex = Persistent<MipsIndex>;
 // to the index, NON_FINITE). Indexes inside policies are called directly: they hold products of
 // features (Sub-Elim's lifts), beyond that bound.
 void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
-// With one label per id (labelCount == idCount, DIMENSION_MISMATCH otherwise).
+// With one label per id (labelCount == idCount, DIMENSION_MISMATCH otherwise), or the attributes of
+// one row per id.
 void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength,
                   const Label* labels, std::size_t labelCount);
-// A search whose filters (options.exclude, options.labels) leave nothing eligible is EMPTY, before
-// any work: a user who filtered asked for something, and an empty answer would hide that.
+void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength,
+                  const ItemAttributes& attributes);
+// A search whose filters (options.exclude and the attribute conditions) leave nothing eligible is
+// EMPTY, before any work: a user who filtered asked for something, and an empty answer would hide
+// that. A filter that cannot be met as written (AttributeFilter::check) or names a value no item was
+// given is INVALID_ARGUMENT.
 SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k,
                            const SearchOptions& options = {});
 

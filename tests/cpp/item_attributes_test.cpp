@@ -1,0 +1,371 @@
+// Items' attributes (several labels, named values) and the filters over them: the store's posting
+// lists follow setLabels, removals and swaps; Eligibility agrees with a brute force over every filter
+// form, with an exact count for small candidate sets and an estimate (then exactCount()) for large
+// ones; every index type answers filtered searches with eligible items only, and setLabels /
+// setValues leave every index's structure as it was (the saved bytes equal those of an index that was
+// given the new attributes at add); hostile attributes and filters are coded errors with nothing changed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/limits.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/linear/catalogue.hpp"
+#include "sublinear/linear/policy_factory.hpp"
+#include "sublinear/mips/eligibility.hpp"
+#include "sublinear/mips/index_factory.hpp"
+#include "sublinear/mips/persistent_index.hpp"
+#include "test_support.hpp"
+
+namespace sublinear::testing {
+namespace item_attributes_test {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Row r carries labels {r % 5, 10 + r % 3} (two labels), or {r % 5} for every fourth row, and values
+// price = r, stock = r % 4.
+ItemAttributes shopAttributes(std::size_t rows) {
+  ItemAttributes attributes;
+  const std::size_t price = attributes.addValueColumn("price");
+  const std::size_t stock = attributes.addValueColumn("stock");
+  for (std::size_t r = 0; r < rows; ++r) {
+    const Label labels[2] = {static_cast<Label>(r % 5), static_cast<Label>(10 + r % 3)};
+    attributes.append(labels, r % 4 == 0 ? 1 : 2);
+    attributes.setValue(price, r, static_cast<double>(r));
+    attributes.setValue(stock, r, static_cast<double>(r % 4));
+  }
+  return attributes;
+}
+
+// Every posting list holds exactly the rows that carry its label, once.
+void expectPostingsConsistent(const ItemAttributes& attributes) {
+  std::size_t entries = 0;
+  for (Label label = 0; label < 20; ++label) {
+    const auto& rows = attributes.rowsOf(label);
+    entries += rows.size();
+    EXPECT_EQ(std::set<std::uint32_t>(rows.begin(), rows.end()).size(), rows.size()) << "label " << label;
+    for (const std::uint32_t row : rows) EXPECT_TRUE(attributes.hasLabel(row, label)) << "label " << label << " row " << row;
+  }
+  std::size_t carried = 0;
+  for (std::size_t row = 0; row < attributes.size(); ++row) carried += attributes.labelCount(row);
+  EXPECT_EQ(entries, carried);
+}
+
+bool passes(const ItemAttributes& attributes, std::size_t row, const AttributeFilter& filter) {
+  const auto has = [&](Label label) { return attributes.hasLabel(row, label); };
+  if (!filter.labels.empty() && std::none_of(filter.labels.begin(), filter.labels.end(), has)) return false;
+  if (!std::all_of(filter.allLabels.begin(), filter.allLabels.end(), has)) return false;
+  if (std::any_of(filter.noLabels.begin(), filter.noLabels.end(), has)) return false;
+  for (const ValueRange& range : filter.where) {
+    const int column = attributes.valueColumn(range.name);
+    if (column < 0) return false;
+    const double value = attributes.valueAt(static_cast<std::size_t>(column), row);
+    if (!(value >= range.low && value <= range.high)) return false;
+  }
+  return true;
+}
+
+std::vector<AttributeFilter> filterForms() {
+  std::vector<AttributeFilter> forms(8);
+  forms[0].labels = {1, 3};
+  forms[1].allLabels = {2, 11};
+  forms[2].noLabels = {0, 10};
+  forms[3].where = {{"price", 100, 900}};
+  forms[4].where = {{"stock", 1, kInfinity}, {"price", -kInfinity, 5000}};
+  forms[5].labels = {4, 12};
+  forms[5].noLabels = {11};
+  forms[5].where = {{"stock", 2, 3}};
+  forms[6].allLabels = {1};
+  forms[6].labels = {10, 11};
+  forms[6].where = {{"price", 0, 40000}};
+  forms[7].labels = {19};  // a label no row carries: nothing eligible
+  return forms;
+}
+
+// A minimal row store for Eligibility: ids 1000 + row.
+struct Rows {
+  std::size_t rows;
+  std::size_t size() const { return rows; }
+  bool contains(Id id) const { return id >= 1000 && id < 1000 + rows; }
+  std::size_t rowOf(Id id) const { return id - 1000; }
+  Id idAt(std::size_t row) const { return static_cast<Id>(1000 + row); }
+};
+
+TEST(ItemAttributes, PostingListsFollowChangesRemovalsAndSwaps) {
+  ItemAttributes attributes = shopAttributes(40);
+  expectPostingsConsistent(attributes);
+  // setLabels: the row leaves its old lists and joins the new ones.
+  ItemAttributes change;
+  const Label fresh[3] = {7, 3, 7};
+  change.append(fresh, 3);
+  attributes.setLabels(6, change, 0);
+  EXPECT_EQ(attributes.labelCount(6), 2u);  // repeats kept once
+  EXPECT_TRUE(attributes.hasLabel(6, 7));
+  EXPECT_FALSE(attributes.hasLabel(6, 1));
+  expectPostingsConsistent(attributes);
+  // Removal moves the last row (39: labels {4, 10}, price 39) into the hole.
+  attributes.removeRow(3);
+  EXPECT_EQ(attributes.size(), 39u);
+  EXPECT_TRUE(attributes.hasLabel(3, 4));
+  EXPECT_TRUE(attributes.hasLabel(3, 10));
+  EXPECT_EQ(attributes.valueAt(0, 3), 39.0);
+  expectPostingsConsistent(attributes);
+  attributes.swapRows(3, 6);
+  EXPECT_TRUE(attributes.hasLabel(3, 7));
+  EXPECT_EQ(attributes.valueAt(0, 6), 39.0);
+  expectPostingsConsistent(attributes);
+  attributes.removeRow(attributes.size() - 1);
+  attributes.removeRow(0);
+  expectPostingsConsistent(attributes);
+  // Values: setValues changes the names the batch holds only.
+  ItemAttributes price;
+  price.append(0);
+  price.setValue(price.addValueColumn("price"), 0, 2.5);
+  const double stockBefore = attributes.valueAt(1, 5);
+  attributes.setValues(5, price, 0);
+  EXPECT_EQ(attributes.valueAt(0, 5), 2.5);
+  EXPECT_EQ(attributes.valueAt(1, 5), stockBefore);
+}
+
+TEST(ItemAttributes, SaveAndLoadRestoreEveryRow) {
+  const ItemAttributes attributes = shopAttributes(25);
+  StateWriter out("attributes");
+  attributes.save(out);
+  const std::vector<std::uint8_t> bytes = out.finish();
+  StateReader in(bytes.data(), bytes.size(), "attributes");
+  ItemAttributes loaded;
+  loaded.load(in, 25);
+  for (std::size_t row = 0; row < 25; ++row) EXPECT_TRUE(loaded.sameRow(row, attributes, row)) << row;
+  expectPostingsConsistent(loaded);
+}
+
+TEST(ItemAttributes, HostileInputIsRefused) {
+  ItemAttributes attributes;
+  const std::vector<Label> many(1000000, 1);
+  expectError(ErrorCode::InvalidArgument, "at most 1024 labels", [&] { attributes.append(many.data(), many.size()); });
+  EXPECT_EQ(attributes.size(), 0u);
+  expectError(ErrorCode::InvalidArgument, "value name", [&] { attributes.addValueColumn(std::string(100000, 'x')); });
+  expectError(ErrorCode::InvalidArgument, "value name", [&] { attributes.addValueColumn(""); });
+  for (std::size_t i = 0; i < kMaxValueNames; ++i) attributes.addValueColumn("v" + std::to_string(i));
+  expectError(ErrorCode::InvalidArgument, "at most 64", [&] { attributes.addValueColumn("one more"); });
+  attributes.append(0);
+  expectError(ErrorCode::NonFinite, "not finite", [&] { attributes.setValue(0, 0, std::nan("")); });
+
+  AttributeFilter nan;
+  nan.where = {{"price", std::nan(""), 3}};
+  expectError(ErrorCode::InvalidArgument, "not a number", [&] { nan.check(); });
+  AttributeFilter inverted;
+  inverted.where = {{"price", 5, 3}};
+  expectError(ErrorCode::InvalidArgument, "empty", [&] { inverted.check(); });
+  AttributeFilter twice;
+  twice.where = {{"price", 1, 3}, {"price", 2, 4}};
+  expectError(ErrorCode::InvalidArgument, "twice", [&] { twice.check(); });
+  AttributeFilter unknown;
+  unknown.where = {{"colour", 1, 3}};
+  expectError(ErrorCode::InvalidArgument, "'colour'", [&] { Eligibility::checkValueNames(shopAttributes(3), unknown); });
+}
+
+TEST(Eligibility, AgreesWithBruteForceOnEveryFilterForm) {
+  // 2,000 rows: every candidate set is counted exactly; 60,000: large sets are estimated.
+  for (const std::size_t rows : {std::size_t{2000}, std::size_t{60000}}) {
+    const ItemAttributes attributes = shopAttributes(rows);
+    const Rows store{rows};
+    const std::vector<Id> exclude = {1000 + 1, 1000 + 2, 1000 + 3, 999999};
+    for (const AttributeFilter& filter : filterForms()) {
+      const Eligibility eligible(store, attributes, exclude, filter);
+      std::size_t expected = 0;
+      for (std::size_t row = 0; row < rows; ++row) {
+        const bool admitted = passes(attributes, row, filter) && (row < 1 || row > 3);
+        EXPECT_EQ(eligible.admitsRow(row), admitted) << rows << " rows, row " << row;
+        expected += admitted ? 1 : 0;
+      }
+      EXPECT_EQ(eligible.exactCount(), expected) << rows;
+      if (eligible.countIsExact()) {
+        EXPECT_EQ(eligible.count(), expected);
+      } else {
+        // An estimate from kCountSample evenly spread candidates: within a few percent here.
+        EXPECT_NEAR(static_cast<double>(eligible.count()), static_cast<double>(expected), 0.05 * static_cast<double>(rows));
+        EXPECT_GE(eligible.count(), Eligibility::kLeastSampled);
+      }
+      if (expected == 0) {
+        EXPECT_EQ(eligible.count(), 0u);
+      }
+      if (eligible.walksPostings()) {
+        std::set<std::size_t> walked;
+        eligible.forEachPostedRow(0, [&](std::size_t row) { EXPECT_TRUE(walked.insert(row).second) << "row " << row << " met twice"; });
+        std::size_t passing = 0;
+        for (std::size_t row = 0; row < rows; ++row) passing += passes(attributes, row, filter) ? 1 : 0;
+        EXPECT_EQ(walked.size(), passing);
+      }
+    }
+  }
+}
+
+TEST(Eligibility, AnItemWithoutLabelsHasNone) {
+  ItemAttributes attributes;
+  attributes.append(0);
+  attributes.append(nullptr, 0);
+  EXPECT_TRUE(attributes.severalLabels());
+  AttributeFilter zero;
+  zero.labels = {0};
+  const Eligibility labelled(Rows{2}, attributes, {}, zero);
+  EXPECT_TRUE(labelled.admitsRow(0));
+  EXPECT_FALSE(labelled.admitsRow(1));
+  EXPECT_EQ(labelled.count(), 1u);
+  AttributeFilter notZero;
+  notZero.noLabels = {0};
+  const Eligibility unlabelled(Rows{2}, attributes, {}, notZero);
+  EXPECT_FALSE(unlabelled.admitsRow(0));
+  EXPECT_TRUE(unlabelled.admitsRow(1));
+  attributes.removeRow(1);
+  EXPECT_FALSE(attributes.severalLabels());
+}
+
+std::vector<std::uint8_t> savedIndex(const MipsIndex& index) {
+  StateWriter out("index");
+  index.save(out);
+  return out.finish();
+}
+
+Json specOf(const std::string& type) {
+  Json spec{{"type", type}, {"seed", 5}};
+  if (type == "adaptive") spec["copies"] = 2;
+  return spec;
+}
+
+TEST(IndexAttributes, EveryIndexTypeFiltersByEveryFormAndChangesNoStructure) {
+  constexpr std::size_t kDim = 8;
+  constexpr std::size_t kItems = 3000;
+  Random random(4);
+  std::vector<float> vectors(kItems * kDim);
+  for (auto& value : vectors) value = static_cast<float>(random.normal());
+  std::vector<Id> ids(kItems);
+  for (std::size_t i = 0; i < kItems; ++i) ids[i] = static_cast<Id>(5 * i + 1);
+  const ItemAttributes attributes = shopAttributes(kItems);
+  // The same items with other labels and prices: what setLabels and setValues change them to.
+  ItemAttributes changed;
+  const std::size_t price = changed.addValueColumn("price");
+  changed.addValueColumn("stock");
+  for (std::size_t i = 0; i < kItems; ++i) {
+    const Label labels[3] = {static_cast<Label>(i % 7), 12, static_cast<Label>(15 + i % 2)};
+    changed.append(labels, 1 + i % 3);
+    changed.setValue(price, i, static_cast<double>(kItems - i));
+    changed.setValue(1, i, static_cast<double>(i % 4));
+  }
+  for (const std::string& type : mipsIndexTypes()) {
+    SCOPED_TRACE(type);
+    auto index = makeMipsIndex(kDim, specOf(type));
+    index->add(ids.data(), kItems, vectors.data(), vectors.size(), attributes);
+    auto given = makeMipsIndex(kDim, specOf(type));
+    given->add(ids.data(), kItems, vectors.data(), vectors.size(), changed);
+    index->build(kItems);
+    given->build(kItems);
+    // Only the changed columns: setValues of `changed` (price and stock) over `attributes`.
+    index->setLabels(ids.data(), kItems, changed);
+    index->setValues(ids.data(), kItems, changed);
+    EXPECT_EQ(savedIndex(*index), savedIndex(*given)) << "setLabels/setValues changed more than the attributes";
+
+    const std::vector<float> query(vectors.begin(), vectors.begin() + kDim);
+    for (const AttributeFilter& filter : filterForms()) {
+      SearchOptions options;
+      static_cast<AttributeFilter&>(options) = filter;
+      options.exclude = {ids[0], ids[1]};
+      const SearchResult answer = index->search(query.data(), kDim, 10, options);
+      std::size_t eligible = 0;
+      for (std::size_t i = 0; i < kItems; ++i) eligible += passes(changed, i, filter) && i > 1 ? 1 : 0;
+      EXPECT_EQ(answer.ids.size(), std::min<std::size_t>(10, eligible));
+      for (const Id id : answer.ids) {
+        const std::size_t i = (id - 1) / 5;
+        EXPECT_TRUE(passes(changed, i, filter) && i > 1) << "id " << id << " is not eligible";
+      }
+    }
+  }
+}
+
+TEST(IndexAttributes, HostileChangesLeaveTheIndexUnchanged) {
+  auto index = makeMipsIndex(4, Json{{"type", "hnsw"}, {"seed", 1}});
+  const std::vector<float> vectors(8, 1.0f);
+  const Id ids[2] = {1, 2};
+  index->add(ids, 2, vectors.data(), vectors.size(), shopAttributes(2));
+  const std::vector<std::uint8_t> before = savedIndex(*index);
+  const Id unknown[2] = {1, 99};
+  expectError(ErrorCode::UnknownId, "99", [&] { index->setLabels(unknown, 2, ItemAttributes::withLabels(nullptr, 2)); });
+  const Id repeated[2] = {1, 1};
+  expectError(ErrorCode::DuplicateId, "twice", [&] { index->setLabels(repeated, 2, ItemAttributes::withLabels(nullptr, 2)); });
+  expectError(ErrorCode::DimensionMismatch, "attributes of 2", [&] { index->setValues(ids, 2, ItemAttributes::withLabels(nullptr, 3)); });
+  ItemAttributes wide = ItemAttributes::withLabels(nullptr, 2);
+  for (std::size_t i = 0; i < kMaxValueNames; ++i) wide.addValueColumn("w" + std::to_string(i));
+  expectError(ErrorCode::InvalidArgument, "at most 64", [&] { index->setValues(ids, 2, wide); });
+  EXPECT_EQ(savedIndex(*index), before);
+  SearchOptions unknownName;
+  unknownName.where = {{"colour", 0, 1}};
+  const std::vector<float> query(4, 1.0f);
+  expectError(ErrorCode::InvalidArgument, "'colour'", [&] { searchForUser(*index, query.data(), 4, 1, unknownName); });
+  SearchOptions nothing;
+  nothing.where = {{"price", 100, 200}};
+  expectError(ErrorCode::Empty, "eligible", [&] { searchForUser(*index, query.data(), 4, 1, nothing); });
+}
+
+TEST(CatalogueAttributes, UsersSeeChangedLabelsAndValuesAndTheStateKeepsThem) {
+  constexpr int kDim = 6;
+  constexpr std::size_t kArms = 600;
+  auto catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"seed", 2}});
+  Random random(8);
+  std::vector<double> features(kArms * kDim);
+  for (auto& value : features) value = random.normal();
+  std::vector<Id> ids(kArms);
+  for (std::size_t i = 0; i < kArms; ++i) ids[i] = static_cast<Id>(i + 1);
+  const ItemAttributes attributes = shopAttributes(kArms);
+  catalogue->add(ids.data(), kArms, features.data(), features.size(), &attributes);
+  // Stock runs out for every arm but ids 1..50; the in-stock ones take label 99.
+  ItemAttributes stock;
+  const std::size_t column = stock.addValueColumn("stock");
+  ItemAttributes labels;
+  for (std::size_t i = 0; i < kArms; ++i) {
+    stock.append(0);
+    stock.setValue(column, i, i < 50 ? 3.0 : 0.0);
+    const Label both[2] = {static_cast<Label>(i % 5), 99};
+    labels.append(both, i < 50 ? 2 : 1);
+  }
+  catalogue->setValues(ids.data(), kArms, stock);
+  catalogue->setLabels(ids.data(), kArms, labels);
+  for (const std::string type : {"lin-ucb", "lin-ts", "sub-ts", "linear-elim", "sub-elim"}) {
+    SCOPED_TRACE(type);
+    auto user = makeLinearPolicy(catalogue, Json{{"type", type}, {"seed", 4}});
+    ArmFilter inStock;
+    inStock.where = {{"stock", 1, kInfinity}};
+    ArmFilter labelled;
+    labelled.allLabels = {99};
+    labelled.noLabels = {0};
+    for (int step = 0; step < 20; ++step) {
+      const Id arm = user->select(inStock);
+      EXPECT_LE(arm, 50u);
+      user->update(arm, 1.0);
+      for (const Id chosen : user->selectSlate(5, labelled)) {
+        EXPECT_LE(chosen, 50u);
+        EXPECT_NE((chosen - 1) % 5, 0u);
+      }
+    }
+    ArmFilter unknown;
+    unknown.where = {{"colour", 0, 1}};
+    expectError(ErrorCode::InvalidArgument, "'colour'", [&] { user->select(unknown); });
+  }
+  const std::vector<std::uint8_t> bytes = catalogue->toBytes();
+  const auto restored = Catalogue::fromBytes(bytes.data(), bytes.size());
+  for (std::size_t row = 0; row < kArms; ++row) {
+    const std::size_t theirs = restored->arms().rowOf(catalogue->arms().idAt(row));
+    EXPECT_TRUE(restored->arms().attributes().sameRow(theirs, catalogue->arms().attributes(), row));
+  }
+  const Id unknownIds[1] = {100000};
+  expectError(ErrorCode::UnknownId, "100000", [&] { catalogue->setLabels(unknownIds, 1, ItemAttributes::withLabels(nullptr, 1)); });
+  EXPECT_EQ(catalogue->toBytes(), bytes);
+}
+
+}  // namespace item_attributes_test
+}  // namespace sublinear::testing
