@@ -199,9 +199,18 @@ describe('the guides\' code', () => {
     "const index = new sb.HnswIndex({ dim: 32, M: 16, efConstruction: 200, efSearch: 64, seed: 1 });": `
       const ids = idsOf(2000), vectors = rows(2000, 32), query = rows(1, 32), shownIds = [1, 2];
       const moreIds = idsOf(100, 2000), moreVectors = rows(100, 32), labels = idsOf(100).map((i) => i % 10);
+      const values = { price: Float64Array.from(rows(100, 1), (v) => 50 + 100 * v) };
       const K = 20, N = 50, rewards = Float64Array.from({ length: K * N }, () => (random() < 0.5 ? 1 : 0));`,
     "const catalogue = new sb.Catalogue({ dim: 32, seed: 1 });   // index: { type: 'hnsw', ... } by default": `
-      const ids = idsOf(2000), features = rows(2000, 32), labels = idsOf(2000).map((i) => i % 10);`,
+      const ids = idsOf(2000), features = rows(2000, 32), labels = idsOf(2000).map((i) => i % 10);
+      const values = { price: Float64Array.from(rows(2000, 1), (v) => 50 + 100 * v), stock: Float64Array.from(ids, (id) => id % 4) };`,
+    '// Morning: the catalogue, each item in several categories, with its price and stock.': `
+      const catalogue = new sb.Catalogue({ dim: 8, seed: 1 });
+      const user = new sb.SubTS({ catalogue, seed: 7 });
+      const ids = [77, 900, 1042], features = rows(3, 8), shown = [];
+      const PROMO = 99, promoted = [77, 900];
+      const categoriesOf = (id) => ({ 77: [3, 17], 900: [3], 1042: [8, 17, 40] })[id];
+      const newIds = [5000, 5001], newFeatures = rows(2, 8), newLabels = [[3], [8]], newPrices = [10, 20], newStock = [1, 2];`,
     "const user = new sb.SubTS({ catalogue, seed: 7, explore: 0.05 });   // explore: optional, default 0": `
       const catalogue = new sb.Catalogue({ dim: 8, seed: 1 });
       catalogue.add(idsOf(500), rows(500, 8), { labels: idsOf(500).map((i) => i % 10) });
