@@ -178,3 +178,21 @@ export function filterRecord(filter, noun) {
   if (conditions !== '') record.push(JSON.parse(conditions));
   return record;
 }
+
+// setLabels(ids, labels) and setValues(ids, { name: numbers }) of a catalogue and of every index
+// type: the attributes only, no change to the index's structure. `runtime`: withHeap and
+// attributesOnHeap; `toIds` reads the ids.
+export function attributeChangeMethods({ withHeap, attributesOnHeap }, toIds) {
+  return {
+    setLabels: {
+      args: [toIds, readLabelChanges],
+      call: (handle, ids, labels) => attributesOnHeap(attributeBatch(labels, ids.length), (a) =>
+        withHeap([ids], (idAddress) => handle.setLabels(idAddress, ids.length, a.form, a.labelAddress, a.labels.length, a.countAddress))),
+    },
+    setValues: {
+      args: [toIds, readValueChanges],
+      call: (handle, ids, values) => attributesOnHeap(attributeBatch(values, ids.length), (a) =>
+        withHeap([ids], (idAddress) => handle.setValues(idAddress, ids.length, a.names, a.valueAddress, a.values.length))),
+    },
+  };
+}

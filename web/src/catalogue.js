@@ -2,7 +2,7 @@
 // once and shared by any number of linear policies (`new sb.SubTS({ catalogue })`), each holding only
 // its own model. Disposing a Catalogue releases this object's share: the C++ catalogue lives until
 // the last policy over it is disposed too, so users keep working after their catalogue's dispose().
-import { attributeBatch, readAddAttributes, readLabelChanges, readValueChanges } from './attributes.js';
+import { attributeBatch, attributeChangeMethods, readAddAttributes } from './attributes.js';
 import { MAX_UINT32, requireId, requireInteger, toFeatureArray, toIdArray } from './convert.js';
 
 export function defineCatalogueClasses(runtime) {
@@ -23,17 +23,7 @@ export function defineCatalogueClasses(runtime) {
           withHeap([ids, features], (idAddress, featureAddress) => handle.add(idAddress, ids.length, featureAddress, features.length,
             a.form, a.labelAddress, a.labels.length, a.countAddress, a.names, a.valueAddress, a.values.length))),
       },
-      // setLabels(ids, labels) and setValues(ids, { name: numbers }): the attributes only, no index change.
-      setLabels: {
-        args: [(ids) => toIdArray(ids), readLabelChanges],
-        call: (handle, ids, labels) => attributesOnHeap(attributeBatch(labels, ids.length), (a) =>
-          withHeap([ids], (idAddress) => handle.setLabels(idAddress, ids.length, a.form, a.labelAddress, a.labels.length, a.countAddress))),
-      },
-      setValues: {
-        args: [(ids) => toIdArray(ids), readValueChanges],
-        call: (handle, ids, values) => attributesOnHeap(attributeBatch(values, ids.length), (a) =>
-          withHeap([ids], (idAddress) => handle.setValues(idAddress, ids.length, a.names, a.valueAddress, a.values.length))),
-      },
+      ...attributeChangeMethods(runtime, (ids) => toIdArray(ids)),
       remove: {
         args: [(ids) => toIdArray(ids)],
         call: (handle, ids) => withHeap([ids], (address) => handle.remove(address, ids.length)),

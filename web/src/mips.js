@@ -1,6 +1,6 @@
 // Maximum inner product search indexes (docs/mips.md, "Maximum inner product search"): one JS class per C++
 // index type, all sharing the MipsIndex interface of the core.
-import { attributeBatch, readAddAttributes, readFilter, readLabelChanges, readValueChanges } from './attributes.js';
+import { attributeBatch, attributeChangeMethods, readAddAttributes, readFilter } from './attributes.js';
 import { MAX_UINT32, optionsToJson, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 import { ErrorCode } from './errors.js';
 
@@ -36,17 +36,7 @@ export function defineMipsClasses(runtime) {
               a.countAddress, a.names, a.valueAddress, a.values.length)));
         },
       },
-      // setLabels(ids, labels) and setValues(ids, { name: numbers }): the attributes only, no structure changes.
-      setLabels: {
-        args: [(ids) => toIdArray(ids), readLabelChanges],
-        call: (handle, ids, labels) => attributesOnHeap(attributeBatch(labels, ids.length), (a) =>
-          withHeap([ids], (idAddress) => handle.setLabels(idAddress, ids.length, a.form, a.labelAddress, a.labels.length, a.countAddress))),
-      },
-      setValues: {
-        args: [(ids) => toIdArray(ids), readValueChanges],
-        call: (handle, ids, values) => attributesOnHeap(attributeBatch(values, ids.length), (a) =>
-          withHeap([ids], (idAddress) => handle.setValues(idAddress, ids.length, a.names, a.valueAddress, a.values.length))),
-      },
+      ...attributeChangeMethods(runtime, (ids) => toIdArray(ids)),
       remove: {
         args: [(ids) => toIdArray(ids)],
         call: (handle, ids) => withHeap([ids], (address) => handle.remove(address, ids.length)),

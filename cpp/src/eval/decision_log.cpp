@@ -53,4 +53,18 @@ void DecisionLog::check(const LinearPolicy& policy) const {
   }
 }
 
+std::optional<Id> DecisionLog::choiceAt(LinearPolicy& policy, std::size_t record) const {
+  const std::uint32_t position = positionOf(record);
+  const ArmFilter& filter = filterOf(record);
+  try {
+    if (position == 0) return policy.select(filter);
+    const std::vector<Id> slate = policy.selectSlate(position + 1, filter);
+    if (slate.size() <= position) return std::nullopt;
+    return slate[position];
+  } catch (const Error& error) {
+    if (error.code() != ErrorCode::Empty) throw;
+    return std::nullopt;
+  }
+}
+
 }  // namespace sublinear

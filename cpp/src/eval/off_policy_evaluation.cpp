@@ -254,18 +254,7 @@ Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinea
     PersistentLinearPolicy learner = copy();
     std::vector<double> matched;
     for (std::size_t k = 0; k < n; ++k) {
-      const std::uint32_t position = log.positionOf(records[k]);
-      const ArmFilter& filter = log.filterOf(records[k]);
-      Id choice = 0;
-      try {
-        const std::vector<Id> slate = position == 0 ? std::vector<Id>{learner->select(filter)} : learner->selectSlate(position + 1, filter);
-        if (slate.size() <= position) continue;
-        choice = slate[position];
-      } catch (const Error& error) {
-        // The filter admits no arm the policy holds (it may hold labels the logger did not).
-        if (error.code() != ErrorCode::Empty) throw;
-        continue;
-      }
+      const std::optional<Id> choice = log.choiceAt(*learner, records[k]);
       if (choice != arm(k)) continue;
       learner->update(arm(k), reward(k));
       matched.push_back(reward(k));

@@ -542,18 +542,7 @@ PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels
   for (std::size_t u = 0; u < userCount; ++u) {
     PersistentLinearPolicy model = models.make(shared.users[u]);
     for (const std::size_t k : shared.records[u]) {
-      const std::uint32_t position = log.positionOf(k);
-      const ArmFilter& filter = log.filterOf(k);
-      Id choice = 0;
-      try {
-        const std::vector<Id> slate = position == 0 ? std::vector<Id>{model->select(filter)} : model->selectSlate(position + 1, filter);
-        if (slate.size() <= position) continue;
-        choice = slate[position];
-      } catch (const Error& error) {
-        // The filter admits no arm (the catalogue changed since the log was written).
-        if (error.code() != ErrorCode::Empty) throw;
-        continue;
-      }
+      const std::optional<Id> choice = log.choiceAt(*model, k);
       if (choice != log.arms[k]) continue;
       ++matched;
       const double accept = acceptance / log.propensities[k];

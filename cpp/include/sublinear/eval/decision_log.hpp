@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sublinear/core/id.hpp"
@@ -32,6 +33,11 @@ struct DecisionLog {
   // or a position at or beyond the policy's arm count, the largest slate it can show
   // (INVALID_ARGUMENT). Nothing a record's values imply is allocated before they are checked.
   void check(const LinearPolicy& policy) const;
+
+  // The arm `policy` shows, in its state now, at `record`'s position under its filter (select, or
+  // that position of selectSlate): what a replay matches against the logged arm. None when it shows
+  // fewer arms there or the filter admits none (EMPTY: the arms changed since the log was written).
+  std::optional<Id> choiceAt(LinearPolicy& policy, std::size_t record) const;
 };
 
 }  // namespace sublinear
