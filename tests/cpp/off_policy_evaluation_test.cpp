@@ -77,6 +77,27 @@ bool covers(const Json& estimate, double truth) {
 
 // Every estimator's 95% interval covers the frozen policy's true value in at least 90% of 50 seeds,
 // for a deterministic target (LinUCB) and a randomised one (LinTS), from a uniformly random log.
+// A record's context, as the single policy's and the population's evaluations both key it: the
+// position and every condition of the filter (ids and labels as sets, ranges exactly).
+TEST(OffPolicyEvaluation, RecordsShareAContextOnlyWhenEveryConditionAgrees) {
+  DecisionLog log;
+  const auto filter = [](std::vector<Id> exclude, std::vector<Label> labels, std::vector<Label> allLabels, double high) {
+    ArmFilter f;
+    f.exclude = std::move(exclude);
+    f.labels = std::move(labels);
+    f.allLabels = std::move(allLabels);
+    if (high > 0.0) f.where.push_back(ValueRange{"price", 0.0, high});
+    return f;
+  };
+  log.filters = {filter({3, 1}, {7, 2}, {}, 0.0), filter({1, 3, 3}, {2, 7}, {}, 0.0), filter({1, 3}, {2, 7}, {4}, 0.0),
+                 filter({1, 3}, {2, 7}, {}, 50.0), filter({1, 3}, {2, 7}, {}, 60.0), filter({1, 3}, {2, 7}, {}, 0.0)};
+  log.positions = {0, 0, 0, 0, 0, 1};
+  EXPECT_EQ(log.contextKey(0), log.contextKey(1));
+  for (std::size_t record = 2; record < 6; ++record) {
+    for (std::size_t other = 0; other < record; ++other) EXPECT_NE(log.contextKey(record), log.contextKey(other)) << record << " " << other;
+  }
+}
+
 TEST(OffPolicyEvaluation, IntervalsCoverTheFrozenPolicysValue) {
   for (const std::string type : {"lin-ucb", "lin-ts"}) {
     std::map<std::string, int> covered;

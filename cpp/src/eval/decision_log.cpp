@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/options.hpp"
 #include "sublinear/linear/arm_set.hpp"
 
 namespace sublinear {
@@ -65,6 +66,30 @@ std::optional<Id> DecisionLog::choiceAt(LinearPolicy& policy, std::size_t record
     if (error.code() != ErrorCode::Empty) throw;
     return std::nullopt;
   }
+}
+
+std::string DecisionLog::contextKey(std::size_t record) const {
+  const std::uint32_t position = positionOf(record);
+  const ArmFilter& filter = filterOf(record);
+  std::vector<Id> exclude = filter.exclude;
+  std::vector<Label> labels = filter.labels;
+  std::sort(exclude.begin(), exclude.end());
+  exclude.erase(std::unique(exclude.begin(), exclude.end()), exclude.end());
+  std::sort(labels.begin(), labels.end());
+  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  std::string key = std::to_string(position) + "|";
+  for (const Id id : exclude) key += std::to_string(id) + ",";
+  key += "|";
+  for (const Label label : labels) key += std::to_string(label) + ",";
+  // The other attribute conditions as given: contexts that differ in them differ.
+  for (const auto* list : {&filter.allLabels, &filter.noLabels}) {
+    key += "|";
+    for (const Label label : *list) key += std::to_string(label) + ",";
+  }
+  // Bounds exactly (JSON's shortest round trip; it writes infinities as null).
+  const auto bound = [](double value) { return std::isinf(value) ? std::string(value > 0 ? "inf" : "-inf") : Json(value).dump(); };
+  for (const ValueRange& range : filter.where) key += "|" + Json(range.name).dump() + ":" + bound(range.low) + ":" + bound(range.high);
+  return key;
 }
 
 }  // namespace sublinear

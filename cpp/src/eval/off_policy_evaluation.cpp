@@ -17,7 +17,6 @@ namespace sublinear {
 
 namespace {
 // The two-sided 95% quantile of the standard normal.
-constexpr double kZ95 = 1.959963984540054;
 constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 struct Estimate {
@@ -54,16 +53,6 @@ Estimate meanOf(const std::vector<double>& samples) {
   return estimate;
 }
 
-// Kish's effective sample size of importance weights, (sum w)^2 / sum w^2.
-double effectiveSampleSize(const std::vector<double>& weights) {
-  double sum = 0.0;
-  double squares = 0.0;
-  for (const double w : weights) {
-    sum += w;
-    squares += w * w;
-  }
-  return squares > 0.0 ? sum * sum / squares : 0.0;
-}
 }  // namespace
 
 const std::vector<std::string>& OffPolicyEvaluation::estimatorNames() {
@@ -121,27 +110,6 @@ struct OffPolicyEvaluation::Context {
 };
 
 namespace {
-std::string contextKey(std::uint32_t position, const ArmFilter& filter) {
-  std::vector<Id> exclude = filter.exclude;
-  std::vector<Label> labels = filter.labels;
-  std::sort(exclude.begin(), exclude.end());
-  exclude.erase(std::unique(exclude.begin(), exclude.end()), exclude.end());
-  std::sort(labels.begin(), labels.end());
-  labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
-  std::string key = std::to_string(position) + "|";
-  for (const Id id : exclude) key += std::to_string(id) + ",";
-  key += "|";
-  for (const Label label : labels) key += std::to_string(label) + ",";
-  // The other attribute conditions as given: contexts that differ in them differ.
-  for (const auto* list : {&filter.allLabels, &filter.noLabels}) {
-    key += "|";
-    for (const Label label : *list) key += std::to_string(label) + ",";
-  }
-  // Bounds exactly (JSON's shortest round trip; it writes infinities as null).
-  const auto bound = [](double value) { return std::isinf(value) ? std::string(value > 0 ? "inf" : "-inf") : Json(value).dump(); };
-  for (const ValueRange& range : filter.where) key += "|" + Json(range.name).dump() + ":" + bound(range.low) + ":" + bound(range.high);
-  return key;
-}
 }  // namespace
 
 Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) const {
@@ -157,7 +125,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   if (needsPi) {
     std::unordered_map<std::string, std::size_t> known;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::string key = contextKey(log.positionOf(i), log.filterOf(i));
+      const std::string key = log.contextKey(i);
       const auto [found, inserted] = known.emplace(key, contexts.size());
       if (inserted) {
         Context context;
@@ -380,6 +348,16 @@ Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinea
     }
   }
   return report;
+}
+
+double effectiveSampleSize(const std::vector<double>& weights) {
+  double sum = 0.0;
+  double squares = 0.0;
+  for (const double w : weights) {
+    sum += w;
+    squares += w * w;
+  }
+  return squares > 0.0 ? sum * sum / squares : 0.0;
 }
 
 }  // namespace sublinear

@@ -59,33 +59,11 @@ PersistentLinearPolicy UserModels::make(Id user) const {
 }
 
 namespace {
-constexpr double kNormalQuantile95 = 1.959963984540054;
 constexpr std::size_t kLargestWeightsShown = 5;
 
 Json finiteOrNull(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 
-// Kish's effective sample size of importance weights, (sum w)^2 / sum w^2.
-double kishSampleSize(const std::vector<double>& weights) {
-  double sum = 0.0;
-  double squares = 0.0;
-  for (const double w : weights) {
-    sum += w;
-    squares += w * w;
-  }
-  return squares > 0.0 ? sum * sum / squares : 0.0;
-}
 
-std::string userContextKey(std::uint32_t position, const ArmFilter& filter) {
-  std::vector<Id> exclude = filter.exclude;
-  std::vector<Label> labels = filter.labels;
-  std::sort(exclude.begin(), exclude.end());
-  std::sort(labels.begin(), labels.end());
-  std::string key = std::to_string(position) + "|";
-  for (const Id id : exclude) key += std::to_string(id) + ",";
-  key += "|";
-  for (const Label label : labels) key += std::to_string(label) + ",";
-  return key;
-}
 
 
 // The standard error of a sum of independent per-user influences, with the U / (U - 1) small-sample factor.
@@ -304,7 +282,7 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
   // [low, high] of `value` with standard error `error` (normal), or the 2.5% and 97.5% quantiles of
   // `of` over the resamples.
   const auto interval = [&](double value, double error, const std::function<double(const std::vector<double>&)>& of) {
-    if (!bootstrap_ || !std::isfinite(value)) return std::make_pair(value - kNormalQuantile95 * error, value + kNormalQuantile95 * error);
+    if (!bootstrap_ || !std::isfinite(value)) return std::make_pair(value - kZ95 * error, value + kZ95 * error);
     std::vector<double> values;
     values.reserve(resamples_);
     std::vector<double> counts(userCount);
@@ -407,7 +385,7 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
     // pi of this user in each of its contexts, asked once per context.
     std::unordered_map<std::string, std::pair<std::vector<std::pair<Id, double>>, Vector>> contexts;
     for (const std::size_t k : shared.records[u]) {
-      const std::string key = userContextKey(log.positionOf(k), log.filterOf(k));
+      const std::string key = log.contextKey(k);
       auto found = contexts.find(key);
       if (found == contexts.end()) {
         std::vector<std::pair<Id, double>> pi = model->choiceDistribution(log.positionOf(k), log.filterOf(k), draws_);
@@ -434,7 +412,7 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
       ++kept;
       keptWeights.push_back(weights[k]);
     }
-    const double weightEss = kishSampleSize(keptWeights);
+    const double weightEss = effectiveSampleSize(keptWeights);
     const auto perUser = [&](const std::function<double(std::size_t)>& top, const std::function<double(std::size_t)>& bottom) {
       UserRatio ratio;
       ratio.numerator.assign(userCount, 0.0);
@@ -503,7 +481,7 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
   Terms terms;
   terms.ratios = ratiosOver([](std::size_t) { return true; });
   for (const auto& [keep, present] : positionFilters(log)) terms.positions.push_back(present ? ratiosOver(keep) : Ratios{});
-  const double weightEss = kishSampleSize(weights);
+  const double weightEss = effectiveSampleSize(weights);
 
   std::vector<double> largest = rawWeights;
   const std::size_t kept = std::min(kLargestWeightsShown, n);

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sublinear/core/id.hpp"
@@ -38,6 +39,9 @@ struct DecisionLog {
   // that position of selectSlate): what a replay matches against the logged arm. None when it shows
   // fewer arms there or the filter admits none (EMPTY: the arms changed since the log was written).
   std::optional<Id> choiceAt(LinearPolicy& policy, std::size_t record) const;
+  // The context `record` was decided in, as a key: its position and every condition of its filter
+  // (ids and labels as sets, ranges exactly). Records of one key share a policy's choice distribution.
+  std::string contextKey(std::size_t record) const;
 };
 
 }  // namespace sublinear

@@ -32,6 +32,11 @@ namespace sublinear {
 // Where the assumptions fail the intervals do not hold: IPS and SNIPS need p > 0 wherever pi > 0
 // (a deterministic logger gives no information about other arms), DM needs rewards linear in the
 // features, replay needs a uniform logger.
+// The 97.5% quantile of the standard normal: a 95% normal interval is the estimate +- kZ95 errors.
+inline constexpr double kZ95 = 1.959963984540054;
+// Kish's effective sample size of importance weights, (sum w)^2 / sum w^2 (0 without weight).
+double effectiveSampleSize(const std::vector<double>& weights);
+
 class OffPolicyEvaluation {
  public:
   // A fresh copy of the policy under evaluation, restored from its saved state.
