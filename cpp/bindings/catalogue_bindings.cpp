@@ -32,6 +32,11 @@ void catalogueSetValues(CatalogueHandle& self, std::uintptr_t ids, std::size_t i
   self.catalogue->setValues(fromAddress<const Id>(ids), idCount, attributeBatch(idCount, 0, 0, 0, 0, valueNames, values, valueCount));
 }
 
+void catalogueSetFeatures(CatalogueHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
+                          std::size_t featureLength) {
+  self.catalogue->setFeatures(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength);
+}
+
 void catalogueRemove(CatalogueHandle& self, std::uintptr_t ids, std::size_t idCount) {
   self.catalogue->remove(fromAddress<const Id>(ids), idCount);
 }
@@ -63,6 +68,7 @@ EMSCRIPTEN_BINDINGS(sublinear_catalogue) {
       .function("remove", guard<&catalogueRemove>)
       .function("setLabels", guard<&catalogueSetLabels>)
       .function("setValues", guard<&catalogueSetValues>)
+      .function("setFeatures", guard<&catalogueSetFeatures>)
       .function("build", guard<&catalogueBuild>)
       .function("size", guard<&catalogueSize>)
       .function("dim", guard<&catalogueDim>)

@@ -44,6 +44,10 @@ void indexSetValues(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, 
   self.object->setValues(fromAddress<const Id>(ids), idCount, attributeBatch(idCount, 0, 0, 0, 0, valueNames, values, valueCount));
 }
 
+void indexSetFeatures(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength) {
+  setUserFeatures(*self.object, fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength);
+}
+
 void indexRemove(IndexHandle& self, std::uintptr_t ids, std::size_t idCount) {
   self.object->remove(fromAddress<const Id>(ids), idCount);
 }
@@ -84,6 +88,7 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
       .function("addWithAttributes", guard<&indexAddWithAttributes>)
       .function("setLabels", guard<&indexSetLabels>)
       .function("setValues", guard<&indexSetValues>)
+      .function("setFeatures", guard<&indexSetFeatures>)
       .function("remove", guard<&indexRemove>)
       .function("search", guard<&indexSearch>)
       .function("build", guard<&indexBuild>)

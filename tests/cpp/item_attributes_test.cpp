@@ -227,18 +227,6 @@ TEST(Eligibility, AnItemWithoutLabelsHasNone) {
   EXPECT_FALSE(attributes.severalLabels());
 }
 
-std::vector<std::uint8_t> savedIndex(const MipsIndex& index) {
-  StateWriter out("index");
-  index.save(out);
-  return out.finish();
-}
-
-Json specOf(const std::string& type) {
-  Json spec{{"type", type}, {"seed", 5}};
-  if (type == "adaptive") spec["copies"] = 2;
-  return spec;
-}
-
 TEST(IndexAttributes, EveryIndexTypeFiltersByEveryFormAndChangesNoStructure) {
   constexpr std::size_t kDim = 8;
   constexpr std::size_t kItems = 3000;
@@ -260,16 +248,16 @@ TEST(IndexAttributes, EveryIndexTypeFiltersByEveryFormAndChangesNoStructure) {
   }
   for (const std::string& type : mipsIndexTypes()) {
     SCOPED_TRACE(type);
-    auto index = makeMipsIndex(kDim, specOf(type));
+    auto index = makeMipsIndex(kDim, seededIndexSpec(type, 5));
     index->add(ids.data(), kItems, vectors.data(), vectors.size(), attributes);
-    auto given = makeMipsIndex(kDim, specOf(type));
+    auto given = makeMipsIndex(kDim, seededIndexSpec(type, 5));
     given->add(ids.data(), kItems, vectors.data(), vectors.size(), changed);
     index->build(kItems);
     given->build(kItems);
     // Only the changed columns: setValues of `changed` (price and stock) over `attributes`.
     index->setLabels(ids.data(), kItems, changed);
     index->setValues(ids.data(), kItems, changed);
-    EXPECT_EQ(savedIndex(*index), savedIndex(*given)) << "setLabels/setValues changed more than the attributes";
+    EXPECT_EQ(savedIndexBytes(*index), savedIndexBytes(*given)) << "setLabels/setValues changed more than the attributes";
 
     const std::vector<float> query(vectors.begin(), vectors.begin() + kDim);
     for (const AttributeFilter& filter : filterForms()) {
@@ -293,7 +281,7 @@ TEST(IndexAttributes, HostileChangesLeaveTheIndexUnchanged) {
   const std::vector<float> vectors(8, 1.0f);
   const Id ids[2] = {1, 2};
   index->add(ids, 2, vectors.data(), vectors.size(), shopAttributes(2));
-  const std::vector<std::uint8_t> before = savedIndex(*index);
+  const std::vector<std::uint8_t> before = savedIndexBytes(*index);
   const Id unknown[2] = {1, 99};
   expectError(ErrorCode::UnknownId, "99", [&] { index->setLabels(unknown, 2, ItemAttributes::withLabels(nullptr, 2)); });
   const Id repeated[2] = {1, 1};
@@ -302,7 +290,7 @@ TEST(IndexAttributes, HostileChangesLeaveTheIndexUnchanged) {
   ItemAttributes wide = ItemAttributes::withLabels(nullptr, 2);
   for (std::size_t i = 0; i < kMaxValueNames; ++i) wide.addValueColumn("w" + std::to_string(i));
   expectError(ErrorCode::InvalidArgument, "at most 64", [&] { index->setValues(ids, 2, wide); });
-  EXPECT_EQ(savedIndex(*index), before);
+  EXPECT_EQ(savedIndexBytes(*index), before);
   SearchOptions unknownName;
   unknownName.where = {{"colour", 0, 1}};
   const std::vector<float> query(4, 1.0f);

@@ -28,11 +28,24 @@ void expectLargestIndex(LinearPolicy& policy, const std::map<Id, Vector>& arms, 
   EXPECT_GE(index(chosen), best - 1e-9 * (1.0 + std::abs(best))) << where;
 }
 
+// `count` arms of the problem, `first` among them, take new features (appended to `features`).
+std::vector<Id> changeArms(GaussianProblem& problem, Id first, std::size_t count, std::vector<double>& features) {
+  std::vector<Id> changed{first};
+  for (auto it = problem.arms.begin(); changed.size() < count; ++it) {
+    if (it->first != first) changed.push_back(it->first);
+  }
+  for (const Id id : changed) {
+    problem.arms[id] = problem.gaussian();
+    features.insert(features.end(), problem.arms[id].data(), problem.arms[id].data() + problem.dim);
+  }
+  return changed;
+}
+
 // LinUCB keeps its widths by rank-one corrections (a slice of K / d recomputed exactly at each
 // select), over its own arms and over a catalogue (the widths moved with the catalogue's rows when
-// it changes); `widths: 'direct'` computes them at every select. Fed
-// the same arms and rewards, the three choose the same arms, step for step, through adds, removals,
-// slates and saves and reloads (the catalogue user's reload happens before the catalogue changes,
+// it changes, and computed afresh for arms whose features it changed); `widths: 'direct'` computes
+// them at every select. Fed the same arms and rewards, the three choose the same arms, step for
+// step, through adds, removals, changed features, slates and saves and reloads (the catalogue user's reload happens before the catalogue changes,
 // so it catches up at its next call): the corrections are the direct computation, to rounding far
 // below any gap between two arms' indices.
 TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
@@ -52,6 +65,7 @@ TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
     };
     addArms(500);
     int compared = 0;
+    Id lastChosen = 0;
     for (int step = 0; step < 600; ++step) {
       if (step == 300 || step == 449) {
         const auto bytes = own->toBytes();
@@ -68,6 +82,15 @@ TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
         for (const Id id : gone) problem.arms.erase(id);
         addArms(5);
       }
+      if (step % 50 == 24) {
+        // Four arms take other features, the last chosen among them (its width had shrunk): in the
+        // catalogue in place (setFeatures), over the own arms as a removal and an addition.
+        std::vector<double> features;
+        const std::vector<Id> changed = changeArms(problem, lastChosen, 4, features);
+        (*own)->removeArms(changed.data(), changed.size());
+        (*own)->addArms(changed.data(), changed.size(), features.data(), features.size());
+        catalogue->setFeatures(changed.data(), changed.size(), features.data(), features.size());
+      }
       if (step % 7 == 3) {
         // A slate of 4, every position fed back.
         const std::vector<Id> slate = direct->selectSlate(4, ArmFilter{});
@@ -81,6 +104,7 @@ TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
         }
       } else {
         const Id arm = direct->select();
+        lastChosen = arm;
         expectLargestIndex(*direct, problem.arms, arm, "dim " + std::to_string(dim) + " step " + std::to_string(step));
         ASSERT_EQ((*own)->select(), arm) << "dim " << dim << " step " << step;
         ASSERT_EQ((*kept)->select(), arm) << "dim " << dim << " step " << step;
@@ -97,7 +121,8 @@ TEST(LinUCBWidths, RankOneCorrectionsChooseWhatTheDirectComputationChooses) {
   }
 }
 
-// The kept widths themselves, not only the choices: after a run with catalogue changes, every kept
+// The kept widths themselves, not only the choices: after a run with catalogue changes (arms added,
+// removed, and given other features), every kept
 // width equals ||x||^2_{V^-1} computed from the user's V^-1 and the double features, to the float
 // copy's rounding: the corrections read the rows as floats (2^-24 relative an entry), and their
 // errors add up between two exact recomputations of a width (relative 2e-6; about 1e-8 here, 5e-15
@@ -114,6 +139,7 @@ TEST(LinUCBWidths, KeptWidthsOverACatalogueEqualTheDirectOnes) {
   // Three of the arm set's blocks of 4,096 rows, which the corrections' scan walks one at a time.
   addArms(9000);
   auto user = std::make_shared<LinUCB>(catalogue, Json{{"seed", 1}});
+  Id lastChosen = 0;
   for (int step = 0; step < 400; ++step) {
     if (step % 97 == 96) {
       std::vector<Id> gone;
@@ -122,7 +148,14 @@ TEST(LinUCBWidths, KeptWidthsOverACatalogueEqualTheDirectOnes) {
       for (const Id id : gone) problem.arms.erase(id);
       addArms(30);
     }
+    if (step % 97 == 40) {
+      // 25 arms take other features in place, among them the last one chosen.
+      std::vector<double> features;
+      const std::vector<Id> changed = changeArms(problem, lastChosen, 25, features);
+      catalogue->setFeatures(changed.data(), changed.size(), features.data(), features.size());
+    }
     const Id arm = user->select(ArmFilter{});
+    lastChosen = arm;
     user->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
     // Every fifth step a second observation: two corrections pending at the next select.
     if (step % 5 == 0) user->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());

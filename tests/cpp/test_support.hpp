@@ -1,16 +1,21 @@
 #pragma once
 
 // What many test files need: a thread count for one test, the code of the error an action throws,
-// an expectation on an error's code and message, and whether an index type is built in.
+// an expectation on an error's code and message, whether an index type is built in, the options
+// that make any index type with a seed, and an index's saved bytes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/options.hpp"
 #include "sublinear/core/parallelism.hpp"
+#include "sublinear/core/state_codec.hpp"
 #include "sublinear/mips/index_factory.hpp"
+#include "sublinear/mips/mips_index.hpp"
 
 namespace sublinear::testing {
 
@@ -50,6 +55,20 @@ void expectError(ErrorCode code, const std::string& fragment, Action action) {
 inline bool indexTypeAvailable(const std::string& type) {
   const auto types = mipsIndexTypes();
   return std::find(types.begin(), types.end(), type) != types.end();
+}
+
+// `{ type, seed }` for any index type (the adaptive index with two copies, to stay small).
+inline Json seededIndexSpec(const std::string& type, int seed) {
+  Json spec{{"type", type}, {"seed", seed}};
+  if (type == "adaptive") spec["copies"] = 2;
+  return spec;
+}
+
+// The index's snapshot payload: equal bytes, the same index (items, attributes, structure).
+inline std::vector<std::uint8_t> savedIndexBytes(const MipsIndex& index) {
+  StateWriter out("index");
+  index.save(out);
+  return out.finish();
 }
 
 }  // namespace sublinear::testing

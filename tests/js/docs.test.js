@@ -210,7 +210,8 @@ describe('the guides\' code', () => {
       const ids = [77, 900, 1042], features = rows(3, 8), shown = [];
       const PROMO = 99, promoted = [77, 900];
       const categoriesOf = (id) => ({ 77: [3, 17], 900: [3], 1042: [8, 17, 40] })[id];
-      const newIds = [5000, 5001], newFeatures = rows(2, 8), newLabels = [[3], [8]], newPrices = [10, 20], newStock = [1, 2];`,
+      const newIds = [5000, 5001], newFeatures = rows(2, 8), newLabels = [[3], [8]], newPrices = [10, 20], newStock = [1, 2];
+      const newEmbeddingOf900 = rows(1, 8);`,
     "const user = new sb.SubTS({ catalogue, seed: 7, explore: 0.05 });   // explore: optional, default 0": `
       const catalogue = new sb.Catalogue({ dim: 8, seed: 1 });
       catalogue.add(idsOf(500), rows(500, 8), { labels: idsOf(500).map((i) => i % 10) });

@@ -287,6 +287,7 @@ export const families = {
             ['values of another count', { stock: [1, 2] }, 'DIMENSION_MISMATCH']],
         }]],
       },
+      setFeatures: { args: [['ids', () => [2]], ['vectors', () => [0, 1, 0], { dimensioned: true }]] },
       search: {
         args: [['vectors', () => [1, 0, 0], { dimensioned: true }], ['count', () => 2],
           ['options', () => ({ shortlist: 3, exclude: [1], labels: [0] }), {
@@ -426,6 +427,7 @@ export const families = {
             ['values of another count', { stock: [1, 2] }, 'DIMENSION_MISMATCH']],
         }]],
       },
+      setFeatures: { args: [['ids', () => [2]], ['features', () => [0, 1, 0], { dimensioned: true }]] },
       build: { args: [['limit', () => 10]] },
       stats: { args: [] },
       toBytes: { args: [] },

@@ -196,3 +196,22 @@ export function attributeChangeMethods({ withHeap, attributesOnHeap }, toIds) {
     },
   };
 }
+
+// setFeatures(ids, rows) of a catalogue and of every index type: new features for stored items, the
+// attributes kept. `toRows` reads the rows (doubles for a catalogue, floats for an index); a batch
+// of the wrong length is refused before anything is copied into the module's memory.
+export function featureChangeMethod({ withHeap }, toIds, toRows) {
+  return {
+    setFeatures: {
+      args: [toIds, (rows) => toRows(rows, 'features')],
+      call: (handle, ids, rows) => {
+        const dim = handle.dim();
+        if (rows.length !== ids.length * dim) {
+          throw new BanditError(ErrorCode.DIMENSION_MISMATCH,
+            `setFeatures(ids, features): expected ${ids.length} x ${dim} = ${ids.length * dim} feature entries, got ${rows.length}`);
+        }
+        return withHeap([ids, rows], (idAddress, rowAddress) => handle.setFeatures(idAddress, ids.length, rowAddress, rows.length));
+      },
+    },
+  };
+}

@@ -80,6 +80,14 @@ export declare class Catalogue implements Disposable {
   setLabels(ids: Ids, labels: ItemLabels): void;
   /** New values for arms (`{ stock: [0, 3] }`; other names keep theirs): no index change. */
   setValues(ids: Ids, values: ItemValues): void;
+  /**
+   * New features for arms in the catalogue (n*dim numbers), their labels and values kept. The index
+   * follows (a graph scans a changed item exactly until a later search's slice links it again, so no
+   * call waits), and every user sees a changed arm as a new one at its next call: LinUCB's kept width
+   * and an elimination user's stage of the arm start afresh. UNKNOWN_ID, DUPLICATE_ID,
+   * DIMENSION_MISMATCH, NON_FINITE: nothing changed.
+   */
+  setFeatures(ids: Ids, features: Floats): void;
   /** Builds the index for up to maxItems waiting arms now (all by default); returns how many still wait. */
   build(maxItems?: number): number;
   stats(): CatalogueStats;

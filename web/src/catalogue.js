@@ -2,7 +2,7 @@
 // once and shared by any number of linear policies (`new sb.SubTS({ catalogue })`), each holding only
 // its own model. Disposing a Catalogue releases this object's share: the C++ catalogue lives until
 // the last policy over it is disposed too, so users keep working after their catalogue's dispose().
-import { attributeBatch, attributeChangeMethods, readAddAttributes } from './attributes.js';
+import { attributeBatch, attributeChangeMethods, featureChangeMethod, readAddAttributes } from './attributes.js';
 import { MAX_UINT32, requireId, requireInteger, toFeatureArray, toIdArray } from './convert.js';
 
 export function defineCatalogueClasses(runtime) {
@@ -24,6 +24,9 @@ export function defineCatalogueClasses(runtime) {
             a.form, a.labelAddress, a.labels.length, a.countAddress, a.names, a.valueAddress, a.values.length))),
       },
       ...attributeChangeMethods(runtime, (ids) => toIdArray(ids)),
+      // setFeatures(ids, features): an arm's embedding changes in place; the index follows and every
+      // user sees the arm as a new one at its next call.
+      ...featureChangeMethod(runtime, (ids) => toIdArray(ids), toFeatureArray),
       remove: {
         args: [(ids) => toIdArray(ids)],
         call: (handle, ids) => withHeap([ids], (address) => handle.remove(address, ids.length)),

@@ -58,6 +58,12 @@ export interface MipsIndex extends Disposable {
   /** New values for stored items (other names keep theirs): no change to the index's structure. */
   setValues(ids: Ids, values: ItemValues): void;
   /**
+   * New vectors for stored items (n*dim numbers), their labels and values kept: each leaves the
+   * structure and comes back as a new item (HNSW scans it exactly until a later search's slice, or
+   * build(), links it again). UNKNOWN_ID, DUPLICATE_ID, DIMENSION_MISMATCH, NON_FINITE: nothing changed.
+   */
+  setFeatures(ids: Ids, vectors: Floats): void;
+  /**
    * The min(k, size) items of largest inner product, best first; with filters (options.exclude,
    * options.labels), the min(k, eligible count) best eligible items, so fewer than k when fewer are
    * eligible, and EMPTY when none is.
@@ -177,6 +183,7 @@ declare abstract class IndexMembers implements MipsIndex {
   remove(ids: Ids): void;
   setLabels(ids: Ids, labels: ItemLabels): void;
   setValues(ids: Ids, values: ItemValues): void;
+  setFeatures(ids: Ids, vectors: Floats): void;
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
   build(maxItems?: number): number;
   stats(): IndexStats;

@@ -1,6 +1,6 @@
 // Maximum inner product search indexes (docs/mips.md, "Maximum inner product search"): one JS class per C++
 // index type, all sharing the MipsIndex interface of the core.
-import { attributeBatch, attributeChangeMethods, readAddAttributes, readFilter } from './attributes.js';
+import { attributeBatch, attributeChangeMethods, featureChangeMethod, readAddAttributes, readFilter } from './attributes.js';
 import { MAX_UINT32, optionsToJson, readOptions, requireId, requireInteger, requirePositiveInteger, toFloat32Array, toFloat64Array, toIdArray } from './convert.js';
 import { ErrorCode } from './errors.js';
 
@@ -37,6 +37,7 @@ export function defineMipsClasses(runtime) {
         },
       },
       ...attributeChangeMethods(runtime, (ids) => toIdArray(ids)),
+      ...featureChangeMethod(runtime, (ids) => toIdArray(ids), toFloat32Array),
       remove: {
         args: [(ids) => toIdArray(ids)],
         call: (handle, ids) => withHeap([ids], (address) => handle.remove(address, ids.length)),

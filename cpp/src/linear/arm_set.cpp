@@ -14,6 +14,25 @@ int checkedDimension(int dim) {
   require(dim >= 1, ErrorCode::InvalidArgument, "dim must be a positive integer");
   return dim;
 }
+
+// DIMENSION_MISMATCH unless count x dim entries; NON_FINITE or INVALID_ARGUMENT (beyond kMaxMagnitude) for an entry.
+void checkFeatureValues(std::size_t count, int dim, const double* features, std::size_t featureLength) {
+  const std::size_t expected = count * static_cast<std::size_t>(dim);
+  if (featureLength != expected) {
+    fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(count) + " x " + std::to_string(dim) + " = " +
+                                           std::to_string(expected) + " feature entries, got " +
+                                           std::to_string(featureLength));
+  }
+  for (std::size_t i = 0; i < featureLength; ++i) {
+    if (!std::isfinite(features[i])) {
+      fail(ErrorCode::NonFinite, "features have a non-finite entry at position " + std::to_string(i));
+    }
+    if (std::fabs(features[i]) > ArmSet::kMaxMagnitude) {
+      fail(ErrorCode::InvalidArgument, "feature entry at position " + std::to_string(i) +
+                                           " exceeds 1e15 in magnitude (indexes store float32 products of features)");
+    }
+  }
+}
 }  // namespace
 
 ArmSet::ArmSet(int dim) : dim_(checkedDimension(dim)), rows_(static_cast<std::size_t>(dim_), static_cast<std::size_t>(dim_)) {}
@@ -26,21 +45,7 @@ void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, 
     }
     attributes_.checkColumns(*attributes);
   }
-  const std::size_t expected = count * static_cast<std::size_t>(dim_);
-  if (featureLength != expected) {
-    fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(count) + " x " + std::to_string(dim_) + " = " +
-                                           std::to_string(expected) + " feature entries, got " +
-                                           std::to_string(featureLength));
-  }
-  for (std::size_t i = 0; i < featureLength; ++i) {
-    if (!std::isfinite(features[i])) {
-      fail(ErrorCode::NonFinite, "features have a non-finite entry at position " + std::to_string(i));
-    }
-    if (std::fabs(features[i]) > kMaxMagnitude) {
-      fail(ErrorCode::InvalidArgument, "feature entry at position " + std::to_string(i) +
-                                           " exceeds 1e15 in magnitude (indexes store float32 products of features)");
-    }
-  }
+  checkFeatureValues(count, dim_, features, featureLength);
   const std::size_t repeat = firstRepeatedId(ids, count);
   for (std::size_t i = 0; i < count; ++i) {
     if (contains(ids[i])) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " is already in the set");
@@ -49,6 +54,15 @@ void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, 
 }
 
 void ArmSet::checkRemove(const Id* ids, std::size_t count) const {
+  checkStored(ids, count);
+}
+
+void ArmSet::checkFeatures(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) const {
+  checkStored(ids, count);
+  checkFeatureValues(count, dim_, features, featureLength);
+}
+
+void ArmSet::checkStored(const Id* ids, std::size_t count) const {
   const std::size_t repeat = firstRepeatedId(ids, count);
   for (std::size_t i = 0; i < count; ++i) {
     if (!contains(ids[i])) fail(ErrorCode::UnknownId, "arm " + std::to_string(ids[i]) + " is not in the set");
@@ -60,11 +74,7 @@ void ArmSet::checkChanges(const Id* ids, std::size_t count, const ItemAttributes
   if (batch.size() != count) {
     fail(ErrorCode::DimensionMismatch, "expected the attributes of " + std::to_string(count) + " arms, got " + std::to_string(batch.size()));
   }
-  const std::size_t repeat = firstRepeatedId(ids, count);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (!contains(ids[i])) fail(ErrorCode::UnknownId, "arm " + std::to_string(ids[i]) + " is not in the set");
-    if (i == repeat) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " appears twice in the batch");
-  }
+  checkStored(ids, count);
   attributes_.checkColumns(batch);
 }
 
@@ -74,6 +84,38 @@ void ArmSet::setLabels(const Id* ids, std::size_t count, const ItemAttributes& l
 
 void ArmSet::setValues(const Id* ids, std::size_t count, const ItemAttributes& values) {
   for (std::size_t i = 0; i < count; ++i) attributes_.setValues(rows_.rowOf(ids[i]), values, i);
+}
+
+void ArmSet::setFeatures(const Id* ids, std::size_t count, const double* features) {
+  const auto d = static_cast<std::size_t>(dim_);
+  ++revision_;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t row = rows_.rowOf(ids[i]);
+    rows_.setRow(row, features + i * d);
+    if (keepsFloats_) {
+      auto* copy = const_cast<float*>(floatRowData(row));
+      for (std::size_t j = 0; j < d; ++j) copy[j] = static_cast<float>(features[i * d + j]);
+    }
+    stamps_[row] = revision_;
+  }
+}
+
+void ArmSet::keepStamps() {
+  if (keepsStamps_) return;
+  stamps_.assign(rows_.size(), 0);
+  keepsStamps_ = true;
+}
+
+void ArmSet::copyStamps(const ArmSet& aligned) {
+  stamps_ = aligned.stamps_;
+  revision_ = aligned.revision_;
+  keepsStamps_ = aligned.keepsStamps_;
+}
+
+void ArmSet::restoreStamps(std::vector<std::uint64_t> stamps, std::uint64_t revision) {
+  stamps_ = std::move(stamps);
+  revision_ = revision;
+  keepsStamps_ = true;
 }
 
 ItemAttributes ArmSet::attributesOfRows(std::size_t first, std::size_t count) const {
@@ -87,6 +129,10 @@ void ArmSet::add(const Id* ids, std::size_t count, const double* features, const
   const auto d = static_cast<std::size_t>(dim_);
   rows_.reserve(rows_.size() + count);
   attributes_.reserve(rows_.size() + count);
+  if (keepsStamps_) {
+    stamps_.reserve(rows_.size() + count);
+    ++revision_;
+  }
   if (keepsFloats_) {
     // Room first, so that appending cannot throw half way (the rows and their copies stay in step).
     const std::size_t total = rows_.size() + count;
@@ -98,6 +144,7 @@ void ArmSet::add(const Id* ids, std::size_t count, const double* features, const
   for (std::size_t i = 0; i < count; ++i) {
     if (keepsFloats_) appendFloatRow(features + i * d);
     rows_.add(ids[i], features + i * d);
+    if (keepsStamps_) stamps_.push_back(revision_);
     if (attributes != nullptr) {
       attributes_.appendRowOf(*attributes, i);
     } else {
@@ -137,6 +184,10 @@ void ArmSet::remove(const Id* ids, std::size_t count) {
       lastBlock.resize(lastBlock.size() - d);
     }
     attributes_.removeRow(row);
+    if (keepsStamps_) {
+      stamps_[row] = stamps_.back();
+      stamps_.pop_back();
+    }
     rows_.remove(ids[i]);
   }
 }

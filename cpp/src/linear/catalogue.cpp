@@ -78,6 +78,7 @@ Catalogue::Catalogue(const Json& options)
   // from a float copy of the rows, as they do over their own arms (so that a user chooses what the
   // same policy over its own copy chooses): 4 bytes a feature, once for every user.
   arms_.keepFloatRows();
+  arms_.keepStamps();
 }
 
 std::string Catalogue::identityText(std::uint64_t identity) {
@@ -103,6 +104,9 @@ void Catalogue::add(const Id* ids, std::size_t count, const double* features, st
   // after this add recomputes them all at the next need).
   const bool projecting = projected_ && projectedVersion_ > 0;
   const std::vector<double> projections = projecting ? projectRows(features, count) : std::vector<double>();
+  // The new rows are stamped with a new revision (ArmSet::keepStamps): a user that knew one of these
+  // ids (removed and added again since its last call) sees a new arm, not the one it kept a width or
+  // a stage for.
   arms_.add(ids, count, features, attributes);
   try {
     index_->add(ids, count, vectors.data(), vectors.size(), arms_.attributesOfRows(arms_.size() - count, count));
@@ -110,14 +114,15 @@ void Catalogue::add(const Id* ids, std::size_t count, const double* features, st
     arms_.remove(ids, count);
     throw;
   }
-  if (!projecting) return;
-  try {
-    const ItemAttributes added = arms_.attributesOfRows(arms_.size() - count, count);
-    projected_->add(ids, count, projections.data(), &added);
-  } catch (...) {
-    index_->remove(ids, count);
-    arms_.remove(ids, count);
-    throw;
+  if (projecting) {
+    try {
+      const ItemAttributes added = arms_.attributesOfRows(arms_.size() - count, count);
+      projected_->add(ids, count, projections.data(), &added);
+    } catch (...) {
+      index_->remove(ids, count);
+      arms_.remove(ids, count);
+      throw;
+    }
   }
 }
 
@@ -135,6 +140,20 @@ void Catalogue::setValues(const Id* ids, std::size_t count, const ItemAttributes
   index_->setValues(ids, count, values);
   arms_.setValues(ids, count, values);
   if (projected_ && projectedVersion_ > 0) projected_->setValues(ids, count, values);
+}
+
+void Catalogue::setFeatures(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) {
+  arms_.checkFeatures(ids, count, features, featureLength);
+  std::vector<float> vectors;
+  floatRows(features, count, static_cast<std::size_t>(arms_.dim()), vectors);
+  const bool projecting = projected_ && projectedVersion_ > 0;
+  const std::vector<double> projections = projecting ? projectRows(features, count) : std::vector<double>();
+  // The index first: the one step that allocates much and can fail (it leaves itself unchanged).
+  // The rows then change in place, stamped with the new revision, so that the users that keep
+  // something per row see these arms as new at their next call (LinUCB::synchronise).
+  index_->setFeatures(ids, count, vectors.data(), vectors.size());
+  arms_.setFeatures(ids, count, features);
+  if (projecting) projected_->setFeatures(ids, count, projections.data());
 }
 
 void Catalogue::remove(const Id* ids, std::size_t count) {
@@ -183,6 +202,9 @@ void Catalogue::fillProjected() {
   ArmSet fresh(subspaceModelDim_);
   fresh.keepFloatRows();
   ProjectedArms::appendProjections(*subspace_, arms_, 0, arms_.size(), fresh);
+  // The projected rows are the arms' rows in the same order: the same stamps and revision, which
+  // every later add and setFeatures advances in both.
+  fresh.copyStamps(arms_);
   *projected_ = std::move(fresh);
   projectedVersion_ = subspaceVersion();
 }
@@ -242,6 +264,10 @@ std::vector<std::uint8_t> Catalogue::toBytes() const {
     for (const Matrix& transition : transitions_) out.matrix(transition);
     out.u64s(fingerprints_.data(), fingerprints_.size());
   }
+  // The revision and the rows' stamps, so that a user saved before a change and restored over the
+  // catalogue saved after it sees the changed and added arms as new.
+  out.u64(arms_.revision());
+  out.u64s(arms_.stamps().data(), arms_.stamps().size());
   return out.finish();
 }
 
@@ -274,7 +300,15 @@ void Catalogue::load(StateReader& in) {
     in.check(index_->items().holds(index_->items().rowOf(id), expected.data()), "the index holds another vector for arm " + std::to_string(id));
   }
   const std::uint64_t versions = in.u64();
-  if (versions == 0) return;
+  if (versions > 0) loadSubspace(in, versions);
+  const std::uint64_t revision = in.u64();
+  std::vector<std::uint64_t> stamps = in.u64s();
+  in.check(stamps.size() == count, "the arms' stamps do not match the arms");
+  for (const std::uint64_t stamp : stamps) in.check(stamp <= revision, "an arm's stamp is beyond the catalogue's revision");
+  arms_.restoreStamps(std::move(stamps), revision);
+}
+
+void Catalogue::loadSubspace(StateReader& in, std::uint64_t versions) {
   auto subspace = std::make_unique<ArmSubspace>(arms_.dim(), subspaceModelDim_, subspaceEnergy_, seed_);
   subspace->load(in);
   in.check(subspace->fits() == versions, "the subspace's fits do not match its versions");

@@ -60,12 +60,15 @@ void LinUCB::afterObservation() {
 
 void LinUCB::synchronise() {
   const std::vector<Id>& ids = scanned_.ids();
-  if (ids == rowIds_) return;
+  const std::uint64_t revision = scanned_.revision();
+  if (ids == rowIds_ && revision == seenRevision_) return;
   std::vector<std::size_t> source(ids.size(), KeptWidths::kNew);
   for (std::size_t old = 0; old < rowIds_.size(); ++old) {
     if (scanned_.contains(rowIds_[old])) source[scanned_.rowOf(rowIds_[old])] = old;
   }
+  KeptWidths::renewChangedRows(scanned_, seenRevision_, source);
   rowIds_ = ids;
+  seenRevision_ = revision;
   if (!widths_.valid()) return;
   std::vector<std::uint32_t> every(ids.size());
   for (std::size_t row = 0; row < every.size(); ++row) every[row] = static_cast<std::uint32_t>(row);
@@ -156,7 +159,10 @@ Json LinUCB::extraStats() const {
 void LinUCB::saveFields(StateWriter& out) const {
   saveSubspaceLineage(out);
   out.f64(lastRadius_);
-  if (catalogue_) out.u32s(rowIds_.data(), rowIds_.size());
+  if (catalogue_) {
+    out.u32s(rowIds_.data(), rowIds_.size());
+    out.u64(seenRevision_);
+  }
   widths_.save(out);
 }
 
@@ -170,9 +176,17 @@ void LinUCB::loadFields(StateReader& in) {
     rowIds_ = in.u32s();
     in.check(std::unordered_set<Id>(rowIds_.begin(), rowIds_.end()).size() == rowIds_.size(), "an arm appears twice in the row order");
     in.check(keptWidths_ || rowIds_.empty(), "a row order is kept only with kept widths");
+    seenRevision_ = in.u64();
   }
   widths_.load(in, catalogue_ ? rowIds_.size() : scanned_.size());
   in.check(!widths_.valid() || keptWidths_, "widths are kept only with option widths 'kept' or 'auto'");
+  // Restored over a catalogue saved before changes the user had seen: which rows changed since is
+  // unknown, so every width is computed afresh at the next call. (The catalogue's own revision: its
+  // projected rows, made again at their first use after a load, take it then.)
+  if (catalogue_ && seenRevision_ > catalogue_->revision()) {
+    widths_.invalidate();
+    seenRevision_ = 0;
+  }
 }
 
 }  // namespace sublinear

@@ -92,7 +92,8 @@ std::size_t ScanElim::perArmBytes() const {
 
 void ScanElim::synchronise() {
   const std::vector<Id>& ids = scanned_.ids();
-  if (ids == rowIds_) return;
+  const std::uint64_t revision = scanned_.revision();
+  if (ids == rowIds_ && revision == seenRevision_ && arrived_.empty()) return;
   std::vector<std::size_t> source(ids.size(), KeptWidths::kNew);
   // Arms that arrive start in Psi_0 and rise to their stage in the pass that follows.
   std::vector<std::int8_t> stages(ids.size(), 0);
@@ -106,13 +107,26 @@ void ScanElim::synchronise() {
     source[row] = old;
     stages[row] = stages_[old];
   }
+  // Arms the catalogue stamped since (added, or given other features) and own arms added since
+  // come back as new ones, also under an id the policy knew at the same row: their stage and width
+  // were learned about other features.
+  KeptWidths::renewChangedRows(scanned_, seenRevision_, source);
+  for (const Id id : arrived_) {
+    if (scanned_.contains(id)) source[scanned_.rowOf(id)] = KeptWidths::kNew;
+  }
+  arrived_.clear();
+  for (std::size_t row = 0; row < source.size(); ++row) {
+    if (source[row] == KeptWidths::kNew) stages[row] = 0;
+  }
+  const bool witnessChanged = hasWitness_ && scanned_.contains(witness_) && source[scanned_.rowOf(witness_)] == KeptWidths::kNew;
   for (const std::size_t old : source) arrivals_ += old == KeptWidths::kNew ? 1 : 0;
   rowIds_ = ids;
+  seenRevision_ = revision;
   stages_ = std::move(stages);
   widths_.remap(scanned_, ridge_, source, rowsInPlay());
-  if (hasWitness_ && !scanned_.contains(witness_)) {
+  if (hasWitness_ && (!scanned_.contains(witness_) || witnessChanged)) {
     // Arms were eliminated because their upper bound fell below the witness's lower bound; without
-    // the witness that comparison no longer holds: every eliminated arm comes back (its width, left
+    // the witness (gone, or with other features) that comparison no longer holds: every eliminated arm comes back (its width, left
     // stale while it was out, computed afresh), and the threshold is derived afresh.
     ++readmissions_;
     std::vector<std::uint32_t> readmitted;
@@ -293,6 +307,8 @@ void ScanElim::saveFields(StateWriter& out) const {
   for (const std::uint64_t counter : {eliminated_, readmissions_, randomPlays_, eliminatedPlays_, arrivals_, departures_}) out.u64(counter);
   out.u32s(rowIds_.data(), rowIds_.size());
   for (const std::int8_t stage : stages_) out.u8(static_cast<std::uint8_t>(stage));
+  out.u64(seenRevision_);
+  out.u32s(arrived_.data(), arrived_.size());
   widths_.save(out);
 }
 
@@ -321,7 +337,20 @@ void ScanElim::loadFields(StateReader& in) {
     witnessInPlay = witnessInPlay || (rowIds_[row] == witness_ && stage != kEliminated);
   }
   in.check(!hasWitness_ || witnessInPlay, "the threshold's witness is not an arm in play");
+  seenRevision_ = in.u64();
+  in.check(catalogue_ || seenRevision_ == 0, "a policy over its own arms saw no catalogue's changes");
+  arrived_ = in.u32s();
+  in.check(!catalogue_ || arrived_.empty(), "a user over a catalogue is told of no arrivals");
   widths_.load(in, rowIds_.size());
+  // Restored over a catalogue saved before changes the policy had seen (see LinUCB::loadFields):
+  // the widths afresh, and every arm back in play with the threshold derived again.
+  if (catalogue_ && seenRevision_ > catalogue_->revision()) {
+    widths_.invalidate();
+    std::fill(stages_.begin(), stages_.end(), std::int8_t{0});
+    threshold_ = -INFINITY;
+    hasWitness_ = false;
+    seenRevision_ = 0;
+  }
 }
 
 }  // namespace sublinear

@@ -87,16 +87,50 @@ void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, st
   }
 }
 
-void MipsIndex::checkChanges(const Id* ids, std::size_t idCount, const ItemAttributes& batch) const {
-  if (batch.size() != idCount) {
-    fail(ErrorCode::DimensionMismatch, "expected the attributes of " + std::to_string(idCount) + " items, got " + std::to_string(batch.size()));
-  }
+void MipsIndex::checkStored(const Id* ids, std::size_t idCount) const {
   const std::size_t repeat = firstRepeatedId(ids, idCount);
   for (std::size_t i = 0; i < idCount; ++i) {
     if (!items_.contains(ids[i])) fail(ErrorCode::UnknownId, "id " + std::to_string(ids[i]) + " is not in the index");
     if (i == repeat) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
   }
+}
+
+void MipsIndex::checkChanges(const Id* ids, std::size_t idCount, const ItemAttributes& batch) const {
+  if (batch.size() != idCount) {
+    fail(ErrorCode::DimensionMismatch, "expected the attributes of " + std::to_string(idCount) + " items, got " + std::to_string(batch.size()));
+  }
+  checkStored(ids, idCount);
   attributes_.checkColumns(batch);
+}
+
+void MipsIndex::setFeatures(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
+  if (vectorLength != idCount * dim()) {
+    fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(idCount) + " x " + std::to_string(dim()) +
+                                           " = " + std::to_string(idCount * dim()) + " vector entries, got " +
+                                           std::to_string(vectorLength));
+  }
+  requireFinite(vectors, vectorLength, "vectors");
+  checkStored(ids, idCount);
+  // Every structure indexes an item by its vector (a graph's links, a hash's buckets, a tree's
+  // cells), so a changed item leaves the structure and comes back as a new one with its attributes:
+  // an incremental graph scans it exactly until a later search's slice links it again, so no call
+  // waits for the graph. The old vectors are kept to put the items back if the new ones cannot be
+  // taken (out of memory), so that a failed call changes nothing.
+  ItemAttributes kept;
+  kept.reserve(idCount);
+  std::vector<float> old(idCount * dim());
+  for (std::size_t i = 0; i < idCount; ++i) {
+    const std::size_t row = items_.rowOf(ids[i]);
+    kept.appendRowOf(attributes_, row);
+    items_.decode(row, old.data() + i * dim());
+  }
+  remove(ids, idCount);
+  try {
+    add(ids, idCount, vectors, vectorLength, kept);
+  } catch (...) {
+    add(ids, idCount, old.data(), old.size(), kept);
+    throw;
+  }
 }
 
 void MipsIndex::setLabels(const Id* ids, std::size_t idCount, const ItemAttributes& labels) {
@@ -112,11 +146,7 @@ void MipsIndex::setValues(const Id* ids, std::size_t idCount, const ItemAttribut
 }
 
 void MipsIndex::remove(const Id* ids, std::size_t idCount) {
-  const std::size_t repeat = firstRepeatedId(ids, idCount);
-  for (std::size_t i = 0; i < idCount; ++i) {
-    if (!items_.contains(ids[i])) fail(ErrorCode::UnknownId, "id " + std::to_string(ids[i]) + " is not in the index");
-    if (i == repeat) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " appears twice in the batch");
-  }
+  checkStored(ids, idCount);
   onRemove(ids, idCount);
   for (std::size_t i = 0; i < idCount; ++i) removeItem(ids[i]);
 }

@@ -78,6 +78,11 @@ void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const fl
   index.add(ids, idCount, vectors, vectorLength, attributes);
 }
 
+void setUserFeatures(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {
+  requireMagnitude(vectors, vectorLength, "vectors");
+  index.setFeatures(ids, idCount, vectors, vectorLength);
+}
+
 SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
   requireMagnitude(query, queryLength, "query");
   options.check();

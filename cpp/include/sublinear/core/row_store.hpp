@@ -73,6 +73,9 @@ class RowStore {
     rowOf_.emplace(id, row);
   }
 
+  // Overwrites row `row`'s vector (dim scalars; the padding stays zero).
+  void setRow(std::size_t row, const Scalar* vector) { std::copy(vector, vector + dim_, rowPointer(row)); }
+
   void remove(Id id) {
     const std::size_t row = rowOf_.at(id);
     const std::size_t last = ids_.size() - 1;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -72,16 +73,40 @@ class ArmSet {
                 const ItemAttributes* attributes = nullptr) const;
   void checkRemove(const Id* ids, std::size_t count) const;
   void checkChanges(const Id* ids, std::size_t count, const ItemAttributes& batch) const;
+  // UNKNOWN_ID / DUPLICATE_ID / DIMENSION_MISMATCH / NON_FINITE / INVALID_ARGUMENT (beyond
+  // kMaxMagnitude), nothing changed; setFeatures assumes its batch passed.
+  void checkFeatures(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) const;
   // attributes: null (every label 0, no values) or one row per arm.
   void add(const Id* ids, std::size_t count, const double* features, const ItemAttributes* attributes = nullptr);
   void remove(const Id* ids, std::size_t count);
   // Row i of the batch for ids[i]: its labels, or the values it holds (others stay).
   void setLabels(const Id* ids, std::size_t count, const ItemAttributes& labels);
   void setValues(const Id* ids, std::size_t count, const ItemAttributes& values);
+  // New features for stored arms, in place: each keeps its row (its float copy follows), stamped
+  // with a new revision (precondition: hasStamps()).
+  void setFeatures(const Id* ids, std::size_t count, const double* features);
+
+  // Stamps: a number per row that moves with the row, kept once asked for (keepStamps; a policy's
+  // own arms hold none unless the policy asks). Every add and setFeatures is a new revision() and
+  // stamps the rows it writes with it. The users that keep something per row (kept widths, stages)
+  // treat a row stamped after the revision they last saw as a new arm, also when its id is one
+  // they knew (removed and added again, or given other features, between two of their calls).
+  void keepStamps();
+  std::uint64_t revision() const { return revision_; }
+  std::uint64_t stampOf(std::size_t row) const { return keepsStamps_ ? stamps_[row] : 0; }
+  bool hasStamps() const { return keepsStamps_; }
+  // The stamps and revision of another set with the same rows in the same order (a catalogue's
+  // projected rows, made afresh from its arms).
+  void copyStamps(const ArmSet& aligned);
+  // Saved-state access (catalogue.cpp): the stamps in row order and the revision.
+  const std::vector<std::uint64_t>& stamps() const { return stamps_; }
+  void restoreStamps(std::vector<std::uint64_t> stamps, std::uint64_t revision);
   // Saved-state access (saved_arms.cpp).
   ItemAttributes& mutableAttributes() { return attributes_; }
 
  private:
+  // UNKNOWN_ID / DUPLICATE_ID unless every id is stored once in the batch.
+  void checkStored(const Id* ids, std::size_t count) const;
   // Appends a row's float copy (rows in RowStore's blocks of kBlockRows).
   void appendFloatRow(const double* features);
 
@@ -91,6 +116,10 @@ class ArmSet {
   std::vector<std::vector<float>> floatBlocks_;
   // The attributes of each row, moved with it.
   ItemAttributes attributes_;
+  // One stamp per row when kept, moved with it (stampOf), and the last revision.
+  bool keepsStamps_ = false;
+  std::vector<std::uint64_t> stamps_;
+  std::uint64_t revision_ = 0;
 };
 
 }  // namespace sublinear

@@ -82,6 +82,14 @@ class Catalogue {
   // nothing changed.
   void setLabels(const Id* ids, std::size_t count, const ItemAttributes& labels);
   void setValues(const Id* ids, std::size_t count, const ItemAttributes& values);
+  // New features for stored arms (count * dim() doubles, row-major), in place: labels and values
+  // stay, the index takes the new vectors (MipsIndex::setFeatures), and the users see the changed
+  // arms as new ones at their next call (their rows are stamped with the new revision()).
+  // UNKNOWN_ID / DUPLICATE_ID / DIMENSION_MISMATCH / NON_FINITE / INVALID_ARGUMENT, nothing changed.
+  void setFeatures(const Id* ids, std::size_t count, const double* features, std::size_t featureLength);
+  // How many add and setFeatures calls changed the arms so far (saved with the catalogue): each
+  // stamps the rows it wrote with its revision (ArmSet::stampOf; the projected rows carry the same).
+  std::uint64_t revision() const { return arms_.revision(); }
   // UNKNOWN_ID / DUPLICATE_ID, nothing removed.
   void remove(const Id* ids, std::size_t count);
   // The index's waiting items into its structure now (MipsIndex::build); returns how many still wait.
@@ -140,6 +148,8 @@ class Catalogue {
  private:
   // The identity (and nothing else) is the saved one's; the rest is read after construction.
   void load(StateReader& in);
+  // The subspace's basis, transitions and fingerprints, after its `versions` fits.
+  void loadSubspace(StateReader& in, std::uint64_t versions);
 
   Json options_;
   std::uint64_t identity_;

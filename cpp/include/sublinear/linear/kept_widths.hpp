@@ -73,6 +73,14 @@ class KeptWidths {
   void followRemoval(const ArmSet& arms, const Id* ids, std::size_t count);
   // For remap: the row each arm now at a row held before, or kNew for an arm that is new.
   static constexpr std::size_t kNew = static_cast<std::size_t>(-1);
+  // Rows of `arms` stamped after `seenStamp` (a catalogue changed their features: ArmSet::stampOf)
+  // become kNew in sourceRow: what was kept for them belongs to their old features.
+  static void renewChangedRows(const ArmSet& arms, std::uint64_t seenStamp, std::vector<std::size_t>& sourceRow) {
+    if (!arms.hasStamps()) return;
+    for (std::size_t row = 0; row < sourceRow.size(); ++row) {
+      if (arms.stampOf(row) > seenStamp) sourceRow[row] = kNew;
+    }
+  }
 
   // The subset forms (rows: indices into the arm set's rows). bringUpToDate: the rows current (their
   // first computation, or the pending corrections and a slice of exact recomputations). remap: as

@@ -88,6 +88,9 @@ class LinUCB final : public RidgePolicy {
   KeptWidths widths_;
   // Over a catalogue with kept widths: the arm of each row as the user last saw the catalogue.
   std::vector<Id> rowIds_;
+  // The revision() of the catalogue's rows read (its arms or projected rows) when the widths last
+  // followed them.
+  std::uint64_t seenRevision_ = 0;
 };
 
 }  // namespace sublinear

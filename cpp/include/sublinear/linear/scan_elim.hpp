@@ -36,8 +36,10 @@ namespace sublinear {
 //
 // Per arm the policy keeps its id (the arm set's row order as last seen), its stage byte (-1 once
 // eliminated) and its width: 13 bytes. The arm set may change between calls without notice (a
-// catalogue's add and remove): each call first compares the row order it saw with the set's and,
-// when they differ, moves its per-arm state with the arms. Arms that arrived join at once, in the
+// catalogue's add, remove and setFeatures): each call first compares the row order it saw with the
+// set's and, when they differ, moves its per-arm state with the arms. An arm whose row a catalogue
+// stamped since (ArmSet::stampOf: added, or given other features) or an own arm added since is a new
+// arm, also under an id the policy knew in the same row. Arms that arrived join at once, in the
 // stage their uncertainty gives (the current stage structure: a new arm is explored before older,
 // better-known ones); arms that left are forgotten; when the witness left, every eliminated arm is
 // readmitted and the threshold is derived afresh (as StagedElimination does on removal).
@@ -83,7 +85,9 @@ class ScanElim final : public RidgePolicy {
  protected:
   // The arms are read at the next call (synchronise): adding and removing own arms is the same
   // path as a catalogue's changes.
-  void onAddArms(const Id* /*ids*/, std::size_t /*count*/) override {}
+  // Own arms added since the last call are new whatever their ids (an id removed and added again
+  // with other features may land in the row it left): synchronise reads them.
+  void onAddArms(const Id* ids, std::size_t count) override { arrived_.insert(arrived_.end(), ids, ids + count); }
   void onRemoveArms(const Id* /*ids*/, std::size_t /*count*/) override {}
   void afterObservation() override { widths_.observe(ridge_); }
   void prepareChoice() override { syncProjectedSubspace(); }
@@ -128,6 +132,10 @@ class ScanElim final : public RidgePolicy {
   Id witness_ = 0;
   // Per row of the arm set as last seen: its id, its stage (-1 eliminated), its width.
   std::vector<Id> rowIds_;
+  // Over a catalogue, the revision() of its rows read when they were last followed (0 over own
+  // arms), and over own arms the ids added since.
+  std::uint64_t seenRevision_ = 0;
+  std::vector<Id> arrived_;
   std::vector<std::int8_t> stages_;
   KeptWidths widths_;
   std::uint64_t eliminated_ = 0;

@@ -76,6 +76,10 @@ class MipsIndex {
   void setLabels(const Id* ids, std::size_t idCount, const ItemAttributes& labels);
   void setValues(const Id* ids, std::size_t idCount, const ItemAttributes& values);
   void remove(const Id* ids, std::size_t idCount);
+  // New vectors for stored items (idCount x dim() floats), their attributes kept: each leaves the
+  // structure and comes back as a new item (an incremental graph scans it until a search's slice
+  // links it). UNKNOWN_ID / DUPLICATE_ID / DIMENSION_MISMATCH / NON_FINITE, nothing changed.
+  void setFeatures(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
   // The min(k, size()) items of largest inner product with the query, best first, ties by smaller id;
   // with filters (options' exclude and attribute conditions), min(k, eligible count) eligible items.
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
@@ -190,6 +194,8 @@ class MipsIndex {
   VectorStore items_;
 
  private:
+  // UNKNOWN_ID / DUPLICATE_ID unless every id is stored once in the batch.
+  void checkStored(const Id* ids, std::size_t idCount) const;
   // DIMENSION_MISMATCH, NON_FINITE or INVALID_ARGUMENT (k < 1) before any work.
   void checkQuery(const float* query, std::size_t queryLength, std::size_t k) const;
   // Rows [first, last) of the store into `best`; with `admits`, only rows for which admits(row) is

@@ -38,6 +38,8 @@ void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const fl
                   const Label* labels, std::size_t labelCount);
 void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength,
                   const ItemAttributes& attributes);
+// MipsIndex::setFeatures with the vectors held as addUserItems holds them.
+void setUserFeatures(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
 // A search whose filters (options.exclude and the attribute conditions) leave nothing eligible is
 // EMPTY, before any work: a user who filtered asked for something, and an empty answer would hide
 // that. A filter that cannot be met as written (AttributeFilter::check) or names a value no item was
