@@ -26,8 +26,9 @@ namespace sublinear {
 //     lambda I + sum sigma'(eta) z z^T. Clicks are not linear in the features: a linear model's
 //     E_pi[x]^T theta then misses the click rate (issue 54), the logistic model's sum_a pi(a)
 //     sigma(theta^T z_a) does not, as long as the clicks do follow it.
-// Costs: a fit is O(iterations n p^2) with p = d or d + 1 (Newton converges in about 10 iterations;
-// at most kMaxIterations), a value under pi O(|support of pi| p).
+// Costs: a linear fit is O(n p^2), a logistic one O(n + iterations m p^2) for m distinct logged arms
+// (the likelihood sees an arm's records through their count and clicks; Newton converges in about 10
+// iterations, at most kMaxIterations), with p = d or d + 1; a value under pi O(|support of pi| p).
 class RewardModel {
  public:
   enum class Kind { Linear, Logistic };
