@@ -1,10 +1,16 @@
-// Off-policy evaluation of a population (issue 54, docs/evaluation.md): on generated shops
-// (bench/lib/logged-shop.mjs: 40 items, d = 8, 80 users with hidden tastes and logistic clicks, each
-// logged by its own LinUCB exploring with the mix 0.5 after 50 unlogged steps, 100 records a user),
-// for each estimator of sb.evaluate: how often its 95% interval covers the truth, its mean width and
-// the time of one evaluation.
-//   - frozen: the candidate is every user's model as the logging left it; the baseline the same with
-//     a quarter of the users started over; the truth each model's own choice on the simulator;
+// Off-policy evaluation (issue 54, docs/evaluation.md): on generated shops (bench/lib/logged-shop.mjs:
+// 40 items, d = 8, users with hidden tastes and binary clicks), for each estimator of sb.evaluate and
+// each reward model of dm and dr: how often its 95% interval covers the truth, its mean width and the
+// time of one evaluation.
+//   - one policy on clicks: one user's clicks, logistic or threshold (not logistic) in the features,
+//     3,000 records of a uniform logger or of one preferring some items (propensities 1 to 4 in 100);
+//     the target LinTS trained on 40 clicks, frozen; the truth sum_a pi(a) P(click | a), pi from
+//     20,000 selections;
+//   - a frozen population: 80 users, each logged by its own LinUCB exploring with the mix 0.5 after 50
+//     unlogged steps, 100 records a user; the candidate every user's model as the logging left it,
+//     the baseline the same with a quarter of the users started over; the truth each model's own
+//     choice on the simulator. Once with tastes of their own, once with one taste for every user
+//     (what a pooled reward model assumes);
 //   - learning: every user from scratch with LinUCB, over 20 items (400 records a user), by replay
 //     with rejection; the truth each user's LinUCB run online for the report's horizon.
 //   npm run bench -- ope [--seeds=S]
@@ -13,44 +19,98 @@ import { frozenTruth, logShop, makeShop } from './lib/logged-shop.mjs';
 
 const covers = (estimate, truth) => estimate.low <= truth && truth <= estimate.high;
 
+// One policy's log of `records` clicks of user 0 by a logger choosing item i with probability
+// proportional to 1 (uniform) or 1 + i % 4.
+function logOneUser(shop, records, uniform) {
+  const weights = shop.ids.map((_, i) => (uniform ? 1 : 1 + (i % 4)));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const log = { arms: new Uint32Array(records), rewards: new Float64Array(records), propensities: new Float64Array(records) };
+  for (let t = 0; t < records; t++) {
+    let u = shop.random() * total;
+    let i = 0;
+    while (i + 1 < weights.length && u >= weights[i]) u -= weights[i++];
+    log.arms[t] = shop.ids[i];
+    log.rewards[t] = shop.click(0, shop.ids[i]);
+    log.propensities[t] = weights[i] / total;
+  }
+  return log;
+}
+
 export default async function ope(args, report) {
   const found = args.find((a) => a.startsWith('--seeds='));
   const seeds = found ? Number(found.slice(8)) : 20;
   const sb = await init();
   const rows = new Map();
   const horizons = [];
-  const add = (name, covered, width, ms) => {
-    const row = rows.get(name) ?? { covered: 0, width: 0, ms: 0, runs: 0 };
+  const add = (name, model, covered, width, ms) => {
+    const key = `${name}\u0000${model}`;
+    const row = rows.get(key) ?? { name, model, covered: 0, width: 0, ms: 0, runs: 0 };
     Object.assign(row, { covered: row.covered + (covered ? 1 : 0), width: row.width + width, ms: row.ms + ms, runs: row.runs + 1 });
-    rows.set(name, row);
+    rows.set(key, row);
+  };
+  const timed = (options) => {
+    const started = performance.now();
+    const result = sb.evaluate(options);
+    return [result, performance.now() - started];
   };
   for (let seed = 1; seed <= seeds; seed++) {
-    const shop = makeShop(sb, seed, { items: 40, users: 80 });
-    const { log, states } = logShop(sb, shop, 100, 0.5, 50);
-    const untrained = new sb.LinUCB({ catalogue: shop.catalogue });
-    const fresh = untrained.toBytes();
-    untrained.dispose();
-    const baselineStates = new Map([...states].map(([u, bytes]) => [u, u % 4 === 0 ? fresh : bytes]));
-    const truth = frozenTruth(sb, shop, states, log);
-    const difference = truth - frozenTruth(sb, shop, baselineStates, log);
-    let started = performance.now();
-    const normal = sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { states: baselineStates }, log });
-    const normalMs = performance.now() - started;
-    started = performance.now();
-    const boot = sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { states: baselineStates }, log, estimators: ['ips', 'dr'], interval: 'bootstrap', seed });
-    const bootMs = performance.now() - started;
-    for (const name of ['ips', 'snips', 'dm', 'dr']) add(`frozen: ${name}`, covers(normal[name], truth), normal[name].high - normal[name].low, normalMs);
-    for (const name of ['ips', 'dr']) {
-      add(`frozen: ${name}, bootstrap`, covers(boot[name], truth), boot[name].high - boot[name].low, bootMs);
-      add(`frozen: paired difference, ${name}`, covers(normal.difference[name], difference), normal.difference[name].high - normal.difference[name].low, normalMs);
+    for (const clicks of ['logistic', 'threshold']) {
+      for (const uniform of [true, false]) {
+        const shop = makeShop(sb, 200 + seed, { items: 40, users: 1, clicks });
+        const target = new sb.LinTS({ catalogue: shop.catalogue, seed });
+        for (let t = 0; t < 40; t++) {
+          const arm = shop.ids[Math.floor(shop.random() * shop.ids.length)];
+          target.update(arm, shop.click(0, arm));
+        }
+        const log = logOneUser(shop, 3000, uniform);
+        const copy = sb.LinTS.fromBytes(target.toBytes(), { catalogue: shop.catalogue });
+        let truth = 0;
+        for (let i = 0; i < 20000; i++) truth += shop.clickRate(0, copy.select()) / 20000;
+        copy.dispose();
+        const name = `one policy, ${clicks} clicks, ${uniform ? 'uniform' : 'non-uniform'} logger`;
+        for (const rewardModel of ['auto', 'linear']) {
+          const estimators = rewardModel === 'auto' ? ['ips', 'snips', 'dm', 'dr'] : ['dm', 'dr'];
+          const [result, ms] = timed({ policy: target, log, estimators, rewardModel });
+          for (const e of estimators) {
+            add(`${name}: ${e}`, e === 'dm' || e === 'dr' ? result.rewardModel : '', covers(result[e], truth), result[e].high - result[e].low, ms);
+          }
+        }
+        target.dispose();
+        shop.catalogue.dispose();
+      }
     }
-    shop.catalogue.dispose();
+
+    for (const oneTaste of [false, true]) {
+      const shop = makeShop(sb, seed, { items: 40, users: 80, oneTaste });
+      const { log, states } = logShop(sb, shop, 100, 0.5, 50);
+      const untrained = new sb.LinUCB({ catalogue: shop.catalogue });
+      const fresh = untrained.toBytes();
+      untrained.dispose();
+      const baselineStates = new Map([...states].map(([u, bytes]) => [u, u % 4 === 0 ? fresh : bytes]));
+      const truth = frozenTruth(sb, shop, states, log);
+      const difference = truth - frozenTruth(sb, shop, baselineStates, log);
+      const frozen = oneTaste ? 'frozen, one taste' : 'frozen';
+      const [normal, normalMs] = timed({ catalogue: shop.catalogue, users: { states }, baseline: { states: baselineStates }, log });
+      const [linear, linearMs] = timed({ catalogue: shop.catalogue, users: { states }, log, estimators: ['dm', 'dr'], rewardModel: 'linear' });
+      for (const name of ['ips', 'snips', 'dm', 'dr']) {
+        add(`${frozen}: ${name}`, name === 'dm' || name === 'dr' ? `${normal.rewardModel}, pooled` : '', covers(normal[name], truth), normal[name].high - normal[name].low, normalMs);
+      }
+      for (const name of ['dm', 'dr']) add(`${frozen}: ${name}`, 'linear, pooled', covers(linear[name], truth), linear[name].high - linear[name].low, linearMs);
+      if (!oneTaste) {
+        const [boot, bootMs] = timed({ catalogue: shop.catalogue, users: { states }, baseline: { states: baselineStates }, log, estimators: ['ips', 'dr'], interval: 'bootstrap', seed });
+        for (const name of ['ips', 'dr']) {
+          const model = name === 'dr' ? `${boot.rewardModel}, pooled` : '';
+          add(`${frozen}: ${name}, bootstrap`, model, covers(boot[name], truth), boot[name].high - boot[name].low, bootMs);
+          add(`${frozen}: paired difference, ${name}`, name === 'dr' ? `${normal.rewardModel}, pooled` : '', covers(normal.difference[name], difference),
+            normal.difference[name].high - normal.difference[name].low, normalMs);
+        }
+      }
+      shop.catalogue.dispose();
+    }
 
     const small = makeShop(sb, 100 + seed, { items: 20, users: 50 });
     const learningLog = logShop(sb, small, 400, 0.5).log;
-    started = performance.now();
-    const learning = sb.evaluate({ catalogue: small.catalogue, users: { policy: { type: 'lin-ucb' } }, log: learningLog, seed });
-    const learningMs = performance.now() - started;
+    const [learning, learningMs] = timed({ catalogue: small.catalogue, users: { policy: { type: 'lin-ucb' } }, log: learningLog, seed });
     const steps = Math.max(1, Math.round(learning.horizon));
     let online = 0;
     const replications = 5;
@@ -66,13 +126,15 @@ export default async function ope(args, report) {
       }
     }
     online /= replications * small.users * steps;
-    add('learning: replay', covers(learning.replay, online), learning.replay.high - learning.replay.low, learningMs);
+    add('learning: replay', '', covers(learning.replay, online), learning.replay.high - learning.replay.low, learningMs);
     horizons.push(learning.horizon);
     small.catalogue.dispose();
     report.progress(seed / seeds, `seed ${seed}`);
   }
-  const table = [...rows].map(([name, row]) => [name, `${row.covered} of ${row.runs}`, (row.width / row.runs).toFixed(3), (row.ms / row.runs).toFixed(0)]);
+  const table = [...rows.values()].map((row) => [row.name, row.model || '-', `${row.covered} of ${row.runs}`, (row.width / row.runs).toFixed(3), (row.ms / row.runs).toFixed(0)]);
   report.table(`95% intervals covering the truth, their mean width and the time of one sb.evaluate (wasm in Node), seeds 1-${seeds}`,
-    ['estimator', 'covered', 'mean width', 'ms an evaluation'], table);
-  report.note(`Frozen: 8,000 records (80 users x 100), click rate about 0.25-0.4; the time of the normal rows is one evaluation of all four estimators with the baseline. Learning: 20,000 records (50 users x 400), the default acceptance (the smallest propensity) keeping about 2.5%: a horizon of ${(horizons.reduce((a, b) => a + b, 0) / horizons.length).toFixed(1)} decisions a user on average.`);
+    ['estimator', 'reward model (dm, dr)', 'covered', 'mean width', 'ms an evaluation'], table);
+  report.note('One policy: 3,000 records of one user\'s clicks over 40 items (d = 8), the target LinTS trained on 40 clicks; the time of a row is one evaluation of the estimators of its reward model (auto: ips, snips, dm, dr; linear: dm, dr). ' +
+    'Frozen: 8,000 records (80 users x 100), click rate about 0.25-0.4; the time of the normal rows is one evaluation of all four estimators with the baseline, of the linear rows dm and dr alone. ' +
+    `Learning: 20,000 records (50 users x 400), the default acceptance (the smallest propensity) keeping about 2.5%: a horizon of ${(horizons.reduce((a, b) => a + b, 0) / horizons.length).toFixed(1)} decisions a user on average.`);
 }

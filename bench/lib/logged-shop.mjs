@@ -4,8 +4,10 @@ import { seededRandom, standardNormal } from './seeded-random.mjs';
 
 // `items` items with Gaussian features (dimension `dim`), `users` users with hidden tastes; a click is
 // Bernoulli(sigmoid(-1.5 + 2 x.theta_u)), a click rate near 0.25 on average and up to about 0.8 for
-// a user's best items.
-export function makeShop(sb, seed, { items = 200, users = 60, dim = 8 } = {}) {
+// a user's best items (clicks 'logistic'), or Bernoulli(0.6 where x.theta_u > 0.5, else 0.1) (clicks
+// 'threshold': not logistic in the features). With oneTaste every user has the first user's taste
+// (a click depends on the item only, as a pooled reward model assumes).
+export function makeShop(sb, seed, { items = 200, users = 60, dim = 8, clicks = 'logistic', oneTaste = false } = {}) {
   const random = seededRandom(seed);
   const catalogue = new sb.Catalogue({ dim, seed, index: { type: 'exact' } });
   const ids = Uint32Array.from({ length: items }, (_, i) => 1000 + i);
@@ -13,10 +15,12 @@ export function makeShop(sb, seed, { items = 200, users = 60, dim = 8 } = {}) {
   const features = Float64Array.from({ length: items * dim }, () => Math.fround(standardNormal(random)) / Math.sqrt(dim));
   catalogue.add(ids, features);
   const tastes = Array.from({ length: users }, () => Float64Array.from({ length: dim }, () => Math.fround(standardNormal(random))));
+  if (oneTaste) tastes.fill(tastes[0]);
   const clickRate = (user, id) => {
     const row = (id - 1000) * dim;
     let score = 0;
     for (let j = 0; j < dim; j++) score += features[row + j] * tastes[user][j];
+    if (clicks === 'threshold') return score > 0.5 ? 0.6 : 0.1;
     return 1 / (1 + Math.exp(1.5 - 2 * score));
   };
   const click = (user, id) => (random() < clickRate(user, id) ? 1 : 0);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -19,13 +20,16 @@ namespace population_evaluation_test {
 constexpr int kDim = 3;
 
 // A small shop: arms with features in [0, 1]^3 and users with tastes; a click is Bernoulli of the
-// inner product clipped to [0.02, 0.98].
+// inner product s = x^T taste clipped to [0.02, 0.98] (Linear), of sigma(-3 + 5 s) (Logistic) or of
+// 0.6 where s > 0.5 and 0.1 elsewhere (Threshold).
+enum class Clicks { Linear, Logistic, Threshold };
 struct Shop {
   std::shared_ptr<Catalogue> catalogue;
   std::vector<Id> arms;
   std::vector<std::vector<double>> features;
   std::vector<std::vector<double>> tastes;
   Random random;
+  Clicks clicks = Clicks::Linear;
 
   Shop(std::size_t armCount, std::size_t userCount, std::uint64_t seed) : random(seed) {
     catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"index", Json{{"type", "exact"}}}, {"seed", 5}});
@@ -47,6 +51,8 @@ struct Shop {
   double clickRate(std::size_t user, Id arm) const {
     double mean = 0.0;
     for (int j = 0; j < kDim; ++j) mean += features[arm][static_cast<std::size_t>(j)] * tastes[user][static_cast<std::size_t>(j)];
+    if (clicks == Clicks::Logistic) return 1.0 / (1.0 + std::exp(3.0 - 5.0 * mean));
+    if (clicks == Clicks::Threshold) return mean > 0.5 ? 0.6 : 0.1;
     return std::clamp(mean, 0.02, 0.98);
   }
 };
@@ -279,6 +285,52 @@ TEST(PopulationEvaluation, RefusesABadPopulationLogBeforeEvaluating) {
   EXPECT_TRUE(mixed["difference"].empty());
   EXPECT_TRUE(mixed.contains("horizon"));
   EXPECT_TRUE(mixed["baseline"].contains("ips"));
+}
+
+// Clicks from a logistic and from a threshold click model that every user shares (the pooled reward
+// model's assumption: a click depends on the item's features, not on who sees it), logged uniformly
+// and by a logger that prefers arm 0 (40% of its picks); the candidate every user's own LinUCB after
+// 40 random pulls of its own (users who chose differently), frozen. With the default reward model
+// (logistic, the rewards being clicks) DR's 95% intervals cover the population's true click rate
+// (each record's user's choice's click rate, averaged over the records) in at least 36 of 40 seeds
+// in every case, DM's where every user's clicks follow one logistic model (measured 38 and 40 of
+// 40). With tastes of their own the pooled model is wrong (measured 31 and 33), and with threshold
+// clicks too (16 to 23): printed, not asserted.
+TEST(PopulationEvaluation, OnClicksTheLogisticRewardModelCovers) {
+  constexpr int kSeeds = 40;
+  for (const Clicks clicks : {Clicks::Logistic, Clicks::Threshold}) {
+    for (const double favourite : {1.0 / 12.0, 0.4}) {
+      for (const bool ownTastes : {false, true}) {
+        std::map<std::string, int> covered;
+        for (int seed = 1; seed <= kSeeds; ++seed) {
+          Shop shop(12, 60, 500 + static_cast<std::uint64_t>(seed));
+          shop.clicks = clicks;
+          if (!ownTastes) std::fill(shop.tastes.begin(), shop.tastes.end(), shop.tastes[0]);
+          const Logged logged = logOf(shop, 60, favourite);
+          const auto states = trainedStates(shop, 40);
+          std::unordered_map<Id, double> value;
+          for (const auto& [user, bytes] : states) {
+            PersistentLinearPolicy model = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "", shop.catalogue);
+            value[user] = shop.clickRate(user, model->select());
+          }
+          double truth = 0.0;
+          for (const Id user : logged.users) truth += value[user] / static_cast<double>(logged.users.size());
+          const Json report = PopulationEvaluation(Json{{"estimators", {"dm", "dr"}}})
+                                  .run(UserModels::frozen(shop.catalogue, states), nullptr, logged.log, logged.users);
+          EXPECT_EQ(report["rewardModel"], "logistic");
+          for (const char* name : {"dm", "dr"}) {
+            const Json& estimate = report[name];
+            if (estimate["low"].get<double>() <= truth && truth <= estimate["high"].get<double>()) ++covered[name];
+          }
+        }
+        const std::string label = std::string(clicks == Clicks::Logistic ? "logistic" : "threshold") + " clicks, logger favourite " +
+                                  std::to_string(favourite) + (ownTastes ? ", tastes of their own" : ", one taste");
+        for (const auto& [name, count] : covered) std::cout << label << ", " << name << ": covered " << count << " of " << kSeeds << "\n";
+        EXPECT_GE(covered["dr"], kSeeds * 9 / 10) << label;
+        if (!ownTastes && clicks == Clicks::Logistic) EXPECT_GE(covered["dm"], kSeeds * 9 / 10) << label;
+      }
+    }
+  }
 }
 
 }  // namespace population_evaluation_test

@@ -77,6 +77,39 @@ describe('evaluate', () => {
     }
   });
 
+  test('on clicks the reward model is logistic by default: with one-hot arms it is each arm\'s click rate', () => {
+    // One-hot features and a negligible penalty: a logistic model (or a linear one) can fit every
+    // arm's logged click rate exactly, so DM of a deterministic policy is its arm's click rate in
+    // the log, which SNIPS also is.
+    const k = 8;
+    const random = seededRandom(5);
+    const ids = Uint32Array.from({ length: k }, (_, i) => i);
+    const features = Float64Array.from({ length: k * k }, (_, i) => (i % (k + 1) === 0 ? 1 : 0));
+    const rates = Array.from({ length: k }, () => 0.05 + 0.5 * random());
+    const n = 4000;
+    const arms = Uint32Array.from({ length: n }, () => Math.floor(random() * k));
+    const log = { arms, rewards: Float64Array.from(arms, (a) => (random() < rates[a] ? 1 : 0)), propensities: new Float64Array(n).fill(1 / k) };
+    const policy = new sb.LinUCB({ dim: k, seed: 1 });
+    policy.addArms(ids, features);
+    for (let t = 0; t < 20; t++) policy.update(ids[t % k], random() < rates[t % k] ? 1 : 0);
+    const report = sb.evaluate({ policy, log, estimators: ['snips', 'dm', 'dr'], lambda: 1e-6 });
+    expect(report.rewardModel).toBe('logistic');
+    expect(report.dm.value).toBeCloseTo(report.snips.value, 4);
+    // DR's cross-fitted halves each predict the other half's rate: near it, not equal.
+    expect(report.dr.value).toBeCloseTo(report.snips.value, 2);
+    expect(report.dm.high - report.dm.low).toBeGreaterThan(0);
+    const linear = sb.evaluate({ policy, log, estimators: ['dm'], lambda: 1e-6, rewardModel: 'linear' });
+    expect(linear.rewardModel).toBe('linear');
+    expect(linear.dm.value).toBeCloseTo(report.snips.value, 4);
+    // Rewards beyond [0, 1] are not clicks: 'auto' is linear for them, 'logistic' refuses them.
+    const ratings = { ...log, rewards: Float64Array.from(log.rewards, (r) => 1 + 4 * r) };
+    expect(sb.evaluate({ policy, log: ratings, estimators: ['dm'] }).rewardModel).toBe('linear');
+    expect(expectBanditError(sb, () => sb.evaluate({ policy, log: ratings, rewardModel: 'logistic' }), 'INVALID_ARGUMENT').message).toContain('not in [0, 1]');
+    expect(expectBanditError(sb, () => sb.evaluate({ policy, log, rewardModel: 'probit' }), 'INVALID_ARGUMENT').message).toContain('rewardModel');
+    expect(sb.evaluate({ policy, log, estimators: ['ips'] }).rewardModel).toBeUndefined();
+    policy.dispose();
+  });
+
   test('a policy given as options, with its arms or over a catalogue, gives what the object gives', () => {
     const problem = makeProblem(3);
     const log = problem.uniformLog(500);
@@ -216,6 +249,13 @@ ${line({ position: '0x10' })}`, 'line 2: position "0x10" is a string');
     const policy = new sb.LinUCB({ dim });
     policy.addArms(problem.ids, problem.features);
     expect(JSON.parse(json.stdout)).toEqual(sb.evaluate({ policy, log, estimators: ['ips', 'dm'] }));
+    // Clicks: the reward model is named, and --reward-model chooses it.
+    const clicksPath = join(directory, 'clicks.jsonl');
+    writeFileSync(clicksPath, Array.from(log.arms, (arm, i) => sb.formatDecision({ arm, reward: log.rewards[i] > 0 ? 1 : 0, propensity: log.propensities[i] })).join('\n'));
+    const clicks = run('evaluate', '--log', clicksPath, '--policy', configPath);
+    expect(clicks.stdout).toContain('(logistic reward model for dm and dr)');
+    const forced = run('evaluate', '--log', clicksPath, '--policy', configPath, '--json', '--estimators', 'dm', '--reward-model', 'linear');
+    expect(JSON.parse(forced.stdout).rewardModel).toBe('linear');
     // A user's saved state over a catalogue snapshot.
     const catalogue = new sb.Catalogue({ dim, index: { type: 'exact' } });
     catalogue.add(problem.ids, problem.features);

@@ -14,14 +14,16 @@ const usage = `usage:
       result as JSON to --out (or to stdout with --out -); a ratings file may be named by "ratingsFile"
       in the environment object.
   sublinear-bandits evaluate --log <file> (--policy <config.json> | --state <policy.bin> [--catalogue <catalogue.bin>])
-                    [--estimators replay,ips,snips,dm,dr] [--clip <w>] [--draws <n>] [--json]
+                    [--estimators replay,ips,snips,dm,dr] [--clip <w>] [--draws <n>]
+                    [--reward-model auto|linear|logistic] [--json]
       off-policy estimates (evaluate(), docs/evaluation.md "Off-policy evaluation") of a policy's mean reward per
       decision from a decision log (JSON lines or CSV with columns arm, reward, propensity). The policy
       is a JSON file { "policy": { "type": "lin-ts", ...options }, "arms": { "ids": [...],
       "features": [...] } }, or a saved state (toBytes()), over the catalogue snapshot it was saved over.
   sublinear-bandits evaluate --log <file> --catalogue <catalogue.bin> (--users-policy <config.json> | --users-states <dir>)
                     [--baseline-policy <config.json> | --baseline-states <dir>] [--interval normal|bootstrap]
-                    [--resamples <n>] [--seed <n>] [--acceptance <p>] [--estimators ...] [--clip <w>] [--draws <n>] [--json]
+                    [--resamples <n>] [--seed <n>] [--acceptance <p>] [--estimators ...] [--clip <w>] [--draws <n>]
+                    [--reward-model auto|linear|logistic] [--json]
       a population (docs/evaluation.md "Evaluating a population"): every record of the log names its user;
       each user learns from scratch with the policy { "type": "lin-ucb", ...options } (learning), or keeps
       its saved state, the file <user id>.bin of the directory (frozen); with a baseline, the paired difference.
@@ -119,7 +121,8 @@ async function evaluatePopulationCommand(args, options, sb) {
       return;
     }
     const format = (x) => (x === null || x === undefined ? '-' : x.toFixed(4));
-    console.log(`${options.log.arms.length} logged decisions of ${report.users} users (${report.interval} intervals)`);
+    console.log(`${options.log.arms.length} logged decisions of ${report.users} users (${report.interval} intervals` +
+      `${report.rewardModel ? `, ${report.rewardModel} reward model` : ''})`);
     for (const [title, estimates] of [['candidate', report], ['baseline', report.baseline], ['difference', report.difference]]) {
       if (!estimates || Object.keys(estimates).length === 0) continue;
       console.log(`${title}${estimates.horizon === undefined ? '' : ` (horizon ${estimates.horizon.toFixed(1)} decisions a user)`}`);
@@ -147,6 +150,7 @@ async function evaluateCommand(args) {
   if (option('--estimators')) options.estimators = option('--estimators').split(',');
   if (option('--clip')) options.clip = decimalOption(option, '--clip', DECIMAL, 'decimal number');
   if (option('--draws')) options.draws = decimalOption(option, '--draws', DIGITS, 'decimal integer');
+  if (option('--reward-model')) options.rewardModel = option('--reward-model');
   if (population) {
     if (!log.users) throw new Error(`${logPath}: a population's log names the user of every record (a "user" field or column)`);
     await evaluatePopulationCommand(args, options, sb);
@@ -187,7 +191,7 @@ async function evaluateCommand(args) {
           ` ${String(e.n).padEnd(7)} ${e.effectiveSampleSize.toFixed(1)}`);
       }
     };
-    console.log(`${log.arms.length} logged decisions`);
+    console.log(`${log.arms.length} logged decisions${report.rewardModel ? ` (${report.rewardModel} reward model for dm and dr)` : ''}`);
     table(report);
     // A slate log: the same table for each position's records.
     (report.positions ?? []).forEach((estimates, position) => {

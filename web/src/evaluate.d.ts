@@ -86,8 +86,17 @@ export interface EvaluateOptions {
    * position and filters; default 1000). A deterministic policy selects once per context.
    */
   draws?: number;
-  /** Ridge regulariser of the direct method's reward model (default 1). */
+  /** Ridge regulariser of the direct method's reward model, linear or logistic (default 1). */
   lambda?: number;
+  /**
+   * The reward model of dm and dr (default 'auto': 'logistic' when every logged reward is 0 or 1,
+   * 'linear' otherwise). 'linear': ridge regression of the reward on the logged arm's features, its
+   * value under the policy theta^T E_pi[x]. 'logistic': P(click) = sigma(theta^T [x, 1]) by
+   * ridge-penalised Newton steps, its value sum_a pi(a) sigma(theta^T [x_a, 1]) over the policy's choice
+   * distribution (rewards outside [0, 1] are INVALID_ARGUMENT). A population's model is one pooled
+   * model over the catalogue's features: the users' own tastes are not in it (docs/evaluation.md).
+   */
+  rewardModel?: 'auto' | 'linear' | 'logistic';
   /** The arms of a policy given as options without a catalogue. */
   arms?: { ids: Ids; features: Floats };
 }
@@ -152,6 +161,8 @@ export interface PopulationReport extends PopulationEstimates {
   /** Distinct users in the log: the independent units of every interval. */
   users: number;
   interval: 'normal' | 'bootstrap';
+  /** The reward model dm and dr used (present when either was computed). */
+  rewardModel?: 'linear' | 'logistic';
   baseline?: PopulationEstimates;
   /** Candidate minus baseline for each estimator both have, its interval on the same users (paired). */
   difference?: Partial<Record<Estimator, { value: number | null; low: number | null; high: number | null }>>;
@@ -171,10 +182,12 @@ export interface EvaluationReport {
   /** The policy as it stands (frozen), by inverse propensity scoring. */
   ips?: OffPolicyEstimate;
   snips?: OffPolicyEstimate;
-  /** The direct method: a ridge model of the reward fitted on the log, averaged under the policy. */
+  /** The direct method: a model of the reward fitted on the log (`rewardModel`), averaged under the policy. */
   dm?: OffPolicyEstimate;
   /** Doubly robust: DM plus the importance-weighted residuals. */
   dr?: OffPolicyEstimate;
+  /** The reward model dm and dr used (present when either was computed). */
+  rewardModel?: 'linear' | 'logistic';
   /**
    * How the policy's choice probabilities were estimated: draws per context, the distinct contexts
    * (position and filters) of the log, the distinct arms with a positive probability, the largest
@@ -182,7 +195,7 @@ export interface EvaluationReport {
    */
   target?: { draws: number; contexts: number; arms: number; standardError: number };
   /** A slate log's estimates per position (null for a position without records). */
-  positions?: (Omit<EvaluationReport, 'positions' | 'target'> | null)[];
+  positions?: (Omit<EvaluationReport, 'positions' | 'target' | 'rewardModel'> | null)[];
 }
 
 export interface EvaluationClasses {

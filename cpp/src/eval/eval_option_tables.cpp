@@ -24,6 +24,8 @@ const OptionGroup& evaluation() {
                      "importance weights pi(a) / p above this are cut to it (IPS, SNIPS, DR)"),
       integer("draws", 1000, 1, 1000000, "selections of a copy of the policy that estimate its choice probabilities"),
       number("lambda", 1.0, 0, kHuge, "ridge regulariser of the direct method's reward model", true),
+      text("rewardModel", "auto", "auto|linear|logistic",
+           "the reward model of dm and dr: ridge (linear), logistic regression (clicks), or auto: logistic when every reward is 0 or 1"),
       text("interval", "normal", "normal|bootstrap", "a population's intervals: the delta method over users, or users resampled"),
       integer("resamples", 1000, 10, 100000, "resamples of users of a bootstrap interval"),
       seed(0, "seed of replay's acceptance draws and of the bootstrap's resamples"),

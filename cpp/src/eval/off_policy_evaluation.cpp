@@ -86,6 +86,7 @@ OffPolicyEvaluation::OffPolicyEvaluation(const Json& options) {
   clip_ = readOption(group, options, "clip", std::numeric_limits<double>::infinity());
   draws_ = static_cast<std::size_t>(readIntegerOption(group, options, "draws"));
   lambda_ = readOption(group, options, "lambda");
+  rewardModel_ = readStringOption(group, options, "rewardModel");
 }
 
 bool OffPolicyEvaluation::wants(const char* name) const {
@@ -93,11 +94,9 @@ bool OffPolicyEvaluation::wants(const char* name) const {
 }
 
 // The target policy's choice distribution in one context of the log (a position and the filters it
-// was decided under), and E_pi[x], a reward model's value under it being q^T theta.
+// was decided under): the reward model's value in that context is its mean under pi.
 struct OffPolicyEvaluation::Context {
-  std::vector<std::pair<Id, double>> pi;
-  Vector q;
-  std::size_t records = 0;
+  RewardModel::Distribution pi;
 
   double probabilityOf(Id arm) const {
     for (const auto& [candidate, probability] : pi) {
@@ -109,14 +108,10 @@ struct OffPolicyEvaluation::Context {
   bool drawn() const { return pi.size() > 1; }
 };
 
-namespace {
-}  // namespace
-
 Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) const {
   PersistentLinearPolicy frozen = copy();
   log.check(*frozen);
   const std::size_t n = log.size();
-  const int d = frozen->dim();
 
   // pi per context, each asked once of the frozen copy.
   std::vector<Context> contexts;
@@ -130,10 +125,6 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
       if (inserted) {
         Context context;
         context.pi = frozen->choiceDistribution(log.positionOf(i), log.filterOf(i), draws_);
-        context.q = Vector::Zero(d);
-        for (const auto& [arm, probability] : context.pi) {
-          context.q += probability * Eigen::Map<const Vector>(frozen->featuresOf(arm), d);
-        }
         contexts.push_back(std::move(context));
       }
       contextOf[i] = found->second;
@@ -141,7 +132,10 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   }
   std::vector<std::size_t> all(n);
   std::iota(all.begin(), all.end(), std::size_t{0});
-  Json report = estimate(copy, frozen, log, all, contexts, contextOf);
+  // One kind of reward model for the whole log (and each position's records): clicks or not is the log's.
+  const RewardModel::Kind kind = RewardModel::choose(rewardModel_, log.rewards);
+  Json report = estimate(copy, frozen, log, all, contexts, contextOf, kind);
+  if (wants("dm") || wants("dr")) report["rewardModel"] = RewardModel::nameOf(kind);
   if (needsPi) {
     double largestError = 0.0;
     std::vector<Id> arms;
@@ -164,7 +158,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
     for (std::size_t i = 0; i < n; ++i) byPosition[log.positions[i]].push_back(i);
     Json positions = Json::array();
     for (const std::vector<std::size_t>& records : byPosition) {
-      positions.push_back(records.empty() ? Json(nullptr) : estimate(copy, frozen, log, records, contexts, contextOf));
+      positions.push_back(records.empty() ? Json(nullptr) : estimate(copy, frozen, log, records, contexts, contextOf, kind));
     }
     report["positions"] = positions;
   }
@@ -173,10 +167,9 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
 
 Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinearPolicy& frozen, const DecisionLog& log,
                                    const std::vector<std::size_t>& records, const std::vector<Context>& contexts,
-                                   const std::vector<std::size_t>& contextOf) const {
+                                   const std::vector<std::size_t>& contextOf, RewardModel::Kind kind) const {
   const std::size_t n = records.size();
   const int d = frozen->dim();
-  const auto features = [&](Id arm) { return Eigen::Map<const Vector>(frozen->featuresOf(arm), d); };
   const auto arm = [&](std::size_t k) { return log.arms[records[k]]; };
   const auto reward = [&](std::size_t k) { return log.rewards[records[k]]; };
   const auto context = [&](std::size_t k) -> const Context& { return contexts[contextOf[records[k]]]; };
@@ -274,59 +267,52 @@ Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinea
     report["snips"] = snips.toJson();
   }
   if (wants("dm") || wants("dr")) {
-    // The reward model: ridge regression of the logged rewards on the logged arms' features, over
-    // the records with k % folds != skip (all of them with folds 1, skip 1).
-    struct RewardModel {
-      Eigen::LDLT<Matrix> factor;
-      Vector theta;
-    };
+    // The reward model (RewardModel: ridge, or logistic for clicks) of these records' rewards on their
+    // arms' features, over the records with k % folds != skip (all of them with folds 1, skip 1).
+    std::vector<Id> arms(n);
+    std::vector<double> rewards(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      arms[k] = arm(k);
+      rewards[k] = reward(k);
+    }
+    const RewardModel::Features featuresOf = [&frozen](Id a) { return frozen->featuresOf(a); };
     const auto fit = [&](std::size_t folds, std::size_t skip) {
-      Matrix gram = lambda_ * Matrix::Identity(d, d);
-      Vector responses = Vector::Zero(d);
-      for (std::size_t k = 0; k < n; ++k) {
-        if (k % folds == skip) continue;
-        const auto x = features(arm(k));
-        gram.selfadjointView<Eigen::Lower>().rankUpdate(x);
-        responses += reward(k) * x;
-      }
-      gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
-      RewardModel model{Eigen::LDLT<Matrix>(gram), Vector()};
-      model.theta = model.factor.solve(responses);
-      return model;
+      return RewardModel::fit(kind, lambda_, d, featuresOf, arms, rewards, [folds, skip](std::size_t k) { return k % folds != skip; });
+    };
+    // A model's value in each context these records are in, sum_a pi(a) r(x_a), computed once a context.
+    const auto contextValues = [&](const RewardModel& model) {
+      std::vector<double> values(contexts.size(), 0.0);
+      for (const auto& [index, count] : contextCounts) values[index] = model.valueUnder(contexts[index].pi);
+      return values;
     };
     if (wants("dm")) {
       const RewardModel model = fit(1, 1);
-      // The model's value in each record's context, q_k^T theta, and its mean q-bar.
+      const std::vector<double> byContext = contextValues(model);
+      // The model's value in each record's context and the mean gradient of those values in the
+      // model's parameters (the delta method's direction).
       std::vector<double> values(n);
-      Vector qMean = Vector::Zero(d);
-      for (std::size_t k = 0; k < n; ++k) {
-        values[k] = context(k).q.dot(model.theta);
-        qMean += context(k).q / static_cast<double>(n);
-      }
-      double squares = 0.0;
-      for (std::size_t k = 0; k < n; ++k) {
-        const double residual = reward(k) - features(arm(k)).dot(model.theta);
-        squares += residual * residual;
-      }
-      // The draws' error in the model's value: Var_{a ~ pi}(x_a^T theta) / draws per drawn context.
+      for (std::size_t k = 0; k < n; ++k) values[k] = byContext[contextOf[records[k]]];
+      Vector gradient = Vector::Zero(model.parameters());
+      // The draws' error in the model's value: Var_{a ~ pi}(r(x_a)) / draws per drawn context.
       double drawVariance = 0.0;
       for (const auto& [index, count] : contextCounts) {
         const Context& c = contexts[index];
+        const double share = static_cast<double>(count) / static_cast<double>(n);
+        gradient += share * model.gradientUnder(c.pi);
         if (!c.drawn()) continue;
-        const double modelled = c.q.dot(model.theta);
         double spread = 0.0;
         for (const auto& [candidate, probability] : c.pi) {
-          const double gap = features(candidate).dot(model.theta) - modelled;
+          const double gap = model.predict(frozen->featuresOf(candidate)) - byContext[index];
           spread += probability * gap * gap;
         }
-        drawVariance += std::pow(static_cast<double>(count) / static_cast<double>(n), 2.0) * spread / static_cast<double>(draws_);
+        drawVariance += share * share * spread / static_cast<double>(draws_);
       }
       Estimate dm = meanOf(values);
-      // The contexts' spread (0 with one context), the model's own uncertainty at q-bar (sigma^2
-      // q^T V^-1 q, sigma^2 from the residuals) and the draws'.
+      // The contexts' spread (0 with one context), the model's own uncertainty along the gradient
+      // (RewardModel::varianceAlong) and the draws'.
       const double contextVariance = std::isfinite(dm.standardError) ? dm.standardError * dm.standardError : 0.0;
-      const double noise = squares / std::max(1.0, static_cast<double>(n) - static_cast<double>(d));
-      dm.standardError = std::sqrt(contextVariance + std::max(0.0, noise * qMean.dot(model.factor.solve(qMean))) + drawVariance);
+      const double modelVariance = model.varianceAlong(gradient, arms, rewards, [](std::size_t) { return true; });
+      dm.standardError = std::sqrt(contextVariance + modelVariance + drawVariance);
       report["dm"] = dm.toJson();
     }
     if (wants("dr")) {
@@ -337,8 +323,9 @@ Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinea
       for (std::size_t fold = 0; fold < kFolds; ++fold) {
         // Fitted on the records outside this fold.
         const RewardModel other = fit(kFolds, fold);
+        const std::vector<double> byContext = contextValues(other);
         for (std::size_t k = fold; k < n; k += kFolds) {
-          terms[k] = context(k).q.dot(other.theta) + weights[k] * (reward(k) - features(arm(k)).dot(other.theta));
+          terms[k] = byContext[contextOf[records[k]]] + weights[k] * (reward(k) - other.predict(frozen->featuresOf(arm(k))));
         }
       }
       Estimate dr = meanOf(terms);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include "sublinear/core/random.hpp"
 #include "sublinear/eval/eval_option_tables.hpp"
 #include "sublinear/eval/off_policy_evaluation.hpp"
+#include "sublinear/eval/reward_model.hpp"
 
 namespace sublinear {
 
@@ -156,10 +158,9 @@ struct PopulationEvaluation::Shared {
   std::vector<std::vector<std::size_t>> records;
   int dim = 0;
   std::function<Eigen::Map<const Vector>(Id)> features;
-  // Ridge over the whole log (DM) and over the records outside each of two folds (DR).
-  Matrix gramInverse;
-  Vector theta;
-  Vector foldTheta[2];
+  // The pooled reward model over the whole log (DM) and over the records outside each of two folds (DR).
+  std::optional<RewardModel> model;
+  std::optional<RewardModel> foldModels[2];
   std::vector<double> acceptanceDraws;
 };
 
@@ -178,6 +179,7 @@ PopulationEvaluation::PopulationEvaluation(const Json& options) {
   clip_ = readOption(group, options, "clip", std::numeric_limits<double>::infinity());
   draws_ = static_cast<std::size_t>(readIntegerOption(group, options, "draws"));
   lambda_ = readOption(group, options, "lambda");
+  rewardModel_ = readStringOption(group, options, "rewardModel");
   bootstrap_ = readStringOption(group, options, "interval") == "bootstrap";
   resamples_ = static_cast<std::size_t>(readIntegerOption(group, options, "resamples"));
   seed_ = static_cast<std::uint64_t>(readIntegerOption(group, options, "seed"));
@@ -218,7 +220,7 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
   const PersistentLinearPolicy reader = candidate.make(users[0]);
   log.check(*reader);
 
-  Shared shared{log, {}, {}, reader->dim(), {}, {}, {}, {}, {}};
+  Shared shared{log, {}, {}, reader->dim(), {}, {}, {}, {}};
   shared.features = [&reader, d = shared.dim](Id arm) { return Eigen::Map<const Vector>(reader->featuresOf(arm), d); };
   {
     std::unordered_map<Id, std::size_t> indexOf;
@@ -233,19 +235,12 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
   }
   const int d = shared.dim;
   const std::size_t n = log.size();
-  const auto fit = [&](std::size_t folds, std::size_t skip, Matrix* inverse) {
-    Matrix gram = lambda_ * Matrix::Identity(d, d);
-    Vector responses = Vector::Zero(d);
-    for (std::size_t k = 0; k < n; ++k) {
-      if (k % folds == skip) continue;
-      const auto x = shared.features(log.arms[k]);
-      gram.selfadjointView<Eigen::Lower>().rankUpdate(x);
-      responses += log.rewards[k] * x;
-    }
-    gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
-    const Eigen::LDLT<Matrix> factor(gram);
-    if (inverse) *inverse = factor.solve(Matrix::Identity(d, d));
-    return Vector(factor.solve(responses));
+  // One pooled model of the reward on the catalogue's features, over every user's records: the users'
+  // own tastes are not in it (a per-user model is not built: docs/status.md).
+  const RewardModel::Kind kind = RewardModel::choose(rewardModel_, log.rewards);
+  const RewardModel::Features featuresOf = [&reader](Id arm) { return reader->featuresOf(arm); };
+  const auto fit = [&](std::size_t folds, std::size_t skip) {
+    return RewardModel::fit(kind, lambda_, d, featuresOf, log.arms, log.rewards, [folds, skip](std::size_t k) { return k % folds != skip; });
   };
   const auto wanted = [&](const char* name) {
     for (const auto* list : {&candidateEstimators, &baselineEstimators}) {
@@ -253,9 +248,9 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
     }
     return false;
   };
-  if (wanted("dm")) shared.theta = fit(1, 1, &shared.gramInverse);
+  if (wanted("dm")) shared.model = fit(1, 1);
   if (wanted("dr")) {
-    for (std::size_t fold = 0; fold < 2; ++fold) shared.foldTheta[fold] = fit(2, fold, nullptr);
+    for (std::size_t fold = 0; fold < 2; ++fold) shared.foldModels[fold] = fit(2, fold);
   }
   if (wanted("replay")) {
     Random random(seed_);
@@ -331,6 +326,7 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
   Json result = report(candidateTerms);
   result["users"] = userCount;
   result["interval"] = bootstrap_ ? "bootstrap" : "normal";
+  if (shared.model || shared.foldModels[0]) result["rewardModel"] = RewardModel::nameOf(kind);
   if (baseline) {
     result["baseline"] = report(baselineTerms);
     result["difference"] = difference(candidateTerms.ratios, baselineTerms.ratios);
@@ -375,31 +371,56 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
   const DecisionLog& log = shared.log;
   const std::size_t n = log.size();
   const std::size_t userCount = shared.users.size();
-  const int d = shared.dim;
-  // Per record: the clipped and the raw weight pi(a) / p, and E_pi[x] (a reward model's value under pi is q^T theta).
+  // Per record: the clipped and the raw weight pi(a) / p, and what the reward models make of the
+  // user's choice distribution there: the pooled model's value sum_a pi(a) r(x_a) and its gradient in
+  // the model's parameters (DM), the value under the model fitted without the record's fold (DR).
+  // Kept per record, not per context: a Thompson user's pi has up to `draws` arms, the models' summaries
+  // a fixed size.
   std::vector<double> weights(n);
   std::vector<double> rawWeights(n);
-  Matrix q(d, static_cast<Eigen::Index>(n));
+  const bool direct = std::find(estimators.begin(), estimators.end(), "dm") != estimators.end();
+  const bool doublyRobust = std::find(estimators.begin(), estimators.end(), "dr") != estimators.end();
+  std::vector<double> modelValues(direct ? n : 0);
+  Matrix modelGradients(direct ? shared.model->parameters() : 0, direct ? static_cast<Eigen::Index>(n) : 0);
+  std::vector<double> foldValues(doublyRobust ? n : 0);
   for (std::size_t u = 0; u < userCount; ++u) {
     PersistentLinearPolicy model = models.make(shared.users[u]);
-    // pi of this user in each of its contexts, asked once per context.
-    std::unordered_map<std::string, std::pair<std::vector<std::pair<Id, double>>, Vector>> contexts;
+    // What this user's pi in each of its contexts gives, asked once per context.
+    struct Summary {
+      double probabilityOfLogged = 0.0;
+      double value = 0.0;
+      Vector gradient;
+      double foldValue[2] = {0.0, 0.0};
+    };
+    std::unordered_map<std::string, std::pair<RewardModel::Distribution, Summary>> contexts;
     for (const std::size_t k : shared.records[u]) {
       const std::string key = log.contextKey(k);
       auto found = contexts.find(key);
       if (found == contexts.end()) {
-        std::vector<std::pair<Id, double>> pi = model->choiceDistribution(log.positionOf(k), log.filterOf(k), draws_);
-        Vector mean = Vector::Zero(d);
-        for (const auto& [arm, probability] : pi) mean += probability * shared.features(arm);
-        found = contexts.emplace(key, std::make_pair(std::move(pi), std::move(mean))).first;
+        RewardModel::Distribution pi = model->choiceDistribution(log.positionOf(k), log.filterOf(k), draws_);
+        Summary summary;
+        if (direct) {
+          summary.value = shared.model->valueUnder(pi);
+          summary.gradient = shared.model->gradientUnder(pi);
+        }
+        if (doublyRobust) {
+          for (std::size_t fold = 0; fold < 2; ++fold) summary.foldValue[fold] = shared.foldModels[fold]->valueUnder(pi);
+        }
+        found = contexts.emplace(key, std::make_pair(std::move(pi), std::move(summary))).first;
       }
+      const auto& [pi, summary] = found->second;
       double probability = 0.0;
-      for (const auto& [arm, p] : found->second.first) {
+      for (const auto& [arm, p] : pi) {
         if (arm == log.arms[k]) probability = p;
       }
       rawWeights[k] = probability / log.propensities[k];
       weights[k] = std::min(rawWeights[k], clip_);
-      q.col(static_cast<Eigen::Index>(k)) = found->second.second;
+      if (direct) {
+        modelValues[k] = summary.value;
+        modelGradients.col(static_cast<Eigen::Index>(k)) = summary.gradient;
+      }
+      // Cross-fitted: the model fitted without this record's fold.
+      if (doublyRobust) foldValues[k] = summary.foldValue[1 - k % 2];
     }
   }
 
@@ -438,37 +459,33 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
                         [&](std::size_t k) { return keep(k) ? weights[k] : 0.0; });
         ratio.effectiveSampleSize = weightEss;
       } else if (name == "dm") {
-        // The model's value q_k^T theta over the kept records, plus every record's influence
-        // through the fitted theta (n_kept q-bar^T G^-1 x_k e_k, q-bar the kept records' mean, and
-        // the theta of every record: a record of another position moves this one's value too),
-        // centred so that the value stays the plain mean: the model's own uncertainty enters the
-        // interval per user.
-        Vector qMean = Vector::Zero(d);
+        // The model's value under pi over the kept records, plus every record's influence through
+        // the fitted parameters (n_kept g-bar^T H^-1 z_k (y_k - r(x_k)), g-bar the kept records' mean
+        // gradient of the value, H the model's Hessian; every record's, since a record of another
+        // position moves this one's model too), centred so that the value stays the plain mean: the
+        // model's own uncertainty enters the interval per user (for the ridge model this is
+        // n_kept q-bar^T G^-1 x_k e_k with q-bar = E_pi[x]; for the logistic one the delta method with
+        // its Hessian).
+        Vector gradientMean = Vector::Zero(shared.model->parameters());
         for (std::size_t k = 0; k < n; ++k) {
-          if (keep(k)) qMean += q.col(static_cast<Eigen::Index>(k)) / static_cast<double>(kept);
+          if (keep(k)) gradientMean += modelGradients.col(static_cast<Eigen::Index>(k)) / static_cast<double>(kept);
         }
-        const Vector direction = shared.gramInverse * qMean * static_cast<double>(kept);
+        const Vector direction = shared.model->solve(gradientMean) * static_cast<double>(kept);
         std::vector<double> corrections(n);
         double meanCorrection = 0.0;
         for (std::size_t k = 0; k < n; ++k) {
-          const auto x = shared.features(log.arms[k]);
-          corrections[k] = direction.dot(x) * (log.rewards[k] - x.dot(shared.theta));
+          corrections[k] = direction.dot(shared.model->score(shared.features(log.arms[k]).data(), log.rewards[k]));
           meanCorrection += corrections[k] / static_cast<double>(n);
         }
-        ratio = perUser(
-            [&](std::size_t k) {
-              return (keep(k) ? q.col(static_cast<Eigen::Index>(k)).dot(shared.theta) : 0.0) + corrections[k] - meanCorrection;
-            },
-            counted);
+        ratio = perUser([&](std::size_t k) { return (keep(k) ? modelValues[k] : 0.0) + corrections[k] - meanCorrection; }, counted);
         ratio.effectiveSampleSize = static_cast<double>(kept);
       } else if (name == "dr") {
         ratio = perUser(
             [&](std::size_t k) {
               if (!keep(k)) return 0.0;
               // Cross-fitted: the residual against the model fitted without this record's fold.
-              const Vector& theta = shared.foldTheta[1 - k % 2];
-              return q.col(static_cast<Eigen::Index>(k)).dot(theta) +
-                     weights[k] * (log.rewards[k] - shared.features(log.arms[k]).dot(theta));
+              const RewardModel& other = *shared.foldModels[1 - k % 2];
+              return foldValues[k] + weights[k] * (log.rewards[k] - other.predict(shared.features(log.arms[k]).data()));
             },
             counted);
         ratio.effectiveSampleSize = weightEss;

@@ -7,6 +7,7 @@
 
 #include "sublinear/core/options.hpp"
 #include "sublinear/eval/decision_log.hpp"
+#include "sublinear/eval/reward_model.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 
 namespace sublinear {
@@ -21,7 +22,8 @@ namespace sublinear {
 //     decided under (LinearPolicy::choiceDistribution, asked once per distinct context: Thompson
 //     sampling estimates it from `draws` posterior draws, a deterministic policy selects once). IPS weights each logged reward by
 //     w = pi(a) / p (Horvitz-Thompson), SNIPS divides by the sum of the weights instead of n, DM
-//     fits a ridge model of the reward on the logged arms' features and averages it under pi, DR
+//     fits a model of the reward on the logged arms' features (RewardModel: ridge, or logistic for
+//     clicks, by the option rewardModel) and averages it under pi, sum_a pi(a) r(x_a), DR
 //     adds to DM the weighted residuals of the logged rewards (doubly robust: unbiased when either
 //     the propensities or the model are right).
 //   - the policy as it learns (replay, Li et al. 2011, "Unbiased offline evaluation of
@@ -30,8 +32,8 @@ namespace sublinear {
 //     other records are skipped. Unbiased only for logs of uniformly random choices among the same
 //     arms; about n / K records count.
 // Where the assumptions fail the intervals do not hold: IPS and SNIPS need p > 0 wherever pi > 0
-// (a deterministic logger gives no information about other arms), DM needs rewards linear in the
-// features, replay needs a uniform logger.
+// (a deterministic logger gives no information about other arms), DM needs a reward model that holds
+// (linear rewards, or clicks whose log-odds are linear in the features), replay needs a uniform logger.
 // The 97.5% quantile of the standard normal: a 95% normal interval is the estimate +- kZ95 errors.
 inline constexpr double kZ95 = 1.959963984540054;
 // Kish's effective sample size of importance weights, (sum w)^2 / sum w^2 (0 without weight).
@@ -47,7 +49,7 @@ class OffPolicyEvaluation {
   explicit OffPolicyEvaluation(const Json& options);
 
   // { <estimator>: { value, low, high, n, effectiveSampleSize } for each estimator asked for,
-  //   target: { draws, arms, standardError } } (target: pi's draws, the distinct arms drawn, the
+  //   rewardModel: 'linear' | 'logistic' (with dm or dr), target: { draws, arms, standardError } } (target: pi's draws, the distinct arms drawn, the
   //   largest standard error of one estimated pi(a)). A value with no sample behind it (replay that
   //   matched no record, SNIPS when the policy would play no logged arm) is null. The log is checked
   //   first (DecisionLog::check).
@@ -64,13 +66,14 @@ class OffPolicyEvaluation {
   double clip_;
   std::size_t draws_;
   double lambda_;
+  std::string rewardModel_;
 
   bool wants(const char* name) const;
   // The estimators over `records` (indices into the log), with the target's choice distribution of
   // each record's context (contexts[contextOf[record]]; none when no estimator needs it).
   Json estimate(const PolicyCopy& copy, const PersistentLinearPolicy& frozen, const DecisionLog& log,
                 const std::vector<std::size_t>& records, const std::vector<Context>& contexts,
-                const std::vector<std::size_t>& contextOf) const;
+                const std::vector<std::size_t>& contextOf, RewardModel::Kind kind) const;
 };
 
 }  // namespace sublinear

@@ -49,8 +49,9 @@ class UserModels {
 //
 // Frozen populations: each user's choice distribution per record (its position and filters, asked
 // of the user's model once per distinct context, as OffPolicyEvaluation does) weighs the logged
-// rewards: ips, snips, dm (one pooled ridge model of the reward on the catalogue's features, fitted
-// on the whole log, shared by candidate and baseline), dr (that model cross-fitted on two halves).
+// rewards: ips, snips, dm (one pooled reward model of the reward on the catalogue's features,
+// RewardModel: ridge, or logistic for clicks; fitted on the whole log, shared by candidate and
+// baseline; the users' own tastes are not in it), dr (that model cross-fitted on two halves).
 //
 // Learning populations: `replay` with rejection sampling by the logged propensities (Dudik, Erhan,
 // Langford and Li 2012): each user's model runs through that user's records in log order; where it
@@ -97,6 +98,7 @@ class PopulationEvaluation {
   double clip_;
   std::size_t draws_;
   double lambda_;
+  std::string rewardModel_;
   bool bootstrap_;
   std::size_t resamples_;
   std::uint64_t seed_;
