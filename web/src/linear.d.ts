@@ -144,6 +144,13 @@ export interface ApproximationAuditOptions {
   targetMissRate?: number;
   /** The largest shortlist the audits may raise it to. Default min(64 x shortlist, 100000). */
   maxShortlist?: number;
+  /**
+   * An audit's exact scan is spread over the policy's later calls, each advancing it by this many
+   * times a search's mean work (at least 128 KiB of rows), so that no call carries a scan of every
+   * arm; the audit is recorded when its scan completes. 0 scans in the call that draws the audit
+   * (which then plays the exact answer, in SubTS). Default 8.
+   */
+  auditSlice?: number;
 }
 
 export interface ThompsonSamplingOptions extends LinearPolicyOptions, PopulationPriorOptions, ApproximationAuditOptions {
@@ -230,10 +237,12 @@ export interface ApproximationStats {
   /** How many times the shortlist was doubled. */
   effortRaises: number;
   auditInnerProducts: number;
+  /** Whether an audit's exact scan is under way, a slice per call (auditSlice). */
+  auditPending: boolean;
   /**
    * SubTS and LinTS only: how many arms that beat an audited answer are ranked with every later
-   * search's candidates (at most 8, latest first; removed arms are dropped). An audited step plays
-   * the exact answer.
+   * search's candidates (at most 8, latest first; removed arms are dropped), from the call that
+   * completes the audit on. With auditSlice 0 an audited step plays the exact answer.
    */
   recalledArms?: number;
 }

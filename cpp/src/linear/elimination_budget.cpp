@@ -1,5 +1,6 @@
 #include "sublinear/linear/staged_elimination.hpp"
 
+#include <cmath>
 #include <optional>
 
 // What a stage search of StagedElimination does besides its bounds: when they run out of their
@@ -36,9 +37,14 @@ std::optional<Id> StagedElimination::answerStage(int stage, const std::vector<fl
     } else {
       const std::uint64_t workBefore = index.approximateInnerProducts();
       answer = index.search(query.data(), query.size(), 1, searchOptions);
-      if (audit_.due(index, workBefore)) {
+      const bool drawn = audit_.due(index, workBefore);
+      if (!audit_.sliced() && drawn) {
         audit(index, query, answer);
         searchOptions.shortlist = shortlist_;
+      } else if (audit_.sliced()) {
+        // Scanned a slice a selection from the next one on (advanceAudit).
+        audit_.offer(index, drawn, query, SearchOptions{}, answer.ids.empty() ? -INFINITY : answer.scores.front(),
+                     static_cast<std::uint32_t>(stage));
       }
     }
     if (!answer.ids.empty()) {
@@ -82,6 +88,12 @@ std::vector<Id> StagedElimination::mostUncertain(int stage, std::size_t count, c
 
 bool StagedElimination::graphOverEveryItem(MipsIndex& index) {
   return index.approximates() && index.build(0) == 0;
+}
+
+void StagedElimination::advanceAudit() {
+  if (!audit_.pending()) return;
+  // The stage whose search is audited; its members may have changed since (ApproximationAudit).
+  audit_.advance(*stages_[audit_.pendingSource()].index, shortlist_);
 }
 
 void StagedElimination::audit(MipsIndex& index, const std::vector<float>& query, const SearchResult& answer) {

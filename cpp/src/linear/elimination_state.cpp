@@ -78,7 +78,8 @@ void StagedElimination::loadFields(StateReader& in) {
   // The shortlist only grows, from the option's value (what the constructor set) up to maxShortlist.
   in.check(shortlist >= shortlist_ && shortlist <= audit_.maxShortlist(), "shortlist is out of range");
   shortlist_ = static_cast<std::size_t>(shortlist);
-  audit_.load(in);
+  audit_.load(in, lift_.liftedDim());
+  in.check(!audit_.pending() || audit_.pendingSource() < stages_.size(), "a pending audit of a stage that does not exist");
   in.check(std::isfinite(beta_) && beta_ >= 0.0, "radius is not a finite non-negative number");
   in.check(hasWitness <= 1, "bad witness flag");
   hasWitness_ = hasWitness == 1;

@@ -1,6 +1,7 @@
 #include "sublinear/linear/linear_option_tables.hpp"
 
 #include "sublinear/core/option_specs.hpp"
+#include "sublinear/linear/approximation_audit.hpp"
 #include "sublinear/linear/thompson_sampling.hpp"
 #include "sublinear/mips/mips_option_tables.hpp"
 
@@ -145,6 +146,8 @@ const OptionGroup& approximationAudit() {
       number("auditBudget", 0.1, 0, 1, "exact audits of the index may cost up to this fraction of the approximate search work (not the exact scan of arms waiting for a graph)"),
       number("targetMissRate", 0.05, 0, 1, "the shortlist doubles while the audited miss rate exceeds this", true, false),
       computedInteger("maxShortlist", 1, 1000000, "min(64 x shortlist, 100000)", "the shortlist never grows beyond this"),
+      number("auditSlice", ApproximationAudit::kDefaultSlice, 0, 1000000,
+             "an audit's exact scan advances over later calls by this many times a search's mean work a call (at least 128 KiB of rows); 0 scans in the call that draws the audit"),
   };
   return group;
 }

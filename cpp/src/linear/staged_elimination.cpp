@@ -188,6 +188,7 @@ Id StagedElimination::chooseArm() {
   refreshRadius();
   std::size_t work = kUpkeepWork;
   upkeep(work);
+  advanceAudit();
   std::vector<float> query(lift_.liftedDim());
   lift_.liftSymmetric(ridge_.inverseGram(), query.data());
   SearchOptions searchOptions;
@@ -248,6 +249,7 @@ std::vector<Id> StagedElimination::chooseArms(std::size_t count, const ArmFilter
   refreshRadius();
   std::size_t work = kUpkeepWork;
   upkeep(work);
+  advanceAudit();
   std::vector<float> query(lift_.liftedDim());
   lift_.liftSymmetric(ridge_.inverseGram(), query.data());
   SearchOptions filters;

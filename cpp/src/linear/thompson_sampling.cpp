@@ -210,8 +210,21 @@ SearchResult ThompsonSampling::search(const std::vector<float>& query, std::size
   searchOptions.alsoRank = recalled_;
   const std::uint64_t workBefore = searched.approximateInnerProducts();
   SearchResult result = searched.search(query.data(), query.size(), k, searchOptions);
-  if (audit_.due(searched, workBefore)) result = audit(query, result, k, searchOptions);
+  const bool drawn = audit_.due(searched, workBefore);
+  if (!audit_.sliced()) return drawn ? audit(query, result, k, searchOptions) : result;
+  // One slice of the pending audit a search (this one's own when it is the one audited): the
+  // answer played is the index's, and an arm the audit finds beating its answer is recalled.
+  audit_.offer(searched, drawn, query, searchOptions, result.ids.empty() ? -INFINITY : result.scores.front());
+  if (const std::optional<Id> winner = audit_.advance(searched, shortlist_)) recall(*winner);
   return result;
+}
+
+void ThompsonSampling::recall(Id winner) {
+  recalled_.erase(std::remove(recalled_.begin(), recalled_.end(), winner), recalled_.end());
+  // An arm removed while its audit was pending is not recalled (onRemoveArms dropped it already).
+  if (!index().contains(winner)) return;
+  recalled_.insert(recalled_.begin(), winner);
+  if (recalled_.size() > kRecalled) recalled_.pop_back();
 }
 
 std::uint64_t ThompsonSampling::indexInnerProducts() const { return catalogue_ ? catalogueInnerProducts_ : index_->innerProducts(); }
@@ -224,12 +237,7 @@ SearchResult ThompsonSampling::audit(const std::vector<float>& query, const Sear
   if (exact.ids.empty()) return answer;
   const float found = answer.ids.empty() ? -INFINITY : answer.scores.front();
   shortlist_ = audit_.record(found, exact.scores.front(), searched.innerProducts() - workBefore, shortlist_);
-  if (exact.scores.front() > found) {
-    const Id winner = exact.ids.front();
-    recalled_.erase(std::remove(recalled_.begin(), recalled_.end(), winner), recalled_.end());
-    recalled_.insert(recalled_.begin(), winner);
-    if (recalled_.size() > kRecalled) recalled_.pop_back();
-  }
+  if (exact.scores.front() > found) recall(exact.ids.front());
   return exact;
 }
 
@@ -260,7 +268,7 @@ void ThompsonSampling::loadFields(StateReader& in) {
   // The shortlist only grows, from the option's value (what the constructor set) up to maxShortlist.
   in.check(shortlist >= shortlist_ && shortlist <= audit_.maxShortlist(), "shortlist is out of range");
   shortlist_ = static_cast<std::size_t>(shortlist);
-  audit_.load(in);
+  audit_.load(in, index().dim());
   if (subspace_) subspace_->load(in);
   loadSubspaceLineage(in);
   const std::vector<std::uint32_t> recalled = in.u32s();

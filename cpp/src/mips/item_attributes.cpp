@@ -44,6 +44,36 @@ void AttributeFilter::check() const {
   }
 }
 
+void AttributeFilter::save(StateWriter& out) const {
+  for (const auto* list : {&labels, &allLabels, &noLabels}) out.u32s(list->data(), list->size());
+  out.u64(where.size());
+  for (const ValueRange& range : where) {
+    out.string(range.name);
+    out.f64(range.low);
+    out.f64(range.high);
+  }
+}
+
+AttributeFilter AttributeFilter::load(StateReader& in) {
+  AttributeFilter filter;
+  for (auto* list : {&filter.labels, &filter.allLabels, &filter.noLabels}) *list = in.u32s();
+  // A range takes at least its name's length and two bounds.
+  const std::size_t ranges = in.count(8 + 2 * 8);
+  for (std::size_t i = 0; i < ranges; ++i) {
+    ValueRange range;
+    range.name = in.string();
+    range.low = in.f64();
+    range.high = in.f64();
+    filter.where.push_back(std::move(range));
+  }
+  try {
+    filter.check();
+  } catch (const Error& error) {
+    in.check(false, std::string("a saved filter: ") + error.what());
+  }
+  return filter;
+}
+
 bool ItemAttributes::hasLabel(std::size_t row, Label label) const {
   const Label* labels = labelsAt(row);
   return std::binary_search(labels, labels + counts_[row], label);

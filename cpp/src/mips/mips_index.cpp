@@ -215,6 +215,33 @@ SearchResult MipsIndex::searchExactly(const float* query, std::size_t queryLengt
   return rankExactly(padded.data(), best, k);
 }
 
+SearchResult MipsIndex::searchRowsExactly(const float* query, std::size_t queryLength, std::size_t k, std::size_t firstRow,
+                                          std::size_t lastRow, const SearchOptions& options) {
+  checkQuery(query, queryLength, k);
+  lastRow = std::min(lastRow, items_.size());
+  if (firstRow >= lastRow) return {};
+  std::vector<float> padded(items_.queryStride());
+  items_.pad(query, padded.data());
+  const Eligibility eligible = eligibility(options);
+  SearchResult result;
+  if (eligible.count() == 0) return result;
+  // The scan's kernel over the range, eligibility asked only of rows that would enter the top (as
+  // scanEligible's streaming path); its scores are the bits rankExactly would compute.
+  TopK best(k);
+  if (eligible.filters()) {
+    scanRows(padded.data(), firstRow, lastRow, best, [&](std::size_t row) { return eligible.admitsRow(row); });
+  } else {
+    scanRows(padded.data(), firstRow, lastRow, best);
+  }
+  countInnerProducts(static_cast<double>(lastRow - firstRow));
+  scannedInnerProducts_ += lastRow - firstRow;
+  for (const auto& [score, id] : best.take()) {
+    result.ids.push_back(id);
+    result.scores.push_back(score);
+  }
+  return result;
+}
+
 std::vector<Id> MipsIndex::filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) {
   const double n = static_cast<double>(items_.size());
   const double m = static_cast<double>(eligible.count());

@@ -74,7 +74,8 @@ namespace sublinear {
 // Elim, the linear-time baseline, scans its index at every step.
 //
 // Over an approximate index the stage searches are audited as Sub-TS's are (ApproximationAudit:
-// auditBudget, targetMissRate, maxShortlist): a miss is a stage arm of larger uncertainty than the
+// auditBudget, targetMissRate, maxShortlist, auditSlice: the exact scan of the audited stage runs a
+// slice per later selection, advanceAudit): a miss is a stage arm of larger uncertainty than the
 // answer. An answer that passes the acceptance test is played even when it is not the most
 // uncertain arm, which Algorithm 2 allows but which explores less per step; when such misses are
 // frequent the shortlist doubles. stats().approximation reports them (meanGap in lifted score,
@@ -275,9 +276,11 @@ class StagedElimination : public RidgePolicy {
   // Arm removal moves the set's last rows into the holes: an arm moved from beyond the review's
   // cursor to before it would be skipped, so its entry goes to the next heap now.
   void keepReviewWhole(const Id* leaving, std::size_t count);
-  // Checks a stage's answer against its exact answer and raises the shortlist when misses are too
-  // frequent.
+  // An audit in one call (auditSlice 0): checks a stage's answer against its exact answer and
+  // raises the shortlist when misses are too frequent.
   void audit(MipsIndex& index, const std::vector<float>& query, const SearchResult& answer);
+  // A slice of the pending audit's scan of its stage, once a selection (before its searches).
+  void advanceAudit();
   // Brings every eliminated arm back when the witness of the threshold is removed (the arms in
   // `leaving` are about to go and stay out).
   void readmitEliminated(const Id* leaving, std::size_t count);

@@ -38,14 +38,16 @@ namespace sublinear {
 // rate, the mean score gap <x*, theta~> - <x, theta~> over audits, and regretRisk = meanGap *
 // selections (meanGap averages over all audits, so missRate is already in it), the sampled-score
 // loss the approximation is estimated to have cost so far. When misses are too frequent the
-// shortlist doubles: more candidates means more search effort for every index type. An audited
-// step plays the exact answer, and the arms that audits found beating the index's answer (the
+// shortlist doubles: more candidates means more search effort for every index type. An audit's
+// exact scan runs a slice per later step (ApproximationAudit, option auditSlice), so an audited
+// step plays the index's answer (with auditSlice 0 the scan runs at once and the step plays the
+// exact answer); when the scan completes, the arms that audits found beating the index's answer (the
 // last kRecalled of them) are ranked with every later search's candidates (SearchOptions::alsoRank):
 // Thompson sampling's queries concentrate as the posterior does, so a graph that misses the best
 // arm for one query misses it for the next thousands, and audits, which cost a budgeted fraction of
 // the searches' work, come rarely once the graph is complete (thousands of steps apart at 10^5
 // arms). Recalling the winner ends such a run of misses at the first audit that sees it.
-//   auditBudget (0.1), targetMissRate (0.05), maxShortlist (64 x shortlist, at most 100,000)
+//   auditBudget (0.1), targetMissRate (0.05), maxShortlist (64 x shortlist, at most 100,000), auditSlice (8)
 //
 // With their own arms, Linear TS and Sub-TS may learn in the arms' principal subspace (ArmSubspace):
 // the model is theta_r in modelDim dimensions over z = B^T x, the index keeps the arms as they are
@@ -134,10 +136,12 @@ class ThompsonSampling : public RidgePolicy {
  private:
   // The arm's model features as the index stores them (float), written to out (ridge_.dim() floats).
   void indexVector(const double* features, float* out) const;
-  // Checks the index's answer against an exact scan (of the top k under the same filters), records
-  // the outcome of the top arm, and raises the shortlist when misses are too frequent; returns the
-  // exact answer.
+  // An audit in one call (auditSlice 0): checks the index's answer against an exact scan (of the
+  // top k under the same filters), records the outcome of the top arm, and raises the shortlist when
+  // misses are too frequent; returns the exact answer.
   SearchResult audit(const std::vector<float>& query, const SearchResult& answer, std::size_t k, const SearchOptions& filters);
+  // An arm that beat an audited answer joins the recalled ones (latest first, at most kRecalled).
+  void recall(Id winner);
   // Fits the subspace to the arms and moves the model to the new basis.
   void fitSubspace();
   // The basis the model is in: the policy's own, the catalogue's (current once syncSubspace ran), or null.

@@ -31,6 +31,10 @@ struct AttributeFilter {
   // INVALID_ARGUMENT for a range with a NaN bound or low > high, a name that no store could hold
   // (empty or longer than kMaxValueNameBytes), a name twice, or more labels than kMaxFilterLabels.
   void check() const;
+  // In a saved state (a policy's pending audit keeps the filter of the search it audits): the label
+  // lists, then each range's name and bounds. load() checks what check() does (CORRUPT_STATE).
+  void save(StateWriter& out) const;
+  static AttributeFilter load(StateReader& in);
 };
 
 // The attributes of the rows of an index's or a policy's store: each row's labels (a category, tags,

@@ -88,6 +88,14 @@ class MipsIndex {
   // whatever the index: the oracle an approximate index's answers are audited against (Sub-TS does
   // so online). Counted like a search's work.
   SearchResult searchExactly(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
+  // The exact top-k among the rows [firstRow, lastRow) of the store (lastRow clipped to size()), of
+  // the eligible ones under options' filters: searchExactly in slices, which every index serves from
+  // its store. A policy's audit runs its exact search so over later calls (ApproximationAudit), so
+  // that no call carries a scan of every item. Rows are not ids: removal moves the last row into
+  // the hole (see ApproximationAudit for what a scan in slices covers while items change). Counted
+  // as exhaustive-scan work, one inner product per row in the range.
+  SearchResult searchRowsExactly(const float* query, std::size_t queryLength, std::size_t k, std::size_t firstRow, std::size_t lastRow,
+                                 const SearchOptions& options = {});
 
   // The attributes of every row (labels with their posting lists, values), and the label of a stored
   // item that has exactly one (precondition: contains(id); 0 for one with none or several).
