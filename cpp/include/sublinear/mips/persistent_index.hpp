@@ -44,5 +44,9 @@ void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const fl
 // given is INVALID_ARGUMENT.
 SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k,
                            const SearchOptions& options = {});
+// searchForUser for each of a batch of queries (MipsIndex::searchBatch): every query and the
+// filters checked before any search.
+BatchSearchResult searchBatchForUser(MipsIndex& index, const float* queries, std::size_t queryLength, std::size_t queryCount,
+                                     std::size_t k, const SearchOptions& options = {});
 
 }  // namespace sublinear
