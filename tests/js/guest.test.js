@@ -30,7 +30,7 @@ const threadedLine = cores >= 2 ? 'threads ([2-9])\\nreason Node worker threads:
 // one thread ("Initiated Worker with invalid execArgv flags"). The pool's Workers now start with the
 // host's flags minus those, and answer as the single-thread build does.
 test('a host started with --expose-gc or --input-type keeps its flags, the package its threads and the same answers', () => {
-  // A simulation whose reviews run on the threads, and a search, on the pool and on one thread.
+  // A simulation whose reviews run on the threads, a search and a batch, on the pool and on one thread.
   const body = `
     console.log('reason', sb.threadsReason);
     console.log('host', typeof gc, process.execArgv.includes('--no-warnings'));
@@ -42,7 +42,10 @@ test('a host started with --expose-gc or --input-type keeps its flags, the packa
       const vectors = new Float32Array(8 * 5000).map((_, i) => Math.sin(i * 12.9898) * 43758.5453 % 1);
       index.add(Uint32Array.from({ length: 5000 }, (_, i) => i), vectors);
       const found = index.search(vectors.subarray(0, 8), 10);
-      return JSON.stringify([Array.from(result.cumulativeRegret), Array.from(found.ids), Array.from(found.scores)]);
+      // A batch: on the pool's threads in the threaded build.
+      const batch = index.searchBatch(vectors.subarray(0, 8 * 300), 10);
+      return JSON.stringify([Array.from(result.cumulativeRegret), Array.from(found.ids), Array.from(found.scores),
+        Array.from(batch.ids), Array.from(batch.scores)]);
     };
     console.log('same', run(sb) === run(one), one.threads);`;
   for (const flags of [[], ['--expose-gc'], ['--no-warnings', '--max-old-space-size=1024', '--enable-source-maps', '--stack-size=900', '--expose-gc', '--title', 'host']]) {
