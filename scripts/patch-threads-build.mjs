@@ -46,11 +46,12 @@ const bundledWorker = `if(!Module["locateFile"]){PThread.unusedWorkers.push(new 
 // scope. Its pool Workers would also inherit the host's execArgv: --input-type, which Node refuses
 // for a worker's file (`node --input-type=module -e ...` could not start them), and V8 flags such as
 // --expose-gc, which Node refuses for any Worker (ERR_WORKER_INVALID_EXEC_ARGV: the package fell back
-// to one thread). The host's flags are not the pool's business: its Workers start with none.
+// to one thread). init() passes Module.createNodeWorker (web/src/pool-workers.js), which starts them
+// with the host's flags minus those a Worker refuses; without it they start with none.
 const globalWorker = 'let nodeWorkerThreads;try{nodeWorkerThreads=require("worker_threads")}catch(e){console.error(\'The "worker_threads" module is not supported in this node.js build - perhaps a newer version is needed?\');throw e}global.Worker=nodeWorkerThreads.Worker}';
 const scopedWorker = 'var nodeWorkerThreads=require("worker_threads")}';
 const newWorker = 'PThread.unusedWorkers.push(new Worker(pthreadMainJs))';
-const newScopedWorker = 'PThread.unusedWorkers.push(ENVIRONMENT_IS_NODE?new nodeWorkerThreads.Worker(pthreadMainJs,{execArgv:[]}):new Worker(pthreadMainJs))';
+const newScopedWorker = 'PThread.unusedWorkers.push(ENVIRONMENT_IS_NODE?(Module["createNodeWorker"]||function(W,u){return new W(u,{execArgv:[]})})(nodeWorkerThreads.Worker,pthreadMainJs):new Worker(pthreadMainJs))';
 {
   const text = readFileSync(mainFile, 'utf8');
   if (text.includes(globalWorker) && text.includes(newWorker)) {

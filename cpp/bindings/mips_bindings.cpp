@@ -20,6 +20,10 @@ struct IndexHandle {
   // search() returns this block's address, so that reading the answer takes no further call into
   // the module (in a loop of small searches the calls and their views cost as much as the search).
   std::uint32_t lastView[3] = {0, 0, 0};
+  // The last searchBatch's answers, held only until JS has copied them (releaseBatch), and where
+  // JS finds them: query count, stride, the addresses of ids, scores and counts.
+  BatchSearchResult batch;
+  std::uint32_t batchView[5] = {0, 0, 0, 0, 0};
 };
 
 void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength) {
@@ -69,6 +73,29 @@ std::uintptr_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t 
   return reinterpret_cast<std::uintptr_t>(self.lastView);
 }
 
+std::uintptr_t indexSearchBatch(IndexHandle& self, std::uintptr_t queries, std::size_t queryLength, double queryCount, double k,
+                                double shortlist, std::uintptr_t exclude, std::size_t excludeCount, std::uintptr_t labels,
+                                std::size_t labelCount, const std::string& conditions) {
+  require(k >= 1 && k <= kMaxUint32 && shortlist >= 0 && shortlist <= kMaxUint32 && queryCount >= 0 && queryCount <= kMaxUint32,
+          ErrorCode::InvalidArgument, "k must be a positive integer, shortlist and the query count non-negative integers");
+  SearchOptions options;
+  options.shortlist = static_cast<std::size_t>(shortlist);
+  const Id* excluded = fromAddress<const Id>(exclude);
+  options.exclude.assign(excluded, excluded + excludeCount);
+  readConditions(labels, labelCount, conditions, options);
+  self.batch = searchBatchForUser(*self.object, fromAddress<const float>(queries), queryLength, static_cast<std::size_t>(queryCount),
+                                  static_cast<std::size_t>(k), options);
+  const auto address = [](const void* data) { return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(data)); };
+  self.batchView[0] = static_cast<std::uint32_t>(self.batch.counts.size());
+  self.batchView[1] = static_cast<std::uint32_t>(self.batch.stride);
+  self.batchView[2] = address(self.batch.ids.data());
+  self.batchView[3] = address(self.batch.scores.data());
+  self.batchView[4] = address(self.batch.counts.data());
+  return reinterpret_cast<std::uintptr_t>(self.batchView);
+}
+
+void indexReleaseBatch(IndexHandle& self) { self.batch = BatchSearchResult{}; }
+
 std::size_t indexBuild(IndexHandle& self, double maxItems) {
   require(maxItems >= 0 && maxItems <= kMaxUint32, ErrorCode::InvalidArgument, "maxItems must be a non-negative integer");
   return self.object->build(static_cast<std::size_t>(maxItems));
@@ -91,6 +118,8 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
       .function("setFeatures", guard<&indexSetFeatures>)
       .function("remove", guard<&indexRemove>)
       .function("search", guard<&indexSearch>)
+      .function("searchBatch", guard<&indexSearchBatch>)
+      .function("releaseBatch", guard<&indexReleaseBatch>)
       .function("build", guard<&indexBuild>)
       .function("size", guard<&indexSize>)
       .function("dim", guard<&indexDim>)

@@ -201,6 +201,10 @@ describe('the guides\' code', () => {
       const moreIds = idsOf(100, 2000), moreVectors = rows(100, 32), labels = idsOf(100).map((i) => i % 10);
       const values = { price: Float64Array.from(rows(100, 1), (v) => 50 + 100 * v) };
       const K = 20, N = 50, rewards = Float64Array.from({ length: K * N }, () => (random() < 0.5 ? 1 : 0));`,
+    'const batch = index.searchBatch(queries, 10);     // queries: n*dim floats in one array, or an array of n vectors': `
+      const index = new sb.HnswIndex({ dim: 8, build: 'immediate', seed: 1 });
+      index.add(idsOf(2000), rows(2000, 8), { labels: idsOf(2000).map((i) => i % 10) });
+      const queries = rows(50, 8);`,
     "const catalogue = new sb.Catalogue({ dim: 32, seed: 1 });   // index: { type: 'hnsw', ... } by default": `
       const ids = idsOf(2000), features = rows(2000, 32), labels = idsOf(2000).map((i) => i % 10);
       const values = { price: Float64Array.from(rows(2000, 1), (v) => 50 + 100 * v), stock: Float64Array.from(ids, (id) => id % 4) };`,

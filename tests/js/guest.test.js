@@ -2,9 +2,12 @@
 // process, reads only what a caller gave it (own properties, never prototypes), and every valid call
 // sequence saves a state that reloads.
 import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { expectBanditError, loadModule } from './helpers.js';
+import { poolWorkerFactory } from '../../dist/pool-workers.js';
 
 const entry = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
@@ -18,31 +21,72 @@ function host(body, { withPackage, flags = [] }) {
   return spawnSync(process.execPath, [...flags, '--input-type=module', '-e', prelude + body], { encoding: 'utf8', timeout: 60_000 });
 }
 
-// A host's V8 flags are its own: Node refuses them in a Worker's execArgv, and the pool once
-// inherited them and fell back to one thread ("Initiated Worker with invalid execArgv flags").
-test('a host started with --expose-gc keeps its flag and the package its threads', () => {
-  const result = host("console.log('gc', typeof gc, sb.threadsReason ?? 'no reason');", { withPackage: true, flags: ['--expose-gc'] });
-  expect(result.stderr).toBe('');
-  expect(result.stdout).toMatch(/^threads [2-9]\ngc function /);
-}, 120_000);
+// The pool's threads on a host of 2+ cores: as many as the host's reason says.
+const cores = availableParallelism();
+const threadedLine = cores >= 2 ? 'threads ([2-9])\\nreason Node worker threads: \\1 threads' : 'threads 1\\nreason [^\\n]*';
 
-// --input-type (every host() above passes it), Node's own options and NODE_OPTIONS: the pool's
-// Workers start with no execArgv, so none of them reaches a Worker, and the host keeps its own.
-test('a host started with --input-type, other Node options or NODE_OPTIONS keeps the package\'s threads', () => {
-  const body = "console.log('reason', sb.threadsReason);\nconsole.log('host', typeof gc, process.execArgv.includes('--no-warnings'));";
-  // The pool's threads, as many as the host's reason says (no fallback to one thread).
-  const threaded = '^threads ([2-9])\\nreason Node worker threads: \\1 threads\\n';
-  for (const flags of [[], ['--no-warnings', '--max-old-space-size=1024', '--enable-source-maps', '--stack-size=900', '--expose-gc']]) {
+// A host's flags are its own: Node refuses V8 and per-process flags (--expose-gc) in a Worker's
+// execArgv, and --input-type fails a Worker's file; the pool once inherited them and fell back to
+// one thread ("Initiated Worker with invalid execArgv flags"). The pool's Workers now start with the
+// host's flags minus those, and answer as the single-thread build does.
+test('a host started with --expose-gc or --input-type keeps its flags, the package its threads and the same answers', () => {
+  // A simulation whose reviews run on the threads, a search and a batch, on the pool and on one thread.
+  const body = `
+    console.log('reason', sb.threadsReason);
+    console.log('host', typeof gc, process.execArgv.includes('--no-warnings'));
+    const one = await init({ threads: 1 });
+    const run = (m) => {
+      const result = m.simulate({ environment: { type: 'linear', dim: 8, arms: 3000, noise: 1, seed: 7 },
+        policy: { type: 'linear-elim' }, horizon: 400, seed: 1, recordEvery: 100 });
+      const index = new m.ExactIndex({ dim: 8 });
+      const vectors = new Float32Array(8 * 5000).map((_, i) => Math.sin(i * 12.9898) * 43758.5453 % 1);
+      index.add(Uint32Array.from({ length: 5000 }, (_, i) => i), vectors);
+      const found = index.search(vectors.subarray(0, 8), 10);
+      // A batch: on the pool's threads in the threaded build.
+      const batch = index.searchBatch(vectors.subarray(0, 8 * 300), 10);
+      return JSON.stringify([Array.from(result.cumulativeRegret), Array.from(found.ids), Array.from(found.scores),
+        Array.from(batch.ids), Array.from(batch.scores)]);
+    };
+    console.log('same', run(sb) === run(one), one.threads);`;
+  for (const flags of [[], ['--expose-gc'], ['--no-warnings', '--max-old-space-size=1024', '--enable-source-maps', '--stack-size=900', '--expose-gc', '--title', 'host']]) {
     const result = host(body, { withPackage: true, flags });
     expect(result.stderr, flags.join(' ')).toBe('');
-    expect(result.stdout, flags.join(' ')).toMatch(new RegExp(`${threaded}host ${flags.length ? 'function true' : 'undefined false'}\n$`));
+    const gc = flags.includes('--expose-gc') ? 'function' : 'undefined';
+    expect(result.stdout, flags.join(' ')).toMatch(new RegExp(`^${threadedLine}\\nhost ${gc} ${flags.includes('--no-warnings')}\\nsame true 1\\n$`));
   }
   const viaEnvironment = spawnSync(process.execPath, ['--input-type=module', '-e',
     `const { default: init } = await import(${JSON.stringify(entry)});\nconst sb = await init();\nconsole.log('threads', sb.threads);\n${body}`],
   { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=1024 --no-warnings' } });
   expect(viaEnvironment.stderr).toBe('');
-  expect(viaEnvironment.stdout).toMatch(new RegExp(`${threaded}host undefined false\n$`));
-}, 120_000);
+  expect(viaEnvironment.stdout).toMatch(new RegExp(`^${threadedLine}\\nhost undefined false\\nsame true 1\\n$`));
+}, 180_000);
+
+// The Workers keep what Node lets a Worker take, and only that: each dropped flag is one Node refuses
+// alone (or names the host's string input), each kept one starts a Worker that reports it.
+test('the pool\'s Workers start with the host\'s flags minus those a Worker refuses', async () => {
+  const hostFlags = ['--expose-gc', '--no-warnings', '--input-type=module', '--title', 'host', '--enable-source-maps',
+    '--max-old-space-size=100', '--conditions=development', '-e', 'console.log(1)', '--stack-trace-limit=50'];
+  const reporter = new URL('data:text/javascript,import { parentPort } from "node:worker_threads"; parentPort.postMessage(process.execArgv);');
+  const started = [];
+  const create = poolWorkerFactory(hostFlags);
+  const reported = async (worker) => {
+    started.push(worker);
+    return new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+  };
+  try {
+    const kept = ['--no-warnings', '--enable-source-maps', '--conditions=development'];
+    expect(await reported(create(Worker, reporter))).toEqual(kept);
+    // The second Worker of the pool starts with the flags learned for the first.
+    expect(await reported(create(Worker, reporter))).toEqual(kept);
+    for (const flag of ['--expose-gc', '--title=host', '--max-old-space-size=100', '--stack-trace-limit=50']) {
+      expect(() => started.push(new Worker(reporter, { execArgv: [flag] })), flag).toThrow(/invalid execArgv/);
+    }
+    // No flags at all: the host's defaults, nothing learned.
+    expect(await reported(poolWorkerFactory([])(Worker, reporter))).toEqual([]);
+  } finally {
+    await Promise.all(started.map((worker) => worker.terminate()));
+  }
+});
 
 describe('the host process is the host\'s', () => {
   const cases = {

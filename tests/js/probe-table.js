@@ -244,6 +244,13 @@ const badLabels = (name, valid) => [
   [`${name} one too many`, { [name]: [...valid, 0] }, 'DIMENSION_MISMATCH'], [`${name} empty`, { [name]: [] }, 'DIMENSION_MISMATCH'],
 ];
 
+// The options of an index's search and searchBatch.
+const searchOptionsArg = ['options', () => ({ shortlist: 3, exclude: [1], labels: [0] }), {
+  bad: [['a misspelt key', { shortlsit: 3 }, 'INVALID_ARGUMENT'], ['a misspelt filter', { exclued: [1] }, 'INVALID_ARGUMENT'],
+    ...positive('shortlist', { zero: true }), ...badIdList('exclude'), ...badIdList('labels'),
+    ['labels no item carries', { labels: [99] }, 'EMPTY'], ['every item excluded', { exclude: [1, 2, 3] }, 'EMPTY']],
+}];
+
 // Each family: classes [name, constructor options]; make(sb, name, options) a small live object;
 // snapshot(object) what a failed call must not change; works(sb, name, options) a fresh object's
 // correct answer; twin(sb, object), where two objects made alike would differ, an object that
@@ -288,14 +295,9 @@ export const families = {
         }]],
       },
       setFeatures: { args: [['ids', () => [2]], ['vectors', () => [0, 1, 0], { dimensioned: true }]] },
-      search: {
-        args: [['vectors', () => [1, 0, 0], { dimensioned: true }], ['count', () => 2],
-          ['options', () => ({ shortlist: 3, exclude: [1], labels: [0] }), {
-            bad: [['a misspelt key', { shortlsit: 3 }, 'INVALID_ARGUMENT'], ['a misspelt filter', { exclued: [1] }, 'INVALID_ARGUMENT'],
-              ...positive('shortlist', { zero: true }), ...badIdList('exclude'), ...badIdList('labels'),
-              ['labels no item carries', { labels: [99] }, 'EMPTY'], ['every item excluded', { exclude: [1, 2, 3] }, 'EMPTY']],
-          }]],
-      },
+      search: { args: [['vectors', () => [1, 0, 0], { dimensioned: true }], ['count', () => 2], searchOptionsArg] },
+      // Two queries in one flat array (an array of vectors: search-batch.test.js).
+      searchBatch: { args: [['vectors', () => [1, 0, 0, 0, 1, 0], { dimensioned: true }], ['count', () => 2], searchOptionsArg] },
       build: { args: [['limit', () => 10]] },
       stats: { args: [] },
       toBytes: { args: [] },

@@ -12,6 +12,7 @@ import { defineEvaluation } from './evaluate.js';
 import { defineInspectState } from './saved-state.js';
 import { version } from './version.js';
 import { warmUp } from './warm-up.js';
+import { poolWorkerFactory } from './pool-workers.js';
 
 export { BanditError, ErrorCode, version };
 
@@ -325,6 +326,8 @@ export async function init(options) {
         pthreadPoolSize: threads - 1,
         // A string: it is posted to each Worker, which imports it.
         mainScriptUrlOrBlob: glue.glue,
+        // Node: the pool's Workers start with the host's flags minus those a Worker refuses.
+        ...(isNode ? { createNodeWorker: poolWorkerFactory(process.execArgv) } : {}),
       }, options.threadsTimeout ?? DEFAULT_THREADS_TIMEOUT_MS);
     } catch (error) {
       // The caller's own bytes are wrong: that is theirs to know, not a reason for one thread.

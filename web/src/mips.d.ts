@@ -9,6 +9,29 @@ export interface SearchResult {
 }
 
 /**
+ * The answers of searchBatch, query after query, in flat typed arrays: query q's answer is
+ * `ids.subarray(q * stride, q * stride + counts[q])` and the same slice of `scores`, exactly what
+ * `search(queries[q], k, options)` returns. Slots beyond counts[q] hold id 0 and score NaN.
+ *
+ * ```ts
+ * const { ids, scores, counts, stride } = index.searchBatch(queries, 10);
+ * for (let q = 0; q < counts.length; q++) {
+ *   const best = ids.subarray(q * stride, q * stride + counts[q]);
+ * }
+ * ```
+ */
+export interface BatchSearchResult {
+  /** n x stride ids; query q's first, best first, from q * stride. */
+  ids: Uint32Array;
+  /** The exact inner products, aligned with ids. */
+  scores: Float32Array;
+  /** How many answers each query has: min(k, size), or min(k, eligible count) with filters (fewer where an approximate index found fewer). */
+  counts: Uint32Array;
+  /** Slots per query: min(k, size). */
+  stride: number;
+}
+
+/**
  * The attribute conditions (labels, allLabels, noLabels, where) and `exclude` all apply (AND). Every
  * index type returns only eligible items, and min(k, eligible count) of them: FEWER than k when fewer
  * are eligible. Nothing eligible: EMPTY.
@@ -69,6 +92,17 @@ export interface MipsIndex extends Disposable {
    * eligible, and EMPTY when none is.
    */
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
+  /**
+   * search(query, k, options) for each of n queries, with the same answers as n calls in order.
+   * `queries`: n*dim numbers in one flat array (a Float32Array, say), or an array of n vectors.
+   * Where a search only reads the index (ExactIndex, and HnswIndex once every item is in its graph)
+   * the queries are shared among the module's threads (sb.threads); other index types (and an
+   * HnswIndex with items waiting, whose searches build) answer them in order on the calling thread.
+   * Every query is checked before any is searched: a length not a multiple of dim (or vectors of
+   * other lengths) throws DIMENSION_MISMATCH, a non-finite entry NON_FINITE, k < 1 or more than
+   * 2^24 queries or 2^28 answer slots INVALID_ARGUMENT; the index is then unchanged.
+   */
+  searchBatch(queries: Floats | readonly Floats[], k: number, options?: SearchOptions): BatchSearchResult;
   /**
    * Builds the structure of up to `maxItems` waiting items now (all by default) and returns how many
    * still wait. Only HnswIndex's incremental build leaves items waiting (they are scanned exactly
@@ -185,6 +219,7 @@ declare abstract class IndexMembers implements MipsIndex {
   setValues(ids: Ids, values: ItemValues): void;
   setFeatures(ids: Ids, vectors: Floats): void;
   search(query: Floats, k: number, options?: SearchOptions): SearchResult;
+  searchBatch(queries: Floats | readonly Floats[], k: number, options?: SearchOptions): BatchSearchResult;
   build(maxItems?: number): number;
   stats(): IndexStats;
   toBytes(): Uint8Array;

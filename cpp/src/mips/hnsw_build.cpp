@@ -96,12 +96,13 @@ void HnswIndex::decideSpace() {
     for (const auto& entry : best.take()) truth.push_back(entry.second);
     Graph* graphs[2] = {graph_.get(), trialGraph_.get()};
     for (int g = 0; g < 2; ++g) {
-      graphQuery(query.data());
+      const float* graphQueryData = graphQuery(query.data());
       // hnswlib's searchKnn with that beam, as candidates() searches (hnswlib's own would read the
       // query as a node's data, which is a reference here).
       Graph& graph = *graphs[g];
-      const auto& answer = filteredSearch_.nearest(graph.layout(), scratch_.data(), beam, top, graph.hnsw.num_deleted_ != 0);
-      graph.space.setEvaluations(graph.evaluations() + filteredSearch_.evaluations());
+      FilteredGraphSearch& search = searchScratch_.search;
+      const auto& answer = search.nearest(graph.layout(), graphQueryData, beam, top, graph.hnsw.num_deleted_ != 0);
+      graph.space.setEvaluations(graph.evaluations() + search.evaluations());
       for (const auto node : answer) {
         found[g] += std::count(truth.begin(), truth.end(), static_cast<Id>(graph.hnsw.getExternalLabel(node))) > 0 ? 1.0 : 0.0;
       }

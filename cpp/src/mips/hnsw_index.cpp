@@ -61,20 +61,65 @@ std::size_t HnswIndex::graphVectorFloats(bool euclidean) const {
                             : paddedDimension(dim() + (euclidean ? 1 : 0));
 }
 
+thread_local HnswIndex::SearchScratch* HnswIndex::batchScratch_ = nullptr;
+thread_local const HnswIndex* HnswIndex::batchIndex_ = nullptr;
+
 const float* HnswIndex::graphQuery(const float* paddedQuery) {
+  std::vector<float>& buffer = batchIndex_ == this ? batchScratch_->query : scratch_;
   if (!items_.quantised()) {
     // The query of the euclidean reduction is (q, 0): the padding is zero.
-    std::copy(paddedQuery, paddedQuery + dim(), scratch_.begin());
-    std::fill(scratch_.begin() + static_cast<std::ptrdiff_t>(dim()), scratch_.end(), 0.0f);
-    return scratch_.data();
+    std::copy(paddedQuery, paddedQuery + dim(), buffer.begin());
+    std::fill(buffer.begin() + static_cast<std::ptrdiff_t>(dim()), buffer.end(), 0.0f);
+    return buffer.data();
   }
   // Codes, scale and an extra coordinate of 0, as an item's graph vector.
   const std::size_t codeBytes = quantised::codeBytes(dim());
-  auto* codes = reinterpret_cast<std::int8_t*>(scratch_.data());
+  auto* codes = reinterpret_cast<std::int8_t*>(buffer.data());
   const float scale = quantised::encode(paddedQuery, dim(), codes);
-  scratch_[codeBytes / sizeof(float)] = scale;
-  scratch_[codeBytes / sizeof(float) + 1] = 0.0f;
-  return scratch_.data();
+  buffer[codeBytes / sizeof(float)] = scale;
+  buffer[codeBytes / sizeof(float) + 1] = 0.0f;
+  return buffer.data();
+}
+
+void HnswIndex::countGraphEvaluations(Graph& graph, std::uint64_t evaluations) {
+  if (batchIndex_ == this) {
+    batchScratch_->graphEvaluations += evaluations;
+  } else {
+    graph.space.setEvaluations(graph.evaluations() + evaluations);
+  }
+}
+
+bool HnswIndex::searchesConcurrently() const { return graph_ != nullptr && trialGraph_ == nullptr && built_ == items_.size(); }
+
+void HnswIndex::prepareConcurrentSearches() {
+  // What a search would otherwise fill on first need: the scratch's size, the graph's labels beside
+  // its nodes and its dense copy of the nodes' references (Graph::layout).
+  makeScratch();
+  labelSlots();
+  graph_->syncReferences();
+}
+
+void HnswIndex::runSearchThread(const std::function<void()>& searches) {
+  SearchScratch scratch;
+  scratch.query.assign(scratch_.size(), 0.0f);
+  struct Batch {
+    Batch(const HnswIndex* index, SearchScratch* scratch) {
+      batchIndex_ = index;
+      batchScratch_ = scratch;
+    }
+    ~Batch() {
+      batchIndex_ = nullptr;
+      batchScratch_ = nullptr;
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+  };
+  {
+    const Batch batch(this, &scratch);
+    searches();
+  }
+  const std::lock_guard<std::mutex> lock(batchGuard_);
+  graph_->space.setEvaluations(graph_->evaluations() + scratch.graphEvaluations);
 }
 
 float HnswIndex::extraCoordinate(const float* storedRow) const {
@@ -189,7 +234,8 @@ void HnswIndex::onLabelsChanged(const Id* ids, std::size_t count) {
   }
 }
 
-std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility& eligible, double& evaluations, bool& exhausted) {
+void HnswIndex::labelSlots() {
+  if (!graph_) return;
   Graph& graph = *graph_;
   auto& hnsw = graph.hnsw;
   // Slot labels after a parallel build or a load: once, from the items the live nodes hold.
@@ -199,6 +245,12 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
       if (!hnsw.isMarkedDeleted(node)) graph.slotLabels[node] = labelOf(static_cast<Id>(hnsw.getExternalLabel(node)));
     }
   }
+}
+
+std::vector<Id> HnswIndex::filteredGraphSearch(const float* query, std::size_t ef, const Eligibility& eligible, double& evaluations,
+                                               bool& exhausted) {
+  labelSlots();
+  Graph& graph = *graph_;
   const GraphLayout layout = graph.layout();
   // A beam that has spent the exact scan's cost of the eligible items gives up (exhausted): the
   // caller scans them instead.
@@ -206,11 +258,11 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
   // Conditions beyond one label a row read the rows' attributes through the store's id map.
   const Label* slotLabels = eligible.byOneLabel() ? graph.slotLabels.data() : nullptr;
   const auto rowOf = [this](Id id) { return items_.rowOf(id); };
-  const auto nodes = filteredSearch_.search(layout, scratch_.data(), ef, slotLabels, rowOf, eligible,
-                                            static_cast<std::uint64_t>(std::max(budget, 64.0)));
-  evaluations = static_cast<double>(filteredSearch_.evaluations());
-  graph.space.setEvaluations(graph.evaluations() + filteredSearch_.evaluations());
-  exhausted = filteredSearch_.exhausted();
+  FilteredGraphSearch& search = searchScratch().search;
+  const auto nodes = search.search(layout, query, ef, slotLabels, rowOf, eligible, static_cast<std::uint64_t>(std::max(budget, 64.0)));
+  evaluations = static_cast<double>(search.evaluations());
+  countGraphEvaluations(graph, search.evaluations());
+  exhausted = search.exhausted();
   std::vector<Id> ids;
   keepCandidates(nodes, ids);
   return ids;
@@ -218,24 +270,26 @@ std::vector<Id> HnswIndex::filteredGraphSearch(std::size_t ef, const Eligibility
 
 void HnswIndex::keepCandidates(const std::vector<std::uint32_t>& nodes, std::vector<Id>& ids) {
   ids.reserve(ids.size() + nodes.size());
+  auto& kept = searchScratch().candidateRows;
   for (const auto node : nodes) {
     const auto id = static_cast<Id>(graph_->hnsw.getExternalLabel(node));
     ids.push_back(id);
-    candidateRows_.emplace_back(id, node);
+    kept.emplace_back(id, node);
   }
 }
 
 void HnswIndex::candidateRows(const std::vector<Id>& ids, const float** rows) const {
+  auto& kept = searchScratch().candidateRows;
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    const float* held = graph_ && i < candidateRows_.size() && candidateRows_[i].first == ids[i] ? graph_->rowHeldBy(candidateRows_[i].second, ids[i]) : nullptr;
+    const float* held = graph_ && i < kept.size() && kept[i].first == ids[i] ? graph_->rowHeldBy(kept[i].second, ids[i]) : nullptr;
     rows[i] = held != nullptr ? held : items_.vectorOf(ids[i]);
   }
-  candidateRows_.clear();
+  kept.clear();
 }
 
 std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible) {
   makeScratch();
-  candidateRows_.clear();
+  searchScratch().candidateRows.clear();
   // A build in this search (below) may end the space trial, which then searches with its beam.
   struct SearchCount {
     std::size_t& held;
@@ -243,7 +297,10 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
     ~SearchCount() { held = 0; }
     SearchCount(const SearchCount&) = delete;
     SearchCount& operator=(const SearchCount&) = delete;
-  } searching(slicingSearchCount_, count);
+  };
+  // A batch thread's search builds nothing (searchesConcurrently): it leaves the index's slot alone.
+  std::size_t batchSearchCount = 0;
+  const SearchCount searching(batchIndex_ == this ? batchSearchCount : slicingSearchCount_, count);
   // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers,
   // in the order it was built: the search's eligibility names rows, which orderGraph would move.
   if (!incremental_) buildWaiting(items_.size());
@@ -255,7 +312,7 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
   }
   if (built_ > 0) {
     auto& hnsw = graph_->hnsw;
-    graphQuery(paddedQuery);
+    const float* query = graphQuery(paddedQuery);
     // Int8 storage: the beam is widened (kQuantisedBeamWidening), was ordered by the quantised
     // query, and all of it goes to the exact ranking.
     const std::size_t beam = searchBeam(efSearch_, count);
@@ -264,16 +321,17 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
     // max(ef, count)): so a longer shortlist always means a wider search.
     if (eligible) {
       bool exhausted = false;
-      ids = filteredGraphSearch(beam, *eligible, searchEvaluations, exhausted);
+      ids = filteredGraphSearch(query, beam, *eligible, searchEvaluations, exhausted);
       countInnerProducts(searchEvaluations);
       if (exhausted) return scanEligible(paddedQuery, count, *eligible);
       if (ids.size() > wanted) ids.resize(wanted);
     } else {
       // hnswlib's searchKnn, step for step, without its per-query allocations (FilteredGraphSearch).
       const GraphLayout layout = graph_->layout();
-      const auto& found = filteredSearch_.nearest(layout, scratch_.data(), beam, std::min(wanted, built_), hnsw.num_deleted_ != 0);
-      searchEvaluations = static_cast<double>(filteredSearch_.evaluations());
-      graph_->space.setEvaluations(graph_->evaluations() + filteredSearch_.evaluations());
+      FilteredGraphSearch& search = searchScratch().search;
+      const auto& found = search.nearest(layout, query, beam, std::min(wanted, built_), hnsw.num_deleted_ != 0);
+      searchEvaluations = static_cast<double>(search.evaluations());
+      countGraphEvaluations(*graph_, search.evaluations());
       countInnerProducts(searchEvaluations);
       keepCandidates(found, ids);
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <mutex>
 
 #include "sublinear/core/error.hpp"
@@ -200,6 +201,53 @@ SearchResult MipsIndex::search(const float* query, std::size_t queryLength, std:
     if (items_.contains(id) && admits(id) && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
   }
   return rankExactly(padded.data(), ids, k);
+}
+
+BatchSearchResult MipsIndex::searchBatch(const float* queries, std::size_t queryLength, std::size_t queryCount, std::size_t k,
+                                         const SearchOptions& options) {
+  require(k >= 1, ErrorCode::InvalidArgument, "k must be a positive integer");
+  if (queryCount > kMaxBatchQueries) {
+    fail(ErrorCode::InvalidArgument, "a batch takes at most " + std::to_string(kMaxBatchQueries) + " queries, got " + std::to_string(queryCount));
+  }
+  // A filtered search answers at most min(k, eligible count), any search at most min(k, size()).
+  BatchSearchResult batch;
+  batch.stride = std::min(k, items_.size());
+  if (queryCount * batch.stride > kMaxBatchAnswers) {
+    fail(ErrorCode::InvalidArgument, "a batch answers at most " + std::to_string(kMaxBatchAnswers) + " ids (queries x min(k, size)), asked for " +
+                                         std::to_string(queryCount) + " x " + std::to_string(batch.stride));
+  }
+  if (queryLength != queryCount * dim()) {
+    fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(queryCount) + " x " + std::to_string(dim()) + " = " +
+                                           std::to_string(queryCount * dim()) + " query entries, got " + std::to_string(queryLength));
+  }
+  for (std::size_t i = 0; i < queryLength; ++i) {
+    if (!std::isfinite(queries[i])) {
+      fail(ErrorCode::NonFinite, "query " + std::to_string(i / dim()) + " has a non-finite entry at position " + std::to_string(i % dim()));
+    }
+  }
+  batch.ids.assign(queryCount * batch.stride, 0);
+  batch.scores.assign(queryCount * batch.stride, std::numeric_limits<float>::quiet_NaN());
+  batch.counts.assign(queryCount, 0);
+  const auto answer = [&](std::size_t q) {
+    const SearchResult result = search(queries + q * dim(), dim(), k, options);
+    std::copy(result.ids.begin(), result.ids.end(), batch.ids.begin() + static_cast<std::ptrdiff_t>(q * batch.stride));
+    std::copy(result.scores.begin(), result.scores.end(), batch.scores.begin() + static_cast<std::ptrdiff_t>(q * batch.stride));
+    batch.counts[q] = static_cast<std::uint32_t>(result.ids.size());
+  };
+  if (parallelism() > 1 && queryCount > 1 && searchesConcurrently()) {
+    prepareConcurrentSearches();
+    // Queries one at a time from a shared counter: a thread that wakes late takes fewer. Each answer
+    // goes to its own slots, so the batch is the same whatever thread answered which query.
+    std::atomic<std::size_t> next{0};
+    runInParallel(parallelism(), [&] {
+      runSearchThread([&] {
+        for (std::size_t q = next++; q < queryCount; q = next++) answer(q);
+      });
+    });
+  } else {
+    for (std::size_t q = 0; q < queryCount; ++q) answer(q);
+  }
+  return batch;
 }
 
 SearchResult MipsIndex::searchExactly(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
@@ -507,8 +555,8 @@ void MipsIndex::loadFloats(StateReader& in) {
 }
 
 Json MipsIndex::stats() const {
-  return Json{{"innerProducts", innerProducts_},
-              {"searches", searches_},
+  return Json{{"innerProducts", innerProducts_.load()},
+              {"searches", searches_.load()},
               {"size", items_.size()},
               {"type", type()},
               {"storage", items_.quantised() ? "int8" : "f32"},

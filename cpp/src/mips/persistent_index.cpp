@@ -83,14 +83,28 @@ void setUserFeatures(MipsIndex& index, const Id* ids, std::size_t idCount, const
   index.setFeatures(ids, idCount, vectors, vectorLength);
 }
 
-SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
-  requireMagnitude(query, queryLength, "query");
+namespace {
+// What searchForUser holds the filters to, whatever the queries: EMPTY when nothing is eligible.
+void checkUserFilters(const MipsIndex& index, const SearchOptions& options) {
   options.check();
   Eligibility::checkValueNames(index.attributes(), options);
   if (options.filtersAnything() && index.eligibility(options).count() == 0) {
     fail(ErrorCode::Empty, "no item is eligible: of the " + std::to_string(index.size()) +
                                " items, none meets the filter without being excluded");
   }
+}
+}  // namespace
+
+BatchSearchResult searchBatchForUser(MipsIndex& index, const float* queries, std::size_t queryLength, std::size_t queryCount,
+                                     std::size_t k, const SearchOptions& options) {
+  requireMagnitude(queries, queryLength, "queries");
+  checkUserFilters(index, options);
+  return index.searchBatch(queries, queryLength, queryCount, k, options);
+}
+
+SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
+  requireMagnitude(query, queryLength, "query");
+  checkUserFilters(index, options);
   return index.search(query, queryLength, k, options);
 }
 

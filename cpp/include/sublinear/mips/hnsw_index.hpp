@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <string>
 
@@ -204,11 +205,16 @@ class HnswIndex final : public MipsIndex {
   void onLabelsChanged(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
   std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override;
-  // The graph search's answers from the rows it just read (candidateRows_), in the node records
+  // The graph search's answers from the rows it just read (its scratch's candidateRows), in the node records
   // when they hold the rows; the rest through the store.
   void candidateRows(const std::vector<Id>& ids, const float** rows) const override;
   // Whether a scan of every item costs less than an incremental graph would (kScanRowsPerSearchVisit).
   bool scanIsCheaper(std::size_t count) const;
+  // Once every item is in the graph a search only reads it: a batch's searches run on all threads.
+  // While items wait, a search may build (a slice, the space trial): a batch runs them in order.
+  bool searchesConcurrently() const override;
+  void prepareConcurrentSearches() override;
+  void runSearchThread(const std::function<void()>& searches) override;
   void saveStructure(StateWriter& out) const override;
   void loadStructure(StateReader& in) override;
 
@@ -221,9 +227,10 @@ class HnswIndex final : public MipsIndex {
   // candidates() and filteredCandidates() (eligible non-null): the graph over the built rows, an
   // exact scan of the waiting ones, and the build slice the search pays for.
   std::vector<Id> graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible);
-  // The eligible nodes of the graph nearest the query (in scratch_), up to `ef`, as item ids; with
-  // `exhausted` set when the beam spent the eligible items' scan cost before it converged.
-  std::vector<Id> filteredGraphSearch(std::size_t ef, const Eligibility& eligible, double& evaluations, bool& exhausted);
+  // The eligible nodes of the graph nearest the graph query `query` (graphQuery's), up to `ef`, as
+  // item ids; with `exhausted` set when the beam spent the eligible items' scan cost before it converged.
+  std::vector<Id> filteredGraphSearch(const float* query, std::size_t ef, const Eligibility& eligible, double& evaluations,
+                                      bool& exhausted);
   // Drops the graphs: every item waits again (a new R, a compaction, an emptied index).
   void startOver();
   // A graph over no rows yet, with the space trial's second graph while the space is undecided.
@@ -264,7 +271,8 @@ class HnswIndex final : public MipsIndex {
   // Floats of a graph query: the item, its euclidean coordinate (0), the padding; in int8 storage the
   // codes, the scale and the extra coordinate (quantised::graphVectorBytes).
   std::size_t graphStride() const { return graphVectorFloats(true); }
-  // The padded query (queryStride() floats) as a graph query, in scratch_.
+  // The padded query (queryStride() floats) as a graph query, in scratch_ (a batch thread's own
+  // buffer in its searches); returns where.
   const float* graphQuery(const float* paddedQuery);
   // Allocates scratch_ (once; on the calling thread, before any parallel work).
   void makeScratch();
@@ -302,14 +310,35 @@ class HnswIndex final : public MipsIndex {
   std::string inlineRows_;
   // The internal option orderNodes: "auto" (orderGraph), or "never" (tests compare the two).
   bool orderNodes_ = true;
-  FilteredGraphSearch filteredSearch_;
-  // The last graph search's answers (as graphCandidates returns them, in order) and their nodes,
-  // for the ranking that follows it in MipsIndex::search (candidateRows), which takes them. Nodes,
-  // not row addresses: the build slice a search pays for may grow the graph's memory in between;
-  // a node is used only if it still holds its item (Graph::rowHeldBy). mutable: taken by a const
-  // method.
-  mutable std::vector<std::pair<Id, std::uint32_t>> candidateRows_;
-  // Keeps the ids and nodes `nodes` of the graph in candidateRows_ and appends the ids to `ids`.
+  // What a graph search writes as it runs. A search uses the index's own (searchScratch_, and
+  // scratch_ for its graph query); each thread of a batch (searchBatch) has its own, so that the
+  // batch's searches share nothing they write but the atomic work counters.
+  struct SearchScratch {
+    // The graph query (a batch thread's; the index's own searches use scratch_).
+    std::vector<float> query;
+    FilteredGraphSearch search;
+    // The last graph search's answers (as graphCandidates returns them, in order) and their nodes,
+    // for the ranking that follows it in MipsIndex::search (candidateRows), which takes them. Nodes,
+    // not row addresses: the build slice a search pays for may grow the graph's memory in between;
+    // a node is used only if it still holds its item (Graph::rowHeldBy).
+    std::vector<std::pair<Id, std::uint32_t>> candidateRows;
+    // A batch thread's graph distance computations, added to the graph's counter after its searches.
+    std::uint64_t graphEvaluations = 0;
+  };
+  // mutable: candidateRows are taken by a const method.
+  mutable SearchScratch searchScratch_;
+  // The scratch of the batch searches this thread runs for this index (runSearchThread), if any.
+  static thread_local SearchScratch* batchScratch_;
+  static thread_local const HnswIndex* batchIndex_;
+  // The scratch the search running on this thread writes: its batch thread's, or the index's own.
+  SearchScratch& searchScratch() const { return batchIndex_ == this ? *batchScratch_ : searchScratch_; }
+  // A graph search's distance computations into the graph's counter (or its batch thread's).
+  void countGraphEvaluations(Graph& graph, std::uint64_t evaluations);
+  // Guards the graph's counter while batch threads add theirs.
+  std::mutex batchGuard_;
+  // Fills the graph's labels beside its nodes after a parallel build or a load (filtered searches read them).
+  void labelSlots();
+  // Keeps the ids and nodes `nodes` of the graph in the search's candidateRows and appends the ids to `ids`.
   void keepCandidates(const std::vector<std::uint32_t>& nodes, std::vector<Id>& ids);
   bool euclidean_ = false;
   bool spaceDecided_ = true;

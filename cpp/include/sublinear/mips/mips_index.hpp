@@ -1,7 +1,9 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,21 @@ struct SearchResult {
   std::vector<Id> ids;   // best first
   std::vector<float> scores; // the exact inner products of those ids
 };
+
+// The answers of a batch of queries (MipsIndex::searchBatch), query after query: query q's answer
+// is ids[q * stride ...] and scores[q * stride ...], counts[q] of them, best first, as search()
+// answers it; the slots beyond counts[q] hold id 0 and score NaN.
+struct BatchSearchResult {
+  std::size_t stride = 0;
+  std::vector<Id> ids;
+  std::vector<float> scores;
+  std::vector<std::uint32_t> counts;
+};
+
+// The most queries one searchBatch takes, and the most answer slots (queries x min(k, size)): 2^28
+// slots are 2 GiB of ids and scores, half the wasm heap.
+constexpr std::size_t kMaxBatchQueries = std::size_t{1} << 24;
+constexpr std::size_t kMaxBatchAnswers = std::size_t{1} << 28;
 
 // The attribute conditions (AttributeFilter: labels, allLabels, noLabels, where) and exclusions,
 // combined with AND, restrict a search to the eligible items: items whose id is listed in `exclude`
@@ -84,6 +101,15 @@ class MipsIndex {
   // with filters (options' exclude and attribute conditions), min(k, eligible count) eligible items.
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
 
+  // search() for each of `queryCount` queries (queryLength must be queryCount * dim()), with the same
+  // k and options: the same answers as that many calls of search() in order, and the same work
+  // counted. Every query is checked before any is searched (DIMENSION_MISMATCH, NON_FINITE,
+  // INVALID_ARGUMENT for k 0 or a batch beyond kMaxBatchQueries / kMaxBatchAnswers), so a bad batch
+  // changes nothing. Where searches only read the index (searchesConcurrently) they share out among
+  // parallelism() threads, each with its own scratch, the counters being atomic.
+  BatchSearchResult searchBatch(const float* queries, std::size_t queryLength, std::size_t queryCount, std::size_t k,
+                                const SearchOptions& options = {});
+
   // The exact top-k by a scan of every stored item (of every eligible one, under options' filters),
   // whatever the index: the oracle an approximate index's answers are audited against (Sub-TS does
   // so online). Counted like a search's work.
@@ -127,7 +153,7 @@ class MipsIndex {
   // Work counters since creation: innerProducts counts full-dimension products (partial products of
   // sampling methods count as their fraction of dim), searches counts queries.
   virtual Json stats() const;
-  std::uint64_t innerProducts() const { return innerProducts_; }
+  std::uint64_t innerProducts() const { return innerProducts_.load(); }
   // Bytes of item vectors per stored item: the store's row, and any copy the structure keeps
   // (stats().vectorBytesPerItem; links and ids aside).
   virtual double vectorBytesPerItem() const { return static_cast<double>(items_.rowBytes()); }
@@ -198,6 +224,16 @@ class MipsIndex {
   // each a cache miss per candidate, where the copies are still in cache.
   virtual void candidateRows(const std::vector<Id>& ids, const float** rows) const;
   void countInnerProducts(double count) { innerProducts_ += static_cast<std::uint64_t>(count); }
+  // Whether searches may now run on several threads at once: each writes nothing but the atomic
+  // counters and what runSearchThread gives its thread. By default no: a sampling index draws from
+  // its generator, a bucketing one keeps buffers, and the default filteredCandidates reads the
+  // counters that earlier searches wrote, so that only the order of one thread repeats them.
+  virtual bool searchesConcurrently() const { return false; }
+  // On the calling thread before concurrent searches start: what searches would fill lazily.
+  virtual void prepareConcurrentSearches() {}
+  // Runs `searches` (a batch thread's share) with the scratch this thread's searches write, and
+  // folds what they counted there afterwards.
+  virtual void runSearchThread(const std::function<void()>& searches) { searches(); }
 
   VectorStore items_;
 
@@ -224,9 +260,11 @@ class MipsIndex {
   // The attributes of each row of items_, moved with it.
   ItemAttributes attributes_;
 
-  std::uint64_t innerProducts_ = 0;
-  std::uint64_t scannedInnerProducts_ = 0;
-  std::uint64_t searches_ = 0;
+  // Atomic: a batch's concurrent searches count into them (searchBatch); sums, so the totals are
+  // those of the searches one after the other.
+  std::atomic<std::uint64_t> innerProducts_{0};
+  std::atomic<std::uint64_t> scannedInnerProducts_{0};
+  std::atomic<std::uint64_t> searches_{0};
   bool shareScans_ = false;
 };
 
