@@ -1,0 +1,65 @@
+// docs/performance.md's measured tables, taken from bench/results/ rather than copied by hand. A
+// block in the guide
+//
+//   <!-- table: bench/results/batch.md ### HnswIndex 100000 x 32 -->
+//   ...
+//   <!-- /table -->
+//
+// holds the first table after the first heading of that results file that starts with the given
+// text, with a line naming where it comes from. `node scripts/performance-tables.mjs` rewrites the
+// blocks from the results (`npm run bench` does after every run); `--check` exits 1 when a block
+// differs from its results file (tests/js/performance-doc.test.js runs the same check).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = new URL('../', import.meta.url);
+export const guide = new URL('docs/performance.md', root);
+
+const block = /<!-- table: (\S+) (#+ [^\n]*?) -->\n[\s\S]*?<!-- \/table -->/g;
+
+// The first markdown table after the heading of `file` that starts with `heading`.
+export function tableFrom(file, heading) {
+  const lines = readFileSync(new URL(file, root), 'utf8').split('\n');
+  const at = lines.findIndex((line) => line.startsWith(heading));
+  if (at < 0) throw new Error(`${file}: no heading starting with "${heading}"`);
+  const start = lines.findIndex((line, i) => i > at && line.startsWith('|'));
+  const next = lines.findIndex((line, i) => i > at && /^#+ /.test(line));
+  if (start < 0 || (next >= 0 && next < start)) throw new Error(`${file}: no table under "${heading}"`);
+  let end = start;
+  while (end < lines.length && lines[end].startsWith('|')) end++;
+  return { title: lines[at].replace(/^#+ /, ''), rows: lines.slice(start, end) };
+}
+
+// The guide's text with every block filled from its results file.
+export function renderTables(text) {
+  return text.replace(block, (_match, file, heading) => {
+    const { title, rows } = tableFrom(file, heading);
+    return [`<!-- table: ${file} ${heading} -->`, `From \`${file}\`: ${title}.`, '', ...rows, '<!-- /table -->'].join('\n');
+  });
+}
+
+// How many blocks the text holds.
+export function tableBlocks(text) {
+  return [...text.matchAll(block)].map(([, file, heading]) => ({ file, heading }));
+}
+
+// Rewrites the guide's blocks from the results; returns whether anything changed.
+export function writeTables() {
+  const text = readFileSync(guide, 'utf8');
+  const rendered = renderTables(text);
+  if (rendered === text) return false;
+  writeFileSync(guide, rendered);
+  return true;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--check')) {
+    const text = readFileSync(guide, 'utf8');
+    if (renderTables(text) !== text) {
+      console.error('docs/performance.md: a table differs from its bench/results file (node scripts/performance-tables.mjs rewrites them)');
+      process.exit(1);
+    }
+  } else if (writeTables()) {
+    console.log('docs/performance.md: its tables taken again from bench/results');
+  }
+}

@@ -1,0 +1,26 @@
+// docs/performance.md's tables are bench/results' own (issue 55: taken from the results, not copied by
+// hand): every table block of the guide equals the table under its heading in its results file, and
+// the guide holds one for each benchmark its highlights lean on.
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { guide, renderTables, tableBlocks, tableFrom } from '../../scripts/performance-tables.mjs';
+
+const text = readFileSync(guide, 'utf8');
+
+test('every table block of docs/performance.md is its results file\'s table', () => {
+  const blocks = tableBlocks(text);
+  expect(blocks.length).toBeGreaterThanOrEqual(8);
+  for (const { file, heading } of blocks) {
+    const { rows } = tableFrom(file, heading);
+    expect(rows.length, `${file} ${heading}`).toBeGreaterThanOrEqual(3);
+  }
+  expect(renderTables(text)).toBe(text);
+});
+
+test('a block names a heading its results file has, or the check fails', () => {
+  expect(() => renderTables('<!-- table: bench/results/batch.md ### No such heading -->\n<!-- /table -->')).toThrow(/no heading/);
+  // A hand-edited cell is found.
+  const edited = text.replace(/(<!-- table: bench\/results\/batch\.md[^\n]*\n[^\n]*\n\n\|[^\n]*\n\|[^\n]*\n\| )\d/, '$1' + '9');
+  expect(edited).not.toBe(text);
+  expect(renderTables(edited)).not.toBe(edited);
+});
