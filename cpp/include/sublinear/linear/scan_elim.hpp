@@ -86,7 +86,10 @@ class ScanElim final : public RidgePolicy {
   // The arms are read at the next call (synchronise): adding and removing own arms is the same
   // path as a catalogue's changes.
   // Own arms added since the last call are new whatever their ids (an id removed and added again
-  // with other features may land in the row it left): synchronise reads them.
+  // with other features may land in the row it left): synchronise reads them. This is the
+  // catalogue's stamps' question asked without them: own arms keep no stamps (keepStamps would cost
+  // 8 bytes an arm, in memory and in the saved state, for ever), where this list holds only the
+  // arrivals since the last call and is empty after it.
   void onAddArms(const Id* ids, std::size_t count) override { arrived_.insert(arrived_.end(), ids, ids + count); }
   void onRemoveArms(const Id* /*ids*/, std::size_t /*count*/) override {}
   void afterObservation() override { widths_.observe(ridge_); }
