@@ -1,5 +1,7 @@
 // Our HnswIndex (wasm in Node) against native hnswlib 0.6.2 (Debian's python3-hnswlib, run with
-// /usr/bin/python3), side by side on the same data with the same M and efConstruction (issue 36):
+// /usr/bin/python3, where installed) and the npm packages a JavaScript user would pick instead
+// (hnswlib-node, usearch: devDependencies; issue 57), side by side on the same data with the same M
+// and efConstruction (issue 36):
 // build time, query time at equal recall@10 (each index's time interpolated on its own recall
 // curve; the two sides' passes timed in turn at each beam), and bytes per item. Inner product. Ours twice: float rows (storage 'f32') and 8-bit codes
 // (storage 'int8'), both against the exact float answer. Three data sets:
@@ -11,7 +13,8 @@
 //   npm run bench -- native                      all three, M 16, efConstruction 200
 //   options: --only gaussian|million|fashion (repeatable), --items N and --dim d (gaussian),
 //            --queries Q, --M m, --efConstruction e
-// Needs python3-hnswlib (apt-get install python3-hnswlib); the benchmark says so when it is missing.
+// `npm run bench -- peers` is the same benchmark under the name issue 57 gives it. A side whose package
+// is missing (python3-hnswlib: apt-get install python3-hnswlib) is left out with a note.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -171,7 +174,74 @@ const DATASETS = {
   },
 };
 
-async function runDataset(data, config, modules, report, progress) {
+// The peers a JavaScript user would pick instead, from npm (devDependencies): each side builds on a
+// thread count (null when it cannot: hnswlib-node adds one point a call) and answers one query at a
+// beam. Missing packages (an installed tarball has no devDependencies) are skipped with a note.
+async function jsPeers(report) {
+  const peers = [];
+  try {
+    const { default: hnswlibNode } = await import('hnswlib-node');
+    const version = JSON.parse(readFileSync(new URL('../node_modules/hnswlib-node/package.json', import.meta.url), 'utf8')).version;
+    peers.push({
+      name: `hnswlib-node ${version}`,
+      threads: [1],
+      build({ n, d, items, M, efConstruction }) {
+        const rows = Array.from({ length: n }, (_, i) => Array.from(items.subarray(i * d, (i + 1) * d)));
+        const index = new hnswlibNode.HierarchicalNSW('ip', d);
+        index.initIndex(n, M, efConstruction, 100);
+        const started = performance.now();
+        for (let i = 0; i < n; i++) index.addPoint(rows[i], i);
+        return { seconds: (performance.now() - started) / 1000, index };
+      },
+      searcher(index, queries, d) {
+        // Its searchKnn takes a plain Array: converted once, outside the timed passes.
+        const arrays = Array.from({ length: queries.length / d }, (_, i) => Array.from(queries.subarray(i * d, (i + 1) * d)));
+        return (beam) => {
+          index.setEf(Math.max(beam, K));
+          return (i) => index.searchKnn(arrays[i], K).neighbors;
+        };
+      },
+    });
+  } catch (error) {
+    report.note(`hnswlib-node is not installed (${error.code ?? error.message}): no row for it.`);
+  }
+  try {
+    const { Index } = await import('usearch');
+    const version = JSON.parse(readFileSync(new URL('../node_modules/usearch/package.json', import.meta.url), 'utf8')).version;
+    const config = (d, M, efConstruction, beam) => ({ dimensions: d, metric: 'ip', quantization: 'f32', connectivity: M, expansion_add: efConstruction, expansion_search: beam });
+    peers.push({
+      name: `usearch ${version} f32`,
+      threads: [1, 2],
+      build({ n, d, items, M, efConstruction, threads, folder }) {
+        const index = new Index(config(d, M, efConstruction, 64));
+        const keys = BigUint64Array.from({ length: n }, (_, i) => BigInt(i));
+        const started = performance.now();
+        index.add(keys, items, threads);
+        const seconds = (performance.now() - started) / 1000;
+        // Its beam is fixed when an index is made: each beam views the saved graph (memory-mapped).
+        index.save(join(folder, 'usearch.bin'));
+        return { seconds, index: { path: join(folder, 'usearch.bin'), config: (beam) => config(d, M, efConstruction, beam) } };
+      },
+      searcher(saved, queries, d) {
+        const views = new Map();
+        return (beam) => {
+          if (!views.has(beam)) {
+            const view = new Index(saved.config(beam));
+            view.view(saved.path);
+            views.set(beam, view);
+          }
+          const view = views.get(beam);
+          return (i) => Array.from(view.search(queries.subarray(i * d, (i + 1) * d), K, 1).keys, Number);
+        };
+      },
+    });
+  } catch (error) {
+    report.note(`usearch is not installed (${error.code ?? error.message}): no row for it.`);
+  }
+  return peers;
+}
+
+async function runDataset(data, config, modules, peers, python, report, progress) {
   const { n, d, q, items, queries, threads } = data;
   const { M, efConstruction } = config;
   const folder = mkdtempSync(join(tmpdir(), 'bench-native-'));
@@ -188,23 +258,27 @@ async function runDataset(data, config, modules, report, progress) {
     exact.dispose();
     const recallOf = (answers) => answers.reduce((sum, found, i) => sum + found.filter((id) => truth[i].has(id)).length, 0) / (q * K);
 
-    progress(0.05, 'native hnswlib');
-    const ran = spawnSync('/usr/bin/python3', ['-c', PYTHON, folder, String(n), String(d), String(q), String(M), String(efConstruction),
-      JSON.stringify(BEAMS), JSON.stringify(threads)], { encoding: 'utf8', maxBuffer: 1 << 30 });
-    if (ran.status !== 0) throw new Error(`native hnswlib failed: ${ran.stderr}`);
-    const theirs = JSON.parse(ran.stdout);
-    const nativeCurve = theirs.curve.map(({ beam, ids: found }) => ({ beam, ms: null, recall: recallOf(found) }));
+    // Each side: its name, builds per thread count, a pass(beam) answering query i, and its memory.
+    const sides = [];
+    let theirs = null;
+    if (python) {
+      progress(0.05, 'native hnswlib');
+      const ran = spawnSync('/usr/bin/python3', ['-c', PYTHON, folder, String(n), String(d), String(q), String(M), String(efConstruction),
+        JSON.stringify(BEAMS), JSON.stringify(threads)], { encoding: 'utf8', maxBuffer: 1 << 30 });
+      if (ran.status !== 0) throw new Error(`native hnswlib failed: ${ran.stderr}`);
+      theirs = JSON.parse(ran.stdout);
+      sides.push({ name: 'native hnswlib', peer: true, builds: Object.fromEntries(Object.entries(theirs.build).map(([t, seconds]) => [t, { seconds }])),
+        found: theirs.curve.map(({ ids: found }) => found) });
+    }
 
     // Ours, per storage: the same build on each thread count's module (the 1-thread build last when
-    // there is one, as native's); the last build answers and its heap growth is its memory. Both
-    // storages' indexes are kept for the interleaved timing below.
+    // there is one, as native's); the last build answers and its heap growth is its memory.
     const ours = {};
-    const indexes = {};
+    const order = [...threads].sort((a, b) => b - a);
     for (const [s, storage] of STORAGES.entries()) {
       const builds = {};
-      const order = [...threads].sort((a, b) => b - a);
       for (const [t, count] of order.entries()) {
-        progress(0.3 + 0.3 * s + (0.3 * t) / order.length, `ours (${storage}), ${count} thread(s)`);
+        progress(0.1 + 0.25 * s + (0.25 * t) / order.length, `ours (${storage}), ${count} thread(s)`);
         const sb = modules[count];
         const before = sb.memoryUsage().allocatedBytes;
         const built = new sb.HnswIndex({ dim: d, M, efConstruction, efSearch: 1, build: 'immediate', space: 'inner-product', storage, seed: 100 });
@@ -212,39 +286,54 @@ async function runDataset(data, config, modules, report, progress) {
         built.add(ids, items);
         builds[count] = { seconds: (performance.now() - started) / 1000, threads: sb.threads };
         if (t === order.length - 1) {
-          indexes[storage] = built;
-          ours[storage] = { builds, bytesPerItem: (sb.memoryUsage().allocatedBytes - before) / n, vectorBytesPerItem: built.stats().vectorBytesPerItem };
+          ours[storage] = { bytesPerItem: (sb.memoryUsage().allocatedBytes - before) / n, vectorBytesPerItem: built.stats().vectorBytesPerItem };
+          sides.push({ name: `ours ${storage} (wasm)`, storage, builds, index: built,
+            at: (beam) => (i) => built.search(query(i), K, { shortlist: beam }).ids, dispose: () => built.dispose() });
         } else {
           built.dispose();
         }
       }
     }
-    const disposeAll = () => STORAGES.forEach((storage) => indexes[storage]?.dispose());
-    const timer = startNativeTimer(folder, n, d, q);
-    try {
-      progress(0.9, 'queries, interleaved');
-      await timer.ready;
-      // As native's: a warming pass, then the timed one, each over the queries `repeats` times.
-      const ourPass = (storage, beam, repeats) => {
-        const run = () => {
-          for (let r = 0; r < repeats; r++) {
-            for (let i = 0; i < q; i++) indexes[storage].search(query(i), K, { shortlist: beam });
-          }
-        };
-        run();
-        const started = performance.now();
-        run();
-        return (performance.now() - started) / (q * repeats);
+    for (const [p, peer] of peers.entries()) {
+      const builds = {};
+      let kept = null;
+      for (const count of [...threads].sort((a, b) => b - a)) {
+        if (!peer.threads.includes(count)) continue;
+        progress(0.6 + (0.2 * p) / peers.length, `${peer.name}, ${count} thread(s)`);
+        const { seconds, index } = peer.build({ n, d, items, M, efConstruction, threads: count, folder });
+        builds[count] = { seconds };
+        kept = index;
+      }
+      if (kept) sides.push({ name: peer.name, peer: true, builds, at: peer.searcher(kept, queries, d) });
+    }
+    // An answer pass of a side at a beam, repeated: its milliseconds a query.
+    const jsPass = (side, beam, repeats) => {
+      const answer = side.at(beam);
+      const run = () => {
+        for (let r = 0; r < repeats; r++) {
+          for (let i = 0; i < q; i++) answer(i);
+        }
       };
+      run();
+      const started = performance.now();
+      run();
+      return (performance.now() - started) / (q * repeats);
+    };
+    const timer = python ? startNativeTimer(folder, n, d, q) : null;
+    try {
+      progress(0.85, 'queries, interleaved');
+      await timer?.ready;
       // First a pass at every beam on every side, untimed: V8 runs a wasm function first as
       // baseline code and compiles it optimised in the background once it is hot, so without this
       // the first beams of the first index were timed partly on baseline code (in one run f32 at a
-      // beam of 10 took longer than at 16); the answers of ours come from this pass.
-      const found = {};
-      for (const storage of STORAGES) {
-        found[storage] = BEAMS.map((beam) => Array.from({ length: q }, (_, i) => Array.from(indexes[storage].search(query(i), K, { shortlist: beam }).ids)));
+      // beam of 10 took longer than at 16); the answers of the JavaScript sides come from this pass.
+      for (const side of sides.filter((s) => s.at)) {
+        side.found = BEAMS.map((beam) => {
+          const answer = side.at(beam);
+          return Array.from({ length: q }, (_, i) => Array.from(answer(i)));
+        });
       }
-      for (const beam of BEAMS) await timer.pass(beam, 1);
+      if (timer) for (const beam of BEAMS) await timer.pass(beam, 1);
       // Then at each beam PASSES rounds in which each side in turn runs a warming pass and a timed
       // one: the median of each side's. Native hnswlib's time for one beam varied by up to 20%
       // between runs of this benchmark when its passes all came before ours, which moved the ratios
@@ -252,51 +341,60 @@ async function runDataset(data, config, modules, report, progress) {
       // the caches its own side left (a timed pass right after the other side's had measured
       // native's time 1.1x to 1.25x longer on Fashion-MNIST, ours 1.04x).
       const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-      const times = { native: [], f32: [], int8: [] };
+      for (const side of sides) side.times = [];
+      const f32 = sides.find((side) => side.storage === 'f32');
       for (const beam of BEAMS) {
         // A pass lasts at least MIN_PASS_MS (the queries repeated): passes of a few milliseconds
         // right after the process had waited for the other side's measured the first beams up to
         // 1.6x slower than the beams after them.
-        const probe = ourPass('f32', beam, 1);
+        const probe = jsPass(f32, beam, 1);
         const repeats = Math.max(1, Math.ceil(MIN_PASS_MS / (probe * q)));
-        const samples = { native: [], f32: [], int8: [] };
+        const samples = sides.map(() => []);
         for (let round = 0; round < PASSES; round++) {
-          samples.native.push(await timer.pass(beam, repeats));
-          for (const storage of STORAGES) samples[storage].push(ourPass(storage, beam, repeats));
+          for (const [s, side] of sides.entries()) samples[s].push(side.at ? jsPass(side, beam, repeats) : await timer.pass(beam, repeats));
         }
-        for (const side of Object.keys(times)) times[side].push(median(samples[side]));
-      }
-      nativeCurve.forEach((point, b) => { point.ms = times.native[b]; });
-      for (const storage of STORAGES) {
-        ours[storage].curve = BEAMS.map((beam, b) => ({ beam, ms: times[storage][b], recall: recallOf(found[storage][b]) }));
+        sides.forEach((side, s) => side.times.push(median(samples[s])));
       }
     } finally {
-      timer.stop();
-      disposeAll();
+      timer?.stop();
+      sides.forEach((side) => side.dispose?.());
     }
+    for (const side of sides) side.curve = BEAMS.map((beam, b) => ({ beam, ms: side.times[b], recall: recallOf(side.found[b]) }));
 
     const title = data.title;
-    report.table(`${title}: build (seconds)`, ['threads', 'native hnswlib', 'ours f32 (wasm)', 'ours int8 (wasm)', 'f32 / native', 'int8 / native'], threads.map((count) => {
-      const native = theirs.build[String(count)];
-      const [a, b] = STORAGES.map((storage) => ours[storage].builds[count].seconds);
-      return [`${count} (ours ran on ${ours.f32.builds[count].threads})`, native, a, b, a / native, b / native];
-    }));
-    report.table(`${title}: query at equal recall@10 against the exact float top 10 (ms per query, one thread, interpolated on each curve)`,
-      ['recall@10', 'native hnswlib', 'ours f32 (wasm)', 'ours int8 (wasm)', 'f32 / native', 'int8 / native'],
-      (data.targets ?? TARGETS).map((target) => {
-        const a = timeAt(nativeCurve, target);
-        const [b, c] = STORAGES.map((storage) => timeAt(ours[storage].curve, target));
-        return [target, a ?? 'not reached', b ?? 'not reached', c ?? 'not reached', a && b ? b / a : '—', a && c ? c / a : '—'];
+    const peerSides = sides.filter((side) => side.peer);
+    const ourSides = sides.filter((side) => !side.peer);
+    const fastest = (values) => {
+      const reached = values.filter((value) => value !== null);
+      return reached.length > 0 ? Math.min(...reached) : null;
+    };
+    const cell = (value) => value ?? 'not reached';
+    const ratio = (a, b) => (a !== null && b !== null ? a / b : '—');
+    report.table(`${title}: build (seconds; "—" where a side does not build on that many threads)`,
+      ['threads', ...sides.map((side) => side.name), ...ourSides.map((side) => `${side.storage} / fastest peer`)],
+      threads.map((count) => {
+        const seconds = sides.map((side) => side.builds[count]?.seconds ?? null);
+        const best = fastest(seconds.filter((_, s) => sides[s].peer));
+        return [`${count} (ours ran on ${ourSides[0].builds[count].threads})`, ...seconds.map((value) => value ?? '—'),
+          ...ourSides.map((side) => ratio(side.builds[count].seconds, best))];
       }));
-    report.table(`${title}: the curves (beam: hnswlib ef; ours efSearch 1 and a shortlist of the beam, so the beam is the same)`,
-      ['beam', 'native recall', 'native ms', 'f32 recall', 'f32 ms', 'int8 recall', 'int8 ms'],
-      BEAMS.map((beam, i) => [beam, nativeCurve[i].recall, nativeCurve[i].ms, ours.f32.curve[i].recall, ours.f32.curve[i].ms,
-        ours.int8.curve[i].recall, ours.int8.curve[i].ms]));
-    report.table(`${title}: memory per item (bytes)`, ['', 'native hnswlib (saved index)', 'ours f32', 'ours int8'], [
-      ['whole index (native: saved file; ours: wasm heap growth, vectors, graph, labels)', theirs.bytesPerItem, ours.f32.bytesPerItem, ours.int8.bytesPerItem],
-      ['item vectors (native: 4d; ours: stats().vectorBytesPerItem, the store\'s row and the graph\'s reference to it, or its copy of a row of at most 64 bytes)', 4 * d, ours.f32.vectorBytesPerItem, ours.int8.vectorBytesPerItem],
-    ]);
-    return { native: nativeCurve, f32: ours.f32.curve, int8: ours.int8.curve };
+    report.table(`${title}: query at equal recall@10 against the exact float top 10 (ms per query, one query a call, one thread, interpolated on each curve)`,
+      ['recall@10', ...sides.map((side) => side.name), ...ourSides.map((side) => `${side.storage} / fastest peer`)],
+      (data.targets ?? TARGETS).map((target) => {
+        const times = sides.map((side) => timeAt(side.curve, target));
+        const best = fastest(times.filter((_, s) => sides[s].peer));
+        return [target, ...times.map(cell), ...ourSides.map((side) => ratio(timeAt(side.curve, target), best))];
+      }));
+    report.table(`${title}: the curves (beam: hnswlib's ef, usearch's expansion_search; ours efSearch 1 and a shortlist of the beam, so the beam is the same)`,
+      ['beam', ...sides.flatMap((side) => [`${side.name} recall`, `${side.name} ms`])],
+      BEAMS.map((beam, i) => [beam, ...sides.flatMap((side) => [side.curve[i].recall, side.curve[i].ms])]));
+    if (theirs) {
+      report.table(`${title}: memory per item (bytes)`, ['', 'native hnswlib (saved index)', 'ours f32', 'ours int8'], [
+        ['whole index (native: saved file; ours: wasm heap growth, vectors, graph, labels)', theirs.bytesPerItem, ours.f32.bytesPerItem, ours.int8.bytesPerItem],
+        ['item vectors (native: 4d; ours: stats().vectorBytesPerItem, the store\'s row and the graph\'s reference to it, or its copy of a row of at most 64 bytes)', 4 * d, ours.f32.vectorBytesPerItem, ours.int8.vectorBytesPerItem],
+      ]);
+    }
+    return Object.fromEntries(sides.map((side) => [side.name, side.curve]));
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -312,13 +410,11 @@ export default async function native(args, report) {
   for (const name of names) {
     if (!DATASETS[name]) throw new Error(`--only takes ${Object.keys(DATASETS).join(', ')}`);
   }
-  const python = spawnSync('/usr/bin/python3', ['-c', 'import hnswlib, numpy'], { encoding: 'utf8' });
-  if (python.status !== 0) {
-    report.note('python3-hnswlib is missing: sudo apt-get install python3-hnswlib (Debian), then run again.');
-    return;
-  }
+  const python = spawnSync('/usr/bin/python3', ['-c', 'import hnswlib, numpy'], { encoding: 'utf8' }).status === 0;
+  if (!python) report.note('python3-hnswlib is missing (sudo apt-get install python3-hnswlib on Debian): no native hnswlib row.');
+  const peers = await jsPeers(report);
   const modules = { 1: await init({ threads: 1 }), 2: await init({ threads: 2 }) };
-  report.note(`Configuration: inner product, top ${K}, M ${config.M}, efConstruction ${config.efConstruction}; ours with build: 'immediate', space: 'inner-product' (hnswlib's own space) and efSearch 1 with a shortlist of the beam (so both search the same beam), queries one at a time on one thread (on the module that built the index); native hnswlib's index saved after its build and loaded into a second Python process that times its passes on request, so that at each beam native's and ours run in turn: ${PASSES} rounds in which each side runs an untimed pass and a timed one (each over the queries repeated to last at least ${MIN_PASS_MS} ms), the median reported, all after one untimed pass at every beam (warm code on both sides).`);
+  report.note(`Configuration: inner product, top ${K}, M ${config.M}, efConstruction ${config.efConstruction}; ours with build: 'immediate', space: 'inner-product' (hnswlib's own space) and efSearch 1 with a shortlist of the beam (so every side searches the same beam), queries one at a time on one thread (on the module that built the index); native hnswlib's index saved after its build and loaded into a second Python process that times its passes on request (a Python call a query), the npm peers in this process; at each beam every side runs in turn: ${PASSES} rounds in which each side runs an untimed pass and a timed one (each over the queries repeated to last at least ${MIN_PASS_MS} ms), the median reported, all after one untimed pass at every beam (warm code on every side).`);
   // The machine is shared: its load beside the timings says how far to trust them.
   const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
   report.note(`Machine load at the start (1, 5, 15 min averages): ${load()}.`);
@@ -326,7 +422,7 @@ export default async function native(args, report) {
   for (const [i, name] of names.entries()) {
     const data = DATASETS[name](args, q);
     report.note(`Data set ${name}: ${data.description}.`);
-    curves[name] = await runDataset(data, config, modules, report, (fraction, label) =>
+    curves[name] = await runDataset(data, config, modules, peers, python, report, (fraction, label) =>
       report.progress((i + fraction) / names.length, `${name}: ${label}`));
   }
   report.progress(1, 'done');

@@ -5,7 +5,7 @@ import { seededRandom, standardNormal } from './seeded-random.mjs';
 
 const kChunk = 25000;
 
-function percentile(values, p) {
+export function percentile(values, p) {
   const sorted = Float64Array.from(values).sort();
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
