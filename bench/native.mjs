@@ -40,7 +40,7 @@ function option(args, name, fallback) {
 // at a time, as ours run); the index's saved size stands for its memory. Its query times come from
 // NATIVE_TIMER below, in passes interleaved with ours.
 const PYTHON = String.raw`
-import json, sys, time, os
+import json, sys, time, os, resource
 import numpy as np
 import hnswlib
 folder, n, d, q, M, efc = sys.argv[1], *map(int, sys.argv[2:7])
@@ -50,6 +50,9 @@ data = np.fromfile(os.path.join(folder, 'items.f32'), dtype=np.float32).reshape(
 queries = np.fromfile(os.path.join(folder, 'queries.f32'), dtype=np.float32).reshape(q, d)
 out = {'build': {}}
 index = None
+# The process's peak resident memory (KiB on Linux) before and after its first build: what holding
+# the built index cost it at the most.
+rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 for threads in threads_list:
     index = None
     index = hnswlib.Index(space='ip', dim=d)
@@ -57,6 +60,8 @@ for threads in threads_list:
     started = time.perf_counter()
     index.add_items(data, np.arange(n), num_threads=threads)
     out['build'][str(threads)] = time.perf_counter() - started
+    if 'rssGrowth' not in out:
+        out['rssGrowth'] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before) * 1024
 index.set_num_threads(1)
 out['curve'] = []
 for ef in beams:
@@ -280,13 +285,17 @@ async function runDataset(data, config, modules, peers, python, report, progress
       for (const [t, count] of order.entries()) {
         progress(0.1 + 0.25 * s + (0.25 * t) / order.length, `ours (${storage}), ${count} thread(s)`);
         const sb = modules[count];
-        const before = sb.memoryUsage().allocatedBytes;
+        const before = sb.memoryUsage();
         const built = new sb.HnswIndex({ dim: d, M, efConstruction, efSearch: 1, build: 'immediate', space: 'inner-product', storage, seed: 100 });
         const started = performance.now();
         built.add(ids, items);
         builds[count] = { seconds: (performance.now() - started) / 1000, threads: sb.threads };
         if (t === order.length - 1) {
-          ours[storage] = { bytesPerItem: (sb.memoryUsage().allocatedBytes - before) / n, vectorBytesPerItem: built.stats().vectorBytesPerItem };
+          const after = sb.memoryUsage();
+          // Wasm memory never shrinks: its growth by the build is the build's high-water mark (where
+          // the module's earlier work had not already grown it), beside the live bytes it left.
+          ours[storage] = { bytesPerItem: (after.allocatedBytes - before.allocatedBytes) / n, vectorBytesPerItem: built.stats().vectorBytesPerItem,
+            heapGrowth: after.heapBytes - before.heapBytes, liveGrowth: after.allocatedBytes - before.allocatedBytes };
           sides.push({ name: `ours ${storage} (wasm)`, storage, builds, index: built,
             at: (beam) => (i) => built.search(query(i), K, { shortlist: beam }).ids, dispose: () => built.dispose() });
         } else {
@@ -392,6 +401,8 @@ async function runDataset(data, config, modules, peers, python, report, progress
       report.table(`${title}: memory per item (bytes)`, ['', 'native hnswlib (saved index)', 'ours f32', 'ours int8'], [
         ['whole index (native: saved file; ours: wasm heap growth, vectors, graph, labels)', theirs.bytesPerItem, ours.f32.bytesPerItem, ours.int8.bytesPerItem],
         ['item vectors (native: 4d; ours: stats().vectorBytesPerItem, the store\'s row and the graph\'s reference to it, or its copy of a row of at most 64 bytes)', 4 * d, ours.f32.vectorBytesPerItem, ours.int8.vectorBytesPerItem],
+        ['peak memory grown by the build (native: the process\'s peak RSS; ours: wasm memory, which never shrinks; 0 where earlier work had grown it)', theirs.rssGrowth / n, ours.f32.heapGrowth / n, ours.int8.heapGrowth / n],
+        ['that peak over the live bytes the index keeps (ours: allocated; native: its saved size)', theirs.rssGrowth / (theirs.bytesPerItem * n), ours.f32.heapGrowth / ours.f32.liveGrowth, ours.int8.heapGrowth / ours.int8.liveGrowth],
       ]);
     }
     return Object.fromEntries(sides.map((side) => [side.name, side.curve]));
