@@ -72,8 +72,10 @@ const nonFinite = (message) => new BanditError(ErrorCode.NON_FINITE, message);
 // memory when it already has the target type (so that the caller's own `buffer` or `byteLength`
 // properties are never read later), a copy otherwise. `check(value, i)` throws for a rejected element;
 // `checkLength(length)`, if given, throws for a length the call cannot take, before any element is
-// read or anything as large as the length is allocated.
-function readArray(values, name, Target, expected, check, checkLength) {
+// read or anything as large as the length is allocated. `bound`, if given, is what `check` accepts:
+// exactly the numbers in [-bound, bound] (floats), so a typed array is scanned by a loop of its own
+// and `check` runs only on the first entry outside, to throw its error.
+function readArray(values, name, Target, expected, check, checkLength, bound) {
   const tag = tagOf(values);
   if (tag !== undefined) {
     if (tag === 'BigInt64Array' || tag === 'BigUint64Array') {
@@ -82,11 +84,15 @@ function readArray(values, name, Target, expected, check, checkLength) {
     if (isDetached(typedArrayBuffer.call(values))) throw invalidArgument(`${name} is a view of a detached ArrayBuffer`);
     const length = typedArrayLength.call(values);
     checkLength?.(length);
-    for (let i = 0; i < length; i++) check(values[i], i);
+    if (bound === undefined) {
+      for (let i = 0; i < length; i++) check(values[i], i);
+    } else {
+      const outside = firstOutside(values, length, bound);
+      if (outside >= 0) check(values[outside], outside);
+    }
     if (tag === Target.name) return new Target(typedArrayBuffer.call(values), typedArrayByteOffset.call(values), length);
-    const copy = new Target(length);
-    for (let i = 0; i < length; i++) copy[i] = values[i];
-    return copy;
+    // A typed array's elements are its own (no getter runs): the constructor converts them natively.
+    return new Target(values);
   }
   if (!guardProxy(() => Array.isArray(values), name)) throw invalidArgument(`${name} must be ${expected}, got ${describe(values)}`);
   // An array (or a Proxy of one) is read element by element, once.
@@ -108,6 +114,19 @@ function readArray(values, name, Target, expected, check, checkLength) {
     copy[i] = value;
   }
   return copy;
+}
+
+// The first index of a typed array's entries (in [0, length)) outside [-bound, bound], NaN
+// included, or -1. A loop of its own, apart from readArray's per-entry checks: a search's query is
+// read here at every call, and an element load shared by every typed array type the package reads
+// (ids, labels, floats) is a slow megamorphic one (a query of 16 floats cost a third of a search
+// call over a small index).
+function firstOutside(values, length, bound) {
+  for (let i = 0; i < length; i++) {
+    const value = values[i];
+    if (!(value <= bound && value >= -bound)) return i;
+  }
+  return -1;
 }
 
 const isIndex = (key) => typeof key === 'string' && /^(?:0|[1-9][0-9]*)$/.test(key);
@@ -153,7 +172,7 @@ function checkEntry(name, float32) {
 
 /** Vectors stored or searched as float32 (index items, queries): finite, |x| <= MAX_MAGNITUDE. */
 export function toFloat32Array(values, name) {
-  return readArray(values, name, Float32Array, 'a Float32Array, a Float64Array or an array of numbers', checkEntry(name, true));
+  return readArray(values, name, Float32Array, 'a Float32Array, a Float64Array or an array of numbers', checkEntry(name, true), undefined, MAX_MAGNITUDE);
 }
 
 /**
@@ -161,14 +180,14 @@ export function toFloat32Array(values, name) {
  * `checkLength(length)`, if given, refuses a length before any element is read (readArray).
  */
 export function toFeatureArray(values, name, checkLength) {
-  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', checkEntry(name, false), checkLength);
+  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', checkEntry(name, false), checkLength, MAX_MAGNITUDE);
 }
 
 /** Doubles that are only compared or range-checked by the core (weights, bounded rewards): finite. */
 export function toFloat64Array(values, name, checkLength) {
   return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', (value, i) => {
     if (value !== value || value === Infinity || value === -Infinity) throw nonFinite(`${name}[${i}] is ${value}`);
-  }, checkLength);
+  }, checkLength, Number.MAX_VALUE);
 }
 
 /** A checkLength for toFeatureArray and toFloat64Array: one entry per id of `ids` (already read). */
