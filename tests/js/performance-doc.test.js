@@ -24,3 +24,11 @@ test('a block names a heading its results file has, or the check fails', () => {
   expect(edited).not.toBe(text);
   expect(renderTables(edited)).not.toBe(edited);
 });
+
+test('the guide\'s prose types no figure: every number it shows is in a generated block', () => {
+  // Outside the blocks: no digit but in code, link targets and names (C2UCB, python3, Figure 2).
+  const prose = text.replace(/<!-- table: [\s\S]*?<!-- \/table -->/g, '').replace(/`[^`]*`/g, '').replace(/\]\([^)]*\)/g, ']')
+    .replace(/\b[A-Za-z]+\d\w*/g, '').replace(/\b(?:Figure|Table)s? \d+/g, '');
+  expect(prose.split('\n').filter((line) => /\d/.test(line))).toEqual([]);
+  expect(tableBlocks(text).map(({ file }) => file)).toEqual(expect.arrayContaining(['bench/results/persistence.md', 'bench/results/horizon-million.md', 'bench/results/linear-million.md']));
+});
