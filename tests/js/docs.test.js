@@ -13,11 +13,19 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadModule, seededRandom } from './helpers.js';
+import { loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let site;
 
+// import ... from '...' as the AsyncFunction's awaited imports: the package by its name (its own
+// exports, as a user's project resolves them) and Node's modules.
+const asAwaitedImports = (code) => code.replace(/^import (.+) from '([^']+)';/gm, (_, what, specifier) => {
+  const named = what.trim().startsWith('{') ? what : `{ default: ${what} }`;
+  return `const ${named} = await importModule('${specifier}');`;
+});
+const importModule = (specifier) => import(specifier.startsWith('sublinear-bandits')
+  ? pathToFileURL(createRequire(join(root, 'package.json')).resolve(specifier)).href : specifier);
 const htmlFiles = (folder) => readdirSync(folder, { recursive: true }).filter((file) => file.endsWith('.html')).map((file) => join(folder, file));
 
 beforeAll(() => {
@@ -105,19 +113,26 @@ describe('the documentation site', () => {
 
 describe('the README', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const quickStarts = [...readme.matchAll(/^## (Quick start: .+)\n([\s\S]*?)(?=^## )/gm)].map(([, title, body]) => [title, [...body.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n')]);
+  // Every ```js block, grouped by its ## section and run as one program a section (the quick starts
+  // use the `sb` the Install section makes; Install's own block imports the package by its name).
+  const sections = [...readme.matchAll(/^## (.+)\n([\s\S]*?)(?=^## |(?![\s\S]))/gm)]
+    .map(([, title, body]) => [title, [...body.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1])])
+    .filter(([, blocks]) => blocks.length);
 
   test('stays a few screens long and links the guides', () => {
     expect(readme.split('\n').length).toBeLessThan(220);
-    expect(quickStarts.map(([title]) => title)).toHaveLength(3);
+    expect(sections.map(([title]) => title)).toEqual(['Install', 'Quick start: a recommender over a catalogue', 'Quick start: a MIPS index', 'Quick start: reproducing a paper']);
+    // No block outside a section, so none is left unrun.
+    expect(sections.flatMap(([, blocks]) => blocks)).toHaveLength([...readme.matchAll(/```js\n/g)].length);
     for (const guide of ['recommender', 'mips', 'threads-and-hosts', 'status', 'performance']) expect(readme).toContain(`(docs/${guide}.md)`);
     expect(readme).toContain('examples/redis-users/');
   });
 
-  test.each(quickStarts)('%s runs as written', async (_title, code) => {
+  test.each(sections.map(([title, blocks]) => [title, blocks.join('\n')]))('%s runs as written', async (_title, code) => {
     const sb = await loadModule();
     const AsyncFunction = (async () => {}).constructor;
-    await new AsyncFunction('sb', code)(sb);
+    const sbName = /\bconst sb\b/.test(code) ? 'givenModule' : 'sb';
+    await new AsyncFunction(sbName, 'importModule', asAwaitedImports(code))(sb, importModule);
   }, 60_000);
 });
 
@@ -233,14 +248,6 @@ describe('the guides\' code', () => {
     "const { init } = require('sublinear-bandits');   // also: require('sublinear-bandits')(options)": `
       const require = createRequire(join(root, 'package.json'));`,
   };
-  // import ... from '...' as the AsyncFunction's awaited imports: the package by its name (its own
-  // exports, as a user's project resolves them) and Node's modules.
-  const asAwaitedImports = (code) => code.replace(/^import (.+) from '([^']+)';/gm, (_, what, specifier) => {
-    const named = what.trim().startsWith('{') ? what : `{ default: ${what} }`;
-    return `const ${named} = await importModule('${specifier}');`;
-  });
-  const importModule = (specifier) => import(specifier.startsWith('sublinear-bandits')
-    ? pathToFileURL(createRequire(join(root, 'package.json')).resolve(specifier)).href : specifier);
   const runnable = blocks.filter(([, code]) => !Object.hasOwn(notRun, code.split('\n')[0]));
 
   test.each(runnable)('%s runs', async (name, code) => {
@@ -299,6 +306,34 @@ describe('the guides say what the library does', () => {
       expect(result.users.count, type).toBe(5);
     }
     expect(readFileSync(join(root, 'docs/papers.md'), 'utf8')).toContain('(every linear policy, with its\noptions');
+  });
+
+  // The README, the guides and the types as one text each, JSDoc's leading stars and line breaks gone.
+  const prose = () => ['README.md', ...readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`),
+    ...readdirSync(join(root, 'web/src')).filter((file) => file.endsWith('.d.ts')).map((file) => `web/src/${file}`)]
+    .map((file) => [file, readFileSync(join(root, file), 'utf8').replace(/\s+/g, ' ').replace(/ \* /g, ' ')]);
+
+  test('no text says the elimination policies are refused over a catalogue; catalogue.d.ts names every linear policy as its user', async () => {
+    const sb = await loadModule();
+    for (const [file, text] of prose()) {
+      expect(text, file).not.toMatch(/not yet over a catalogue/);
+      expect(text, file).not.toMatch(/(?:linear-elim|sub-elim)(?: and (?:linear-elim|sub-elim))? (?:are|is) `?INVALID_ARGUMENT/);
+    }
+    const users = readFileSync(join(root, 'web/src/catalogue.d.ts'), 'utf8').match(/`\{ catalogue \}` \(([^)]*)\)/)[1];
+    for (const [name] of registeredClasses(sb, 'linear-policy')) expect(users, name).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
+  test('removing the arm that sets an elimination threshold is documented as it works (linear.test.js runs it)', () => {
+    for (const [file, text] of prose()) expect(text, file).not.toMatch(/threshold[^.]*(?:throws|is) `?INVALID_ARGUMENT/);
+    expect(readFileSync(join(root, 'web/src/linear.d.ts'), 'utf8')).toContain('Removing the arm that sets the threshold brings the eliminated arms back.');
+  });
+
+  test('the README\'s Status names what is unfinished without the benchmarks\' ratios (those are docs/performance.md\'s generated tables)', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const status = readme.slice(readme.indexOf('## Status'), readme.indexOf('\n## ', readme.indexOf('## Status') + 1));
+    expect(status.length).toBeGreaterThan(500);
+    expect(status.match(/\d(?:\.\d+)?[x×](?![\w.])|\d(?:\.\d+)? ×/g)).toBeNull();
+    expect(status).toContain('docs/status.md');
   });
 
   test('a pending decision costs what the guide says (268 B for one arm at d = 32)', async () => {
