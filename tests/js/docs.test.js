@@ -111,6 +111,78 @@ describe('the documentation site', () => {
   });
 });
 
+describe('the API reference against the runtime', () => {
+  // The module object init() resolves to, read at runtime, against its declared type (SublinearBandits in
+  // dist/index.d.ts) and the reference TypeDoc made of it: every member is typed and every typed one
+  // exists; for each class, every method and static on its prototype chain is typed, every typed method
+  // exists, and each has its place on the class's page; every option of its constructor has its place on
+  // the page of the interface that declares it (option-tables.test.js holds those interfaces to the
+  // options the core accepts).
+  test('every member of the module, every method and static of each class, and every constructor option is typed and in the reference', async () => {
+    const sb = await loadModule();
+    const entry = join(root, 'dist/index.d.ts');
+    const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [], skipLibCheck: true });
+    const checker = program.getTypeChecker();
+    const declared = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry))).find((symbol) => symbol.getName() === 'SublinearBandits');
+    const members = (type) => checker.getPropertiesOfType(type).filter((symbol) => !symbol.getName().startsWith('__@'));  // not [Symbol.dispose]
+    const moduleMembers = members(checker.getDeclaredTypeOfSymbol(declared));
+    expect(moduleMembers.map((symbol) => symbol.getName()).sort()).toEqual(Object.keys(sb).sort());
+
+    const reference = join(site, 'api');
+    const ids = (page) => (existsSync(join(reference, page)) ? new Set([...readFileSync(join(reference, page), 'utf8').matchAll(/\sid="([^"]+)"/g)].map((match) => match[1])) : new Set());
+    const modulePage = ids('interfaces/index.SublinearBandits.html');
+    const builtins = [Object.prototype, Function.prototype, Error.prototype, Error];
+    const chain = (start) => {
+      const names = new Set();
+      for (let object = start; object && !builtins.includes(object); object = Object.getPrototypeOf(object)) {
+        for (const name of Object.getOwnPropertyNames(object)) names.add(name);
+      }
+      return names;
+    };
+    const problems = [];
+    let classes = 0;
+    let options = 0;
+    for (const symbol of moduleMembers) {
+      const name = symbol.getName();
+      if (!modulePage.has(name.toLowerCase())) problems.push(`${name}: not on the module's page`);
+      const type = checker.getTypeOfSymbol(symbol);
+      const [constructor] = type.getConstructSignatures();
+      if (!constructor) continue;
+      classes += 1;
+      const statics = members(type).map((member) => member.getName()).filter((member) => member !== 'prototype');
+      const instance = members(constructor.getReturnType());
+      const methods = instance.filter((member) => checker.getTypeOfSymbol(member).getCallSignatures().length).map((member) => member.getName());
+      const runtime = [...chain(sb[name].prototype)].filter((member) => member !== 'constructor');
+      const runtimeStatics = [...chain(sb[name])].filter((member) => !['length', 'name', 'prototype'].includes(member));
+      for (const member of runtime) if (!instance.some((typed) => typed.getName() === member)) problems.push(`${name}.prototype.${member}: not typed`);
+      for (const member of methods) if (!runtime.includes(member)) problems.push(`${name}.prototype.${member}: typed, not at runtime`);
+      for (const member of runtimeStatics) if (!statics.includes(member)) problems.push(`${name}.${member}: not typed`);
+      for (const member of statics) if (!runtimeStatics.includes(member)) problems.push(`${name}.${member}: typed, not at runtime`);
+      const page = ids(`classes/index.${name}.html`);
+      for (const member of [...instance.map((typed) => typed.getName()), ...statics]) {
+        if (!page.has(member.toLowerCase())) problems.push(`${name}.${member}: not on classes/index.${name}.html`);
+      }
+      // The options object of the constructor (a union of forms: each form's options).
+      const [parameter] = constructor.getParameters();
+      const optionsType = parameter && checker.getTypeOfSymbol(parameter);
+      if (!optionsType || !(optionsType.isUnion() ? optionsType.types : [optionsType]).every((form) => form.flags & ts.TypeFlags.Object)) continue;
+      for (const form of optionsType.isUnion() ? optionsType.types : [optionsType]) {
+        for (const option of members(form)) {
+          options += 1;
+          const owner = option.declarations?.[0]?.parent;
+          const interfaceName = owner && ts.isInterfaceDeclaration(owner) ? owner.name.text : null;
+          if (!interfaceName || !ids(`interfaces/index.${interfaceName}.html`).has(option.getName().toLowerCase())) {
+            problems.push(`${name}'s option ${option.getName()}: not on an interface's page (${interfaceName ?? 'no interface'})`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(classes).toBeGreaterThanOrEqual(24);
+    expect(options).toBeGreaterThan(200);
+  });
+});
+
 describe('the README', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   // Every ```js block, grouped by its ## section and run as one program a section (the quick starts
