@@ -204,7 +204,14 @@ describe('the README', () => {
     const sb = await loadModule();
     const AsyncFunction = (async () => {}).constructor;
     const sbName = /\bconst sb\b/.test(code) ? 'givenModule' : 'sb';
-    await new AsyncFunction(sbName, 'importModule', asAwaitedImports(code))(sb, importModule);
+    // What the comments say a block gets ("about 7 KB", "ids [2, 1]") is what it gets.
+    const found = (name) => `typeof ${name} === 'undefined' ? undefined : ${name}`;
+    const body = `${asAwaitedImports(code)}\nreturn { bytes: ${found('bytes')}, ids: ${found('ids')} };`;
+    const { bytes, ids } = await new AsyncFunction(sbName, 'importModule', body)(sb, importModule);
+    const size = code.match(/about (\d+) KB/);
+    if (size) expect(Math.abs(bytes.length / 1000 - Number(size[1])), `${bytes.length} bytes`).toBeLessThan(0.5);
+    const answer = code.match(/ids \[([\d, ]+)\]/);
+    if (answer) expect(Array.from(ids)).toEqual(answer[1].split(',').map(Number));
   }, 60_000);
 });
 
