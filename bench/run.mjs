@@ -68,8 +68,8 @@ mkdirSync(out, { recursive: true });
 writeFileSync(new URL(`${saveAs}.json`, out), JSON.stringify({ name, machine, args, date: new Date().toISOString(), ...data }, null, 2));
 writeFileSync(new URL(`${saveAs}.md`, out), `# Benchmark: ${name}\n\n${sections.join('\n')}\n`);
 console.log(`\nWrote ${new URL(`${saveAs}.json`, out).pathname} and ${saveAs}.md beside it`);
-// The guide's tables are the results' own (scripts/performance-tables.mjs).
+// The guide's and the examples' tables are the results' own (scripts/performance-tables.mjs).
 if (inCheckout) {
   const { writeTables } = await import('../scripts/performance-tables.mjs');
-  if (writeTables()) console.log('docs/performance.md: its tables taken again from bench/results');
+  for (const file of writeTables()) console.log(`${file}: its tables taken again from bench/results`);
 }

@@ -1,5 +1,5 @@
-// docs/performance.md's measured tables, taken from bench/results/ rather than copied by hand. A
-// block in the guide
+// The measured tables of docs/performance.md and of the examples' READMEs, taken from bench/results/
+// rather than copied by hand. A block in one of those files
 //
 //   <!-- table: bench/results/batch.md ### HnswIndex 100000 x 32 -->
 //   ...
@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
 export const guide = new URL('docs/performance.md', root);
+// Every file with blocks: the guide, and the Redis example's README (its load test's figures).
+export const documents = [guide, new URL('examples/redis-users/README.md', root)];
 
 const block = /<!-- table: (\S+) (#+ [^\n]*?) -->\n[\s\S]*?<!-- \/table -->/g;
 
@@ -43,23 +45,27 @@ export function tableBlocks(text) {
   return [...text.matchAll(block)].map(([, file, heading]) => ({ file, heading }));
 }
 
-// Rewrites the guide's blocks from the results; returns whether anything changed.
+// Rewrites the blocks of every document from the results; returns the documents that changed.
 export function writeTables() {
-  const text = readFileSync(guide, 'utf8');
-  const rendered = renderTables(text);
-  if (rendered === text) return false;
-  writeFileSync(guide, rendered);
-  return true;
+  const changed = [];
+  for (const document of documents) {
+    const text = readFileSync(document, 'utf8');
+    const rendered = renderTables(text);
+    if (rendered === text) continue;
+    writeFileSync(document, rendered);
+    changed.push(document.pathname.slice(root.pathname.length));
+  }
+  return changed;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
-    const text = readFileSync(guide, 'utf8');
-    if (renderTables(text) !== text) {
-      console.error('docs/performance.md: a table differs from its bench/results file (node scripts/performance-tables.mjs rewrites them)');
-      process.exit(1);
+    const stale = documents.filter((document) => { const text = readFileSync(document, 'utf8'); return renderTables(text) !== text; });
+    for (const document of stale) {
+      console.error(`${document.pathname.slice(root.pathname.length)}: a table differs from its bench/results file (node scripts/performance-tables.mjs rewrites them)`);
     }
-  } else if (writeTables()) {
-    console.log('docs/performance.md: its tables taken again from bench/results');
+    if (stale.length) process.exit(1);
+  } else {
+    for (const file of writeTables()) console.log(`${file}: its tables taken again from bench/results`);
   }
 }

@@ -13,11 +13,19 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadModule, seededRandom } from './helpers.js';
+import { loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let site;
 
+// import ... from '...' as the AsyncFunction's awaited imports: the package by its name (its own
+// exports, as a user's project resolves them) and Node's modules.
+const asAwaitedImports = (code) => code.replace(/^import (.+) from '([^']+)';/gm, (_, what, specifier) => {
+  const named = what.trim().startsWith('{') ? what : `{ default: ${what} }`;
+  return `const ${named} = await importModule('${specifier}');`;
+});
+const importModule = (specifier) => import(specifier.startsWith('sublinear-bandits')
+  ? pathToFileURL(createRequire(join(root, 'package.json')).resolve(specifier)).href : specifier);
 const htmlFiles = (folder) => readdirSync(folder, { recursive: true }).filter((file) => file.endsWith('.html')).map((file) => join(folder, file));
 
 beforeAll(() => {
@@ -34,7 +42,7 @@ describe('the documentation site', () => {
       const page = guide === 'README.md' ? 'index.html' : guide.replace(/\.md$/, '.html');
       expect(existsSync(join(site, page)), page).toBe(true);
     }
-    for (const page of ['readme.html', 'changelog.html', 'examples/redis-users.html', 'api/index.html', 'api/hierarchy.html']) {
+    for (const page of ['readme.html', 'changelog.html', 'examples/redis-users.html', 'examples/catalogue-workers.html', 'api/index.html', 'api/hierarchy.html']) {
       expect(existsSync(join(site, page)), page).toBe(true);
     }
   });
@@ -103,21 +111,107 @@ describe('the documentation site', () => {
   });
 });
 
+describe('the API reference against the runtime', () => {
+  // The module object init() resolves to, read at runtime, against its declared type (SublinearBandits in
+  // dist/index.d.ts) and the reference TypeDoc made of it: every member is typed and every typed one
+  // exists; for each class, every method and static on its prototype chain is typed, every typed method
+  // exists, and each has its place on the class's page; every option of its constructor has its place on
+  // the page of the interface that declares it (option-tables.test.js holds those interfaces to the
+  // options the core accepts).
+  test('every member of the module, every method and static of each class, and every constructor option is typed and in the reference', async () => {
+    const sb = await loadModule();
+    const entry = join(root, 'dist/index.d.ts');
+    const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [], skipLibCheck: true });
+    const checker = program.getTypeChecker();
+    const declared = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry))).find((symbol) => symbol.getName() === 'SublinearBandits');
+    const members = (type) => checker.getPropertiesOfType(type).filter((symbol) => !symbol.getName().startsWith('__@'));  // not [Symbol.dispose]
+    const moduleMembers = members(checker.getDeclaredTypeOfSymbol(declared));
+    expect(moduleMembers.map((symbol) => symbol.getName()).sort()).toEqual(Object.keys(sb).sort());
+
+    const reference = join(site, 'api');
+    const ids = (page) => (existsSync(join(reference, page)) ? new Set([...readFileSync(join(reference, page), 'utf8').matchAll(/\sid="([^"]+)"/g)].map((match) => match[1])) : new Set());
+    const modulePage = ids('interfaces/index.SublinearBandits.html');
+    const builtins = [Object.prototype, Function.prototype, Error.prototype, Error];
+    const chain = (start) => {
+      const names = new Set();
+      for (let object = start; object && !builtins.includes(object); object = Object.getPrototypeOf(object)) {
+        for (const name of Object.getOwnPropertyNames(object)) names.add(name);
+      }
+      return names;
+    };
+    const problems = [];
+    let classes = 0;
+    let options = 0;
+    for (const symbol of moduleMembers) {
+      const name = symbol.getName();
+      if (!modulePage.has(name.toLowerCase())) problems.push(`${name}: not on the module's page`);
+      const type = checker.getTypeOfSymbol(symbol);
+      const [constructor] = type.getConstructSignatures();
+      if (!constructor) continue;
+      classes += 1;
+      const statics = members(type).map((member) => member.getName()).filter((member) => member !== 'prototype');
+      const instance = members(constructor.getReturnType());
+      const methods = instance.filter((member) => checker.getTypeOfSymbol(member).getCallSignatures().length).map((member) => member.getName());
+      const runtime = [...chain(sb[name].prototype)].filter((member) => member !== 'constructor');
+      const runtimeStatics = [...chain(sb[name])].filter((member) => !['length', 'name', 'prototype'].includes(member));
+      for (const member of runtime) if (!instance.some((typed) => typed.getName() === member)) problems.push(`${name}.prototype.${member}: not typed`);
+      for (const member of methods) if (!runtime.includes(member)) problems.push(`${name}.prototype.${member}: typed, not at runtime`);
+      for (const member of runtimeStatics) if (!statics.includes(member)) problems.push(`${name}.${member}: not typed`);
+      for (const member of statics) if (!runtimeStatics.includes(member)) problems.push(`${name}.${member}: typed, not at runtime`);
+      const page = ids(`classes/index.${name}.html`);
+      for (const member of [...instance.map((typed) => typed.getName()), ...statics]) {
+        if (!page.has(member.toLowerCase())) problems.push(`${name}.${member}: not on classes/index.${name}.html`);
+      }
+      // The options object of the constructor (a union of forms: each form's options).
+      const [parameter] = constructor.getParameters();
+      const optionsType = parameter && checker.getTypeOfSymbol(parameter);
+      if (!optionsType || !(optionsType.isUnion() ? optionsType.types : [optionsType]).every((form) => form.flags & ts.TypeFlags.Object)) continue;
+      for (const form of optionsType.isUnion() ? optionsType.types : [optionsType]) {
+        for (const option of members(form)) {
+          options += 1;
+          const owner = option.declarations?.[0]?.parent;
+          const interfaceName = owner && ts.isInterfaceDeclaration(owner) ? owner.name.text : null;
+          if (!interfaceName || !ids(`interfaces/index.${interfaceName}.html`).has(option.getName().toLowerCase())) {
+            problems.push(`${name}'s option ${option.getName()}: not on an interface's page (${interfaceName ?? 'no interface'})`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(classes).toBeGreaterThanOrEqual(24);
+    expect(options).toBeGreaterThan(200);
+  });
+});
+
 describe('the README', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const quickStarts = [...readme.matchAll(/^## (Quick start: .+)\n([\s\S]*?)(?=^## )/gm)].map(([, title, body]) => [title, [...body.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n')]);
+  // Every ```js block, grouped by its ## section and run as one program a section (the quick starts
+  // use the `sb` the Install section makes; Install's own block imports the package by its name).
+  const sections = [...readme.matchAll(/^## (.+)\n([\s\S]*?)(?=^## |(?![\s\S]))/gm)]
+    .map(([, title, body]) => [title, [...body.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1])])
+    .filter(([, blocks]) => blocks.length);
 
   test('stays a few screens long and links the guides', () => {
     expect(readme.split('\n').length).toBeLessThan(220);
-    expect(quickStarts.map(([title]) => title)).toHaveLength(3);
+    expect(sections.map(([title]) => title)).toEqual(['Install', 'Quick start: a recommender over a catalogue', 'Quick start: a MIPS index', 'Quick start: reproducing a paper']);
+    // No block outside a section, so none is left unrun.
+    expect(sections.flatMap(([, blocks]) => blocks)).toHaveLength([...readme.matchAll(/```js\n/g)].length);
     for (const guide of ['recommender', 'mips', 'threads-and-hosts', 'status', 'performance']) expect(readme).toContain(`(docs/${guide}.md)`);
     expect(readme).toContain('examples/redis-users/');
   });
 
-  test.each(quickStarts)('%s runs as written', async (_title, code) => {
+  test.each(sections.map(([title, blocks]) => [title, blocks.join('\n')]))('%s runs as written', async (_title, code) => {
     const sb = await loadModule();
     const AsyncFunction = (async () => {}).constructor;
-    await new AsyncFunction('sb', code)(sb);
+    const sbName = /\bconst sb\b/.test(code) ? 'givenModule' : 'sb';
+    // What the comments say a block gets ("about 7 KB", "ids [2, 1]") is what it gets.
+    const found = (name) => `typeof ${name} === 'undefined' ? undefined : ${name}`;
+    const body = `${asAwaitedImports(code)}\nreturn { bytes: ${found('bytes')}, ids: ${found('ids')} };`;
+    const { bytes, ids } = await new AsyncFunction(sbName, 'importModule', body)(sb, importModule);
+    const size = code.match(/about (\d+) KB/);
+    if (size) expect(Math.abs(bytes.length / 1000 - Number(size[1])), `${bytes.length} bytes`).toBeLessThan(0.5);
+    const answer = code.match(/ids \[([\d, ]+)\]/);
+    if (answer) expect(Array.from(ids)).toEqual(answer[1].split(',').map(Number));
   }, 60_000);
 });
 
@@ -233,14 +327,6 @@ describe('the guides\' code', () => {
     "const { init } = require('sublinear-bandits');   // also: require('sublinear-bandits')(options)": `
       const require = createRequire(join(root, 'package.json'));`,
   };
-  // import ... from '...' as the AsyncFunction's awaited imports: the package by its name (its own
-  // exports, as a user's project resolves them) and Node's modules.
-  const asAwaitedImports = (code) => code.replace(/^import (.+) from '([^']+)';/gm, (_, what, specifier) => {
-    const named = what.trim().startsWith('{') ? what : `{ default: ${what} }`;
-    return `const ${named} = await importModule('${specifier}');`;
-  });
-  const importModule = (specifier) => import(specifier.startsWith('sublinear-bandits')
-    ? pathToFileURL(createRequire(join(root, 'package.json')).resolve(specifier)).href : specifier);
   const runnable = blocks.filter(([, code]) => !Object.hasOwn(notRun, code.split('\n')[0]));
 
   test.each(runnable)('%s runs', async (name, code) => {
@@ -299,6 +385,34 @@ describe('the guides say what the library does', () => {
       expect(result.users.count, type).toBe(5);
     }
     expect(readFileSync(join(root, 'docs/papers.md'), 'utf8')).toContain('(every linear policy, with its\noptions');
+  });
+
+  // The README, the guides and the types as one text each, JSDoc's leading stars and line breaks gone.
+  const prose = () => ['README.md', ...readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`),
+    ...readdirSync(join(root, 'web/src')).filter((file) => file.endsWith('.d.ts')).map((file) => `web/src/${file}`)]
+    .map((file) => [file, readFileSync(join(root, file), 'utf8').replace(/\s+/g, ' ').replace(/ \* /g, ' ')]);
+
+  test('no text says the elimination policies are refused over a catalogue; catalogue.d.ts names every linear policy as its user', async () => {
+    const sb = await loadModule();
+    for (const [file, text] of prose()) {
+      expect(text, file).not.toMatch(/not yet over a catalogue/);
+      expect(text, file).not.toMatch(/(?:linear-elim|sub-elim)(?: and (?:linear-elim|sub-elim))? (?:are|is) `?INVALID_ARGUMENT/);
+    }
+    const users = readFileSync(join(root, 'web/src/catalogue.d.ts'), 'utf8').match(/`\{ catalogue \}` \(([^)]*)\)/)[1];
+    for (const [name] of registeredClasses(sb, 'linear-policy')) expect(users, name).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
+  test('removing the arm that sets an elimination threshold is documented as it works (linear.test.js runs it)', () => {
+    for (const [file, text] of prose()) expect(text, file).not.toMatch(/threshold[^.]*(?:throws|is) `?INVALID_ARGUMENT/);
+    expect(readFileSync(join(root, 'web/src/linear.d.ts'), 'utf8')).toContain('Removing the arm that sets the threshold brings the eliminated arms back.');
+  });
+
+  test('the README\'s Status names what is unfinished without the benchmarks\' ratios (those are docs/performance.md\'s generated tables)', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const status = readme.slice(readme.indexOf('## Status'), readme.indexOf('\n## ', readme.indexOf('## Status') + 1));
+    expect(status.length).toBeGreaterThan(500);
+    expect(status.match(/\d(?:\.\d+)?[x×](?![\w.])|\d(?:\.\d+)? ×/g)).toBeNull();
+    expect(status).toContain('docs/status.md');
   });
 
   test('a pending decision costs what the guide says (268 B for one arm at d = 32)', async () => {

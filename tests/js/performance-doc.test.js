@@ -1,9 +1,10 @@
 // docs/performance.md's tables are bench/results' own (issue 55: taken from the results, not copied by
 // hand): every table block of the guide equals the table under its heading in its results file, and
-// the guide holds one for each benchmark its highlights lean on.
+// the guide holds one for each benchmark its highlights lean on; so do the Redis example's README's
+// (its load test).
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { guide, renderTables, tableBlocks, tableFrom } from '../../scripts/performance-tables.mjs';
+import { documents, guide, renderTables, tableBlocks, tableFrom } from '../../scripts/performance-tables.mjs';
 
 const text = readFileSync(guide, 'utf8');
 
@@ -23,4 +24,23 @@ test('a block names a heading its results file has, or the check fails', () => {
   const edited = text.replace(/(<!-- table: bench\/results\/batch\.md[^\n]*\n[^\n]*\n\n\|[^\n]*\n\|[^\n]*\n\| )\d/, '$1' + '9');
   expect(edited).not.toBe(text);
   expect(renderTables(edited)).not.toBe(edited);
+});
+
+test('the guide\'s prose types no figure: every number it shows is in a generated block', () => {
+  // Outside the blocks: no digit but in code, link targets and names (C2UCB, python3, Figure 2).
+  const prose = text.replace(/<!-- table: [\s\S]*?<!-- \/table -->/g, '').replace(/`[^`]*`/g, '').replace(/\]\([^)]*\)/g, ']')
+    .replace(/\b[A-Za-z]+\d\w*/g, '').replace(/\b(?:Figure|Table)s? \d+/g, '');
+  expect(prose.split('\n').filter((line) => /\d/.test(line))).toEqual([]);
+  expect(tableBlocks(text).map(({ file }) => file)).toEqual(expect.arrayContaining(['bench/results/persistence.md', 'bench/results/horizon-million.md', 'bench/results/linear-million.md']));
+});
+
+test('the Redis example\'s README shows its load test as measured: requests a second, p99, rewards kept, models intact', () => {
+  const readme = documents.find((document) => document.pathname.endsWith('examples/redis-users/README.md'));
+  const text = readFileSync(readme, 'utf8');
+  expect(renderTables(text)).toBe(text);
+  const [block] = tableBlocks(text);
+  expect(block.file).toBe('bench/results/redis-users.md');
+  const { rows } = tableFrom(block.file, block.heading);
+  for (const column of ['requests a second', 'p99 ms', 'rewards kept', 'models intact']) expect(rows[0]).toContain(column);
+  expect(rows.find((row) => row.startsWith('| compare-and-set |'))).toMatch(/\| (\d+) of \1 \| (\d+) of \2 \|/);
 });

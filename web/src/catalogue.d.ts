@@ -63,6 +63,8 @@ export declare interface Catalogue extends globalThis.Disposable {}
  */
 export declare class Catalogue implements Disposable {
   constructor(options: CatalogueOptions);
+  /** The type name ('catalogue'), as in `sb.optionTable('catalogue', 'catalogue')` and `inspectState(bytes).type`. */
+  static readonly type: string;
   /** Restores toBytes(); the restored catalogue has the same identity. CORRUPT_STATE for damaged bytes. */
   static fromBytes(bytes: Uint8Array): Catalogue;
   readonly dim: number;
