@@ -29,7 +29,8 @@ export async function startRedis({ command = 'redis-server' } = {}) {
   const server = spawn(command, ['--port', String(port), '--bind', '127.0.0.1', '--dir', folder, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise((resolve, reject) => {
-    server.on('error', reject);
+    server.on('error', (error) => reject(error.code === 'ENOENT'
+      ? new Error(`${command} is not installed: run scripts/bootstrap.sh as root (Debian package redis-server)`) : error));
     server.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
     server.stdout.on('data', (chunk) => {
       output += chunk;
