@@ -36,7 +36,7 @@ export async function startRedis({ command = 'redis-server' } = {}) {
       output += chunk;
       if (output.includes('Ready to accept connections')) resolve();
     });
-  });
+  }).catch((error) => { rmSync(folder, { recursive: true, force: true }); throw error; });
   server.removeAllListeners('exit');
   const stop = () => new Promise((resolve) => {
     server.once('exit', () => { rmSync(folder, { recursive: true, force: true }); resolve(); });
