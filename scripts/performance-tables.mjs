@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
 export const guide = new URL('docs/performance.md', root);
-// Every file with blocks: the guide, and the Redis example's README (its load test's figures).
-export const documents = [guide, new URL('examples/redis-users/README.md', root)];
+// Every file with blocks: the guide, and the Redis and HTTP examples' READMEs (their load tests' figures).
+export const documents = [guide, new URL('examples/redis-users/README.md', root), new URL('examples/http-service/README.md', root)];
 
 const block = /<!-- table: (\S+) (#+ [^\n]*?) -->\n[\s\S]*?<!-- \/table -->/g;
 

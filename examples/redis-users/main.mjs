@@ -29,19 +29,32 @@ export async function startRedis({ command = 'redis-server' } = {}) {
   const server = spawn(command, ['--port', String(port), '--bind', '127.0.0.1', '--dir', folder, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise((resolve, reject) => {
-    server.on('error', reject);
+    server.on('error', (error) => reject(error.code === 'ENOENT'
+      ? new Error(`${command} is not installed: run scripts/bootstrap.sh as root (Debian package redis-server)`) : error));
     server.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
     server.stdout.on('data', (chunk) => {
       output += chunk;
       if (output.includes('Ready to accept connections')) resolve();
     });
-  });
+  }).catch((error) => { rmSync(folder, { recursive: true, force: true }); throw error; });
   server.removeAllListeners('exit');
   const stop = () => new Promise((resolve) => {
     server.once('exit', () => { rmSync(folder, { recursive: true, force: true }); resolve(); });
     server.kill('SIGTERM');
   });
   return { url: `redis://127.0.0.1:${port}`, port, stop };
+}
+
+// One catalogue for every process: built once, shipped as its snapshot (`file`, in `folder`).
+export function saveCatalogue(sb, folder, { arms, dim }) {
+  let seed = 7;
+  const uniform = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32) - 0.5;
+  const catalogue = new sb.Catalogue({ dim, seed: 1 });
+  catalogue.add(Uint32Array.from({ length: arms }, (_, i) => i), Float32Array.from({ length: arms * dim }, uniform));
+  catalogue.build();
+  const file = join(folder, 'catalogue.sbst');
+  writeFileSync(file, catalogue.toBytes());
+  return { catalogue, file };
 }
 
 function startService(config) {
@@ -66,14 +79,7 @@ export async function runExample({ processes = 2, users = 4, steps = 200, url = 
   const redisUrl = url ?? redisServer.url;
   const { client, redis } = await connectStore(redisUrl);
   try {
-    // One catalogue for every process: built once, shipped as its snapshot.
-    let seed = 7;
-    const uniform = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32) - 0.5;
-    const catalogue = new sb.Catalogue({ dim, seed: 1 });
-    catalogue.add(Uint32Array.from({ length: arms }, (_, i) => i), Float32Array.from({ length: arms * dim }, uniform));
-    catalogue.build();
-    const catalogueFile = join(folder, 'catalogue.sbst');
-    writeFileSync(catalogueFile, catalogue.toBytes());
+    const { catalogue, file: catalogueFile } = saveCatalogue(sb, folder, { arms, dim });
     log(`catalogue: ${arms} arms x ${dim} in ${url ? 'the given Redis' : 'a fresh redis-server'} at ${redisUrl}`);
     for (let userId = 0; userId < users; userId++) await redis.del(`user:${userId}`);
 

@@ -42,7 +42,7 @@ describe('the documentation site', () => {
       const page = guide === 'README.md' ? 'index.html' : guide.replace(/\.md$/, '.html');
       expect(existsSync(join(site, page)), page).toBe(true);
     }
-    for (const page of ['readme.html', 'changelog.html', 'examples/redis-users.html', 'examples/catalogue-workers.html', 'api/index.html', 'api/hierarchy.html']) {
+    for (const page of ['readme.html', 'changelog.html', 'examples/redis-users.html', 'examples/catalogue-workers.html', 'examples/http-service.html', 'examples/evaluate-log.html', 'examples/browser-shop.html', 'api/index.html', 'api/hierarchy.html']) {
       expect(existsSync(join(site, page)), page).toBe(true);
     }
   });
