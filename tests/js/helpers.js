@@ -98,11 +98,12 @@ export function registeredTypes(sb, kind) {
 }
 
 // The classes of one family as the core registers them: [className, options] per type in
-// registration order, `options` being perType[type] or {}. A registered type with no class in the
+// registration order, `options` being perType[type] or else `missingRow` ({} unless the suite's rows
+// have another shape). A registered type with no class in the
 // package, or a perType key the family does not register, throws: a loop over a family covers every
 // type or fails. With { rowRequired: true } (a suite whose rows hold a type's own thresholds), a
 // registered type without a row throws too, naming the row to write.
-export function registeredClasses(sb, kind, perType = {}, { rowRequired = false } = {}) {
+export function registeredClasses(sb, kind, perType = {}, { rowRequired = false, missingRow = {} } = {}) {
   const types = registeredTypes(sb, kind);
   for (const type of Object.keys(perType)) {
     if (!types.includes(type)) throw new Error(`${kind}: '${type}' is not a registered type`);
@@ -114,6 +115,6 @@ export function registeredClasses(sb, kind, perType = {}, { rowRequired = false 
     const name = classOf.get(type);
     if (name === undefined) throw new Error(`${kind} type '${type}' has no class in the package`);
     if (rowRequired && !Object.hasOwn(perType, type)) throw new Error(`${kind} type '${type}' (${name}) has no row in this suite's perType table`);
-    return [name, perType[type] ?? {}];
+    return [name, Object.hasOwn(perType, type) ? perType[type] : missingRow];
   });
 }
