@@ -36,7 +36,7 @@ const takes = (name, option) => sb.optionTable('linear-policy', sb[name].type).s
 // Every registered linear policy as a user: the catalogue's index, and the options of the same policy
 // over its own arms that choose as the user does (the elimination policies over a catalogue rank by
 // kept widths: search 'widths'; catalogue-elimination.test.js has their filters and slates).
-const users = registeredClasses(sb, 'linear-policy', {
+const policies = registeredClasses(sb, 'linear-policy', {
   'lin-ts': { index: { type: 'hnsw' } },
   'linear-elim': { own: { search: 'widths' } },
   'sub-elim': { own: { search: 'widths' } },
@@ -95,7 +95,7 @@ describe('Catalogue', () => {
 
 describe('users over a catalogue', () => {
   // The user and a policy with its own copy of the arms, side by side, with the same rewards and changes.
-  test.each(users)(
+  test.each(policies)(
     '%s over a catalogue (%j) chooses what it chooses with its own arms',
     (name, { index = { type: 'exact' }, own: ownOptions = {} }) => {
       const dim = 6;
@@ -133,7 +133,7 @@ describe('users over a catalogue', () => {
   test('refuse what needs arms of their own', () => {
     const catalogue = new sb.Catalogue({ dim: 3, index: { type: 'exact' } });
     catalogue.add([1], [1, 2, 3]);
-    for (const [name] of users) {
+    for (const [name] of policies) {
       const user = new sb[name](userOptions(catalogue));
       expectBanditError(sb, () => user.addArms([2], [1, 1, 1]), 'INVALID_ARGUMENT');
       expectBanditError(sb, () => user.removeArms([1]), 'INVALID_ARGUMENT');
@@ -145,7 +145,7 @@ describe('users over a catalogue', () => {
     expectBanditError(sb, () => new sb.SubTS({ ...userOptions(catalogue), negativeRewardTransform: true }), 'INVALID_ARGUMENT');
     // The elimination policies over a catalogue keep widths: no stage index, no lifted search
     // (tests/js/catalogue-elimination.test.js); so does any policy with a `search` option.
-    for (const [name] of users.filter(([user]) => takes(user, 'search'))) {
+    for (const [name] of policies.filter(([policy]) => takes(policy, 'search'))) {
       expectBanditError(sb, () => new sb[name]({ ...userOptions(catalogue), search: 'lifted' }), 'INVALID_ARGUMENT');
     }
     expectBanditError(sb, () => new sb.LinUCB({ catalogue: { dim: 3 } }), 'INVALID_ARGUMENT');
@@ -281,13 +281,15 @@ describe('memory and disposal', () => {
     const batch = problem.arms(200);
     const catalogue = new sb.Catalogue({ dim: 4, seed: 1 });
     catalogue.add(batch.ids, batch.x);
-    const users = [new sb.SubTS({ catalogue }), new sb.LinUCB({ catalogue }), new sb.LinTS({ catalogue })];
+    // A user of every registered policy.
+    const users = policies.map(([name]) => new sb[name]({ catalogue }));
     const saved = users[0].toBytes();
+    const First = users[0].constructor;
     catalogue.dispose();
     expect(catalogue.disposed).toBe(true);
     expectBanditError(sb, () => catalogue.has(1), 'DISPOSED');
-    expectBanditError(sb, () => new sb.SubTS({ catalogue }), 'DISPOSED');
-    expectBanditError(sb, () => sb.SubTS.fromBytes(saved, { catalogue }), 'DISPOSED');
+    expectBanditError(sb, () => new First({ catalogue }), 'DISPOSED');
+    expectBanditError(sb, () => First.fromBytes(saved, { catalogue }), 'DISPOSED');
     for (const user of users) {
       for (let t = 0; t < 20; t++) {
         const arm = user.select();

@@ -131,7 +131,8 @@ describe('simulate with slates', () => {
   });
 
   test('slate: 10 learns: the regret per round falls well below the first rounds\' and a random slate\'s', () => {
-    for (const policy of ['lin-ts', 'sub-ts', 'lin-ucb']) {
+    for (const [name] of policies) {
+      const policy = sb[name].type;
       const result = sb.simulate(config(policy, 10));
       const regret = result.cumulativeRegret;
       const first = regret[0] / 50;
