@@ -44,7 +44,7 @@ describe('option tables', () => {
     const text = read(file);
     const interfaces = interfacesOf(text);
     const classes = constructorOptionsOf(text);
-    const types = sb.optionTable().filter((entry) => entry.kind === kind).map((entry) => entry.type);
+    const types = registeredTypes(sb, kind);
     const covered = new Set();
     for (const [name, optionsInterface] of classes) {
       const type = sb[name].type;
@@ -58,7 +58,7 @@ describe('option tables', () => {
   test('mips.d.ts\'s IndexType union names exactly the registered index types', () => {
     const union = read('web/src/mips.d.ts').match(/^export type IndexType = ([^;]*);/m)[1];
     const declared = [...union.matchAll(/'([^']+)'/g)].map((match) => match[1]);
-    const registered = sb.optionTable().filter((entry) => entry.kind === 'index').map((entry) => entry.type);
+    const registered = registeredTypes(sb, 'index');
     expect(declared).toEqual(registered);
     expect(read('web/src/linear.d.ts')).toContain('type: IndexType | (string & {});');
   });
@@ -66,7 +66,7 @@ describe('option tables', () => {
   test('linear.d.ts\'s LinearPolicyType union names exactly the registered linear policies, and simulate() takes it', () => {
     const union = read('web/src/linear.d.ts').match(/^export type LinearPolicyType = ([^;]*);/m)[1];
     const declared = [...union.matchAll(/'([^']+)'/g)].map((match) => match[1]);
-    const registered = sb.optionTable().filter((entry) => entry.kind === 'linear-policy').map((entry) => entry.type);
+    const registered = registeredTypes(sb, 'linear-policy');
     expect(declared).toEqual(registered);
     expect(read('web/src/simulate.d.ts')).toContain('type: LinearPolicyType | (string & {});');
   });
