@@ -386,7 +386,7 @@ export const families = {
       },
     },
   },
-  // The catalogue shared by users (LinUCB, LinTS and SubTS given { catalogue }: catalogue.test.js).
+  // The catalogue shared by users (every linear policy given { catalogue }: catalogue.test.js).
   catalogues: {
     classes: [['Catalogue', {}], ['Catalogue', { index: { type: 'exact' } }]],
     options: (sb, options) => ({ dim, seed: 1, ...options }),

@@ -25,6 +25,7 @@ const genericSuites = {
   'tests/js/persistence.test.js': kinds,
   'tests/js/hostile-states.test.js': kinds,
   'tests/js/decisions.test.js': ['linear-policy'],
+  'tests/js/linear.test.js': ['linear-policy'],
   'tests/js/catalogue.test.js': ['linear-policy'],
   'tests/js/option-tables.test.js': ['index', 'linear-policy'],
   'tests/js/slates.test.js': ['linear-policy'],
