@@ -2,7 +2,10 @@
 // built deterministically, and the transcript of what it does next (transcript(object, sb)). write.mjs saves the objects
 // and their transcripts; tests/js/golden-states.test.js loads the files of every earlier version
 // and replays the transcript, so a format change that breaks old states cannot go unnoticed.
-import { gaussian, seededRandom } from '../js/helpers.js';
+// Every registered type of each family is a case (registeredClasses), with its options from
+// `perType` below or {}: a new type has its case with no row here (`node tests/golden/write.mjs
+// --missing` writes its files, which the golden test requires).
+import { gaussian, registeredClasses, seededRandom } from '../js/helpers.js';
 
 const dim = 4;
 const ids = (first, count) => Uint32Array.from({ length: count }, (_, i) => first + i);
@@ -59,12 +62,12 @@ function linear(name, options = {}) {
   };
 }
 
-function semiBandit(name) {
+function semiBandit(name, options = {}) {
   const bernoulli = (arm, t) => ((arm * 7 + t * 3) % 10 < arm % 10 ? 1 : 0);
   return {
     make(sb) {
       const matroid = sb.Matroid.partition(Uint32Array.from({ length: 30 }, (_, i) => i % 4));
-      const object = new sb[name]({ matroid, horizon: 500, seed: 6 });
+      const object = new sb[name]({ matroid, horizon: 500, seed: 6, ...options });
       matroid.dispose();
       for (let t = 0; t < 20; t++) {
         const basis = object.select();
@@ -139,27 +142,22 @@ function catalogue() {
   };
 }
 
-export const goldenCases = {
-  ExactIndex: index('ExactIndex'),
-  HnswIndex: index('HnswIndex', { M: 6 }),
-  LshIndex: index('LshIndex', { bits: 4, tables: 4 }),
-  AdaptiveIndex: index('AdaptiveIndex', { base: { type: 'hnsw', M: 4 } }),
-  BoundedMEIndex: index('BoundedMEIndex'),
-  GreedyMipsIndex: index('GreedyMipsIndex'),
-  PcaTreeIndex: index('PcaTreeIndex', { depth: 2 }),
-  LinUCB: linear('LinUCB'),
-  LinTS: linear('LinTS'),
-  LinearElim: linear('LinearElim'),
-  SubElim: linear('SubElim'),
-  SubTS: linear('SubTS'),
-  CUCB: semiBandit('CUCB'),
-  FasterCUCB: semiBandit('FasterCUCB'),
-  CTS: semiBandit('CTS'),
-  C2UCB: combinatorial('C2UCB'),
-  PC2UCB: combinatorial('PC2UCB'),
-  CombLinUCB: combinatorial('CombLinUCB'),
-  CombLinTS: combinatorial('CombLinTS'),
-  CombTS: combinatorial('CombTS', { randomization: 'arm' }),
-  GreedyCLS: combinatorial('GreedyCLS'),
-  Catalogue: catalogue(),
+// Options of the types whose golden state is made with other than the defaults. They shaped the
+// states already committed: a row changed here no longer replays its transcripts.
+const perType = {
+  index: { hnsw: { M: 6 }, lsh: { bits: 4, tables: 4 }, adaptive: { base: { type: 'hnsw', M: 4 } }, 'pca-tree': { depth: 2 } },
+  'linear-policy': {},
+  'semi-bandit-policy': {},
+  'cls-policy': { 'comb-ts': { randomization: 'arm' } },
 };
+const caseOf = { index, 'linear-policy': linear, 'semi-bandit-policy': semiBandit, 'cls-policy': combinatorial };
+
+// The golden cases of the module `sb`: class name -> { make(sb), transcript(object, sb) }.
+export function goldenCases(sb) {
+  const cases = {};
+  for (const [kind, options] of Object.entries(perType)) {
+    for (const [name, own] of registeredClasses(sb, kind, options)) cases[name] = caseOf[kind](name, own);
+  }
+  cases.Catalogue = catalogue();
+  return cases;
+}

@@ -20,7 +20,7 @@ mkdirSync(folder, { recursive: true });
 const transcriptsFile = new URL('transcripts.json', folder);
 const previous = missingOnly && existsSync(transcriptsFile) ? JSON.parse(readFileSync(transcriptsFile, 'utf8')) : null;
 const transcripts = previous?.transcripts ?? {};
-for (const [name, golden] of Object.entries(goldenCases)) {
+for (const [name, golden] of Object.entries(goldenCases(sb))) {
   if (missingOnly && existsSync(new URL(`${name}.sbst`, folder))) continue;
   const object = golden.make(sb);
   writeFileSync(new URL(`${name}.sbst`, folder), object.toBytes());

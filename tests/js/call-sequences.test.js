@@ -31,21 +31,13 @@ const families = {
   ...Object.fromEntries(registeredClasses(sb, 'index', {
     hnsw: { M: 4, efConstruction: 16 }, 'pca-tree': { depth: 1 }, adaptive: { base: { type: 'exact' }, copies: 2 },
   }).map(([name, options]) => [name, indexFamily(name, options)])),
-  LinUCB: linearFamily('LinUCB', {}),
-  LinTS: linearFamily('LinTS', {}),
-  LinearElim: linearFamily('LinearElim', {}),
-  SubElim: linearFamily('SubElim', { index: { type: 'hnsw', M: 4 } }),
-  SubTS: linearFamily('SubTS', { index: { type: 'hnsw', M: 4 } }),
-  CUCB: semiBanditFamily('CUCB'),
-  FasterCUCB: semiBanditFamily('FasterCUCB'),
-  CTS: semiBanditFamily('CTS'),
-  C2UCB: clsFamily('C2UCB', {}),
-  PC2UCB: clsFamily('PC2UCB', {}),
-  CombLinUCB: clsFamily('CombLinUCB', {}),
-  CombLinTS: clsFamily('CombLinTS', {}),
-  'CombTS (arm)': clsFamily('CombTS', { randomization: 'arm' }),
+  ...Object.fromEntries(registeredClasses(sb, 'linear-policy', {
+    'sub-elim': { index: { type: 'hnsw', M: 4 } }, 'sub-ts': { index: { type: 'hnsw', M: 4 } },
+  }).map(([name, options]) => [name, linearFamily(name, options)])),
+  ...Object.fromEntries(registeredClasses(sb, 'semi-bandit-policy').map(([name]) => [name, semiBanditFamily(name)])),
+  ...Object.fromEntries(registeredClasses(sb, 'cls-policy', { 'comb-ts': { randomization: 'arm' } })
+    .map(([name, options]) => [name, clsFamily(name, options)])),
   'CombTS (round, index)': clsFamily('CombTS', { randomization: 'round', index: { type: 'exact' } }),
-  GreedyCLS: clsFamily('GreedyCLS', {}),
 };
 
 function indexFamily(name, options) {
@@ -94,7 +86,8 @@ function linearFamily(name, options) {
         const ids = [between(random, 0, 30)];
         return (policy) => policy.removeArms(ids);
       }
-      if (roll < 0.4 && name.startsWith('Sub')) {
+      // buildIndex is a member of every linear policy (a policy without an index builds nothing).
+      if (roll < 0.4) {
         const limit = between(random, 0, 20);
         return (policy) => policy.buildIndex(limit);
       }

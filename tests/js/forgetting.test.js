@@ -70,7 +70,7 @@ describe.each([false, true])('over a catalogue: %s', (overCatalogue) => {
     const world = gaussianWorld({ dim: 6, arms: 200, seed: 4 });
     const catalogue = overCatalogue ? new sb.Catalogue({ dim: world.dim, seed: 1 }) : null;
     catalogue?.add(world.ids, world.features);
-    const prior = ['LinUCB', 'LinTS', 'SubTS'].includes(name) ? { prior: { theta: [0.2, -0.1, 0, 0.3, 0.1, -0.2], weight: 2 } } : {};
+    const prior = sb.optionTable('linear-policy', sb[name].type).some((option) => option.name === 'prior') ? { prior: { theta: [0.2, -0.1, 0, 0.3, 0.1, -0.2], weight: 2 } } : {};
     const policy = make(name, world, prior, catalogue);
     const fresh = make(name, world, prior, catalogue);
     play(policy, world, 0, 60);
@@ -193,7 +193,7 @@ test.each(['LinTS', 'SubTS'])('%s: decisions after forgetting carry the propensi
 
 // What the default costs a user over a catalogue at d = 32 (the issue's budget: memory and snapshot
 // within 1.5x of 'none''s, today's 25.5 KiB): the detector's state is a few numbers.
-test.each(['LinUCB', 'LinTS', 'SubTS'])('%s: a user with the default forgetting costs what one with none does, within a few hundred bytes', (name) => {
+test.each(CLASSES)('%s: a user with the default forgetting costs what one with none does, within a few hundred bytes', (name) => {
   const world = gaussianWorld({ dim: 32, arms: 2000, seed: 12 });
   const catalogue = new sb.Catalogue({ dim: 32, seed: 1 });
   catalogue.add(world.ids, world.features);

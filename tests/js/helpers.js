@@ -89,13 +89,22 @@ export function plantedRatings({ users = 60, movies = 80, tabs = false, seed = 5
   return `${lines.join('\n')}\n`;
 }
 
-// The classes of one family as the core registers them (sb.optionTable() lists every registered
-// type of each kind): [className, options] per type in registration order, `options` being
-// perType[type] or {}. A registered type with no class in the package, or a perType key the family
-// does not register, throws: a loop over a family covers every type or fails.
-export function registeredClasses(sb, kind, perType = {}) {
+// The types of one family as the core registers them (sb.optionTable() lists every registered type
+// of each kind), in registration order.
+export function registeredTypes(sb, kind) {
   const types = sb.optionTable().filter((entry) => entry.kind === kind).map((entry) => entry.type);
   if (types.length === 0) throw new Error(`no registered type of kind '${kind}'`);
+  return types;
+}
+
+// The classes of one family as the core registers them: [className, options] per type in
+// registration order, `options` being perType[type] or else `missingRow` ({} unless the suite's rows
+// have another shape). A registered type with no class in the
+// package, or a perType key the family does not register, throws: a loop over a family covers every
+// type or fails. With { rowRequired: true } (a suite whose rows hold a type's own thresholds), a
+// registered type without a row throws too, naming the row to write.
+export function registeredClasses(sb, kind, perType = {}, { rowRequired = false, missingRow = {} } = {}) {
+  const types = registeredTypes(sb, kind);
   for (const type of Object.keys(perType)) {
     if (!types.includes(type)) throw new Error(`${kind}: '${type}' is not a registered type`);
   }
@@ -105,6 +114,7 @@ export function registeredClasses(sb, kind, perType = {}) {
   return types.map((type) => {
     const name = classOf.get(type);
     if (name === undefined) throw new Error(`${kind} type '${type}' has no class in the package`);
-    return [name, perType[type] ?? {}];
+    if (rowRequired && !Object.hasOwn(perType, type)) throw new Error(`${kind} type '${type}' (${name}) has no row in this suite's perType table`);
+    return [name, Object.hasOwn(perType, type) ? perType[type] : missingRow];
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const sb = await loadModule();
 
@@ -37,15 +37,13 @@ function makeProblem(dim, seed, noise = 0.3) {
   };
 }
 
-// Every class with its default options but an exact index, so that the suite does not depend on
-// the hnsw index.
-const classes = [
-  ['LinUCB', 'lin-ucb', {}],
-  ['LinTS', 'lin-ts', { index: { type: 'exact' } }],
-  ['SubTS', 'sub-ts', { index: { type: 'exact' } }],
-  ['LinearElim', 'linear-elim', { index: { type: 'exact' } }],
-  ['SubElim', 'sub-elim', { index: { type: 'exact' } }],
-];
+// Every registered linear policy with its default options but an exact index where it takes one, so
+// that the suite does not depend on the hnsw index.
+const classes = registeredClasses(sb, 'linear-policy').map(([name]) => {
+  const type = sb[name].type;
+  const takesIndex = sb.optionTable('linear-policy', type).some((option) => option.name === 'index');
+  return [name, type, takesIndex ? { index: { type: 'exact' } } : {}];
+});
 
 describe.each(classes)('%s', (name, type, extra) => {
   const create = (options = {}) => new sb[name]({ dim: 4, horizon: 1500, seed: 3, ...extra, ...options });
@@ -258,17 +256,17 @@ describe('determinism', () => {
   // The kept widths' scan (f64x2 lanes in wasm, the same two-lane order natively) at a dimension
   // that takes every path of its kernel: blocks of eight, a remaining pair, an odd last entry. The
   // saved states hold every width, so they must agree bit for bit.
+  // Every registered policy that can keep widths: its option table offers `widths: 'kept'` (LinUCB)
+  // or `search: 'widths'` (the elimination policies).
+  const keepingWidths = classes.flatMap(([name, type]) => {
+    const offers = (option, choice) => sb.optionTable('linear-policy', type).some((entry) => entry.name === option && entry.choices?.includes(choice));
+    if (offers('widths', 'kept')) return [[name, type, { widths: 'kept' }]];
+    return offers('search', 'widths') ? [[name, type, { search: 'widths' }]] : [];
+  });
   test('kept widths are the same bits in wasm and native (LinUCB, and elimination with search: widths)', async () => {
-    await expectSameAsNative(
-      21,
-      [
-        ['LinUCB', 'lin-ucb', {}],
-        ['LinearElim', 'linear-elim', { search: 'widths' }],
-        ['SubElim', 'sub-elim', { search: 'widths' }],
-      ],
-      78,
-      250,
-    );
+    // LinUCB and the two elimination policies at least (an option renamed must not drop one silently).
+    expect(keepingWidths.length).toBeGreaterThanOrEqual(3);
+    await expectSameAsNative(21, keepingWidths, 78, 250);
   });
 });
 

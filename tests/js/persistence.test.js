@@ -19,13 +19,12 @@ function expectCorruptionRejected(Class, Other, bytes) {
 }
 
 describe('MIPS indexes', () => {
-  // Every registered type, and the 8-bit storage of the indexes that have it.
-  const classes = [
-    ...registeredClasses(sb, 'index', {
-      hnsw: { M: 8 }, lsh: { bits: 4, tables: 4 }, 'pca-tree': { depth: 3 }, adaptive: { base: { type: 'hnsw', M: 4 } },
-    }),
-    ['ExactIndex', { storage: 'int8' }], ['HnswIndex', { M: 8, storage: 'int8' }],
-  ];
+  // Every registered type, and the 8-bit storage of the types whose option table offers it.
+  const types = registeredClasses(sb, 'index', {
+    hnsw: { M: 8 }, lsh: { bits: 4, tables: 4 }, 'pca-tree': { depth: 3 }, adaptive: { base: { type: 'hnsw', M: 4 } },
+  });
+  const offersInt8 = (name) => sb.optionTable('index', sb[name].type).some((option) => option.name === 'storage' && option.choices.includes('int8'));
+  const classes = [...types, ...types.filter(([name]) => offersInt8(name)).map(([name, options]) => [name, { ...options, storage: 'int8' }])];
   const populate = (index, random, first, count) => {
     index.add(Uint32Array.from({ length: count }, (_, i) => first + i), gaussian(random, count * dim));
   };

@@ -4,7 +4,13 @@
 // object's observable state as it was, and leave the module working (a fresh object answers correctly).
 // It runs on both builds: probe.test.js (single thread) and probe-threads.test.js.
 import { describe, expect, test } from 'vitest';
+import { registeredClasses } from './helpers.js';
 import { families, isArrayKind, isObjectKind, kinds, moduleFunctions, typedArrayOf } from './probe-table.js';
+
+// A family's rows [className, options]: every registered type of its kind, then its own rows.
+export function probedClasses(sb, family) {
+  return [...(family.kind ? registeredClasses(sb, family.kind, family.perType) : []), ...(family.classes ?? [])];
+}
 
 export function probeSuite(sb) {
   let caseCount = 0;
@@ -115,7 +121,7 @@ export function probeSuite(sb) {
 
   describe('the table covers the module', () => {
     test('every class, member and function of the module has a row', () => {
-      const classes = new Set(Object.values(families).flatMap((family) => family.classes.map(([name]) => name)));
+      const classes = new Set(Object.values(families).flatMap((family) => probedClasses(sb, family).map(([name]) => name)));
       for (const [name, value] of Object.entries(sb)) {
         // Values, not functions or classes: nothing to call with hostile arguments.
         if (['BanditError', 'ErrorCode', 'version', 'threads', 'threadsReason'].includes(name)) continue;
@@ -126,7 +132,7 @@ export function probeSuite(sb) {
         }
       }
       for (const family of Object.values(families)) {
-        for (const [name] of family.classes) {
+        for (const [name] of probedClasses(sb, family)) {
           for (const [member, how] of membersOf(sb[name])) {
             const row = family.members[member];
             expect(row, `${name}.${member}`).toBeDefined();
@@ -138,7 +144,7 @@ export function probeSuite(sb) {
   });
 
   describe.each(Object.entries(families))('%s', (familyName, family) => {
-    const rows = family.classes.map(([name, options]) => [`${name} ${JSON.stringify(options)}`, name, options]);
+    const rows = probedClasses(sb, family).map(([name, options]) => [`${name} ${JSON.stringify(options)}`, name, options]);
 
     // Calls member `name` of `object` (or of its class) with `args`.
     const invoke = (object, name, args) => {
@@ -460,7 +466,7 @@ export function probeSuite(sb) {
 
   describe('size of the suite', () => {
     test('reports the number of cases run', () => {
-      const members = Object.values(families).reduce((sum, family) => sum + family.classes.length * Object.keys(family.members).length, 0);
+      const members = Object.values(families).reduce((sum, family) => sum + probedClasses(sb, family).length * Object.keys(family.members).length, 0);
       const functions = members + Object.keys(moduleFunctions).length;
       console.log(`probe suite: ${functions} public functions (class x member, module functions), ${caseCount} calls`);
       expect(caseCount).toBeGreaterThan(0);

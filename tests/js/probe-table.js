@@ -1,7 +1,9 @@
 // The probe suite's table: every class of the package with its constructor options and the
 // signature of every public member, and every function of the module. probe.test.js generates its
-// cases from the argument kinds below, so a new class is probed by adding a row here (and the suite
-// fails while a class, method or getter of the module has no row).
+// cases from the argument kinds below. A family of registered types takes its classes from the
+// registry (kind, with perType options where a type needs them: a type without a row gets {}), so a
+// new type of a family is probed with no row here; a new class outside the registries is probed by
+// adding a row (and the suite fails while a class, method or getter of the module has no row).
 
 // Hostile values of one argument kind, given a valid value of that argument:
 // [label, value, expected BanditError code]. `dimensioned` arrays have a length the core checks
@@ -251,16 +253,16 @@ const searchOptionsArg = ['options', () => ({ shortlist: 3, exclude: [1], labels
     ['labels no item carries', { labels: [99] }, 'EMPTY'], ['every item excluded', { exclude: [1, 2, 3] }, 'EMPTY']],
 }];
 
-// Each family: classes [name, constructor options]; make(sb, name, options) a small live object;
+// Each family: kind and perType (a registered family: every registered type, options perType[type] or
+// {}), and/or classes [name, constructor options] written here (another class, or a second row of a
+// registered class with other options); make(sb, name, options) a small live object;
 // snapshot(object) what a failed call must not change; works(sb, name, options) a fresh object's
 // correct answer; twin(sb, object), where two objects made alike would differ, an object that
 // answers as `object` does; members: name -> { get: true } or { args: [[kind, valid(object), extra]], static }.
 export const families = {
   'MIPS indexes': {
-    classes: [
-      ['ExactIndex', {}], ['HnswIndex', { M: 4 }], ['LshIndex', {}], ['BoundedMEIndex', {}],
-      ['GreedyMipsIndex', {}], ['PcaTreeIndex', { depth: 1 }], ['AdaptiveIndex', { base: { type: 'exact' } }],
-    ],
+    kind: 'index',
+    perType: { hnsw: { M: 4 }, 'pca-tree': { depth: 1 }, adaptive: { base: { type: 'exact' } } },
     options: (sb, options) => ({ dim, seed: 1, ...options }),
     make(sb, name, options) {
       const index = new sb[name]({ dim, seed: 1, ...options });
@@ -305,7 +307,8 @@ export const families = {
     },
   },
   'linear policies': {
-    classes: [['LinUCB', {}], ['LinTS', {}], ['LinearElim', {}], ['SubElim', { index: { type: 'exact' } }], ['SubTS', { index: { type: 'exact' } }]],
+    kind: 'linear-policy',
+    perType: { 'sub-elim': { index: { type: 'exact' } }, 'sub-ts': { index: { type: 'exact' } } },
     options: (sb, options) => ({ dim, seed: 1, horizon: 100, ...options }),
     make(sb, name, options) {
       const policy = new sb[name]({ dim, seed: 1, horizon: 100, ...options });
@@ -383,7 +386,7 @@ export const families = {
       },
     },
   },
-  // The catalogue shared by users (LinUCB, LinTS and SubTS given { catalogue }: catalogue.test.js).
+  // The catalogue shared by users (every linear policy given { catalogue }: catalogue.test.js).
   catalogues: {
     classes: [['Catalogue', {}], ['Catalogue', { index: { type: 'exact' } }]],
     options: (sb, options) => ({ dim, seed: 1, ...options }),
@@ -437,7 +440,7 @@ export const families = {
     },
   },
   'matroid semi-bandits': {
-    classes: [['CUCB', {}], ['FasterCUCB', {}], ['CTS', {}]],
+    kind: 'semi-bandit-policy',
     options: (sb, options) => ({ matroid: sb.Matroid.uniform(6, 2), horizon: 100, seed: 1, ...options }),
     make(sb, name, options) {
       const matroid = sb.Matroid.uniform(6, 2);
@@ -512,8 +515,9 @@ export const families = {
     },
   },
   'combinatorial linear policies': {
-    classes: [['C2UCB', {}], ['PC2UCB', {}], ['CombLinUCB', {}], ['CombLinTS', {}], ['CombTS', { randomization: 'arm' }], ['GreedyCLS', {}],
-      ['CombTS', { randomization: 'round', index: { type: 'exact' } }]],
+    kind: 'cls-policy',
+    perType: { 'comb-ts': { randomization: 'arm' } },
+    classes: [['CombTS', { randomization: 'round', index: { type: 'exact' } }]],
     constructorOptions: [...badConstructorOptions, ['a misspelt key', { seeed: 1 }, 'INVALID_ARGUMENT'],
       ['journal (not an option of any class)', { journal: false }, 'INVALID_ARGUMENT']],
     options: (sb, options) => ({ dim, k: 2, seed: 1, ...options }),

@@ -4,24 +4,27 @@
 // the same work counted, on the threaded module and on the single-thread one.
 import { describe, expect, test } from 'vitest';
 import init from '../../dist/index.js';
-import { expectBanditError, gaussian, loadModule, seededRandom } from './helpers.js';
+import { expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const dim = 12;
 const n = 2000;
 const queryCount = 30;
 
-// Every index type, as a class name and options; HNSW twice: a finished graph (its batch runs on the
-// threads) and an incremental one with items waiting (its searches build, so the batch runs in order).
+// Every registered index type, as a class name and options (perType, else {}); HNSW also as an
+// incremental graph with items waiting (its searches build, so the batch runs in order) and with int8
+// storage, beside the finished graph (its batch runs on the threads).
+const hnsw = { M: 8, efConstruction: 60, efSearch: 16 };
 const types = [
-  ['ExactIndex', {}],
-  ['HnswIndex', { M: 8, efConstruction: 60, efSearch: 16, build: 'immediate' }],
-  ['HnswIndex', { M: 8, efConstruction: 60, efSearch: 16, buildCredit: 0.5 }],
-  ['HnswIndex', { M: 8, efConstruction: 60, efSearch: 16, build: 'immediate', storage: 'int8' }],
-  ['LshIndex', { bits: 6, tables: 8 }],
-  ['BoundedMEIndex', { epsilon: 0.1, delta: 0.1 }],
-  ['GreedyMipsIndex', { budget: 300 }],
-  ['PcaTreeIndex', { depth: 3 }],
-  ['AdaptiveIndex', { base: { type: 'hnsw', M: 8, efConstruction: 40 }, copies: 2 }],
+  ...registeredClasses(await loadModule(), 'index', {
+    hnsw: { ...hnsw, build: 'immediate' },
+    lsh: { bits: 6, tables: 8 },
+    'bounded-me': { epsilon: 0.1, delta: 0.1 },
+    greedy: { budget: 300 },
+    'pca-tree': { depth: 3 },
+    adaptive: { base: { type: 'hnsw', M: 8, efConstruction: 40 }, copies: 2 },
+  }),
+  ['HnswIndex', { ...hnsw, buildCredit: 0.5 }],
+  ['HnswIndex', { ...hnsw, build: 'immediate', storage: 'int8' }],
 ];
 
 const random = seededRandom(57);

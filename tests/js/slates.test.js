@@ -105,7 +105,7 @@ describe('filters and slates on every linear policy', () => {
     const w = world(6);
     const catalogue = new sb.Catalogue({ dim, seed: 1 });
     catalogue.add(w.ids, w.features, { labels: w.labels });
-    for (const name of ['LinUCB', 'LinTS', 'SubTS']) {
+    for (const [name] of policies) {
       const user = new sb[name]({ catalogue, seed: 8 });
       expectBanditError(sb, () => user.addArms([1], [1, 2, 3, 4], { labels: [1] }), 'INVALID_ARGUMENT');
       for (let t = 0; t < 30; t++) {
@@ -131,7 +131,8 @@ describe('simulate with slates', () => {
   });
 
   test('slate: 10 learns: the regret per round falls well below the first rounds\' and a random slate\'s', () => {
-    for (const policy of ['lin-ts', 'sub-ts', 'lin-ucb']) {
+    for (const [name] of policies) {
+      const policy = sb[name].type;
       const result = sb.simulate(config(policy, 10));
       const regret = result.cumulativeRegret;
       const first = regret[0] / 50;
@@ -150,7 +151,7 @@ describe('simulate with slates', () => {
     const means = Array.from(w.ids, (id) => w.mean.get(id)).sort((a, b) => b - a);
     const best10 = means.slice(0, 10).reduce((a, b) => a + b, 0);
     const randomSlate = best10 - 10 * (means.reduce((a, b) => a + b, 0) / n);
-    for (const name of ['LinTS', 'SubTS', 'LinUCB', 'SubElim']) {
+    for (const [name] of policies) {
       const policy = new sb[name]({ dim, seed: 4 });
       policy.addArms(w.ids, w.features, { labels: w.labels });
       let late = 0;
