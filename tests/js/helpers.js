@@ -118,3 +118,19 @@ export function registeredClasses(sb, kind, perType = {}, { rowRequired = false,
     return [name, Object.hasOwn(perType, type) ? perType[type] : missingRow];
   });
 }
+
+// A generic suite's least recall@k under a filter for an index type: its row's number, or, negative
+// (a type without a row), the type's own unfiltered recall@k on these queries less that much, the
+// rule of the core's filtered-search test for indexes that only screen candidates.
+export function recallFloor(minimumRecall, index, items, queries, k = 10) {
+  if (minimumRecall >= 0) return minimumRecall;
+  let hits = 0;
+  let wanted = 0;
+  for (const query of queries) {
+    const truth = bruteForce(items, query, k).map(([, id]) => id);
+    const found = new Set(index.search(query, k).ids);
+    hits += truth.filter((id) => found.has(id)).length;
+    wanted += truth.length;
+  }
+  return hits / wanted + minimumRecall;
+}
