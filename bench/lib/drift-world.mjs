@@ -140,3 +140,42 @@ export function fashionShoppers({ users = 100, seed = 1, switchAt = 75 } = {}) {
     click: (u, page, kind) => streams[u]() < (kind === (page < switchAt ? before[u] : after[u]) ? LIKED_CLICK : OTHER_CLICK),
   };
 }
+
+/**
+ * A Bernoulli linear world (clicks): x = (1, g), g ~ N(0, I / (d - 1)); an arm's click rate is
+ * base + spread (g . u) sqrt(d - 1) / 3 clamped to [0.001, 0.999], u a unit taste direction: linear
+ * where not clamped, so a linear model is nearly right, as over a real catalogue. `change`: 'none' or
+ * 'switch' (u turns to an orthogonal direction at step `at`). Rewards are 0 or 1.
+ */
+export function bernoulliWorld({ dim = 16, arms = 2000, base = 0.05, spread = 0.5, seed = 1, change = 'none', at = 2000 } = {}) {
+  const random = seededRandom(seed);
+  const features = new Float64Array(arms * dim);
+  for (let i = 0; i < arms; i++) {
+    features[i * dim] = 1;
+    for (let j = 1; j < dim; j++) features[i * dim + j] = standardNormal(random) / Math.sqrt(dim - 1);
+  }
+  const first = gaussianVector(random, dim - 1, 1);
+  const second = orthogonalTo(first, gaussianVector(random, dim - 1, 1));
+  const ratesOf = (u) => {
+    const rates = new Float64Array(arms);
+    for (let i = 0; i < arms; i++) {
+      let dot = 0;
+      for (let j = 1; j < dim; j++) dot += features[i * dim + j] * u[j - 1];
+      rates[i] = Math.min(0.999, Math.max(0.001, base + (spread * dot * Math.sqrt(dim - 1)) / 3));
+    }
+    rates.best = Math.max(...rates);
+    rates.average = rates.reduce((a, b) => a + b, 0) / arms;
+    return rates;
+  };
+  const tastes = [ratesOf(first), change === 'switch' ? ratesOf(second) : null];
+  const ratesAt = (t) => (change === 'switch' && t >= at ? tastes[1] : tastes[0]);
+  const clicks = seededRandom(seed + 7919);
+  return {
+    dim, ids: Uint32Array.from({ length: arms }, (_, i) => i), features, change,
+    changeTimes: change === 'switch' ? [at] : [],
+    mean: (t, arm) => ratesAt(t)[arm],
+    best: (t) => ratesAt(t).best,
+    average: (t) => ratesAt(t).average,
+    reward: (t, arm) => (clicks() < ratesAt(t)[arm] ? 1 : 0),
+  };
+}
