@@ -13,9 +13,15 @@
 //     (what a pooled reward model assumes);
 //   - learning: every user from scratch with LinUCB, over 20 items (400 records a user), by replay
 //     with rejection; the truth each user's LinUCB run online for the report's horizon.
-//   npm run bench -- ope [--seeds=S]
+//   - whole pages (--pages alone, saved as ope-pages: npm run bench -- ope --pages --save-as ope-pages):
+//     page-ips and page-pi on bench/lib/page-shop.mjs's shops (20 to 30 items, d = 5, clicks of a
+//     position-based model, pages of 5 to 10, 2,000 logged pages); the target a frozen LinUCB or LinTS
+//     trained on 60 clicks, the truth its page's expected clicks (LinTS: over 2,000 of its pages); the
+//     loggers uniform without replacement, or LinUCB's exploration mix (0.5, 0.1) through decideSlate().
+//   npm run bench -- ope [--seeds=S] [--pages]
 import init from '../dist/index.js';
 import { frozenTruth, logShop, makeShop } from './lib/logged-shop.mjs';
+import { makePageShop, writePageLog } from './lib/page-shop.mjs';
 
 const covers = (estimate, truth) => estimate.low <= truth && truth <= estimate.high;
 
@@ -36,10 +42,60 @@ function logOneUser(shop, records, uniform) {
   return log;
 }
 
+// The page estimators' coverage of the target's page value, mean width and time (the --pages section).
+function pages(sb, seeds, report) {
+  const rows = new Map();
+  for (let seed = 1; seed <= seeds; seed++) {
+    const size = 5 + (seed % 6);
+    for (const type of ['LinUCB', 'LinTS']) {
+      const shop = makePageShop(sb, 300 + seed, { items: 20 + 5 * (seed % 3) });
+      const target = shop.policy(60, { Class: sb[type] });
+      let truth = 0;
+      if (type === 'LinUCB') {
+        truth = shop.pageValue(target.selectSlate(size));
+      } else {
+        const copy = sb.LinTS.fromBytes(target.toBytes());
+        for (let i = 0; i < 2000; i++) truth += shop.pageValue(copy.selectSlate(size)) / 2000;
+        copy.dispose();
+      }
+      const loggers = type === 'LinUCB' ? [['uniform', 0], ['exploration mix 0.5', 0.5], ['exploration mix 0.1', 0.1]] : [['uniform', 0]];
+      for (const [name, explore] of loggers) {
+        const logger = explore > 0 ? shop.policy(20, { explore }) : undefined;
+        const log = sb.parseDecisionLog(writePageLog(sb, shop, 2000, size, logger));
+        logger?.dispose();
+        for (const estimator of explore > 0 ? ['page-ips'] : ['page-ips', 'page-pi']) {
+          const started = performance.now();
+          const estimate = sb.evaluate({ policy: target, log, estimators: [estimator] })[estimator];
+          const ms = performance.now() - started;
+          const key = `${type}, ${name}: ${estimator}`;
+          const row = rows.get(key) ?? { covered: 0, width: 0, ms: 0, runs: 0, truth: 0 };
+          row.covered += estimate.low <= truth && truth <= estimate.high ? 1 : 0;
+          row.width += estimate.high - estimate.low;
+          row.truth += truth;
+          row.ms += ms;
+          row.runs += 1;
+          rows.set(key, row);
+        }
+      }
+      target.dispose();
+    }
+    report.progress(seed / seeds, `seed ${seed}`);
+  }
+  report.table(`Whole pages: 95% intervals covering the target's page value, their mean width and the time of one sb.evaluate (wasm in Node), seeds 1-${seeds}`,
+    ['target, logger: estimator', 'covered', 'mean width', 'mean page value', 'ms an evaluation'],
+    [...rows].map(([key, row]) => [key, `${row.covered} of ${row.runs}`, (row.width / row.runs).toFixed(3), (row.truth / row.runs).toFixed(3), (row.ms / row.runs).toFixed(0)]));
+  report.note('2,000 logged pages of 5 to 10 positions (10,000 to 20,000 records) over 20 to 30 items, clicks of a position-based model; ' +
+    'the target trained on 60 clicks and frozen; LinTS\'s choice probabilities from the default 1,000 draws per position.');
+}
+
 export default async function ope(args, report) {
   const found = args.find((a) => a.startsWith('--seeds='));
   const seeds = found ? Number(found.slice(8)) : 20;
   const sb = await init();
+  if (args.includes('--pages')) {
+    pages(sb, seeds, report);
+    return;
+  }
   const rows = new Map();
   const horizons = [];
   const add = (name, model, covered, width, ms) => {

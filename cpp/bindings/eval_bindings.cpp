@@ -16,16 +16,17 @@
 namespace sublinear::bindings {
 
 namespace {
-// The log's arrays as evaluate.js put them on the heap. positions: none or one per record; filters:
+// The log's arrays as evaluate.js put them on the heap. positions and pages: none or one per record; filters:
 // "" or a JSON array of [exclude, labels] or [exclude, labels, conditions] per record.
 DecisionLog logFrom(std::uintptr_t arms, std::size_t armCount, std::uintptr_t rewards, std::size_t rewardCount,
                     std::uintptr_t propensities, std::size_t propensityCount, std::uintptr_t positions,
-                    std::size_t positionCount, const std::string& filtersJson) {
+                    std::size_t positionCount, std::uintptr_t pages, std::size_t pageCount, const std::string& filtersJson) {
   DecisionLog log;
   log.arms.assign(fromAddress<const Id>(arms), fromAddress<const Id>(arms) + armCount);
   log.rewards.assign(fromAddress<const double>(rewards), fromAddress<const double>(rewards) + rewardCount);
   log.propensities.assign(fromAddress<const double>(propensities), fromAddress<const double>(propensities) + propensityCount);
   log.positions.assign(fromAddress<const std::uint32_t>(positions), fromAddress<const std::uint32_t>(positions) + positionCount);
+  log.pages.assign(fromAddress<const std::uint32_t>(pages), fromAddress<const std::uint32_t>(pages) + pageCount);
   // [[exclude ids], [labels], {allLabels, noLabels, where}?] per record (evaluate.js checked the ids),
   // or empty: no filters.
   if (!filtersJson.empty()) {
@@ -45,12 +46,12 @@ DecisionLog logFrom(std::uintptr_t arms, std::size_t armCount, std::uintptr_t re
 // (over its catalogue, if it has one), so the JS object is not changed.
 std::string evaluateLinearPolicy(LinearPolicyHandle& self, std::uintptr_t arms, std::size_t armCount, std::uintptr_t rewards,
                                  std::size_t rewardCount, std::uintptr_t propensities, std::size_t propensityCount,
-                                 std::uintptr_t positions, std::size_t positionCount, const std::string& filtersJson,
-                                 const std::string& optionsJson) {
+                                 std::uintptr_t positions, std::size_t positionCount, std::uintptr_t pages, std::size_t pageCount,
+                                 const std::string& filtersJson, const std::string& optionsJson) {
   const Json options = parseJson(optionsJson);
   optionTable("evaluation", "evaluate").check(options);
   const OffPolicyEvaluation evaluation(options);
-  const DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, filtersJson);
+  const DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, pages, pageCount, filtersJson);
   const auto bytes = std::make_shared<const std::vector<std::uint8_t>>(self.object.toBytes());
   const std::shared_ptr<Catalogue> catalogue = self.object.context();
   return evaluation
@@ -77,7 +78,7 @@ UserModels populationFrom(const std::shared_ptr<Catalogue>& catalogue, const std
 std::string evaluatePopulation(CatalogueHandle& catalogue, std::uintptr_t users, std::size_t userCount, std::uintptr_t arms,
                                std::size_t armCount, std::uintptr_t rewards, std::size_t rewardCount, std::uintptr_t propensities,
                                std::size_t propensityCount, std::uintptr_t positions, std::size_t positionCount,
-                               const std::string& filtersJson, const std::string& optionsJson, const std::string& candidatePolicy,
+                               std::uintptr_t pages, std::size_t pageCount, const std::string& filtersJson, const std::string& optionsJson, const std::string& candidatePolicy,
                                bool candidateLearns, std::uintptr_t candidateIds, std::size_t candidateCount, std::uintptr_t candidateOffsets,
                                std::uintptr_t candidateBlob, bool hasBaseline, const std::string& baselinePolicy,
                                bool baselineLearns, std::uintptr_t baselineIds, std::size_t baselineCount, std::uintptr_t baselineOffsets,
@@ -85,7 +86,7 @@ std::string evaluatePopulation(CatalogueHandle& catalogue, std::uintptr_t users,
   const Json options = parseJson(optionsJson);
   optionTable("evaluation", "evaluate").check(options);
   const PopulationEvaluation evaluation(options);
-  const DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, filtersJson);
+  const DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, pages, pageCount, filtersJson);
   const std::vector<Id> logUsers(fromAddress<const Id>(users), fromAddress<const Id>(users) + userCount);
   const UserModels candidate = populationFrom(catalogue.catalogue, candidatePolicy, candidateLearns, candidateIds, candidateCount, candidateOffsets, candidateBlob);
   if (!hasBaseline) return evaluation.run(candidate, nullptr, log, logUsers).dump();

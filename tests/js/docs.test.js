@@ -324,6 +324,15 @@ describe('the guides\' code', () => {
       const rewards = Float64Array.from(arms, () => (random() < 0.3 ? 1 : 0));
       const propensities = new Float64Array(300).fill(1 / 30);
       const userId = 7, bytes = policy.toBytes(), users = new Uint32Array(300).fill(userId);`,
+    // evaluation.md's whole pages: 60 pages of 5 of a uniform logger over 30 items.
+    'const pageReport = sb.evaluate({': `
+      const catalogue = new sb.Catalogue({ dim: 4, index: { type: 'exact' } });
+      catalogue.add(idsOf(30), rows(30, 4));
+      const policy = new sb.LinUCB({ catalogue, seed: 1 });
+      const positions = Uint32Array.from({ length: 300 }, (_, i) => i % 5), pages = Uint32Array.from(positions, (_, i) => Math.floor(i / 5));
+      const arms = Uint32Array.from(positions, (j, i) => (pages[i] * 7 + j) % 30);
+      const rewards = Float64Array.from(arms, () => (random() < 0.3 ? 1 : 0));
+      const propensities = new Float64Array(300).fill(1 / 30);`,
     "const { init } = require('sublinear-bandits');   // also: require('sublinear-bandits')(options)": `
       const require = createRequire(join(root, 'package.json'));`,
   };

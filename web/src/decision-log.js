@@ -6,13 +6,14 @@
 // arm, reward and propensity (in any order), optionally position, exclude, labels, allLabels and
 // noLabels (integers separated by spaces; `where` only in JSON lines). Numbers are JSON numbers in JSON lines (a string is refused) and decimal text in CSV
 // (integers: digits only, no hex, no exponent).
-// A record may name its `user` (a population's log; in every record or in none).
-// parseDecisionLog(text) -> { arms, rewards, propensities, positions?, filters?, users? }.
+// A record may name its `user` (a population's log; in every record or in none) and its `page` (the
+// slate it was shown on, e.g. decideSlate()'s event id; in every record or in none).
+// parseDecisionLog(text) -> { arms, rewards, propensities, positions?, pages?, filters?, users? }.
 import { invalidArgument } from './errors.js';
 import { dataToJson, isArray } from './convert.js';
 
 const COLUMNS = ['arm', 'reward', 'propensity'];
-const OPTIONAL_COLUMNS = ['position', 'exclude', 'labels', 'allLabels', 'noLabels', 'where'];
+const OPTIONAL_COLUMNS = ['position', 'page', 'exclude', 'labels', 'allLabels', 'noLabels', 'where'];
 const LABEL_COLUMNS = ['exclude', 'labels', 'allLabels', 'noLabels'];
 // The user a record was decided for (a population's log, evaluate() with users): in every record or in none.
 const USER_COLUMN = 'user';
@@ -83,17 +84,19 @@ function fromRecords(records, csv) {
   const filters = new Array(n).fill(null);
   let positioned = false;
   let filtered = false;
-  const users = new Uint32Array(n);
-  let usersNamed = 0;
+  // Columns given in every record or in none: the user of a population's log, the page of a slate log.
+  const named = { user: { values: new Uint32Array(n), count: 0 }, page: { values: new Uint32Array(n), count: 0 } };
   records.forEach(([where, entry], i) => {
     // Own keys only: a key another script added to Object.prototype is not a column.
     const field = (key) => (Object.hasOwn(entry, key) ? entry[key] : undefined);
-    const user = field(USER_COLUMN);
-    if (user !== undefined && !(csv && user === '')) {
-      users[i] = integerAt(user, USER_COLUMN, where, csv);
-      usersNamed++;
-    } else if (usersNamed > 0) {
-      throw invalidArgument(`${where}: no user, where the records before name theirs`);
+    for (const [column, seen] of Object.entries(named)) {
+      const value = field(column);
+      if (value !== undefined && !(csv && value === '')) {
+        seen.values[i] = integerAt(value, column, where, csv);
+        seen.count++;
+      } else if (seen.count > 0) {
+        throw invalidArgument(`${where}: no ${column}, where the records before name theirs`);
+      }
     }
     log.arms[i] = integerAt(field('arm'), 'arm', where, csv);
     log.rewards[i] = numberAt(field('reward'), 'reward', where, csv);
@@ -120,9 +123,12 @@ function fromRecords(records, csv) {
       filtered = true;
     }
   });
-  if (usersNamed > 0 && usersNamed < n) throw invalidArgument(`${records[0][0]}: no user, where later records name theirs`);
-  if (usersNamed > 0) log.users = users;
+  for (const [column, seen] of Object.entries(named)) {
+    if (seen.count > 0 && seen.count < n) throw invalidArgument(`${records[0][0]}: no ${column}, where later records name theirs`);
+  }
+  if (named.user.count > 0) log.users = named.user.values;
   if (positioned) log.positions = positions;
+  if (named.page.count > 0) log.pages = named.page.values;
   if (filtered) log.filters = filters;
   return log;
 }
@@ -176,10 +182,11 @@ export function parseDecisionLog(text) {
 // One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays. Other
 // keys are written as data (dataToJson): a circular value or a BigInt is refused, and no toJSON runs.
 export function formatDecision(decision) {
-  const { arm, reward, propensity, position, exclude, labels, allLabels, noLabels, where, ...rest } = decision;
+  const { arm, reward, propensity, position, page, exclude, labels, allLabels, noLabels, where, ...rest } = decision;
   const fields = { arm, reward, propensity };
   // Own keys only, as parseDecisionLog reads them.
   if (Object.hasOwn(decision, 'position')) fields.position = position;
+  if (Object.hasOwn(decision, 'page')) fields.page = page;
   if (Object.hasOwn(decision, 'exclude')) fields.exclude = ArrayBuffer.isView(exclude) ? Array.from(exclude) : exclude;
   if (Object.hasOwn(decision, 'labels')) fields.labels = ArrayBuffer.isView(labels) ? Array.from(labels) : labels;
   if (Object.hasOwn(decision, 'allLabels')) fields.allLabels = ArrayBuffer.isView(allLabels) ? Array.from(allLabels) : allLabels;

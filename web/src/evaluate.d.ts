@@ -17,13 +17,24 @@ export interface DecisionLog {
    */
   positions?: Ids;
   /**
+   * The page (slate) each record was shown on, e.g. decideSlate()'s event id: the records of a page are
+   * consecutive and share it, with distinct positions. Without it, a record at position 0 starts a new
+   * page. Read by the page estimators ('page-ips', 'page-pi'); given, it is checked (INVALID_ARGUMENT
+   * for a position repeated within a page, a page id that comes back after another page, pages without positions).
+   */
+  pages?: Ids;
+  /**
    * The eligibility filters each decision was made under (decide()'s `{ exclude, labels, allLabels,
    * noLabels, where }`, or null): the evaluated policy is asked what it would choose under the same filters.
    */
   filters?: ((AttributeFilter & { exclude?: Ids }) | null)[];
 }
 
-export type Estimator = 'replay' | 'ips' | 'snips' | 'dm' | 'dr';
+/**
+ * 'page-ips' and 'page-pi' estimate the value of a whole page (the expected sum of its rewards), one
+ * policy only, when asked for (docs/evaluation.md, "Whole pages").
+ */
+export type Estimator = 'replay' | 'ips' | 'snips' | 'dm' | 'dr' | 'page-ips' | 'page-pi';
 
 /** A population's log: a decision log whose records each name the user decided for. */
 export interface PopulationLog extends DecisionLog {
@@ -63,7 +74,7 @@ export interface EvaluateOptions {
   /** A second population (with `users`): the report adds `baseline` and the paired `difference`. */
   baseline?: Population;
   /**
-   * Which estimators to compute (default every one; for a population, those of its kind: ips, snips,
+   * Which estimators to compute (default every one but 'page-ips' and 'page-pi'; for a population, those of its kind: ips, snips,
    * dm, dr when frozen, replay when learning; another is INVALID_ARGUMENT).
    */
   estimators?: Estimator[];
@@ -186,6 +197,16 @@ export interface EvaluationReport {
   dm?: OffPolicyEstimate;
   /** Doubly robust: DM plus the importance-weighted residuals. */
   dr?: OffPolicyEstimate;
+  /**
+   * The expected sum of rewards of a page: the sum of a page's per-position IPS terms (additive rewards,
+   * marginal propensities), its interval over pages; `n` counts pages.
+   */
+  'page-ips'?: OffPolicyEstimate;
+  /**
+   * The same by the pseudo-inverse estimator (Swaminathan et al. 2017; additive rewards), for logs of a
+   * uniform logger without replacement (every propensity of a page 1 / m) and whole pages only.
+   */
+  'page-pi'?: OffPolicyEstimate;
   /** The reward model dm and dr used (present when either was computed). */
   rewardModel?: 'linear' | 'logistic';
   /**
@@ -212,6 +233,8 @@ export interface EvaluationClasses {
     arms: Uint32Array; rewards: Float64Array; propensities: Float64Array;
     /** When any record has a `position`. */
     positions?: Uint32Array;
+    /** When the records name their `page` (every one of them must). */
+    pages?: Uint32Array;
     /** When any record has a filter: `exclude` and `labels` always, the other keys where given. */
     filters?: ({ exclude: Uint32Array; labels: Uint32Array; allLabels?: Uint32Array; noLabels?: Uint32Array; where?: { [name: string]: [number, number] } } | null)[];
     /** When the records name their `user` (every one of them must): a population's log. */
@@ -219,8 +242,8 @@ export interface EvaluationClasses {
   };
   /**
    * One decision as a JSON line that parseDecisionLog reads back: with `position` for a slate's
-   * position, `exclude`, `labels`, `allLabels`, `noLabels` and `where` (an open side written null) for
+   * position, `page` for its page (an integer, e.g. decideSlate()'s event id), `exclude`, `labels`, `allLabels`, `noLabels` and `where` (an open side written null) for
    * the filters it was decided under (other keys are kept and ignored when read).
    */
-  formatDecision(decision: { arm: number; reward: number; propensity: number; position?: number; exclude?: Ids; labels?: Ids; allLabels?: Ids; noLabels?: Ids; where?: { [name: string]: [number, number] }; [key: string]: unknown }): string;
+  formatDecision(decision: { arm: number; reward: number; propensity: number; position?: number; page?: number; exclude?: Ids; labels?: Ids; allLabels?: Ids; noLabels?: Ids; where?: { [name: string]: [number, number] }; [key: string]: unknown }): string;
 }

@@ -7,9 +7,9 @@ import { handleOf, refuseExtraArguments } from './runtime.js';
 import { formatDecision, parseDecisionLog } from './decision-log.js';
 
 const REQUIRED_LOG_KEYS = ['arms', 'rewards', 'propensities'];
-// positions: a slate's position per record; filters: the filter ({ exclude, labels, allLabels,
-// noLabels, where }) each was decided under.
-const LOG_KEYS = [...REQUIRED_LOG_KEYS, 'positions', 'filters'];
+// positions: a slate's position per record; pages: the page (slate) each record was shown on; filters:
+// the filter ({ exclude, labels, allLabels, noLabels, where }) each was decided under.
+const LOG_KEYS = [...REQUIRED_LOG_KEYS, 'positions', 'pages', 'filters'];
 const NO_IDS = new Uint32Array(0);
 const NO_BYTES = new Uint8Array(0);
 // An own property only: the rest of a destructured options object is a plain object, whose prototype
@@ -121,6 +121,7 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     const rewards = toFeatureArray(entries.rewards, 'log.rewards', perRecord('rewards'));
     const propensities = toFloat64Array(entries.propensities, 'log.propensities', perRecord('propensities'));
     const positions = entries.positions === undefined ? NO_IDS : toIdArray(entries.positions, 'log.positions', perRecord('positions'));
+    const pages = entries.pages === undefined ? NO_IDS : toIdArray(entries.pages, 'log.pages', perRecord('pages'));
     const filters = filtersToJson(entries.filters);
     const candidate = readPopulation(users, 'options.users');
     const other = baseline === undefined ? null : readPopulation(baseline, 'options.baseline');
@@ -136,11 +137,11 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     const shared = handleOf(catalogue, CatalogueFamily, 'options.catalogue');
     const none = { policy: '', learn: false, ids: NO_IDS, offsets: NO_IDS, blob: NO_BYTES };
     const second = other ?? none;
-    return JSON.parse(call(() => withHeap([logUsers, logArms, rewards, propensities, positions, candidate.ids, candidate.offsets, candidate.blob,
-      second.ids, second.offsets, second.blob], (userAddress, armAddress, rewardAddress, propensityAddress, positionAddress,
+    return JSON.parse(call(() => withHeap([logUsers, logArms, rewards, propensities, positions, pages, candidate.ids, candidate.offsets, candidate.blob,
+      second.ids, second.offsets, second.blob], (userAddress, armAddress, rewardAddress, propensityAddress, positionAddress, pageAddress,
       candidateIds, candidateOffsets, candidateBlob, baselineIds, baselineOffsets, baselineBlob) =>
       Module.evaluatePopulation(shared, userAddress, logUsers.length, armAddress, logArms.length, rewardAddress, rewards.length,
-        propensityAddress, propensities.length, positionAddress, positions.length, filters, json,
+        propensityAddress, propensities.length, positionAddress, positions.length, pageAddress, pages.length, filters, json,
         candidate.policy, candidate.learn, candidateIds, candidate.ids.length, candidateOffsets, candidateBlob,
         other !== null, second.policy, second.learn, baselineIds, second.ids.length, baselineOffsets, baselineBlob))));
   }
@@ -166,15 +167,16 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     const rewards = toFeatureArray(entries.rewards, 'log.rewards');
     const propensities = toFloat64Array(entries.propensities, 'log.propensities');
     const positions = entries.positions === undefined ? NO_IDS : toIdArray(entries.positions, 'log.positions');
+    const pages = entries.pages === undefined ? NO_IDS : toIdArray(entries.pages, 'log.pages');
     const filters = filtersToJson(entries.filters);
     const json = optionsToJson(rest);
     const owned = policy instanceof LinearPolicy ? null : policyFromConfig(policy, arms);
     if (owned === null && arms !== undefined) throw invalidArgument('options.arms is for a policy given as options; this policy has its arms');
     try {
       const handle = handleOf(owned ?? policy, LinearPolicy, 'options.policy');
-      const report = call(() => withHeap([logArms, rewards, propensities, positions], (armAddress, rewardAddress, propensityAddress, positionAddress) =>
+      const report = call(() => withHeap([logArms, rewards, propensities, positions, pages], (armAddress, rewardAddress, propensityAddress, positionAddress, pageAddress) =>
         Module.evaluateLinearPolicy(handle, armAddress, logArms.length, rewardAddress, rewards.length, propensityAddress,
-          propensities.length, positionAddress, positions.length, filters, json)));
+          propensities.length, positionAddress, positions.length, pageAddress, pages.length, filters, json)));
       return JSON.parse(report);
     } finally {
       owned?.dispose();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/options.hpp"
@@ -52,6 +53,53 @@ void DecisionLog::check(const LinearPolicy& policy) const {
       fail(ErrorCode::InvalidArgument, record() + "arm " + std::to_string(arms[i]) + " is excluded by the record's own filter");
     }
   }
+  if (!pages.empty()) pageBounds();
+}
+
+std::vector<std::size_t> DecisionLog::pageBounds() const {
+  const std::size_t n = arms.size();
+  if (!pages.empty() && positions.empty()) fail(ErrorCode::InvalidArgument, "log: pages need positions (a page's position of each record)");
+  if (!pages.empty() && pages.size() != n) {
+    fail(ErrorCode::InvalidArgument, "log: pages must have one entry per decision (or none), not " + std::to_string(pages.size()));
+  }
+  std::vector<std::size_t> bounds;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool starts = pages.empty() ? positionOf(i) == 0 || i == 0 : i == 0 || pages[i] != pages[i - 1];
+    if (pages.empty() && i == 0 && positionOf(0) != 0) {
+      fail(ErrorCode::InvalidArgument, "log record 0: position " + std::to_string(positionOf(0)) +
+                                           " begins the log: without pages, a page starts at position 0");
+    }
+    if (starts) bounds.push_back(i);
+  }
+  bounds.push_back(n);
+  // A page's positions are distinct; a page id seen before (an earlier page) is no new page. Both are
+  // checked on sorted copies, of at most n entries.
+  std::vector<std::uint32_t> sorted;
+  for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+    sorted.assign(positions.begin() + static_cast<std::ptrdiff_t>(bounds[k]), positions.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]));
+    std::sort(sorted.begin(), sorted.end());
+    const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
+    if (repeated != sorted.end()) {
+      std::size_t record = bounds[k];
+      while (positions[record] != *repeated) ++record;
+      fail(ErrorCode::InvalidArgument, "log record " + std::to_string(record) + ": position " + std::to_string(*repeated) +
+                                           " appears twice on its page (records " + std::to_string(bounds[k]) + " to " +
+                                           std::to_string(bounds[k + 1] - 1) + ")");
+    }
+  }
+  if (!pages.empty()) {
+    std::vector<std::pair<std::uint32_t, std::size_t>> firsts;
+    firsts.reserve(bounds.size() - 1);
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) firsts.emplace_back(pages[bounds[k]], bounds[k]);
+    std::sort(firsts.begin(), firsts.end());
+    for (std::size_t k = 1; k < firsts.size(); ++k) {
+      if (firsts[k].first == firsts[k - 1].first) {
+        fail(ErrorCode::InvalidArgument, "log record " + std::to_string(firsts[k].second) + ": page " + std::to_string(firsts[k].first) +
+                                             " comes back after another page (a page's records must be consecutive)");
+      }
+    }
+  }
+  return bounds;
 }
 
 std::optional<Id> DecisionLog::choiceAt(LinearPolicy& policy, std::size_t record) const {

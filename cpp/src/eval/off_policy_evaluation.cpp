@@ -56,7 +56,12 @@ Estimate meanOf(const std::vector<double>& samples) {
 }  // namespace
 
 const std::vector<std::string>& OffPolicyEvaluation::estimatorNames() {
-  static const std::vector<std::string> names{"replay", "ips", "snips", "dm", "dr"};
+  static const std::vector<std::string> names{"replay", "ips", "snips", "dm", "dr", "page-ips", "page-pi"};
+  return names;
+}
+
+const std::vector<std::string>& OffPolicyEvaluation::pageEstimatorNames() {
+  static const std::vector<std::string> names{"page-ips", "page-pi"};
   return names;
 }
 
@@ -70,18 +75,22 @@ OffPolicyEvaluation::OffPolicyEvaluation(const Json& options) {
   if (optionGiven(options, "estimators")) {
     const Json& asked = options.at("estimators");
     require(asked.is_array() && !asked.empty(), ErrorCode::InvalidArgument,
-            "option 'estimators' must be a non-empty array of 'replay', 'ips', 'snips', 'dm', 'dr'");
+            "option 'estimators' must be a non-empty array of 'replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi'");
     for (const Json& name : asked) {
       const auto& names = estimatorNames();
       if (!name.is_string() || std::find(names.begin(), names.end(), name.get<std::string>()) == names.end()) {
-        fail(ErrorCode::InvalidArgument, "unknown estimator " + name.dump() + " (one of 'replay', 'ips', 'snips', 'dm', 'dr')");
+        fail(ErrorCode::InvalidArgument, "unknown estimator " + name.dump() + " (one of 'replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi')");
       }
       if (std::find(estimators_.begin(), estimators_.end(), name.get<std::string>()) == estimators_.end()) {
         estimators_.push_back(name.get<std::string>());
       }
     }
   } else {
-    estimators_ = estimatorNames();
+    // The page estimators read the log's pages and say nothing of a log of single decisions: asked for only.
+    for (const std::string& name : estimatorNames()) {
+      const auto& pageNames = pageEstimatorNames();
+      if (std::find(pageNames.begin(), pageNames.end(), name) == pageNames.end()) estimators_.push_back(name);
+    }
   }
   clip_ = readOption(group, options, "clip", std::numeric_limits<double>::infinity());
   draws_ = static_cast<std::size_t>(readIntegerOption(group, options, "draws"));
@@ -116,7 +125,10 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   // pi per context, each asked once of the frozen copy.
   std::vector<Context> contexts;
   std::vector<std::size_t> contextOf(n);
-  const bool needsPi = wants("ips") || wants("snips") || wants("dm") || wants("dr");
+  const bool wantsPages = wants("page-ips") || wants("page-pi");
+  // Inconsistent pages are refused before pi is asked for anything.
+  const std::vector<std::size_t> pageBounds = wantsPages ? log.pageBounds() : std::vector<std::size_t>{};
+  const bool needsPi = wants("ips") || wants("snips") || wants("dm") || wants("dr") || wantsPages;
   if (needsPi) {
     std::unordered_map<std::string, std::size_t> known;
     for (std::size_t i = 0; i < n; ++i) {
@@ -136,6 +148,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   const RewardModel::Kind kind = RewardModel::choose(rewardModel_, log.rewards);
   Json report = estimate(copy, frozen, log, all, contexts, contextOf, kind);
   if (wants("dm") || wants("dr")) report["rewardModel"] = RewardModel::nameOf(kind);
+  if (wantsPages) estimatePages(log, pageBounds, contexts, contextOf, report);
   if (needsPi) {
     double largestError = 0.0;
     std::vector<Id> arms;
@@ -335,6 +348,86 @@ Json OffPolicyEvaluation::estimate(const PolicyCopy& copy, const PersistentLinea
     }
   }
   return report;
+}
+
+namespace {
+// The pseudo-inverse weight of one page (Swaminathan et al. 2017, "Off-policy evaluation for slate
+// recommendation") under the uniform logger without replacement: a page of L positions drawn
+// uniformly among the ordered L-subsets of m items. Its second moment Gamma = E[1_s 1_s^T] over the
+// (position, item) indicators is c (J_L - I_L) (x) (J_m - I_m) + I / m with c = 1 / (m (m - 1)), whose
+// eigenvalues are L / m (on 1 (x) 1), (m - L) / (m (m - 1)) (1 (x) u, u orthogonal to 1), 0 (v (x) 1:
+// each position holds one item) and 1 / (m - 1) (v (x) u). The weight q^T Gamma^+ 1_s, with q the
+// target's marginals q(a at j), is then 1 + (m - 1) M + (m - 1) (C - L) / (m - L), where
+// M = sum_j q(s_j at j) (the target's probability of the shown items where they were shown) and
+// C = sum_j sum_k q(s_j at k) (of the shown items anywhere); with m = L the middle eigenvalue is 0
+// and the weight is 1 + (m - 1) (M - C / L). For L = 1 it is m M, IPS's weight.
+double pseudoInverseWeight(double m, double pageSize, double matched, double shownAnywhere) {
+  if (m > pageSize) return 1.0 + (m - 1.0) * matched + (m - 1.0) * (shownAnywhere - pageSize) / (m - pageSize);
+  return 1.0 + (m - 1.0) * (matched - shownAnywhere / pageSize);
+}
+}  // namespace
+
+void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vector<std::size_t>& bounds,
+                                        const std::vector<Context>& contexts, const std::vector<std::size_t>& contextOf,
+                                        Json& report) const {
+  const std::size_t pageCount = bounds.size() - 1;
+  const auto page = [&](std::size_t k) { return "page of records " + std::to_string(bounds[k]) + " to " + std::to_string(bounds[k + 1] - 1); };
+  const auto pi = [&](std::size_t record, Id arm) { return contexts[contextOf[record]].probabilityOf(arm); };
+  if (wants("page-ips")) {
+    // The sum of the positions' IPS terms of each page; the interval is over pages, whose positions'
+    // terms are not independent (one page, one user, one filter).
+    std::vector<double> terms(pageCount, 0.0);
+    std::vector<double> weights(pageCount, 0.0);
+    for (std::size_t k = 0; k < pageCount; ++k) {
+      for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) {
+        const double w = std::min(pi(i, log.arms[i]) / log.propensities[i], clip_);
+        terms[k] += w * log.rewards[i];
+        weights[k] += w / static_cast<double>(bounds[k + 1] - bounds[k]);
+      }
+    }
+    Estimate estimate = meanOf(terms);
+    estimate.effectiveSampleSize = effectiveSampleSize(weights);
+    report["page-ips"] = estimate.toJson();
+  }
+  if (wants("page-pi")) {
+    std::vector<double> terms(pageCount, 0.0);
+    std::vector<double> weights(pageCount, 0.0);
+    for (std::size_t k = 0; k < pageCount; ++k) {
+      const std::size_t first = bounds[k];
+      const std::size_t size = bounds[k + 1] - first;
+      // The page's positions are distinct (pageBounds), so 0 to size - 1 each once when the largest is size - 1.
+      std::uint32_t last = 0;
+      for (std::size_t i = first; i < bounds[k + 1]; ++i) last = std::max(last, log.positionOf(i));
+      if (last + 1 != size) {
+        fail(ErrorCode::InvalidArgument, "page-pi: the " + page(k) + " shows " + std::to_string(size) + " positions, not 0 to " +
+                                             std::to_string(size - 1) + ": the pseudo-inverse estimator needs whole pages");
+      }
+      // The uniform logger's propensity is 1 / m at every position, m the items it drew from.
+      const double m = std::round(1.0 / log.propensities[first]);
+      for (std::size_t i = first; i < bounds[k + 1]; ++i) {
+        if (!(std::abs(log.propensities[i] * m - 1.0) <= 1e-6) || m < static_cast<double>(size)) {
+          fail(ErrorCode::InvalidArgument,
+               "page-pi: log record " + std::to_string(i) + " has propensity " + std::to_string(log.propensities[i]) + " where the " + page(k) +
+                   " needs 1 / m for one whole m >= " + std::to_string(size) +
+                   ": the pseudo-inverse estimator is built for a uniform logger without replacement (its joint distribution "
+                   "of pages is known); other loggers' pages: page-ips");
+        }
+      }
+      double matched = 0.0;
+      double shownAnywhere = 0.0;
+      double total = 0.0;
+      for (std::size_t i = first; i < bounds[k + 1]; ++i) {
+        matched += pi(i, log.arms[i]);
+        for (std::size_t j = first; j < bounds[k + 1]; ++j) shownAnywhere += pi(j, log.arms[i]);
+        total += log.rewards[i];
+      }
+      weights[k] = pseudoInverseWeight(m, static_cast<double>(size), matched, shownAnywhere);
+      terms[k] = weights[k] * total;
+    }
+    Estimate estimate = meanOf(terms);
+    estimate.effectiveSampleSize = effectiveSampleSize(weights);
+    report["page-pi"] = estimate.toJson();
+  }
 }
 
 double effectiveSampleSize(const std::vector<double>& weights) {

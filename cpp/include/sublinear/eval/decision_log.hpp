@@ -16,12 +16,15 @@ namespace sublinear {
 // Optional, empty or one per record: positions[i], the record's position in a logged slate (each
 // position of a slate is one record; 0 for a single arm), and filters[i], the eligibility filters
 // the logging policy decided under (decide()'s), which the policy evaluated decides under too.
+// pages[i], optional too: the page (a decideSlate()'s event) record i was shown on; the records of a
+// page are consecutive and share it. Without pages, a record at position 0 starts a new page.
 struct DecisionLog {
   std::vector<Id> arms;
   std::vector<double> rewards;
   std::vector<double> propensities;
   std::vector<std::uint32_t> positions;
   std::vector<ArmFilter> filters;
+  std::vector<std::uint32_t> pages;
 
   std::size_t size() const { return arms.size(); }
   std::uint32_t positionOf(std::size_t record) const { return positions.empty() ? 0 : positions[record]; }
@@ -33,7 +36,16 @@ struct DecisionLog {
   // INVALID_ARGUMENT), an arm the policy does not hold (UNKNOWN_ID), an arm its own filter excludes
   // or a position at or beyond the policy's arm count, the largest slate it can show
   // (INVALID_ARGUMENT). Nothing a record's values imply is allocated before they are checked.
+  // Given pages are checked too (pageBounds).
   void check(const LinearPolicy& policy) const;
+
+  // The pages of the log, as the index of each page's first record followed by size(): page k is
+  // records bounds[k] to bounds[k + 1] - 1. From `pages` when given (they need positions; a page's
+  // records must be consecutive: a page id that comes back after another page is refused), else
+  // each record at position 0 starts a page (and the first record must be at position 0). A position
+  // repeated within a page is refused. INVALID_ARGUMENT naming the record; the bounds are the only
+  // allocation, at most one per record.
+  std::vector<std::size_t> pageBounds() const;
 
   // The arm `policy` shows, in its state now, at `record`'s position under its filter (select, or
   // that position of selectSlate): what a replay matches against the logged arm. None when it shows

@@ -55,8 +55,16 @@ class OffPolicyEvaluation {
   //   first (DecisionLog::check).
   Json run(const PolicyCopy& copy, const DecisionLog& log) const;
 
-  // "replay", "ips", "snips", "dm", "dr".
+  // "replay", "ips", "snips", "dm", "dr", "page-ips", "page-pi" (the page estimators only when asked for).
   static const std::vector<std::string>& estimatorNames();
+  // "page-ips", "page-pi": the value of a whole page (a slate), the expected sum of its positions'
+  // rewards, over the log's pages (DecisionLog::pageBounds), each page one sample of the interval.
+  //   page-ips: the sum over a page's records of the per-position IPS terms w = pi(a at j) / p (clipped
+  //     as IPS's). Unbiased when rewards add over positions and p is each record's marginal propensity.
+  //   page-pi: the pseudo-inverse estimator (Swaminathan et al. 2017) for additive rewards, built for
+  //     the uniform logger without replacement (every record of a page has propensity 1 / m, m >= the
+  //     page's size; others are refused, INVALID_ARGUMENT) and whole pages (positions 0 to L - 1).
+  static const std::vector<std::string>& pageEstimatorNames();
 
  private:
   // The target's choice distribution in one context (a position and filters) of the log.
@@ -69,6 +77,9 @@ class OffPolicyEvaluation {
   std::string rewardModel_;
 
   bool wants(const char* name) const;
+  // page-ips and page-pi into report, over the pages of `bounds` (DecisionLog::pageBounds).
+  void estimatePages(const DecisionLog& log, const std::vector<std::size_t>& bounds, const std::vector<Context>& contexts,
+                     const std::vector<std::size_t>& contextOf, Json& report) const;
   // The estimators over `records` (indices into the log), with the target's choice distribution of
   // each record's context (contexts[contextOf[record]]; none when no estimator needs it).
   Json estimate(const PolicyCopy& copy, const PersistentLinearPolicy& frozen, const DecisionLog& log,

@@ -1,0 +1,60 @@
+// A generated shop that shows pages (issue 54, whole pages): shared by tests/js/evaluate-pages.test.js
+// and `npm run bench -- ope --pages`.
+import { seededRandom, standardNormal } from './seeded-random.mjs';
+
+// `items` items with Gaussian features (dimension `dim`) and a click model by position (position-based:
+// the clicks of a page add up in expectation), P(click | item at position j) = bias_j sigma(-1 + 3 x.theta*)
+// with bias_j = 1 / (1 + 0.3 j). `policy(pulls, options)` is a LinUCB (or `options.Class`) over the
+// items trained on `pulls` uniformly random clicks at position 0.
+export function makePageShop(sb, seed, { items = 20, dim = 5 } = {}) {
+  const random = seededRandom(seed);
+  const thetaStar = Float64Array.from({ length: dim }, () => standardNormal(random));
+  const ids = Uint32Array.from({ length: items }, (_, i) => 10 + i);
+  const features = Float64Array.from({ length: items * dim }, () => standardNormal(random) / Math.sqrt(dim));
+  const attraction = (id) => {
+    let score = 0;
+    for (let j = 0; j < dim; j++) score += features[(id - 10) * dim + j] * thetaStar[j] / Math.sqrt(dim);
+    return 1 / (1 + Math.exp(1 - 3 * score));
+  };
+  const clickRate = (id, position) => attraction(id) / (1 + 0.3 * position);
+  const click = (id, position) => (random() < clickRate(id, position) ? 1 : 0);
+  // The expected clicks of a page showing `slate`: what a policy showing it earns a page online.
+  const pageValue = (slate) => Array.from(slate).reduce((sum, id, j) => sum + clickRate(id, j), 0);
+  const policy = (pulls, { Class = sb.LinUCB, ...options } = {}) => {
+    const made = new Class({ dim, seed: seed + pulls, ...options });
+    made.addArms(ids, features);
+    for (let t = 0; t < pulls; t++) {
+      const id = ids[Math.floor(random() * items)];
+      made.update(id, click(id, 0));
+    }
+    return made;
+  };
+  return { ids, random, click, pageValue, policy };
+}
+
+// `pages` pages of `size` as JSON lines (sb.formatDecision, one line per position, with its page): a
+// uniform logger without replacement (each position's propensity 1 / items) or, given `logger`, its
+// decideSlate() (the exploration mix's marginal propensities).
+export function writePageLog(sb, shop, pages, size, logger) {
+  const lines = [];
+  const shuffled = Array.from(shop.ids);
+  for (let page = 0; page < pages; page++) {
+    let arms;
+    let propensities;
+    let eventId = page;
+    if (logger) {
+      ({ arms, propensities, eventId } = logger.decideSlate(size));
+    } else {
+      for (let j = 0; j < size; j++) {
+        const pick = j + Math.floor(shop.random() * (shuffled.length - j));
+        [shuffled[j], shuffled[pick]] = [shuffled[pick], shuffled[j]];
+      }
+      arms = shuffled.slice(0, size);
+      propensities = new Float64Array(size).fill(1 / shuffled.length);
+    }
+    for (let j = 0; j < size; j++) {
+      lines.push(sb.formatDecision({ arm: arms[j], reward: shop.click(arms[j], j), propensity: propensities[j], position: j, page: eventId }));
+    }
+  }
+  return lines.join('\n');
+}
