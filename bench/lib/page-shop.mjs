@@ -29,7 +29,26 @@ export function makePageShop(sb, seed, { items = 20, dim = 5 } = {}) {
     }
     return made;
   };
-  return { ids, random, click, pageValue, policy };
+  // Cascade users (page-cascade): they scan a page from the top and click the first item that attracts
+  // them (P = sigma(-1 + 3 x.theta*), no position bias); nothing after the click counts.
+  const cascadeValue = (slate) => {
+    let value = 0;
+    let scanned = 1;
+    for (const id of slate) {
+      value += scanned * attraction(id);
+      scanned *= 1 - attraction(id);
+    }
+    return value;
+  };
+  const cascadeClicks = (slate) => {
+    let clicked = false;
+    return Array.from(slate, (id) => {
+      const now = !clicked && random() < attraction(id);
+      clicked ||= now;
+      return now ? 1 : 0;
+    });
+  };
+  return { ids, random, click, pageValue, policy, cascadeValue, cascadeClicks };
 }
 
 // `pages` pages of `size` as JSON lines (sb.formatDecision, one line per position, with its page): a
@@ -54,6 +73,20 @@ export function writePageLog(sb, shop, pages, size, logger) {
     }
     for (let j = 0; j < size; j++) {
       lines.push(sb.formatDecision({ arm: arms[j], reward: shop.click(arms[j], j), propensity: propensities[j], position: j, page: eventId }));
+    }
+  }
+  return lines.join('\n');
+}
+
+// `pages` pages of `size` decided by `logger` (decideSlate(): its exploration mix) and clicked by cascade
+// users, as JSON lines with each position's prefixPropensity (what page-cascade reads).
+export function writeCascadeLog(sb, shop, pages, size, logger) {
+  const lines = [];
+  for (let page = 0; page < pages; page++) {
+    const { arms, propensities, prefixPropensities, eventId } = logger.decideSlate(size);
+    const rewards = shop.cascadeClicks(arms);
+    for (let j = 0; j < arms.length; j++) {
+      lines.push(sb.formatDecision({ arm: arms[j], reward: rewards[j], propensity: propensities[j], prefixPropensity: prefixPropensities[j], position: j, page: eventId }));
     }
   }
   return lines.join('\n');

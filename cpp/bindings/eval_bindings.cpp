@@ -47,11 +47,14 @@ DecisionLog logFrom(std::uintptr_t arms, std::size_t armCount, std::uintptr_t re
 std::string evaluateLinearPolicy(LinearPolicyHandle& self, std::uintptr_t arms, std::size_t armCount, std::uintptr_t rewards,
                                  std::size_t rewardCount, std::uintptr_t propensities, std::size_t propensityCount,
                                  std::uintptr_t positions, std::size_t positionCount, std::uintptr_t pages, std::size_t pageCount,
-                                 const std::string& filtersJson, const std::string& optionsJson) {
+                                 std::uintptr_t prefixPropensities, std::size_t prefixCount, const std::string& filtersJson,
+                                 const std::string& optionsJson) {
   const Json options = parseJson(optionsJson);
   optionTable("evaluation", "evaluate").check(options);
   const OffPolicyEvaluation evaluation(options);
-  const DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, pages, pageCount, filtersJson);
+  DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, pages, pageCount, filtersJson);
+  // The logger's probability of each page's prefix (page-cascade): none or one per record.
+  log.prefixPropensities.assign(fromAddress<const double>(prefixPropensities), fromAddress<const double>(prefixPropensities) + prefixCount);
   const auto bytes = std::make_shared<const std::vector<std::uint8_t>>(self.object.toBytes());
   const std::shared_ptr<Catalogue> catalogue = self.object.context();
   return evaluation

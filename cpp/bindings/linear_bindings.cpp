@@ -61,7 +61,7 @@ emscripten::val policyLastSlate(LinearPolicyHandle& self) {
 }
 
 // decide() (slate false) or decideSlate(k): the arms go to self.slate and the propensities to
-// self.propensities / self.propensityErrors, which JS copies out; returns the event id.
+// self.propensities / self.propensityErrors / self.prefixPropensities, which JS copies out; returns the event id.
 double policyDecide(LinearPolicyHandle& self, double k, bool slate, std::uintptr_t exclude, std::size_t excludeCount,
                     std::uintptr_t labels, std::size_t labelCount, const std::string& conditions) {
   require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
@@ -69,11 +69,13 @@ double policyDecide(LinearPolicyHandle& self, double k, bool slate, std::uintptr
   self.slate = std::move(decision.arms);
   self.propensities = std::move(decision.propensities);
   self.propensityErrors = std::move(decision.propensityErrors);
+  self.prefixPropensities = std::move(decision.prefixPropensities);
   return static_cast<double>(decision.eventId);
 }
 
-emscripten::val policyLastPropensities(LinearPolicyHandle& self, bool errors) {
-  const std::vector<double>& values = errors ? self.propensityErrors : self.propensities;
+// which: 0 the propensities, 1 their errors, 2 the prefix propensities of the last decision.
+emscripten::val policyLastPropensities(LinearPolicyHandle& self, int which) {
+  const std::vector<double>& values = which == 2 ? self.prefixPropensities : which == 1 ? self.propensityErrors : self.propensities;
   return emscripten::val(emscripten::typed_memory_view(values.size(), values.data()));
 }
 

@@ -19,6 +19,7 @@ struct LinearPolicyHandle {
   std::vector<Id> slate;
   std::vector<double> propensities;
   std::vector<double> propensityErrors;
+  std::vector<double> prefixPropensities;
 };
 
 }  // namespace sublinear::bindings

@@ -2,7 +2,7 @@
 // package, on logs written with formatDecision and read back with parseDecisionLog, against the target's
 // page value in the generated shop that wrote them; bad page logs refused with coded errors.
 import { describe, expect, test } from 'vitest';
-import { makePageShop, writePageLog } from '../../bench/lib/page-shop.mjs';
+import { makePageShop, writeCascadeLog, writePageLog } from '../../bench/lib/page-shop.mjs';
 import { expectBanditError, loadModule } from './helpers.js';
 
 const sb = await loadModule();
@@ -69,5 +69,74 @@ describe('evaluate: whole pages', () => {
     expect(() => sb.parseDecisionLog('{"arm":10,"reward":0,"propensity":0.5,"position":0,"page":"1"}')).toThrow('is a string');
     expect(Array.from(sb.parseDecisionLog('arm,reward,propensity,position,page\n10,0,0.5,0,7\n11,1,0.5,1,7\n').pages)).toEqual([7, 7]);
     target.dispose();
+  });
+
+  // page-cascade through the package: decideSlate()'s prefixPropensities, written by formatDecision and
+  // read back by parseDecisionLog, give evaluate() the reward-interaction IPS estimate, computed here
+  // again from the log (the coverage oracle is tests/cpp/page_evaluation_test.cpp's).
+  test('page-cascade weighs each position by the prefix probabilities of the log', () => {
+    const shop = makeShop(5, 8);
+    const target = shop.policy(60);
+    const logger = shop.policy(20, { explore: 0.5 });
+    const own = target.selectSlate(3);
+    const log = sb.parseDecisionLog(writeCascadeLog(sb, shop, 2000, 3, logger));
+    expect(log.prefixPropensities.length).toBe(6000);
+    let sum = 0;
+    for (let page = 0; page < 2000; page++) {
+      let same = true;
+      for (let j = 0; j < 3; j++) {
+        const i = 3 * page + j;
+        expect(log.prefixPropensities[i]).toBeLessThanOrEqual(log.propensities[i]);
+        if (j === 0) expect(log.prefixPropensities[i]).toBe(log.propensities[i]);
+        same &&= log.arms[i] === own[j];
+        if (same) sum += log.rewards[i] / log.prefixPropensities[i];
+      }
+    }
+    const report = sb.evaluate({ policy: target, log, estimators: ['page-cascade', 'page-ips'] });
+    expect(report['page-cascade'].n).toBe(2000);
+    expect(report['page-cascade'].value).toBeCloseTo(sum / 2000, 10);
+    expect(report['page-cascade'].low).toBeLessThan(report['page-cascade'].value);
+    expect(shop.cascadeValue(own)).toBeGreaterThan(0);
+    target.dispose();
+    logger.dispose();
+  });
+
+  test('page-cascade refuses what it cannot read with INVALID_ARGUMENT, the policy unchanged', () => {
+    const shop = makeShop(6, 8);
+    const target = shop.policy(30);
+    const logger = shop.policy(10, { explore: 0.5 });
+    const bytes = target.toBytes();
+    const log = sb.parseDecisionLog(writeCascadeLog(sb, shop, 4, 3, logger));
+    const estimators = ['page-cascade'];
+    expect(sb.evaluate({ policy: target, log, estimators })['page-cascade'].n).toBe(4);
+    const refused = (changed, message, policy = target) => {
+      expect(() => sb.evaluate({ policy, log: { ...log, ...changed }, estimators })).toThrow(message);
+      expectBanditError(sb, () => sb.evaluate({ policy, log: { ...log, ...changed }, estimators }), 'INVALID_ARGUMENT');
+    };
+    refused({ prefixPropensities: undefined }, 'no prefix propensities');
+    refused({ prefixPropensities: log.prefixPropensities.slice(0, 5) }, 'prefixPropensities must have one entry per decision');
+    const zero = log.prefixPropensities.slice();
+    zero[4] = 0;
+    refused({ prefixPropensities: zero }, 'log record 4: prefix propensity 0.000000 is not in (0, 1]');
+    const growing = log.prefixPropensities.slice();
+    // Below both propensities (at least explore / 8), the longer prefix above the shorter.
+    growing[1] = growing[0] * 1e-3;
+    growing[2] = growing[0] * 2e-3;
+    refused({ prefixPropensities: growing }, /log record 2: prefix propensity .* exceeds the previous position's/);
+    const thompson = shop.policy(10, { Class: sb.LinTS });
+    refused({}, 'draws its slates at random', thompson);
+    expect(target.toBytes()).toEqual(bytes);
+    // The file formats: a prefixPropensity in every record or in none, in (0, 1].
+    expect(() => sb.parseDecisionLog('{"arm":10,"reward":0,"propensity":0.5,"position":0,"prefixPropensity":0.5}\n{"arm":11,"reward":0,"propensity":0.5,"position":1}'))
+      .toThrow('line 2: no prefixPropensity');
+    expect(() => sb.parseDecisionLog('{"arm":10,"reward":0,"propensity":0.5,"prefixPropensity":1.5}')).toThrow('prefixPropensity 1.5 is not in (0, 1]');
+    expect(Array.from(sb.parseDecisionLog('arm,reward,propensity,position,prefixPropensity\n10,0,0.5,0,0.5\n11,1,0.5,1,0.25\n').prefixPropensities)).toEqual([0.5, 0.25]);
+    // decideSlate() reports them; a single decision's prefix is its arm (decide()'s propensity).
+    const slate = logger.decideSlate(3);
+    expect(slate.prefixPropensities[0]).toBe(slate.propensities[0]);
+    expect(slate.prefixPropensities.length).toBe(3);
+    thompson.dispose();
+    target.dispose();
+    logger.dispose();
   });
 });

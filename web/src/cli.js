@@ -14,7 +14,7 @@ const usage = `usage:
       result as JSON to --out (or to stdout with --out -); a ratings file may be named by "ratingsFile"
       in the environment object.
   sublinear-bandits evaluate --log <file> (--policy <config.json> | --state <policy.bin> [--catalogue <catalogue.bin>])
-                    [--estimators replay,ips,snips,dm,dr,page-ips,page-pi] [--clip <w>] [--draws <n>]
+                    [--estimators replay,ips,snips,dm,dr,page-ips,page-pi,page-cascade] [--clip <w>] [--draws <n>]
                     [--reward-model auto|linear|logistic] [--json]
       off-policy estimates (evaluate(), docs/evaluation.md "Off-policy evaluation") of a policy's mean reward per
       decision from a decision log (JSON lines or CSV with columns arm, reward, propensity). The policy
@@ -185,7 +185,7 @@ async function evaluateCommand(args) {
     const table = (estimates) => {
       console.log('estimator  value      95% interval            n       effective n');
       // The page estimators' n counts pages, their value is a page's sum of rewards.
-      for (const name of ['replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi']) {
+      for (const name of ['replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi', 'page-cascade']) {
         const e = estimates[name];
         if (!e) continue;
         console.log(`${name.padEnd(10)} ${format(e.value).padStart(9)}  [${format(e.low)}, ${format(e.high)}]`.padEnd(47) +

@@ -7,13 +7,15 @@
 // noLabels (integers separated by spaces; `where` only in JSON lines). Numbers are JSON numbers in JSON lines (a string is refused) and decimal text in CSV
 // (integers: digits only, no hex, no exponent).
 // A record may name its `user` (a population's log; in every record or in none) and its `page` (the
-// slate it was shown on, e.g. decideSlate()'s event id; in every record or in none).
-// parseDecisionLog(text) -> { arms, rewards, propensities, positions?, pages?, filters?, users? }.
+// slate it was shown on, e.g. decideSlate()'s event id; in every record or in none) and its
+// `prefixPropensity` (the logger's probability of the page's items up to and including this record's,
+// decideSlate()'s prefixPropensities, what 'page-cascade' reads; in every record or in none).
+// parseDecisionLog(text) -> { arms, rewards, propensities, positions?, pages?, prefixPropensities?, filters?, users? }.
 import { invalidArgument } from './errors.js';
 import { dataToJson, isArray } from './convert.js';
 
 const COLUMNS = ['arm', 'reward', 'propensity'];
-const OPTIONAL_COLUMNS = ['position', 'page', 'exclude', 'labels', 'allLabels', 'noLabels', 'where'];
+const OPTIONAL_COLUMNS = ['position', 'page', 'prefixPropensity', 'exclude', 'labels', 'allLabels', 'noLabels', 'where'];
 const LABEL_COLUMNS = ['exclude', 'labels', 'allLabels', 'noLabels'];
 // The user a record was decided for (a population's log, evaluate() with users): in every record or in none.
 const USER_COLUMN = 'user';
@@ -81,6 +83,8 @@ function fromRecords(records, csv) {
   const n = records.length;
   const log = { arms: new Uint32Array(n), rewards: new Float64Array(n), propensities: new Float64Array(n) };
   const positions = new Uint32Array(n);
+  // In every record or in none, as the user and the page.
+  const prefix = { values: new Float64Array(n), count: 0 };
   const filters = new Array(n).fill(null);
   let positioned = false;
   let filtered = false;
@@ -102,6 +106,15 @@ function fromRecords(records, csv) {
     log.rewards[i] = numberAt(field('reward'), 'reward', where, csv);
     log.propensities[i] = numberAt(field('propensity'), 'propensity', where, csv);
     if (!(log.propensities[i] > 0 && log.propensities[i] <= 1)) throw invalidArgument(`${where}: propensity ${field('propensity')} is not in (0, 1]`);
+    const prefixPropensity = field('prefixPropensity');
+    if (prefixPropensity !== undefined && !(csv && prefixPropensity === '')) {
+      if (prefix.count < i) throw invalidArgument(`${where}: prefixPropensity, where the records before have none`);
+      prefix.values[i] = numberAt(prefixPropensity, 'prefixPropensity', where, csv);
+      if (!(prefix.values[i] > 0 && prefix.values[i] <= 1)) throw invalidArgument(`${where}: prefixPropensity ${prefixPropensity} is not in (0, 1]`);
+      prefix.count++;
+    } else if (prefix.count > 0) {
+      throw invalidArgument(`${where}: no prefixPropensity, where the records before name theirs`);
+    }
     const position = field('position');
     // An empty CSV cell: no position (a JSON lines field of "" is a string, refused).
     if (position !== undefined && !(csv && position === '')) {
@@ -129,6 +142,7 @@ function fromRecords(records, csv) {
   if (named.user.count > 0) log.users = named.user.values;
   if (positioned) log.positions = positions;
   if (named.page.count > 0) log.pages = named.page.values;
+  if (prefix.count > 0) log.prefixPropensities = prefix.values;
   if (filtered) log.filters = filters;
   return log;
 }
@@ -182,11 +196,12 @@ export function parseDecisionLog(text) {
 // One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays. Other
 // keys are written as data (dataToJson): a circular value or a BigInt is refused, and no toJSON runs.
 export function formatDecision(decision) {
-  const { arm, reward, propensity, position, page, exclude, labels, allLabels, noLabels, where, ...rest } = decision;
+  const { arm, reward, propensity, position, page, prefixPropensity, exclude, labels, allLabels, noLabels, where, ...rest } = decision;
   const fields = { arm, reward, propensity };
   // Own keys only, as parseDecisionLog reads them.
   if (Object.hasOwn(decision, 'position')) fields.position = position;
   if (Object.hasOwn(decision, 'page')) fields.page = page;
+  if (Object.hasOwn(decision, 'prefixPropensity')) fields.prefixPropensity = prefixPropensity;
   if (Object.hasOwn(decision, 'exclude')) fields.exclude = ArrayBuffer.isView(exclude) ? Array.from(exclude) : exclude;
   if (Object.hasOwn(decision, 'labels')) fields.labels = ArrayBuffer.isView(labels) ? Array.from(labels) : labels;
   if (Object.hasOwn(decision, 'allLabels')) fields.allLabels = ArrayBuffer.isView(allLabels) ? Array.from(allLabels) : allLabels;

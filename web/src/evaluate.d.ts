@@ -19,10 +19,16 @@ export interface DecisionLog {
   /**
    * The page (slate) each record was shown on, e.g. decideSlate()'s event id: the records of a page are
    * consecutive and share it, with distinct positions. Without it, a record at position 0 starts a new
-   * page. Read by the page estimators ('page-ips', 'page-pi'); given, it is checked (INVALID_ARGUMENT
+   * page. Read by the page estimators ('page-ips', 'page-pi', 'page-cascade'); given, it is checked (INVALID_ARGUMENT
    * for a position repeated within a page, a page id that comes back after another page, pages without positions).
    */
   pages?: Ids;
+  /**
+   * The logging policy's probability of each record's page prefix (the page's items at positions 0 up
+   * to and including the record's), decideSlate()'s `prefixPropensities`: one per record, in (0, 1].
+   * Read by 'page-cascade' only (one policy, not a population), which refuses a log without it.
+   */
+  prefixPropensities?: Floats;
   /**
    * The eligibility filters each decision was made under (decide()'s `{ exclude, labels, allLabels,
    * noLabels, where }`, or null): the evaluated policy is asked what it would choose under the same filters.
@@ -31,13 +37,13 @@ export interface DecisionLog {
 }
 
 /**
- * 'page-ips' and 'page-pi' estimate the value of a whole page (the expected sum of its rewards), one
- * policy only, when asked for (docs/evaluation.md, "Whole pages").
+ * 'page-ips', 'page-pi' and 'page-cascade' estimate the value of a whole page (the expected sum of its
+ * rewards), one policy only, when asked for (docs/evaluation.md, "Whole pages").
  */
-export type Estimator = 'replay' | 'ips' | 'snips' | 'dm' | 'dr' | 'page-ips' | 'page-pi';
+export type Estimator = 'replay' | 'ips' | 'snips' | 'dm' | 'dr' | 'page-ips' | 'page-pi' | 'page-cascade';
 
 /** A population's log: a decision log whose records each name the user decided for. */
-export interface PopulationLog extends DecisionLog {
+export interface PopulationLog extends Omit<DecisionLog, 'prefixPropensities'> {
   /** One user id per record; each user's records are taken in log order. */
   users: Ids;
 }
@@ -207,6 +213,12 @@ export interface EvaluationReport {
    * uniform logger without replacement (every propensity of a page 1 / m) and whole pages only.
    */
   'page-pi'?: OffPolicyEstimate;
+  /**
+   * Reward-interaction IPS (cascade rewards: a click at a position may depend on the items above it):
+   * position j's reward weighs the target's probability of the page's prefix over the logger's (the
+   * log's `prefixPropensities`); deterministic targets only (LinUCB, the elimination policies).
+   */
+  'page-cascade'?: OffPolicyEstimate;
   /** The reward model dm and dr used (present when either was computed). */
   rewardModel?: 'linear' | 'logistic';
   /**
@@ -235,6 +247,8 @@ export interface EvaluationClasses {
     positions?: Uint32Array;
     /** When the records name their `page` (every one of them must). */
     pages?: Uint32Array;
+    /** When the records name their `prefixPropensity` (every one of them must). */
+    prefixPropensities?: Float64Array;
     /** When any record has a filter: `exclude` and `labels` always, the other keys where given. */
     filters?: ({ exclude: Uint32Array; labels: Uint32Array; allLabels?: Uint32Array; noLabels?: Uint32Array; where?: { [name: string]: [number, number] } } | null)[];
     /** When the records name their `user` (every one of them must): a population's log. */
@@ -242,8 +256,9 @@ export interface EvaluationClasses {
   };
   /**
    * One decision as a JSON line that parseDecisionLog reads back: with `position` for a slate's
-   * position, `page` for its page (an integer, e.g. decideSlate()'s event id), `exclude`, `labels`, `allLabels`, `noLabels` and `where` (an open side written null) for
+   * position, `page` for its page (an integer, e.g. decideSlate()'s event id), `prefixPropensity` for
+   * the logger's probability of the page's prefix through this position (decideSlate()'s `prefixPropensities`), `exclude`, `labels`, `allLabels`, `noLabels` and `where` (an open side written null) for
    * the filters it was decided under (other keys are kept and ignored when read).
    */
-  formatDecision(decision: { arm: number; reward: number; propensity: number; position?: number; page?: number; exclude?: Ids; labels?: Ids; allLabels?: Ids; noLabels?: Ids; where?: { [name: string]: [number, number] }; [key: string]: unknown }): string;
+  formatDecision(decision: { arm: number; reward: number; propensity: number; position?: number; page?: number; prefixPropensity?: number; exclude?: Ids; labels?: Ids; allLabels?: Ids; noLabels?: Ids; where?: { [name: string]: [number, number] }; [key: string]: unknown }): string;
 }

@@ -12,11 +12,14 @@ const REQUIRED_LOG_KEYS = ['arms', 'rewards', 'propensities'];
 const LOG_KEYS = [...REQUIRED_LOG_KEYS, 'positions', 'pages', 'filters'];
 const NO_IDS = new Uint32Array(0);
 const NO_BYTES = new Uint8Array(0);
+const NO_FLOATS = new Float64Array(0);
 // An own property only: the rest of a destructured options object is a plain object, whose prototype
 // another script may have given any key (a polluted Object.prototype.catalogue is no catalogue).
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 // A population's log also names the user of each record.
 const POPULATION_LOG_KEYS = [...LOG_KEYS, 'users'];
+// One policy's log may carry the logger's probability of each page's prefix (what 'page-cascade' reads).
+const POLICY_LOG_KEYS = [...LOG_KEYS, 'prefixPropensities'];
 
 // log.filters: one filter (or null: none) per record, as [[exclude], [labels], {conditions}?] JSON
 // (attributes.js filterRecord).
@@ -159,7 +162,7 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     if (policy === null || typeof policy !== 'object' || isArray(policy, 'options.policy')) {
       throw invalidArgument('options.policy must be a linear policy (new sb.LinTS(...)) or its options { type, ... }');
     }
-    const entries = readOptions(log, 'options.log', LOG_KEYS);
+    const entries = readOptions(log, 'options.log', POLICY_LOG_KEYS);
     for (const key of REQUIRED_LOG_KEYS) {
       if (entries[key] === undefined) throw invalidArgument(`options.log.${key} is required`);
     }
@@ -168,15 +171,17 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     const propensities = toFloat64Array(entries.propensities, 'log.propensities');
     const positions = entries.positions === undefined ? NO_IDS : toIdArray(entries.positions, 'log.positions');
     const pages = entries.pages === undefined ? NO_IDS : toIdArray(entries.pages, 'log.pages');
+    const prefixPropensities = entries.prefixPropensities === undefined ? NO_FLOATS : toFloat64Array(entries.prefixPropensities, 'log.prefixPropensities');
     const filters = filtersToJson(entries.filters);
     const json = optionsToJson(rest);
     const owned = policy instanceof LinearPolicy ? null : policyFromConfig(policy, arms);
     if (owned === null && arms !== undefined) throw invalidArgument('options.arms is for a policy given as options; this policy has its arms');
     try {
       const handle = handleOf(owned ?? policy, LinearPolicy, 'options.policy');
-      const report = call(() => withHeap([logArms, rewards, propensities, positions, pages], (armAddress, rewardAddress, propensityAddress, positionAddress, pageAddress) =>
-        Module.evaluateLinearPolicy(handle, armAddress, logArms.length, rewardAddress, rewards.length, propensityAddress,
-          propensities.length, positionAddress, positions.length, pageAddress, pages.length, filters, json)));
+      const report = call(() => withHeap([logArms, rewards, propensities, positions, pages, prefixPropensities],
+        (armAddress, rewardAddress, propensityAddress, positionAddress, pageAddress, prefixAddress) =>
+          Module.evaluateLinearPolicy(handle, armAddress, logArms.length, rewardAddress, rewards.length, propensityAddress,
+            propensities.length, positionAddress, positions.length, pageAddress, pages.length, prefixAddress, prefixPropensities.length, filters, json)));
       return JSON.parse(report);
     } finally {
       owned?.dispose();

@@ -332,6 +332,13 @@ export interface SlateDecision {
   eventId: number;
   propensities: Float64Array;
   propensityErrors: Float64Array;
+  /**
+   * Per position j, the probability that this policy shows the whole prefix arms[0..j] (what
+   * 'page-cascade' reads): explore / (E (E - 1) ... (E - j)) + (1 - explore) * q over E eligible arms,
+   * q 1 or 0 for LinUCB and the elimination policies, estimated from the same draws as the
+   * propensities for LinTS and SubTS. The first equals propensities[0] (decide()'s propensity is its own prefix's).
+   */
+  prefixPropensities: Float64Array;
 }
 
 /** The linear policies' types (tests/js/option-tables.test.js holds them to the registry). */

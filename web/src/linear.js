@@ -41,8 +41,9 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       return {
         arms,
         eventId,
-        propensities: handle.lastPropensities(false).slice(),
-        propensityErrors: handle.lastPropensities(true).slice(),
+        propensities: handle.lastPropensities(0).slice(),
+        propensityErrors: handle.lastPropensities(1).slice(),
+        prefixPropensities: handle.lastPropensities(2).slice(),
       };
     });
   }

@@ -28,6 +28,10 @@ void DecisionLog::check(const LinearPolicy& policy) const {
   if (!filters.empty() && filters.size() != arms.size()) {
     fail(ErrorCode::InvalidArgument, "log: filters must have one entry per decision (or none), not " + std::to_string(filters.size()));
   }
+  if (!prefixPropensities.empty() && prefixPropensities.size() != arms.size()) {
+    fail(ErrorCode::InvalidArgument,
+         "log: prefixPropensities must have one entry per decision (or none), not " + std::to_string(prefixPropensities.size()));
+  }
   require(!arms.empty(), ErrorCode::Empty, "log: no decision to evaluate");
   for (std::size_t i = 0; i < arms.size(); ++i) {
     const auto record = [i] { return "log record " + std::to_string(i) + ": "; };

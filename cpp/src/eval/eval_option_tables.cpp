@@ -19,7 +19,7 @@ const OptionGroup& evaluation() {
       object("users", "none",
              "a population: { states: Map of user id to saved state } (frozen) or { policy: { type, ...options } } (learning) (JavaScript only)"),
       object("baseline", "none", "a second population of the same shape: the report adds difference, paired on the same users (JavaScript only)"),
-      array("estimators", "every one but the page estimators", "which of 'replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi' to compute"),
+      array("estimators", "every one but the page estimators", "which of 'replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi', 'page-cascade' to compute"),
       computedNumber("clip", 0, kHuge, true, false, "none",
                      "importance weights pi(a) / p above this are cut to it (IPS, SNIPS, DR)"),
       integer("draws", 1000, 1, 1000000, "selections of a copy of the policy that estimate its choice probabilities"),

@@ -56,12 +56,12 @@ Estimate meanOf(const std::vector<double>& samples) {
 }  // namespace
 
 const std::vector<std::string>& OffPolicyEvaluation::estimatorNames() {
-  static const std::vector<std::string> names{"replay", "ips", "snips", "dm", "dr", "page-ips", "page-pi"};
+  static const std::vector<std::string> names{"replay", "ips", "snips", "dm", "dr", "page-ips", "page-pi", "page-cascade"};
   return names;
 }
 
 const std::vector<std::string>& OffPolicyEvaluation::pageEstimatorNames() {
-  static const std::vector<std::string> names{"page-ips", "page-pi"};
+  static const std::vector<std::string> names{"page-ips", "page-pi", "page-cascade"};
   return names;
 }
 
@@ -75,11 +75,11 @@ OffPolicyEvaluation::OffPolicyEvaluation(const Json& options) {
   if (optionGiven(options, "estimators")) {
     const Json& asked = options.at("estimators");
     require(asked.is_array() && !asked.empty(), ErrorCode::InvalidArgument,
-            "option 'estimators' must be a non-empty array of 'replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi'");
+            "option 'estimators' must be a non-empty array of 'replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi', 'page-cascade'");
     for (const Json& name : asked) {
       const auto& names = estimatorNames();
       if (!name.is_string() || std::find(names.begin(), names.end(), name.get<std::string>()) == names.end()) {
-        fail(ErrorCode::InvalidArgument, "unknown estimator " + name.dump() + " (one of 'replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi')");
+        fail(ErrorCode::InvalidArgument, "unknown estimator " + name.dump() + " (one of 'replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi', 'page-cascade')");
       }
       if (std::find(estimators_.begin(), estimators_.end(), name.get<std::string>()) == estimators_.end()) {
         estimators_.push_back(name.get<std::string>());
@@ -125,9 +125,10 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   // pi per context, each asked once of the frozen copy.
   std::vector<Context> contexts;
   std::vector<std::size_t> contextOf(n);
-  const bool wantsPages = wants("page-ips") || wants("page-pi");
-  // Inconsistent pages are refused before pi is asked for anything.
+  const bool wantsPages = wants("page-ips") || wants("page-pi") || wants("page-cascade");
+  // Inconsistent pages are refused before pi is asked for anything, and so is what page-cascade cannot read.
   const std::vector<std::size_t> pageBounds = wantsPages ? log.pageBounds() : std::vector<std::size_t>{};
+  if (wants("page-cascade")) checkCascade(*frozen, log, pageBounds);
   const bool needsPi = wants("ips") || wants("snips") || wants("dm") || wants("dr") || wantsPages;
   if (needsPi) {
     std::unordered_map<std::string, std::size_t> known;
@@ -389,6 +390,25 @@ void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vecto
     estimate.effectiveSampleSize = effectiveSampleSize(weights);
     report["page-ips"] = estimate.toJson();
   }
+  if (wants("page-cascade")) {
+    // Reward-interaction IPS: position j's reward weighs pi(s_0..s_j) / mu(s_0..s_j), the target's
+    // probability of the page's prefix over the logger's (checkCascade: a deterministic target, whose
+    // probability of a prefix is the product of its positions' 0 or 1).
+    std::vector<double> terms(pageCount, 0.0);
+    std::vector<double> weights(pageCount, 0.0);
+    for (std::size_t k = 0; k < pageCount; ++k) {
+      double target = 1.0;
+      for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) {
+        target *= pi(i, log.arms[i]);
+        const double w = std::min(target / log.prefixPropensities[i], clip_);
+        terms[k] += w * log.rewards[i];
+        weights[k] += w / static_cast<double>(bounds[k + 1] - bounds[k]);
+      }
+    }
+    Estimate estimate = meanOf(terms);
+    estimate.effectiveSampleSize = effectiveSampleSize(weights);
+    report["page-cascade"] = estimate.toJson();
+  }
   if (wants("page-pi")) {
     std::vector<double> terms(pageCount, 0.0);
     std::vector<double> weights(pageCount, 0.0);
@@ -427,6 +447,48 @@ void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vecto
     Estimate estimate = meanOf(terms);
     estimate.effectiveSampleSize = effectiveSampleSize(weights);
     report["page-pi"] = estimate.toJson();
+  }
+}
+
+void OffPolicyEvaluation::checkCascade(const LinearPolicy& target, const DecisionLog& log, const std::vector<std::size_t>& bounds) {
+  if (log.prefixPropensities.empty()) {
+    fail(ErrorCode::InvalidArgument,
+         "page-cascade: the log has no prefix propensities (the logger's probability of each page's prefix, decideSlate()'s "
+         "prefixPropensities), which a cascade estimator weighs by; without them: page-ips");
+  }
+  if (target.randomisedChoice()) {
+    fail(ErrorCode::InvalidArgument, "page-cascade: the target (" + target.type() +
+                                         ") draws its slates at random, and its probability of a whole prefix is not computed "
+                                         "exactly; page-cascade evaluates deterministic targets (LinUCB, the elimination policies)");
+  }
+  for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+    for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) {
+      const std::string record = "page-cascade: log record " + std::to_string(i);
+      if (log.positionOf(i) != i - bounds[k]) {
+        fail(ErrorCode::InvalidArgument, record + " is at position " + std::to_string(log.positionOf(i)) + ", not " +
+                                             std::to_string(i - bounds[k]) +
+                                             ": a cascade estimator reads each page's positions from 0 on, in order");
+      }
+      const double p = log.prefixPropensities[i];
+      if (!(std::isfinite(p) && p > 0.0 && p <= 1.0)) {
+        fail(ErrorCode::InvalidArgument, record + ": prefix propensity " + std::to_string(p) + " is not in (0, 1]");
+      }
+      // The probability of a prefix is at most that of its last item there, and of the shorter prefix
+      // (tolerances for rounding; the first position's prefix is its item).
+      const double slack = 1e-9;
+      if (p > log.propensities[i] * (1.0 + slack)) {
+        fail(ErrorCode::InvalidArgument, record + ": prefix propensity " + std::to_string(p) + " exceeds the record's propensity " +
+                                             std::to_string(log.propensities[i]) + ": the prefix includes the record's item");
+      }
+      if (i > bounds[k] && p > log.prefixPropensities[i - 1] * (1.0 + slack)) {
+        fail(ErrorCode::InvalidArgument, record + ": prefix propensity " + std::to_string(p) + " exceeds the previous position's " +
+                                             std::to_string(log.prefixPropensities[i - 1]) + ": a longer prefix is no more likely");
+      }
+      if (i == bounds[k] && std::abs(p - log.propensities[i]) > slack * log.propensities[i]) {
+        fail(ErrorCode::InvalidArgument, record + ": prefix propensity " + std::to_string(p) + " at a page's first position differs from its propensity " +
+                                             std::to_string(log.propensities[i]));
+      }
+    }
   }
 }
 

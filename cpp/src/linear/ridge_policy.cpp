@@ -313,19 +313,31 @@ Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate)
   const std::size_t n = decision.arms.size();
   std::vector<double> p(n, 0.0);
   std::vector<double> se(n, 0.0);
+  std::vector<double> prefix(n, 0.0);
   if (randomisedChoice()) {
-    estimateChoiceProbabilities(decision.arms, !explored, filter, eligible, propensityDraws_, p, se);
+    estimateChoiceProbabilities(decision.arms, !explored, filter, eligible, propensityDraws_, p, se, prefix);
   } else {
-    for (std::size_t j = 0; j < n; ++j) p[j] = decision.arms[j] == chosen[j] ? 1.0 : 0.0;
+    bool samePrefix = true;
+    for (std::size_t j = 0; j < n; ++j) {
+      p[j] = decision.arms[j] == chosen[j] ? 1.0 : 0.0;
+      samePrefix = samePrefix && decision.arms[j] == chosen[j];
+      prefix[j] = samePrefix ? 1.0 : 0.0;
+    }
   }
   // Exploration shows a uniformly random ordered n-subset of the E eligible arms: any eligible arm
-  // sits at a given position with probability 1 / E.
-  const double uniform = explore_ > 0.0 ? 1.0 / static_cast<double>(eligible.exactCount()) : 0.0;
+  // sits at a given position with probability 1 / E, a given prefix of j + 1 arms with probability
+  // 1 / (E (E - 1) ... (E - j)).
+  const double eligibleCount = static_cast<double>(eligible.exactCount());
+  const double uniform = explore_ > 0.0 ? 1.0 / eligibleCount : 0.0;
   decision.propensities.resize(n);
   decision.propensityErrors.resize(n);
+  decision.prefixPropensities.resize(n);
+  double uniformPrefix = explore_ > 0.0 ? 1.0 : 0.0;
   for (std::size_t j = 0; j < n; ++j) {
     decision.propensities[j] = explore_ * uniform + (1.0 - explore_) * p[j];
     decision.propensityErrors[j] = (1.0 - explore_) * se[j];
+    uniformPrefix /= eligibleCount - static_cast<double>(j);
+    decision.prefixPropensities[j] = explore_ * uniformPrefix + (1.0 - explore_) * prefix[j];
   }
   const auto d = static_cast<std::size_t>(arms_.dim());
   std::vector<double> features(n * d);

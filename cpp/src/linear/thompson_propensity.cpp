@@ -105,12 +105,18 @@ void ThompsonSampling::rankDraws(const std::vector<Id>& candidates, std::size_t 
 
 void ThompsonSampling::estimateChoiceProbabilities(const std::vector<Id>& shown, bool shownByPolicy, const ArmFilter& filter,
                                         const Eligibility& eligible, std::size_t draws, std::vector<double>& p,
-                                        std::vector<double>& se) {
+                                        std::vector<double>& se, std::vector<double>& prefix) {
   const std::size_t n = shown.size();
   std::vector<std::size_t> hits(n, 0);
+  // prefixHits[j]: the draws that showed shown[0..j] at positions 0 to j.
+  std::vector<std::size_t> prefixHits(n, 0);
   rankDraws(propensityCandidates(shown, n, filter, eligible), n, draws, [&](const std::vector<Eigen::Index>& order) {
+    bool samePrefix = true;
     for (std::size_t j = 0; j < n; ++j) {
-      if (order[j] == static_cast<Eigen::Index>(j)) ++hits[j];
+      const bool same = order[j] == static_cast<Eigen::Index>(j);
+      if (same) ++hits[j];
+      samePrefix = samePrefix && same;
+      if (samePrefix) ++prefixHits[j];
     }
   });
   // When the policy itself drew `shown`, its draw is one more sample, and one that showed it: the
@@ -120,6 +126,7 @@ void ThompsonSampling::estimateChoiceProbabilities(const std::vector<Id>& shown,
   for (std::size_t j = 0; j < n; ++j) {
     p[j] = (static_cast<double>(hits[j]) + extra) / samples;
     se[j] = std::sqrt(p[j] * (1.0 - p[j]) / samples);
+    prefix[j] = (static_cast<double>(prefixHits[j]) + extra) / samples;
   }
 }
 

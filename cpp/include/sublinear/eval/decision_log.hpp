@@ -18,6 +18,8 @@ namespace sublinear {
 // the logging policy decided under (decide()'s), which the policy evaluated decides under too.
 // pages[i], optional too: the page (a decideSlate()'s event) record i was shown on; the records of a
 // page are consecutive and share it. Without pages, a record at position 0 starts a new page.
+// prefixPropensities[i], optional too: the logging policy's probability of the page's whole prefix
+// up to and including record i (decideSlate()'s prefixPropensities), what a cascade estimator reads.
 struct DecisionLog {
   std::vector<Id> arms;
   std::vector<double> rewards;
@@ -25,6 +27,7 @@ struct DecisionLog {
   std::vector<std::uint32_t> positions;
   std::vector<ArmFilter> filters;
   std::vector<std::uint32_t> pages;
+  std::vector<double> prefixPropensities;
 
   std::size_t size() const { return arms.size(); }
   std::uint32_t positionOf(std::size_t record) const { return positions.empty() ? 0 : positions[record]; }
@@ -35,7 +38,8 @@ struct DecisionLog {
   // (INVALID_ARGUMENT), a reward that is not finite or beyond 1e15 (NON_FINITE /
   // INVALID_ARGUMENT), an arm the policy does not hold (UNKNOWN_ID), an arm its own filter excludes
   // or a position at or beyond the policy's arm count, the largest slate it can show
-  // (INVALID_ARGUMENT). Nothing a record's values imply is allocated before they are checked.
+  // (INVALID_ARGUMENT), prefix propensities neither none nor one per record (INVALID_ARGUMENT).
+  // Nothing a record's values imply is allocated before they are checked.
   // Given pages are checked too (pageBounds).
   void check(const LinearPolicy& policy) const;
 

@@ -55,7 +55,8 @@ class OffPolicyEvaluation {
   //   first (DecisionLog::check).
   Json run(const PolicyCopy& copy, const DecisionLog& log) const;
 
-  // "replay", "ips", "snips", "dm", "dr", "page-ips", "page-pi" (the page estimators only when asked for).
+  // "replay", "ips", "snips", "dm", "dr", "page-ips", "page-pi", "page-cascade" (the page estimators only
+  // when asked for).
   static const std::vector<std::string>& estimatorNames();
   // "page-ips", "page-pi": the value of a whole page (a slate), the expected sum of its positions'
   // rewards, over the log's pages (DecisionLog::pageBounds), each page one sample of the interval.
@@ -64,6 +65,11 @@ class OffPolicyEvaluation {
   //   page-pi: the pseudo-inverse estimator (Swaminathan et al. 2017) for additive rewards, built for
   //     the uniform logger without replacement (every record of a page has propensity 1 / m, m >= the
   //     page's size; others are refused, INVALID_ARGUMENT) and whole pages (positions 0 to L - 1).
+  //   page-cascade: reward-interaction IPS (Open Bandit Pipeline's RIPS; McInerney et al. 2020) for
+  //     cascade rewards, where position j's reward may depend on the items above it: position j weighs
+  //     pi(s_0..s_j) / mu(s_0..s_j), the target's probability of the page's prefix over the logger's
+  //     (the log's prefixPropensities), clipped as IPS's. Needs prefix propensities, pages read from
+  //     position 0 in order, and a deterministic target (checkCascade).
   static const std::vector<std::string>& pageEstimatorNames();
 
  private:
@@ -77,7 +83,12 @@ class OffPolicyEvaluation {
   std::string rewardModel_;
 
   bool wants(const char* name) const;
-  // page-ips and page-pi into report, over the pages of `bounds` (DecisionLog::pageBounds).
+  // What page-cascade needs, before anything is estimated (INVALID_ARGUMENT naming the reason): prefix
+  // propensities, in (0, 1], none above the record's propensity or the previous position's, the first
+  // position's equal to its propensity; each page's positions 0, 1, ... in order; a target that
+  // chooses deterministically (Thompson sampling's probability of a prefix is not computed).
+  static void checkCascade(const LinearPolicy& target, const DecisionLog& log, const std::vector<std::size_t>& bounds);
+  // page-ips, page-pi and page-cascade into report, over the pages of `bounds` (DecisionLog::pageBounds).
   void estimatePages(const DecisionLog& log, const std::vector<std::size_t>& bounds, const std::vector<Context>& contexts,
                      const std::vector<std::size_t>& contextOf, Json& report) const;
   // The estimators over `records` (indices into the log), with the target's choice distribution of

@@ -29,11 +29,16 @@ struct ArmFilter : AttributeFilter {
 // decided in and under the same filters, shows that arm at that position: 1 or 0 for a deterministic
 // policy, mixed with the uniform exploration of the `explore` option, and a Monte Carlo estimate for
 // Thompson sampling (propensityErrors: its standard errors; 0 where the propensity is exact).
+// prefixPropensities[j]: the probability that the policy shows the whole prefix arms[0..j] (a
+// cascade estimator's logger probability): (1 - explore) [the prefix is its own] + explore /
+// (E (E - 1) ... (E - j)) over E eligible arms for a deterministic policy, Thompson sampling's
+// estimated from the same draws as its propensities. prefixPropensities[0] is propensities[0].
 struct Decision {
   std::uint64_t eventId = 0;
   std::vector<Id> arms;
   std::vector<double> propensities;
   std::vector<double> propensityErrors;
+  std::vector<double> prefixPropensities;
 };
 
 // A linear bandit policy over a changing set of arms (one arm per step). Arms are identified by
@@ -95,6 +100,9 @@ class LinearPolicy {
   // selection: off-policy evaluation asks it of copies).
   virtual std::vector<std::pair<Id, double>> choiceDistribution(std::size_t position, const ArmFilter& filter,
                                                                 std::size_t draws) = 0;
+  // Whether a selection is drawn at random (Thompson sampling: choiceDistribution is then an
+  // estimate); the other policies choose deterministically given their state.
+  virtual bool randomisedChoice() const { return false; }
   // The ridge estimate theta^.
   virtual Vector theta() const = 0;
   // Builds the structure of up to maxItems waiting arms of the policy's MIPS indexes now (HnswIndex

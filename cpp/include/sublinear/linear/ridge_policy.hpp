@@ -142,15 +142,16 @@ class RidgePolicy : public LinearPolicy, private LinearModel::Listener {
   // Called by syncSubspace() and refitProjectionIfDue() when the model moved to another basis (its
   // coordinates changed: whatever a policy keeps in them, such as arms' widths, is stale).
   virtual void onModelMoved() {}
-  // Thompson sampling draws its choice: decide() then asks estimateChoiceProbabilities for the
-  // propensities. The other policies choose deterministically given their state.
-  virtual bool randomisedChoice() const { return false; }
+  // Thompson sampling draws its choice (randomisedChoice()): decide() then asks
+  // estimateChoiceProbabilities for the propensities.
   // p[j] (and its standard error se[j]): the probability that a selection in the current state,
-  // under `filter`, shows shown[j] at position j of a slate of shown.size(). Called right after the
-  // selection that decided (shownByPolicy: `shown` is what it chose; otherwise exploration drew it).
+  // under `filter`, shows shown[j] at position j of a slate of shown.size(); prefix[j] that it shows
+  // shown[0..j] at positions 0 to j (from the same draws). Called right after the selection that
+  // decided (shownByPolicy: `shown` is what it chose; otherwise exploration drew it).
   virtual void estimateChoiceProbabilities(const std::vector<Id>& /*shown*/, bool /*shownByPolicy*/,
                                            const ArmFilter& /*filter*/, const Eligibility& /*eligible*/,
-                                           std::size_t /*draws*/, std::vector<double>& /*p*/, std::vector<double>& /*se*/) {}
+                                           std::size_t /*draws*/, std::vector<double>& /*p*/, std::vector<double>& /*se*/,
+                                           std::vector<double>& /*prefix*/) {}
   // Inner products computed by indexes the subclass owns.
   virtual std::uint64_t indexInnerProducts() const { return 0; }
 

@@ -124,7 +124,7 @@ class ThompsonSampling : public RidgePolicy {
                                                         std::size_t draws) override;
   void estimateChoiceProbabilities(const std::vector<Id>& shown, bool shownByPolicy, const ArmFilter& filter,
                                    const Eligibility& eligible, std::size_t draws, std::vector<double>& p,
-                                   std::vector<double>& se) override;
+                                   std::vector<double>& se, std::vector<double>& prefix) override;
   Json extraStats() const override;
   std::uint64_t indexInnerProducts() const override;
   Vector modelFeatures(const double* features) const override;
