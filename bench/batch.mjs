@@ -14,18 +14,15 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
+import { textArg, numberArg } from './lib/args.mjs';
 
 const K = 10;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function parseArgs(args) {
-  const value = (name, fallback) => {
-    const found = args.find((a) => a.startsWith(`--${name}=`));
-    return found ? found.slice(name.length + 3) : fallback;
-  };
   return {
-    n: Number(value('n', 100000)), dim: Number(value('dim', 32)), queries: Number(value('queries', 2000)),
-    repeats: Number(value('repeats', 3)), shortlists: value('shortlists', '10,30,80,200').split(',').map(Number), seed: 57,
+    n: numberArg(args, 'n', 100000), dim: numberArg(args, 'dim', 32), queries: numberArg(args, 'queries', 2000),
+    repeats: numberArg(args, 'repeats', 3), shortlists: textArg(args, 'shortlists', '10,30,80,200').split(',').map(Number), seed: 57,
   };
 }
 

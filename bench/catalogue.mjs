@@ -11,6 +11,7 @@
 //            --browser-users N (10,000), the rest as in Node)
 import init from '../dist/index.js';
 import { runCatalogue } from './lib/catalogue-run.mjs';
+import { runInChromiumPage } from './lib/chromium-page.mjs';
 
 function parse(args) {
   const quick = args.includes('--quick');
@@ -34,13 +35,6 @@ const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const std = (values) => (values.length < 2 ? 0 : Math.sqrt(values.reduce((a, b) => a + (b - mean(values)) ** 2, 0) / (values.length - 1)));
 const mib = (bytes) => bytes / 2 ** 20;
 const kib = (bytes) => bytes / 1024;
-
-async function runInPage({ config }) {
-  const { default: initInPage } = await import('/dist/index.js');
-  const { runCatalogue: run } = await import('/bench/lib/catalogue-run.mjs');
-  const sb = await initInPage();
-  return run(sb, config);
-}
 
 function describe(runtime, result, report) {
   const { config, catalogue, users, heap, types, compare } = result;
@@ -100,22 +94,11 @@ export default async function catalogueBench(args, report) {
     `${kib(nodeResult.users.perUserBytes).toFixed(1)} KiB of wasm heap against ` +
     `${mib(mean(nodeResult.compare.filter((entry) => entry.label === 'own-copy LinTS').map((entry) => entry.heapBytes))).toFixed(1)} MiB for the own copy.`);
   if (config.chromium) {
-    const { launchChromium } = await import('../tests/e2e/chromium.js');
-    const { serveRepository } = await import('./lib/repository-server.mjs');
-    const server = await serveRepository('catalogue');
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`http://127.0.0.1:${server.address().port}/`);
-      const browserConfig = { ...config, arms: config.browserArms, users: config.browserUsers };
-      report.progress(0, 'Chromium');
-      const browserResult = await page.evaluate(runInPage, { config: browserConfig });
-      report.progress(1, 'Chromium');
-      report.data('chromium', browserResult);
-      describe('Chromium', browserResult, report);
-    } finally {
-      await browser.close();
-      server.close();
-    }
+    const browserConfig = { ...config, arms: config.browserArms, users: config.browserUsers };
+    report.progress(0, 'Chromium');
+    const browserResult = await runInChromiumPage('catalogue', { module: '/bench/lib/catalogue-run.mjs', exportName: 'runCatalogue', options: browserConfig });
+    report.progress(1, 'Chromium');
+    report.data('chromium', browserResult);
+    describe('Chromium', browserResult, report);
   }
 }

@@ -8,14 +8,11 @@
 import init from '../dist/index.js';
 import { median, unitRows } from './lib/catalogue-run.mjs';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
+import { numberArg } from './lib/args.mjs';
 
 function parseArgs(args) {
-  const value = (name, fallback) => {
-    const found = args.find((a) => a.startsWith(`--${name}=`));
-    return found ? Number(found.slice(name.length + 3)) : fallback;
-  };
   const full = args.includes('--full');
-  return { sizes: full ? [10000, 100000, 1000000] : [10000, 100000], dims: [32, 128], steps: value('steps', 200), warm: value('warm', 300) };
+  return { sizes: full ? [10000, 100000, 1000000] : [10000, 100000], dims: [32, 128], steps: numberArg(args, 'steps', 200), warm: numberArg(args, 'warm', 300) };
 }
 
 export default async function decide(args, report) {

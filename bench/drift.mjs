@@ -14,6 +14,7 @@
 //   npm run bench -- drift [--seeds=S] [--users=U] [--steps=T] [--skip-cost] [--skip-gaussian] [--skip-fashion]
 import init from '../dist/index.js';
 import { fashionCatalogue, fashionShoppers, gaussianWorld } from './lib/drift-world.mjs';
+import { numberArg } from './lib/args.mjs';
 
 const CLASSES = { 'lin-ucb': 'LinUCB', 'lin-ts': 'LinTS', 'sub-ts': 'SubTS', 'linear-elim': 'LinearElim', 'sub-elim': 'SubElim' };
 
@@ -26,11 +27,6 @@ const VARIANTS = [
   ['window 2000', { forgetting: { window: 2000 } }],
   ['restart oracle', { forgetting: 'none' }, { oracle: true }],
 ];
-
-function numberArg(args, name, fallback) {
-  const found = args.find((a) => a.startsWith(`--${name}=`));
-  return found ? Number(found.slice(name.length + 3)) : fallback;
-}
 
 // The first index from `from` at which the average of `series` over `window` entries reaches `level`.
 export function regainedAt(series, from, level, window) {

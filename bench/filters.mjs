@@ -10,6 +10,7 @@
 //   npm run bench -- filters [--full] [--n=N] [--queries=Q] [--repeats=R] [--efc=E] [--indexes=exact,hnsw,lsh,...]
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
+import { textArg, numberArg } from './lib/args.mjs';
 
 const K = 10;
 const DIM = 32;
@@ -18,19 +19,15 @@ const SELECTIVITIES = [500, 100, 10, 1];          // allowed labels of 1,000: 50
 const CROSSOVER_GRID = [500, 200, 100, 50, 20, 10, 5, 2, 1];
 
 function parseArgs(args) {
-  const value = (name, fallback) => {
-    const found = args.find((a) => a.startsWith(`--${name}=`));
-    return found ? found.slice(name.length + 3) : fallback;
-  };
   const full = args.includes('--full');
   return {
     full,
-    sizes: value('n', '') ? [Number(value('n', ''))] : full ? [100000, 1000000] : [100000],
-    queries: Number(value('queries', 200)),
-    only: value('indexes', '').split(',').filter(Boolean),
+    sizes: textArg(args, 'n', '') ? [numberArg(args, 'n', '')] : full ? [100000, 1000000] : [100000],
+    queries: numberArg(args, 'queries', 200),
+    only: textArg(args, 'indexes', '').split(',').filter(Boolean),
     // HNSW's efConstruction (200; a 10^6 graph builds in about a third of the time at 64).
-    efConstruction: Number(value('efc', 200)),
-    repeats: Number(value('repeats', 7)),
+    efConstruction: numberArg(args, 'efc', 200),
+    repeats: numberArg(args, 'repeats', 7),
   };
 }
 

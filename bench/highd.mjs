@@ -16,26 +16,20 @@
 //   npm run bench -- highd [--full] [--steps=S] [--warm=W] [--dims=...] [--sizes=...] [--only=...] [--cpu]
 import init from '../dist/index.js';
 import { lowRankRows, seededRandom, standardNormal } from './lib/seeded-random.mjs';
+import { numberArg, textArg } from './lib/args.mjs';
 
 const RANK = 20;
 
 function parseArgs(args) {
-  const value = (name, fallback) => {
-    const found = args.find((a) => a.startsWith(`--${name}=`));
-    return found ? Number(found.slice(name.length + 3)) : fallback;
-  };
-  const list = (name) => {
-    const found = args.find((a) => a.startsWith(`--${name}=`));
-    return found ? found.slice(name.length + 3).split(',').map(Number) : null;
-  };
+  const list = (name) => textArg(args, name, null)?.split(',').map(Number) ?? null;
   const full = args.includes('--full');
   return {
     dims: list('dims') ?? (full ? [32, 128, 384, 784, 1536] : [32, 128, 384, 784]),
     sizes: list('sizes') ?? (full ? [10000, 100000] : [10000]),
-    steps: value('steps', 30),
+    steps: numberArg(args, 'steps', 30),
     // Substrings of the contenders' names to run (all when not given), e.g. --only=Elim,Linear TS.
     only: args.find((a) => a.startsWith('--only='))?.slice(7).split(',') ?? null,
-    warm: value('warm', 10),
+    warm: numberArg(args, 'warm', 10),
     // Steps timed in the process's CPU time rather than wall time: on a loaded machine a step longer
     // than a scheduler slice waits for other processes, and wall-time medians then grow with the load.
     cpu: args.includes('--cpu'),

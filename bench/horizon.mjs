@@ -15,11 +15,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { kChunk } from './lib/horizon-play.mjs';
-
-function option(args, name, fallback) {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-}
+import { spacedNumberArg, spacedTextArg } from './lib/args.mjs';
 
 const player = fileURLToPath(new URL('./lib/horizon-play.mjs', import.meta.url));
 
@@ -35,13 +31,13 @@ function playAlone(policy, arms, dim, checkpoints) {
 
 export default async function horizon(args, report) {
   const million = args.includes('--million');
-  const dim = option(args, 'dim', 16);
-  const last = option(args, 'horizon', 50000);
+  const dim = spacedNumberArg(args, 'dim', 16);
+  const last = spacedNumberArg(args, 'horizon', 50000);
   const checkpoints = [10, 100, 1000, 3000, 10000, 15000, 20000, 50000].filter((t) => t < last).concat([last]);
-  const only = args.includes('--pair') ? args[args.indexOf('--pair') + 1] : null;
+  const only = spacedTextArg(args, 'pair', null);
   const pairs = [
-    ['LinTS', 'SubTS', option(args, 'arms', million ? 1e6 : 1e5), 'ts'],
-    ['LinearElim', 'SubElim', option(args, 'elim-arms', million ? 1e6 : 1e5), 'elim'],
+    ['LinTS', 'SubTS', spacedNumberArg(args, 'arms', million ? 1e6 : 1e5), 'ts'],
+    ['LinearElim', 'SubElim', spacedNumberArg(args, 'elim-arms', million ? 1e6 : 1e5), 'elim'],
   ].filter(([, , , name]) => only === null || name === only);
   report.note(`Configuration: default options, Gaussian arms of dimension ${dim}, a unit theta, noise 0.3, seed 1; ` +
     `pairs ${pairs.map(([a, b, k]) => `${a} / ${b} at K = ${k}`).join(', ')}; checkpoints ${checkpoints.join(', ')}. ` +

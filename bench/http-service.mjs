@@ -8,10 +8,10 @@
 //   npm run bench -- http-service [--clients=8] [--decisions=200] [--users=64]
 import { loadavg } from 'node:os';
 import { runExample } from '../examples/http-service/main.mjs';
+import { numberArg } from './lib/args.mjs';
 
 export default async function httpService(args, report) {
-  const value = (name, fallback) => Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
-  const clients = value('clients', 8), decisions = value('decisions', 200), users = value('users', 64), late = 0.3, arms = 2000, dim = 16;
+  const clients = numberArg(args, 'clients', 8), decisions = numberArg(args, 'decisions', 200), users = numberArg(args, 'users', 64), late = 0.3, arms = 2000, dim = 16;
   report.note(`Configuration: ${clients} clients at once, ${decisions} decisions each for users drawn at random among ${users}, each decision's reward sent at once through the round-robin or (${late * 100}% of them) later and straight to the other process; two service processes (node:http) behind a round-robin (node:http), all on this machine; one catalogue of ${arms} arms x ${dim}; each request restores the user's SubTS from Redis, decides or rewards, and writes the model back. Debian's redis-server on a free port, no persistence. The machine is shared: the load average is given after each run.`);
   const rows = [];
   for (const unsafe of [false, true]) {

@@ -13,23 +13,15 @@
 import init from '../dist/index.js';
 import { loadavg } from 'node:os';
 import { CATEGORIES, runLive } from './lib/live-run.mjs';
+import { runInChromiumPage } from './lib/chromium-page.mjs';
+import { textArg, numberArg } from './lib/args.mjs';
 
 function parseArgs(args) {
-  const value = (name, fallback) => {
-    const found = args.find((a) => a.startsWith(`--${name}=`));
-    return found ? found.slice(name.length + 3) : fallback;
-  };
   return {
-    items: Number(value('items', 1000000)), dim: Number(value('dim', 32)), users: Number(value('users', 10000)),
-    calls: Number(value('calls', 100000)), attributeRate: Number(value('attributeRate', 1000)), featureRate: Number(value('featureRate', 100)),
-    storage: value('storage', 'f32'), slateShare: Number(value('slateShare', 0.3)), chromium: args.includes('--chromium'),
+    items: numberArg(args, 'items', 1000000), dim: numberArg(args, 'dim', 32), users: numberArg(args, 'users', 10000),
+    calls: numberArg(args, 'calls', 100000), attributeRate: numberArg(args, 'attributeRate', 1000), featureRate: numberArg(args, 'featureRate', 100),
+    storage: textArg(args, 'storage', 'f32'), slateShare: numberArg(args, 'slateShare', 0.3), chromium: args.includes('--chromium'),
   };
-}
-
-async function runInPage({ options }) {
-  const { default: initInPage } = await import('/dist/index.js');
-  const { runLive: run } = await import('/bench/lib/live-run.mjs');
-  return run(await initInPage(), options);
 }
 
 function describe(runtime, options, runs, report) {
@@ -65,23 +57,12 @@ export default async function live(args, report) {
   report.data('node', runs);
   describe('Node', options, runs, report);
   if (options.chromium) {
-    const { launchChromium } = await import('../tests/e2e/chromium.js');
-    const { serveRepository } = await import('./lib/repository-server.mjs');
-    const server = await serveRepository('live');
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`http://127.0.0.1:${server.address().port}/`);
-      report.progress(0.5, 'Chromium');
-      const browserRuns = await page.evaluate(runInPage, { options });
-      report.progress(1, 'Chromium');
-      report.data('chromium', browserRuns);
-      describe('Chromium', options, browserRuns, report);
-      report.note('Chromium\'s times: a page without cross-origin isolation reads performance.now() to 0.1 ms, so its p50s below that are 0 or 0.1.');
-    } finally {
-      await browser.close();
-      server.close();
-    }
+    report.progress(0.5, 'Chromium');
+    const browserRuns = await runInChromiumPage('live', { module: '/bench/lib/live-run.mjs', exportName: 'runLive', options });
+    report.progress(1, 'Chromium');
+    report.data('chromium', browserRuns);
+    describe('Chromium', options, browserRuns, report);
+    report.note('Chromium\'s times: a page without cross-origin isolation reads performance.now() to 0.1 ms, so its p50s below that are 0 or 0.1.');
   }
   report.note(`Machine load at the end (1, 5, 15 min averages): ${loadavg().map((x) => x.toFixed(2)).join(', ')}. The times are wall-clock on a machine ` +
     'shared with other work; the load says how far to trust them.');

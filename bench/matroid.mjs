@@ -7,6 +7,7 @@
 //   --kinds uniform,partition  --sizes 1e3,1e6  restrict the grid
 import init from '../dist/index.js';
 import { seededRandom } from './lib/seeded-random.mjs';
+import { spacedTextArg } from './lib/args.mjs';
 
 const RANK = 50;
 
@@ -76,16 +77,11 @@ function run(sb, Policy, matroid, means, optimum, horizon, rounds, seed, measure
   return { regret, lateRegret, selectMs: selectTime / measured, selectMedianMs, updateMs: updateTime / measured, stats };
 }
 
-function listArgument(args, name) {
-  const at = args.indexOf(name);
-  return at >= 0 && at + 1 < args.length ? args[at + 1].split(',') : null;
-}
-
 export default async function matroidBenchmark(args, report) {
   const full = args.includes('--full');
-  const sizes = listArgument(args, '--sizes')?.map(Number) ?? (full ? [1e3, 1e4, 1e5, 1e6] : [1e3, 1e4, 1e5]);
+  const sizes = spacedTextArg(args, 'sizes', null)?.split(',').map(Number) ?? (full ? [1e3, 1e4, 1e5, 1e6] : [1e3, 1e4, 1e5]);
   if (sizes.some((K) => !Number.isInteger(K) || K < RANK)) throw new Error(`--sizes must be integers >= ${RANK}`);
-  const chosenKinds = listArgument(args, '--kinds');
+  const chosenKinds = spacedTextArg(args, 'kinds', null)?.split(',') ?? null;
   const horizon = full ? 50000 : 5000;
   // CTS samples K Beta variables a round; beyond this K only its select time is measured, on a short run.
   const ctsFullRunUpTo = full ? 1e5 : 1e4;

@@ -9,6 +9,7 @@
 // the paper used 10^4 x 10^5, which does not fit a 4 GiB wasm heap beside its indexes).
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
+import { spacedTextArg } from './lib/args.mjs';
 
 function fill(random, count, distribution) {
   const values = new Float32Array(count);
@@ -25,9 +26,8 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 export default async function mipsPaper(args, report) {
   const full = args.includes('--full');
   // --methods BoundedME,Greedy-MIPS  --data gaussian  --no-figure1: run a part (e.g. the target alone at --full).
-  const valueOf = (flag) => { const i = args.indexOf(flag); return i >= 0 ? args[i + 1] : null; };
-  const methodFilter = valueOf('--methods')?.split(',') ?? null;
-  const dataFilter = valueOf('--data')?.split(',') ?? ['gaussian', 'uniform'];
+  const methodFilter = spacedTextArg(args, 'methods', null)?.split(',') ?? null;
+  const dataFilter = spacedTextArg(args, 'data', null)?.split(',') ?? ['gaussian', 'uniform'];
   const n = full ? 10000 : 2000;
   const dim = full ? 10000 : 2000;
   const queryCount = full ? 20 : 40;

@@ -8,16 +8,11 @@
 //
 //   npm run bench -- mips-peer            100,000 x 32 Gaussian items, 200 queries (a few minutes)
 //   options: --items N, --dim d, --queries Q, --M m, --efConstruction e
-import { launchChromium } from '../tests/e2e/chromium.js';
-import { serveRepository } from './lib/repository-server.mjs';
+import { openRepositoryPage } from './lib/chromium-page.mjs';
+import { spacedNumberArg } from './lib/args.mjs';
 
 const BEAMS = [10, 16, 24, 32, 48, 64, 73, 96, 128, 192, 256, 384, 512];
 const TARGET_RECALLS = [0.9, 0.95, 0.99];
-
-function option(args, name, fallback) {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-}
 
 // Runs in the page: both indexes on the same data, timed with performance.now().
 async function compareInPage({ items, dim, queries, M, efConstruction, beams }) {
@@ -87,19 +82,16 @@ function timeAtRecall(curve, target) {
 
 export default async function mipsPeer(args, report) {
   const config = {
-    items: option(args, 'items', 100000), dim: option(args, 'dim', 32), queries: option(args, 'queries', 200),
-    M: option(args, 'M', 16), efConstruction: option(args, 'efConstruction', 200), beams: BEAMS,
+    items: spacedNumberArg(args, 'items', 100000), dim: spacedNumberArg(args, 'dim', 32), queries: spacedNumberArg(args, 'queries', 200),
+    M: spacedNumberArg(args, 'M', 16), efConstruction: spacedNumberArg(args, 'efConstruction', 200), beams: BEAMS,
   };
   report.note(`Configuration: ${config.items} x ${config.dim} Gaussian items, ${config.queries} Gaussian queries, top 10, inner product; ` +
     `M ${config.M}, efConstruction ${config.efConstruction}; beams ${BEAMS.join(', ')} (ours: efSearch 1 and shortlist = beam, ` +
     'so the beam is the shortlist and its candidates are ranked exactly; hnswlib-wasm: setEfSearch(beam); beam 73 is our default ' +
     'for a top 10, efSearch 64 + 10 - 1); both in one Chromium page (Debian\'s), recall@10 against our exact scan, best of two ' +
     'passes per beam. Ours is built with add() and build() (space inner-product); hnswlib-wasm adds points one call at a time (its API).');
-  const server = await serveRepository('mips-peer');
-  const browser = await launchChromium();
+  const { page, close } = await openRepositoryPage('mips-peer');
   try {
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
     const result = await page.evaluate(compareInPage, config);
     report.note(`Browser: ${result.userAgent}`);
     const { ours, theirs } = result.curves;
@@ -119,7 +111,6 @@ export default async function mipsPeer(args, report) {
       `ours ${at95[4] === null ? '—' : `×${at95[4].toFixed(1)}`} faster than the exact scan.`);
     report.data('peer', { config, ...result, matched });
   } finally {
-    await browser.close();
-    server.close();
+    await close();
   }
 }

@@ -8,14 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import init from '../dist/index.js';
+import { spacedNumberArg, spacedTextArg } from './lib/args.mjs';
 
 const K = 10;
 const folder = '/usr/share/datasets/fashion-mnist';
-
-function option(args, name, fallback) {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-}
 
 // IDX image files: a 16-byte header (magic, count, rows, columns), then one byte per pixel.
 export function readImages(file, limit) {
@@ -41,7 +37,7 @@ function msPerQuery(count, search) {
 }
 
 export default async function mipsReal(args, report) {
-  const config = { items: option(args, 'items', 60000), queries: option(args, 'queries', 200), efConstruction: option(args, 'efConstruction', 200) };
+  const config = { items: spacedNumberArg(args, 'items', 60000), queries: spacedNumberArg(args, 'queries', 200), efConstruction: spacedNumberArg(args, 'efConstruction', 200) };
   let items;
   let queries;
   try {
@@ -63,7 +59,7 @@ export default async function mipsReal(args, report) {
   const exactMs = msPerQuery(queries.count, (q) => exact.search(query(q), K));
   exact.dispose();
   const rows = [['exact', '—', 1, exactMs, 1]];
-  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
+  const only = spacedTextArg(args, 'only', null);
   const configs = only === 'hnsw-auto' ? [{ label: 'hnsw defaults', spec: { type: 'hnsw' }, shortlists: [0, 64] }] : [
     ...['auto', 'inner-product', 'euclidean'].map((space) => ({ label: `hnsw ${space}`, spec: { type: 'hnsw', space, efConstruction: config.efConstruction }, shortlists: [0, 64, 192] })),
     { label: 'lsh', spec: { type: 'lsh' }, shortlists: [0] },

@@ -9,22 +9,19 @@ import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import init from '../dist/index.js';
+import { textArg, numberArg } from './lib/args.mjs';
 
 const K = 10;
 
 function parseArgs(args) {
   const full = args.includes('--full');
-  const value = (name, fallback) => {
-    const found = args.find((a) => a.startsWith(`--${name}=`));
-    return found ? found.slice(name.length + 3) : fallback;
-  };
   return {
     full,
-    n: Number(value('n', full ? 100000 : 20000)),
-    queries: Number(value('queries', 200)),
-    dims: value('dims', '16,32').split(',').map(Number),
+    n: numberArg(args, 'n', full ? 100000 : 20000),
+    queries: numberArg(args, 'queries', 200),
+    dims: textArg(args, 'dims', '16,32').split(',').map(Number),
     // --indexes=exact,hnsw: only the labels starting with one of these.
-    only: value('indexes', '').split(',').filter(Boolean),
+    only: textArg(args, 'indexes', '').split(',').filter(Boolean),
     seed: 42,
     churn: 1000,
     repeats: 3,

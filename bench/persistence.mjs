@@ -8,11 +8,7 @@
 //   options: --items N (index size), --dim d, --arms K (Sub-TS), --queries Q (answers compared)
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
-
-function option(args, name, fallback) {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-}
+import { spacedNumberArg } from './lib/args.mjs';
 
 function gaussianSource(seed) {
   const random = seededRandom(seed);
@@ -100,11 +96,11 @@ function benchSubTS(sb, arms, dim, steps, report) {
 }
 
 export default async function persistence(args, report) {
-  const items = option(args, 'items', 1e5);
-  const dim = option(args, 'dim', 32);
-  const queries = option(args, 'queries', 100);
+  const items = spacedNumberArg(args, 'items', 1e5);
+  const dim = spacedNumberArg(args, 'dim', 32);
+  const queries = spacedNumberArg(args, 'queries', 100);
   const million = args.includes('--million');
-  const armCounts = million ? [1e5, 1e6] : [option(args, 'arms', 1e5)];
+  const armCounts = million ? [1e5, 1e6] : [spacedNumberArg(args, 'arms', 1e5)];
   const armDim = 16;
   report.note(`Configuration: every index with default options over ${items} Gaussian items of dimension ${dim} (one add() call); ` +
     `Sub-TS with default options over ${armCounts.join(' and ')} Gaussian arms of dimension ${armDim}, 1,000 steps played before saving. ` +

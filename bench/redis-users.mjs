@@ -7,10 +7,10 @@
 //   npm run bench -- redis-users [--processes=2] [--users=8] [--steps=1000]
 import { loadavg } from 'node:os';
 import { runExample } from '../examples/redis-users/main.mjs';
+import { numberArg } from './lib/args.mjs';
 
 export default async function redisUsers(args, report) {
-  const value = (name, fallback) => Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
-  const processes = value('processes', 2), users = value('users', 8), steps = value('steps', 1000), arms = 2000, dim = 16;
+  const processes = numberArg(args, 'processes', 2), users = numberArg(args, 'users', 8), steps = numberArg(args, 'steps', 1000), arms = 2000, dim = 16;
   report.note(`Configuration: ${processes} service processes, ${steps} requests each for users drawn at random among ${users}; one catalogue of ${arms} arms x ${dim} (its snapshot loaded by every process); each request restores the user's SubTS from Redis, decides, rewards the event and writes the model back. Debian's redis-server on a free port, no persistence. The machine is shared: the load average is given after each run.`);
   const rows = [];
   for (const unsafe of [false, true]) {

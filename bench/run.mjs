@@ -7,7 +7,11 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 
-const [name, ...rawArgs] = process.argv.slice(2);
+// Former names, still accepted: a run under one writes the results of the name it stands for, so
+// that one benchmark has one family of results files.
+const ALIASES = { native: 'peers' };
+const [asked, ...rawArgs] = process.argv.slice(2);
+const name = ALIASES[asked] ?? asked;
 const saveAt = rawArgs.indexOf('--save-as');
 // `linear --million`, `persistence --million` and `horizon --million` are their own reports, beside the default tables.
 const saveAs = saveAt >= 0 ? rawArgs[saveAt + 1] : ['linear', 'persistence', 'horizon'].includes(name) && rawArgs.includes('--million') ? `${name}-million` : name;
@@ -18,7 +22,8 @@ if (!/^[\w.-]+$/.test(saveAs ?? '')) {
 }
 const available = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs').map((f) => f.slice(0, -4));
 if (!name || !available.includes(name)) {
-  console.error(`usage: npm run bench -- <name> [options]\n  names: ${available.join(', ')}`);
+  const aliases = Object.entries(ALIASES).map(([alias, target]) => `${alias} (= ${target})`);
+  console.error(`usage: npm run bench -- <name> [options]\n  names: ${[...available, ...aliases].sort().join(', ')}`);
   process.exit(2);
 }
 

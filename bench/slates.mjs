@@ -9,21 +9,18 @@
 //   npm run bench -- slates [--full] [--n=N] [--rounds=R] [--warm=W]
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
+import { textArg, numberArg } from './lib/args.mjs';
 
 const DIM = 32;
 const LABELS = 100;
 const SLATES = [1, 10, 100];
 
 function parseArgs(args) {
-  const value = (name, fallback) => {
-    const found = args.find((a) => a.startsWith(`--${name}=`));
-    return found ? found.slice(name.length + 3) : fallback;
-  };
   const full = args.includes('--full');
   return {
-    sizes: value('n', '') ? [Number(value('n', ''))] : full ? [100000, 1000000] : [100000],
-    rounds: Number(value('rounds', 200)),
-    warm: Number(value('warm', 300)),
+    sizes: textArg(args, 'n', '') ? [numberArg(args, 'n', '')] : full ? [100000, 1000000] : [100000],
+    rounds: numberArg(args, 'rounds', 200),
+    warm: numberArg(args, 'warm', 300),
   };
 }
 

@@ -11,11 +11,7 @@
 //            steps: E arms added and E removed, default 10)
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
-
-function option(args, name, fallback) {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : fallback;
-}
+import { spacedTextArg } from './lib/args.mjs';
 
 // Draws from the shared benchmark generator, independent of the library's.
 function gaussianSource(seed) {
@@ -29,11 +25,11 @@ function percentile(sorted, p) {
 
 export default async function soak(args, report) {
   const full = args.includes('--full');
-  const steps = Number(option(args, 'steps', full ? 1e6 : 1e5));
-  const arms = Number(option(args, 'arms', full ? 1e5 : 1e4));
-  const dim = Number(option(args, 'dim', 16));
-  const every = Number(option(args, 'every', 10));
-  const indexType = option(args, 'index', 'hnsw');
+  const steps = Number(spacedTextArg(args, 'steps', full ? 1e6 : 1e5));
+  const arms = Number(spacedTextArg(args, 'arms', full ? 1e5 : 1e4));
+  const dim = Number(spacedTextArg(args, 'dim', 16));
+  const every = Number(spacedTextArg(args, 'every', 10));
+  const indexType = spacedTextArg(args, 'index', 'hnsw');
   report.note(`Configuration: SubTS (default options), ${steps} steps, ${arms} arms of dimension ${dim}, index ${indexType} (shortlist 30), ` +
     `${every} arms added and ${every} removed every ${every} steps (the oldest go first), unit Gaussian noise.`);
 

@@ -14,15 +14,11 @@ import { gunzipSync } from 'node:zlib';
 import init from '../dist/index.js';
 import { readImages } from './mips-real.mjs';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
+import { spacedNumberArg, spacedTextArg } from './lib/args.mjs';
 
 const NOISE = 0.1;
 const TAIL = 0.3;
 const PROBLEMS = [[128, 20], [384, 50], [768, 100], [1536, 200]];
-
-function option(args, name, fallback) {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-}
 
 function unitRows(features, count, dim) {
   for (let i = 0; i < count; i++) {
@@ -113,10 +109,10 @@ function play(sb, Policy, options, problem, horizon, seed, catalogueOptions) {
 }
 
 export default async function subspace(args, report) {
-  const config = { horizon: option(args, 'horizon', 4000), images: option(args, 'images', 60000), seeds: option(args, 'seeds', 1), fashion: !args.includes('--skip-fashion'),
+  const config = { horizon: spacedNumberArg(args, 'horizon', 4000), images: spacedNumberArg(args, 'images', 60000), seeds: spacedNumberArg(args, 'seeds', 1), fashion: !args.includes('--skip-fashion'),
     // --dims 384,1536: only these generated problems; --only Linear,catalogue: contenders whose names contain a part.
-    dims: args.includes('--dims') ? args[args.indexOf('--dims') + 1].split(',').map(Number) : null,
-    only: args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null };
+    dims: spacedTextArg(args, 'dims', null)?.split(',').map(Number) ?? null,
+    only: spacedTextArg(args, 'only', null)?.split(',') ?? null };
   const sb = await init();
   const problems = [];
   if (config.fashion) problems.push(() => fashion(config.images));

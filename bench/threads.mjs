@@ -13,17 +13,14 @@
 //   npm run bench -- threads [--n=100000] [--dim=32] [--arms=100000] [--armDim=16] [--queries=200] [--repeats=1] [--steps=3000]
 import init from '../dist/index.js';
 import { seededRandom, standardNormal } from './lib/seeded-random.mjs';
+import { numberArg } from './lib/args.mjs';
 
 const K = 10;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function parseArgs(args) {
-  const value = (name, fallback) => {
-    const found = args.find((a) => a.startsWith(`--${name}=`));
-    return found ? Number(found.slice(name.length + 3)) : fallback;
-  };
-  return { n: value('n', 100000), dim: value('dim', 32), arms: value('arms', 100000), armDim: value('armDim', 16),
-    queries: value('queries', 200), repeats: value('repeats', 1), steps: value('steps', 3000), seed: 42 };
+  return { n: numberArg(args, 'n', 100000), dim: numberArg(args, 'dim', 32), arms: numberArg(args, 'arms', 100000), armDim: numberArg(args, 'armDim', 16),
+    queries: numberArg(args, 'queries', 200), repeats: numberArg(args, 'repeats', 1), steps: numberArg(args, 'steps', 3000), seed: 42 };
 }
 
 function gaussian(count, seed) {

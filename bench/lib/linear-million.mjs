@@ -9,9 +9,8 @@
 //            takes minutes at 10^5 arms), --storage f32 | int8 (the Sub-TS graph's storage,
 //            index { type: 'hnsw', storage }; save it with --save-as linear-million-int8)
 import init from '../../dist/index.js';
-import { launchChromium } from '../../tests/e2e/chromium.js';
 import { playOneSeed } from './linear-million-run.mjs';
-import { serveRepository } from './repository-server.mjs';
+import { openRepositoryPage } from './chromium-page.mjs';
 
 // The exact baseline and its sublinear policy, with what the configuration line says of them.
 const PAIRS = {
@@ -70,15 +69,8 @@ export default async function linearMillion(args, report) {
       : 'Setup is the constructor and addArms of all arms (no buildIndex(): the indexes are built a slice per search, the default); ') +
     'heap is the wasm memory the policy holds after the run (default options).');
   const runtimes = [['Node', null]];
-  let browser = null;
-  let server = null;
-  if (!config.nodeOnly) {
-    server = await serveRepository('linear-million');
-    browser = await launchChromium();
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    runtimes.push(['Chromium', page]);
-  }
+  const chromium = config.nodeOnly ? null : await openRepositoryPage('linear-million');
+  if (chromium) runtimes.push(['Chromium', chromium.page]);
   const sb = await init();
   const results = [];
   try {
@@ -96,8 +88,7 @@ export default async function linearMillion(args, report) {
     }
     report.progress(1);
   } finally {
-    if (browser) await browser.close();
-    if (server) server.close();
+    if (chromium) await chromium.close();
   }
   const rows = [];
   for (const [runtime] of runtimes) {
