@@ -11,6 +11,7 @@
 // per round instead of 100 k, 3 parameter values, 2 trials); --full runs the paper's protocol
 // (users = 100 k, 5 values, 5 trials: about an hour) and N = 1e6 for part 3.
 import init from '../dist/index.js';
+import { textArg } from './lib/args.mjs';
 
 const GRID5 = [1e-2, 1e-1, 1, 1e1, 1e2];
 const GRID3 = [1e-1, 1, 1e1];
@@ -57,7 +58,7 @@ export default async function clsBenchmark(args, report) {
   const full = args.includes('--full');
   const quick = args.includes('--quick');
   // --only=figure2|promotion|sublinear runs one part (e.g. `--full --only=sublinear` for N = 1e6 alone).
-  const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+  const only = textArg(args, 'only', undefined);
   const runs = (part) => !only || only === part;
   const sb = await init();
 

@@ -28,7 +28,7 @@ function parseArgs(args) {
     sizes: list('sizes') ?? (full ? [10000, 100000] : [10000]),
     steps: numberArg(args, 'steps', 30),
     // Substrings of the contenders' names to run (all when not given), e.g. --only=Elim,Linear TS.
-    only: args.find((a) => a.startsWith('--only='))?.slice(7).split(',') ?? null,
+    only: textArg(args, 'only', null)?.split(',') ?? null,
     warm: numberArg(args, 'warm', 10),
     // Steps timed in the process's CPU time rather than wall time: on a loaded machine a step longer
     // than a scheduler slice waits for other processes, and wall-time medians then grow with the load.

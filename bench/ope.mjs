@@ -22,6 +22,7 @@
 import init from '../dist/index.js';
 import { frozenTruth, logShop, makeShop } from './lib/logged-shop.mjs';
 import { makePageShop, writePageLog } from './lib/page-shop.mjs';
+import { numberArg } from './lib/args.mjs';
 
 const covers = (estimate, truth) => estimate.low <= truth && truth <= estimate.high;
 
@@ -89,8 +90,7 @@ function pages(sb, seeds, report) {
 }
 
 export default async function ope(args, report) {
-  const found = args.find((a) => a.startsWith('--seeds='));
-  const seeds = found ? Number(found.slice(8)) : 20;
+  const seeds = numberArg(args, 'seeds', 20);
   const sb = await init();
   if (args.includes('--pages')) {
     pages(sb, seeds, report);

@@ -18,6 +18,7 @@ import { buildShopAsset } from '../web/demo/shop-asset.mjs';
 import { parseShopAsset } from '../web/demo/shop-catalogue.js';
 import { clicksToHalf, simulateVisitor, SLATE, slateFeedback } from '../web/demo/shop-visitor.js';
 import { seededRandom } from './lib/seeded-random.mjs';
+import { numberArg } from './lib/args.mjs';
 
 const SLATES = 60;
 const TURN = 30;
@@ -78,8 +79,7 @@ const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export default async function shop(args, report) {
-  const found = args.find((a) => a.startsWith('--seeds='));
-  const seeds = found ? Number(found.slice(8)) : 6;
+  const seeds = numberArg(args, 'seeds', 6);
   const sb = await init();
   const bytes = buildShopAsset();
   const asset = parseShopAsset(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
