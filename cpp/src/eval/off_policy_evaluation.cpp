@@ -366,69 +366,89 @@ double pseudoInverseWeight(double m, double pageSize, double matched, double sho
   if (m > pageSize) return 1.0 + (m - 1.0) * matched + (m - 1.0) * (shownAnywhere - pageSize) / (m - pageSize);
   return 1.0 + (m - 1.0) * (matched - shownAnywhere / pageSize);
 }
+
+// One page's share of a page estimator: its term (the page's value as the estimator reads it) and
+// its weight (what the effective sample size counts).
+struct PageTerm {
+  double term = 0.0;
+  double weight = 0.0;
+};
+
+// A page estimator: `perPage(first, end)` reads the page of records first to end - 1. The interval is
+// over pages, not positions: a page's positions are not independent (one page, one user, one filter).
+template <class PerPage>
+Json overPages(const std::vector<std::size_t>& bounds, const PerPage& perPage) {
+  const std::size_t pageCount = bounds.size() - 1;
+  std::vector<double> terms(pageCount, 0.0);
+  std::vector<double> weights(pageCount, 0.0);
+  for (std::size_t k = 0; k < pageCount; ++k) {
+    const PageTerm page = perPage(bounds[k], bounds[k + 1]);
+    terms[k] = page.term;
+    weights[k] = page.weight;
+  }
+  Estimate estimate = meanOf(terms);
+  estimate.effectiveSampleSize = effectiveSampleSize(weights);
+  return estimate.toJson();
+}
+
+// The estimators that weigh each position's reward on its own (page-ips, page-cascade): the page's
+// term is the sum of its positions' weighted rewards, its weight their weights' mean. `weightOf(i)` is
+// called for the page's records in order, so that a weight may carry what the earlier positions made.
+template <class WeightOf>
+PageTerm weightedPositions(const DecisionLog& log, std::size_t first, std::size_t end, WeightOf&& weightOf) {
+  PageTerm page;
+  for (std::size_t i = first; i < end; ++i) {
+    const double w = weightOf(i);
+    page.term += w * log.rewards[i];
+    page.weight += w / static_cast<double>(end - first);
+  }
+  return page;
+}
 }  // namespace
 
 void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vector<std::size_t>& bounds,
                                         const std::vector<Context>& contexts, const std::vector<std::size_t>& contextOf,
                                         Json& report) const {
-  const std::size_t pageCount = bounds.size() - 1;
-  const auto page = [&](std::size_t k) { return "page of records " + std::to_string(bounds[k]) + " to " + std::to_string(bounds[k + 1] - 1); };
+  const auto page = [](std::size_t first, std::size_t end) {
+    return "page of records " + std::to_string(first) + " to " + std::to_string(end - 1);
+  };
   const auto pi = [&](std::size_t record, Id arm) { return contexts[contextOf[record]].probabilityOf(arm); };
   if (wants("page-ips")) {
-    // The sum of the positions' IPS terms of each page; the interval is over pages, whose positions'
-    // terms are not independent (one page, one user, one filter).
-    std::vector<double> terms(pageCount, 0.0);
-    std::vector<double> weights(pageCount, 0.0);
-    for (std::size_t k = 0; k < pageCount; ++k) {
-      for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) {
-        const double w = std::min(pi(i, log.arms[i]) / log.propensities[i], clip_);
-        terms[k] += w * log.rewards[i];
-        weights[k] += w / static_cast<double>(bounds[k + 1] - bounds[k]);
-      }
-    }
-    Estimate estimate = meanOf(terms);
-    estimate.effectiveSampleSize = effectiveSampleSize(weights);
-    report["page-ips"] = estimate.toJson();
+    // Each position's IPS weight.
+    report["page-ips"] = overPages(bounds, [&](std::size_t first, std::size_t end) {
+      return weightedPositions(log, first, end, [&](std::size_t i) { return std::min(pi(i, log.arms[i]) / log.propensities[i], clip_); });
+    });
   }
   if (wants("page-cascade")) {
     // Reward-interaction IPS: position j's reward weighs pi(s_0..s_j) / mu(s_0..s_j), the target's
     // probability of the page's prefix over the logger's (checkCascade: a deterministic target, whose
     // probability of a prefix is the product of its positions' 0 or 1).
-    std::vector<double> terms(pageCount, 0.0);
-    std::vector<double> weights(pageCount, 0.0);
-    for (std::size_t k = 0; k < pageCount; ++k) {
+    report["page-cascade"] = overPages(bounds, [&](std::size_t first, std::size_t end) {
       double target = 1.0;
-      for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) {
+      return weightedPositions(log, first, end, [&](std::size_t i) {
         target *= pi(i, log.arms[i]);
-        const double w = std::min(target / log.prefixPropensities[i], clip_);
-        terms[k] += w * log.rewards[i];
-        weights[k] += w / static_cast<double>(bounds[k + 1] - bounds[k]);
-      }
-    }
-    Estimate estimate = meanOf(terms);
-    estimate.effectiveSampleSize = effectiveSampleSize(weights);
-    report["page-cascade"] = estimate.toJson();
+        return std::min(target / log.prefixPropensities[i], clip_);
+      });
+    });
   }
   if (wants("page-pi")) {
-    std::vector<double> terms(pageCount, 0.0);
-    std::vector<double> weights(pageCount, 0.0);
-    for (std::size_t k = 0; k < pageCount; ++k) {
-      const std::size_t first = bounds[k];
-      const std::size_t size = bounds[k + 1] - first;
+    // One weight for the whole page (the pseudo-inverse's) on the sum of its rewards.
+    report["page-pi"] = overPages(bounds, [&](std::size_t first, std::size_t end) {
+      const std::size_t size = end - first;
       // The page's positions are distinct (pageBounds), so 0 to size - 1 each once when the largest is size - 1.
       std::uint32_t last = 0;
-      for (std::size_t i = first; i < bounds[k + 1]; ++i) last = std::max(last, log.positionOf(i));
+      for (std::size_t i = first; i < end; ++i) last = std::max(last, log.positionOf(i));
       if (last + 1 != size) {
-        fail(ErrorCode::InvalidArgument, "page-pi: the " + page(k) + " shows " + std::to_string(size) + " positions, not 0 to " +
+        fail(ErrorCode::InvalidArgument, "page-pi: the " + page(first, end) + " shows " + std::to_string(size) + " positions, not 0 to " +
                                              std::to_string(size - 1) + ": the pseudo-inverse estimator needs whole pages");
       }
       // The uniform logger's propensity is 1 / m at every position, m the items it drew from.
       const double m = std::round(1.0 / log.propensities[first]);
-      for (std::size_t i = first; i < bounds[k + 1]; ++i) {
+      for (std::size_t i = first; i < end; ++i) {
         if (!(std::abs(log.propensities[i] * m - 1.0) <= 1e-6) || m < static_cast<double>(size)) {
           fail(ErrorCode::InvalidArgument,
-               "page-pi: log record " + std::to_string(i) + " has propensity " + std::to_string(log.propensities[i]) + " where the " + page(k) +
-                   " needs 1 / m for one whole m >= " + std::to_string(size) +
+               "page-pi: log record " + std::to_string(i) + " has propensity " + std::to_string(log.propensities[i]) + " where the " +
+                   page(first, end) + " needs 1 / m for one whole m >= " + std::to_string(size) +
                    ": the pseudo-inverse estimator is built for a uniform logger without replacement (its joint distribution "
                    "of pages is known); other loggers' pages: page-ips");
         }
@@ -436,17 +456,16 @@ void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vecto
       double matched = 0.0;
       double shownAnywhere = 0.0;
       double total = 0.0;
-      for (std::size_t i = first; i < bounds[k + 1]; ++i) {
+      for (std::size_t i = first; i < end; ++i) {
         matched += pi(i, log.arms[i]);
-        for (std::size_t j = first; j < bounds[k + 1]; ++j) shownAnywhere += pi(j, log.arms[i]);
+        for (std::size_t j = first; j < end; ++j) shownAnywhere += pi(j, log.arms[i]);
         total += log.rewards[i];
       }
-      weights[k] = pseudoInverseWeight(m, static_cast<double>(size), matched, shownAnywhere);
-      terms[k] = weights[k] * total;
-    }
-    Estimate estimate = meanOf(terms);
-    estimate.effectiveSampleSize = effectiveSampleSize(weights);
-    report["page-pi"] = estimate.toJson();
+      PageTerm term;
+      term.weight = pseudoInverseWeight(m, static_cast<double>(size), matched, shownAnywhere);
+      term.term = term.weight * total;
+      return term;
+    });
   }
 }
 
