@@ -13,15 +13,19 @@
 //     (what a pooled reward model assumes);
 //   - learning: every user from scratch with LinUCB, over 20 items (400 records a user), by replay
 //     with rejection; the truth each user's LinUCB run online for the report's horizon.
-//   - whole pages (--pages alone, saved as ope-pages: npm run bench -- ope --pages --save-as ope-pages):
+//   - whole pages (--pages alone, saved as ope-pages: npm run bench -- ope --pages):
 //     page-ips and page-pi on bench/lib/page-shop.mjs's shops (20 to 30 items, d = 5, clicks of a
 //     position-based model, pages of 5 to 10, 2,000 logged pages); the target a frozen LinUCB or LinTS
 //     trained on 60 clicks, the truth its page's expected clicks (LinTS: over 2,000 of its pages); the
 //     loggers uniform without replacement, or LinUCB's exploration mix (0.5, 0.1) through decideSlate().
+//     Then cascade clicks (8 items, pages of 3, 20,000 logged pages: page-cascade's weights are the
+//     inverse of a whole prefix's probability, so it needs small shops and many pages): page-cascade
+//     beside page-ips and page-pi, the target a frozen LinUCB (page-cascade takes deterministic
+//     targets), the loggers uniform or the exploration mix 0.5, both with prefixPropensities.
 //   npm run bench -- ope [--seeds=S] [--pages]
 import init from '../dist/index.js';
 import { frozenTruth, logShop, makeShop } from './lib/logged-shop.mjs';
-import { makePageShop, writePageLog } from './lib/page-shop.mjs';
+import { makePageShop, uniformLogger, writeCascadeLog, writePageLog } from './lib/page-shop.mjs';
 import { numberArg } from './lib/args.mjs';
 
 const covers = (estimate, truth) => estimate.low <= truth && truth <= estimate.high;
@@ -89,11 +93,58 @@ function pages(sb, seeds, report) {
     'the target trained on 60 clicks and frozen; LinTS\'s choice probabilities from the default 1,000 draws per position.');
 }
 
+// Cascade clicks (the user scans a page from the top and stops at the first click): page-cascade, which
+// weighs each position by the prefix's propensities, beside page-ips and page-pi, which read each
+// position on its own and so credit the target for clicks below items it would not show.
+function cascadePages(sb, seeds, report) {
+  const items = 8;
+  const size = 3;
+  const pageCount = 20000;
+  const rows = new Map();
+  for (let seed = 1; seed <= seeds; seed++) {
+    const shop = makePageShop(sb, 500 + seed, { items });
+    // A deterministic target (page-cascade refuses Thompson sampling's): its page is its own slate.
+    const target = shop.policy(60);
+    const truth = shop.cascadeValue(target.selectSlate(size));
+    for (const [name, explore] of [['uniform', 0], ['exploration mix 0.5', 0.5]]) {
+      const logger = explore > 0 ? shop.policy(20, { explore }) : uniformLogger(shop);
+      const log = sb.parseDecisionLog(writeCascadeLog(sb, shop, pageCount, size, logger));
+      if (explore > 0) logger.dispose();
+      // page-pi reads a uniform logger's pages only.
+      for (const estimator of explore > 0 ? ['page-cascade', 'page-ips'] : ['page-cascade', 'page-ips', 'page-pi']) {
+        const started = performance.now();
+        const estimate = sb.evaluate({ policy: target, log, estimators: [estimator] })[estimator];
+        const ms = performance.now() - started;
+        const key = `LinUCB, ${name}: ${estimator}`;
+        const row = rows.get(key) ?? { covered: 0, width: 0, error: 0, ms: 0, runs: 0, truth: 0 };
+        row.covered += estimate.low <= truth && truth <= estimate.high ? 1 : 0;
+        row.width += estimate.high - estimate.low;
+        row.error += estimate.value - truth;
+        row.truth += truth;
+        row.ms += ms;
+        row.runs += 1;
+        rows.set(key, row);
+      }
+    }
+    target.dispose();
+    report.progress(seed / seeds, `cascade seed ${seed}`);
+  }
+  report.table(`Cascade clicks: 95% intervals covering the target's page value, their mean width, the mean error and the time of one sb.evaluate (wasm in Node), seeds 1-${seeds}`,
+    ['target, logger: estimator', 'covered', 'mean width', 'mean error', 'mean page value', 'ms an evaluation'],
+    [...rows].map(([key, row]) => [key, `${row.covered} of ${row.runs}`, (row.width / row.runs).toFixed(3), (row.error / row.runs).toFixed(3),
+      (row.truth / row.runs).toFixed(3), (row.ms / row.runs).toFixed(0)]));
+  report.note(`${pageCount.toLocaleString('en')} logged pages of ${size} positions over ${items} items (d = 5), cascade clicks (the user scans the page from the top ` +
+    'and clicks the first item that attracts them, P = sigma(-1 + 3 x.theta*), nothing after the click counts); the target a LinUCB trained on 60 clicks ' +
+    'and frozen, the truth its page\'s exact expected clicks; the loggers uniform without replacement (prefix propensities 1 / (m (m - 1) ...)) or ' +
+    'a LinUCB trained on 20 clicks exploring with the mix 0.5 through decideSlate() (its prefixPropensities). Mean error: estimate minus truth.');
+}
+
 export default async function ope(args, report) {
   const seeds = numberArg(args, 'seeds', 20);
   const sb = await init();
   if (args.includes('--pages')) {
     pages(sb, seeds, report);
+    cascadePages(sb, seeds, report);
     return;
   }
   const rows = new Map();

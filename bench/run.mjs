@@ -13,8 +13,10 @@ const ALIASES = { native: 'peers' };
 const [asked, ...rawArgs] = process.argv.slice(2);
 const name = ALIASES[asked] ?? asked;
 const saveAt = rawArgs.indexOf('--save-as');
-// `linear --million`, `persistence --million` and `horizon --million` are their own reports, beside the default tables.
-const saveAs = saveAt >= 0 ? rawArgs[saveAt + 1] : ['linear', 'persistence', 'horizon'].includes(name) && rawArgs.includes('--million') ? `${name}-million` : name;
+// Runs that are reports of their own, beside the default tables: `<name> --<part>` saves as <name>-<part>.
+const OWN_REPORTS = { linear: '--million', persistence: '--million', horizon: '--million', ope: '--pages' };
+const part = rawArgs.includes(OWN_REPORTS[name]) ? `${name}-${OWN_REPORTS[name].slice(2)}` : name;
+const saveAs = saveAt >= 0 ? rawArgs[saveAt + 1] : part;
 const args = saveAt >= 0 ? rawArgs.filter((_, i) => i !== saveAt && i !== saveAt + 1) : rawArgs;
 if (!/^[\w.-]+$/.test(saveAs ?? '')) {
   console.error('--save-as takes a file base name (letters, digits, . _ -)');

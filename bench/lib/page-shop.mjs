@@ -51,26 +51,35 @@ export function makePageShop(sb, seed, { items = 20, dim = 5 } = {}) {
   return { ids, random, click, pageValue, policy, cascadeValue, cascadeClicks };
 }
 
-// `pages` pages of `size` as JSON lines (sb.formatDecision, one line per position, with its page): a
-// uniform logger without replacement (each position's propensity 1 / items) or, given `logger`, its
-// decideSlate() (the exploration mix's marginal propensities).
-export function writePageLog(sb, shop, pages, size, logger) {
-  const lines = [];
+// A uniform logger without replacement, shaped as decideSlate(): each page's items drawn uniformly
+// among the ordered subsets of the shop's m items, so each position's propensity is 1 / m and the
+// prefix through position j has probability 1 / (m (m - 1) ... (m - j)). Pages are numbered from 0.
+export function uniformLogger(shop) {
   const shuffled = Array.from(shop.ids);
-  for (let page = 0; page < pages; page++) {
-    let arms;
-    let propensities;
-    let eventId = page;
-    if (logger) {
-      ({ arms, propensities, eventId } = logger.decideSlate(size));
-    } else {
+  let page = 0;
+  return {
+    decideSlate(size) {
+      const prefixPropensities = new Float64Array(size);
+      let prefix = 1;
       for (let j = 0; j < size; j++) {
         const pick = j + Math.floor(shop.random() * (shuffled.length - j));
         [shuffled[j], shuffled[pick]] = [shuffled[pick], shuffled[j]];
+        prefix /= shuffled.length - j;
+        prefixPropensities[j] = prefix;
       }
-      arms = shuffled.slice(0, size);
-      propensities = new Float64Array(size).fill(1 / shuffled.length);
-    }
+      const propensities = new Float64Array(size).fill(1 / shuffled.length);
+      return { arms: shuffled.slice(0, size), propensities, prefixPropensities, eventId: page++ };
+    },
+  };
+}
+
+// `pages` pages of `size` as JSON lines (sb.formatDecision, one line per position, with its page): a
+// uniform logger without replacement (each position's propensity 1 / items) or, given `logger`, its
+// decideSlate() (the exploration mix's marginal propensities).
+export function writePageLog(sb, shop, pages, size, logger = uniformLogger(shop)) {
+  const lines = [];
+  for (let page = 0; page < pages; page++) {
+    const { arms, propensities, eventId } = logger.decideSlate(size);
     for (let j = 0; j < size; j++) {
       lines.push(sb.formatDecision({ arm: arms[j], reward: shop.click(arms[j], j), propensity: propensities[j], position: j, page: eventId }));
     }
@@ -78,8 +87,8 @@ export function writePageLog(sb, shop, pages, size, logger) {
   return lines.join('\n');
 }
 
-// `pages` pages of `size` decided by `logger` (decideSlate(): its exploration mix) and clicked by cascade
-// users, as JSON lines with each position's prefixPropensity (what page-cascade reads).
+// `pages` pages of `size` decided by `logger` (decideSlate(): its exploration mix, or uniformLogger) and
+// clicked by cascade users, as JSON lines with each position's prefixPropensity (what page-cascade reads).
 export function writeCascadeLog(sb, shop, pages, size, logger) {
   const lines = [];
   for (let page = 0; page < pages; page++) {
