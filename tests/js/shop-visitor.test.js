@@ -5,7 +5,7 @@
 // runs are followed at least as often as bench/results/shop.md reports. Also what a click teaches.
 import { describe, expect, test } from 'vitest';
 import { loadModule } from './helpers.js';
-import { buildShopAsset } from '../../web/demo/shop-asset.mjs';
+import { buildShopAsset, buildShopSnapshot } from '../../web/demo/shop-asset.mjs';
 import { parseShopAsset } from '../../web/demo/shop-catalogue.js';
 import { chooseSlate, clicksToHalf, NOT_AGAIN, SLATE, simulateVisitor, slateFeedback } from '../../web/demo/shop-visitor.js';
 import { seededRandom } from '../../bench/lib/seeded-random.mjs';
@@ -13,11 +13,12 @@ import { seededRandom } from '../../bench/lib/seeded-random.mjs';
 const sb = await loadModule();
 const bytes = buildShopAsset();
 const shop = parseShopAsset(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+const snapshot = await buildShopSnapshot(parseShopAsset);
 
+// The page's catalogue: the 60,000 items with their graph built, from the site's snapshot.
 function withCatalogue(body) {
-  const catalogue = new sb.Catalogue({ dim: shop.dim, index: { type: 'hnsw' }, seed: 1 });
+  const catalogue = sb.Catalogue.fromBytes(snapshot);
   try {
-    catalogue.add(shop.ids, shop.features, { labels: shop.labels });
     return body(catalogue);
   } finally {
     catalogue.dispose();
