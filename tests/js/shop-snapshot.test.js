@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { loadModule, seededRandom } from './helpers.js';
 import { standardNormal } from '../../bench/lib/seeded-random.mjs';
-import { buildShopAsset, buildShopSnapshot, SHOP_INDEX } from '../../web/demo/shop-asset.mjs';
+import { buildShopAsset, buildShopSnapshot, insertionOrder, SHOP_INDEX } from '../../web/demo/shop-asset.mjs';
 import { parseShopAsset } from '../../web/demo/shop-catalogue.js';
 
 const sb = await loadModule();
@@ -57,7 +57,9 @@ describe('the shop\'s catalogue snapshot', () => {
       const { type, ...options } = SHOP_INDEX;
       expect(type).toBe('hnsw');
       const index = new sb.HnswIndex({ ...options, dim: d, storage, seed: 1 });
-      index.add(shop.ids, shop.features);
+      // In the snapshot's order.
+      const order = insertionOrder(shop.count);
+      index.add(order, Float32Array.from({ length: shop.features.length }, (_, i) => shop.features[order[Math.floor(i / d)] * d + (i % d)]));
       index.build();
       let found = 0;
       let scoreRatio = 0;
