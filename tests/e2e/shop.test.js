@@ -81,11 +81,7 @@ function closestKind(image) {
     }
     return ab / Math.sqrt(aa * bb);
   };
-  const scores = KINDS.map((_, kind) => {
-    const sum = new Float64Array(pixels);
-    for (let n = 0; n < asset.count; n++) if (asset.labels[n] === kind) for (let p = 0; p < pixels; p++) sum[p] += asset.thumbnails[n * pixels + p];
-    return correlation(image, Array.from(sum));
-  });
+  const scores = KINDS.map((_, kind) => correlation(image, Array.from(asset.kindImages.subarray(kind * pixels, (kind + 1) * pixels))));
   return KINDS[scores.indexOf(Math.max(...scores))];
 }
 // The estimate as drawn: grey levels back to values (the page draws high values dark).
@@ -102,7 +98,7 @@ const storedState = (page) => page.evaluate(() => new Promise((resolve, reject) 
     request.onsuccess = () => {
       open.result.close();
       const state = request.result;
-      resolve(state ? { catalogue: Array.from(state.catalogue.slice(0, 64)), catalogueLength: state.catalogue.length, user: Array.from(state.user) } : null);
+      resolve(state ? { keys: Object.keys(state), user: Array.from(state.user) } : null);
     };
     request.onerror = () => reject(request.error);
   };
@@ -119,9 +115,17 @@ describe('the demo shop', () => {
     page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
     await openShop(page);
     expect(await page.locator('#status').textContent()).toMatch(/Threads: [2-9]/);
-    expect(await page.locator('#shop-status').textContent()).toMatch(/^2,000 items \(\d+ KB\) ready in \d+ ms\.$/);
+    expect(await page.locator('#shop-status').textContent()).toMatch(/^60,000 items \(\d+ KB, and their HNSW graph of 60,000 in a \d+ KB snapshot\) ready in \d+ ms \(\d+ ms of it to load the snapshot\)\.$/);
     // The first slate shows every kind.
     expect(new Set(await slateKinds(page)).size).toBe(10);
+    // The slates after it are the graph's: the search scores far fewer than the 60,000 items, and the
+    // page says how many the catalogue counted.
+    await page.getByRole('button', { name: 'None of these' }).click();
+    const scored = Number(await page.locator('#shop').getAttribute('data-inner-products'));
+    expect(scored).toBeGreaterThan(0);
+    expect(scored).toBeLessThan(60_000 / 4);
+    expect(await page.locator('#shop').getAttribute('data-graph')).toBe('true');
+    expect(await page.locator('#shop-state').textContent()).toContain(`by Sub-TS over 60,000 items (its HNSW graph search scored ${scored.toLocaleString('en')} of the 60,000 items`);
     const toSneakers = await clickUntilHalf(page, 'Sneaker');
     expect(toSneakers).toBeLessThanOrEqual(15);
     // A click is acknowledged by name.
@@ -161,7 +165,9 @@ describe('the demo shop', () => {
       ? `last ${shop.changedAgo} items seen ago` : 'it has noticed no change of taste');
     await expect.poll(() => page.locator('#shop').getAttribute('data-saved')).not.toBeNull();
     await expect.poll(async () => (await storedState(page))?.user.length ?? 0).toBeGreaterThan(0);
-    expect(await page.locator('#shop-stored').textContent()).toMatch(/^Stored in this browser: your model, [\d.]+ KB, and the catalogue's snapshot with its graph, [\d.]+ KB\.$/);
+    expect(await page.locator('#shop-stored').textContent()).toMatch(/^Stored in this browser: your model, [\d.]+ KB\.$/);
+    // The model alone: the catalogue is the site's snapshot.
+    expect((await storedState(page)).keys).toEqual(['user']);
     const learned = await page.locator('#shop').getAttribute('data-theta');
     const updates = (await page.locator('#shop-state').textContent()).match(/learned from (\d+) items seen/)[1];
 
@@ -265,7 +271,7 @@ describe('the demo shop', () => {
     const state = await page.locator('#shop-state').textContent();
     const innerProducts = Number(await page.locator('#shop').getAttribute('data-inner-products'));
     expect(innerProducts).toBeGreaterThan(0);
-    expect(state).toMatch(new RegExp(`^Slate chosen in [\\d.]+ ms by Sub-TS over 2,000 items \\(an exact scan, ${innerProducts.toLocaleString('en')} inner products: over so few items a scan is quicker than its HNSW graph\\)`));
+    expect(state).toMatch(new RegExp(`^Slate chosen in [\\d.]+ ms by Sub-TS over 60,000 items \\(its HNSW graph search scored ${innerProducts.toLocaleString('en')} of the 60,000 items`));
     expect(errors).toEqual([]);
     await context.close();
   });

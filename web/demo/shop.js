@@ -1,8 +1,8 @@
 // The shop: a visitor's taste learned over real product images, in the page. The catalogue is
-// Fashion-MNIST (shop-asset.mjs), fetched when the section first opens; each item's features are its
-// coordinates in the span of the kinds' mean images and a constant. One Catalogue holds the items and
-// their HNSW graph; the visitor is a Sub-TS user over it whose model is kept in this browser's
-// IndexedDB with the catalogue's snapshot, and nothing leaves the page. The slates, what a click
+// Fashion-MNIST's 60,000 training images (shop-asset.mjs): the main asset (labels, features, bases)
+// and the catalogue's snapshot with its HNSW graph built are fetched when the section first opens,
+// the thumbnails a chunk at a time when an item of the chunk is drawn. The visitor is a Sub-TS user
+// over the catalogue whose model is kept in this browser's IndexedDB, and nothing leaves the page. The slates, what a click
 // teaches and the simulated visitor are shop-visitor.js's.
 import { seededRandom } from '../../bench/lib/seeded-random.mjs';
 import { CurveChart } from './charts.js';
@@ -91,9 +91,31 @@ export function setUpShop(sb) {
   }
 
   const nameOf = (arm) => `${CLASSES[shop.labels[arm]]} no. ${arm}`;
+  // The thumbnails' chunks fetched so far (promises of their grey levels): 60,000 images are 47 MB,
+  // so a chunk is fetched only when one of its items is drawn, and once.
+  const chunks = new Map();
+  const chunkOf = (arm) => {
+    const chunk = Math.floor(arm / shop.chunk);
+    if (!chunks.has(chunk)) {
+      const name = `shop/thumbnails-${String(chunk).padStart(3, '0')}.bin`;
+      chunks.set(chunk, fetch(new URL(name, document.baseURI)).then((response) => {
+        if (!response.ok) throw new Error(`${name} did not load (${response.status})`);
+        return response.arrayBuffer();
+      }).then((buffer) => new Uint8Array(buffer)).catch((failure) => {
+        // Asked again at the next drawing.
+        chunks.delete(chunk);
+        throw failure;
+      }));
+    }
+    return chunks.get(chunk);
+  };
   const thumbnail = (arm) => {
     const canvas = document.createElement('canvas');
-    drawImage(canvas, shop.thumbnails.subarray(arm * shop.side * shop.side, (arm + 1) * shop.side * shop.side), shop.side);
+    canvas.width = shop.side;
+    canvas.height = shop.side;
+    const pixels = shop.side * shop.side;
+    const at = (arm % shop.chunk) * pixels;
+    chunkOf(arm).then((grey) => drawImage(canvas, grey.subarray(at, at + pixels), shop.side), showError);
     return canvas;
   };
   // An item's picture with its name under it.
@@ -107,13 +129,18 @@ export function setUpShop(sb) {
   // The items the model rates highest now: its mean estimate x^T theta of every item (a pass over
   // the catalogue's features, as a shop's "your picks" shelf would be).
   function topRated(theta) {
-    const scores = new Float64Array(shop.count);
+    // The best TOP_RATED kept in order while scanning (sorting 60,000 scores would cost more).
+    const best = [];
     for (let n = 0; n < shop.count; n++) {
       let score = 0;
       for (let j = 0; j < shop.dim; j++) score += shop.features[n * shop.dim + j] * theta[j];
-      scores[n] = score;
+      if (best.length === TOP_RATED && score <= best[TOP_RATED - 1].score) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1].score < score) at -= 1;
+      best.splice(at, 0, { arm: n, score });
+      if (best.length > TOP_RATED) best.pop();
     }
-    return Array.from(shop.ids).sort((a, b) => scores[b] - scores[a]).slice(0, TOP_RATED);
+    return best.map(({ arm }) => arm);
   }
 
   // What was learned: theta's image (the basis coordinates back in pixels: a blend of the kinds'
@@ -157,13 +184,20 @@ export function setUpShop(sb) {
     const noticed = forgetting.changes > 0
       ? `it noticed a change of taste ${forgetting.changes === 1 ? 'once' : `${forgetting.changes} times`}, last ${ago} items seen ago, and kept only what came after`
       : 'it has noticed no change of taste';
-    const searched = Number(section.dataset.innerProducts).toLocaleString('en');
-    // Sub-TS builds its HNSW graph once searching it pays. Over 2,000 items a scan is quicker (a
-    // graph built by hand was not used either: the slates exclude the last two slates' items, and a
-    // filtered beam over so few items costs more than scanning the eligible ones).
-    const graph = index.built === 0 ? `an exact scan, ${searched} inner products: over so few items a scan is quicker than its HNSW graph`
-      : `${searched} inner products, its HNSW graph holding ${index.built.toLocaleString('en')} of them`;
-    $('#shop-state').textContent = `Slate chosen in ${milliseconds.toFixed(2)} ms by Sub-TS over ${catalogue.size.toLocaleString('en')} items (${graph}); ` +
+    const searched = Number(section.dataset.innerProducts);
+    const size = catalogue.size.toLocaleString('en');
+    // What the slate cost, as the catalogue counted it (the graph's walk, the shortlists ranked exactly
+    // and any slice of an audit's exact scan). The first slate's search per kind keeps a tenth of the
+    // items: so selective a filter is answered by scanning the kind's items instead of the graph.
+    const graph = searched < catalogue.size
+      ? `its HNSW graph search scored ${searched.toLocaleString('en')} of the ${size} items`
+      : `${searched.toLocaleString('en')} inner products: a search per kind, each scanning that kind's items`;
+    section.dataset.graph = String(searched < catalogue.size && index.built === catalogue.size);
+    const { approximation } = stats;
+    const audits = approximation?.audits
+      ? `; exact audits found a better item in ${approximation.misses} of ${approximation.audits} searches`
+      : '';
+    $('#shop-state').textContent = `Slate chosen in ${milliseconds.toFixed(2)} ms by Sub-TS over ${size} items (${graph}${audits}); ` +
       `learned from ${stats.updates} items seen, ${noticed}; the model is ${user.toBytes().length.toLocaleString('en')} bytes.`;
   }
 
@@ -210,12 +244,13 @@ export function setUpShop(sb) {
     return button;
   }
 
+  // The model alone: the catalogue is the site's snapshot, fetched again on the next visit (the
+  // browser's cache may keep it), and a model restores only over a catalogue of the same identity.
   async function save() {
-    const state = { catalogue: catalogue.toBytes(), user: user.toBytes() };
+    const state = { user: user.toBytes() };
     await saveVisitor(state);
-    const kb = (bytes) => `${(bytes.length / 1024).toFixed(1)} KB`;
-    $('#shop-stored').textContent = `Stored in this browser: your model, ${kb(state.user)}, and the catalogue's snapshot with its graph, ${kb(state.catalogue)}.`;
-    section.dataset.storedBytes = String(state.user.length + state.catalogue.length);
+    $('#shop-stored').textContent = `Stored in this browser: your model, ${(state.user.length / 1024).toFixed(1)} KB.`;
+    section.dataset.storedBytes = String(state.user.length);
     section.dataset.saved = String(Date.now());
     delete section.dataset.forgotten;
   }
@@ -315,7 +350,7 @@ export function setUpShop(sb) {
       difference: mean(differences).toFixed(2),
       differenceLow: (mean(differences) - half).toFixed(2),
       differenceHigh: (mean(differences) + half).toFixed(2),
-      exact: String(catalogue.stats().index.built === 0),
+      exact: String(catalogue.stats().index.built < catalogue.size),
       identical: String(runs.every(({ sub, linear }) => sub.regrets.every((regret, s) => regret === linear.regrets[s]))),
       subMs: mean(runs.flatMap(({ sub }) => sub.milliseconds)).toFixed(3),
       linearMs: mean(runs.flatMap(({ linear }) => linear.milliseconds)).toFixed(3),
@@ -379,64 +414,74 @@ export function setUpShop(sb) {
     showSlate();
   }
 
-  // The asset's bytes, with what has arrived in the status line (a slow connection sees it move):
-  // the share of the whole where the host states its length, the kilobytes otherwise (a compressed
-  // transfer states the compressed length, which the decoded bytes would overrun).
-  async function download(response) {
-    if (!response.body) return response.arrayBuffer();
-    const total = response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
-    const reader = response.body.getReader();
-    const chunks = [];
-    let received = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.length;
+  // The main asset and the catalogue's snapshot, fetched together, with what has arrived in the
+  // status line (a slow connection sees it move): the share of both where the host states their
+  // lengths, the kilobytes otherwise (a compressed transfer states the compressed length, which the
+  // decoded bytes would overrun).
+  async function download(names) {
+    const responses = await Promise.all(names.map(async (name) => {
+      const response = await fetch(new URL(name, document.baseURI));
+      if (!response.ok) throw new Error(`${name} did not load (${response.status})`);
+      return response;
+    }));
+    const lengths = responses.map((response) => (response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0));
+    const total = lengths.every((length) => length > 0) ? lengths.reduce((a, b) => a + b, 0) : 0;
+    const received = names.map(() => 0);
+    const progress = () => {
+      const sum = received.reduce((a, b) => a + b, 0);
       status.textContent = total
-        ? `Loading the catalogue… ${Math.round((100 * received) / total)}% of ${(total / 1024).toFixed(0)} KB`
-        : `Loading the catalogue… ${(received / 1024).toFixed(0)} KB received`;
-    }
-    const bytes = new Uint8Array(received);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return bytes.buffer;
+        ? `Loading the catalogue… ${Math.round((100 * sum) / total)}% of ${(total / 1024).toFixed(0)} KB`
+        : `Loading the catalogue… ${(sum / 1024).toFixed(0)} KB received`;
+    };
+    return Promise.all(responses.map(async (response, i) => {
+      if (!response.body) return response.arrayBuffer();
+      const reader = response.body.getReader();
+      const parts = [];
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parts.push(value);
+        received[i] += value.length;
+        progress();
+      }
+      const bytes = new Uint8Array(received[i]);
+      let at = 0;
+      for (const part of parts) {
+        bytes.set(part, at);
+        at += part.length;
+      }
+      return bytes.buffer;
+    }));
   }
 
   async function open() {
     const started = performance.now();
     status.textContent = 'Loading the catalogue…';
-    const response = await fetch(new URL('shop/fashion-shop.bin', document.baseURI));
-    if (!response.ok) throw new Error(`the catalogue asset did not load (${response.status})`);
-    const buffer = await download(response);
+    const [buffer, snapshot] = await download(['shop/fashion-shop.bin', 'shop/fashion-shop.sbst']);
     shop = parseShopAsset(buffer);
+    const loaded = performance.now();
+    // The catalogue as the site built it, graph included: nothing to add or build here.
+    catalogue = sb.Catalogue.fromBytes(new Uint8Array(snapshot));
+    if (catalogue.dim !== shop.dim || catalogue.size !== shop.count) throw new Error('the catalogue snapshot does not match the shop asset');
     const saved = await loadVisitor().catch(() => undefined);
     let restored = false;
-    if (saved) {
+    if (saved?.user) {
       try {
-        catalogue = sb.Catalogue.fromBytes(saved.catalogue);
-        // A model saved over another version of the asset is not this catalogue's.
-        if (catalogue.dim !== shop.dim || catalogue.size !== shop.count) throw new Error('another catalogue');
         user = sb.SubTS.fromBytes(saved.user, { catalogue });
         restored = true;
       } catch {
-        // A state this version cannot read (or a damaged one) is dropped, not shown as an error.
-        catalogue?.dispose();
-        catalogue = null;
+        // A model saved over another catalogue (another version of the site), or a damaged one, is
+        // dropped, not shown as an error.
         user = null;
       }
     }
-    if (!catalogue) {
-      catalogue = new sb.Catalogue({ dim: shop.dim, index: { type: 'hnsw' }, seed: 1 });
-      catalogue.add(shop.ids, shop.features, { labels: shop.labels });
-      newUser();
-    }
+    if (!user) newUser();
     section.dataset.restored = String(restored);
-    status.textContent = `${shop.count.toLocaleString('en')} items (${(buffer.byteLength / 1024).toFixed(0)} KB) ready in ${(performance.now() - started).toFixed(0)} ms` +
-      (restored ? '; your model was restored from this browser.' : '.');
+    const { index } = catalogue.stats();
+    const kb = (bytes) => (bytes / 1024).toFixed(0);
+    status.textContent = `${shop.count.toLocaleString('en')} items (${kb(buffer.byteLength)} KB, and their HNSW graph ` +
+      `of ${index.built.toLocaleString('en')} in a ${kb(snapshot.byteLength)} KB snapshot) ready in ${(performance.now() - started).toFixed(0)} ms ` +
+      `(${(performance.now() - loaded).toFixed(0)} ms of it to load the snapshot)` + (restored ? '; your model was restored from this browser.' : '.');
     showSlate();
     for (const id of ['#shop-none', '#shop-forget', '#shop-simulate', '#shop-taste', '#shop-taste-later']) $(id).disabled = false;
     section.dataset.ready = 'true';
