@@ -131,7 +131,8 @@ describe('the static demo site from a subfolder', () => {
       ['the page:', /^(index\.html|assets\/index-[^/]*\.(js|css)|assets\/sublinear_bandits_wasm-[^/]*\.(js|wasm))$/],
       ['the threaded module', /^assets\/sublinear_bandits_wasm_threads/],
       ['the two workers', /^assets\/(simulation|timing)-worker-/],
-      ["the shop's catalogue", /^shop\/fashion-shop\.bin$/],
+      ["the shop's catalogue", /^shop\/fashion-shop\.(bin|sbst)$/],
+      ["the shop's thumbnails", /^shop\/thumbnails-\d{3}\.bin$/],
     ];
     const files = [];
     const walk = (folder) => {
