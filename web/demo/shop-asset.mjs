@@ -48,7 +48,9 @@ export const SHOP_INDEX = { type: 'hnsw', M: 8, efConstruction: 64, storage: 'in
 const FOLDER = fileURLToPath(new URL('../../build/shop/', import.meta.url));
 const VERSION = `fms3-${FIT_PER_CLASS}-norm-${CHUNK}`;
 const MAIN = `${FOLDER}${VERSION}/fashion-shop.bin`;
-const SNAPSHOT = `${FOLDER}${VERSION}/fashion-shop-${Object.values(SHOP_INDEX).join('-')}-shuffled.sbst`;
+// The snapshot is the package's state format: one made by another version of the package is made again.
+const PACKAGE_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+const SNAPSHOT = `${FOLDER}${VERSION}/fashion-shop-${Object.values(SHOP_INDEX).join('-')}-shuffled-${PACKAGE_VERSION}.sbst`;
 const chunkPath = (chunk) => `${FOLDER}${VERSION}/thumbnails-${String(chunk).padStart(3, '0')}.bin`;
 
 // Modified Gram-Schmidt on the rows of `rows` (count x PIXELS), in place.
