@@ -188,7 +188,7 @@ describe('the static demo site from a subfolder', () => {
     const progress = new Set();
     while ((await page.locator('#shop').getAttribute('data-ready')) !== 'true' && Date.now() - loaded < 120_000) {
       const text = await page.locator('#shop-status').textContent();
-      if (/^Loading the catalogue… (\d+% of \d+ KB|\d+ KB received)$/.test(text)) progress.add(text);
+      if (/^Loading the catalogue… (\d+ of \d+ KB \(\d+%\)|\d+ KB received)$/.test(text)) progress.add(text);
       await page.waitForTimeout(100);
     }
     expect(await page.locator('#shop').getAttribute('data-ready')).toBe('true');

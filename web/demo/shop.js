@@ -348,7 +348,7 @@ export function setUpShop() {
       // What has arrived, in the status line (a slow connection sees it move).
       onProgress: ({ received, total }) => {
         status.textContent = total
-          ? `Loading the catalogue… ${Math.round((100 * received) / total)}% of ${(total / 1024).toFixed(0)} KB`
+          ? `Loading the catalogue… ${(received / 1024).toFixed(0)} of ${(total / 1024).toFixed(0)} KB (${Math.round((100 * received) / total)}%)`
           : `Loading the catalogue… ${(received / 1024).toFixed(0)} KB received`;
       },
       onRun: (run) => { $('#shop-verdict').textContent = `Run ${run + 1} of ${SIMULATED_RUNS}…`; },
