@@ -26,7 +26,12 @@ async function openShop(page) {
   await expect.poll(() => page.locator('#shop').getAttribute('data-ready'), { timeout: 60_000 }).toBe('true');
 }
 
-const slateKinds = (page) => page.locator('#shop-slate .shop-item').evaluateAll((buttons) => buttons.map((b) => b.dataset.class));
+// The model is in a Worker: after an action the section is busy until the new slate is drawn.
+const settled = (page) => expect.poll(() => page.locator('#shop').getAttribute('data-busy')).toBeNull();
+const slateKinds = async (page) => {
+  await settled(page);
+  return page.locator('#shop-slate .shop-item').evaluateAll((buttons) => buttons.map((b) => b.dataset.class));
+};
 
 // The visitor the issue describes: on each slate, the first item of the liked kind, or "None of
 // these". Returns the clicks it took until a slate held the kind at least half (Infinity if none did
@@ -81,15 +86,11 @@ function closestKind(image) {
     }
     return ab / Math.sqrt(aa * bb);
   };
-  const scores = KINDS.map((_, kind) => {
-    const sum = new Float64Array(pixels);
-    for (let n = 0; n < asset.count; n++) if (asset.labels[n] === kind) for (let p = 0; p < pixels; p++) sum[p] += asset.thumbnails[n * pixels + p];
-    return correlation(image, Array.from(sum));
-  });
+  const scores = KINDS.map((_, kind) => correlation(image, Array.from(asset.kindImages.subarray(kind * pixels, (kind + 1) * pixels))));
   return KINDS[scores.indexOf(Math.max(...scores))];
 }
 // The estimate as drawn: grey levels back to values (the page draws high values dark).
-const estimateImage = (page) => page.locator('#shop-estimate').evaluate((canvas) => {
+const estimateImage = async (page) => (await settled(page), page.locator('#shop-estimate')).evaluate((canvas) => {
   const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
   return Array.from({ length: data.length / 4 }, (_, p) => 255 - data[4 * p]);
 });
@@ -102,7 +103,7 @@ const storedState = (page) => page.evaluate(() => new Promise((resolve, reject) 
     request.onsuccess = () => {
       open.result.close();
       const state = request.result;
-      resolve(state ? { catalogue: Array.from(state.catalogue.slice(0, 64)), catalogueLength: state.catalogue.length, user: Array.from(state.user) } : null);
+      resolve(state ? { keys: Object.keys(state), user: Array.from(state.user) } : null);
     };
     request.onerror = () => reject(request.error);
   };
@@ -119,9 +120,18 @@ describe('the demo shop', () => {
     page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
     await openShop(page);
     expect(await page.locator('#status').textContent()).toMatch(/Threads: [2-9]/);
-    expect(await page.locator('#shop-status').textContent()).toMatch(/^2,000 items \(\d+ KB\) ready in \d+ ms\.$/);
+    expect(await page.locator('#shop-status').textContent()).toMatch(/^60,000 items \(\d+ KB, and their HNSW graph of 60,000 in a \d+ KB snapshot\) ready in \d+ ms \(\d+ ms of it to load the snapshot, in a Worker with \d threads?\)\.$/);
     // The first slate shows every kind.
     expect(new Set(await slateKinds(page)).size).toBe(10);
+    // The slates after it are the graph's: the search scores far fewer than the 60,000 items, and the
+    // page says how many the catalogue counted.
+    await page.getByRole('button', { name: 'None of these' }).click();
+    await settled(page);
+    const scored = Number(await page.locator('#shop').getAttribute('data-inner-products'));
+    expect(scored).toBeGreaterThan(0);
+    expect(scored).toBeLessThan(60_000 / 4);
+    expect(await page.locator('#shop').getAttribute('data-graph')).toBe('true');
+    expect(await page.locator('#shop-state').textContent()).toContain(`by Sub-TS over 60,000 items (its HNSW graph search scored ${scored.toLocaleString('en')} of the 60,000 items`);
     const toSneakers = await clickUntilHalf(page, 'Sneaker');
     expect(toSneakers).toBeLessThanOrEqual(15);
     // A click is acknowledged by name.
@@ -149,6 +159,7 @@ describe('the demo shop', () => {
     const disliked = await page.locator('#shop-slate .shop-item').nth(3).getAttribute('data-arm');
     await page.getByRole('button', { name: new RegExp(`no\\. ${disliked} is not for me$`) }).click();
     expect(await page.locator('#shop-ack').textContent()).toMatch(new RegExp(`^Noted: .* no\\. ${disliked} is not for you`));
+    await settled(page);
     expect(await page.locator('#shop-state').textContent()).toContain(`learned from ${learnedBefore + 2} items seen`);
 
     // The taste turns: the slates follow within 15 clicks of bags.
@@ -161,7 +172,9 @@ describe('the demo shop', () => {
       ? `last ${shop.changedAgo} items seen ago` : 'it has noticed no change of taste');
     await expect.poll(() => page.locator('#shop').getAttribute('data-saved')).not.toBeNull();
     await expect.poll(async () => (await storedState(page))?.user.length ?? 0).toBeGreaterThan(0);
-    expect(await page.locator('#shop-stored').textContent()).toMatch(/^Stored in this browser: your model, [\d.]+ KB, and the catalogue's snapshot with its graph, [\d.]+ KB\.$/);
+    expect(await page.locator('#shop-stored').textContent()).toMatch(/^Stored in this browser: your model, [\d.]+ KB\.$/);
+    // The model alone: the catalogue is the site's snapshot.
+    expect((await storedState(page)).keys).toEqual(['user']);
     const learned = await page.locator('#shop').getAttribute('data-theta');
     const updates = (await page.locator('#shop-state').textContent()).match(/learned from (\d+) items seen/)[1];
 
@@ -190,7 +203,10 @@ describe('the demo shop', () => {
     const page = await context.newPage();
     const errors = watchErrors(page);
     await openShop(page);
-    for (let i = 0; i < 3; i++) await page.locator('#shop-slate .shop-item').first().click();
+    for (let i = 0; i < 3; i++) {
+      await page.locator('#shop-slate .shop-item').first().click();
+      await settled(page);
+    }
     await expect.poll(async () => (await storedState(page))?.user.length ?? 0).toBeGreaterThan(0);
     await expect.poll(() => page.locator('#shop-stored').textContent()).toContain('Stored in this browser');
     const before = await storedState(page);
@@ -262,10 +278,11 @@ describe('the demo shop', () => {
       expect(inView, selector).toBe(true);
     }
     // What the page says a slate cost is what the catalogue counted.
+    await settled(page);
     const state = await page.locator('#shop-state').textContent();
     const innerProducts = Number(await page.locator('#shop').getAttribute('data-inner-products'));
     expect(innerProducts).toBeGreaterThan(0);
-    expect(state).toMatch(new RegExp(`^Slate chosen in [\\d.]+ ms by Sub-TS over 2,000 items \\(an exact scan, ${innerProducts.toLocaleString('en')} inner products: over so few items a scan is quicker than its HNSW graph\\)`));
+    expect(state).toMatch(new RegExp(`^Slate chosen in [\\d.]+ ms by Sub-TS over 60,000 items \\(its HNSW graph search scored ${innerProducts.toLocaleString('en')} of the 60,000 items`));
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -113,14 +113,26 @@ describe('the static demo site from a subfolder', () => {
     await page.close();
   }, 60_000);
 
-  test(`the shop's catalogue asset loads from ${prefix} and the shop shows its slate`, async () => {
+  // The shop's model runs in a Worker: the single-thread build without isolation, the threaded one
+  // (whose pthreads the Worker starts) with it. Either way a slate after the first is a graph search.
+  test.each([['', prefix], [' with COOP and COEP', isolatedPrefix]])(`the shop's catalogue loads from a subfolder%s and the shop shows its slate, then a graph search's`, async (_, folder) => {
+    missing.clear();
     const page = await browser.newPage();
     const errors = watchErrors(page);
-    await page.goto(baseUrl);
+    const warnings = [];
+    page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+    await page.goto(folder === prefix ? baseUrl : isolatedUrl);
     await page.locator('#shop > summary').click();
     await expect.poll(() => page.locator('#shop').getAttribute('data-ready'), { timeout: 60_000 }).toBe('true');
     expect(await page.locator('#shop-slate .shop-item').count()).toBe(10);
+    expect(await page.locator('#shop-status').textContent()).toMatch(folder === prefix ? /in a Worker with 1 thread\)/ : /in a Worker with \d threads?\)/);
+    await page.getByRole('button', { name: 'None of these' }).click();
+    await expect.poll(() => page.locator('#shop').getAttribute('data-busy')).toBeNull();
+    expect(await page.locator('#shop').getAttribute('data-graph')).toBe('true');
+    // The slate's thumbnails arrived (a drawn canvas is not blank).
+    await expect.poll(() => page.locator('#shop-slate canvas').first().evaluate((canvas) => canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data.some((v, i) => i % 4 !== 3 && v < 255))).toBe(true);
     expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
     await page.close();
   });
 
@@ -130,8 +142,9 @@ describe('the static demo site from a subfolder', () => {
     const parts = [
       ['the page:', /^(index\.html|assets\/index-[^/]*\.(js|css)|assets\/sublinear_bandits_wasm-[^/]*\.(js|wasm))$/],
       ['the threaded module', /^assets\/sublinear_bandits_wasm_threads/],
-      ['the two workers', /^assets\/(simulation|timing)-worker-/],
-      ["the shop's catalogue", /^shop\/fashion-shop\.bin$/],
+      ['the three workers', /^assets\/(simulation|timing|shop)-worker-/],
+      ["the shop's catalogue", /^shop\/fashion-shop\.(bin|sbst)$/],
+      ["the shop's thumbnails", /^shop\/thumbnails-\d{3}\.bin$/],
     ];
     const files = [];
     const walk = (folder) => {
@@ -175,7 +188,7 @@ describe('the static demo site from a subfolder', () => {
     const progress = new Set();
     while ((await page.locator('#shop').getAttribute('data-ready')) !== 'true' && Date.now() - loaded < 120_000) {
       const text = await page.locator('#shop-status').textContent();
-      if (/^Loading the catalogue… (\d+% of \d+ KB|\d+ KB received)$/.test(text)) progress.add(text);
+      if (/^Loading the catalogue… (\d+ of \d+ KB \(\d+%\)|\d+ KB received)$/.test(text)) progress.add(text);
       await page.waitForTimeout(100);
     }
     expect(await page.locator('#shop').getAttribute('data-ready')).toBe('true');

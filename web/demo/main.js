@@ -20,7 +20,7 @@ try {
   setUpSearchDemo(sb);
   setUpModelDemo(sb);
   setUpEvaluateDemo(sb);
-  setUpShop(sb);
+  setUpShop();
   // The custom form's defaults, ranges and choices are the library's own, read before it is built.
   applyOptionTables((kind, type) => sb.optionTable(kind, type));
   setUpExperiments();

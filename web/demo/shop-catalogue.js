@@ -1,47 +1,32 @@
-// The shop's catalogue asset (shop-asset.mjs writes it) read in the page: the items' labels, grey
-// levels and features, and the picture basis that turns a model back into an image. No DOM: Node reads it too.
-// The asset's catalogue and the items' features: the coordinates of the centred unit-norm image in
-// the asset's basis, scaled so that their root-mean-square norm over the items is FEATURE_NORM, and
-// a constant 1. Few coordinates that tell the kinds apart are learned from a few clicks; raw pixels
-// are learned far more slowly (`npm run bench -- shop`, bench/results/shop.md).
-const FEATURE_NORM = 2;
+// The shop's main asset (shop-asset.mjs writes it) read in the page: the items' labels and features,
+// the bases that turn a model back into an image, and the kinds' mean images. No DOM: Node reads it
+// too. The thumbnails are in chunk files of `chunk` items, fetched when an item is drawn.
 export function parseShopAsset(buffer) {
   const view = new DataView(buffer);
   const magic = String.fromCharCode(...new Uint8Array(buffer, 0, 4));
-  if (magic !== 'FMS2') throw new Error('not the shop asset');
-  const count = view.getUint32(4, true);
-  const basisSize = view.getUint32(8, true);
-  const side = view.getUint32(12, true);
+  if (magic !== 'FMS3') throw new Error('not the shop asset');
+  const [count, basisSize, side, chunk] = [4, 8, 12, 16].map((at) => view.getUint32(at, true));
   const pixels = side * side;
-  const labels = new Uint32Array(new Uint8Array(buffer, 16, count));
-  let at = 16 + Math.ceil(count / 4) * 4;
-  const mean = new Float32Array(buffer.slice(at, at + 4 * pixels));
-  at += 4 * pixels;
-  const basis = new Float32Array(buffer.slice(at, at + 4 * basisSize * pixels));
-  at += 4 * basisSize * pixels;
-  const picture = new Float32Array(buffer.slice(at, at + 4 * basisSize * pixels));
-  at += 4 * basisSize * pixels;
-  const thumbnails = new Uint8Array(buffer, at, count * pixels);
+  const labels = new Uint32Array(new Uint8Array(buffer, 20, count));
+  let at = 20 + Math.ceil(count / 4) * 4;
+  const floats = (length) => {
+    const values = new Float32Array(buffer.slice(at, at + 4 * length));
+    at += 4 * length;
+    return values;
+  };
+  const mean = floats(pixels);
+  const basis = floats(basisSize * pixels);
+  const picture = floats(basisSize * pixels);
+  const kindImages = floats(10 * pixels);
+  const scales = floats(basisSize);
+  const codes = new Int16Array(buffer.slice(at, at + 2 * count * basisSize));
+  // An item's features: its basis coordinates and a constant 1 (the catalogue's rows, as the
+  // snapshot was built from them).
   const dim = basisSize + 1;
-  const features = new Float64Array(count * dim);
-  const unit = new Float64Array(pixels);
+  const features = new Float32Array(count * dim);
   for (let n = 0; n < count; n++) {
-    let norm = 0;
-    for (let p = 0; p < pixels; p++) norm += thumbnails[n * pixels + p] ** 2;
-    norm = Math.sqrt(norm) || 1;
-    for (let p = 0; p < pixels; p++) unit[p] = thumbnails[n * pixels + p] / norm - mean[p];
-    for (let b = 0; b < basisSize; b++) {
-      let dot = 0;
-      for (let p = 0; p < pixels; p++) dot += basis[b * pixels + p] * unit[p];
-      features[n * dim + b] = dot;
-    }
+    for (let b = 0; b < basisSize; b++) features[n * dim + b] = codes[n * basisSize + b] * scales[b];
     features[n * dim + basisSize] = 1;
   }
-  let squares = 0;
-  for (let n = 0; n < count; n++) for (let b = 0; b < basisSize; b++) squares += features[n * dim + b] ** 2;
-  const scale = FEATURE_NORM / Math.sqrt(squares / count);
-  for (let n = 0; n < count; n++) for (let b = 0; b < basisSize; b++) features[n * dim + b] *= scale;
-  return { count, dim, side, labels, mean, basis, picture, thumbnails, features, ids: Uint32Array.from({ length: count }, (_, i) => i) };
+  return { count, dim, side, chunk, labels, mean, basis, picture, kindImages, features, ids: Uint32Array.from({ length: count }, (_, i) => i) };
 }
-
-

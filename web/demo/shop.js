@@ -1,49 +1,19 @@
 // The shop: a visitor's taste learned over real product images, in the page. The catalogue is
-// Fashion-MNIST (shop-asset.mjs), fetched when the section first opens; each item's features are its
-// coordinates in the span of the kinds' mean images and a constant. One Catalogue holds the items and
-// their HNSW graph; the visitor is a Sub-TS user over it whose model is kept in this browser's
-// IndexedDB with the catalogue's snapshot, and nothing leaves the page. The slates, what a click
-// teaches and the simulated visitor are shop-visitor.js's.
-import { seededRandom } from '../../bench/lib/seeded-random.mjs';
+// Fashion-MNIST's 60,000 training images (shop-asset.mjs). The model lives in a Worker
+// (shop-worker.js: the module, the catalogue restored from its snapshot with the HNSW graph built, the
+// visitor's Sub-TS model and its record in IndexedDB), so that neither the snapshot's restoring nor
+// the simulated visitor holds the page still; this file draws what the Worker sends back and fetches
+// the thumbnails, a chunk at a time, when an item of the chunk is drawn. Nothing leaves the page.
 import { CurveChart } from './charts.js';
 import { parseShopAsset } from './shop-catalogue.js';
-import { chooseSlate, clicksToHalf, NOT_AGAIN, simulateVisitor, SLATE, slateFeedback } from './shop-visitor.js';
+import { clicksToHalf, SLATE } from './shop-visitor.js';
 
 export const CLASSES = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot'];
-const DATABASE = 'sublinear-bandits-shop';
-const STORE = 'visitor';
 const SIMULATED_SLATES = 60;
 // The simulation's runs a press: a verdict from one run would claim more than it shows.
 const SIMULATED_RUNS = 5;
-// The items the model rates highest, shown beside the slate.
-const TOP_RATED = 5;
 // A simulated visitor whose taste changes turns to the later taste from this slate on.
 const TASTE_CHANGES_AT = 30;
-
-// IndexedDB, promised: the visitor's saved state ({ catalogue, user } bytes) under one key.
-function database() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DATABASE, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-async function stored(mode, action) {
-  const db = await database();
-  try {
-    return await new Promise((resolve, reject) => {
-      const request = action(db.transaction(STORE, mode).objectStore(STORE));
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-  } finally {
-    db.close();
-  }
-}
-const loadVisitor = () => stored('readonly', (store) => store.get('state'));
-const saveVisitor = (state) => stored('readwrite', (store) => store.put(state, 'state'));
-const forgetVisitor = () => stored('readwrite', (store) => store.delete('state'));
 
 // Grey levels of one image (Uint8 or any numbers, stretched to 0..255) into a canvas.
 function drawImage(canvas, values, side) {
@@ -65,35 +35,76 @@ function drawImage(canvas, values, side) {
   context.putImageData(image, 0, 0);
 }
 
-export function setUpShop(sb) {
+// The shop's Worker, promised: call(type, request) resolves with its answer. `onProgress` and
+// `onRun` hear how far the catalogue's download and a simulation have come.
+function shopWorker({ onProgress, onRun }) {
+  const worker = new Worker(new URL('./shop-worker.js', import.meta.url), { type: 'module' });
+  const waiting = new Map();
+  let next = 0;
+  worker.onmessage = ({ data }) => {
+    if (data.type === 'progress') return onProgress(data);
+    if (data.type === 'simulation') return onRun(data.run);
+    const { resolve, reject } = waiting.get(data.id);
+    waiting.delete(data.id);
+    if (data.error) reject(new Error(data.error));
+    else resolve(data.result);
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    for (const { reject } of waiting.values()) reject(new Error(`the shop's worker failed: ${event.message ?? 'it did not load'}`));
+    waiting.clear();
+  };
+  return {
+    call: (type, request = {}) => new Promise((resolve, reject) => {
+      next += 1;
+      waiting.set(next, { resolve, reject });
+      worker.postMessage({ id: next, type, ...request });
+    }),
+  };
+}
+
+export function setUpShop() {
   const $ = (selector) => document.querySelector(selector);
   const section = $('#shop');
   const status = $('#shop-status');
   const error = $('#shop-error');
   const slateList = $('#shop-slate');
   let shop = null;
-  let catalogue = null;
-  let user = null;
-  let recent = [];
+  let worker = null;
   let chart = null;
   const shownClasses = [];
 
   function showError(failure) {
-    error.textContent = failure instanceof sb.BanditError ? `${failure.code}: ${failure.message}` : String(failure?.message ?? failure);
+    error.textContent = String(failure?.message ?? failure);
     error.hidden = false;
   }
 
-  function newUser() {
-    user?.dispose();
-    user = new sb.SubTS({ catalogue, seed: 1 });
-    recent = [];
-    shownClasses.length = 0;
-  }
-
   const nameOf = (arm) => `${CLASSES[shop.labels[arm]]} no. ${arm}`;
+  // The thumbnails' chunks fetched so far (promises of their grey levels): 60,000 images are 47 MB,
+  // so a chunk is fetched only when one of its items is drawn, and once.
+  const chunks = new Map();
+  const chunkOf = (arm) => {
+    const chunk = Math.floor(arm / shop.chunk);
+    if (!chunks.has(chunk)) {
+      const name = `shop/thumbnails-${String(chunk).padStart(3, '0')}.bin`;
+      chunks.set(chunk, fetch(new URL(name, document.baseURI)).then((response) => {
+        if (!response.ok) throw new Error(`${name} did not load (${response.status})`);
+        return response.arrayBuffer();
+      }).then((buffer) => new Uint8Array(buffer)).catch((failure) => {
+        // Asked again at the next drawing.
+        chunks.delete(chunk);
+        throw failure;
+      }));
+    }
+    return chunks.get(chunk);
+  };
   const thumbnail = (arm) => {
     const canvas = document.createElement('canvas');
-    drawImage(canvas, shop.thumbnails.subarray(arm * shop.side * shop.side, (arm + 1) * shop.side * shop.side), shop.side);
+    canvas.width = shop.side;
+    canvas.height = shop.side;
+    const pixels = shop.side * shop.side;
+    const at = (arm % shop.chunk) * pixels;
+    chunkOf(arm).then((grey) => drawImage(canvas, grey.subarray(at, at + pixels), shop.side), showError);
     return canvas;
   };
   // An item's picture with its name under it.
@@ -104,31 +115,17 @@ export function setUpShop(sb) {
     return [thumbnail(arm), caption];
   }
 
-  // The items the model rates highest now: its mean estimate x^T theta of every item (a pass over
-  // the catalogue's features, as a shop's "your picks" shelf would be).
-  function topRated(theta) {
-    const scores = new Float64Array(shop.count);
-    for (let n = 0; n < shop.count; n++) {
-      let score = 0;
-      for (let j = 0; j < shop.dim; j++) score += shop.features[n * shop.dim + j] * theta[j];
-      scores[n] = score;
-    }
-    return Array.from(shop.ids).sort((a, b) => scores[b] - scores[a]).slice(0, TOP_RATED);
-  }
-
-  // What was learned: theta's image (the basis coordinates back in pixels: a blend of the kinds'
-  // mean images), the items it rates highest, the kinds of the recent slates, the step's time and the
-  // index's state.
-  function describe(milliseconds) {
-    const theta = user.theta();
+  // What was learned (the Worker's `view` of the model): theta's image (the basis coordinates back in
+  // pixels: a blend of the kinds' mean images), the items it rates highest, the kinds of the recent
+  // slates, the step's time and how the slate was searched.
+  function describe(view) {
+    const { theta, stats, top } = view;
     // What a test (or a curious visitor) can compare across a reload: the model's estimate.
-    section.dataset.theta = Array.from(theta, (v) => v.toFixed(6)).join(' ');
+    section.dataset.theta = theta.map((v) => v.toFixed(6)).join(' ');
     const pixels = shop.side * shop.side;
     const image = new Float64Array(pixels);
     for (let b = 0; b < shop.dim - 1; b++) for (let p = 0; p < pixels; p++) image[p] += theta[b] * shop.picture[b * pixels + p];
     drawImage($('#shop-estimate'), image, shop.side);
-    const stats = user.stats();
-    const top = stats.updates === 0 ? [] : topRated(theta);
     section.dataset.top = top.join(' ');
     $('#shop-top').replaceChildren(...top.map((arm) => {
       const item = document.createElement('li');
@@ -147,8 +144,7 @@ export function setUpShop(sb) {
       item.style.setProperty('--share', `${(100 * share).toFixed(1)}%`);
       return item;
     }));
-    const { index } = catalogue.stats();
-    const { forgetting } = stats;
+    const { forgetting, approximation } = stats;
     // When the model noticed a change of taste (its default forgetting, 'auto'), counted back from
     // now in the items it has learned from.
     section.dataset.changes = String(forgetting.changes);
@@ -157,28 +153,26 @@ export function setUpShop(sb) {
     const noticed = forgetting.changes > 0
       ? `it noticed a change of taste ${forgetting.changes === 1 ? 'once' : `${forgetting.changes} times`}, last ${ago} items seen ago, and kept only what came after`
       : 'it has noticed no change of taste';
-    const searched = Number(section.dataset.innerProducts).toLocaleString('en');
-    // Sub-TS builds its HNSW graph once searching it pays. Over 2,000 items a scan is quicker (a
-    // graph built by hand was not used either: the slates exclude the last two slates' items, and a
-    // filtered beam over so few items costs more than scanning the eligible ones).
-    const graph = index.built === 0 ? `an exact scan, ${searched} inner products: over so few items a scan is quicker than its HNSW graph`
-      : `${searched} inner products, its HNSW graph holding ${index.built.toLocaleString('en')} of them`;
-    $('#shop-state').textContent = `Slate chosen in ${milliseconds.toFixed(2)} ms by Sub-TS over ${catalogue.size.toLocaleString('en')} items (${graph}); ` +
-      `learned from ${stats.updates} items seen, ${noticed}; the model is ${user.toBytes().length.toLocaleString('en')} bytes.`;
+    const searched = view.innerProducts;
+    section.dataset.innerProducts = String(searched);
+    const size = view.size.toLocaleString('en');
+    // What the slate cost, as the catalogue counted it (the graph's walk, the shortlists ranked exactly
+    // and any slice of an audit's exact scan). The first slate's search per kind keeps a tenth of the
+    // items: so selective a filter is answered by scanning the kind's items instead of the graph.
+    const graph = searched < view.size
+      ? `its HNSW graph search scored ${searched.toLocaleString('en')} of the ${size} items`
+      : `${searched.toLocaleString('en')} inner products: a search per kind, each scanning that kind's items`;
+    section.dataset.graph = String(searched < view.size && view.built === view.size);
+    const audits = approximation?.audits
+      ? `; exact audits found a better item in ${approximation.misses} of ${approximation.audits} searches`
+      : '';
+    $('#shop-state').textContent = `Slate chosen in ${view.milliseconds.toFixed(2)} ms by Sub-TS over ${size} items (${graph}${audits}); ` +
+      `learned from ${stats.updates} items seen, ${noticed}; the model is ${view.modelBytes.toLocaleString('en')} bytes.`;
   }
 
-  // The next slate: the model's (chooseSlate), or with `kind` only items of that kind ("More like
-  // this": selectSlate with a label filter).
-  function showSlate(kind = null) {
-    const started = performance.now();
-    const innerProductsBefore = catalogue.stats().innerProducts;
-    const exclude = recent.flat();
-    const arms = kind === null
-      ? chooseSlate(user, { exclude, fresh: user.stats().updates === 0 })
-      : Array.from(user.selectSlate(SLATE, { exclude, labels: [kind] }));
-    const milliseconds = performance.now() - started;
-    section.dataset.innerProducts = String(catalogue.stats().innerProducts - innerProductsBefore);
-    recent = [...recent.slice(1 - NOT_AGAIN), arms];
+  // A slate from the Worker, drawn.
+  function showSlate(view) {
+    const { arms } = view;
     for (const arm of arms) shownClasses.push(shop.labels[arm]);
     slateList.replaceChildren(...arms.map((arm) => {
       const item = document.createElement('li');
@@ -189,16 +183,18 @@ export function setUpShop(sb) {
       button.dataset.class = CLASSES[shop.labels[arm]];
       button.setAttribute('aria-label', `${nameOf(arm)}. I like this`);
       button.append(...itemFigure(arm));
-      button.addEventListener('click', () => feedback(arms, arm));
+      button.addEventListener('click', () => act('feedback', { arms, liked: arm }, likedText(arms, arm)));
       const actions = document.createElement('div');
       actions.className = 'shop-actions';
-      actions.append(smallButton('More like this', `More like ${nameOf(arm)}`, () => moreLikeThis(arm)),
-        smallButton('Not for me', `${nameOf(arm)} is not for me`, () => dislike(arm)));
+      actions.append(
+        smallButton('More like this', `More like ${nameOf(arm)}`, () => act('more', { arm },
+          `You asked for more like ${nameOf(arm)}: here are ${CLASSES[shop.labels[arm]]} items the model rates highest.`)),
+        smallButton('Not for me', `${nameOf(arm)} is not for me`, () => act('dislike', { arm },
+          `Noted: ${nameOf(arm)} is not for you. A new slate follows.`)));
       item.append(button, actions);
       return item;
     }));
-    describe(milliseconds);
-    return arms;
+    describe(view);
   }
 
   function smallButton(text, label, action) {
@@ -210,94 +206,54 @@ export function setUpShop(sb) {
     return button;
   }
 
-  async function save() {
-    const state = { catalogue: catalogue.toBytes(), user: user.toBytes() };
-    await saveVisitor(state);
-    const kb = (bytes) => `${(bytes.length / 1024).toFixed(1)} KB`;
-    $('#shop-stored').textContent = `Stored in this browser: your model, ${kb(state.user)}, and the catalogue's snapshot with its graph, ${kb(state.catalogue)}.`;
-    section.dataset.storedBytes = String(state.user.length + state.catalogue.length);
-    section.dataset.saved = String(Date.now());
-    delete section.dataset.forgotten;
+  // A click on `liked` (or none, -1), read as a cascade (slateFeedback, in the Worker): the items
+  // before it in the slate were passed over, the items after it teach nothing.
+  function likedText(arms, liked) {
+    const seen = liked < 0 ? arms.length : arms.indexOf(liked) + 1;
+    return liked < 0
+      ? `None of these: the ${seen} items count as passed over. A new slate follows.`
+      : `You liked ${nameOf(liked)}${seen > 1 ? `; the ${seen - 1} items before it count as passed over` : ''}. A new slate follows.`;
   }
 
-  // A click on `liked` (or none, -1), read as a cascade (slateFeedback): the items before it in the
-  // slate were passed over, the items after it teach nothing.
-  function feedback(arms, liked) {
-    act(() => {
-      const taught = slateFeedback(arms, liked);
-      for (const [arm, reward] of taught) user.update(arm, reward);
-      $('#shop-ack').textContent = liked < 0
-        ? `None of these: the ${taught.length} items count as passed over. A new slate follows.`
-        : `You liked ${nameOf(liked)}${taught.length > 1 ? `; the ${taught.length - 1} items before it count as passed over` : ''}. A new slate follows.`;
-      showSlate();
-    });
+  // A visitor's action on the slate, acknowledged at once; the Worker updates the model, chooses the
+  // next slate and saves the model. While it works (under a millisecond a slate, plus the saving)
+  // the section is marked busy and further actions wait for the new slate.
+  function act(type, request, acknowledgement) {
+    if (section.dataset.busy) return;
+    section.dataset.busy = 'true';
+    $('#shop-ack').textContent = acknowledgement;
+    worker.call(type, request).then((view) => {
+      showSlate(view);
+      if (slateList.contains(document.activeElement) || document.activeElement === document.body || !document.activeElement) slateList.querySelector('.shop-item')?.focus();
+      $('#shop-stored').textContent = `Stored in this browser: your model, ${(view.savedBytes / 1024).toFixed(1)} KB.`;
+      section.dataset.storedBytes = String(view.savedBytes);
+      section.dataset.saved = String(Date.now());
+      delete section.dataset.forgotten;
+    }).catch(showError).finally(() => { delete section.dataset.busy; });
   }
 
-  // "More like this": the item is liked, and the next slate holds only its kind.
-  function moreLikeThis(arm) {
-    act(() => {
-      user.update(arm, 1);
-      $('#shop-ack').textContent = `You asked for more like ${nameOf(arm)}: here are ${CLASSES[shop.labels[arm]]} items the model rates highest.`;
-      showSlate(shop.labels[arm]);
-    });
-  }
-
-  // "Not for me": the item alone is passed over, and the slate is chosen again.
-  function dislike(arm) {
-    act(() => {
-      user.update(arm, 0);
-      $('#shop-ack').textContent = `Noted: ${nameOf(arm)} is not for you. A new slate follows.`;
-      showSlate();
-    });
-  }
-
-  // A visitor's action on the slate: the model changes, focus stays on the new slate, and the model is saved.
-  function act(change) {
-    try {
-      change();
-      if (slateList.contains(document.activeElement) || document.activeElement === document.body) slateList.querySelector('.shop-item')?.focus();
-      save().catch(showError);
-    } catch (failure) {
-      showError(failure);
-    }
-  }
-
-  // The simulated visitor, in a sandbox: fresh Sub-TS and Linear TS models over the same catalogue,
-  // never the visitor's own, SIMULATED_RUNS runs with seeds drawn at each press (the models' and the
-  // clicks'), and a verdict that says what the runs show: the liked share at the end, the regret of
-  // the two policies paired run by run, the time each took to choose a slate (the same call, timed
-  // the same way), and with a later taste, how many clicks the slates took to follow it.
+  // The simulated visitor, in a sandbox (the Worker's fresh Sub-TS and Linear TS models over the same
+  // catalogue, never the visitor's own), SIMULATED_RUNS runs with seeds drawn at each press (the
+  // models' and the clicks'), and a verdict that says what the runs show: the liked share at the end,
+  // the regret of the two policies paired run by run, the time each took to choose a slate (the same
+  // call, timed the same way), and with a later taste, how many clicks the slates took to follow it.
   async function simulate() {
     const parse = (value) => value.split(',').map(Number);
     const first = parse($('#shop-taste').value);
     const later = $('#shop-taste-later').value === '' ? null : parse($('#shop-taste-later').value);
     const tastes = Array.from({ length: SIMULATED_SLATES }, (_, s) => (later && s >= TASTE_CHANGES_AT ? later : first));
     const base = crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000;
-    const runs = [];
     const verdict = $('#shop-verdict');
-    for (let r = 0; r < SIMULATED_RUNS; r++) {
-      verdict.textContent = `Run ${r + 1} of ${SIMULATED_RUNS}…`;
-      // Let the page draw the progress.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      const run = {};
-      for (const [key, Policy] of [['sub', sb.SubTS], ['linear', sb.LinTS]]) {
-        const model = new Policy({ catalogue, seed: base + r });
-        try {
-          run[key] = { ...simulateVisitor(model, shop.labels, tastes, seededRandom(base + r)), forgetting: model.stats().forgetting };
-        } finally {
-          model.dispose();
-        }
-      }
-      runs.push(run);
-    }
+    verdict.textContent = `Run 1 of ${SIMULATED_RUNS}…`;
+    const { runs, exact } = await worker.call('simulate', { tastes, base, runs: SIMULATED_RUNS });
     drawRegret(runs);
     for (const key of Object.keys(verdict.dataset)) delete verdict.dataset[key];
-    Object.assign(verdict.dataset, verdictOf(runs, base, later !== null));
+    Object.assign(verdict.dataset, verdictOf(runs, base, later !== null, exact));
     verdict.textContent = verdictText(verdict.dataset, first, later);
   }
 
   // The verdict's numbers, as strings (the verdict element's dataset).
-  function verdictOf(runs, base, turns) {
+  function verdictOf(runs, base, turns, exact) {
     const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
     const sum = (values) => values.reduce((a, b) => a + b, 0);
     const lastShares = runs.map(({ sub }) => mean(sub.shares.slice(-10)));
@@ -315,7 +271,7 @@ export function setUpShop(sb) {
       difference: mean(differences).toFixed(2),
       differenceLow: (mean(differences) - half).toFixed(2),
       differenceHigh: (mean(differences) + half).toFixed(2),
-      exact: String(catalogue.stats().index.built === 0),
+      exact: String(exact),
       identical: String(runs.every(({ sub, linear }) => sub.regrets.every((regret, s) => regret === linear.regrets[s]))),
       subMs: mean(runs.flatMap(({ sub }) => sub.milliseconds)).toFixed(3),
       linearMs: mean(runs.flatMap(({ linear }) => linear.milliseconds)).toFixed(3),
@@ -370,90 +326,64 @@ export function setUpShop(sb) {
   }
 
   async function forget() {
-    await forgetVisitor();
-    newUser();
-    delete section.dataset.saved;
-    // Set once the stored model is gone (a reload before that could still restore it).
-    section.dataset.forgotten = 'true';
-    $('#shop-ack').textContent = 'Your model is deleted from this browser; the slates start again from every kind.';
-    showSlate();
-  }
-
-  // The asset's bytes, with what has arrived in the status line (a slow connection sees it move):
-  // the share of the whole where the host states its length, the kilobytes otherwise (a compressed
-  // transfer states the compressed length, which the decoded bytes would overrun).
-  async function download(response) {
-    if (!response.body) return response.arrayBuffer();
-    const total = response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
-    const reader = response.body.getReader();
-    const chunks = [];
-    let received = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.length;
-      status.textContent = total
-        ? `Loading the catalogue… ${Math.round((100 * received) / total)}% of ${(total / 1024).toFixed(0)} KB`
-        : `Loading the catalogue… ${(received / 1024).toFixed(0)} KB received`;
+    if (section.dataset.busy) return;
+    section.dataset.busy = 'true';
+    try {
+      const view = await worker.call('forget');
+      delete section.dataset.saved;
+      shownClasses.length = 0;
+      // Set once the stored model is gone (a reload before that could still restore it).
+      section.dataset.forgotten = 'true';
+      $('#shop-ack').textContent = 'Your model is deleted from this browser; the slates start again from every kind.';
+      showSlate(view);
+    } finally {
+      delete section.dataset.busy;
     }
-    const bytes = new Uint8Array(received);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return bytes.buffer;
   }
 
   async function open() {
     const started = performance.now();
     status.textContent = 'Loading the catalogue…';
-    const response = await fetch(new URL('shop/fashion-shop.bin', document.baseURI));
-    if (!response.ok) throw new Error(`the catalogue asset did not load (${response.status})`);
-    const buffer = await download(response);
-    shop = parseShopAsset(buffer);
-    const saved = await loadVisitor().catch(() => undefined);
-    let restored = false;
-    if (saved) {
-      try {
-        catalogue = sb.Catalogue.fromBytes(saved.catalogue);
-        // A model saved over another version of the asset is not this catalogue's.
-        if (catalogue.dim !== shop.dim || catalogue.size !== shop.count) throw new Error('another catalogue');
-        user = sb.SubTS.fromBytes(saved.user, { catalogue });
-        restored = true;
-      } catch {
-        // A state this version cannot read (or a damaged one) is dropped, not shown as an error.
-        catalogue?.dispose();
-        catalogue = null;
-        user = null;
-      }
-    }
-    if (!catalogue) {
-      catalogue = new sb.Catalogue({ dim: shop.dim, index: { type: 'hnsw' }, seed: 1 });
-      catalogue.add(shop.ids, shop.features, { labels: shop.labels });
-      newUser();
-    }
-    section.dataset.restored = String(restored);
-    status.textContent = `${shop.count.toLocaleString('en')} items (${(buffer.byteLength / 1024).toFixed(0)} KB) ready in ${(performance.now() - started).toFixed(0)} ms` +
-      (restored ? '; your model was restored from this browser.' : '.');
-    showSlate();
+    worker = shopWorker({
+      // What has arrived, in the status line (a slow connection sees it move).
+      onProgress: ({ received, total }) => {
+        status.textContent = total
+          ? `Loading the catalogue… ${(received / 1024).toFixed(0)} of ${(total / 1024).toFixed(0)} KB (${Math.round((100 * received) / total)}%)`
+          : `Loading the catalogue… ${(received / 1024).toFixed(0)} KB received`;
+      },
+      onRun: (run) => { $('#shop-verdict').textContent = `Run ${run + 1} of ${SIMULATED_RUNS}…`; },
+    });
+    const view = await worker.call('open', { base: document.baseURI });
+    shop = parseShopAsset(view.asset);
+    section.dataset.restored = String(view.restored);
+    const kb = (bytes) => (bytes / 1024).toFixed(0);
+    status.textContent = `${shop.count.toLocaleString('en')} items (${kb(view.asset.byteLength)} KB, and their HNSW graph ` +
+      `of ${view.built.toLocaleString('en')} in a ${kb(view.snapshotBytes)} KB snapshot) ready in ${(performance.now() - started).toFixed(0)} ms ` +
+      `(${view.restoreMs.toFixed(0)} ms of it to load the snapshot, in a Worker with ${view.threads} thread${view.threads === 1 ? '' : 's'})` +
+      (view.restored ? '; your model was restored from this browser.' : '.');
+    showSlate(view);
     for (const id of ['#shop-none', '#shop-forget', '#shop-simulate', '#shop-taste', '#shop-taste-later']) $(id).disabled = false;
     section.dataset.ready = 'true';
   }
 
   $('#shop-none').addEventListener('click', () => {
     const arms = Array.from(slateList.querySelectorAll('.shop-item'), (button) => Number(button.dataset.arm));
-    feedback(arms, -1);
+    act('feedback', { arms, liked: -1 }, likedText(arms, -1));
   });
   $('#shop-forget').addEventListener('click', () => forget().catch(showError));
   $('#shop-simulate').addEventListener('click', () => {
     $('#shop-simulate').disabled = true;
     simulate().catch(showError).finally(() => { $('#shop-simulate').disabled = false; });
   });
-  // The asset loads when the section is first opened.
+  // The catalogue loads when the section is first opened.
+  let opened = false;
+  const openOnce = () => {
+    if (opened) return;
+    opened = true;
+    open().catch(showError);
+  };
   section.addEventListener('toggle', () => {
-    if (section.open && !shop) open().catch(showError);
+    if (section.open) openOnce();
   });
-  if (section.open) open().catch(showError);
+  if (section.open) openOnce();
 }

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { buildShopAsset } from './shop-asset.mjs';
+import { buildShopAsset, buildShopSnapshot, shopChunk, shopChunkCount } from './shop-asset.mjs';
+import { parseShopAsset } from './shop-catalogue.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 
@@ -13,22 +14,35 @@ const crossOriginIsolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
-// The shop's catalogue (shop-asset.mjs), made from Debian's Fashion-MNIST when first asked for: served
-// at shop/fashion-shop.bin by the dev server and written there into the static build. The page fetches
-// it only when its shop section opens.
+// The shop's files (shop-asset.mjs), made from Debian's Fashion-MNIST when first asked for and cached
+// under build/shop/: served at shop/ by the dev server and written there into the static build. The
+// page fetches the main asset and the catalogue's snapshot when its shop section opens, and a chunk of
+// thumbnails only when it draws one of the chunk's items.
 function fashionShopAsset() {
-  let asset = null;
-  const bytes = () => (asset ??= buildShopAsset());
+  const files = {
+    'fashion-shop.bin': async () => buildShopAsset(),
+    'fashion-shop.sbst': () => buildShopSnapshot(parseShopAsset),
+  };
+  const chunkName = (chunk) => `thumbnails-${String(chunk).padStart(3, '0')}.bin`;
+  const bytesOf = async (name) => {
+    if (files[name]) return files[name]();
+    const chunk = /^thumbnails-(\d{3})\.bin$/.exec(name);
+    return chunk && Number(chunk[1]) < shopChunkCount() ? shopChunk(Number(chunk[1])) : null;
+  };
   return {
     name: 'fashion-shop-asset',
     configureServer(server) {
-      server.middlewares.use('/shop/fashion-shop.bin', (_request, response) => {
-        response.setHeader('Content-Type', 'application/octet-stream');
-        response.end(bytes());
+      server.middlewares.use('/shop/', (request, response, next) => {
+        bytesOf(new URL(request.url, 'http://localhost').pathname.slice(1)).then((bytes) => {
+          if (!bytes) return next();
+          response.setHeader('Content-Type', 'application/octet-stream');
+          response.end(bytes);
+        }, next);
       });
     },
-    generateBundle() {
-      this.emitFile({ type: 'asset', fileName: 'shop/fashion-shop.bin', source: bytes() });
+    async generateBundle() {
+      const names = [...Object.keys(files), ...Array.from({ length: shopChunkCount() }, (_, c) => chunkName(c))];
+      for (const name of names) this.emitFile({ type: 'asset', fileName: `shop/${name}`, source: await bytesOf(name) });
     },
   };
 }
