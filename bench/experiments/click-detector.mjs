@@ -4,10 +4,9 @@
 // have raised an alarm. Worlds: Fashion-MNIST shoppers (bench/lib/drift-world.mjs) with the liked kind
 // switched after 75 of 150 pages and with no switch; generated stationary Bernoulli linear worlds
 // (several d, click rates, seeds), pages of 5.
-// The detector is not in the library: apply bench/experiments/click-detector.patch first (git apply; it adds the
-// internal options likelihoodThreshold, dropRatio and likelihoodMargin to 'auto', LinearModel's
-// test over binary rewards, and tests) and build the wasm.
-//   node bench/experiments/click-detector.mjs [--users=U] [--drop=rho] [--margin=m] [--warmup=w] [--types=a,b] [--skip-fashion] [--skip-generated]
+// The detector is 'auto''s over clicks (LinearModel, issue 51); the internal options
+// likelihoodThreshold, dropRatio, likelihoodMargin and alarmKeeps of the forgetting object set it.
+//   node bench/experiments/click-detector.mjs [--users=U] [--drop=rho] [--margin=m] [--keep=share] [--warmup=w] [--types=a,b] [--skip-fashion] [--skip-generated]
 //     [--trace=U --tracefrom=page] [--pages=P --seeds=S]      peaks of the statistic (no alarm), the pages each level would take
 //   node bench/experiments/click-detector.mjs --regain --level=L [--still-only] ...  the drift benchmark's Fashion measure at alarm level L, and
 //     the alarms in the same users with no switch
@@ -31,7 +30,7 @@ const margin = numberArg('margin', 0);
 const warmUp = numberArg('warmup', 2);
 const types = textArg('types', Object.keys(CLASSES).join(',')).split(',');
 const traced = numberArg('trace', 0);
-const forgetting = { likelihoodThreshold: 1e6, dropRatio: drop, likelihoodMargin: margin, warmUp };
+const forgetting = { likelihoodThreshold: 1e6, dropRatio: drop, likelihoodMargin: margin, warmUp, alarmKeeps: numberArg('keep', 0) };
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

@@ -10,11 +10,15 @@
 
 namespace sublinear {
 
-Forgetting::Forgetting(const Json& options)
+Forgetting::Forgetting(const Json& options, double alarmKeeps)
     : threshold_(readOption(option_groups::forgettingSpec(), Json::object(), "threshold")),
       drift_(readOption(option_groups::forgettingSpec(), Json::object(), "drift")),
       margin_(readOption(option_groups::forgettingSpec(), Json::object(), "margin")),
-      warmUp_(readOption(option_groups::forgettingSpec(), Json::object(), "warmUp")) {
+      warmUp_(readOption(option_groups::forgettingSpec(), Json::object(), "warmUp")),
+      likelihoodThreshold_(readOption(option_groups::forgettingSpec(), Json::object(), "likelihoodThreshold")),
+      dropRatio_(readOption(option_groups::forgettingSpec(), Json::object(), "dropRatio")),
+      likelihoodMargin_(readOption(option_groups::forgettingSpec(), Json::object(), "likelihoodMargin")),
+      alarmKeeps_(alarmKeeps) {
   if (!isGiven(options, "forgetting")) return;
   const Json& value = options["forgetting"];
   if (value.is_string()) {
@@ -29,11 +33,16 @@ Forgetting::Forgetting(const Json& options)
   require(value.is_object(), ErrorCode::InvalidArgument, "option 'forgetting' must be 'auto', 'none', { discount } or { window }");
   optionTable("nested", "policy.forgetting").check(value);
   const OptionGroup& spec = option_groups::forgettingSpec();
-  if (isGiven(value, "threshold") || isGiven(value, "drift") || isGiven(value, "margin") || isGiven(value, "warmUp")) {
+  if (isGiven(value, "threshold") || isGiven(value, "drift") || isGiven(value, "margin") || isGiven(value, "warmUp") ||
+      isGiven(value, "likelihoodThreshold") || isGiven(value, "dropRatio") || isGiven(value, "likelihoodMargin") || isGiven(value, "alarmKeeps")) {
     threshold_ = readOption(spec, value, "threshold");
     drift_ = readOption(spec, value, "drift");
     margin_ = readOption(spec, value, "margin");
     warmUp_ = readOption(spec, value, "warmUp");
+    likelihoodThreshold_ = readOption(spec, value, "likelihoodThreshold");
+    dropRatio_ = readOption(spec, value, "dropRatio");
+    likelihoodMargin_ = readOption(spec, value, "likelihoodMargin");
+    if (isGiven(value, "alarmKeeps")) alarmKeeps_ = readOption(spec, value, "alarmKeeps");
     require(!isGiven(value, "discount") && !isGiven(value, "window"), ErrorCode::InvalidArgument,
             "option 'forgetting': the detector's settings go with 'auto' only");
     return;
@@ -64,6 +73,14 @@ bool Forgetting::detect(double standardisedError) {
   const double z = std::clamp(standardisedError, -kClip, kClip);
   statistic_ = std::max(0.0, statistic_ - z - drift_);
   if (statistic_ <= threshold_) return false;
+  statistic_ = 0.0;
+  return true;
+}
+
+bool Forgetting::detectLikelihoodRatio(double increment) {
+  if (kind_ != Kind::Auto || !std::isfinite(increment)) return false;
+  statistic_ = std::max(0.0, statistic_ + increment);
+  if (statistic_ <= likelihoodThreshold_) return false;
   statistic_ = 0.0;
   return true;
 }
@@ -107,7 +124,8 @@ void Forgetting::save(StateWriter& out) const {
 
 void Forgetting::load(StateReader& in) {
   const double statistic = in.f64();
-  in.check(std::isfinite(statistic) && statistic >= 0.0 && statistic <= threshold_, "forgetting state's detector is out of range");
+  in.check(std::isfinite(statistic) && statistic >= 0.0 && statistic <= std::max(threshold_, likelihoodThreshold_),
+           "forgetting state's detector is out of range");
   detected_ = in.u64();
   forgets_ = in.u64();
   const std::uint8_t changed = in.u8();

@@ -44,6 +44,10 @@ const OptionGroup& forgettingSpec() {
       internal(number("drift", 0.25, 0, 10, "'auto': the CUSUM's half-slope")),
       internal(number("margin", 1.0, 0, 10, "'auto': the selection margin, in widths")),
       internal(number("warmUp", 2.0, 0, 1e3, "'auto': the observations a model holds, per dimension, before the detector listens")),
+      internal(number("likelihoodThreshold", 9, 0, 1e6, "'auto' over binary rewards: the likelihood-ratio CUSUM's alarm level, in nats", true, false)),
+      internal(number("dropRatio", 0.1, 0, 1, "'auto' over binary rewards: the drop of the click rate the likelihood ratio tests for", true, true)),
+      internal(number("likelihoodMargin", 1.0, 0, 10, "'auto' over binary rewards: the selection margin, in widths")),
+      internal(number("alarmKeeps", 0.0, 0, 1, "'auto' over binary rewards: the share of the past a change keeps (0.25 for Linear TS and Sub-TS)", false, true)),
   };
   return group;
 }

@@ -124,6 +124,9 @@ class LinearModel {
   // comment), and a window's observations in the model's coordinates with their weights ('auto':
   // the observations since its detector's statistic rose from 0).
   Forgetting forgetting_;
+  // Whether every reward the model took was 0 or 1 (clicks): 'auto' then tests the Bernoulli
+  // likelihood ratio instead of the standardised errors. One other reward ends it for good.
+  bool binaryRewards_ = true;
   double priorScale_ = 1.0;
   struct WindowRow {
     Vector x;
@@ -143,6 +146,8 @@ class LinearModel {
   void discountPast(double factor);
   void slideWindow();
   void detectChange(const Vector& x, double reward);
+  // The Bernoulli log-likelihood ratio of one binary reward (see Forgetting).
+  double clickLikelihoodRatio(double reward, double prediction) const;
   // V and b rebuilt from the window's rows (against the downdates' rounding).
   void refactorWindow();
   // Every observation's weight times `factor`, the regulariser back to P (see the class comment).
