@@ -66,7 +66,8 @@ std::uintptr_t indexSearch(IndexHandle& self, std::uintptr_t query, std::size_t 
   const Id* excluded = fromAddress<const Id>(exclude);
   options.exclude.assign(excluded, excluded + excludeCount);
   readConditions(labels, labelCount, conditions, options);
-  self.last = searchForUser(*self.object, fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options);
+  // Into the last answer's vectors, whose capacity a loop of searches reuses.
+  searchForUser(*self.object, fromAddress<const float>(query), queryLength, static_cast<std::size_t>(k), options, self.last);
   self.lastView[0] = static_cast<std::uint32_t>(self.last.ids.size());
   self.lastView[1] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(self.last.ids.data()));
   self.lastView[2] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(self.last.scores.data()));

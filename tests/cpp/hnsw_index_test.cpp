@@ -1,7 +1,9 @@
 #include "sublinear/mips/hnsw_index.hpp"
 
 #include "mips_oracle.hpp"
+#include "sublinear/mips/top_k.hpp"
 
+#include <cstring>
 #include <functional>
 #include <numeric>
 #include <set>
@@ -590,5 +592,78 @@ TEST(HnswIndex, TheSpaceTrialSearchesWithTheBeamTheIndexUses) {
     recall += checkResult(*narrow, oracle, query, 10, narrow->search(query.data(), dim, 10, shortlist));
   }
   EXPECT_GE(recall / 200, 0.9);
+}
+// The float bits of a score, so that +0 and -0 (and any rounding) count as different.
+std::uint32_t bitsOf(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+// An unfiltered search of a float graph in the inner-product space takes its candidates' scores from
+// the graph search's beam instead of scoring their rows again (FilteredGraphSearch::keepsScores):
+// each must be the bits the exact ranking computes (the store's score of the item's row against the
+// padded query), or answers would differ from the exact scan's and from the other build's. Rows that
+// keep scores (up to 64 floats) and longer ones (scored again), both layouts of the rows, deleted
+// nodes in the graph, shortlists, alsoRank, one SearchResult reused search after search, and a
+// batch on several threads (each with its own scratch) answering as the searches one by one. Small
+// vectors too: the graph's distance 1 - <x, q> keeps every bit of a top score of a few units, but
+// not of one near 0, so a score recovered from the distance would differ there.
+TEST(HnswIndex, ScoresTakenFromTheGraphAreTheExactRankingsBits) {
+  for (const float scale : {1.0f, 1e-3f}) {
+    for (const std::size_t dim : {3u, 16u, 30u, 64u, 65u}) {
+      for (const char* inlineRows : {"always", "never"}) {
+        SCOPED_TRACE("dim " + std::to_string(dim) + " " + inlineRows + " scale " + std::to_string(scale));
+        auto index = hnsw(dim, Json{{"space", "inner-product"}, {"seed", 9}, {"M", 8}, {"efConstruction", 40}, {"inlineRows", inlineRows}});
+        ExactIndex oracle(dim);
+        Random random(31 + dim);
+        {
+          std::vector<Id> ids(1500);
+          std::iota(ids.begin(), ids.end(), Id{0});
+          auto vectors = gaussian(random, ids.size() * dim);
+          for (float& value : vectors) value *= scale;
+          index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+          oracle.add(ids.data(), ids.size(), vectors.data(), vectors.size());
+        }
+        std::vector<Id> gone(100);
+        std::iota(gone.begin(), gone.end(), Id{200});
+        index->remove(gone.data(), gone.size());
+        oracle.remove(gone.data(), gone.size());
+        SearchResult reused;
+        std::vector<float> queries;
+        std::vector<SearchResult> answers;
+        for (int q = 0; q < 40; ++q) {
+          const auto query = gaussian(random, dim);
+          SearchOptions options;
+          options.shortlist = q % 3 == 0 ? 0 : (q % 3 == 1 ? 12 : 50);
+          if (q % 5 == 0) options.alsoRank = {7, 8, 250};
+          const std::size_t k = q % 2 == 0 ? 10 : 1;
+          index->search(query.data(), dim, k, options, reused);
+          ASSERT_EQ(reused.ids.size(), k);
+          ASSERT_EQ(reused.scores.size(), k);
+          for (std::size_t i = 0; i < k; ++i) {
+            EXPECT_EQ(bitsOf(reused.scores[i]), bitsOf(exactScore(*index, reused.ids[i], query))) << "query " << q << " rank " << i;
+            if (i > 0) EXPECT_TRUE(TopK::better(reused.scores[i - 1], reused.ids[i - 1], reused.scores[i], reused.ids[i]));
+          }
+          checkResult(*index, oracle, query, k, reused);
+          // A fresh answer is the same answer.
+          const SearchResult fresh = index->search(query.data(), dim, k, options);
+          EXPECT_EQ(fresh.ids, reused.ids);
+          if (k == 10 && options.shortlist == 0 && options.alsoRank.empty()) {
+            queries.insert(queries.end(), query.begin(), query.end());
+            answers.push_back(fresh);
+          }
+        }
+        const BatchSearchResult batch = index->searchBatch(queries.data(), queries.size(), answers.size(), 10);
+        for (std::size_t q = 0; q < answers.size(); ++q) {
+          ASSERT_EQ(batch.counts[q], answers[q].ids.size());
+          for (std::size_t i = 0; i < answers[q].ids.size(); ++i) {
+            EXPECT_EQ(batch.ids[q * batch.stride + i], answers[q].ids[i]);
+            EXPECT_EQ(bitsOf(batch.scores[q * batch.stride + i]), bitsOf(answers[q].scores[i]));
+          }
+        }
+      }
+    }
+  }
 }
 }  // namespace hnsw_index_test

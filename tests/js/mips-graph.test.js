@@ -192,6 +192,40 @@ describe('HnswIndex', () => {
     a.dispose();
     b.dispose();
   });
+
+  // A float graph in the inner-product space answers with the inner products its search computed
+  // (no second scoring of the beam): each score must be the float32 the exact kernel gives, four
+  // lanes over the zero-padded row (lane l sums entries l, l + 4, ... in order), combined as
+  // (l0 + l1) + (l2 + l3), which Math.fround reproduces operation by operation.
+  test('scores are the exact float32 inner products, bit for bit, with and without a shortlist', () => {
+    const kernel = (row, query) => {
+      const lanes = [0, 0, 0, 0];
+      for (let i = 0; i < row.length; i++) lanes[i % 4] = Math.fround(lanes[i % 4] + Math.fround(row[i] * query[i]));
+      return Math.fround(Math.fround(lanes[0] + lanes[1]) + Math.fround(lanes[2] + lanes[3]));
+    };
+    const random = seededRandom(21);
+    // Small vectors too: a score near 0 would lose bits if it were recovered from the graph's
+    // distance 1 - <x, q>.
+    for (const [dim, scale] of [[16, 1], [30, 1], [80, 1], [16, 1e-3], [30, 1e-3]]) {
+      const count = 3000;
+      const vectors = gaussian(random, count * dim).map((value) => value * scale);
+      const ids = Uint32Array.from({ length: count }, (_, i) => i);
+      const index = new sb.HnswIndex({ dim, seed: 3, space: 'inner-product', build: 'immediate', efConstruction: 64 });
+      index.add(ids, vectors);
+      index.remove(Uint32Array.from({ length: 50 }, (_, i) => 100 + i));
+      for (let q = 0; q < 30; q++) {
+        const query = gaussian(random, dim);
+        const result = index.search(query, 10, q % 2 === 0 ? {} : { shortlist: 40 });
+        expect(result.ids.length).toBe(10);
+        result.ids.forEach((id, i) => {
+          expect(id < 100 || id >= 150).toBe(true);
+          const row = vectors.subarray(id * dim, (id + 1) * dim);
+          expect(result.scores[i], `dim ${dim}, scale ${scale}, query ${q}, rank ${i}`).toBe(kernel(row, query));
+        });
+      }
+      index.dispose();
+    }
+  });
 });
 
 describe('invalid options throw INVALID_ARGUMENT', () => {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <queue>
+#include <type_traits>
 
 #include "sublinear/mips/lane_kernels.hpp"
 #include "sublinear/mips/quantised_rows.hpp"
@@ -18,6 +19,10 @@ using Entry = std::pair<float, std::uint32_t>;  // (distance, node)
 // operations leave them; nearest() must use the same comparison to visit the same nodes.
 struct CompareByFirst {
   bool operator()(const Entry& a, const Entry& b) const noexcept { return a.first < b.first; }
+  template <class Scored>
+  bool operator()(const Scored& a, const Scored& b) const noexcept {
+    return a.distance < b.distance;
+  }
 };
 
 std::uint16_t linkCount(const char* header) {
@@ -107,6 +112,26 @@ void scoreFresh(const GraphLayout& graph, const float* query, const std::uint32_
                                                    graph.codeBytes, out);
   for (; i < count; ++i) out[i] = distanceOf<Euclidean>(graph, rows[i], Euclidean ? extras[i] : 0.0f, query);
 }
+// scoreFresh<false> of float rows that keep scores (FilteredGraphSearch::keepsScores): the inner
+// products into scores[], computed as graphDistances4 and innerProduct compute them (four rows at a
+// time, then one at a time: the same bits), and the distances 1 - score into out[], the bits
+// scoreFresh gives.
+void scoreFreshKeepingScores(const GraphLayout& graph, const float* query, const std::uint32_t* nodes, std::size_t count,
+                             ScoringBuffers& buffers, float* out, float* scores) {
+  if (buffers.rows.size() < count) {
+    buffers.rows.resize(count);
+    buffers.extras.resize(count);
+  }
+  const float** rows = buffers.rows.data();
+  locate<false>(graph, nodes, count, rows, buffers.extras.data());
+  buffers.touched += touchRows(rows, count, graph.rows.rowFloats * sizeof(float));
+  const std::size_t stride = graph.rows.rowFloats;
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4) lanes::innerProducts4(rows[i], rows[i + 1], rows[i + 2], rows[i + 3], query, stride, scores + i);
+  for (; i < count; ++i) scores[i] = lanes::innerProduct(rows[i], query, stride);
+  for (i = 0; i < count; ++i) out[i] = 1.0f - scores[i];
+}
+
 // hnswlib's greedy descent through the upper layers (searchKnn's first loop): the node where it
 // ends, from which layer 0 is searched, and its distance; counts its distances. A node's neighbours
 // are scored together (scoreFresh), then taken in hnswlib's order: the same moves.
@@ -161,7 +186,10 @@ std::size_t FilteredGraphSearch::scoreUnvisited(const GraphLayout& graph, const 
   for (std::uint16_t j = 0; j < count; ++j) {
     if (visit(neighbours[j])) fresh_[fresh++] = neighbours[j];
   }
-  if (graph.euclidean) {
+  if (scoresKept_) {
+    if (freshScores_.size() < count) freshScores_.resize(count);
+    scoreFreshKeepingScores(graph, query, fresh_.data(), fresh, scoring_, freshDistances_.data(), freshScores_.data());
+  } else if (graph.euclidean) {
     scoreFresh<true>(graph, query, fresh_.data(), fresh, scoring_, freshDistances_.data());
   } else {
     scoreFresh<false>(graph, query, fresh_.data(), fresh, scoring_, freshDistances_.data());
@@ -170,11 +198,18 @@ std::size_t FilteredGraphSearch::scoreUnvisited(const GraphLayout& graph, const 
   return fresh;
 }
 
+bool FilteredGraphSearch::keepsScores(const GraphLayout& graph) {
+  return graph.codeBytes == 0 && !graph.euclidean && graph.rows.rowFloats <= lanes::kInterleavedRowsMaxStride;
+}
+
 const std::vector<std::uint32_t>& FilteredGraphSearch::nearest(const GraphLayout& graph, const float* query, std::size_t ef,
                                                                std::size_t k, bool skipDeleted) {
   evaluations_ = 0;
   exhausted_ = false;
   found_.clear();
+  foundScores_.clear();
+  // The descent's distances need no scores: only layer 0's beam is returned.
+  scoresKept_ = false;
   if (graph.nodes == 0 || k == 0) return found_;
   beginSearch(graph.nodes);
   const std::uint32_t entry = (graph.euclidean ? descend<true>(graph, query, evaluations_, freshDistances_, scoring_)
@@ -182,41 +217,82 @@ const std::vector<std::uint32_t>& FilteredGraphSearch::nearest(const GraphLayout
                                    .second;
   // searchKnn's beam: max(ef, k).
   const std::size_t beam = std::max(ef, k);
-  if (graph.euclidean) {
-    skipDeleted ? nearestOnLayer0<true, true>(graph, query, entry, beam)
-                : nearestOnLayer0<true, false>(graph, query, entry, beam);
+  if (keepsScores(graph)) {
+    scoresKept_ = true;
+    skipDeleted ? nearestOnLayer0<false, true>(graph, query, entry, beam, scoredBeam_)
+                : nearestOnLayer0<false, false>(graph, query, entry, beam, scoredBeam_);
+    takeNearest(graph, scoredBeam_, k);
+    scoresKept_ = false;
+  } else if (graph.euclidean) {
+    skipDeleted ? nearestOnLayer0<true, true>(graph, query, entry, beam, beam_)
+                : nearestOnLayer0<true, false>(graph, query, entry, beam, beam_);
+    takeNearest(graph, beam_, k);
   } else {
-    skipDeleted ? nearestOnLayer0<false, true>(graph, query, entry, beam)
-                : nearestOnLayer0<false, false>(graph, query, entry, beam);
+    skipDeleted ? nearestOnLayer0<false, true>(graph, query, entry, beam, beam_)
+                : nearestOnLayer0<false, false>(graph, query, entry, beam, beam_);
+    takeNearest(graph, beam_, k);
   }
+  return found_;
+}
+
+namespace {
+float distanceOfEntry(const Entry& entry) { return entry.first; }
+std::uint32_t nodeOfEntry(const Entry& entry) { return entry.second; }
+template <class Scored>
+float distanceOfEntry(const Scored& entry) {
+  return entry.distance;
+}
+template <class Scored>
+std::uint32_t nodeOfEntry(const Scored& entry) {
+  return entry.node;
+}
+}  // namespace
+
+template <class BeamEntry>
+void FilteredGraphSearch::takeNearest(const GraphLayout& graph, std::vector<BeamEntry>& beam, std::size_t k) {
+  constexpr bool kKeepsScores = !std::is_same_v<BeamEntry, Entry>;
   const CompareByFirst byDistance;
-  while (beam_.size() > k) {
-    std::pop_heap(beam_.begin(), beam_.end(), byDistance);
-    beam_.pop_back();
+  while (beam.size() > k) {
+    std::pop_heap(beam.begin(), beam.end(), byDistance);
+    beam.pop_back();
   }
   // searchKnn's result: a max-heap of (distance, label) pairs, popped largest first (labels are
   // unique, so the order is total).
   labelled_.clear();
-  for (const Entry& entry : beam_) {
+  for (const BeamEntry& entry : beam) {
     std::size_t label;
-    std::memcpy(&label, level0Header(graph, entry.second) + graph.labelOffset, sizeof(label));
-    labelled_.push_back({entry.first, label, entry.second});
+    std::memcpy(&label, level0Header(graph, nodeOfEntry(entry)) + graph.labelOffset, sizeof(label));
+    float score = 0.0f;
+    if constexpr (kKeepsScores) score = entry.score;
+    labelled_.push_back({distanceOfEntry(entry), label, nodeOfEntry(entry), score});
   }
   std::sort(labelled_.begin(), labelled_.end(),
             [](const Labelled& a, const Labelled& b) { return a.distance != b.distance ? a.distance > b.distance : a.label > b.label; });
   for (const Labelled& entry : labelled_) found_.push_back(entry.node);
-  return found_;
+  if constexpr (kKeepsScores) {
+    for (const Labelled& entry : labelled_) foundScores_.push_back(entry.score);
+  }
 }
 
-// hnswlib's searchBaseLayerST<SkipDeleted, true> with its heaps in beam_ and frontier_.
-template <bool Euclidean, bool SkipDeleted>
-void FilteredGraphSearch::nearestOnLayer0(const GraphLayout& graph, const float* query, std::uint32_t entry, std::size_t ef) {
+// hnswlib's searchBaseLayerST<SkipDeleted, true> with its heaps in `beam` and frontier_; with scores
+// (BeamEntry Scored, float rows in the inner-product space) each beam entry keeps its node's inner
+// product, computed with the distance's bits (scoreFreshKeepingScores).
+template <bool Euclidean, bool SkipDeleted, class BeamEntry>
+void FilteredGraphSearch::nearestOnLayer0(const GraphLayout& graph, const float* query, std::uint32_t entry, std::size_t ef,
+                                          std::vector<BeamEntry>& beam) {
+  constexpr bool kKeepsScores = !std::is_same_v<BeamEntry, Entry>;
+  static_assert(!(Euclidean && kKeepsScores), "only inner-product graphs keep scores");
   const CompareByFirst byDistance;
-  beam_.clear();
+  beam.clear();
   frontier_.clear();
-  const auto pushBeam = [&](float d, std::uint32_t node) {
-    beam_.emplace_back(d, node);
-    std::push_heap(beam_.begin(), beam_.end(), byDistance);
+  const auto pushBeam = [&](float d, std::uint32_t node, float score) {
+    if constexpr (kKeepsScores) {
+      beam.push_back({d, node, score});
+    } else {
+      static_cast<void>(score);
+      beam.emplace_back(d, node);
+    }
+    std::push_heap(beam.begin(), beam.end(), byDistance);
   };
   const auto pushFrontier = [&](float d, std::uint32_t node) {
     frontier_.emplace_back(-d, node);
@@ -224,11 +300,19 @@ void FilteredGraphSearch::nearestOnLayer0(const GraphLayout& graph, const float*
   };
   float lowerBound;
   if (!SkipDeleted || !deleted(graph, entry)) {
-    // searchKnn computed the entry's distance in the descent; searchBaseLayerST computes it again.
-    const float d = distanceIn<Euclidean>(graph, entry, query);
+    // searchKnn computed the entry's distance in the descent; searchBaseLayerST computes it again
+    // (keeping scores, as scoreFreshKeepingScores does: 1 - innerProduct, the same bits).
+    float score = 0.0f;
+    float d;
+    if constexpr (kKeepsScores) {
+      score = lanes::innerProduct(rowOf(graph, entry), query, graph.rows.rowFloats);
+      d = 1.0f - score;
+    } else {
+      d = distanceIn<Euclidean>(graph, entry, query);
+    }
     ++evaluations_;
     lowerBound = d;
-    pushBeam(d, entry);
+    pushBeam(d, entry, score);
     pushFrontier(d, entry);
   } else {
     lowerBound = std::numeric_limits<float>::max();
@@ -237,7 +321,7 @@ void FilteredGraphSearch::nearestOnLayer0(const GraphLayout& graph, const float*
   visited_[entry] = epoch_;
   while (!frontier_.empty()) {
     const Entry current = frontier_.front();
-    if (-current.first > lowerBound && (beam_.size() == ef || !SkipDeleted)) break;
+    if (-current.first > lowerBound && (beam.size() == ef || !SkipDeleted)) break;
     std::pop_heap(frontier_.begin(), frontier_.end(), byDistance);
     frontier_.pop_back();
     const char* header = level0Header(graph, current.second);
@@ -251,14 +335,14 @@ void FilteredGraphSearch::nearestOnLayer0(const GraphLayout& graph, const float*
     for (std::size_t j = 0; j < fresh; ++j) {
       const std::uint32_t node = fresh_[j];
       const float d = freshDistances_[j];
-      if (beam_.size() < ef || lowerBound > d) {
+      if (beam.size() < ef || lowerBound > d) {
         pushFrontier(d, node);
-        if (!SkipDeleted || !deleted(graph, node)) pushBeam(d, node);
-        if (beam_.size() > ef) {
-          std::pop_heap(beam_.begin(), beam_.end(), byDistance);
-          beam_.pop_back();
+        if (!SkipDeleted || !deleted(graph, node)) pushBeam(d, node, kKeepsScores ? freshScores_[j] : 0.0f);
+        if (beam.size() > ef) {
+          std::pop_heap(beam.begin(), beam.end(), byDistance);
+          beam.pop_back();
         }
-        if (!beam_.empty()) lowerBound = beam_.front().first;
+        if (!beam.empty()) lowerBound = distanceOfEntry(beam.front());
       }
     }
   }
@@ -269,6 +353,8 @@ std::vector<std::uint32_t> FilteredGraphSearch::search(const GraphLayout& graph,
                                                        const Eligibility& eligible, std::uint64_t maxEvaluations) {
   evaluations_ = 0;
   exhausted_ = false;
+  scoresKept_ = false;
+  foundScores_.clear();
   if (graph.nodes == 0 || ef == 0) return {};
   beginSearch(graph.nodes);
   const bool checkExcluded = !eligible.excludedIds().empty();

@@ -213,16 +213,14 @@ bool HnswIndex::scanIsCheaper(std::size_t count) const {
   return static_cast<double>(items_.size()) < kScanRowsPerSearchVisit * visits;
 }
 
-std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t count) {
-  return graphCandidates(paddedQuery, count, nullptr);
-}
-
 std::vector<Id> HnswIndex::filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) {
   // Few eligible items: scoring them all costs less than a beam that wanders past the others to
   // fill (about beam / fraction visits, filterCrossover scan rows per beam entry at fraction 1).
   const double beam = static_cast<double>(efSearch_ + count - 1);
   if (eligibleScanRows(eligible) <= filterCrossover_ * beam / eligible.fraction()) return scanEligible(paddedQuery, count, eligible);
-  return graphCandidates(paddedQuery, count, &eligible);
+  std::vector<Id> ids;
+  graphCandidates(paddedQuery, count, &eligible, ids);
+  return ids;
 }
 
 void HnswIndex::onLabelsChanged(const Id* ids, std::size_t count) {
@@ -268,28 +266,52 @@ std::vector<Id> HnswIndex::filteredGraphSearch(const float* query, std::size_t e
   return ids;
 }
 
-void HnswIndex::keepCandidates(const std::vector<std::uint32_t>& nodes, std::vector<Id>& ids) {
+void HnswIndex::keepCandidates(const std::vector<std::uint32_t>& nodes, std::vector<Id>& ids, const std::vector<float>* scores) {
   ids.reserve(ids.size() + nodes.size());
-  auto& kept = searchScratch().candidateRows;
+  SearchScratch& scratch = searchScratch();
+  auto& kept = scratch.candidateRows;
   for (const auto node : nodes) {
     const auto id = static_cast<Id>(graph_->hnsw.getExternalLabel(node));
     ids.push_back(id);
     kept.emplace_back(id, node);
   }
+  if (scores != nullptr) scratch.candidateScores.assign(scores->begin(), scores->end());
 }
 
-void HnswIndex::candidateRows(const std::vector<Id>& ids, const float** rows) const {
-  auto& kept = searchScratch().candidateRows;
+void HnswIndex::candidateRows(const std::vector<Id>& ids, const float** rows, float* scores) const {
+  SearchScratch& scratch = searchScratch();
+  auto& kept = scratch.candidateRows;
+  const bool scored = !scratch.candidateScores.empty();
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const float* held = graph_ && i < kept.size() && kept[i].first == ids[i] ? graph_->rowHeldBy(kept[i].second, ids[i]) : nullptr;
+    if (held != nullptr && scored) {
+      // The graph search scored this node's row against the same padded query with innerProduct's
+      // bits (keepsScores), and the node still holds the item: the ranking would compute the same float.
+      rows[i] = nullptr;
+      scores[i] = scratch.candidateScores[i];
+      continue;
+    }
     rows[i] = held != nullptr ? held : items_.vectorOf(ids[i]);
   }
   kept.clear();
+  scratch.candidateScores.clear();
 }
 
-std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible) {
+void HnswIndex::collectCandidates(const float* paddedQuery, std::size_t count, std::vector<Id>& ids) {
+  graphCandidates(paddedQuery, count, nullptr, ids);
+}
+
+std::vector<Id> HnswIndex::candidates(const float* paddedQuery, std::size_t count) {
+  std::vector<Id> ids;
+  graphCandidates(paddedQuery, count, nullptr, ids);
+  return ids;
+}
+
+void HnswIndex::graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible, std::vector<Id>& ids) {
   makeScratch();
+  ids.clear();
   searchScratch().candidateRows.clear();
+  searchScratch().candidateScores.clear();
   // A build in this search (below) may end the space trial, which then searches with its beam.
   struct SearchCount {
     std::size_t& held;
@@ -305,10 +327,10 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
   // in the order it was built: the search's eligibility names rows, which orderGraph would move.
   if (!incremental_) buildWaiting(items_.size());
   const std::size_t n = items_.size();
-  std::vector<Id> ids;
   double searchEvaluations = 0.0;
   if (incremental_ && built_ < n && scanIsCheaper(count)) {
-    return eligible ? scanEligible(paddedQuery, count, *eligible) : scan(paddedQuery, std::min(count, n), 0);
+    ids = eligible ? scanEligible(paddedQuery, count, *eligible) : scan(paddedQuery, std::min(count, n), 0);
+    return;
   }
   if (built_ > 0) {
     auto& hnsw = graph_->hnsw;
@@ -323,7 +345,10 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
       bool exhausted = false;
       ids = filteredGraphSearch(query, beam, *eligible, searchEvaluations, exhausted);
       countInnerProducts(searchEvaluations);
-      if (exhausted) return scanEligible(paddedQuery, count, *eligible);
+      if (exhausted) {
+        ids = scanEligible(paddedQuery, count, *eligible);
+        return;
+      }
       if (ids.size() > wanted) ids.resize(wanted);
     } else {
       // hnswlib's searchKnn, step for step, without its per-query allocations (FilteredGraphSearch).
@@ -333,10 +358,10 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
       searchEvaluations = static_cast<double>(search.evaluations());
       countGraphEvaluations(*graph_, search.evaluations());
       countInnerProducts(searchEvaluations);
-      keepCandidates(found, ids);
+      keepCandidates(found, ids, FilteredGraphSearch::keepsScores(layout) ? &search.foundScores() : nullptr);
     }
   }
-  if (built_ == n) return ids;
+  if (built_ == n) return;
   // The waiting rows, exactly.
   const std::size_t first = built_;
   std::vector<Id> waiting;
@@ -356,7 +381,6 @@ std::vector<Id> HnswIndex::graphCandidates(const float* paddedQuery, std::size_t
     scanWaiting();
   }
   ids.insert(ids.end(), waiting.begin(), waiting.end());
-  return ids;
 }
 
 double HnswIndex::vectorBytesPerItem() const {

@@ -24,6 +24,50 @@ void requireFinite(const float* values, std::size_t count, const char* what) {
   }
 }
 
+// A query padded for the store's rows (queryStride() floats): on the stack for rows of up to
+// kStackFloats floats, so that a search of short rows allocates nothing for it (a search may run
+// inside another index's search, AdaptiveIndex's, so the buffer cannot be shared), on the heap beyond.
+class PaddedQuery {
+ public:
+  PaddedQuery(const VectorStore& items, const float* query) {
+    const std::size_t floats = items.queryStride();
+    if (floats > kStackFloats) {
+      heap_.resize(floats);
+      data_ = heap_.data();
+    }
+    items.pad(query, data_);
+  }
+  PaddedQuery(const PaddedQuery&) = delete;
+  PaddedQuery& operator=(const PaddedQuery&) = delete;
+  const float* data() const { return data_; }
+
+ private:
+  static constexpr std::size_t kStackFloats = 256;
+  alignas(16) float local_[kStackFloats];
+  std::vector<float> heap_;
+  float* data_ = local_;
+};
+
+// rankExactly's working buffers, one set per thread (a batch's searches rank on several threads at
+// once): ranking calls nothing that ranks again, so one set a thread suffices. Kept between calls so
+// that a search allocates nothing for its ranking; a ranking of more than kKeptCandidates ids (a
+// long shortlist, a filtered scan's answer) gives its memory back afterwards.
+struct RankingBuffers {
+  static constexpr std::size_t kKeptCandidates = 4096;
+  std::vector<const float*> rows;
+  std::vector<float> knownScores;
+  std::vector<std::pair<const float*, Id>> pending;
+  // The k best so far, a heap with the worst on top (TopK's, in a buffer that is kept).
+  std::vector<std::pair<float, Id>> best;
+  void release() {
+    rows = {};
+    knownScores = {};
+    pending = {};
+    best = {};
+  }
+};
+thread_local RankingBuffers rankingBuffers;
+
 std::size_t checkedDimension(std::size_t dim) {
   require(dim >= 1 && dim <= kMaxDimension, ErrorCode::InvalidArgument, "dim must be an integer in [1, 1000000]");
   return dim;
@@ -175,21 +219,38 @@ void MipsIndex::checkQuery(const float* query, std::size_t queryLength, std::siz
 }
 
 SearchResult MipsIndex::search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
+  SearchResult result;
+  search(query, queryLength, k, options, result);
+  return result;
+}
+
+void MipsIndex::collectCandidates(const float* paddedQuery, std::size_t count, std::vector<Id>& ids) {
+  const std::vector<Id> found = candidates(paddedQuery, count);
+  ids.assign(found.begin(), found.end());
+}
+
+void MipsIndex::search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options, SearchResult& out) {
   checkQuery(query, queryLength, k);
   ++searches_;
-  if (items_.size() == 0) return {};
-  std::vector<float> padded(items_.queryStride());
-  items_.pad(query, padded.data());
-  const Eligibility eligible = eligibility(options);
-  if (!eligible.filters()) {
+  out.ids.clear();
+  out.scores.clear();
+  if (items_.size() == 0) return;
+  const PaddedQuery padded(items_, query);
+  const auto searchAll = [&] {
     const std::size_t retrieve = std::min(items_.size(), std::max(k, options.shortlist));
-    std::vector<Id> ids = candidates(padded.data(), retrieve);
+    // The candidates go into the answer's own ids, which rankExactly reads before it writes the answer.
+    std::vector<Id>& ids = out.ids;
+    collectCandidates(padded.data(), retrieve, ids);
     for (const Id id : options.alsoRank) {
       if (items_.contains(id) && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
     }
-    return rankExactly(padded.data(), ids, k);
-  }
-  if (eligible.count() == 0) return {};
+    rankExactly(padded.data(), ids, k, out);
+  };
+  // Without conditions or exclusions nothing is ineligible: no Eligibility to build.
+  if (!options.filtersAnything()) return searchAll();
+  const Eligibility eligible = eligibility(options);
+  if (!eligible.filters()) return searchAll();
+  if (eligible.count() == 0) return;
   const std::size_t retrieve = std::min(eligible.count(), std::max(k, options.shortlist));
   const auto admits = [&](Id id) { return eligible.admitsRow(items_.rowOf(id)); };
   std::vector<Id> ids = filteredCandidates(padded.data(), retrieve, eligible);
@@ -200,7 +261,7 @@ SearchResult MipsIndex::search(const float* query, std::size_t queryLength, std:
   for (const Id id : options.alsoRank) {
     if (items_.contains(id) && admits(id) && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
   }
-  return rankExactly(padded.data(), ids, k);
+  rankExactly(padded.data(), ids, k, out);
 }
 
 BatchSearchResult MipsIndex::searchBatch(const float* queries, std::size_t queryLength, std::size_t queryCount, std::size_t k,
@@ -228,8 +289,9 @@ BatchSearchResult MipsIndex::searchBatch(const float* queries, std::size_t query
   batch.ids.assign(queryCount * batch.stride, 0);
   batch.scores.assign(queryCount * batch.stride, std::numeric_limits<float>::quiet_NaN());
   batch.counts.assign(queryCount, 0);
-  const auto answer = [&](std::size_t q) {
-    const SearchResult result = search(queries + q * dim(), dim(), k, options);
+  // Each thread answers into one SearchResult of its own, reused query after query.
+  const auto answer = [&](std::size_t q, SearchResult& result) {
+    search(queries + q * dim(), dim(), k, options, result);
     std::copy(result.ids.begin(), result.ids.end(), batch.ids.begin() + static_cast<std::ptrdiff_t>(q * batch.stride));
     std::copy(result.scores.begin(), result.scores.end(), batch.scores.begin() + static_cast<std::ptrdiff_t>(q * batch.stride));
     batch.counts[q] = static_cast<std::uint32_t>(result.ids.size());
@@ -241,11 +303,13 @@ BatchSearchResult MipsIndex::searchBatch(const float* queries, std::size_t query
     std::atomic<std::size_t> next{0};
     runInParallel(parallelism(), [&] {
       runSearchThread([&] {
-        for (std::size_t q = next++; q < queryCount; q = next++) answer(q);
+        SearchResult result;
+        for (std::size_t q = next++; q < queryCount; q = next++) answer(q, result);
       });
     });
   } else {
-    for (std::size_t q = 0; q < queryCount; ++q) answer(q);
+    SearchResult result;
+    for (std::size_t q = 0; q < queryCount; ++q) answer(q, result);
   }
   return batch;
 }
@@ -446,39 +510,73 @@ std::vector<Id> MipsIndex::scanEligible(const float* paddedQuery, std::size_t co
 }
 
 SearchResult MipsIndex::rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k) {
-  TopK best(k);
+  SearchResult result;
+  rankExactly(paddedQuery, ids, k, result);
+  return result;
+}
+
+void MipsIndex::rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k, SearchResult& out) {
+  RankingBuffers& buffers = rankingBuffers;
+  const std::size_t count = ids.size();
+  buffers.rows.resize(count);
+  buffers.knownScores.resize(count);
+  candidateRows(ids, buffers.rows.data(), buffers.knownScores.data());
+  // TopK's selection (higher score, then smaller id; the k best whatever the order they come in)
+  // in the kept buffer: a heap whose top is the worst kept.
+  auto& best = buffers.best;
+  best.clear();
+  const auto worseOnTop = [](const std::pair<float, Id>& a, const std::pair<float, Id>& b) { return TopK::better(a.first, a.second, b.first, b.second); };
+  const auto offer = [&](float score, Id id) {
+    if (best.size() < k) {
+      best.emplace_back(score, id);
+      std::push_heap(best.begin(), best.end(), worseOnTop);
+    } else if (!best.empty() && TopK::better(score, id, best.front().first, best.front().second)) {
+      std::pop_heap(best.begin(), best.end(), worseOnTop);
+      best.back() = {score, id};
+      std::push_heap(best.begin(), best.end(), worseOnTop);
+    }
+  };
+  // Candidates whose scores the index's search computed already (a float graph's beam: rows[i] is
+  // null) are taken as they are; the rest are scored here. `ids` may be out.ids: everything is read
+  // from it before the answer is written.
+  auto& pending = buffers.pending;
+  pending.clear();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (buffers.rows[i] == nullptr) {
+      offer(buffers.knownScores[i], ids[i]);
+    } else {
+      pending.emplace_back(buffers.rows[i], ids[i]);
+    }
+  }
   // Four rows at a time with innerProduct's bits (VectorStore::scoreRows4), over the candidates'
   // rows in memory order, wherever candidateRows finds them. Long rows too while the candidates are
   // a few scattered rows (a search's beam): each is a random access anyway, and four chains of
   // additions beat one (Fashion-MNIST's graph searches ranking beams of 192 to 384 took 0.86x to
   // 0.90x the time). Many candidates in memory order are a stream, which four interleaved long rows
   // read slower in wasm (kInterleavedRowsMaxStride): those go one at a time, as the scan's.
-  std::vector<const float*> addresses(ids.size());
-  candidateRows(ids, addresses.data());
-  std::vector<std::pair<const float*, Id>> rows(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) rows[i] = {addresses[i], ids[i]};
-  std::sort(rows.begin(), rows.end());
-  const bool interleave = items_.stride() <= lanes::kInterleavedRowsMaxStride || rows.size() * kScatteredCandidates <= items_.size();
+  std::sort(pending.begin(), pending.end());
+  const bool interleave = items_.stride() <= lanes::kInterleavedRowsMaxStride || count * kScatteredCandidates <= items_.size();
   float scores[4];
   std::size_t i = 0;
-  for (; interleave && i + 4 <= rows.size(); i += 4) {
-    const float* four[4] = {rows[i].first, rows[i + 1].first, rows[i + 2].first, rows[i + 3].first};
+  for (; interleave && i + 4 <= pending.size(); i += 4) {
+    const float* four[4] = {pending[i].first, pending[i + 1].first, pending[i + 2].first, pending[i + 3].first};
     items_.scoreRows4(four, paddedQuery, scores);
-    for (std::size_t r = 0; r < 4; ++r) {
-      if (best.admits(scores[r])) best.push(scores[r], rows[i + r].second);
-    }
+    for (std::size_t r = 0; r < 4; ++r) offer(scores[r], pending[i + r].second);
   }
-  for (; i < rows.size(); ++i) best.push(items_.scoreRow(rows[i].first, paddedQuery), rows[i].second);
-  countInnerProducts(static_cast<double>(ids.size()));
-  SearchResult result;
-  for (const auto& [score, id] : best.take()) {
-    result.ids.push_back(id);
-    result.scores.push_back(score);
+  for (; i < pending.size(); ++i) offer(items_.scoreRow(pending[i].first, paddedQuery), pending[i].second);
+  countInnerProducts(static_cast<double>(count));
+  // Best first.
+  std::sort_heap(best.begin(), best.end(), worseOnTop);
+  out.ids.resize(best.size());
+  out.scores.resize(best.size());
+  for (std::size_t r = 0; r < best.size(); ++r) {
+    out.ids[r] = best[r].second;
+    out.scores[r] = best[r].first;
   }
-  return result;
+  if (count > RankingBuffers::kKeptCandidates) buffers.release();
 }
 
-void MipsIndex::candidateRows(const std::vector<Id>& ids, const float** rows) const {
+void MipsIndex::candidateRows(const std::vector<Id>& ids, const float** rows, float* /*scores*/) const {
   for (std::size_t i = 0; i < ids.size(); ++i) rows[i] = items_.vectorOf(ids[i]);
 }
 

@@ -103,9 +103,16 @@ BatchSearchResult searchBatchForUser(MipsIndex& index, const float* queries, std
 }
 
 SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
+  SearchResult result;
+  searchForUser(index, query, queryLength, k, options, result);
+  return result;
+}
+
+void searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options,
+                   SearchResult& out) {
   requireMagnitude(query, queryLength, "query");
   checkUserFilters(index, options);
-  return index.search(query, queryLength, k, options);
+  index.search(query, queryLength, k, options, out);
 }
 
 }  // namespace sublinear

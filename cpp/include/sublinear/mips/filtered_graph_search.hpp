@@ -141,6 +141,17 @@ class FilteredGraphSearch {
   // larger label first); the view lasts until the next search.
   const std::vector<std::uint32_t>& nearest(const GraphLayout& graph, const float* query, std::size_t ef, std::size_t k,
                                             bool skipDeleted);
+  // Whether nearest() over this graph keeps the inner products <row, query> of the nodes it returns
+  // (foundScores): float rows in the inner-product space of at most kInterleavedRowsMaxStride floats,
+  // where the graph distance 1 - <row, query> is computed from innerProduct's bits (lane_kernels.hpp),
+  // so that the kept products are the bits an exact ranking of the same rows against the same padded
+  // query computes. 1 - <x, q> itself cannot be turned back into <x, q> without rounding, and
+  // longer rows are summed in another order (graphInnerProduct), euclidean graphs score distances
+  // and 8-bit graphs codes: none of those keeps scores.
+  static bool keepsScores(const GraphLayout& graph);
+  // The inner products of the last nearest()'s nodes, in its order, when keepsScores(graph) held for
+  // it; empty otherwise. The view lasts until the next search.
+  const std::vector<float>& foundScores() const { return foundScores_; }
   // Up to `ef` eligible nodes nearest the query (a row padded for the store, or in int8 storage a
   // quantised graph query), nearest first. When the filter reads only one label a row
   // (Eligibility::byOneLabel), slotLabels[node] is the label of the item a live node holds; otherwise
@@ -155,8 +166,20 @@ class FilteredGraphSearch {
 
  private:
   using Entry = std::pair<float, std::uint32_t>;  // (distance, node)
-  template <bool Euclidean, bool SkipDeleted>
-  void nearestOnLayer0(const GraphLayout& graph, const float* query, std::uint32_t entry, std::size_t ef);
+  // A beam entry of nearest() when it keeps scores: ordered by distance alone, as Entry, so the heaps
+  // move the same entries; `score` is the node's inner product with the query. Searches that keep
+  // none use Entry's smaller beam (a wider one in int8, moved about by every heap operation).
+  struct Scored {
+    float distance;
+    std::uint32_t node;
+    float score;
+  };
+  // Layer 0 of nearest() into `beam` (beam_, or scoredBeam_ to keep scores).
+  template <bool Euclidean, bool SkipDeleted, class BeamEntry>
+  void nearestOnLayer0(const GraphLayout& graph, const float* query, std::uint32_t entry, std::size_t ef, std::vector<BeamEntry>& beam);
+  // The k nearest of `beam` into found_ (and foundScores_) in searchKnn's order.
+  template <class BeamEntry>
+  void takeNearest(const GraphLayout& graph, std::vector<BeamEntry>& beam, std::size_t k);
   // Starts a search: sizes the visited marks for the graph and moves to a fresh epoch.
   void beginSearch(std::size_t nodes);
   bool visit(std::uint32_t node);
@@ -167,10 +190,12 @@ class FilteredGraphSearch {
   // The heaps of the last search, kept for their capacity.
   std::vector<Entry> frontier_;
   std::vector<Entry> beam_;
+  std::vector<Scored> scoredBeam_;
   struct Labelled {
     float distance;
     std::size_t label;
     std::uint32_t node;
+    float score;
   };
   std::vector<Labelled> labelled_;
   // A node's neighbours not yet visited and their distances, scored together (layer 0), and where
@@ -178,7 +203,11 @@ class FilteredGraphSearch {
   std::vector<std::uint32_t> fresh_;
   ScoringBuffers scoring_;
   std::vector<float> freshDistances_;
+  // Their inner products, while a search keeps scores (scoresKept_).
+  std::vector<float> freshScores_;
   std::vector<std::uint32_t> found_;
+  std::vector<float> foundScores_;
+  bool scoresKept_ = false;
 
   // Visited marks: a node is visited in this search when its mark equals epoch_. 16 bits, as
   // hnswlib's: half the memory (and cache) of 32-bit marks, at the cost of clearing them once every

@@ -204,10 +204,14 @@ class HnswIndex final : public MipsIndex {
   // The labels the graph keeps beside its nodes follow; the graph itself does not change.
   void onLabelsChanged(const Id* ids, std::size_t count) override;
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
+  // The graph search's answers straight into `ids` (a search's reused buffer).
+  void collectCandidates(const float* paddedQuery, std::size_t count, std::vector<Id>& ids) override;
   std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override;
-  // The graph search's answers from the rows it just read (its scratch's candidateRows), in the node records
-  // when they hold the rows; the rest through the store.
-  void candidateRows(const std::vector<Id>& ids, const float** rows) const override;
+  // The graph search's answers from what it just computed (its scratch's candidateRows): their
+  // inner products when the search kept them (FilteredGraphSearch::keepsScores: float rows, the
+  // inner-product space, unfiltered), else the rows it read, in the node records when they hold the
+  // rows; the rest through the store.
+  void candidateRows(const std::vector<Id>& ids, const float** rows, float* scores) const override;
   // Whether a scan of every item costs less than an incremental graph would (kScanRowsPerSearchVisit).
   bool scanIsCheaper(std::size_t count) const;
   // Once every item is in the graph a search only reads it: a batch's searches run on all threads.
@@ -226,7 +230,8 @@ class HnswIndex final : public MipsIndex {
   std::unique_ptr<Graph> newGraph(bool euclidean);
   // candidates() and filteredCandidates() (eligible non-null): the graph over the built rows, an
   // exact scan of the waiting ones, and the build slice the search pays for.
-  std::vector<Id> graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible);
+  // Into `ids`, which it clears first.
+  void graphCandidates(const float* paddedQuery, std::size_t count, const Eligibility* eligible, std::vector<Id>& ids);
   // The eligible nodes of the graph nearest the graph query `query` (graphQuery's), up to `ef`, as
   // item ids; with `exhausted` set when the beam spent the eligible items' scan cost before it converged.
   std::vector<Id> filteredGraphSearch(const float* query, std::size_t ef, const Eligibility& eligible, double& evaluations,
@@ -322,6 +327,9 @@ class HnswIndex final : public MipsIndex {
     // not row addresses: the build slice a search pays for may grow the graph's memory in between;
     // a node is used only if it still holds its item (Graph::rowHeldBy).
     std::vector<std::pair<Id, std::uint32_t>> candidateRows;
+    // The graph's inner products of candidateRows' items, one each, when the search kept them
+    // (FilteredGraphSearch::foundScores); empty otherwise.
+    std::vector<float> candidateScores;
     // A batch thread's graph distance computations, added to the graph's counter after its searches.
     std::uint64_t graphEvaluations = 0;
   };
@@ -338,8 +346,9 @@ class HnswIndex final : public MipsIndex {
   std::mutex batchGuard_;
   // Fills the graph's labels beside its nodes after a parallel build or a load (filtered searches read them).
   void labelSlots();
-  // Keeps the ids and nodes `nodes` of the graph in the search's candidateRows and appends the ids to `ids`.
-  void keepCandidates(const std::vector<std::uint32_t>& nodes, std::vector<Id>& ids);
+  // Keeps the ids and nodes `nodes` of the graph in the search's candidateRows (with their inner
+  // products `scores`, one a node, when not null) and appends the ids to `ids`.
+  void keepCandidates(const std::vector<std::uint32_t>& nodes, std::vector<Id>& ids, const std::vector<float>* scores = nullptr);
   bool euclidean_ = false;
   bool spaceDecided_ = true;
   double innerProductTrialRecall_ = -1.0;

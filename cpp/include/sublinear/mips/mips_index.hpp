@@ -100,6 +100,11 @@ class MipsIndex {
   // The min(k, size()) items of largest inner product with the query, best first, ties by smaller id;
   // with filters (options' exclude and attribute conditions), min(k, eligible count) eligible items.
   SearchResult search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
+  // The same answer into `out` (replaced), whose vectors keep their capacity: a caller that searches
+  // again and again with one SearchResult (the bindings, a batch thread) allocates nothing for the
+  // answer, and an unfiltered search of an index that collects its candidates in place
+  // (collectCandidates) nothing at all once the buffers have grown.
+  void search(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options, SearchResult& out);
 
   // search() for each of `queryCount` queries (queryLength must be queryCount * dim()), with the same
   // k and options: the same answers as that many calls of search() in order, and the same work
@@ -188,6 +193,9 @@ class MipsIndex {
   // Up to `count` candidate ids for the padded query (stride() floats), any order; the base class
   // scores them exactly. Returning fewer (even none) is allowed for approximate methods.
   virtual std::vector<Id> candidates(const float* paddedQuery, std::size_t count) = 0;
+  // candidates() into `ids` (replaced): by default a copy of its answer; an index on the hot path
+  // (HnswIndex) writes them in place, into the buffer the search reuses.
+  virtual void collectCandidates(const float* paddedQuery, std::size_t count, std::vector<Id>& ids);
   // Up to `count` candidates among the eligible items (eligible.filters() is true, count() > 0). The
   // base class drops any ineligible id and scans the eligible items exactly when fewer than
   // min(k, eligible count) remain. By default: count / fraction candidates() (what it takes to
@@ -216,13 +224,20 @@ class MipsIndex {
   // rankExactly scores long rows four at a time only when there are at most 1 / kScatteredCandidates
   // of the store's rows to rank.
   static constexpr std::size_t kScatteredCandidates = 16;
-  // Exact top-k of the given ids, counted as inner products.
+  // Exact top-k of the given ids, counted as inner products (all of them, those candidateRows
+  // scored too: the counters measure the work the search is modelled to cost, which the policies'
+  // audits and build credits read, so they stay what they were before scores were reused).
   SearchResult rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k);
+  // The same into `out` (replaced); `ids` may be out.ids itself.
+  void rankExactly(const float* paddedQuery, const std::vector<Id>& ids, std::size_t k, SearchResult& out);
   // Where rankExactly reads the row of each of `ids` (rows[i], laid out as the store's rows): by
   // default the store's row, found through its map of ids. An index that has just read copies of
   // its candidates' rows answers from them: at a million items the map and the store's row are
-  // each a cache miss per candidate, where the copies are still in cache.
-  virtual void candidateRows(const std::vector<Id>& ids, const float** rows) const;
+  // each a cache miss per candidate, where the copies are still in cache. An index whose search has
+  // already computed a candidate's score with the bits rankExactly computes (the store's scoreRow
+  // of the row against the same padded query) sets rows[i] to null and scores[i] to that score,
+  // and the ranking takes it as it is.
+  virtual void candidateRows(const std::vector<Id>& ids, const float** rows, float* scores) const;
   void countInnerProducts(double count) { innerProducts_ += static_cast<std::uint64_t>(count); }
   // Whether searches may now run on several threads at once: each writes nothing but the atomic
   // counters and what runSearchThread gives its thread. By default no: a sampling index draws from

@@ -46,6 +46,9 @@ void setUserFeatures(MipsIndex& index, const Id* ids, std::size_t idCount, const
 // given is INVALID_ARGUMENT.
 SearchResult searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k,
                            const SearchOptions& options = {});
+// The same into `out` (MipsIndex::search's reusing form).
+void searchForUser(MipsIndex& index, const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options,
+                   SearchResult& out);
 // searchForUser for each of a batch of queries (MipsIndex::searchBatch): every query and the
 // filters checked before any search.
 BatchSearchResult searchBatchForUser(MipsIndex& index, const float* queries, std::size_t queryLength, std::size_t queryCount,
