@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { loadModule } from './helpers.js';
 import { buildShopAsset, buildShopSnapshot } from '../../web/demo/shop-asset.mjs';
 import { parseShopAsset } from '../../web/demo/shop-catalogue.js';
-import { chooseSlate, clicksToHalf, NOT_AGAIN, SLATE, simulateVisitor, slateFeedback } from '../../web/demo/shop-visitor.js';
+import { chooseSlate, clicksToHalf, firstSlate, NOT_AGAIN, SLATE, simulateVisitor, slateFeedback } from '../../web/demo/shop-visitor.js';
 import { seededRandom } from '../../bench/lib/seeded-random.mjs';
 
 const sb = await loadModule();
@@ -63,6 +63,17 @@ describe('the demo shop', () => {
       user.dispose();
     }
   }));
+
+  // The page's first slate needs the main asset alone (it is shown before the snapshot arrives): one
+  // item of each kind, in kind order, each from its kind's first thumbnail file (the items a linear
+  // model's slates come back to), and the same at every visit.
+  test('the page\'s first slate, from the main asset: one item of each kind, from each kind\'s first chunk', () => {
+    const arms = firstSlate(shop);
+    expect(arms.length).toBe(SLATE);
+    expect(arms.map((arm) => shop.labels[arm])).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for (const arm of arms) expect(arm - Array.from(shop.labels).indexOf(shop.labels[arm])).toBeLessThan(shop.chunk);
+    expect(firstSlate(shop)).toEqual(arms);
+  });
 
   test('the clicking visitor is followed within 15 clicks from the first slate and after its taste turns, for nearly every pair of kinds', () => withCatalogue((catalogue) => {
     const misses = [];

@@ -20,6 +20,41 @@ export function chooseSlate(model, { size = SLATE, exclude = [], fresh = false, 
   return arms;
 }
 
+// The page's first slate for a model that has learned nothing, from the shop's main asset alone
+// (parseShopAsset: labels, features, chunk), so that it can be shown before the catalogue's 8 MB
+// snapshot and the module have arrived: for each kind in turn, among its first `chunk` items (the
+// largest features of the kind, which a linear model's slates come back to, so the thumbnails fetched
+// for this slate serve later slates too), the one whose features point most nearly along the kind's
+// mean features: a clear example of each kind. It draws nothing from the model, so a click on it
+// teaches the model the same whether the catalogue arrived before the click or after.
+export function firstSlate({ labels, features, dim, chunk }, { size = SLATE, kinds = 10 } = {}) {
+  const means = Array.from({ length: kinds }, () => new Float64Array(dim));
+  const counts = new Array(kinds).fill(0);
+  labels.forEach((kind, n) => {
+    counts[kind] += 1;
+    for (let j = 0; j < dim; j++) means[kind][j] += features[n * dim + j];
+  });
+  const arms = [];
+  for (let kind = 0; kind < kinds && arms.length < size; kind++) {
+    // Items are numbered by kind, then by the norm of their features, largest first.
+    const start = labels.indexOf(kind);
+    let best = -1;
+    let bestCosine = -Infinity;
+    for (let n = start; n < Math.min(start + chunk, labels.length) && labels[n] === kind; n++) {
+      let dot = 0;
+      let norm = 0;
+      for (let j = 0; j < dim; j++) {
+        dot += features[n * dim + j] * means[kind][j];
+        norm += features[n * dim + j] ** 2;
+      }
+      const cosine = dot / Math.sqrt(norm || 1);
+      if (cosine > bestCosine) [best, bestCosine] = [n, cosine];
+    }
+    if (best >= 0 && counts[kind] > 0) arms.push(best);
+  }
+  return arms;
+}
+
 // What one slate teaches, as [arm, reward] pairs, under the cascade model of a click (Kveton et al.
 // 2015, "Cascading bandits"): the visitor looks at the slate in order and clicks the first item they
 // like, so the items before the click were seen and passed over (0), the clicked one is 1, and the

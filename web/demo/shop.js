@@ -3,7 +3,10 @@
 // (shop-worker.js: the module, the catalogue restored from its snapshot with the HNSW graph built, the
 // visitor's Sub-TS model and its record in IndexedDB), so that neither the snapshot's restoring nor
 // the simulated visitor holds the page still; this file draws what the Worker sends back and fetches
-// the thumbnails, a chunk at a time, when an item of the chunk is drawn. Nothing leaves the page.
+// the thumbnails, a chunk at a time, when an item of the chunk is drawn. The first slate comes from the
+// main asset before the snapshot (seven times its size) has arrived: a visitor on a slow connection
+// sees items while the graph loads, and what they click then is learned once it has. Nothing leaves
+// the page.
 import { CurveChart } from './charts.js';
 import { parseShopAsset } from './shop-catalogue.js';
 import { clicksToHalf, SLATE } from './shop-visitor.js';
@@ -104,7 +107,11 @@ export function setUpShop() {
     canvas.height = shop.side;
     const pixels = shop.side * shop.side;
     const at = (arm % shop.chunk) * pixels;
-    chunkOf(arm).then((grey) => drawImage(canvas, grey.subarray(at, at + pixels), shop.side), showError);
+    chunkOf(arm).then((grey) => {
+      drawImage(canvas, grey.subarray(at, at + pixels), shop.side);
+      // For a test to wait on (reading the pixels back would itself draw a console warning).
+      canvas.dataset.drawn = 'true';
+    }, showError);
     return canvas;
   };
   // An item's picture with its name under it.
@@ -117,9 +124,16 @@ export function setUpShop() {
 
   // What was learned (the Worker's `view` of the model): theta's image (the basis coordinates back in
   // pixels: a blend of the kinds' mean images), the items it rates highest, the kinds of the recent
-  // slates, the step's time and how the slate was searched.
+  // slates, the step's time and how the slate was searched. Before the catalogue has arrived there is
+  // no model yet: the first slate alone, and what it was chosen from.
   function describe(view) {
     const { theta, stats, top } = view;
+    if (!theta) {
+      section.dataset.graph = 'false';
+      section.dataset.innerProducts = '0';
+      $('#shop-state').textContent = `${firstText(view)}; the model and the catalogue's HNSW graph are still loading (the status line says how much has arrived).`;
+      return;
+    }
     // What a test (or a curious visitor) can compare across a reload: the model's estimate.
     section.dataset.theta = theta.map((v) => v.toFixed(6)).join(' ');
     const pixels = shop.side * shop.side;
@@ -159,19 +173,25 @@ export function setUpShop() {
     // What the slate cost, as the catalogue counted it (the graph's walk, the shortlists ranked exactly
     // and any slice of an audit's exact scan). The first slate's search per kind keeps a tenth of the
     // items: so selective a filter is answered by scanning the kind's items instead of the graph.
-    const graph = searched < view.size
+    const graph = view.first ? null : searched < view.size
       ? `its HNSW graph search scored ${searched.toLocaleString('en')} of the ${size} items`
       : `${searched.toLocaleString('en')} inner products: a search per kind, each scanning that kind's items`;
-    section.dataset.graph = String(searched < view.size && view.built === view.size);
+    section.dataset.graph = String(!view.first && searched < view.size && view.built === view.size);
     const audits = approximation?.audits
       ? `; exact audits found a better item in ${approximation.misses} of ${approximation.audits} searches`
       : '';
-    $('#shop-state').textContent = `Slate chosen in ${view.milliseconds.toFixed(2)} ms by Sub-TS over ${size} items (${graph}${audits}); ` +
-      `learned from ${stats.updates} items seen, ${noticed}; the model is ${view.modelBytes.toLocaleString('en')} bytes.`;
+    const chosen = view.first ? firstText(view) : `Slate chosen in ${view.milliseconds.toFixed(2)} ms by Sub-TS over ${size} items (${graph}${audits})`;
+    $('#shop-state').textContent = `${chosen}; learned from ${stats.updates} items seen, ${noticed}; the model is ${view.modelBytes.toLocaleString('en')} bytes.`;
   }
 
+  // How the first slate was chosen (firstSlate in shop-visitor.js): from the main asset, no model.
+  const firstText = (view) => `First slate chosen in ${view.milliseconds.toFixed(2)} ms from the shop's main asset, no model or graph needed: ` +
+    `of each kind's ${shop.chunk} items with the largest features, the one nearest the kind's mean direction`;
+
   // A slate from the Worker, drawn.
+  let shown = null;
   function showSlate(view) {
+    shown = view;
     const { arms } = view;
     for (const arm of arms) shownClasses.push(shop.labels[arm]);
     slateList.replaceChildren(...arms.map((arm) => {
@@ -221,7 +241,9 @@ export function setUpShop() {
   function act(type, request, acknowledgement) {
     if (section.dataset.busy) return;
     section.dataset.busy = 'true';
-    $('#shop-ack').textContent = acknowledgement;
+    // The Worker keeps an action made before the catalogue has arrived, and answers it after.
+    $('#shop-ack').textContent = section.dataset.ready ? acknowledgement
+      : `${acknowledgement.replace(/ A new slate follows\.$/, '')} Learned, and a new slate shown, when the catalogue has arrived.`;
     worker.call(type, request).then((view) => {
       showSlate(view);
       if (slateList.contains(document.activeElement) || document.activeElement === document.body || !document.activeElement) slateList.querySelector('.shop-item')?.focus();
@@ -341,28 +363,41 @@ export function setUpShop() {
     }
   }
 
+  // The main asset (the items' kinds and features), then the first slate from it at once; then the
+  // catalogue's snapshot with its graph and the module, while the visitor can already look and click.
   async function open() {
     const started = performance.now();
-    status.textContent = 'Loading the catalogue…';
+    status.textContent = 'Loading the shop\'s items…';
+    const kb = (bytes) => (bytes / 1024).toFixed(0);
     worker = shopWorker({
       // What has arrived, in the status line (a slow connection sees it move).
-      onProgress: ({ received, total }) => {
-        status.textContent = total
-          ? `Loading the catalogue… ${(received / 1024).toFixed(0)} of ${(total / 1024).toFixed(0)} KB (${Math.round((100 * received) / total)}%)`
-          : `Loading the catalogue… ${(received / 1024).toFixed(0)} KB received`;
+      onProgress: ({ part, received, total }) => {
+        const share = total ? `${kb(received)} of ${kb(total)} KB (${Math.round((100 * received) / total)}%)` : `${kb(received)} KB received`;
+        status.textContent = part === 'asset' ? `Loading the shop's items… ${share}`
+          : `Loading the catalogue's HNSW graph… ${share}; the first slate is from the items alone, and what you click is learned when the graph has arrived.`;
       },
       onRun: (run) => { $('#shop-verdict').textContent = `Run ${run + 1} of ${SIMULATED_RUNS}…`; },
     });
-    const view = await worker.call('open', { base: document.baseURI });
-    shop = parseShopAsset(view.asset);
+    const first = await worker.call('start', { base: document.baseURI });
+    shop = parseShopAsset(first.asset);
+    showSlate(first);
+    section.dataset.firstSlate = String(Math.round(performance.now() - started));
+    $('#shop-none').disabled = false;
+    // The snapshot (and the Worker's module) only once the first slate's thumbnails are in: on a slow
+    // link they would otherwise share its bandwidth, and the visitor would wait longer for pictures
+    // while the graph, whose bytes are the same either way, came no sooner.
+    await Promise.allSettled(first.arms.map(chunkOf));
+    const view = await worker.call('restore');
     section.dataset.restored = String(view.restored);
-    const kb = (bytes) => (bytes / 1024).toFixed(0);
-    status.textContent = `${shop.count.toLocaleString('en')} items (${kb(view.asset.byteLength)} KB, and their HNSW graph ` +
+    status.textContent = `${shop.count.toLocaleString('en')} items (${kb(first.asset.byteLength)} KB, and their HNSW graph ` +
       `of ${view.built.toLocaleString('en')} in a ${kb(view.snapshotBytes)} KB snapshot) ready in ${(performance.now() - started).toFixed(0)} ms ` +
       `(${view.restoreMs.toFixed(0)} ms of it to load the snapshot, in a Worker with ${view.threads} thread${view.threads === 1 ? '' : 's'})` +
       (view.restored ? '; your model was restored from this browser.' : '.');
-    showSlate(view);
-    for (const id of ['#shop-none', '#shop-forget', '#shop-simulate', '#shop-taste', '#shop-taste-later']) $(id).disabled = false;
+    // A restored model's own slate replaces the first, unless the visitor is already acting on it (the
+    // Worker then answered without one).
+    if (view.arms && !section.dataset.busy) showSlate(view);
+    else describe({ ...shown, ...view });
+    for (const id of ['#shop-forget', '#shop-simulate', '#shop-taste', '#shop-taste-later']) $(id).disabled = false;
     section.dataset.ready = 'true';
   }
 
