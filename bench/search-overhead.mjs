@@ -11,6 +11,7 @@
 // and every variant is measured on both builds alternately, on the same items and the same graph
 // (built once, loaded into both from its bytes), with answers compared bit for bit.
 //   npm run bench -- search-overhead [--n=2000] [--dim=16] [--queries=1000] [--rounds=9] [--efSearch=10] [--baseline=/work/main/dist/index.js]
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import init from '../dist/index.js';
@@ -125,6 +126,14 @@ export default async function searchOverhead(args, report) {
     }
   }
 
+  // Measured in the order index, call, build: the two builds' measurements of one call are adjacent,
+  // and a round's figures are compared with each other (the machine's load drifts between rounds).
+  const variants = Object.keys(passesOf(null, [], null));
+  const order = (entry) => [entry.kind === 'HnswIndex' ? 0 : 1, variants.indexOf(entry.variant), builds.findIndex((b) => b.name === entry.build)];
+  cases.sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
   for (const entry of cases) entry.pass();  // warm up
   for (let round = 0; round < options.rounds; round++) {
     for (const entry of cases) entry.measures.push(cpuPerQuery(entry.pass, options.queries));
@@ -132,23 +141,32 @@ export default async function searchOverhead(args, report) {
   }
   for (const index of indexes) index.dispose();
 
-  const us = (kind, build, variant) => median(cases.find((c) => c.kind === kind && c.build === build && c.variant === variant).measures);
-  const variants = Object.keys(passesOf(null, [], null));
+  const measures = (kind, build, variant) => cases.find((c) => c.kind === kind && c.build === build && c.variant === variant).measures;
+  // Per round: a call's time less the same round's batch time a query, then the median over rounds.
+  const beyond = (kind, build, variant) => {
+    const batch = measures(kind, build, 'searchBatch, a query');
+    return median(measures(kind, build, variant).map((time, round) => time - batch[round]));
+  };
   const rows = [];
   for (const kind of ['HnswIndex', 'ExactIndex']) {
     for (const variant of variants) {
       const row = [kind, variant];
-      for (const build of builds) {
-        const time = us(kind, build.name, variant);
-        row.push(time, time - us(kind, build.name, 'searchBatch, a query'));
+      for (const build of builds) row.push(median(measures(kind, build.name, variant)), beyond(kind, build.name, variant));
+      if (builds.length > 1) {
+        // This build over the baseline, round by round (the median of the rounds' ratios): of the CPU
+        // time a call, and of what a call costs beyond the batch.
+        const ratio = (of) => median(of(builds[1].name).map((value, round) => value / of(builds[0].name)[round]));
+        const batch = (name) => measures(kind, name, 'searchBatch, a query');
+        row.push(ratio((name) => measures(kind, name, variant)),
+          variant.startsWith('searchBatch') ? '-' : ratio((name) => measures(kind, name, variant).map((time, round) => time - batch(name)[round])));
       }
-      if (builds.length > 1) row.push(row[5] / row[3]);
       rows.push(row);
     }
   }
   const columns = ['index', 'call'];
   for (const build of builds) columns.push(`${build.name}: CPU us a query`, `${build.name}: beyond searchBatch`);
-  if (builds.length > 1) columns.push('this build / baseline');
+  if (builds.length > 1) columns.push('this build / baseline: a query', 'this build / baseline: beyond searchBatch');
+  report.note(`Load average when the table was made: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (2 cores shared with other work: CPU time, not wall time, and the rounds' own comparisons).`);
   report.table(`search() against searchBatch: ${options.n} x ${options.dim}, top ${K}, CPU microseconds a query`, columns, rows);
   report.data('rows', rows);
 }
