@@ -259,7 +259,7 @@ export function requireId(value, name = 'id') {
  */
 export function readOptions(value, name, keys) {
   if (value === undefined) return Object.create(null);
-  // guardProxy's catch written out (here and below): a search with options reads them at every call,
+  // guardProxy's catch written out: a search with options reads them at every call,
   // and a closure a read is garbage to collect.
   let given;
   try {
