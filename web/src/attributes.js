@@ -128,6 +128,8 @@ function filterLabels(labels, name) {
 
 // The conditions beyond exclude and labels, as the bindings' JSON ('' when none).
 function conditionsJson({ allLabels, noLabels, where }, noun) {
+  // The usual filter has none of them: no object made and measured for it.
+  if (allLabels === undefined && noLabels === undefined && where === undefined) return '';
   const conditions = {};
   if (allLabels !== undefined) conditions.allLabels = Array.from(filterLabels(allLabels, `${noun}.allLabels`));
   if (noLabels !== undefined) conditions.noLabels = Array.from(filterLabels(noLabels, `${noun}.noLabels`));
@@ -157,12 +159,23 @@ function conditionsJson({ allLabels, noLabels, where }, noun) {
 
 export const FILTER_KEYS = ['exclude', 'labels', 'allLabels', 'noLabels', 'where'];
 
+// A call's known keys, made once for each list of extra keys a caller keeps (search's), not at every call.
+const knownKeys = new WeakMap();
+function filterKeys(extraKeys) {
+  let keys = knownKeys.get(extraKeys);
+  if (keys === undefined) {
+    keys = [...extraKeys, ...FILTER_KEYS];
+    knownKeys.set(extraKeys, keys);
+  }
+  return keys;
+}
+
 /**
  * A filter { exclude, labels, allLabels, noLabels, where } of a search or a choice: exclude and labels
  * as typed arrays for the heap, the rest as JSON. `extraKeys` are the call's other options.
  */
 export function readFilter(options, noun, extraKeys = [], prefix = '') {
-  const given = readOptions(options, noun, [...extraKeys, ...FILTER_KEYS]);
+  const given = readOptions(options, noun, filterKeys(extraKeys));
   return {
     given,
     exclude: given.exclude === undefined ? NO_IDS : toIdArray(given.exclude, `${prefix}exclude`),

@@ -37,7 +37,7 @@ function isArrayBuffer(value) {
 }
 
 // 'Float32Array', ... for a real typed array, undefined otherwise (DataView, Proxy, plain object).
-function tagOf(value) {
+export function tagOf(value) {
   return typeof value === 'object' && value !== null ? typedArrayTag.call(value) : undefined;
 }
 
@@ -56,9 +56,13 @@ export function guardProxy(read, name) {
   try {
     return read();
   } catch (error) {
-    if (error instanceof TypeError && /revoked/.test(error.message)) throw invalidArgument(`${name} is a revoked Proxy`);
-    throw error;
+    throw proxyError(error, name);
   }
+}
+
+/** What guardProxy throws for `error` thrown while reading `name`: a revoked Proxy's TypeError as an INVALID_ARGUMENT, anything else as it is. */
+export function proxyError(error, name) {
+  return error instanceof TypeError && /revoked/.test(error.message) ? invalidArgument(`${name} is a revoked Proxy`) : error;
 }
 
 /** Array.isArray for a caller's value: a revoked Proxy is an INVALID_ARGUMENT naming `name`. */
@@ -70,7 +74,7 @@ const nonFinite = (message) => new BanditError(ErrorCode.NON_FINITE, message);
 
 // The elements of `values` (a typed array or an array) in a typed array: a new view of the same
 // memory when it already has the target type (so that the caller's own `buffer` or `byteLength`
-// properties are never read later), a copy otherwise. `check(value, i)` throws for a rejected element;
+// properties are never read later), a copy otherwise. `check(value, i, name)` throws for a rejected element;
 // `checkLength(length)`, if given, throws for a length the call cannot take, before any element is
 // read or anything as large as the length is allocated. `bound`, if given, is what `check` accepts:
 // exactly the numbers in [-bound, bound] (floats), so a typed array is scanned by a loop of its own
@@ -85,10 +89,10 @@ function readArray(values, name, Target, expected, check, checkLength, bound) {
     const length = typedArrayLength.call(values);
     checkLength?.(length);
     if (bound === undefined) {
-      for (let i = 0; i < length; i++) check(values[i], i);
+      for (let i = 0; i < length; i++) check(values[i], i, name);
     } else {
       const outside = firstOutside(values, length, bound);
-      if (outside >= 0) check(values[outside], outside);
+      if (outside >= 0) check(values[outside], outside, name);
     }
     if (tag === Target.name) return new Target(typedArrayBuffer.call(values), typedArrayByteOffset.call(values), length);
     // A typed array's elements are its own (no getter runs): the constructor converts them natively.
@@ -110,7 +114,7 @@ function readArray(values, name, Target, expected, check, checkLength, bound) {
     if (checkOwn && !Object.hasOwn(values, i)) throw holey(i);
     const value = values[i];
     if (typeof value !== 'number') throw invalidArgument(`${name}[${i}] is not a number (${describe(value)})`);
-    check(value, i);
+    check(value, i, name);
     copy[i] = value;
   }
   return copy;
@@ -159,20 +163,22 @@ function describe(value) {
   return String(value);
 }
 
-function checkEntry(name, float32) {
-  return (value, i) => {
-    if (value !== value || value === Infinity || value === -Infinity) throw nonFinite(`${name}[${i}] is ${value}`);
-    if (value > MAX_MAGNITUDE || value < -MAX_MAGNITUDE) {
-      // Beyond float32's range the stored value itself would be infinite.
-      if (float32 && Math.abs(value) > FLOAT32_MAX) throw nonFinite(`${name}[${i}] = ${value} overflows float32`);
-      throw invalidArgument(`${name}[${i}] = ${value} exceeds 1e15 in magnitude (inner products must stay finite in float32)`);
-    }
-  };
+// The element checks take the array's name rather than closing over it: a closure made at every
+// conversion (a search's query, at every call) is garbage to collect.
+function checkEntry(value, i, name, float32) {
+  if (value !== value || value === Infinity || value === -Infinity) throw nonFinite(`${name}[${i}] is ${value}`);
+  if (value > MAX_MAGNITUDE || value < -MAX_MAGNITUDE) {
+    // Beyond float32's range the stored value itself would be infinite.
+    if (float32 && Math.abs(value) > FLOAT32_MAX) throw nonFinite(`${name}[${i}] = ${value} overflows float32`);
+    throw invalidArgument(`${name}[${i}] = ${value} exceeds 1e15 in magnitude (inner products must stay finite in float32)`);
+  }
 }
+const checkFloat32Entry = (value, i, name) => checkEntry(value, i, name, true);
+const checkFeatureEntry = (value, i, name) => checkEntry(value, i, name, false);
 
 /** Vectors stored or searched as float32 (index items, queries): finite, |x| <= MAX_MAGNITUDE. */
 export function toFloat32Array(values, name) {
-  return readArray(values, name, Float32Array, 'a Float32Array, a Float64Array or an array of numbers', checkEntry(name, true), undefined, MAX_MAGNITUDE);
+  return readArray(values, name, Float32Array, 'a Float32Array, a Float64Array or an array of numbers', checkFloat32Entry, undefined, MAX_MAGNITUDE);
 }
 
 /**
@@ -180,14 +186,16 @@ export function toFloat32Array(values, name) {
  * `checkLength(length)`, if given, refuses a length before any element is read (readArray).
  */
 export function toFeatureArray(values, name, checkLength) {
-  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', checkEntry(name, false), checkLength, MAX_MAGNITUDE);
+  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', checkFeatureEntry, checkLength, MAX_MAGNITUDE);
 }
 
 /** Doubles that are only compared or range-checked by the core (weights, bounded rewards): finite. */
 export function toFloat64Array(values, name, checkLength) {
-  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', (value, i) => {
-    if (value !== value || value === Infinity || value === -Infinity) throw nonFinite(`${name}[${i}] is ${value}`);
-  }, checkLength, Number.MAX_VALUE);
+  return readArray(values, name, Float64Array, 'a Float64Array, a Float32Array or an array of numbers', checkFinite, checkLength, Number.MAX_VALUE);
+}
+
+function checkFinite(value, i, name) {
+  if (value !== value || value === Infinity || value === -Infinity) throw nonFinite(`${name}[${i}] is ${value}`);
 }
 
 /** A checkLength for toFeatureArray and toFloat64Array: one entry per id of `ids` (already read). */
@@ -199,11 +207,13 @@ export function lengthOf(ids, name, idsName) {
 
 /** Identifiers (and arm or row indices): integers in [0, 2^32-1]. */
 export function toIdArray(values, name = 'ids', checkLength = undefined) {
-  return readArray(values, name, Uint32Array, 'a Uint32Array or an array of integers in [0, 2^32-1]', (value, i) => {
-    if (!Number.isInteger(value) || value < 0 || value > MAX_UINT32) {
-      throw invalidArgument(`${name}[${i}] = ${describe(value)} is not an integer in [0, 2^32-1]`);
-    }
-  }, checkLength);
+  return readArray(values, name, Uint32Array, 'a Uint32Array or an array of integers in [0, 2^32-1]', checkId, checkLength);
+}
+
+function checkId(value, i, name) {
+  if (!Number.isInteger(value) || value < 0 || value > MAX_UINT32) {
+    throw invalidArgument(`${name}[${i}] = ${describe(value)} is not an integer in [0, 2^32-1]`);
+  }
 }
 
 /** Bytes (a saved state, a ratings file): a Uint8Array or an ArrayBuffer that is not detached. */
@@ -249,13 +259,21 @@ export function requireId(value, name = 'id') {
  */
 export function readOptions(value, name, keys) {
   if (value === undefined) return Object.create(null);
-  if (value === null || typeof value !== 'object' || guardProxy(() => Array.isArray(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer, name)) {
-    throw invalidArgument(`${name} must be an object, got ${describe(value)}`);
+  // guardProxy's catch written out: a search with options reads them at every call,
+  // and a closure a read is garbage to collect.
+  let given;
+  try {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+      throw invalidArgument(`${name} must be an object, got ${describe(value)}`);
+    }
+    given = Object.keys(value);
+  } catch (error) {
+    throw proxyError(error, name);
   }
   // Own enumerable keys only, into an object with no prototype: a key the caller did not give reads
   // as undefined even where another script added it to Object.prototype.
   const copy = Object.create(null);
-  for (const key of guardProxy(() => Object.keys(value), name)) copy[key] = value[key];
+  for (const key of given) copy[key] = value[key];
   if (keys) {
     for (const key of Object.keys(copy)) {
       if (!keys.includes(key)) throw invalidArgument(`unknown ${name} key '${key}' (known: ${keys.join(', ')})`);

@@ -10,13 +10,20 @@ const MAX_BATCH_QUERIES = 2 ** 24;
 const MAX_BATCH_ANSWERS = 2 ** 28;
 
 
+const SEARCH_KEYS = ['shortlist'];
+const NO_SEARCH_OPTIONS = Object.freeze(readSearchOptions({}));
+
 // search(query, k, { shortlist, exclude, labels, allLabels, noLabels, where }): exclude is ids, the
 // rest the attribute filter (attributes.js).
 function readSearchOptions(options) {
-  const filter = readFilter(options, 'search options', ['shortlist']);
-  const { shortlist = 0 } = filter.given;
+  // Most searches pass no options: one answer for all of them, rather than an empty copy of none,
+  // an empty filter and its JSON read at every call.
+  if (options === undefined) return NO_SEARCH_OPTIONS;
+  const { given, exclude, labels, conditions } = readFilter(options, 'search options', SEARCH_KEYS);
+  const { shortlist = 0 } = given;
   if (shortlist !== 0) requirePositiveInteger(shortlist, 'shortlist');
-  return { shortlist, ...filter };
+  // What the calls read, without a spread of the filter (a slower copy).
+  return { shortlist, exclude, labels, conditions };
 }
 
 // searchBatch's queries: one flat array of n x dim numbers (a Float32Array, say), or an array of n
@@ -122,10 +129,14 @@ export function defineMipsClasses(runtime) {
             const view = handle.search(address, query.length, k, shortlist, excludeAddress, exclude.length, labelAddress, labels.length,
               conditions) >>> 0;
             if (view === 0) return undefined;  // failed: call() throws the error C++ reported
-            const buffer = runtime.heapBuffer();
-            const [count, idsAddress, scoresAddress] = new Uint32Array(buffer, view, 3);
-            // Copies: the views point into wasm memory that the next search overwrites.
-            return { ids: new Uint32Array(buffer, idsAddress, count).slice(), scores: new Float32Array(buffer, scoresAddress, count).slice() };
+            // The block holds 32-bit words (count, ids' address, scores' address), all 4-byte aligned.
+            const words = runtime.heapWords();
+            const at = view >>> 2;
+            const count = words[at];
+            const ids = words[at + 1] >>> 2;
+            const scores = words[at + 2] >>> 2;
+            // Copies (one each): the memory is the module's, and the next search overwrites it.
+            return { ids: words.slice(ids, ids + count), scores: runtime.heapFloats().slice(scores, scores + count) };
           }),
       },
     },

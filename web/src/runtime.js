@@ -12,7 +12,7 @@
 // func() below, so a new class cannot skip steps 1-4, and a method called on another class's object
 // is refused.
 import { BanditError, ErrorCode, invalidArgument } from './errors.js';
-import { guardProxy, optionsToJson, readOptions, toBytes as readBytes } from './convert.js';
+import { guardProxy, optionsToJson, proxyError, readOptions, tagOf, toBytes as readBytes } from './convert.js';
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 // The bytes of a state given to the core to read its head: the envelope's head (at most 534 bytes,
@@ -99,15 +99,50 @@ export function createRuntime(Module) {
 
   // The wasm memory's current buffer. Growth replaces it; Module.HEAPU8 follows a growth made on this
   // thread, but not one made by a thread of the threaded build (an index being built in parallel).
+  // The memory object itself is fixed and its buffer always current: the threaded build's is
+  // Module.wasmMemory, the single-thread build's one of Module.asm's exports. It is looked up once:
+  // a search reads the buffer at every call, and Module is a large object whose property reads are
+  // slow ones. Module.HEAPU8 remains the way if neither is found.
+  const memory = Module.wasmMemory ?? Object.values(Module.asm ?? {}).find((value) => value instanceof WebAssembly.Memory);
   function heapBuffer() {
-    return (Module.wasmMemory ?? Module.HEAPU8).buffer;
+    return (memory ?? Module.HEAPU8).buffer;
   }
+
+  // Whole-heap views, made again only when growth replaced the buffer: a search's query is copied in
+  // and its answer (count, addresses, ids, scores) read out through them, each array with one set or
+  // one slice, rather than through new views made at every call (a view on a given buffer is one of
+  // the slower objects to make).
+  let views = { buffer: null };
+  function heapViews() {
+    const buffer = heapBuffer();
+    if (views.buffer !== buffer) {
+      views = { buffer, Uint8Array: new Uint8Array(buffer), Uint32Array: new Uint32Array(buffer), Float32Array: new Float32Array(buffer), Float64Array: new Float64Array(buffer) };
+    }
+    return views;
+  }
+  const heapWords = () => heapViews().Uint32Array;
+  const heapFloats = () => heapViews().Float32Array;
+
+  // Small arrays (a query, a short exclude list) are copied into one block of the heap kept for the
+  // purpose, rather than into a malloc'd block freed after the call: a search over a small index
+  // spent a tenth of its call in malloc and free. The block is taken by one call at a time (a nested
+  // call, from a callback, mallocs as before) and holds only the last such copy.
+  // Taken when the runtime is made, so that memoryUsage() counts it from the start; 0 (never used) if
+  // the heap could not hold it.
+  const SCRATCH_BYTES = 4096;
+  const scratch = Module._malloc(SCRATCH_BYTES) >>> 0;
+  let scratchBusy = false;
 
   // Copies typed arrays onto the wasm heap for the duration of `body(...addresses)`. The arrays are
   // the converters' results: real typed arrays, not detached. An empty array gets address 0 and no
   // allocation: the core reads nothing at an address it is given with length 0, so callers pass
   // empty filters and the like as they are.
   function withHeap(arrays, body) {
+    if (!scratchBusy && scratch !== 0) {
+      let bytes = 0;
+      for (const array of arrays) bytes += (array.byteLength + 7) & ~7;
+      if (bytes <= SCRATCH_BYTES) return withScratch(arrays, body);
+    }
     const addresses = [];
     try {
       for (const array of arrays) {
@@ -128,6 +163,36 @@ export function createRuntime(Module) {
       return body(...addresses);
     } finally {
       for (const address of addresses) if (address !== 0) Module._free(address);
+    }
+  }
+
+  const ELEMENT_BYTES = Object.assign(Object.create(null), { Uint8Array: 1, Uint32Array: 4, Float32Array: 4, Float64Array: 8 });
+  // withHeap's arrays laid out in the scratch block, each at an 8-byte boundary (doubles'). The
+  // arrays are the converters' (Uint8Array, Uint32Array, Float32Array, Float64Array): each is set
+  // through the heap view of its own type, a plain copy of its elements.
+  function withScratch(arrays, body) {
+    scratchBusy = true;
+    try {
+      const heap = heapViews();
+      const addresses = [];
+      let at = scratch;
+      for (const array of arrays) {
+        const bytes = array.byteLength;
+        if (bytes === 0) {
+          addresses.push(0);
+          continue;
+        }
+        addresses.push(at);
+        // The intrinsic tag, not array.constructor, which another script may have changed.
+        const tag = tagOf(array);
+        const element = ELEMENT_BYTES[tag];
+        if (element !== undefined) heap[tag].set(array, at / element);
+        else heap.Uint8Array.set(new Uint8Array(array.buffer, array.byteOffset, bytes), at);
+        at += (bytes + 7) & ~7;
+      }
+      return body(...addresses);
+    } finally {
+      scratchBusy = false;
     }
   }
 
@@ -173,9 +238,10 @@ export function createRuntime(Module) {
         continue;
       }
       const { args = [], call: body } = member;
+      // Made once, not at every call: it is only needed in a refusal's message.
+      const what = `${Class.name}.${name}()`;
       const method = {
         [name](...values) {
-          const what = `${Class.name}.${name}()`;
           if (typeof args !== 'function') refuseExtraArguments(what, values, args.length);
           const converted = typeof args === 'function'
             ? guardProxy(() => args(values), `an argument of ${what}`)
@@ -281,7 +347,7 @@ export function createRuntime(Module) {
     return optionsToJson({ ...readOptions(options, 'options'), type });
   }
 
-  const runtime = { Module, heapBuffer, call, callWithCallback, withHeap, attributesOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions, inspectState };
+  const runtime = { Module, heapBuffer, heapWords, heapFloats, call, callWithCallback, withHeap, attributesOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions, inspectState };
   return runtime;
 }
 
@@ -293,7 +359,12 @@ function convertArguments(converters, args, what) {
   const values = [];
   for (let i = 0; i < converters.length; i++) {
     const value = i < args.length ? args[i] : undefined;
-    values.push(guardProxy(() => converters[i](value, values), `argument ${i + 1} of ${what}`));
+    // guardProxy's catch, written out: no closure made for each argument of each call.
+    try {
+      values.push(converters[i](value, values));
+    } catch (error) {
+      throw proxyError(error, `argument ${i + 1} of ${what}`);
+    }
   }
   return values;
 }
