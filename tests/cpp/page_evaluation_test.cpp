@@ -464,3 +464,24 @@ TEST(PageEvaluation, CascadeIntervalHoldsUnderSkewedWeights) {
   EXPECT_GE(reportCovered, 190);
   EXPECT_LE(normalCovered, reportCovered - 10);
 }
+
+// The gamma interval reads rewards as counts: on clicks it is skewed upwards (its upper end allows one
+// more click at the largest weight); a log with a reward below 0 keeps the normal interval,
+// symmetric about the same estimate.
+TEST(PageEvaluation, NegativeRewardsKeepTheNormalInterval) {
+  Shop shop(77, 8);
+  auto target = shop.policy(3, 60);
+  DecisionLog log = shop.log(1000, 3, 1.0, {});
+  const OffPolicyEvaluation evaluation(Json{{"estimators", {"page-ips"}}});
+  const Json clicks = evaluation.run(copiesOf(*target), log)["page-ips"];
+  const double value = clicks["value"].get<double>();
+  EXPECT_GT(clicks["high"].get<double>() - value, value - clicks["low"].get<double>());
+  // A record the target would not show (weight 0) takes a reward below 0: the estimate is the same.
+  const std::vector<Id> slate = copiesOf(*target)()->selectSlate(3, ArmFilter{});
+  std::size_t other = 0;
+  while (log.arms[other] == slate[log.positions[other]]) ++other;
+  log.rewards[other] = -1.0;
+  const Json signedRewards = evaluation.run(copiesOf(*target), log)["page-ips"];
+  EXPECT_DOUBLE_EQ(signedRewards["value"].get<double>(), value);
+  EXPECT_NEAR(signedRewards["high"].get<double>() - value, value - signedRewards["low"].get<double>(), 1e-12);
+}
