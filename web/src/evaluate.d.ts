@@ -119,9 +119,9 @@ export interface EvaluateOptions {
 }
 
 /**
- * One estimate of the mean reward per decision with its 95% normal interval. `value`, `low` and
- * `high` are null when no sample stands behind them (replay matched no record; SNIPS when the
- * policy would play no logged arm).
+ * One estimate of the mean reward per decision with its 95% normal interval (page-ips and
+ * page-cascade: a gamma interval for weighted counts, below). `value`, `low` and `high` are null when
+ * no sample stands behind them (replay matched no record; SNIPS when the policy would play no logged arm).
  */
 export interface OffPolicyEstimate {
   value: number | null;
@@ -205,7 +205,9 @@ export interface EvaluationReport {
   dr?: OffPolicyEstimate;
   /**
    * The expected sum of rewards of a page: the sum of a page's per-position IPS terms (additive rewards,
-   * marginal propensities), its interval over pages; `n` counts pages.
+   * marginal propensities), its interval over pages; `n` counts pages. The interval is Fay and Feuer's gamma
+   * interval for a weighted sum of counts (skewed like the rare heavy weights; its upper end allows one more
+   * reward at the largest weight), the normal one when a reward is below 0.
    */
   'page-ips'?: OffPolicyEstimate;
   /**
@@ -216,7 +218,8 @@ export interface EvaluationReport {
   /**
    * Reward-interaction IPS (cascade rewards: a click at a position may depend on the items above it):
    * position j's reward weighs the target's probability of the page's prefix over the logger's (the
-   * log's `prefixPropensities`); deterministic targets only (LinUCB, the elimination policies).
+   * log's `prefixPropensities`); deterministic targets only (LinUCB, the elimination policies). Its interval
+   * is page-ips' gamma interval.
    */
   'page-cascade'?: OffPolicyEstimate;
   /** The reward model dm and dr used (present when either was computed). */

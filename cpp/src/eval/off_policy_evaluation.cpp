@@ -4,8 +4,10 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include <Eigen/Dense>
 
@@ -367,28 +369,80 @@ double pseudoInverseWeight(double m, double pageSize, double matched, double sho
   return 1.0 + (m - 1.0) * (matched - shownAnywhere / pageSize);
 }
 
-// One page's share of a page estimator: its term (the page's value as the estimator reads it) and
-// its weight (what the effective sample size counts).
+// One page's share of a page estimator: its term (the page's value as the estimator reads it), its
+// weight (what the effective sample size counts) and its largest weight on one position's reward.
 struct PageTerm {
   double term = 0.0;
   double weight = 0.0;
+  double largestWeight = 0.0;
 };
+
+// The `z` quantile (z a standard normal quantile) of the gamma distribution of shape `shape` and scale
+// `scale`, by Wilson and Hilferty's cube root: within about 1% from shape 1 on; below it the upper
+// quantile falls a little short (2% at shape 0.5) and the lower one toward 0 (0 where the cube
+// root's base falls below 0). A closed form, where an exact quantile would iterate on the incomplete
+// gamma function, for an interval whose shapes are mostly well above 1.
+double gammaQuantile(double shape, double scale, double z) {
+  const double c = 1.0 / (9.0 * shape);
+  const double root = 1.0 - c + z * std::sqrt(c);
+  return root > 0.0 ? shape * scale * root * root * root : 0.0;
+}
+
+// The 95% interval of the estimate `value` with standard error `error` of page-ips and page-cascade,
+// whose page terms are sums of rewards in [0, largestReward] at importance weights of at most
+// largestWeight, over `pages` pages: Fay and Feuer's (1997) gamma interval for a weighted sum of
+// Poisson counts (used for directly standardised rates). Why not the normal interval: a deterministic
+// target's page is weighed only where the logger happened to show it (for page-cascade its whole
+// prefix, weights of hundreds: 336 on the third position of 8 items), so the page terms are 0 on most
+// pages and large on a few; a log that showed few of the heavy ones gives a low estimate with a small
+// error, and the normal interval missed above the truth (35 of 40 seeds of the bench's cascade shop
+// from either logger). The gamma interval is skewed as the estimate is (a gamma with the estimate's
+// mean and variance), and its upper end allows one more reward at the largest weight, as an exact
+// Poisson interval allows one more count than it saw. In a simulation of the bench's cascade shop
+// (8 items, pages of 3, a uniform logger or the mix 0.5, 100 to 300 seeds) it covered 99 to 100% of
+// 1,000 and 5,000 pages where the normal covered 86 to 91%, and 95 to 98% of 20,000 pages (the
+// normal 92%) at 1.2 times the normal's width; 20 items, pages of 2, 1,000 pages: 98% (the normal
+// 82%). Cheap (closed form) and with no draws. The studentised bootstrap over pages cannot see the
+// heavy pages a log lacks: 84 to 92% in the same simulation; an empirical-Bernstein bound, whose
+// range is the largest weight, covered but was 3.5 times the normal's width at 20,000 pages. Rewards
+// below 0 break the Poisson reading: such a log keeps the normal interval.
+std::pair<double, double> weightedCountInterval(double value, double error, double largestWeight, double largestReward, double pages) {
+  if (!std::isfinite(error)) return {kNoValue, kNoValue};
+  const double variance = error * error;
+  const double low = value > 0.0 && variance > 0.0 ? gammaQuantile(value * value / variance, variance / value, -kZ95) : std::max(value, 0.0);
+  const double unit = largestWeight * largestReward / pages;  // one more reward at the largest weight, as a share of the mean
+  const double above = value + unit;
+  const double spread = variance + unit * unit;
+  const double high = above > 0.0 && spread > 0.0 ? gammaQuantile(above * above / spread, spread / above, kZ95) : above;
+  return {low, high};
+}
 
 // A page estimator: `perPage(first, end)` reads the page of records first to end - 1. The interval is
 // over pages, not positions: a page's positions are not independent (one page, one user, one filter).
+// With `largestReward` (the log's, when no reward is below 0) the interval is weightedCountInterval's;
+// without it (page-pi, whose weights can be below 0, or a log with rewards below 0) the normal one.
 template <class PerPage>
-Json overPages(const std::vector<std::size_t>& bounds, const PerPage& perPage) {
+Json overPages(const std::vector<std::size_t>& bounds, std::optional<double> largestReward, const PerPage& perPage) {
   const std::size_t pageCount = bounds.size() - 1;
   std::vector<double> terms(pageCount, 0.0);
   std::vector<double> weights(pageCount, 0.0);
+  double largestWeight = 0.0;
   for (std::size_t k = 0; k < pageCount; ++k) {
     const PageTerm page = perPage(bounds[k], bounds[k + 1]);
     terms[k] = page.term;
     weights[k] = page.weight;
+    largestWeight = std::max(largestWeight, page.largestWeight);
   }
   Estimate estimate = meanOf(terms);
   estimate.effectiveSampleSize = effectiveSampleSize(weights);
-  return estimate.toJson();
+  Json out = estimate.toJson();
+  if (largestReward && std::isfinite(estimate.value)) {
+    const auto [low, high] =
+        weightedCountInterval(estimate.value, estimate.standardError, largestWeight, *largestReward, static_cast<double>(pageCount));
+    out["low"] = std::isfinite(low) ? Json(low) : Json(nullptr);
+    out["high"] = std::isfinite(high) ? Json(high) : Json(nullptr);
+  }
+  return out;
 }
 
 // The estimators that weigh each position's reward on its own (page-ips, page-cascade): the page's
@@ -401,6 +455,7 @@ PageTerm weightedPositions(const DecisionLog& log, std::size_t first, std::size_
     const double w = weightOf(i);
     page.term += w * log.rewards[i];
     page.weight += w / static_cast<double>(end - first);
+    page.largestWeight = std::max(page.largestWeight, w);
   }
   return page;
 }
@@ -413,9 +468,17 @@ void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vecto
     return "page of records " + std::to_string(first) + " to " + std::to_string(end - 1);
   };
   const auto pi = [&](std::size_t record, Id arm) { return contexts[contextOf[record]].probabilityOf(arm); };
+  // page-ips and page-cascade read their intervals as weighted counts (weightedCountInterval) when no
+  // reward is below 0.
+  std::optional<double> largestReward = 0.0;
+  for (const double r : log.rewards) {
+    if (r < 0.0) largestReward.reset();
+    if (!largestReward) break;
+    largestReward = std::max(*largestReward, r);
+  }
   if (wants("page-ips")) {
     // Each position's IPS weight.
-    report["page-ips"] = overPages(bounds, [&](std::size_t first, std::size_t end) {
+    report["page-ips"] = overPages(bounds, largestReward, [&](std::size_t first, std::size_t end) {
       return weightedPositions(log, first, end, [&](std::size_t i) { return std::min(pi(i, log.arms[i]) / log.propensities[i], clip_); });
     });
   }
@@ -423,7 +486,7 @@ void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vecto
     // Reward-interaction IPS: position j's reward weighs pi(s_0..s_j) / mu(s_0..s_j), the target's
     // probability of the page's prefix over the logger's (checkCascade: a deterministic target, whose
     // probability of a prefix is the product of its positions' 0 or 1).
-    report["page-cascade"] = overPages(bounds, [&](std::size_t first, std::size_t end) {
+    report["page-cascade"] = overPages(bounds, largestReward, [&](std::size_t first, std::size_t end) {
       double target = 1.0;
       return weightedPositions(log, first, end, [&](std::size_t i) {
         target *= pi(i, log.arms[i]);
@@ -433,7 +496,7 @@ void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vecto
   }
   if (wants("page-pi")) {
     // One weight for the whole page (the pseudo-inverse's) on the sum of its rewards.
-    report["page-pi"] = overPages(bounds, [&](std::size_t first, std::size_t end) {
+    report["page-pi"] = overPages(bounds, std::nullopt, [&](std::size_t first, std::size_t end) {
       const std::size_t size = end - first;
       // The page's positions are distinct (pageBounds), so 0 to size - 1 each once when the largest is size - 1.
       std::uint32_t last = 0;
