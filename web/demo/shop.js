@@ -165,7 +165,7 @@ export function setUpShop() {
     const ago = forgetting.lastChange === null ? null : stats.updates - forgetting.lastChange;
     section.dataset.changedAgo = ago === null ? '' : String(ago);
     const noticed = forgetting.changes > 0
-      ? `it noticed a change of taste ${forgetting.changes === 1 ? 'once' : `${forgetting.changes} times`}, last ${ago} items seen ago, and kept only what came after`
+      ? `it noticed a change of taste ${forgetting.changes === 1 ? 'once' : `${forgetting.changes} times`}, last ${ago} items seen ago, and weighed what it had learned before by a quarter`
       : 'it has noticed no change of taste';
     const searched = view.innerProducts;
     section.dataset.innerProducts = String(searched);
