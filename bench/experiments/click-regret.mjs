@@ -3,7 +3,8 @@
 // seeds), pages of 5, each policy with 'none' against 'auto' at the given settings, and the
 // changes 'auto' found where nothing changed. The issue's target: stationary regret within 1.1x
 // of 'none''s. Regret of a page: the 5 best arms' click rates less the shown arms'.
-//   node bench/experiments/click-regret.mjs [--level=L] [--margin=m] [--drop=rho] [--keep=share] [--types=a,b] [--pages=P] [--seeds=S] [--switch]
+//   node bench/experiments/click-regret.mjs [--level=L] [--margin=m] [--drop=rho] [--keep=share] [--warmup=w] [--types=a,b] [--pages=P] [--seeds=S] [--switch] [--show-changes]
+// --show-changes prints the update at which each false alarm was raised.
 // --switch: the same worlds with the taste turned half way, the pages each policy takes to regain
 // 80% of its pre-switch reward above the average arm, against a fresh model ('none', started at
 // the switch).
@@ -21,7 +22,7 @@ const pages = numberArg('pages', 300);
 const seeds = numberArg('seeds', 3);
 const PAGE = 5;
 const auto = {};
-for (const [flag, key] of [['level', 'likelihoodThreshold'], ['margin', 'likelihoodMargin'], ['drop', 'dropRatio'], ['keep', 'alarmKeeps']]) {
+for (const [flag, key] of [['level', 'likelihoodThreshold'], ['margin', 'likelihoodMargin'], ['drop', 'dropRatio'], ['keep', 'alarmKeeps'], ['warmup', 'warmUp']]) {
   if (args.some((a) => a.startsWith(`--${flag}=`))) auto[key] = numberArg(flag, 0);
 }
 const forgettingAuto = Object.keys(auto).length ? auto : 'auto';
@@ -51,6 +52,7 @@ function play(type, world, dim, seed, forgetting, from = 0) {
     regret += top - shown;
   }
   const changes = policy.stats().forgetting.changes;
+  if (changes && args.includes('--show-changes')) console.log(`    change at update ${policy.stats().forgetting.lastChange} (d ${dim} seed ${seed})`);
   policy.dispose();
   return { regret, changes, rewardPerPage };
 }
