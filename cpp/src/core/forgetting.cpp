@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
 
 #include "sublinear/core/error.hpp"
@@ -33,8 +34,10 @@ Forgetting::Forgetting(const Json& options, double alarmKeeps)
   require(value.is_object(), ErrorCode::InvalidArgument, "option 'forgetting' must be 'auto', 'none', { discount } or { window }");
   optionTable("nested", "policy.forgetting").check(value);
   const OptionGroup& spec = option_groups::forgettingSpec();
-  if (isGiven(value, "threshold") || isGiven(value, "drift") || isGiven(value, "margin") || isGiven(value, "warmUp") ||
-      isGiven(value, "likelihoodThreshold") || isGiven(value, "dropRatio") || isGiven(value, "likelihoodMargin") || isGiven(value, "alarmKeeps")) {
+  // Any of the detector's settings given: all of them read (the others at their defaults).
+  static const char* const kDetectorKeys[] = {"threshold", "drift", "margin", "warmUp", "likelihoodThreshold",
+                                               "dropRatio", "likelihoodMargin", "alarmKeeps"};
+  if (std::any_of(std::begin(kDetectorKeys), std::end(kDetectorKeys), [&](const char* key) { return isGiven(value, key); })) {
     threshold_ = readOption(spec, value, "threshold");
     drift_ = readOption(spec, value, "drift");
     margin_ = readOption(spec, value, "margin");

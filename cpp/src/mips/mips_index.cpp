@@ -57,13 +57,12 @@ struct RankingBuffers {
   std::vector<const float*> rows;
   std::vector<float> knownScores;
   std::vector<std::pair<const float*, Id>> pending;
-  // The k best so far, a heap with the worst on top (TopK's, in a buffer that is kept).
-  std::vector<std::pair<float, Id>> best;
+  TopK best;
   void release() {
     rows = {};
     knownScores = {};
     pending = {};
-    best = {};
+    best.release();
   }
 };
 thread_local RankingBuffers rankingBuffers;
@@ -521,21 +520,8 @@ void MipsIndex::rankExactly(const float* paddedQuery, const std::vector<Id>& ids
   buffers.rows.resize(count);
   buffers.knownScores.resize(count);
   candidateRows(ids, buffers.rows.data(), buffers.knownScores.data());
-  // TopK's selection (higher score, then smaller id; the k best whatever the order they come in)
-  // in the kept buffer: a heap whose top is the worst kept.
-  auto& best = buffers.best;
-  best.clear();
-  const auto worseOnTop = [](const std::pair<float, Id>& a, const std::pair<float, Id>& b) { return TopK::better(a.first, a.second, b.first, b.second); };
-  const auto offer = [&](float score, Id id) {
-    if (best.size() < k) {
-      best.emplace_back(score, id);
-      std::push_heap(best.begin(), best.end(), worseOnTop);
-    } else if (!best.empty() && TopK::better(score, id, best.front().first, best.front().second)) {
-      std::pop_heap(best.begin(), best.end(), worseOnTop);
-      best.back() = {score, id};
-      std::push_heap(best.begin(), best.end(), worseOnTop);
-    }
-  };
+  TopK& best = buffers.best;
+  best.reset(k);
   // Candidates whose scores the index's search computed already (a float graph's beam: rows[i] is
   // null) are taken as they are; the rest are scored here. `ids` may be out.ids: everything is read
   // from it before the answer is written.
@@ -543,7 +529,7 @@ void MipsIndex::rankExactly(const float* paddedQuery, const std::vector<Id>& ids
   pending.clear();
   for (std::size_t i = 0; i < count; ++i) {
     if (buffers.rows[i] == nullptr) {
-      offer(buffers.knownScores[i], ids[i]);
+      best.push(buffers.knownScores[i], ids[i]);
     } else {
       pending.emplace_back(buffers.rows[i], ids[i]);
     }
@@ -561,17 +547,16 @@ void MipsIndex::rankExactly(const float* paddedQuery, const std::vector<Id>& ids
   for (; interleave && i + 4 <= pending.size(); i += 4) {
     const float* four[4] = {pending[i].first, pending[i + 1].first, pending[i + 2].first, pending[i + 3].first};
     items_.scoreRows4(four, paddedQuery, scores);
-    for (std::size_t r = 0; r < 4; ++r) offer(scores[r], pending[i + r].second);
+    for (std::size_t r = 0; r < 4; ++r) best.push(scores[r], pending[i + r].second);
   }
-  for (; i < pending.size(); ++i) offer(items_.scoreRow(pending[i].first, paddedQuery), pending[i].second);
+  for (; i < pending.size(); ++i) best.push(items_.scoreRow(pending[i].first, paddedQuery), pending[i].second);
   countInnerProducts(static_cast<double>(count));
-  // Best first.
-  std::sort_heap(best.begin(), best.end(), worseOnTop);
-  out.ids.resize(best.size());
-  out.scores.resize(best.size());
-  for (std::size_t r = 0; r < best.size(); ++r) {
-    out.ids[r] = best[r].second;
-    out.scores[r] = best[r].first;
+  const auto& ranked = best.sorted();
+  out.ids.resize(ranked.size());
+  out.scores.resize(ranked.size());
+  for (std::size_t r = 0; r < ranked.size(); ++r) {
+    out.ids[r] = ranked[r].second;
+    out.scores[r] = ranked[r].first;
   }
   if (count > RankingBuffers::kKeptCandidates) buffers.release();
 }
