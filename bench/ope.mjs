@@ -30,7 +30,7 @@
 //     simulator (learning: online, each position's click learned with the report's acceptance).
 //   npm run bench -- ope [--seeds=S] [--pages [--population --save-as ope-pages-population]]
 import init from '../dist/index.js';
-import { frozenTruth, logShop, makeShop } from './lib/logged-shop.mjs';
+import { frozenTruth, logShop, makeShop, onlineMean } from './lib/logged-shop.mjs';
 import { makePageShop, uniformLogger, writeCascadeLog, writePageLog } from './lib/page-shop.mjs';
 import { numberArg } from './lib/args.mjs';
 import { frozenPageTruth, learningPageTruth, logPopulationPages, makePopulationPageShop, trainedStates } from './lib/population-page-shop.mjs';
@@ -277,20 +277,12 @@ export default async function ope(args, report) {
     const learningLog = logShop(sb, small, 400, 0.5).log;
     const [learning, learningMs] = timed({ catalogue: small.catalogue, users: { policy: { type: 'lin-ucb' } }, log: learningLog, seed });
     const steps = Math.max(1, Math.round(learning.horizon));
-    let online = 0;
-    const replications = 5;
-    for (let r = 0; r < replications; r++) {
-      for (let u = 0; u < small.users; u++) {
-        const user = new sb.LinUCB({ catalogue: small.catalogue });
-        for (let t = 0; t < steps; t++) {
-          const arm = user.select();
-          online += small.clickRate(u, arm);
-          user.update(arm, small.click(u, arm));
-        }
-        user.dispose();
-      }
-    }
-    online /= replications * small.users * steps;
+    const online = onlineMean(sb, small.catalogue, small.users, 5, steps, (user, u) => {
+      const arm = user.select();
+      const value = small.clickRate(u, arm);
+      user.update(arm, small.click(u, arm));
+      return value;
+    });
     add('learning: replay', '', covers(learning.replay, online), learning.replay.high - learning.replay.low, learningMs);
     horizons.push(learning.horizon);
     small.catalogue.dispose();

@@ -1,6 +1,7 @@
 // A generated shop whose users see pages (issue 54, page estimators for a population): a catalogue,
 // users with hidden tastes of their own and binary clicks of a position-based model; shared by
 // tests/js/evaluate-population-pages.test.js and `npm run bench -- ope --pages`.
+import { onlineMean } from './logged-shop.mjs';
 import { seededRandom, standardNormal } from './seeded-random.mjs';
 
 // `items` items with Gaussian features (dimension `dim`), `users` users with tastes; a click on item a
@@ -107,20 +108,12 @@ export function frozenPageTruth(sb, shop, states, size) {
 // its own, one after another, and learns each position's click with probability `acceptance` (what
 // the replay's rejection lets through), averaged over pages, users and `runs` runs.
 export function learningPageTruth(sb, shop, pages, size, acceptance, runs = 5) {
-  let total = 0;
-  for (let run = 0; run < runs; run++) {
-    for (let u = 0; u < shop.users; u++) {
-      const user = new sb.LinUCB({ catalogue: shop.catalogue });
-      for (let t = 0; t < pages; t++) {
-        const slate = user.selectSlate(size);
-        total += shop.pageValue(u, slate);
-        slate.forEach((id, j) => {
-          const click = shop.click(u, id, j);
-          if (shop.random() < acceptance) user.update(id, click);
-        });
-      }
-      user.dispose();
-    }
-  }
-  return total / (runs * shop.users * pages);
+  return onlineMean(sb, shop.catalogue, shop.users, runs, pages, (user, u) => {
+    const slate = user.selectSlate(size);
+    slate.forEach((id, j) => {
+      const click = shop.click(u, id, j);
+      if (shop.random() < acceptance) user.update(id, click);
+    });
+    return shop.pageValue(u, slate);
+  });
 }

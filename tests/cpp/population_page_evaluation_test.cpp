@@ -11,6 +11,7 @@
 
 #include "sublinear/core/random.hpp"
 #include "sublinear/eval/population_evaluation.hpp"
+#include "taste_shop.hpp"
 #include "test_support.hpp"
 
 using namespace sublinear;
@@ -25,34 +26,10 @@ constexpr int kDim = 4;
 // A generated shop: items with features in [-1, 1]^4, users with tastes of their own, and binary
 // clicks of a position-based model P(click | item a at position j, user u) = sigma(-1 + 2 x_a^T
 // theta_u) / (1 + 0.3 j): a page's expected clicks add over its positions.
-struct Shop {
-  std::shared_ptr<Catalogue> catalogue;
-  std::vector<Id> items;
-  std::vector<std::vector<double>> features;
-  std::vector<std::vector<double>> tastes;
-  Random random;
-
-  Shop(std::size_t itemCount, std::size_t userCount, std::uint64_t seed) : random(seed) {
-    catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"index", Json{{"type", "exact"}}}, {"seed", 5}});
-    std::vector<double> rows;
-    for (std::size_t a = 0; a < itemCount; ++a) {
-      items.push_back(static_cast<Id>(a));
-      features.emplace_back();
-      for (int j = 0; j < kDim; ++j) {
-        features.back().push_back(random.uniform(-1.0, 1.0));
-        rows.push_back(features.back().back());
-      }
-    }
-    catalogue->add(items.data(), items.size(), rows.data(), rows.size(), nullptr, 0);
-    for (std::size_t u = 0; u < userCount; ++u) {
-      tastes.emplace_back();
-      for (int j = 0; j < kDim; ++j) tastes.back().push_back(random.uniform(-1.0, 1.0));
-    }
-  }
+struct Shop : sublinear::testing::TasteShop {
+  Shop(std::size_t itemCount, std::size_t userCount, std::uint64_t seed) : TasteShop(kDim, itemCount, userCount, seed, -1.0, 1.0, -1.0, 1.0) {}
   double clickRate(std::size_t user, Id item, std::size_t position) const {
-    double score = 0.0;
-    for (int j = 0; j < kDim; ++j) score += features[item][static_cast<std::size_t>(j)] * tastes[user][static_cast<std::size_t>(j)];
-    return 1.0 / (1.0 + std::exp(1.0 - 2.0 * score)) / (1.0 + 0.3 * static_cast<double>(position));
+    return 1.0 / (1.0 + std::exp(1.0 - 2.0 * score(user, item))) / (1.0 + 0.3 * static_cast<double>(position));
   }
   double pageValue(std::size_t user, const std::vector<Id>& page) const {
     double value = 0.0;
