@@ -239,3 +239,34 @@ TEST(PopulationPageEvaluation, RefusesWhatItCannotEstimate) {
   EXPECT_FALSE(both["positions"][0].contains("page-ips"));
   EXPECT_TRUE(both["positions"][0].contains("ips"));
 }
+
+TEST(PopulationPageEvaluation, BootstrapResamplesUsersAndALearningReportCarriesReplayBeside) {
+  Shop shop(10, 30, 2);
+  const Logged logged = logOf(shop, 20, 4, 1.0);
+  const UserModels frozen = UserModels::frozen(shop.catalogue, shop.trainedStates(20));
+  const Json estimators = Json{"page-ips", "page-pi"};
+  const Json normal = PopulationEvaluation(Json{{"estimators", estimators}}).run(frozen, nullptr, logged.log, logged.users);
+  const Json bootstrap = PopulationEvaluation(Json{{"estimators", estimators}, {"interval", "bootstrap"}, {"seed", 3}})
+                             .run(frozen, nullptr, logged.log, logged.users);
+  for (const char* name : {"page-ips", "page-pi"}) {
+    SCOPED_TRACE(name);
+    // The same estimate; an interval of resampled users around it, of a width like the other's.
+    EXPECT_EQ(bootstrap[name]["value"].get<double>(), normal[name]["value"].get<double>());
+    const double value = normal[name]["value"].get<double>();
+    EXPECT_LT(bootstrap[name]["low"].get<double>(), value);
+    EXPECT_GT(bootstrap[name]["high"].get<double>(), value);
+    const double widths = (bootstrap[name]["high"].get<double>() - bootstrap[name]["low"].get<double>()) /
+                          (normal[name]["high"].get<double>() - normal[name]["low"].get<double>());
+    EXPECT_GT(widths, 0.5);
+    EXPECT_LT(widths, 2.0);
+  }
+  // A learning population: replay and the page estimates walk one path (the same accepted records).
+  const UserModels learning = UserModels::learning(shop.catalogue, Json{{"type", "lin-ucb"}});
+  const Json both = PopulationEvaluation(Json{{"estimators", {"replay", "page-ips"}}}).run(learning, nullptr, logged.log, logged.users);
+  const Json pagesOnly = PopulationEvaluation(Json{{"estimators", {"page-ips"}}}).run(learning, nullptr, logged.log, logged.users);
+  EXPECT_EQ(both["page-ips"]["value"].get<double>(), pagesOnly["page-ips"]["value"].get<double>());
+  EXPECT_EQ(both["horizon"].get<double>(), pagesOnly["horizon"].get<double>());
+  EXPECT_EQ(both["replay"]["n"].get<std::size_t>(), both["diagnostics"]["accepted"].get<std::size_t>());
+  EXPECT_FALSE(pagesOnly.contains("replay"));
+  EXPECT_EQ(both["page-ips"]["n"].get<std::size_t>(), 600u);
+}
