@@ -317,13 +317,9 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
     }
     return false;
   };
-  if (wanted("dm")) shared.model = fit(1, 1);
-  if (wanted("dr")) {
-    for (std::size_t fold = 0; fold < 2; ++fold) shared.foldModels[fold] = fit(2, fold);
-  }
   const bool pagesWanted = wanted("page-ips") || wanted("page-pi") || wanted("page-cascade");
   if (pagesWanted) {
-    // Pages as one policy's log has them, refused before any user's model is asked anything: a page
+    // Pages as one policy's log has them, refused before anything is fitted or estimated: a page
     // is one user's view, so a page whose records name different users is no page of either.
     shared.pageBounds = log.pageBounds();
     if (wanted("page-cascade")) OffPolicyEvaluation::checkCascadeLog(log, shared.pageBounds);
@@ -341,6 +337,10 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
       }
       shared.pagesOf[userIndex.at(users[first])].push_back(page);
     }
+  }
+  if (wanted("dm")) shared.model = fit(1, 1);
+  if (wanted("dr")) {
+    for (std::size_t fold = 0; fold < 2; ++fold) shared.foldModels[fold] = fit(2, fold);
   }
   if (wanted("replay") || (pagesWanted && (candidate.learns() || (baseline && baseline->learns())))) {
     Random random(seed_);
