@@ -22,11 +22,18 @@
 //     inverse of a whole prefix's probability, so it needs small shops and many pages): page-cascade
 //     beside page-ips and page-pi, the target a frozen LinUCB (page-cascade takes deterministic
 //     targets), the loggers uniform or the exploration mix 0.5, both with prefixPropensities.
-//   npm run bench -- ope [--seeds=S] [--pages]
+//     Then a population (evaluate with users) on bench/lib/population-page-shop.mjs's shops (20 items,
+//     d = 4, 40 users with tastes of their own, position-based clicks, 30 pages of 5 or 10 per user): a
+//     frozen LinUCB population (each user trained on 60 clicks) against a weaker one (5 clicks), and a
+//     learning LinUCB population from scratch; the loggers uniform without replacement or each user's
+//     LinUCB with the exploration mix 0.5 through decideSlate(); the truth the population run on the
+//     simulator (learning: online, each position's click learned with the report's acceptance).
+//   npm run bench -- ope [--seeds=S] [--pages [--population --save-as ope-pages-population]]
 import init from '../dist/index.js';
-import { frozenTruth, logShop, makeShop } from './lib/logged-shop.mjs';
+import { frozenTruth, logShop, makeShop, onlineMean } from './lib/logged-shop.mjs';
 import { makePageShop, uniformLogger, writeCascadeLog, writePageLog } from './lib/page-shop.mjs';
 import { numberArg } from './lib/args.mjs';
+import { frozenPageTruth, learningPageTruth, logPopulationPages, makePopulationPageShop, trainedStates } from './lib/population-page-shop.mjs';
 
 const covers = (estimate, truth) => estimate.low <= truth && truth <= estimate.high;
 
@@ -139,12 +146,103 @@ function cascadePages(sb, seeds, report) {
     'a LinUCB trained on 20 clicks exploring with the mix 0.5 through decideSlate() (its prefixPropensities). Mean error: estimate minus truth.');
 }
 
+// The page estimators of a population (evaluate with users): coverage of the population's page value
+// (and, frozen, of the paired difference against a weaker population), mean width and time.
+function populationPages(sb, seeds, report) {
+  const rows = new Map();
+  const add = (key, hit, width, ms, truth) => {
+    const row = rows.get(key) ?? { covered: 0, width: 0, ms: 0, runs: 0, truth: 0 };
+    Object.assign(row, { covered: row.covered + (hit ? 1 : 0), width: row.width + width, ms: row.ms + ms, runs: row.runs + 1, truth: row.truth + truth });
+    rows.set(key, row);
+  };
+  const pagesPerUser = 30;
+  for (let seed = 1; seed <= seeds; seed++) {
+    for (const size of [5, 10]) {
+      for (const [loggerName, explore] of [['uniform', 1], ['exploration mix 0.5', 0.5]]) {
+        const shop = makePopulationPageShop(sb, 700 + seed, { users: 40 });
+        const log = logPopulationPages(sb, shop, pagesPerUser, size, explore);
+        const estimators = explore >= 1 ? ['page-ips', 'page-pi', 'page-cascade'] : ['page-ips', 'page-cascade'];
+        const states = trainedStates(sb, shop, 60);
+        const weaker = trainedStates(sb, shop, 5);
+        let started = performance.now();
+        const frozen = sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { states: weaker }, log, estimators });
+        const frozenMs = performance.now() - started;
+        const truth = frozenPageTruth(sb, shop, states, size);
+        const difference = truth - frozenPageTruth(sb, shop, weaker, size);
+        started = performance.now();
+        const learning = sb.evaluate({ catalogue: shop.catalogue, users: { policy: { type: 'lin-ucb' } }, log, estimators });
+        const learningMs = performance.now() - started;
+        const learningTruth = learningPageTruth(sb, shop, pagesPerUser, size, learning.diagnostics.acceptance, 5);
+        for (const name of estimators) {
+          const width = (e) => e.high - e.low;
+          add(`frozen, pages of ${size}, ${loggerName}: ${name}`, covers(frozen[name], truth), width(frozen[name]), frozenMs, truth);
+          add(`frozen, pages of ${size}, ${loggerName}: difference.${name}`, covers(frozen.difference[name], difference), width(frozen.difference[name]), frozenMs, difference);
+          add(`learning, pages of ${size}, ${loggerName}: ${name}`, covers(learning[name], learningTruth), width(learning[name]), learningMs, learningTruth);
+        }
+        shop.catalogue.dispose();
+      }
+    }
+    report.progress(seed / seeds, `population pages seed ${seed}`);
+  }
+  report.table(`A population's whole pages: 95% intervals covering the population's page value, their mean width and the time of one sb.evaluate (wasm in Node; frozen: with the baseline), seeds 1-${seeds}`,
+    ['population, pages, logger: estimator', 'covered', 'mean width', 'mean truth', 'ms an evaluation'],
+    [...rows].map(([key, row]) => [key, `${row.covered} of ${row.runs}`, (row.width / row.runs).toFixed(3), (row.truth / row.runs).toFixed(3), (row.ms / row.runs).toFixed(0)]));
+  report.note(`20 items (d = 4), 40 users with tastes of their own, ${pagesPerUser} logged pages a user (6,000 or 12,000 records), clicks Bernoulli(sigma(-1 + 2 x.theta_u) / (1 + 0.3 j)); ` +
+    'the loggers uniform without replacement or each user\'s LinUCB (20 clicks) with the exploration mix 0.5 through decideSlate(). Frozen: each user\'s LinUCB trained ' +
+    'on 60 clicks, the baseline on 5, the truth each user\'s own page on the simulator; learning: every user a LinUCB from scratch, the truth the population run ' +
+    'online for the same pages, learning each position\'s click with the report\'s acceptance (5 runs). Mean truth: the page value (difference rows: the true difference).');
+}
+
+// Whether a population's paired page difference resolves a small difference with 20,000 logged pages:
+// 200 users, 100 pages of 5 each; the candidate every user's LinUCB trained on 60 clicks, the baseline
+// the same with a share of the users started over (a true difference of a few percent of the page value).
+function populationPagesDifference(sb, seeds, report) {
+  const rows = [];
+  for (const [loggerName, explore] of [['uniform', 1], ['exploration mix 0.5', 0.5]]) {
+    for (const share of [0.1, 0.05]) {
+      const row = { covered: 0, resolved: 0, relative: 0, width: 0, ms: 0 };
+      for (let seed = 1; seed <= seeds; seed++) {
+        const shop = makePopulationPageShop(sb, 1200 + seed, { users: 200 });
+        const log = logPopulationPages(sb, shop, 100, 5, explore);
+        const states = trainedStates(sb, shop, 60);
+        const fresh = new sb.LinUCB({ catalogue: shop.catalogue });
+        const freshBytes = fresh.toBytes();
+        fresh.dispose();
+        const baseline = new Map([...states].map(([u, bytes]) => [u, u < share * shop.users ? freshBytes : bytes]));
+        const started = performance.now();
+        const result = sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { states: baseline }, log, estimators: ['page-ips'] });
+        row.ms += (performance.now() - started) / seeds;
+        const truth = frozenPageTruth(sb, shop, states, 5);
+        const baselineTruth = frozenPageTruth(sb, shop, baseline, 5);
+        const difference = result.difference['page-ips'];
+        row.covered += covers(difference, truth - baselineTruth) ? 1 : 0;
+        row.resolved += difference.low > 0 ? 1 : 0;
+        row.relative += (truth - baselineTruth) / baselineTruth / seeds;
+        row.width += (difference.high - difference.low) / seeds;
+        shop.catalogue.dispose();
+      }
+      rows.push([`${loggerName}, ${100 * share}% of the users started over`, `${(100 * row.relative).toFixed(1)}%`, `${row.covered} of ${seeds}`,
+        `${row.resolved} of ${seeds}`, row.width.toFixed(3), row.ms.toFixed(0)]);
+      report.progress(rows.length / 4, 'population page differences');
+    }
+  }
+  report.table(`A population's paired page difference from 20,000 logged pages, seeds 1-${seeds}`,
+    ['logger, baseline', 'true relative difference', 'difference.page-ips covered', 'excludes 0', 'mean width', 'ms an evaluation'], rows);
+  report.note('200 users with tastes of their own, 100 logged pages of 5 each (100,000 records) over 20 items; the candidate every user\'s LinUCB trained on 60 clicks, ' +
+    'the baseline the same with a share of the users started over; the truth both populations\' own pages on the simulator.');
+}
+
 export default async function ope(args, report) {
   const seeds = numberArg(args, 'seeds', 20);
   const sb = await init();
   if (args.includes('--pages')) {
-    pages(sb, seeds, report);
-    cascadePages(sb, seeds, report);
+    // --population alone: the population's section only (saved with --save-as ope-pages-population).
+    if (!args.includes('--population')) {
+      pages(sb, seeds, report);
+      cascadePages(sb, seeds, report);
+    }
+    populationPages(sb, seeds, report);
+    populationPagesDifference(sb, Math.min(seeds, 10), report);
     return;
   }
   const rows = new Map();
@@ -219,20 +317,12 @@ export default async function ope(args, report) {
     const learningLog = logShop(sb, small, 400, 0.5).log;
     const [learning, learningMs] = timed({ catalogue: small.catalogue, users: { policy: { type: 'lin-ucb' } }, log: learningLog, seed });
     const steps = Math.max(1, Math.round(learning.horizon));
-    let online = 0;
-    const replications = 5;
-    for (let r = 0; r < replications; r++) {
-      for (let u = 0; u < small.users; u++) {
-        const user = new sb.LinUCB({ catalogue: small.catalogue });
-        for (let t = 0; t < steps; t++) {
-          const arm = user.select();
-          online += small.clickRate(u, arm);
-          user.update(arm, small.click(u, arm));
-        }
-        user.dispose();
-      }
-    }
-    online /= replications * small.users * steps;
+    const online = onlineMean(sb, small.catalogue, small.users, 5, steps, (user, u) => {
+      const arm = user.select();
+      const value = small.clickRate(u, arm);
+      user.update(arm, small.click(u, arm));
+      return value;
+    });
     add('learning: replay', '', covers(learning.replay, online), learning.replay.high - learning.replay.low, learningMs);
     horizons.push(learning.horizon);
     small.catalogue.dispose();

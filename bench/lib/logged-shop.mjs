@@ -72,3 +72,18 @@ export function frozenTruth(sb, shop, states, log) {
   for (const u of log.users) sum += value.get(u);
   return sum / log.users.length;
 }
+
+// A learning LinUCB population run online: the mean of `step(user, u)` (what one step of user u's
+// model earns; the step also teaches the model what it should) over `steps` steps of each of `users`
+// users' LinUCB from scratch over `catalogue`, and over `runs` runs.
+export function onlineMean(sb, catalogue, users, runs, steps, step) {
+  let total = 0;
+  for (let run = 0; run < runs; run++) {
+    for (let u = 0; u < users; u++) {
+      const user = new sb.LinUCB({ catalogue });
+      for (let t = 0; t < steps; t++) total += step(user, u);
+      user.dispose();
+    }
+  }
+  return total / (runs * users * steps);
+}

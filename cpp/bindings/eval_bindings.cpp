@@ -81,7 +81,8 @@ UserModels populationFrom(const std::shared_ptr<Catalogue>& catalogue, const std
 std::string evaluatePopulation(CatalogueHandle& catalogue, std::uintptr_t users, std::size_t userCount, std::uintptr_t arms,
                                std::size_t armCount, std::uintptr_t rewards, std::size_t rewardCount, std::uintptr_t propensities,
                                std::size_t propensityCount, std::uintptr_t positions, std::size_t positionCount,
-                               std::uintptr_t pages, std::size_t pageCount, const std::string& filtersJson, const std::string& optionsJson, const std::string& candidatePolicy,
+                               std::uintptr_t pages, std::size_t pageCount, std::uintptr_t prefixPropensities, std::size_t prefixCount,
+                               const std::string& filtersJson, const std::string& optionsJson, const std::string& candidatePolicy,
                                bool candidateLearns, std::uintptr_t candidateIds, std::size_t candidateCount, std::uintptr_t candidateOffsets,
                                std::uintptr_t candidateBlob, bool hasBaseline, const std::string& baselinePolicy,
                                bool baselineLearns, std::uintptr_t baselineIds, std::size_t baselineCount, std::uintptr_t baselineOffsets,
@@ -89,7 +90,8 @@ std::string evaluatePopulation(CatalogueHandle& catalogue, std::uintptr_t users,
   const Json options = parseJson(optionsJson);
   optionTable("evaluation", "evaluate").check(options);
   const PopulationEvaluation evaluation(options);
-  const DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, pages, pageCount, filtersJson);
+  DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, pages, pageCount, filtersJson);
+  log.prefixPropensities.assign(fromAddress<const double>(prefixPropensities), fromAddress<const double>(prefixPropensities) + prefixCount);
   const std::vector<Id> logUsers(fromAddress<const Id>(users), fromAddress<const Id>(users) + userCount);
   const UserModels candidate = populationFrom(catalogue.catalogue, candidatePolicy, candidateLearns, candidateIds, candidateCount, candidateOffsets, candidateBlob);
   if (!hasBaseline) return evaluation.run(candidate, nullptr, log, logUsers).dump();

@@ -11,6 +11,7 @@
 
 #include "sublinear/core/random.hpp"
 #include "sublinear/eval/population_evaluation.hpp"
+#include "taste_shop.hpp"
 #include "test_support.hpp"
 
 using namespace sublinear;
@@ -23,34 +24,12 @@ constexpr int kDim = 3;
 // inner product s = x^T taste clipped to [0.02, 0.98] (Linear), of sigma(-3 + 5 s) (Logistic) or of
 // 0.6 where s > 0.5 and 0.1 elsewhere (Threshold).
 enum class Clicks { Linear, Logistic, Threshold };
-struct Shop {
-  std::shared_ptr<Catalogue> catalogue;
-  std::vector<Id> arms;
-  std::vector<std::vector<double>> features;
-  std::vector<std::vector<double>> tastes;
-  Random random;
+struct Shop : sublinear::testing::TasteShop {
   Clicks clicks = Clicks::Linear;
 
-  Shop(std::size_t armCount, std::size_t userCount, std::uint64_t seed) : random(seed) {
-    catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"index", Json{{"type", "exact"}}}, {"seed", 5}});
-    std::vector<double> rows;
-    for (std::size_t a = 0; a < armCount; ++a) {
-      arms.push_back(static_cast<Id>(a));
-      features.emplace_back();
-      for (int j = 0; j < kDim; ++j) {
-        features.back().push_back(random.uniform());
-        rows.push_back(features.back().back());
-      }
-    }
-    catalogue->add(arms.data(), arms.size(), rows.data(), rows.size(), nullptr, 0);
-    for (std::size_t u = 0; u < userCount; ++u) {
-      tastes.emplace_back();
-      for (int j = 0; j < kDim; ++j) tastes.back().push_back(random.uniform(0.0, 0.6));
-    }
-  }
+  Shop(std::size_t armCount, std::size_t userCount, std::uint64_t seed) : TasteShop(kDim, armCount, userCount, seed, 0.0, 1.0, 0.0, 0.6) {}
   double clickRate(std::size_t user, Id arm) const {
-    double mean = 0.0;
-    for (int j = 0; j < kDim; ++j) mean += features[arm][static_cast<std::size_t>(j)] * tastes[user][static_cast<std::size_t>(j)];
+    const double mean = score(user, arm);
     if (clicks == Clicks::Logistic) return 1.0 / (1.0 + std::exp(3.0 - 5.0 * mean));
     if (clicks == Clicks::Threshold) return mean > 0.5 ? 0.6 : 0.1;
     return std::clamp(mean, 0.02, 0.98);
@@ -65,7 +44,7 @@ struct Logged {
 };
 Logged logOf(Shop& shop, std::size_t records, double favourite) {
   Logged logged;
-  const std::size_t k = shop.arms.size();
+  const std::size_t k = shop.items.size();
   for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
     for (std::size_t t = 0; t < records; ++t) {
       const Id arm = shop.random.bernoulli(favourite) ? 0 : static_cast<Id>(1 + shop.random.uniformInt(k - 1));
@@ -84,7 +63,7 @@ std::unordered_map<Id, std::vector<std::uint8_t>> trainedStates(Shop& shop, int 
   for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
     PersistentLinearPolicy user(Json{{"type", "lin-ucb"}}, shop.catalogue);
     for (int t = 0; t < pulls; ++t) {
-      const Id arm = shop.arms[shop.random.uniformInt(shop.arms.size())];
+      const Id arm = shop.items[shop.random.uniformInt(shop.items.size())];
       user->update(arm, shop.random.bernoulli(shop.clickRate(u, arm)) ? 1.0 : 0.0);
     }
     states[static_cast<Id>(u)] = user.toBytes();
@@ -205,7 +184,7 @@ TEST(PopulationEvaluation, RejectionReplayOfALearningPopulationCoversItsOnlineVa
     std::vector<double> rows;
     for (const auto& x : shop.features) rows.insert(rows.end(), x.begin(), x.end());
     shop.catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"index", Json{{"type", "exact"}}}, {"seed", 5}});
-    shop.catalogue->add(shop.arms.data(), shop.arms.size(), rows.data(), rows.size(), nullptr, 0);
+    shop.catalogue->add(shop.items.data(), shop.items.size(), rows.data(), rows.size(), nullptr, 0);
     const Logged logged = logOf(shop, 300, 0.6);
     const Json spec{{"type", "lin-ts"}, {"seed", static_cast<std::uint64_t>(seed)}};
     const UserModels learning = UserModels::learning(shop.catalogue, spec);

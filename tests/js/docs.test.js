@@ -333,6 +333,21 @@ describe('the guides\' code', () => {
       const arms = Uint32Array.from(positions, (j, i) => (pages[i] * 7 + j) % 30);
       const rewards = Float64Array.from(arms, () => (random() < 0.3 ? 1 : 0));
       const propensities = new Float64Array(300).fill(1 / 30);`,
+    // evaluation.md's pages of a population: the same pages, each of one of three users, every user's
+    // LinUCB saved (the candidate) and one trained on a few clicks (the population in place).
+    'const populationPages = sb.evaluate({': `
+      const catalogue = new sb.Catalogue({ dim: 4, index: { type: 'exact' } });
+      catalogue.add(idsOf(30), rows(30, 4));
+      const positions = Uint32Array.from({ length: 300 }, (_, i) => i % 5), pages = Uint32Array.from(positions, (_, i) => Math.floor(i / 5));
+      const arms = Uint32Array.from(positions, (j, i) => (pages[i] * 7 + j) % 30), users = Uint32Array.from(pages, (page) => page % 3);
+      const rewards = Float64Array.from(arms, () => (random() < 0.3 ? 1 : 0));
+      const propensities = new Float64Array(300).fill(1 / 30);
+      const saved = (clicks) => new Map([0, 1, 2].map((u) => {
+        const user = new sb.LinUCB({ catalogue });
+        for (let t = 0; t < clicks; t++) user.update(t % 30, random() < 0.3 ? 1 : 0);
+        return [u, user.toBytes()];
+      }));
+      const states = saved(30), inPlace = saved(3);`,
     "const { init } = require('sublinear-bandits');   // also: require('sublinear-bandits')(options)": `
       const require = createRequire(join(root, 'package.json'));`,
   };

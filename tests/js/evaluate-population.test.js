@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { expectBanditError, loadModule } from './helpers.js';
-import { frozenTruth as frozenTruthOf, logShop as logShopOf, makeShop as makeShopOf } from '../../bench/lib/logged-shop.mjs';
+import { frozenTruth as frozenTruthOf, logShop as logShopOf, makeShop as makeShopOf, onlineMean } from '../../bench/lib/logged-shop.mjs';
 
 const sb = await loadModule();
 const dim = 8;
@@ -18,6 +18,7 @@ const dim = 8;
 const makeShop = (seed, options) => makeShopOf(sb, seed, { ...options, dim });
 const logShop = (shop, records, explore, history) => logShopOf(sb, shop, records, explore, history);
 const frozenTruth = (shop, states, log) => frozenTruthOf(sb, shop, states, log);
+const onlineMeanOf = (shop, runs, steps, step) => onlineMean(sb, shop.catalogue, shop.users, runs, steps, step);
 
 const covers = (estimate, truth) => estimate.low <= truth && truth <= estimate.high;
 const width = (estimate) => estimate.high - estimate.low;
@@ -130,20 +131,12 @@ describe('a learning population', () => {
       // The truth: each user's LinUCB run online for `horizon` steps, expected click rates, averaged
       // over replications of the clicks.
       const steps = Math.max(1, Math.round(report.horizon));
-      let truth = 0;
-      const replications = 5;
-      for (let r = 0; r < replications; r++) {
-        for (let u = 0; u < shop.users; u++) {
-          const user = new sb.LinUCB({ catalogue: shop.catalogue });
-          for (let t = 0; t < steps; t++) {
-            const arm = user.select();
-            truth += shop.clickRate(u, arm);
-            user.update(arm, shop.click(u, arm));
-          }
-          user.dispose();
-        }
-      }
-      truth /= replications * shop.users * steps;
+      const truth = onlineMeanOf(shop, 5, steps, (user, u) => {
+        const arm = user.select();
+        const value = shop.clickRate(u, arm);
+        user.update(arm, shop.click(u, arm));
+        return value;
+      });
       if (covers(report.replay, truth)) covered++;
       shop.catalogue.dispose();
     }

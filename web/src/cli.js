@@ -126,7 +126,7 @@ async function evaluatePopulationCommand(args, options, sb) {
     for (const [title, estimates] of [['candidate', report], ['baseline', report.baseline], ['difference', report.difference]]) {
       if (!estimates || Object.keys(estimates).length === 0) continue;
       console.log(`${title}${estimates.horizon === undefined ? '' : ` (horizon ${estimates.horizon.toFixed(1)} decisions a user)`}`);
-      for (const name of ['replay', 'ips', 'snips', 'dm', 'dr']) {
+      for (const name of ['replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi', 'page-cascade']) {
         const e = estimates[name];
         if (e) console.log(`  ${name.padEnd(8)} ${format(e.value).padStart(9)}  [${format(e.low)}, ${format(e.high)}]`);
       }

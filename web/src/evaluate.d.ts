@@ -26,7 +26,7 @@ export interface DecisionLog {
   /**
    * The logging policy's probability of each record's page prefix (the page's items at positions 0 up
    * to and including the record's), decideSlate()'s `prefixPropensities`: one per record, in (0, 1].
-   * Read by 'page-cascade' only (one policy, not a population), which refuses a log without it.
+   * Read by 'page-cascade' only (one policy or a population), which refuses a log without it.
    */
   prefixPropensities?: Floats;
   /**
@@ -38,13 +38,17 @@ export interface DecisionLog {
 
 /**
  * 'page-ips', 'page-pi' and 'page-cascade' estimate the value of a whole page (the expected sum of its
- * rewards), one policy only, when asked for (docs/evaluation.md, "Whole pages").
+ * rewards), of one policy or of a population (frozen or learning), when asked for (docs/evaluation.md,
+ * "Whole pages" and "Whole pages for a population").
  */
 export type Estimator = 'replay' | 'ips' | 'snips' | 'dm' | 'dr' | 'page-ips' | 'page-pi' | 'page-cascade';
 
 /** A population's log: a decision log whose records each name the user decided for. */
-export interface PopulationLog extends Omit<DecisionLog, 'prefixPropensities'> {
-  /** One user id per record; each user's records are taken in log order. */
+export interface PopulationLog extends DecisionLog {
+  /**
+   * One user id per record; each user's records are taken in log order. With a page estimator, the
+   * records of a page must name one user (INVALID_ARGUMENT otherwise).
+   */
   users: Ids;
 }
 
@@ -80,8 +84,8 @@ export interface EvaluateOptions {
   /** A second population (with `users`): the report adds `baseline` and the paired `difference`. */
   baseline?: Population;
   /**
-   * Which estimators to compute (default every one but 'page-ips' and 'page-pi'; for a population, those of its kind: ips, snips,
-   * dm, dr when frozen, replay when learning; another is INVALID_ARGUMENT).
+   * Which estimators to compute (default every one but the page estimators; for a population, those of its kind: ips, snips,
+   * dm, dr when frozen, replay when learning, and the page estimators, of either kind, when asked for; another is INVALID_ARGUMENT).
    */
   estimators?: Estimator[];
   /** A population's intervals: 'normal' (the delta method over users, default) or 'bootstrap' (users resampled). */
@@ -161,6 +165,16 @@ export interface ReplayDiagnostics {
   cappedRecords: number;
 }
 
+/** A page estimator's diagnostics in a population's `diagnostics['page-ips']` (and page-pi, page-cascade). */
+export interface PageDiagnostics {
+  /** Pages weighed. */
+  pages: number;
+  /** Kish's effective sample size of the pages' weights. */
+  effectiveSampleSize: number;
+  /** The largest weight put on one position's reward (page-pi: 0, its weight is the page's). */
+  largestWeight: number;
+}
+
 /** One population's estimates (frozen: ips, snips, dm, dr; learning: replay). */
 export interface PopulationEstimates {
   replay?: OffPolicyEstimate;
@@ -168,7 +182,16 @@ export interface PopulationEstimates {
   snips?: OffPolicyEstimate;
   dm?: OffPolicyEstimate;
   dr?: OffPolicyEstimate;
-  diagnostics: WeightDiagnostics | ReplayDiagnostics;
+  /**
+   * The expected clicks (sum of rewards) of a page, over the users' pages (`n` counts pages), its
+   * interval over users: page-ips and page-cascade the gamma interval one policy's have, page-pi the
+   * normal one (both 'bootstrap' with interval: 'bootstrap'). A learning population's is the mean
+   * page value along the replay's path (docs/evaluation.md, "Whole pages for a population").
+   */
+  'page-ips'?: OffPolicyEstimate;
+  'page-pi'?: OffPolicyEstimate;
+  'page-cascade'?: OffPolicyEstimate;
+  diagnostics: (WeightDiagnostics | ReplayDiagnostics) & { 'page-ips'?: PageDiagnostics; 'page-pi'?: PageDiagnostics; 'page-cascade'?: PageDiagnostics };
   /** A learning population: the mean number of decisions per user the replay estimate covers. */
   horizon?: number;
 }

@@ -16,10 +16,10 @@ const NO_FLOATS = new Float64Array(0);
 // An own property only: the rest of a destructured options object is a plain object, whose prototype
 // another script may have given any key (a polluted Object.prototype.catalogue is no catalogue).
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
-// A population's log also names the user of each record.
-const POPULATION_LOG_KEYS = [...LOG_KEYS, 'users'];
-// One policy's log may carry the logger's probability of each page's prefix (what 'page-cascade' reads).
+// A log may carry the logger's probability of each page's prefix (what 'page-cascade' reads).
 const POLICY_LOG_KEYS = [...LOG_KEYS, 'prefixPropensities'];
+// A population's log also names the user of each record.
+const POPULATION_LOG_KEYS = [...POLICY_LOG_KEYS, 'users'];
 
 // log.filters: one filter (or null: none) per record, as [[exclude], [labels], {conditions}?] JSON
 // (attributes.js filterRecord).
@@ -125,6 +125,8 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     const propensities = toFloat64Array(entries.propensities, 'log.propensities', perRecord('propensities'));
     const positions = entries.positions === undefined ? NO_IDS : toIdArray(entries.positions, 'log.positions', perRecord('positions'));
     const pages = entries.pages === undefined ? NO_IDS : toIdArray(entries.pages, 'log.pages', perRecord('pages'));
+    const prefixPropensities = entries.prefixPropensities === undefined
+      ? NO_FLOATS : toFloat64Array(entries.prefixPropensities, 'log.prefixPropensities', perRecord('prefixPropensities'));
     const filters = filtersToJson(entries.filters);
     const candidate = readPopulation(users, 'options.users');
     const other = baseline === undefined ? null : readPopulation(baseline, 'options.baseline');
@@ -140,11 +142,12 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     const shared = handleOf(catalogue, CatalogueFamily, 'options.catalogue');
     const none = { policy: '', learn: false, ids: NO_IDS, offsets: NO_IDS, blob: NO_BYTES };
     const second = other ?? none;
-    return JSON.parse(call(() => withHeap([logUsers, logArms, rewards, propensities, positions, pages, candidate.ids, candidate.offsets, candidate.blob,
-      second.ids, second.offsets, second.blob], (userAddress, armAddress, rewardAddress, propensityAddress, positionAddress, pageAddress,
-      candidateIds, candidateOffsets, candidateBlob, baselineIds, baselineOffsets, baselineBlob) =>
+    return JSON.parse(call(() => withHeap([logUsers, logArms, rewards, propensities, positions, pages, prefixPropensities, candidate.ids,
+      candidate.offsets, candidate.blob, second.ids, second.offsets, second.blob], (userAddress, armAddress, rewardAddress, propensityAddress,
+      positionAddress, pageAddress, prefixAddress, candidateIds, candidateOffsets, candidateBlob, baselineIds, baselineOffsets, baselineBlob) =>
       Module.evaluatePopulation(shared, userAddress, logUsers.length, armAddress, logArms.length, rewardAddress, rewards.length,
-        propensityAddress, propensities.length, positionAddress, positions.length, pageAddress, pages.length, filters, json,
+        propensityAddress, propensities.length, positionAddress, positions.length, pageAddress, pages.length, prefixAddress,
+        prefixPropensities.length, filters, json,
         candidate.policy, candidate.learn, candidateIds, candidate.ids.length, candidateOffsets, candidateBlob,
         other !== null, second.policy, second.learn, baselineIds, second.ids.length, baselineOffsets, baselineBlob))));
   }

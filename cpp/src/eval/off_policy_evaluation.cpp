@@ -130,7 +130,10 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
   const bool wantsPages = wants("page-ips") || wants("page-pi") || wants("page-cascade");
   // Inconsistent pages are refused before pi is asked for anything, and so is what page-cascade cannot read.
   const std::vector<std::size_t> pageBounds = wantsPages ? log.pageBounds() : std::vector<std::size_t>{};
-  if (wants("page-cascade")) checkCascade(*frozen, log, pageBounds);
+  if (wants("page-cascade")) {
+    checkCascadeTarget(*frozen);
+    checkCascadeLog(log, pageBounds);
+  }
   const bool needsPi = wants("ips") || wants("snips") || wants("dm") || wants("dr") || wantsPages;
   if (needsPi) {
     std::unordered_map<std::string, std::size_t> known;
@@ -369,14 +372,6 @@ double pseudoInverseWeight(double m, double pageSize, double matched, double sho
   return 1.0 + (m - 1.0) * (matched - shownAnywhere / pageSize);
 }
 
-// One page's share of a page estimator: its term (the page's value as the estimator reads it), its
-// weight (what the effective sample size counts) and its largest weight on one position's reward.
-struct PageTerm {
-  double term = 0.0;
-  double weight = 0.0;
-  double largestWeight = 0.0;
-};
-
 // The `z` quantile (z a standard normal quantile) of the gamma distribution of shape `shape` and scale
 // `scale`, by Wilson and Hilferty's cube root: within about 1% from shape 1 on; below it the upper
 // quantile falls a little short (2% at shape 0.5) and the lower one toward 0 (0 where the cube
@@ -406,6 +401,8 @@ double gammaQuantile(double shape, double scale, double z) {
 // heavy pages a log lacks: 84 to 92% in the same simulation; an empirical-Bernstein bound, whose
 // range is the largest weight, covered but was 3.5 times the normal's width at 20,000 pages. Rewards
 // below 0 break the Poisson reading: such a log keeps the normal interval.
+}  // namespace
+
 std::pair<double, double> weightedCountInterval(double value, double error, double largestWeight, double largestReward, double pages) {
   if (!std::isfinite(error)) return {kNoValue, kNoValue};
   const double variance = error * error;
@@ -417,6 +414,7 @@ std::pair<double, double> weightedCountInterval(double value, double error, doub
   return {low, high};
 }
 
+namespace {
 // A page estimator: `perPage(first, end)` reads the page of records first to end - 1. The interval is
 // over pages, not positions: a page's positions are not independent (one page, one user, one filter).
 // With `largestReward` (the log's, when no reward is below 0) the interval is weightedCountInterval's;
@@ -464,84 +462,97 @@ PageTerm weightedPositions(const DecisionLog& log, std::size_t first, std::size_
 void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vector<std::size_t>& bounds,
                                         const std::vector<Context>& contexts, const std::vector<std::size_t>& contextOf,
                                         Json& report) const {
-  const auto page = [](std::size_t first, std::size_t end) {
-    return "page of records " + std::to_string(first) + " to " + std::to_string(end - 1);
-  };
-  const auto pi = [&](std::size_t record, Id arm) { return contexts[contextOf[record]].probabilityOf(arm); };
-  // page-ips and page-cascade read their intervals as weighted counts (weightedCountInterval) when no
-  // reward is below 0.
-  std::optional<double> largestReward = 0.0;
-  for (const double r : log.rewards) {
-    if (r < 0.0) largestReward.reset();
-    if (!largestReward) break;
-    largestReward = std::max(*largestReward, r);
-  }
-  if (wants("page-ips")) {
-    // Each position's IPS weight.
-    report["page-ips"] = overPages(bounds, largestReward, [&](std::size_t first, std::size_t end) {
-      return weightedPositions(log, first, end, [&](std::size_t i) { return std::min(pi(i, log.arms[i]) / log.propensities[i], clip_); });
-    });
-  }
-  if (wants("page-cascade")) {
-    // Reward-interaction IPS: position j's reward weighs pi(s_0..s_j) / mu(s_0..s_j), the target's
-    // probability of the page's prefix over the logger's (checkCascade: a deterministic target, whose
-    // probability of a prefix is the product of its positions' 0 or 1).
-    report["page-cascade"] = overPages(bounds, largestReward, [&](std::size_t first, std::size_t end) {
-      double target = 1.0;
-      return weightedPositions(log, first, end, [&](std::size_t i) {
-        target *= pi(i, log.arms[i]);
-        return std::min(target / log.prefixPropensities[i], clip_);
-      });
-    });
-  }
-  if (wants("page-pi")) {
-    // One weight for the whole page (the pseudo-inverse's) on the sum of its rewards.
-    report["page-pi"] = overPages(bounds, std::nullopt, [&](std::size_t first, std::size_t end) {
-      const std::size_t size = end - first;
-      // The page's positions are distinct (pageBounds), so 0 to size - 1 each once when the largest is size - 1.
-      std::uint32_t last = 0;
-      for (std::size_t i = first; i < end; ++i) last = std::max(last, log.positionOf(i));
-      if (last + 1 != size) {
-        fail(ErrorCode::InvalidArgument, "page-pi: the " + page(first, end) + " shows " + std::to_string(size) + " positions, not 0 to " +
-                                             std::to_string(size - 1) + ": the pseudo-inverse estimator needs whole pages");
-      }
-      // The uniform logger's propensity is 1 / m at every position, m the items it drew from.
-      const double m = std::round(1.0 / log.propensities[first]);
-      for (std::size_t i = first; i < end; ++i) {
-        if (!(std::abs(log.propensities[i] * m - 1.0) <= 1e-6) || m < static_cast<double>(size)) {
-          fail(ErrorCode::InvalidArgument,
-               "page-pi: log record " + std::to_string(i) + " has propensity " + std::to_string(log.propensities[i]) + " where the " +
-                   page(first, end) + " needs 1 / m for one whole m >= " + std::to_string(size) +
-                   ": the pseudo-inverse estimator is built for a uniform logger without replacement (its joint distribution "
-                   "of pages is known); other loggers' pages: page-ips");
-        }
-      }
-      double matched = 0.0;
-      double shownAnywhere = 0.0;
-      double total = 0.0;
-      for (std::size_t i = first; i < end; ++i) {
-        matched += pi(i, log.arms[i]);
-        for (std::size_t j = first; j < end; ++j) shownAnywhere += pi(j, log.arms[i]);
-        total += log.rewards[i];
-      }
-      PageTerm term;
-      term.weight = pseudoInverseWeight(m, static_cast<double>(size), matched, shownAnywhere);
-      term.term = term.weight * total;
-      return term;
-    });
+  const PageChoice pi = [&](std::size_t record, Id arm) { return contexts[contextOf[record]].probabilityOf(arm); };
+  const std::optional<double> largestReward = largestCountReward(log.rewards);
+  for (const std::string& name : pageEstimatorNames()) {
+    if (!wants(name.c_str())) continue;
+    report[name] = overPages(bounds, readsWeightedCounts(name) ? largestReward : std::nullopt,
+                             [&](std::size_t first, std::size_t end) { return pageTerm(name, log, first, end, pi, clip_); });
   }
 }
 
-void OffPolicyEvaluation::checkCascade(const LinearPolicy& target, const DecisionLog& log, const std::vector<std::size_t>& bounds) {
-  if (log.prefixPropensities.empty()) {
-    fail(ErrorCode::InvalidArgument,
-         "page-cascade: the log has no prefix propensities (the logger's probability of each page's prefix, decideSlate()'s "
-         "prefixPropensities), which a cascade estimator weighs by; without them: page-ips");
+bool readsWeightedCounts(const std::string& name) { return name == "page-ips" || name == "page-cascade"; }
+
+std::optional<double> largestCountReward(const std::vector<double>& rewards) {
+  // page-ips and page-cascade read their intervals as weighted counts (weightedCountInterval) when no
+  // reward is below 0.
+  double largest = 0.0;
+  for (const double r : rewards) {
+    if (r < 0.0) return std::nullopt;
+    largest = std::max(largest, r);
   }
+  return largest;
+}
+
+PageTerm pageTerm(const std::string& name, const DecisionLog& log, std::size_t first, std::size_t end, const PageChoice& pi, double clip) {
+  if (name == "page-ips") {
+    // Each position's IPS weight.
+    return weightedPositions(log, first, end, [&](std::size_t i) { return std::min(pi(i, log.arms[i]) / log.propensities[i], clip); });
+  }
+  if (name == "page-cascade") {
+    // Reward-interaction IPS: position j's reward weighs pi(s_0..s_j) / mu(s_0..s_j), the target's
+    // probability of the page's prefix over the logger's (checkCascadeTarget: a deterministic target,
+    // whose probability of a prefix is the product of its positions' 0 or 1).
+    double target = 1.0;
+    return weightedPositions(log, first, end, [&](std::size_t i) {
+      target *= pi(i, log.arms[i]);
+      return std::min(target / log.prefixPropensities[i], clip);
+    });
+  }
+  if (name != "page-pi") fail(ErrorCode::InvalidArgument, "unknown page estimator '" + name + "'");
+  // One weight for the whole page (the pseudo-inverse's) on the sum of its rewards.
+  const auto page = "page of records " + std::to_string(first) + " to " + std::to_string(end - 1);
+  const std::size_t size = end - first;
+  // The page's positions are distinct (pageBounds), so 0 to size - 1 each once when the largest is size - 1.
+  std::uint32_t last = 0;
+  for (std::size_t i = first; i < end; ++i) last = std::max(last, log.positionOf(i));
+  if (last + 1 != size) {
+    fail(ErrorCode::InvalidArgument, "page-pi: the " + page + " shows " + std::to_string(size) + " positions, not 0 to " +
+                                         std::to_string(size - 1) + ": the pseudo-inverse estimator needs whole pages");
+  }
+  // The uniform logger's propensity is 1 / m at every position, m the items it drew from.
+  const double m = std::round(1.0 / log.propensities[first]);
+  for (std::size_t i = first; i < end; ++i) {
+    if (!(std::abs(log.propensities[i] * m - 1.0) <= 1e-6) || m < static_cast<double>(size)) {
+      fail(ErrorCode::InvalidArgument,
+           "page-pi: log record " + std::to_string(i) + " has propensity " + std::to_string(log.propensities[i]) + " where the " + page +
+               " needs 1 / m for one whole m >= " + std::to_string(size) +
+               ": the pseudo-inverse estimator is built for a uniform logger without replacement (its joint distribution "
+               "of pages is known); other loggers' pages: page-ips");
+    }
+  }
+  double matched = 0.0;
+  double shownAnywhere = 0.0;
+  double total = 0.0;
+  for (std::size_t i = first; i < end; ++i) {
+    matched += pi(i, log.arms[i]);
+    for (std::size_t j = first; j < end; ++j) shownAnywhere += pi(j, log.arms[i]);
+    total += log.rewards[i];
+  }
+  PageTerm term;
+  term.weight = pseudoInverseWeight(m, static_cast<double>(size), matched, shownAnywhere);
+  term.term = term.weight * total;
+  return term;
+}
+
+bool OffPolicyEvaluation::isPageEstimator(const std::string& name) {
+  const auto& names = pageEstimatorNames();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+void OffPolicyEvaluation::checkCascadeTarget(const LinearPolicy& target) {
   if (target.randomisedChoice()) {
     fail(ErrorCode::InvalidArgument, "page-cascade: the target (" + target.type() +
                                          ") draws its slates at random, and its probability of a whole prefix is not computed "
                                          "exactly; page-cascade evaluates deterministic targets (LinUCB, the elimination policies)");
+  }
+}
+
+void OffPolicyEvaluation::checkCascadeLog(const DecisionLog& log, const std::vector<std::size_t>& bounds) {
+  if (log.prefixPropensities.empty()) {
+    fail(ErrorCode::InvalidArgument,
+         "page-cascade: the log has no prefix propensities (the logger's probability of each page's prefix, decideSlate()'s "
+         "prefixPropensities), which a cascade estimator weighs by; without them: page-ips");
   }
   for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
     for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include <Eigen/Dense>
@@ -98,6 +99,10 @@ struct UserRatio {
   std::vector<double> denominator;
   std::size_t n = 0;
   double effectiveSampleSize = 0.0;
+  // A page estimator whose interval reads its page terms as weighted counts (readsWeightedCounts): the
+  // largest weight it put on one position's reward (the gamma interval's one more reward).
+  bool weightedCounts = false;
+  double largestWeight = 0.0;
 
   double value() const { return valueUnder(nullptr); }
   // The estimate with user u counted counts[u] times (a bootstrap resample), or once each.
@@ -147,6 +152,64 @@ const UserRatio* findRatio(const Ratios& ratios, const std::string& name) {
 
 // Whether record k counts: every record (position -1), or those of one position of a slate log.
 using RecordFilter = std::function<bool(std::size_t)>;
+
+// The page estimators asked for, as per-user sums of page terms (pageTerm, the reading one policy's
+// evaluation has) over each user's pages: a page estimate is a ratio of per-user sums like the
+// others, so that its interval counts users (a user's pages share its taste and its model).
+class PageRatios {
+ public:
+  PageRatios(const std::vector<std::string>& estimators, std::size_t userCount) {
+    for (const std::string& name : estimators) {
+      if (!OffPolicyEvaluation::isPageEstimator(name)) continue;
+      names_.push_back(name);
+      UserRatio ratio;
+      ratio.numerator.assign(userCount, 0.0);
+      ratio.denominator.assign(userCount, 0.0);
+      ratio.weightedCounts = readsWeightedCounts(name);
+      ratios_.push_back(std::move(ratio));
+    }
+    weights_.resize(names_.size());
+  }
+  bool empty() const { return names_.empty(); }
+  bool has(const char* name) const { return std::find(names_.begin(), names_.end(), name) != names_.end(); }
+
+  // User u's page of records first to end - 1, under that user's choice probabilities pi.
+  void add(std::size_t u, const DecisionLog& log, std::size_t first, std::size_t end, const PageChoice& pi, double clip) {
+    for (std::size_t k = 0; k < names_.size(); ++k) {
+      const PageTerm page = pageTerm(names_[k], log, first, end, pi, clip);
+      UserRatio& ratio = ratios_[k];
+      ratio.numerator[u] += page.term;
+      ratio.denominator[u] += 1.0;
+      ++ratio.n;
+      ratio.largestWeight = std::max(ratio.largestWeight, page.largestWeight);
+      weights_[k].push_back(page.weight);
+    }
+  }
+
+  // The ratios into `ratios`, and each estimator's page diagnostics into `diagnostics`.
+  void moveInto(Ratios& ratios, Json& diagnostics) {
+    for (std::size_t k = 0; k < names_.size(); ++k) {
+      ratios_[k].effectiveSampleSize = effectiveSampleSize(weights_[k]);
+      diagnostics[names_[k]] = Json{{"pages", ratios_[k].n},
+                                    {"effectiveSampleSize", ratios_[k].effectiveSampleSize},
+                                    {"largestWeight", ratios_[k].largestWeight}};
+      ratios.emplace_back(names_[k], std::move(ratios_[k]));
+    }
+  }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<UserRatio> ratios_;
+  std::vector<std::vector<double>> weights_;
+};
+
+// The probability of `arm` in a choice distribution.
+double probabilityIn(const RewardModel::Distribution& pi, Id arm) {
+  for (const auto& [candidate, probability] : pi) {
+    if (candidate == arm) return probability;
+  }
+  return 0.0;
+}
 }  // namespace
 
 // What both populations read: the log grouped by user, the features of the logged arms, the pooled
@@ -162,6 +225,9 @@ struct PopulationEvaluation::Shared {
   std::optional<RewardModel> model;
   std::optional<RewardModel> foldModels[2];
   std::vector<double> acceptanceDraws;
+  // With a page estimator: the log's pages (DecisionLog::pageBounds) and each user's pages in log order.
+  std::vector<std::size_t> pageBounds;
+  std::vector<std::vector<std::size_t>> pagesOf;
 };
 
 PopulationEvaluation::PopulationEvaluation(const Json& options) {
@@ -187,13 +253,16 @@ PopulationEvaluation::PopulationEvaluation(const Json& options) {
 }
 
 std::vector<std::string> PopulationEvaluation::estimatorsFor(const UserModels& models) const {
-  const std::vector<std::string> applicable = models.learns() ? std::vector<std::string>{"replay"}
-                                                              : std::vector<std::string>{"ips", "snips", "dm", "dr"};
-  if (!estimatorsGiven_) return applicable;
+  const std::vector<std::string> defaults = models.learns() ? std::vector<std::string>{"replay"}
+                                                            : std::vector<std::string>{"ips", "snips", "dm", "dr"};
+  if (!estimatorsGiven_) return defaults;
+  // The page estimators apply to both kinds (a learning population is read along its replay's path,
+  // learningTerms), asked for only, as for one policy.
   for (const std::string& name : estimators_) {
-    if (std::find(applicable.begin(), applicable.end(), name) == applicable.end()) {
+    if (std::find(defaults.begin(), defaults.end(), name) == defaults.end() && !OffPolicyEvaluation::isPageEstimator(name)) {
       fail(ErrorCode::InvalidArgument, "estimator '" + name + "' does not apply to a " + (models.learns() ? "learning" : "frozen") +
-                                           " population (" + (models.learns() ? "replay does" : "ips, snips, dm, dr do") + ")");
+                                           " population (" + (models.learns() ? "replay" : "ips, snips, dm, dr") +
+                                           " and the page estimators do)");
     }
   }
   return estimators_;
@@ -220,7 +289,7 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
   const PersistentLinearPolicy reader = candidate.make(users[0]);
   log.check(*reader);
 
-  Shared shared{log, {}, {}, reader->dim(), {}, {}, {}, {}};
+  Shared shared{log, {}, {}, reader->dim(), {}, {}, {}, {}, {}, {}};
   shared.features = [&reader, d = shared.dim](Id arm) { return Eigen::Map<const Vector>(reader->featuresOf(arm), d); };
   {
     std::unordered_map<Id, std::size_t> indexOf;
@@ -248,18 +317,39 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
     }
     return false;
   };
+  const bool pagesWanted = wanted("page-ips") || wanted("page-pi") || wanted("page-cascade");
+  if (pagesWanted) {
+    // Pages as one policy's log has them, refused before anything is fitted or estimated: a page
+    // is one user's view, so a page whose records name different users is no page of either.
+    shared.pageBounds = log.pageBounds();
+    if (wanted("page-cascade")) OffPolicyEvaluation::checkCascadeLog(log, shared.pageBounds);
+    std::unordered_map<Id, std::size_t> userIndex;
+    for (std::size_t u = 0; u < shared.users.size(); ++u) userIndex.emplace(shared.users[u], u);
+    shared.pagesOf.resize(shared.users.size());
+    for (std::size_t page = 0; page + 1 < shared.pageBounds.size(); ++page) {
+      const std::size_t first = shared.pageBounds[page];
+      for (std::size_t i = first + 1; i < shared.pageBounds[page + 1]; ++i) {
+        if (users[i] != users[first]) {
+          fail(ErrorCode::InvalidArgument, "log record " + std::to_string(i) + ": user " + std::to_string(users[i]) + " on the page of user " +
+                                               std::to_string(users[first]) + " (records " + std::to_string(first) + " to " +
+                                               std::to_string(shared.pageBounds[page + 1] - 1) + "): a page is one user's");
+        }
+      }
+      shared.pagesOf[userIndex.at(users[first])].push_back(page);
+    }
+  }
   if (wanted("dm")) shared.model = fit(1, 1);
   if (wanted("dr")) {
     for (std::size_t fold = 0; fold < 2; ++fold) shared.foldModels[fold] = fit(2, fold);
   }
-  if (wanted("replay")) {
+  if (wanted("replay") || (pagesWanted && (candidate.learns() || (baseline && baseline->learns())))) {
     Random random(seed_);
     shared.acceptanceDraws.resize(n);
     for (double& u : shared.acceptanceDraws) u = random.uniform();
   }
 
   const auto termsOf = [&](const UserModels& models, const std::vector<std::string>& estimators) {
-    return models.learns() ? learningTerms(models, shared) : frozenTerms(models, shared, estimators);
+    return models.learns() ? learningTerms(models, shared, estimators) : frozenTerms(models, shared, estimators);
   };
   const Terms candidateTerms = termsOf(candidate, candidateEstimators);
   Terms baselineTerms;
@@ -287,12 +377,20 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
     }
     return std::make_pair(bootstrapQuantile(values, 0.025), bootstrapQuantile(values, 0.975));
   };
+  // page-ips' and page-cascade's normal interval is the one they have for one policy (Fay and Feuer's
+  // gamma interval, weightedCountInterval), with the standard error over users.
+  const std::optional<double> largestReward = largestCountReward(log.rewards);
   const auto estimates = [&](const Ratios& ratios) {
     Json out = Json::object();
     for (const auto& [name, ratio] : ratios) {
       const double value = ratio.value();
-      const auto [low, high] = interval(value, userStandardError(ratio.influence()),
-                                        [&ratio = ratio](const std::vector<double>& counts) { return ratio.valueUnder(&counts); });
+      const double error = userStandardError(ratio.influence());
+      auto [low, high] = interval(value, error, [&ratio = ratio](const std::vector<double>& counts) { return ratio.valueUnder(&counts); });
+      if (!bootstrap_ && ratio.weightedCounts && largestReward && std::isfinite(value)) {
+        double pages = 0.0;
+        for (const double d : ratio.denominator) pages += d;
+        std::tie(low, high) = weightedCountInterval(value, error, ratio.largestWeight, *largestReward, pages);
+      }
       out[name] = Json{{"value", finiteOrNull(value)}, {"low", finiteOrNull(low)}, {"high", finiteOrNull(high)}, {"n", ratio.n},
                        {"effectiveSampleSize", ratio.effectiveSampleSize}};
     }
@@ -340,7 +438,7 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
         continue;
       }
       Json position = estimates(candidateTerms.positions[j]);
-      if (baseline) {
+      if (baseline && j < baselineTerms.positions.size()) {
         position["baseline"] = estimates(baselineTerms.positions[j]);
         position["difference"] = difference(candidateTerms.positions[j], baselineTerms.positions[j]);
       }
@@ -383,8 +481,12 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
   std::vector<double> modelValues(direct ? n : 0);
   Matrix modelGradients(direct ? shared.model->parameters() : 0, direct ? static_cast<Eigen::Index>(n) : 0);
   std::vector<double> foldValues(doublyRobust ? n : 0);
+  PageRatios pages(estimators, userCount);
+  // With page estimators: each record's choice distribution, for the page terms of its user's pages.
+  std::vector<const RewardModel::Distribution*> distributionOf(pages.empty() ? 0 : n, nullptr);
   for (std::size_t u = 0; u < userCount; ++u) {
     PersistentLinearPolicy model = models.make(shared.users[u]);
+    if (pages.has("page-cascade")) OffPolicyEvaluation::checkCascadeTarget(*model);
     // What this user's pi in each of its contexts gives, asked once per context.
     struct Summary {
       double probabilityOfLogged = 0.0;
@@ -409,11 +511,8 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
         found = contexts.emplace(key, std::make_pair(std::move(pi), std::move(summary))).first;
       }
       const auto& [pi, summary] = found->second;
-      double probability = 0.0;
-      for (const auto& [arm, p] : pi) {
-        if (arm == log.arms[k]) probability = p;
-      }
-      rawWeights[k] = probability / log.propensities[k];
+      if (!pages.empty()) distributionOf[k] = &pi;
+      rawWeights[k] = probabilityIn(pi, log.arms[k]) / log.propensities[k];
       weights[k] = std::min(rawWeights[k], clip_);
       if (direct) {
         modelValues[k] = summary.value;
@@ -421,6 +520,11 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
       }
       // Cross-fitted: the model fitted without this record's fold.
       if (doublyRobust) foldValues[k] = summary.foldValue[1 - k % 2];
+    }
+    // The user's pages, while its contexts' distributions are held.
+    const PageChoice pi = [&](std::size_t record, Id arm) { return probabilityIn(*distributionOf[record], arm); };
+    for (const std::size_t page : pages.empty() ? std::vector<std::size_t>{} : shared.pagesOf[u]) {
+      pages.add(u, log, shared.pageBounds[page], shared.pageBounds[page + 1], pi, clip_);
     }
   }
 
@@ -450,6 +554,8 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
     const auto counted = [&](std::size_t k) { return keep(k) ? 1.0 : 0.0; };
     Ratios ratios;
     for (const std::string& name : estimators) {
+      // The page estimators value whole pages, not a position's records (PageRatios).
+      if (OffPolicyEvaluation::isPageEstimator(name)) continue;
       UserRatio ratio;
       if (name == "ips") {
         ratio = perUser([&](std::size_t k) { return keep(k) ? weights[k] * log.rewards[k] : 0.0; }, counted);
@@ -497,7 +603,10 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
 
   Terms terms;
   terms.ratios = ratiosOver([](std::size_t) { return true; });
-  for (const auto& [keep, present] : positionFilters(log)) terms.positions.push_back(present ? ratiosOver(keep) : Ratios{});
+  // Per position only the estimators of a position's records (not the page estimators alone).
+  if (!terms.ratios.empty()) {
+    for (const auto& [keep, present] : positionFilters(log)) terms.positions.push_back(present ? ratiosOver(keep) : Ratios{});
+  }
   const double weightEss = effectiveSampleSize(weights);
 
   std::vector<double> largest = rawWeights;
@@ -522,10 +631,12 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
       {"zeroWeightRecords", zeroWeight},
       {"draws", draws_},
   };
+  pages.moveInto(terms.ratios, terms.diagnostics);
   return terms;
 }
 
-PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels& models, const Shared& shared) const {
+PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels& models, const Shared& shared,
+                                                                const std::vector<std::string>& estimators) const {
   const DecisionLog& log = shared.log;
   const std::size_t userCount = shared.users.size();
   double acceptance = acceptance_;
@@ -534,17 +645,49 @@ PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels
   std::vector<double> accepted(log.size(), 0.0);
   std::size_t matched = 0;
   std::size_t cappedRecords = 0;
+  PageRatios pages(estimators, userCount);
+  // Where the model, as it stands, shows the logged arm, the record is accepted with probability
+  // acceptance / p; returns whether it was.
+  const auto accepts = [&](LinearPolicy& model, std::size_t k) {
+    const std::optional<Id> choice = log.choiceAt(model, k);
+    if (choice != log.arms[k]) return false;
+    ++matched;
+    const double accept = acceptance / log.propensities[k];
+    if (accept > 1.0) ++cappedRecords;
+    return shared.acceptanceDraws[k] < accept;
+  };
   for (std::size_t u = 0; u < userCount; ++u) {
     PersistentLinearPolicy model = models.make(shared.users[u]);
-    for (const std::size_t k : shared.records[u]) {
-      const std::optional<Id> choice = log.choiceAt(*model, k);
-      if (choice != log.arms[k]) continue;
-      ++matched;
-      const double accept = acceptance / log.propensities[k];
-      if (accept > 1.0) ++cappedRecords;
-      if (shared.acceptanceDraws[k] >= accept) continue;
-      model->update(log.arms[k], log.rewards[k]);
-      accepted[k] = 1.0;
+    if (pages.empty()) {
+      for (const std::size_t k : shared.records[u]) {
+        if (!accepts(*model, k)) continue;
+        model->update(log.arms[k], log.rewards[k]);
+        accepted[k] = 1.0;
+      }
+      continue;
+    }
+    if (pages.has("page-cascade")) OffPolicyEvaluation::checkCascadeTarget(*model);
+    // Page by page, as the candidate runs online: it chooses the whole page with what it knows before
+    // the page, then learns. Every page is weighed (pageTerm) by the model's choice probabilities as
+    // it stands, an unbiased term for the page value of that model whatever the logger's state; the
+    // model learns, at the page's end, the records the replay's rejection accepted on it (each
+    // position's feedback reaches it with probability `acceptance`, its own items' as online).
+    std::vector<RewardModel::Distribution> distributions;
+    std::vector<std::size_t> acceptedHere;
+    for (const std::size_t page : shared.pagesOf[u]) {
+      const std::size_t first = shared.pageBounds[page];
+      const std::size_t end = shared.pageBounds[page + 1];
+      distributions.clear();
+      for (std::size_t i = first; i < end; ++i) distributions.push_back(model->choiceDistribution(log.positionOf(i), log.filterOf(i), draws_));
+      pages.add(u, log, first, end, [&](std::size_t record, Id arm) { return probabilityIn(distributions[record - first], arm); }, clip_);
+      acceptedHere.clear();
+      for (std::size_t i = first; i < end; ++i) {
+        if (accepts(*model, i)) acceptedHere.push_back(i);
+      }
+      for (const std::size_t i : acceptedHere) {
+        model->update(log.arms[i], log.rewards[i]);
+        accepted[i] = 1.0;
+      }
     }
   }
   // The accepted records `keep` admits, as per-user sums.
@@ -563,12 +706,18 @@ PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels
     }
     ratio.n = static_cast<std::size_t>(count);
     ratio.effectiveSampleSize = count;
-    return Ratios{{"replay", std::move(ratio)}};
+    return ratio;
   };
+  const bool replay = std::find(estimators.begin(), estimators.end(), "replay") != estimators.end();
   Terms terms;
-  terms.ratios = ratiosOver([](std::size_t) { return true; });
-  for (const auto& [keep, present] : positionFilters(log)) terms.positions.push_back(present ? ratiosOver(keep) : Ratios{});
-  const std::size_t acceptedCount = terms.ratios[0].second.n;
+  const UserRatio all = ratiosOver([](std::size_t) { return true; });
+  if (replay) {
+    terms.ratios.emplace_back("replay", all);
+    for (const auto& [keep, present] : positionFilters(log)) {
+      terms.positions.push_back(present ? Ratios{{"replay", ratiosOver(keep)}} : Ratios{});
+    }
+  }
+  const std::size_t acceptedCount = all.n;
   terms.horizon = static_cast<double>(acceptedCount) / static_cast<double>(userCount);
   terms.diagnostics = Json{
       {"acceptance", acceptance},
@@ -578,6 +727,7 @@ PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels
       // arms are over-represented (0 with the default acceptance).
       {"cappedRecords", cappedRecords},
   };
+  pages.moveInto(terms.ratios, terms.diagnostics);
   return terms;
 }
 

@@ -2,6 +2,8 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,30 @@ inline constexpr double kZ95 = 1.959963984540054;
 // Kish's effective sample size of importance weights, (sum w)^2 / sum w^2 (0 without weight).
 double effectiveSampleSize(const std::vector<double>& weights);
 
+// The page estimators' reading of one page, shared by one policy's evaluation and a population's
+// (OffPolicyEvaluation::pageEstimatorNames says what each estimates).
+// One page's share of a page estimator: its term (the page's value as the estimator reads it), its
+// weight (what the effective sample size counts) and its largest weight on one position's reward.
+struct PageTerm {
+  double term = 0.0;
+  double weight = 0.0;
+  double largestWeight = 0.0;
+};
+// pi(record, arm): the target's probability of showing `arm` at `record`'s position in its context.
+using PageChoice = std::function<double(std::size_t, Id)>;
+// The page of log records first to end - 1 as page estimator `name` reads it under `pi` (page-ips and
+// page-cascade clip their weights at `clip`). page-pi refuses a page that is not whole or not of a
+// uniform logger (INVALID_ARGUMENT naming it); page-cascade needs checkCascadeLog first.
+PageTerm pageTerm(const std::string& name, const DecisionLog& log, std::size_t first, std::size_t end, const PageChoice& pi, double clip);
+// Whether `name`'s interval reads its page terms as weighted counts (page-ips, page-cascade), and the
+// largest reward that reading scales by: none when a reward is below 0 (the normal interval then).
+bool readsWeightedCounts(const std::string& name);
+std::optional<double> largestCountReward(const std::vector<double>& rewards);
+// The 95% interval of a page-ips or page-cascade estimate `value` with standard error `error` over
+// `pages` pages, whose page terms are sums of rewards in [0, largestReward] at weights of at most
+// largestWeight: Fay and Feuer's (1997) gamma interval (off_policy_evaluation.cpp says why).
+std::pair<double, double> weightedCountInterval(double value, double error, double largestWeight, double largestReward, double pages);
+
 class OffPolicyEvaluation {
  public:
   // A fresh copy of the policy under evaluation, restored from its saved state.
@@ -71,6 +97,15 @@ class OffPolicyEvaluation {
   //     (the log's prefixPropensities), clipped as IPS's. Needs prefix propensities, pages read from
   //     position 0 in order, and a deterministic target (checkCascade).
   static const std::vector<std::string>& pageEstimatorNames();
+  static bool isPageEstimator(const std::string& name);
+
+  // What page-cascade needs, before anything is estimated (INVALID_ARGUMENT naming the reason): of
+  // the log, prefix propensities, in (0, 1], none above the record's propensity or the previous
+  // position's, the first position's equal to its propensity, and each page's positions 0, 1, ... in
+  // order; of the target, that it chooses deterministically (Thompson sampling's probability of a
+  // prefix is not computed).
+  static void checkCascadeLog(const DecisionLog& log, const std::vector<std::size_t>& bounds);
+  static void checkCascadeTarget(const LinearPolicy& target);
 
  private:
   // The target's choice distribution in one context (a position and filters) of the log.
@@ -83,11 +118,6 @@ class OffPolicyEvaluation {
   std::string rewardModel_;
 
   bool wants(const char* name) const;
-  // What page-cascade needs, before anything is estimated (INVALID_ARGUMENT naming the reason): prefix
-  // propensities, in (0, 1], none above the record's propensity or the previous position's, the first
-  // position's equal to its propensity; each page's positions 0, 1, ... in order; a target that
-  // chooses deterministically (Thompson sampling's probability of a prefix is not computed).
-  static void checkCascade(const LinearPolicy& target, const DecisionLog& log, const std::vector<std::size_t>& bounds);
   // page-ips, page-pi and page-cascade into report, over the pages of `bounds` (DecisionLog::pageBounds).
   void estimatePages(const DecisionLog& log, const std::vector<std::size_t>& bounds, const std::vector<Context>& contexts,
                      const std::vector<std::size_t>& contextOf, Json& report) const;

@@ -106,7 +106,7 @@ class PopulationEvaluation {
 
   std::vector<std::string> estimatorsFor(const UserModels& models) const;
   Terms frozenTerms(const UserModels& models, const Shared& shared, const std::vector<std::string>& estimators) const;
-  Terms learningTerms(const UserModels& models, const Shared& shared) const;
+  Terms learningTerms(const UserModels& models, const Shared& shared, const std::vector<std::string>& estimators) const;
 };
 
 }  // namespace sublinear
