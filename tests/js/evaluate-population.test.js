@@ -253,5 +253,21 @@ describe('bad population logs', () => {
     expect(without.stderr).toContain('needs --catalogue');
     const hex = run(...common, '--resamples', '0x10');
     expect(hex.stderr).toContain('--resamples "0x10" is not a decimal integer');
+    // Pages of two: the page rows, aligned, and the header saying which interval page-ips takes.
+    // Each user's records together, in pages of two (a page is one user's).
+    const order = Array.from(log.arms, (_, i) => i).sort((a, b) => log.users[a] - log.users[b] || a - b);
+    const taken = new Map();
+    const paged = order.map((i) => {
+      const n = taken.get(log.users[i]) ?? 0;
+      taken.set(log.users[i], n + 1);
+      return sb.formatDecision({ arm: log.arms[i], reward: log.rewards[i], propensity: log.propensities[i], user: log.users[i], position: n % 2 });
+    });
+    writeFileSync(join(directory, 'paged.jsonl'), paged.join('\n'));
+    const pages = run('evaluate', '--log', join(directory, 'paged.jsonl'), '--catalogue', join(directory, 'catalogue.bin'),
+      '--users-states', join(directory, 'states'), '--estimators', 'ips,page-ips');
+    expect(pages.status, pages.stderr).toBe(0);
+    expect(pages.stdout).toMatch(/users \(normal intervals; gamma for page-ips\)$/m);
+    expect(pages.stdout).toMatch(/^ {2}ips {6}\s+-?\d/m);
+    expect(pages.stdout).toMatch(/^ {2}page-ips\s+-?\d/m);
   });
 });

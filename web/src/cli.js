@@ -121,14 +121,18 @@ async function evaluatePopulationCommand(args, options, sb) {
       return;
     }
     const format = (x) => (x === null || x === undefined ? '-' : x.toFixed(4));
+    const names = ['replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi', 'page-cascade'];
+    // page-ips and page-cascade take Fay and Feuer's gamma interval where the others take the normal one.
+    const gamma = report.interval === 'normal' ? ['page-ips', 'page-cascade'].filter((name) => report[name]) : [];
     console.log(`${options.log.arms.length} logged decisions of ${report.users} users (${report.interval} intervals` +
-      `${report.rewardModel ? `, ${report.rewardModel} reward model` : ''})`);
+      `${gamma.length ? `; gamma for ${gamma.join(' and ')}` : ''}${report.rewardModel ? `, ${report.rewardModel} reward model` : ''})`);
+    const width = Math.max(8, ...names.filter((name) => report[name]).map((name) => name.length));
     for (const [title, estimates] of [['candidate', report], ['baseline', report.baseline], ['difference', report.difference]]) {
       if (!estimates || Object.keys(estimates).length === 0) continue;
       console.log(`${title}${estimates.horizon === undefined ? '' : ` (horizon ${estimates.horizon.toFixed(1)} decisions a user)`}`);
-      for (const name of ['replay', 'ips', 'snips', 'dm', 'dr', 'page-ips', 'page-pi', 'page-cascade']) {
+      for (const name of names) {
         const e = estimates[name];
-        if (e) console.log(`  ${name.padEnd(8)} ${format(e.value).padStart(9)}  [${format(e.low)}, ${format(e.high)}]`);
+        if (e) console.log(`  ${name.padEnd(width)} ${format(e.value).padStart(9)}  [${format(e.low)}, ${format(e.high)}]`);
       }
     }
   } finally {
