@@ -11,7 +11,7 @@ namespace sublinear::bindings {
 
 namespace {
 CatalogueHandle* createCatalogue(const std::string& specJson) {
-  return new CatalogueHandle{std::make_shared<Catalogue>(parseJson(specJson)), {}};
+  return new CatalogueHandle{std::make_shared<Catalogue>(parseJson(specJson))};
 }
 
 // The attributes as attributeBatch reads them.
@@ -55,7 +55,7 @@ std::string catalogueStats(CatalogueHandle& self) { return self.catalogue->stats
 std::string catalogueType(CatalogueHandle&) { return Catalogue::kType; }
 
 CatalogueHandle* restoreCatalogue(std::uintptr_t bytes, std::size_t length, const std::string&) {
-  return new CatalogueHandle{Catalogue::fromBytes(fromAddress<const std::uint8_t>(bytes), length), {}};
+  return new CatalogueHandle{Catalogue::fromBytes(fromAddress<const std::uint8_t>(bytes), length)};
 }
 }  // namespace
 
@@ -75,8 +75,7 @@ EMSCRIPTEN_BINDINGS(sublinear_catalogue) {
       .function("has", guard<&catalogueHas>)
       .function("stats", guard<&catalogueStats>)
       .function("type", guard<&catalogueType>)
-      .function("saveBytes", guard<&saveBytes<CatalogueHandle, &CatalogueHandle::catalogue>>)
-      .function("savedBytes", guard<&savedBytes<CatalogueHandle>>);
+      .function("toBytes", guard<&stateBytes<CatalogueHandle, &CatalogueHandle::catalogue>>);
   emscripten::function("createCatalogue", guard<&createCatalogue>, emscripten::allow_raw_pointers());
   emscripten::function("restoreCatalogue", guard<&restoreCatalogue>, emscripten::allow_raw_pointers());
 }

@@ -9,10 +9,9 @@
 namespace sublinear::bindings {
 
 // One JS Catalogue object: a share of the catalogue (its users hold theirs, so deleting this handle
-// frees the catalogue only once no user holds it) and the buffer of its last toBytes().
+// frees the catalogue only once no user holds it).
 struct CatalogueHandle {
   std::shared_ptr<Catalogue> catalogue;
-  std::vector<std::uint8_t> saved;
 };
 
 }  // namespace sublinear::bindings

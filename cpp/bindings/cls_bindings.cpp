@@ -15,7 +15,6 @@ namespace {
 struct ClsPolicyHandle {
   explicit ClsPolicyHandle(PersistentClsPolicy policy) : object(std::move(policy)) {}
   PersistentClsPolicy object;
-  std::vector<std::uint8_t> saved;
   std::vector<Id> last;
   Vector theta;
 };

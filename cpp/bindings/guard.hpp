@@ -17,6 +17,7 @@
 
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/limits.hpp"
+#include "sublinear/core/state_codec.hpp"
 
 namespace sublinear::bindings {
 
@@ -69,33 +70,42 @@ T* fromAddress(std::uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
+// Whether the held object can stream its state (Persistent<T>::saveTo), rather than only return it.
 template <class Held, class = void>
-struct SavesItself : std::false_type {};
+struct StreamsItsState : std::false_type {};
 template <class Held>
-struct SavesItself<Held, std::void_t<decltype(std::declval<const Held&>().toBytes())>> : std::true_type {};
+struct StreamsItsState<Held, std::void_t<decltype(std::declval<const Held&>().saveTo(std::declval<StateSink&>()))>> : std::true_type {};
 
-// toBytes() for JS in two calls: saveBytes() keeps the object's bytes in the handle's `saved`
-// buffer and reports their length, savedBytes() copies them into a JS Uint8Array and frees the
-// buffer, so that no second copy of the state stays on the wasm heap after toBytes() returns.
-// `Object` is the handle's member holding the object: a Persistent<T>, or a pointer to an object
-// with toBytes() (a catalogue).
-template <typename Handle, auto Object>
-std::size_t saveBytes(Handle& self) {
-  const auto& held = self.*Object;
-  if constexpr (SavesItself<std::decay_t<decltype(held)>>::value) {
-    self.saved = held.toBytes();
-  } else {
-    self.saved = held->toBytes();
+// A state as a JS Uint8Array made to its length, filled a piece at a time.
+class Uint8ArraySink final : public StateSink {
+ public:
+  void begin(std::size_t length) override { array_ = emscripten::val::global("Uint8Array").new_(length); }
+  void write(const std::uint8_t* bytes, std::size_t count) override {
+    array_.call<void>("set", emscripten::val(emscripten::typed_memory_view(count, bytes)), at_);
+    at_ += count;
   }
-  return self.saved.size();
-}
+  emscripten::val array() const { return array_; }
 
-template <typename Handle>
-emscripten::val savedBytes(Handle& self) {
-  const emscripten::val view(emscripten::typed_memory_view(self.saved.size(), self.saved.data()));
-  emscripten::val copy = emscripten::val::global("Uint8Array").new_(view);
-  std::vector<std::uint8_t>().swap(self.saved);
-  return copy;
+ private:
+  emscripten::val array_ = emscripten::val::undefined();
+  std::size_t at_ = 0;
+};
+
+// toBytes() for JS: a Persistent<T> streams its state into the Uint8Array (Persistent::saveTo), so
+// that no copy of it, whole or left over, takes wasm memory; an object with toBytes() of its own (a
+// catalogue) is copied once and its bytes freed before the call returns. `Object` is the handle's
+// member holding the object: a Persistent<T>, or a pointer to an object with toBytes().
+template <typename Handle, auto Object>
+emscripten::val stateBytes(Handle& self) {
+  const auto& held = self.*Object;
+  if constexpr (StreamsItsState<std::decay_t<decltype(held)>>::value) {
+    Uint8ArraySink sink;
+    held.saveTo(sink);
+    return sink.array();
+  } else {
+    const std::vector<std::uint8_t> bytes = held->toBytes();
+    return emscripten::val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+  }
 }
 
 }  // namespace sublinear::bindings

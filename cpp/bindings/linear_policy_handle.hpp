@@ -9,12 +9,11 @@
 
 namespace sublinear::bindings {
 
-// One JS policy object: the policy and the buffers of its last theta(), toBytes(), selectSlate()
+// One JS policy object: the policy and the buffers of its last theta(), selectSlate()
 // and decide() (its arms in slate), which JS copies out.
 struct LinearPolicyHandle {
   explicit LinearPolicyHandle(PersistentLinearPolicy policy) : object(std::move(policy)) {}
   PersistentLinearPolicy object;
-  std::vector<std::uint8_t> saved;
   std::vector<double> theta;
   std::vector<Id> slate;
   std::vector<double> propensities;

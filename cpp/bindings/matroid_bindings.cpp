@@ -26,7 +26,6 @@ struct MatroidHandle {
 struct SemiBanditHandle {
   explicit SemiBanditHandle(PersistentSemiBanditPolicy policy) : object(std::move(policy)) {}
   PersistentSemiBanditPolicy object;
-  std::vector<std::uint8_t> saved;
   std::vector<Id> last;
 };
 

@@ -14,7 +14,6 @@ namespace {
 struct IndexHandle {
   explicit IndexHandle(PersistentIndex index) : object(std::move(index)) {}
   PersistentIndex object;
-  std::vector<std::uint8_t> saved;
   SearchResult last;
   // Where JS finds the last search's answer: its length and the addresses of its ids and scores.
   // search() returns this block's address, so that reading the answer takes no further call into
@@ -26,16 +25,51 @@ struct IndexHandle {
   std::uint32_t batchView[5] = {0, 0, 0, 0, 0};
 };
 
-void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength) {
+// A JS typed array (Float32Array, Uint8Array) copied into the heap a piece at a time.
+template <class T>
+class TypedArraySource final : public PieceSource<T> {
+ public:
+  explicit TypedArraySource(emscripten::val array) : array_(std::move(array)), length_(array_["length"].as<std::size_t>()) {}
+  std::size_t length() const override { return length_; }
+  void read(std::size_t first, std::size_t count, T* piece) const override {
+    // A view made now: growing memory replaces the heap's buffer.
+    emscripten::val(emscripten::typed_memory_view(count, piece))
+        .call<void>("set", array_.call<emscripten::val>("subarray", first, first + count));
+  }
+
+ private:
+  emscripten::val array_;
+  std::size_t length_;
+};
+
+// The vectors: `vectorLength` floats at `vectors` on the heap, or, when `vectors` is 0, the
+// Float32Array `array` (a large batch, which JS leaves where it is).
+void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength,
+              emscripten::val array) {
+  if (vectors == 0 && vectorLength > 0) {
+    addUserItems(*self.object, fromAddress<const Id>(ids), idCount, TypedArraySource<float>(std::move(array)),
+                 ItemAttributes::withLabels(nullptr, idCount));
+    return;
+  }
   addUserItems(*self.object, fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength);
 }
 
-// The attributes as attributeBatch reads them.
+// restoreMipsIndex of a state JS leaves where it is (a large one), read a piece at a time.
+IndexHandle* restoreIndexFrom(emscripten::val bytes, const std::string& expectedType) {
+  return new IndexHandle(restoreIndex(TypedArraySource<std::uint8_t>(std::move(bytes)), expectedType));
+}
+
+// The attributes as attributeBatch reads them; the vectors as indexAdd takes them.
 void indexAddWithAttributes(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors,
-                            std::size_t vectorLength, int labelForm, std::uintptr_t labels, std::size_t labelCount,
-                            std::uintptr_t counts, const std::string& valueNames, std::uintptr_t values, std::size_t valueCount) {
-  addUserItems(*self.object, fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength,
-               attributeBatch(idCount, labelForm, labels, labelCount, counts, valueNames, values, valueCount));
+                            std::size_t vectorLength, emscripten::val array, int labelForm, std::uintptr_t labels,
+                            std::size_t labelCount, std::uintptr_t counts, const std::string& valueNames, std::uintptr_t values,
+                            std::size_t valueCount) {
+  const ItemAttributes attributes = attributeBatch(idCount, labelForm, labels, labelCount, counts, valueNames, values, valueCount);
+  if (vectors == 0 && vectorLength > 0) {
+    addUserItems(*self.object, fromAddress<const Id>(ids), idCount, TypedArraySource<float>(std::move(array)), attributes);
+    return;
+  }
+  addUserItems(*self.object, fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength, attributes);
 }
 
 void indexSetLabels(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, int labelForm, std::uintptr_t labels,
@@ -127,4 +161,5 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
       .function("has", guard<&indexHas>);
   emscripten::function("createMipsIndex", guard<&createHandle<IndexHandle>>, emscripten::allow_raw_pointers());
   emscripten::function("restoreMipsIndex", guard<&restoreHandle<IndexHandle>>, emscripten::allow_raw_pointers());
+  emscripten::function("restoreMipsIndexFrom", guard<&restoreIndexFrom>, emscripten::allow_raw_pointers());
 }

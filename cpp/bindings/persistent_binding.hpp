@@ -38,13 +38,12 @@ Handle* restoreHandle(std::uintptr_t bytes, std::size_t length, const std::strin
   return new Handle(decltype(Handle::object)::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType));
 }
 
-// Binds type(), stats(), saveBytes() and savedBytes() on `handle`, returned for the family's own calls.
+// Binds type(), stats() and toBytes() on `handle`, returned for the family's own calls.
 template <class Handle>
 const emscripten::class_<Handle>& bindPersistent(const emscripten::class_<Handle>& handle) {
   return handle.function("type", guard<&persistentType<Handle>>)
       .function("stats", guard<&persistentStats<Handle>>)
-      .function("saveBytes", guard<&saveBytes<Handle, &Handle::object>>)
-      .function("savedBytes", guard<&savedBytes<Handle>>);
+      .function("toBytes", guard<&stateBytes<Handle, &Handle::object>>);
 }
 
 }  // namespace sublinear::bindings

@@ -55,6 +55,7 @@ export function defineMipsClasses(runtime) {
   const MipsIndex = runtime.family('MipsIndex', {
     create: runtime.createFrom(Module.createMipsIndex),
     restore: (address, length, type) => Module.restoreMipsIndex(address, length, type),
+    restoreFrom: (bytes, type) => Module.restoreMipsIndexFrom(bytes, type),
     table: {
       dim: { get: (handle) => handle.dim() },
       size: { get: (handle) => handle.size() },
@@ -63,11 +64,15 @@ export function defineMipsClasses(runtime) {
         args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors'), readAddAttributes],
         call: (handle, ids, vectors, read) => {
           const attributes = attributeBatch(read, ids.length, ErrorCode.DIMENSION_MISMATCH);
+          // Address 0 and the array: C++ reads it in pieces; otherwise the array is copied and passed by address.
+          const streamed = vectors.byteLength > runtime.STREAMED_BYTES;
+          const onHeap = streamed ? [ids] : [ids, vectors];
+          const array = streamed ? vectors : undefined;
           if (attributes.form === 0 && attributes.names === '') {
-            return withHeap([ids, vectors], (idAddress, vectorAddress) => handle.add(idAddress, ids.length, vectorAddress, vectors.length));
+            return withHeap(onHeap, (idAddress, vectorAddress = 0) => handle.add(idAddress, ids.length, vectorAddress, vectors.length, array));
           }
-          return attributesOnHeap(attributes, (a) => withHeap([ids, vectors], (idAddress, vectorAddress) =>
-            handle.addWithAttributes(idAddress, ids.length, vectorAddress, vectors.length, a.form, a.labelAddress, a.labels.length,
+          return attributesOnHeap(attributes, (a) => withHeap(onHeap, (idAddress, vectorAddress = 0) =>
+            handle.addWithAttributes(idAddress, ids.length, vectorAddress, vectors.length, array, a.form, a.labelAddress, a.labels.length,
               a.countAddress, a.names, a.valueAddress, a.values.length)));
         },
       },

@@ -130,6 +130,10 @@ export function createRuntime(Module) {
   // Taken when the runtime is made, so that memoryUsage() counts it from the start; 0 (never used) if
   // the heap could not hold it.
   const SCRATCH_BYTES = 4096;
+  // Large inputs (an index's vectors, its saved state) beyond this many bytes stay where they are,
+  // and C++ reads them a mebibyte at a time (core/piece_source.hpp): a whole copy on the heap,
+  // freed after the call, would leave wasm memory that much larger for good (it never shrinks).
+  const STREAMED_BYTES = 2 ** 20;
   const scratch = Module._malloc(SCRATCH_BYTES) >>> 0;
   let scratchBusy = false;
 
@@ -267,8 +271,9 @@ export function createRuntime(Module) {
   // by `static type`, the C++ type they create. `create(type, options)` reads the options and makes a
   // handle (inside call()); `restore(address, length, type, restored)` makes one from saved bytes,
   // `restored` being what `restoreOptions(options)` read from fromBytes' second argument, if the
-  // family takes one (a linear policy's { catalogue }).
-  function family(name, { create, restore, restoreOptions, table }) {
+  // family takes one (a linear policy's { catalogue }); `restoreFrom(bytes, type)`, where the family
+  // has it, from a state larger than STREAMED_BYTES left where it is.
+  function family(name, { create, restore, restoreFrom, restoreOptions, table }) {
     const Base = {
       [name]: class extends WasmObject {
         constructor(options, ...extra) {
@@ -286,7 +291,9 @@ export function createRuntime(Module) {
           const array = stateToCopy(readBytes(bytes, `${this.name}.fromBytes(bytes)`));
           const restored = restoreOptions ? guardProxy(() => restoreOptions(options), `the options of ${this.name}.fromBytes()`) : undefined;
           const type = this.type;
-          const handle = call(() => withHeap([array], (address) => restore(address, array.length, type, restored)));
+          const handle = call(() => (restoreFrom !== undefined && array.byteLength > STREAMED_BYTES
+            ? restoreFrom(array, type)
+            : withHeap([array], (address) => restore(address, array.length, type, restored))));
           // A subclass's constructor may run code before super(), another fromBytes included: the
           // slot is set back as it was, so each constructor adopts the handle made for its own class.
           const outer = restoring;
@@ -303,10 +310,7 @@ export function createRuntime(Module) {
     members(Base, {
       // The whole state (docs/state-format.md): <Class>.fromBytes restores it.
       toBytes: {
-        call: (handle) => {
-          handle.saveBytes();
-          return handle.savedBytes();
-        },
+        call: (handle) => handle.toBytes(),
       },
       stats: { call: (handle) => JSON.parse(handle.stats()) },
       ...table,
@@ -347,7 +351,7 @@ export function createRuntime(Module) {
     return optionsToJson({ ...readOptions(options, 'options'), type });
   }
 
-  const runtime = { Module, heapBuffer, heapWords, heapFloats, call, callWithCallback, withHeap, attributesOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions, inspectState };
+  const runtime = { STREAMED_BYTES, Module, heapBuffer, heapWords, heapFloats, call, callWithCallback, withHeap, attributesOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions, inspectState };
   return runtime;
 }
 

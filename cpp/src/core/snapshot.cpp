@@ -23,6 +23,10 @@ Json readOptions(StateReader& in) {
 void loadSnapshot(const std::uint8_t* bytes, std::size_t length, const std::string& type,
                   const std::function<void(StateReader& in)>& read) {
   StateReader in(bytes, length, type);
+  loadSnapshot(in, read);
+}
+
+void loadSnapshot(StateReader& in, const std::function<void(StateReader& in)>& read) {
   try {
     read(in);
     in.finish();

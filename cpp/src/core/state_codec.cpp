@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <stdexcept>
 
 #include "sublinear/core/error.hpp"
 
@@ -57,11 +58,25 @@ void appendString(std::vector<std::uint8_t>& out, const std::string& value) {
 #endif
 const char* const kLibraryVersion = SUBLINEAR_VERSION;
 
-std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length) {
-  std::uint32_t c = 0xFFFFFFFFU;
+namespace {
+// CRC-32's running register over more bytes (crc32 starts it at all ones and inverts it at the end).
+std::uint32_t crcUpdate(std::uint32_t c, const std::uint8_t* bytes, std::size_t length) {
   for (std::size_t i = 0; i < length; ++i) c = crcTable()[(c ^ bytes[i]) & 0xFFU] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFU;
+  return c;
 }
+
+// The envelope before the payload.
+std::vector<std::uint8_t> stateHead(const std::string& type, std::uint64_t payloadLength) {
+  std::vector<std::uint8_t> head(std::begin(kMagic), std::end(kMagic));
+  appendLittleEndian(head, kStateFormatVersion, 2);
+  appendString(head, kLibraryVersion);
+  appendString(head, type);
+  appendLittleEndian(head, payloadLength, 8);
+  return head;
+}
+}  // namespace
+
+std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length) { return crcUpdate(0xFFFFFFFFU, bytes, length) ^ 0xFFFFFFFFU; }
 
 StateHeader StateHeader::read(const std::uint8_t* bytes, std::size_t available, std::size_t length) {
   available = std::min(available, length);
@@ -106,9 +121,47 @@ void StateHeader::requireCurrentFormat() const {
 
 StateWriter::StateWriter(const std::string& type) : type_(type) {}
 
-void StateWriter::u8(std::uint8_t value) { payload_.push_back(value); }
-void StateWriter::u32(std::uint32_t value) { appendLittleEndian(payload_, value, 4); }
-void StateWriter::u64(std::uint64_t value) { appendLittleEndian(payload_, value, 8); }
+StateWriter StateWriter::counting(const std::string& type) {
+  StateWriter writer(type);
+  writer.mode_ = Mode::Counting;
+  // A piece and the numbers appended after its end before the flush: the buffer never doubles (a
+  // vector's growth), which would take two pieces of memory at once.
+  writer.payload_.reserve(kPieceBytes + 64);
+  return writer;
+}
+
+StateWriter::StateWriter(const std::string& type, StateSink& sink, std::uint64_t payloadLength)
+    : type_(type), mode_(Mode::Streamed), sink_(&sink), announced_(payloadLength) {
+  payload_.reserve(kPieceBytes + 64);  // as counting()'s
+  const std::vector<std::uint8_t> head = stateHead(type_, payloadLength);
+  sink.begin(head.size() + static_cast<std::size_t>(payloadLength) + kChecksumBytes);
+  crc_ = crcUpdate(crc_, head.data(), head.size());
+  sink.write(head.data(), head.size());
+}
+
+void StateWriter::flush() {
+  if (mode_ == Mode::Streamed) {
+    crc_ = crcUpdate(crc_, payload_.data(), payload_.size());
+    sink_->write(payload_.data(), payload_.size());
+  }
+  flushed_ += payload_.size();
+  payload_.clear();
+}
+
+void StateWriter::u8(std::uint8_t value) {
+  payload_.push_back(value);
+  flushWhenFull();
+}
+
+void StateWriter::u32(std::uint32_t value) {
+  appendLittleEndian(payload_, value, 4);
+  flushWhenFull();
+}
+
+void StateWriter::u64(std::uint64_t value) {
+  appendLittleEndian(payload_, value, 8);
+  flushWhenFull();
+}
 
 void StateWriter::f64(double value) {
   std::uint64_t bits;
@@ -125,6 +178,7 @@ void StateWriter::f32(float value) {
 void StateWriter::string(const std::string& value) {
   u64(value.size());
   payload_.insert(payload_.end(), value.begin(), value.end());
+  flushWhenFull();
 }
 
 void StateWriter::f64s(const double* values, std::size_t count) {
@@ -164,17 +218,21 @@ void StateWriter::matrix(const Eigen::MatrixXd& value) {
 }
 
 std::vector<std::uint8_t> StateWriter::finish() {
-  std::vector<std::uint8_t> head(std::begin(kMagic), std::end(kMagic));
-  appendLittleEndian(head, kStateFormatVersion, 2);
-  appendString(head, kLibraryVersion);
-  appendString(head, type_);
-  appendLittleEndian(head, payload_.size(), 8);
+  const std::vector<std::uint8_t> head = stateHead(type_, payload_.size());
   // The payload becomes the output in place (one copy of the state at a time, not two).
   std::vector<std::uint8_t> out = std::move(payload_);
   payload_ = {};
   out.insert(out.begin(), head.begin(), head.end());
   appendLittleEndian(out, crc32(out.data(), out.size()), 4);
   return out;
+}
+
+void StateWriter::finishStream() {
+  flush();
+  if (flushed_ != announced_) throw std::logic_error("a streamed state's fields came to another length than counted");
+  std::vector<std::uint8_t> checksum;
+  appendLittleEndian(checksum, crc_ ^ 0xFFFFFFFFU, 4);
+  sink_->write(checksum.data(), checksum.size());
 }
 
 std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length) {
@@ -201,11 +259,54 @@ StateReader StateReader::payloadPrefix(const StateHeader& head, const std::uint8
   return StateReader(bytes + head.payloadStart, bytes + std::max(head.payloadStart, std::min(available, payloadEnd)));
 }
 
+StateReader::StateReader(const ByteSource& source, const std::string& expectedType) : source_(&source) {
+  const std::size_t length = source.length();
+  std::vector<std::uint8_t> first(std::min(length, kLongestStateHead));
+  source.read(0, first.size(), first.data());
+  const StateHeader head = StateHeader::read(first.data(), first.size(), length);
+  head.requireCurrentFormat();
+  if (head.type != expectedType) corrupt("it holds a " + head.type + ", not a " + expectedType);
+  if (head.payloadStart == 0) corrupt("truncated");
+  if (!head.complete) corrupt("length does not match");
+  // complete: the length holds the head and the checksum.
+  const std::size_t checked = length - kChecksumBytes;
+  std::uint32_t c = 0xFFFFFFFFU;
+  window_.resize(std::min(checked, ByteSource::kPieceValues));
+  for (std::size_t at = 0; at < checked; at += window_.size()) {
+    const std::size_t count = std::min(window_.size(), checked - at);
+    source.read(at, count, window_.data());
+    c = crcUpdate(c, window_.data(), count);
+  }
+  std::uint8_t stored[kChecksumBytes];
+  source.read(checked, kChecksumBytes, stored);
+  if (static_cast<std::uint32_t>(readLittleEndian(stored, 4)) != (c ^ 0xFFFFFFFFU)) corrupt("checksum mismatch");
+  next_ = head.payloadStart;
+  payloadEnd_ = checked;
+}
+
 const std::uint8_t* StateReader::take(std::size_t size) {
-  if (static_cast<std::size_t>(end_ - cursor_) < size) corrupt("payload ends early");
+  if (static_cast<std::size_t>(end_ - cursor_) < size) return takeAcross(size);
   const std::uint8_t* at = cursor_;
   cursor_ += size;
   return at;
+}
+
+const std::uint8_t* StateReader::takeAcross(std::size_t size) {
+  if (source_ == nullptr || size > remaining()) corrupt("payload ends early");
+  // The rest of the window, then as much of the next pieces as the read asks for.
+  across_.assign(cursor_, end_);
+  while (across_.size() < size) {
+    const std::size_t count = std::min(ByteSource::kPieceValues, payloadEnd_ - next_);
+    window_.resize(count);
+    source_->read(next_, count, window_.data());
+    next_ += count;
+    cursor_ = window_.data();
+    end_ = cursor_ + count;
+    const std::size_t part = std::min(size - across_.size(), count);
+    across_.insert(across_.end(), cursor_, cursor_ + part);
+    cursor_ += part;
+  }
+  return across_.data();
 }
 
 std::uint8_t StateReader::u8() { return *take(1); }
@@ -228,7 +329,7 @@ float StateReader::f32() {
 
 std::size_t StateReader::count(std::size_t elementBytes) {
   const std::uint64_t n = u64();
-  if (elementBytes > 0 && n > static_cast<std::uint64_t>(end_ - cursor_) / elementBytes) corrupt("a count exceeds the data");
+  if (elementBytes > 0 && n > static_cast<std::uint64_t>(remaining()) / elementBytes) corrupt("a count exceeds the data");
   return static_cast<std::size_t>(n);
 }
 
@@ -300,12 +401,19 @@ void StateReader::check(bool condition, const std::string& why) const {
 }
 
 void StateReader::finish() const {
-  if (cursor_ != end_) corrupt("unexpected bytes after the state");
+  if (!atEnd()) corrupt("unexpected bytes after the state");
 }
 
 std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
                         const std::string& expectedType, const std::string& family) {
-  const std::string type = StateReader::peekType(bytes, length);
+  return savedTypeOf(bytes, length, length, knownTypes, expectedType, family);
+}
+
+std::string savedTypeOf(const std::uint8_t* bytes, std::size_t available, std::size_t length, const std::vector<std::string>& knownTypes,
+                        const std::string& expectedType, const std::string& family) {
+  const StateHeader head = StateHeader::read(bytes, available, length);
+  head.requireCurrentFormat();
+  const std::string& type = head.type;
   if (std::find(knownTypes.begin(), knownTypes.end(), type) == knownTypes.end() || (!expectedType.empty() && type != expectedType)) {
     corrupt("it is not of a " + (expectedType.empty() ? family : expectedType) + " (it holds a " + type + ")");
   }

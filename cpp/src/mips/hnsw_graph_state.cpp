@@ -101,6 +101,10 @@ std::unique_ptr<HnswIndex::Graph> HnswIndex::loadGraph(StateReader& in, bool euc
   std::vector<int> nodeLevels(nodes);
   std::vector<std::uint32_t> linkCounts;  // per node and layer, in order
   std::vector<hnswlib::tableint> links;
+  // Room for every link the rest of the state can hold (4 bytes each), so that the list never
+  // doubles: a doubling holds the old list and one twice as long at once, and wasm memory keeps
+  // that high-water mark for good. Bounded by the bytes present, as every allocation of a load is.
+  links.reserve(in.remaining() / sizeof(hnswlib::tableint));
   std::vector<float> deletedVectors;
   for (std::size_t node = 0; node < nodes; ++node) {
     labels[node] = in.u32();

@@ -18,9 +18,12 @@
 namespace sublinear {
 
 namespace {
-void requireFinite(const float* values, std::size_t count, const char* what) {
+// `first`: where values[0] lies in the whole array the message names.
+void requireFinite(const float* values, std::size_t count, const char* what, std::size_t first = 0) {
   for (std::size_t i = 0; i < count; ++i) {
-    if (!std::isfinite(values[i])) fail(ErrorCode::NonFinite, std::string(what) + " has a non-finite entry at position " + std::to_string(i));
+    if (!std::isfinite(values[i])) {
+      fail(ErrorCode::NonFinite, std::string(what) + " has a non-finite entry at position " + std::to_string(first + i));
+    }
   }
 }
 
@@ -95,6 +98,11 @@ void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, st
 }
 
 void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const ItemAttributes& attributes) {
+  add(ids, idCount, FloatsInMemory(vectors, vectorLength), attributes);
+}
+
+void MipsIndex::add(const Id* ids, std::size_t idCount, const FloatSource& vectors, const ItemAttributes& attributes) {
+  const std::size_t vectorLength = vectors.length();
   if (vectorLength != idCount * dim()) {
     fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(idCount) + " x " + std::to_string(dim()) +
                                            " = " + std::to_string(idCount * dim()) + " vector entries, got " +
@@ -104,7 +112,7 @@ void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, st
     fail(ErrorCode::DimensionMismatch, "expected the attributes of " + std::to_string(idCount) + " items, got " + std::to_string(attributes.size()));
   }
   attributes_.checkColumns(attributes);
-  requireFinite(vectors, vectorLength, "vectors");
+  forEachPiece(vectors, dim(), [](const float* piece, std::size_t first, std::size_t count) { requireFinite(piece, count, "vectors", first); });
   const std::size_t repeat = firstRepeatedId(ids, idCount);
   for (std::size_t i = 0; i < idCount; ++i) {
     if (items_.contains(ids[i])) fail(ErrorCode::DuplicateId, "id " + std::to_string(ids[i]) + " is already in the index");
@@ -114,15 +122,18 @@ void MipsIndex::add(const Id* ids, std::size_t idCount, const float* vectors, st
   attributes_.reserve(items_.size() + idCount);
   std::size_t added = 0;
   try {
-    for (; added < idCount; ++added) {
-      items_.add(ids[added], vectors + added * dim());
-      try {
-        attributes_.appendRowOf(attributes, added);
-      } catch (...) {
-        items_.remove(ids[added]);
-        throw;
+    // Every piece holds whole rows (forEachPiece; dim() >= 1).
+    forEachPiece(vectors, dim(), [&](const float* piece, std::size_t, std::size_t count) {
+      for (std::size_t at = 0; at < count; at += dim(), ++added) {
+        items_.add(ids[added], piece + at);
+        try {
+          attributes_.appendRowOf(attributes, added);
+        } catch (...) {
+          items_.remove(ids[added]);
+          throw;
+        }
       }
-    }
+    });
     onAdd(ids, idCount);
   } catch (...) {
     // Keep the store, the attributes and the structure in step if the items could not all be taken.

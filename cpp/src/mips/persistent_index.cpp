@@ -20,11 +20,12 @@ std::size_t indexDimOf(const Json& spec) {
 
 // Checked on every vector and query that reaches an index from outside the core; a non-finite
 // entry is left to the index (NON_FINITE).
-void requireMagnitude(const float* values, std::size_t length, const char* what) {
+// `first`: where values[0] lies in the whole array the message names.
+void requireMagnitude(const float* values, std::size_t length, const char* what, std::size_t first = 0) {
   for (std::size_t i = 0; i < length; ++i) {
     const double value = values[i];
     if (std::isfinite(value) && std::fabs(value) > kMaxMagnitude) {
-      fail(ErrorCode::InvalidArgument, std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(value) +
+      fail(ErrorCode::InvalidArgument, std::string(what) + "[" + std::to_string(first + i) + "] = " + std::to_string(value) +
                                            " exceeds 1e15 in magnitude (inner products must stay finite in float32)");
     }
   }
@@ -49,6 +50,15 @@ void PersistenceFamily<MipsIndex>::afterLoad(const MipsIndex& index) {
     items.decode(row, vector.data());
     requireMagnitude(vector.data(), items.dim(), "saved item");
   }
+}
+
+PersistentIndex restoreIndex(const ByteSource& bytes, const std::string& expectedType) {
+  std::vector<std::uint8_t> head(std::min(bytes.length(), kLongestStateHead));
+  bytes.read(0, head.size(), head.data());
+  using Family = PersistenceFamily<MipsIndex>;
+  const std::string type = savedTypeOf(head.data(), head.size(), bytes.length(), Family::stateTypes(), expectedType, Family::kName);
+  StateReader in(bytes, type);
+  return PersistentIndex::load(in, type);
 }
 
 namespace {
@@ -76,6 +86,13 @@ void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const fl
                   const ItemAttributes& attributes) {
   requireMagnitude(vectors, vectorLength, "vectors");
   index.add(ids, idCount, vectors, vectorLength, attributes);
+}
+
+void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const FloatSource& vectors, const ItemAttributes& attributes) {
+  forEachPiece(vectors, index.dim(), [](const float* piece, std::size_t first, std::size_t count) {
+    requireMagnitude(piece, count, "vectors", first);
+  });
+  index.add(ids, idCount, vectors, attributes);
 }
 
 void setUserFeatures(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength) {

@@ -85,8 +85,15 @@ class Persistent {
     const std::string type = savedTypeOf(bytes, length, Family::stateTypes(),
                                          Family::expectedStateType(expectedType, bytes, length), Family::kName);
     Family::checkContext(bytes, length, type, context);
+    StateReader in(bytes, length, type);
+    return load(in, type, std::move(context));
+  }
+
+  // The object from a reader of a checked envelope of `type` (fromBytes, or a family's restore of
+  // a state read a piece at a time): the options, the family's head, the object's fields.
+  static Persistent load(StateReader& reader, const std::string& type, Context context = Context{}) {
     std::optional<Persistent> restored;
-    loadSnapshot(bytes, length, type, [&](StateReader& in) {
+    loadSnapshot(reader, [&](StateReader& in) {
       Json spec = readOptions(in);
       std::unique_ptr<T> object = Family::restore(in, spec, type, context);
       in.check(Family::stateType(*object, context) == type, std::string("saved options are of another ") + Family::kNoun + " type");
@@ -100,10 +107,21 @@ class Persistent {
   // The saved state: the envelope of stateType, the options, the family's head, the object's fields.
   std::vector<std::uint8_t> toBytes() const {
     StateWriter out(Family::stateType(*object_, context_));
-    out.json(spec_);
-    Family::writeHead(out, *object_, context_);
-    object_->save(out);
+    write(out);
     return out.finish();
+  }
+
+  // The same bytes handed to `sink` a piece at a time, so that the state is never whole in memory
+  // beside the object (where memory never shrinks, wasm's, a whole copy would stay the process's
+  // high-water mark): the fields are written twice, first only to count them (the head holds the
+  // payload's length).
+  void saveTo(StateSink& sink) const {
+    const std::string type = Family::stateType(*object_, context_);
+    StateWriter counted = StateWriter::counting(type);
+    write(counted);
+    StateWriter out(type, sink, counted.payloadLength());
+    write(out);
+    out.finishStream();
   }
 
   T& operator*() { return *object_; }
@@ -116,6 +134,13 @@ class Persistent {
   const Context& context() const { return context_; }
 
  private:
+  // The options, the family's head, the object's fields.
+  void write(StateWriter& out) const {
+    out.json(spec_);
+    Family::writeHead(out, *object_, context_);
+    object_->save(out);
+  }
+
   Json spec_;
   Context context_;
   std::unique_ptr<T> object_;

@@ -28,5 +28,7 @@ Json readOptions(StateReader& in);
 // shortage of memory, not damage.
 void loadSnapshot(const std::uint8_t* bytes, std::size_t length, const std::string& type,
                   const std::function<void(StateReader& in)>& read);
+// The same over a reader whose envelope was checked (a streamed one).
+void loadSnapshot(StateReader& in, const std::function<void(StateReader& in)>& read);
 
 }  // namespace sublinear

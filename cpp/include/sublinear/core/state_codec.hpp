@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/core/piece_source.hpp"
 #include "sublinear/core/random.hpp"
 
 namespace sublinear {
@@ -45,9 +46,24 @@ struct StateHeader {
   void requireCurrentFormat() const;
 };
 
+// Where a state goes a piece at a time (StateWriter's streamed form): begin() once with the
+// state's length in bytes, then write() of its bytes in order.
+class StateSink {
+ public:
+  virtual ~StateSink() = default;
+  virtual void begin(std::size_t length) = 0;
+  virtual void write(const std::uint8_t* bytes, std::size_t count) = 0;
+};
+
 class StateWriter {
  public:
   explicit StateWriter(const std::string& type);
+  // A writer that keeps nothing and counts the payload's bytes (payloadLength()): the first of the
+  // two passes of a streamed save.
+  static StateWriter counting(const std::string& type);
+  // A writer that hands the state to `sink` a piece at a time, for a payload of `payloadLength`
+  // bytes (what counting() counted for the same fields): the state is never whole in memory.
+  StateWriter(const std::string& type, StateSink& sink, std::uint64_t payloadLength);
 
   void u8(std::uint8_t value);
   void u32(std::uint32_t value);
@@ -68,16 +84,37 @@ class StateWriter {
 
   // Seals the header and checksum; the writer is spent afterwards.
   std::vector<std::uint8_t> finish();
+  // The streamed form's end: the last piece and the checksum into the sink (INTERNAL_ERROR unless
+  // the fields came to the announced length).
+  void finishStream();
+  // The payload's bytes so far (the counting form's answer).
+  std::uint64_t payloadLength() const { return flushed_ + payload_.size(); }
 
  private:
+  enum class Mode { Whole, Counting, Streamed };
+  // Counting and streamed writers keep at most a piece of the payload.
+  void flushWhenFull() {
+    if (mode_ != Mode::Whole && payload_.size() >= kPieceBytes) flush();
+  }
+  void flush();
+  static constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
+
   std::string type_;
   std::vector<std::uint8_t> payload_;
+  Mode mode_ = Mode::Whole;
+  StateSink* sink_ = nullptr;
+  std::uint64_t announced_ = 0;
+  std::uint64_t flushed_ = 0;
+  std::uint32_t crc_ = 0xFFFFFFFFU;  // the running CRC-32 of what the sink took (streamed)
 };
 
 class StateReader {
  public:
   // Checks the envelope; fails with CORRUPT_STATE unless it is intact and of `expectedType`.
   StateReader(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType);
+  // The same over a state read a piece at a time (a pass for the checksum, then the payload as the
+  // reads reach it), which is never whole in memory. `source` must outlive the reader.
+  StateReader(const ByteSource& source, const std::string& expectedType);
 
   std::uint8_t u8();
   std::uint32_t u32();
@@ -99,7 +136,7 @@ class StateReader {
   // A count read from the payload, checked against the bytes that remain (each element taking at
   // least `elementBytes`), so damaged counts cannot trigger huge allocations.
   std::size_t count(std::size_t elementBytes);
-  bool atEnd() const { return cursor_ == end_; }
+  bool atEnd() const { return remaining() == 0; }
   // Fails unless every payload byte was consumed.
   void finish() const;
 
@@ -107,7 +144,7 @@ class StateReader {
   // or if it is of another format version, naming both versions).
   static std::string peekType(const std::uint8_t* bytes, std::size_t length);
   // Bytes left in the payload: decoders bound their allocations by it.
-  std::size_t remaining() const { return static_cast<std::size_t>(end_ - cursor_); }
+  std::size_t remaining() const { return static_cast<std::size_t>(end_ - cursor_) + (payloadEnd_ - next_); }
 
   // A reader of the payload's first bytes, as far as the first `available` bytes of the state go,
   // for a complete state of the current format (of nothing otherwise: its first read fails). The
@@ -118,8 +155,18 @@ class StateReader {
  private:
   StateReader(const std::uint8_t* cursor, const std::uint8_t* end) : cursor_(cursor), end_(end) {}
   const std::uint8_t* take(std::size_t size);
-  const std::uint8_t* cursor_;
-  const std::uint8_t* end_;
+  // take() past the window of a streamed reader: the next pieces into view.
+  const std::uint8_t* takeAcross(std::size_t size);
+  // The bytes in view: the whole payload, or a streamed reader's window (a piece of it).
+  const std::uint8_t* cursor_ = nullptr;
+  const std::uint8_t* end_ = nullptr;
+  // A streamed reader's source, where its bytes after the window start and where the payload ends
+  // (both 0 for a reader of bytes in memory), its window and the bytes of a read across windows.
+  const ByteSource* source_ = nullptr;
+  std::size_t next_ = 0;
+  std::size_t payloadEnd_ = 0;
+  std::vector<std::uint8_t> window_;
+  std::vector<std::uint8_t> across_;
 };
 
 // 1: journals of calls (0.1.x); 2: snapshots of the structures; 3: HnswIndex's incremental build
@@ -132,6 +179,9 @@ extern const char* const kLibraryVersion;
 // The type stored in an envelope, which must be one of `knownTypes` and, when `expectedType` is not
 // empty, that one: CORRUPT_STATE ("saved state is not of a <expected or family> ...") otherwise.
 std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
+                        const std::string& expectedType, const std::string& family);
+// The same from the first `available` of the state's `length` bytes (its first kLongestStateHead suffice).
+std::string savedTypeOf(const std::uint8_t* bytes, std::size_t available, std::size_t length, const std::vector<std::string>& knownTypes,
                         const std::string& expectedType, const std::string& family);
 
 std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length);

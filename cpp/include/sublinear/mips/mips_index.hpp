@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sublinear/core/piece_source.hpp"
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/state_codec.hpp"
@@ -87,6 +88,8 @@ class MipsIndex {
   void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const Label* labels,
            std::size_t labelCount);
   void add(const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength, const ItemAttributes& attributes);
+  // The same with the vectors read a piece at a time (FloatSource), with the same checks and answers.
+  void add(const Id* ids, std::size_t idCount, const FloatSource& vectors, const ItemAttributes& attributes);
   // New labels for stored items (row i of `labels` for ids[i]), or new values (those `values` holds;
   // others stay): the attributes only, no index structure changes. UNKNOWN_ID / DUPLICATE_ID /
   // DIMENSION_MISMATCH (not one row per id) / INVALID_ARGUMENT (too many value names), nothing changed.

@@ -27,6 +27,10 @@ struct PersistenceFamily<MipsIndex> : PersistenceFamilyDefaults {
 
 using PersistentIndex = Persistent<MipsIndex>;
 
+// PersistentIndex::fromBytes of a state read a piece at a time (a JS array beside the wasm heap),
+// never whole in memory beside the index it holds: the same checks, errors and index.
+PersistentIndex restoreIndex(const ByteSource& bytes, const std::string& expectedType);
+
 // A user's calls into an index, with the checks on what comes from outside the core: every entry of
 // the vectors and the query at most 1e15 in magnitude (INVALID_ARGUMENT; a non-finite entry is left
 // to the index, NON_FINITE). Indexes inside policies are called directly: they hold products of
@@ -38,6 +42,8 @@ void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const fl
                   const Label* labels, std::size_t labelCount);
 void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength,
                   const ItemAttributes& attributes);
+// The same with the vectors read a piece at a time (a JS array beside the wasm heap).
+void addUserItems(MipsIndex& index, const Id* ids, std::size_t idCount, const FloatSource& vectors, const ItemAttributes& attributes);
 // MipsIndex::setFeatures with the vectors held as addUserItems holds them.
 void setUserFeatures(MipsIndex& index, const Id* ids, std::size_t idCount, const float* vectors, std::size_t vectorLength);
 // A search whose filters (options.exclude and the attribute conditions) leave nothing eligible is

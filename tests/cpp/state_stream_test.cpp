@@ -1,0 +1,152 @@
+// The streamed forms of a saved state (the bindings' toBytes and large fromBytes, add's large
+// batches): a state written to a sink a piece at a time is the bytes toBytes() returns, a reader
+// over a source read a piece at a time reads what the reader over memory reads and refuses the
+// same damage, and an add whose vectors arrive in pieces stores what one in memory stores.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sublinear/core/error.hpp"
+#include "sublinear/core/piece_source.hpp"
+#include "sublinear/core/random.hpp"
+#include "sublinear/core/state_codec.hpp"
+#include "sublinear/mips/persistent_index.hpp"
+#include "test_support.hpp"
+
+namespace sublinear::testing {
+namespace state_stream_test {
+
+class VectorSink final : public StateSink {
+ public:
+  void begin(std::size_t length) override {
+    announced = length;
+    bytes.reserve(length);
+  }
+  void write(const std::uint8_t* data, std::size_t count) override {
+    ++writes;
+    bytes.insert(bytes.end(), data, data + count);
+  }
+  std::size_t announced = 0;
+  std::size_t writes = 0;
+  std::vector<std::uint8_t> bytes;
+};
+
+// Values read only through read(), as a JS array outside the heap is.
+template <class T>
+class CopyingSource final : public PieceSource<T> {
+ public:
+  explicit CopyingSource(const std::vector<T>& values) : values_(values) {}
+  std::size_t length() const override { return values_.size(); }
+  void read(std::size_t first, std::size_t count, T* piece) const override {
+    EXPECT_LE(count, PieceSource<T>::kPieceValues);
+    std::copy(values_.begin() + first, values_.begin() + first + count, piece);
+  }
+
+ private:
+  const std::vector<T>& values_;
+};
+
+std::vector<float> gaussian(std::size_t count, std::uint64_t seed) {
+  Random random(seed);
+  std::vector<float> values(count);
+  for (auto& value : values) value = static_cast<float>(random.normal());
+  return values;
+}
+
+std::vector<Id> idsTo(std::size_t count) {
+  std::vector<Id> ids(count);
+  for (std::size_t i = 0; i < count; ++i) ids[i] = static_cast<Id>(i);
+  return ids;
+}
+
+// 3,000 x 200 floats, 2.4 MB: its state spans three pieces.
+constexpr std::size_t kDim = 200;
+constexpr std::size_t kItems = 3000;
+
+TEST(StateStream, ASinkGetsTheBytesOfToBytesInPieces) {
+  PersistentIndex index(Json{{"type", "hnsw"}, {"dim", kDim}, {"M", 6}, {"efConstruction", 20}, {"seed", 2}});
+  const std::vector<float> vectors = gaussian(kItems * kDim, 3);
+  const std::vector<Id> ids = idsTo(kItems);
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  index->build(kItems / 2);  // mid-build: waiting items are saved too
+  VectorSink sink;
+  index.saveTo(sink);
+  EXPECT_EQ(sink.bytes, index.toBytes());
+  EXPECT_EQ(sink.announced, sink.bytes.size());
+  EXPECT_GE(sink.writes, 3u);
+}
+
+TEST(StateStream, AStreamedReaderRestoresTheSameIndexAndRefusesTheSameDamage) {
+  PersistentIndex index(Json{{"type", "exact"}, {"dim", kDim}});
+  const std::vector<float> vectors = gaussian(kItems * kDim, 4);
+  const std::vector<Id> ids = idsTo(kItems);
+  index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
+  const std::vector<std::uint8_t> bytes = index.toBytes();
+  ASSERT_GT(bytes.size(), ByteSource::kPieceValues);
+  const PersistentIndex restored = restoreIndex(CopyingSource<std::uint8_t>(bytes), "");
+  EXPECT_EQ(restored.toBytes(), bytes);
+  expectError(ErrorCode::CorruptState, "not of a hnsw", [&] { restoreIndex(CopyingSource<std::uint8_t>(bytes), "hnsw"); });
+  // A flipped byte in each piece, a truncation at a piece's edge, a byte too many.
+  for (const std::size_t at : {std::size_t{40}, ByteSource::kPieceValues + 3, bytes.size() - 2}) {
+    std::vector<std::uint8_t> damaged = bytes;
+    damaged[at] ^= 0x10;
+    expectError(ErrorCode::CorruptState, "damaged", [&] { restoreIndex(CopyingSource<std::uint8_t>(damaged), ""); });
+  }
+  const std::vector<std::uint8_t> truncated(bytes.begin(), bytes.begin() + ByteSource::kPieceValues);
+  expectError(ErrorCode::CorruptState, "damaged", [&] { restoreIndex(CopyingSource<std::uint8_t>(truncated), ""); });
+  std::vector<std::uint8_t> longer = bytes;
+  longer.push_back(0);
+  expectError(ErrorCode::CorruptState, "damaged", [&] { restoreIndex(CopyingSource<std::uint8_t>(longer), ""); });
+}
+
+TEST(StateStream, ReadsAcrossPiecesMatchTheReaderOverMemory) {
+  // Strings and numbers that straddle the pieces' edges.
+  StateWriter writer("thing");
+  const std::string text(ByteSource::kPieceValues / 3, 'x');
+  for (int i = 0; i < 7; ++i) {
+    writer.string(text + std::to_string(i));
+    writer.u64(0x0102030405060708ULL + static_cast<std::uint64_t>(i));
+    writer.u8(static_cast<std::uint8_t>(i));
+  }
+  const std::vector<std::uint8_t> bytes = writer.finish();
+  CopyingSource<std::uint8_t> source(bytes);
+  StateReader streamed(source, "thing");
+  StateReader whole(bytes.data(), bytes.size(), "thing");
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_EQ(streamed.remaining(), whole.remaining());
+    EXPECT_EQ(streamed.string(), whole.string());
+    EXPECT_EQ(streamed.u64(), whole.u64());
+    EXPECT_EQ(streamed.u8(), whole.u8());
+  }
+  EXPECT_TRUE(streamed.atEnd());
+  EXPECT_NO_THROW(streamed.finish());
+  expectError(ErrorCode::CorruptState, "ends early", [&] { streamed.u8(); });
+}
+
+TEST(StateStream, AnAddFromPiecesStoresWhatAnAddFromMemoryStores) {
+  const std::vector<float> vectors = gaussian(kItems * kDim, 5);
+  const std::vector<Id> ids = idsTo(kItems);
+  PersistentIndex fromMemory(Json{{"type", "exact"}, {"dim", kDim}});
+  PersistentIndex fromPieces(Json{{"type", "exact"}, {"dim", kDim}});
+  addUserItems(*fromMemory, ids.data(), ids.size(), vectors.data(), vectors.size());
+  addUserItems(*fromPieces, ids.data(), ids.size(), CopyingSource<float>(vectors), ItemAttributes::withLabels(nullptr, kItems));
+  EXPECT_EQ(fromPieces.toBytes(), fromMemory.toBytes());
+  // A bad entry in the last piece is refused by its position, and nothing is added.
+  std::vector<float> bad = vectors;
+  bad[bad.size() - 5] = 1e16f;
+  PersistentIndex refused(Json{{"type", "exact"}, {"dim", kDim}});
+  expectError(ErrorCode::InvalidArgument, "vectors[" + std::to_string(bad.size() - 5) + "]", [&] {
+    addUserItems(*refused, ids.data(), ids.size(), CopyingSource<float>(bad), ItemAttributes::withLabels(nullptr, kItems));
+  });
+  bad[bad.size() - 5] = std::numeric_limits<float>::quiet_NaN();
+  expectError(ErrorCode::NonFinite, "position " + std::to_string(bad.size() - 5), [&] {
+    addUserItems(*refused, ids.data(), ids.size(), CopyingSource<float>(bad), ItemAttributes::withLabels(nullptr, kItems));
+  });
+  EXPECT_EQ(refused->size(), 0u);
+}
+
+}  // namespace state_stream_test
+}  // namespace sublinear::testing
