@@ -227,7 +227,7 @@ INSTANTIATE_TEST_SUITE_P(EveryIndex, AmplifiedEmptyIndexState, ::testing::Values
 
 Bytes linearState(const std::string& type) {
   Json spec{{"type", type}, {"dim", 3}, {"seed", 1}, {"horizon", 100}};
-  if (type != "lin-ucb") spec["index"] = Json{{"type", "exact"}};
+  if (takesOption("linear-policy", type, "index")) spec["index"] = Json{{"type", "exact"}};
   PersistentLinearPolicy policy(spec);
   Random random(2);
   std::vector<Id> ids(20);
@@ -244,7 +244,7 @@ class AmplifiedLinearState : public ::testing::TestWithParam<std::string> {};
 TEST_P(AmplifiedLinearState, IsRefusedCheaply) {
   const std::string type = GetParam();
   std::vector<Edit> edits = dimensionEdits(1000);
-  if (type != "lin-ucb") {
+  if (takesOption("linear-policy", type, "index")) {
     edits.push_back(patch({{"index", kHugeLsh}}));
     edits.push_back(patch({{"index", {{"type", "adaptive"}, {"copies", 64}, {"base", kHugeLsh}}}}));
     edits.push_back(patch({{"dim", 1000}, {"index", {{"type", "adaptive"}, {"copies", 64}, {"base", kHugeLsh}}}}));

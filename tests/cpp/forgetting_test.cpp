@@ -214,6 +214,20 @@ TEST_P(Forgetting, SnapshotsBeforeAndAfterAChangeContinueExactly) {
   }
 }
 
+// A window's downdates keep V^-1 symmetric bit for bit, as a restore checks: a state saved at any
+// step restores (LinUCB's saved state was refused as damaged once its window began to slide).
+TEST_P(Forgetting, AWindowsStateRestoresAtEveryStep) {
+  GaussianProblem problem(kDim, 25, 0.2);
+  PersistentLinearPolicy policy(specOf(GetParam(), Json{{"window", 30}}));
+  problem.addArms(*policy, 50);
+  for (int t = 0; t < 120; ++t) {
+    const std::vector<std::uint8_t> bytes = policy.toBytes();
+    ASSERT_NO_THROW(PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), GetParam())) << GetParam() << " step " << t;
+    const Id arm = policy->select();
+    policy->update(arm, problem.mean(arm) + problem.noise * problem.random.normal());
+  }
+}
+
 TEST_P(Forgetting, BadFactorsAndOptionsAreRefusedWithNothingChanged) {
   GaussianProblem problem(kDim, 27, 0.3);
   auto policy = makeLinearPolicy(kDim, specOf(GetParam(), "auto"));

@@ -20,13 +20,14 @@ using sublinear::makeLinearPolicy;
 using sublinear::Vector;
 using sublinear::testing::averageOver;
 using sublinear::testing::GaussianProblem;
+using sublinear::testing::takesOption;
 
 namespace linear_policy_test {
 
 // Every policy type with an exact index, so the suite runs before any approximate index exists.
 Json optionsFor(const std::string& type, std::uint64_t seed = 1) {
   Json options{{"type", type}, {"seed", seed}, {"horizon", 2000}};
-  if (type != "lin-ucb") options["index"] = Json{{"type", "exact"}};
+  if (takesOption("linear-policy", type, "index")) options["index"] = Json{{"type", "exact"}};
   return options;
 }
 

@@ -22,6 +22,7 @@ using sublinear::makeLinearPolicy;
 using sublinear::Vector;
 using sublinear::testing::averageOver;
 using sublinear::testing::GaussianProblem;
+using sublinear::testing::takesOption;
 
 namespace linear_ts_test {
 
@@ -29,7 +30,7 @@ namespace linear_ts_test {
 Json tsOptions(const std::string& type, const std::string& index, std::uint64_t seed) {
   Json options{{"type", type}, {"seed", seed}, {"horizon", 2000}};
   if (type == "lin-ts" || type == "sub-ts") options["inflation"] = 0.2;
-  if (type != "lin-ucb") options["index"] = Json{{"type", index}};
+  if (takesOption("linear-policy", type, "index")) options["index"] = Json{{"type", index}};
   return options;
 }
 

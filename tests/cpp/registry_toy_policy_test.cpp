@@ -1,11 +1,11 @@
-// The recipe of docs/architecture.md ("Adding a linear policy"), followed in the test build only: a
-// toy policy (its class here, its registry entry with its option table) is then built by the
-// factory, described by its option table, listed among the types, saved and restored through the
+// The recipe of docs/architecture.md ("Adding a linear policy") followed outside the library: the toy
+// policy (tests/toys/toy_policy.cpp, registered by core_tests' main) is built by the factory,
+// described by its option table, listed among the types, saved and restored through the
 // persistence family, served over a catalogue, and given the common machinery of every linear
 // policy (filters, slates, decisions and their rewards, forgetting) with no other file touched. If
 // any of these paths named the policy types by hand instead of reading the registry, the toy type
-// would be refused there and this test would fail. The code between the "recipe" markers is the
-// recipe's code as docs/architecture.md shows it (tests/js/docs.test.js holds the two the same).
+// would be refused there and this test would fail. The generic suites meet it too (their loops
+// over linearPolicyTypes()).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,78 +15,14 @@
 
 #include "sublinear/core/option_table.hpp"
 #include "sublinear/core/random.hpp"
-#include "sublinear/core/state_codec.hpp"
 #include "sublinear/linear/catalogue.hpp"
-#include "sublinear/linear/linear_option_tables.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/linear/policy_factory.hpp"
-#include "sublinear/linear/ridge_policy.hpp"
 #include "test_support.hpp"
+#include "toy_types.hpp"
 
 namespace sublinear::testing {
 namespace registry_toy_policy_test {
-
-// recipe: begin
-// Greedy: the arm of largest estimated mean x^T theta^, ties to the smaller id (no exploration).
-// Its own saved field, the count of its choices, shows that a restore brings back its fields.
-class Greedy final : public RidgePolicy {
- public:
-  Greedy(int dim, const Json& options) : RidgePolicy(dim, options, dim, RidgeRegression::Form::InverseOnly) {}
-  Greedy(std::shared_ptr<Catalogue> catalogue, const Json& options)
-      : RidgePolicy(catalogue, options, catalogue->dim(), RidgeRegression::Form::InverseOnly) {}
-
-  std::string type() const override { return "toy-greedy"; }
-
- protected:
-  void onAddArms(const Id*, std::size_t) override {}
-  void onRemoveArms(const Id*, std::size_t) override {}
-  Id chooseArm() override { return chooseArms(1, ArmFilter{}, arms_.eligibility(ArmFilter{})).front(); }
-  std::vector<Id> chooseArms(std::size_t count, const ArmFilter&, const Eligibility& eligible) override {
-    std::vector<std::pair<double, Id>> scored;
-    for (std::size_t row = 0; row < arms_.size(); ++row) {
-      if (!arms_.admits(eligible, row)) continue;
-      scored.emplace_back(-Eigen::Map<const Vector>(arms_.rowData(row), dim()).dot(ridge_.theta()), arms_.idAt(row));
-    }
-    countInnerProducts(scored.size());
-    std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(count), scored.end());
-    std::vector<Id> chosen;
-    for (std::size_t i = 0; i < count; ++i) chosen.push_back(scored[i].second);
-    ++choices_;
-    return chosen;
-  }
-  Json extraStats() const override { return Json{{"choices", choices_}}; }
-  void saveFields(StateWriter& out) const override { out.u64(choices_); }
-  void loadFields(StateReader& in) override { choices_ = in.u64(); }
-
- private:
-  std::uint64_t choices_ = 0;
-};
-
-// Its registry entry: the type, how it is built over its own arms and over a catalogue, and the
-// groups of its option table (the common ones of a ridge policy; a policy with options of its own
-// adds its group).
-LinearPolicyType greedyEntry() {
-  return {"toy-greedy",
-          [](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> { return std::make_unique<Greedy>(dim, options); },
-          [](std::shared_ptr<Catalogue> catalogue, const Json& options) -> std::unique_ptr<LinearPolicy> {
-            return std::make_unique<Greedy>(std::move(catalogue), options);
-          },
-          nullptr,
-          {&option_groups::typed(), &option_groups::linearDim(), &option_groups::ridge(), &option_groups::forgetting(),
-           &option_groups::decisions()},
-          nullptr};
-}
-// recipe: end
-
-void registerToyPolicy() {
-  static const bool registered = [] {
-    LinearPolicyType entry = greedyEntry();
-    std::vector<const OptionGroup*> groups = entry.groups;
-    linearPolicyRegistry().add(std::move(entry), std::move(groups));
-    return true;
-  }();
-  (void)registered;
-}
 
 struct World {
   static constexpr int dim = 4;
@@ -104,7 +40,6 @@ struct World {
 };
 
 TEST(RegistryToyPolicy, FactoryTableAndTypeList) {
-  registerToyPolicy();
   const std::vector<std::string> types = linearPolicyTypes();
   EXPECT_NE(std::find(types.begin(), types.end(), "toy-greedy"), types.end());
   ASSERT_NE(findOptionTable("linear-policy", "toy-greedy"), nullptr);
@@ -112,11 +47,10 @@ TEST(RegistryToyPolicy, FactoryTableAndTypeList) {
   EXPECT_EQ(policy->type(), "toy-greedy");
   // Its table refuses what it does not take, naming the nearest option, as every type's does.
   EXPECT_EQ(codeOf([] { makeLinearPolicy(World::dim, Json{{"type", "toy-greedy"}, {"lamda", 2}}); }), ErrorCode::InvalidArgument);
-  EXPECT_THROW(linearPolicyRegistry().add(greedyEntry(), {&option_groups::typed()}), std::logic_error);
+  EXPECT_THROW(linearPolicyRegistry().add(toys::greedyEntry(), {&option_groups::typed()}), std::logic_error);
 }
 
 TEST(RegistryToyPolicy, LearnsFiltersDecidesForgetsAndRestores) {
-  registerToyPolicy();
   const World world;
   PersistentLinearPolicy policy(Json{{"type", "toy-greedy"}, {"dim", World::dim}, {"seed", 1}});
   policy->addArms(world.ids.data(), world.ids.size(), world.features.data(), world.features.size());
@@ -160,7 +94,6 @@ TEST(RegistryToyPolicy, LearnsFiltersDecidesForgetsAndRestores) {
 }
 
 TEST(RegistryToyPolicy, ServesTheUsersOfACatalogue) {
-  registerToyPolicy();
   const World world;
   auto catalogue = std::make_shared<Catalogue>(Json{{"dim", World::dim}});
   catalogue->add(world.ids.data(), world.ids.size(), world.features.data(), world.features.size());

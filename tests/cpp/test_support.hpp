@@ -57,6 +57,12 @@ inline bool indexTypeAvailable(const std::string& type) {
   return std::find(types.begin(), types.end(), type) != types.end();
 }
 
+// Whether the option table of `type` (of `kind`) has the option `name`: a generic suite asks this of
+// a type (does this policy search an index?) rather than naming the types that do.
+inline bool takesOption(const std::string& kind, const std::string& type, const std::string& name) {
+  return optionTable(kind, type).find(name) != nullptr;
+}
+
 // `{ type, seed }` for any index type (the adaptive index with two copies, to stay small).
 inline Json seededIndexSpec(const std::string& type, int seed) {
   Json spec{{"type", type}, {"seed", seed}};

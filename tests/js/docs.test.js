@@ -374,10 +374,10 @@ describe('the guides\' code', () => {
 });
 
 describe('the architecture\'s recipe for a new linear policy', () => {
-  // The C++ test build compiles and runs the recipe (tests/cpp/registry_toy_policy_test.cpp, between
+  // The C++ test build compiles and runs the recipe (tests/toys/toy_policy.cpp, between
   // its "recipe" markers): the guide must show that code, not a version of it that no longer compiles.
   test('is the code the toy policy test compiles', () => {
-    const source = readFileSync(join(root, 'tests/cpp/registry_toy_policy_test.cpp'), 'utf8');
+    const source = readFileSync(join(root, 'tests/toys/toy_policy.cpp'), 'utf8');
     const compiled = source.slice(source.indexOf('// recipe: begin\n') + '// recipe: begin\n'.length, source.indexOf('// recipe: end\n'));
     const shown = [...readFileSync(join(root, 'docs/architecture.md'), 'utf8').matchAll(/```cpp\n([\s\S]*?)```/g)].map((match) => match[1]);
     expect(compiled.length).toBeGreaterThan(500);

@@ -136,8 +136,11 @@ void RidgeRegression::downdate(const Eigen::Ref<const Vector>& x, double reward)
     logDet_ += deterministic::log(denominator);
   }
   inverseGram_.noalias() += (u / denominator) * u.transpose();
-  // The InverseOnly form's V^-1 is symmetric bit for bit (RidgeRegression::load checks it).
-  if (form_ == Form::InverseOnly) inverseGram_ = (inverseGram_ + inverseGram_.transpose()) / 2.0;
+  // The InverseOnly form's V^-1 is symmetric bit for bit (RidgeRegression::load checks it). Evaluated
+  // into a temporary first: assigned in place, Eigen would read entries of the transpose it has
+  // already overwritten, and the upper triangle would differ from the lower (a windowed LinUCB's
+  // saved state was then refused as damaged; the toy policy's forgetting test found it).
+  if (form_ == Form::InverseOnly) inverseGram_ = ((inverseGram_ + inverseGram_.transpose()) / 2.0).eval();
   responses_ -= reward * x;
   theta_.noalias() = inverseGram_ * responses_;
   if (form_ == Form::InverseOnly) thetaInverseNormSquared_ = theta_.dot(inverseGram_ * theta_);
