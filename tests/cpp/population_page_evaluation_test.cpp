@@ -26,8 +26,8 @@ constexpr int kDim = 4;
 // A generated shop: items with features in [-1, 1]^4, users with tastes of their own, and binary
 // clicks of a position-based model P(click | item a at position j, user u) = sigma(-1 + 2 x_a^T
 // theta_u) / (1 + 0.3 j): a page's expected clicks add over its positions.
-struct Shop : sublinear::testing::TasteShop {
-  Shop(std::size_t itemCount, std::size_t userCount, std::uint64_t seed) : TasteShop(kDim, itemCount, userCount, seed, -1.0, 1.0, -1.0, 1.0) {}
+struct PageShop : sublinear::testing::TasteShop {
+  PageShop(std::size_t itemCount, std::size_t userCount, std::uint64_t seed) : TasteShop(kDim, itemCount, userCount, seed, -1.0, 1.0, -1.0, 1.0) {}
   double clickRate(std::size_t user, Id item, std::size_t position) const {
     return 1.0 / (1.0 + std::exp(1.0 - 2.0 * score(user, item))) / (1.0 + 0.3 * static_cast<double>(position));
   }
@@ -62,7 +62,7 @@ struct Logged {
 // random page per user: the exploration mix over a deterministic logger). Each record carries its
 // marginal propensity (1 - explore) [a is the logger's there] + explore / m and its prefix's,
 // (1 - explore) [the prefix is the logger's] + explore / (m (m - 1) ... (m - j)).
-Logged logOf(Shop& shop, std::size_t pages, std::size_t size, double explore) {
+Logged logOf(PageShop& shop, std::size_t pages, std::size_t size, double explore) {
   Logged logged;
   const std::size_t m = shop.items.size();
   std::vector<Id> shuffled = shop.items;
@@ -98,7 +98,7 @@ Logged logOf(Shop& shop, std::size_t pages, std::size_t size, double explore) {
 }
 
 // The frozen population's page value on these users: each user's own page, as selectSlate shows it.
-double frozenTruth(const Shop& shop, const UserModels& models, std::size_t size) {
+double frozenTruth(const PageShop& shop, const UserModels& models, std::size_t size) {
   double total = 0.0;
   for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
     PersistentLinearPolicy model = models.make(static_cast<Id>(u));
@@ -110,7 +110,7 @@ double frozenTruth(const Shop& shop, const UserModels& models, std::size_t size)
 // The learning population's page value, run online: each user's model shows `pages` pages of its
 // own, one after another, and learns each position's click with probability `acceptance` (what the
 // replay's rejection lets through: learningTerms), averaged over the pages, the users and `runs` runs.
-double learningTruth(Shop& shop, const UserModels& models, std::size_t pages, std::size_t size, double acceptance, int runs) {
+double learningTruth(PageShop& shop, const UserModels& models, std::size_t pages, std::size_t size, double acceptance, int runs) {
   double total = 0.0;
   for (int run = 0; run < runs; ++run) {
     for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
@@ -144,7 +144,7 @@ struct Case {
 std::map<std::string, int> coverage(const Case& c, int seeds, std::size_t pages, std::map<std::string, double>& width) {
   std::map<std::string, int> covered;
   for (int seed = 0; seed < seeds; ++seed) {
-    Shop shop(20, 40, 1000 + static_cast<std::uint64_t>(seed));
+    PageShop shop(20, 40, 1000 + static_cast<std::uint64_t>(seed));
     const Logged logged = logOf(shop, pages, c.size, c.explore);
     // page-cascade is left out: on pages of 5 and 10 over 20 items its prefix weights reach millions,
     // and its interval covered 17 to 27 of 30 here (docs/evaluation.md); it is for short prefixes.
@@ -209,7 +209,7 @@ TEST(PopulationPageEvaluation, LearningPopulationIntervalsCoverTheOnlinePageValu
 }
 
 TEST(PopulationPageEvaluation, RefusesWhatItCannotEstimate) {
-  Shop shop(8, 3, 1);
+  PageShop shop(8, 3, 1);
   Logged logged = logOf(shop, 4, 3, 0.5);
   const UserModels frozen = UserModels::frozen(shop.catalogue, shop.trainedStates(10));
   const auto refused = [&](const Json& options, const Logged& log, const std::string& fragment) {
@@ -241,7 +241,7 @@ TEST(PopulationPageEvaluation, RefusesWhatItCannotEstimate) {
 }
 
 TEST(PopulationPageEvaluation, BootstrapResamplesUsersAndALearningReportCarriesReplayBeside) {
-  Shop shop(10, 30, 2);
+  PageShop shop(10, 30, 2);
   const Logged logged = logOf(shop, 20, 4, 1.0);
   const UserModels frozen = UserModels::frozen(shop.catalogue, shop.trainedStates(20));
   const Json estimators = Json{"page-ips", "page-pi"};
