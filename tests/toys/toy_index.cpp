@@ -1,5 +1,5 @@
 // The toy index of the recipe "Adding an index type" (docs/architecture.md): a class, its option
-// group and its registry entry, kept outside the library. It is honest, not a stub: its answers are
+// group and its registry entry, kept outside the library. Its answers are
 // exact (tests/cpp/registry_toy_index_test.cpp checks them against searchExactly), so every generic
 // suite's recall and filter rules hold for it as for the exact scan, while the work it does
 // differs from a scan's and is its own saved state.
