@@ -3,12 +3,14 @@
 #   1. GoogleTest through ctest on the native build of the core,
 #   2. the same GoogleTest suite under AddressSanitizer + UndefinedBehaviorSanitizer,
 #   3. libFuzzer targets for a few seconds each (scripts/fuzz.sh),
-#   4. Vitest: the API against the built wasm in Node, the packed tarball, the demo in Chromium.
+#   4. Vitest: the API against the built wasm in Node, the packed tarball, the demo in Chromium; then
+#      the generic suites again against the test build with the toy types (vitest.toys.config.js).
 # Ends with one line `N passed, M failed` summing all suites (also written to build/test-summary.txt).
 #
 # Three lanes run at once, so that two cores stay busy to the end (Vitest waits on Chromium, npm and
 # bundlers; a libFuzzer process and each link use one core):
-#   wasm lane:      wasm build -> (the native CLI built) -> Vitest      (output here, as it runs)
+#   wasm lane:      wasm build -> toy build -> (the native CLI built) -> Vitest -> Vitest (toys)
+#                   (output here, as it runs)
 #   native lane:    native CLI -> native build -> native ctest
 #   sanitized lane: sanitized build -> ASan+UBSan ctest -> fuzz
 # The two C++ lanes write to build/logs/ (summarised here at the end) at lower priorities: the native
@@ -20,7 +22,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh || { echo "0 passed, 1 failed"; exit 1; }
 logs=build/logs
-rm -rf "$logs" build/vitest.json
+rm -rf "$logs" build/vitest.json build/vitest-toys.json
 mkdir -p "$logs"
 : >build/test-times.txt
 
@@ -110,17 +112,32 @@ native_pid=$!
 lane 19 sanitized_lane
 sanitized_pid=$!
 
-if step "wasm build" bash scripts/build.sh wasm; then
-  while [ ! -f "$logs/native-cli.done" ] && kill -0 "$native_pid" 2>/dev/null; do sleep 2; done
-  step "vitest" npx vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json
-  if [ -f build/vitest.json ]; then
-    # A file that fails to load has no failed tests of its own: it counts as one failure.
-    read -r vp vf < <(node -e "const r = require('./build/vitest.json');
+# vitest_result <report> <suite name>: a Vitest JSON report's counts. A file that fails to load has
+# no failed tests of its own: it counts as one failure.
+vitest_result() {
+  if [ -f "$1" ]; then
+    read -r vp vf < <(node -e "const r = require('./$1');
       const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
       console.log(r.numPassedTests, r.numFailedTests + brokenFiles)")
-    result "$vp" "$vf" "Vitest (Node, package, Chromium)"
+    result "$vp" "$vf" "$2"
   else
-    result 0 1 "Vitest (no report)"
+    result 0 1 "$2 (no report)"
+  fi
+}
+
+if step "wasm build" bash scripts/build.sh wasm; then
+  # The toys' module links what the package's single-thread module is made of: its own files and a link.
+  step "wasm toys build" bash scripts/build.sh wasm-toys
+  toys_built=$?
+  while [ ! -f "$logs/native-cli.done" ] && kill -0 "$native_pid" 2>/dev/null; do sleep 2; done
+  step "vitest" npx vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json
+  vitest_result build/vitest.json "Vitest (Node, package, Chromium)"
+  # The generic suites again, looping over the toy index and the toy policy too (SB_TOYS=1).
+  if [ "$toys_built" = 0 ]; then
+    step "vitest (toys)" npx vitest run --config vitest.toys.config.js --reporter=default --reporter=json --outputFile.json=build/vitest-toys.json
+    vitest_result build/vitest-toys.json "Vitest (generic suites, toy build)"
+  else
+    result 0 1 "Vitest (toy build)"
   fi
 else
   result 0 1 "Vitest (wasm build)"

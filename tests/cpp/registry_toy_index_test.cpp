@@ -49,6 +49,26 @@ TEST(RegistryToyIndex, FactoryTableRefusalsAndTypeList) {
   EXPECT_THROW(mipsIndexRegistry().add(toys::normBoundEntry(), {&option_groups::typed()}), std::logic_error);
 }
 
+// The entry's class name is the JavaScript class (web/src makes it from the registry): a valid
+// identifier that starts with a capital, one per type of the family; anything else is refused when
+// the type is added, before any table or entry is kept.
+TEST(RegistryToyIndex, ClassNames) {
+  EXPECT_EQ(mipsIndexRegistry().at("toy-norm-bound").className, "ToyNormBoundIndex");
+  EXPECT_EQ(mipsIndexRegistry().at("hnsw").className, "HnswIndex");
+  for (const char* name : {"", "toyIndex", "Toy-Index", "Toy Index"}) {
+    MipsIndexType entry = toys::normBoundEntry();
+    entry.type = "toy-misnamed";
+    entry.className = name;
+    EXPECT_THROW(mipsIndexRegistry().add(entry, {&option_groups::typed()}), std::logic_error) << name;
+  }
+  MipsIndexType twin = toys::normBoundEntry();
+  twin.type = "toy-twin";
+  twin.className = "ExactIndex";
+  EXPECT_THROW(mipsIndexRegistry().add(twin, {&option_groups::typed()}), std::logic_error);
+  EXPECT_EQ(mipsIndexRegistry().find("toy-misnamed"), nullptr);
+  EXPECT_EQ(mipsIndexRegistry().find("toy-twin"), nullptr);
+}
+
 // Exact: every answer is searchExactly's, with and without filters, while items come and go; and
 // the bound spares work on items whose norms differ (the rows it never scored are counted).
 TEST(RegistryToyIndex, AnswersAsTheExactScanAndSkipsRows) {

@@ -115,12 +115,11 @@ const families = [
       // their saved size changes a little with the state while staying bounded -- a history of 10^5
       // calls would add megabytes.
       'sub-elim': { savedSizeMoves: true },
-      // Forgetting 'auto' keeps the observations since its detector's statistic last stood at 0
-      // (at most 32 rows of the model's dimension): a few hundred bytes come and go with the state.
-      'lin-ucb': { savedSizeMoves: true },
-      'lin-ts': { savedSizeMoves: true },
-      'linear-elim': { savedSizeMoves: true },
     },
+    // Forgetting 'auto' (every policy whose table has `forgetting`) keeps the observations since its
+    // detector's statistic last stood at 0 (at most 32 rows of the model's dimension): a few hundred
+    // bytes come and go with the state.
+    savedSizeMoves: (type) => sb.optionTable('linear-policy', type).some((option) => option.name === 'forgetting'),
   },
   {
     kind: 'semi-bandit-policy',
@@ -138,9 +137,10 @@ const families = [
   },
 ];
 
-const cases = families.flatMap(({ kind, make, perType }) => registeredClasses(sb, kind, perType).map(([name, { calls = 1e5, savedSizeMoves = false, ...sizes }]) => ({
-  name, ...make(sb[name], sizes), warmUp: 1000, calls, savedSizeMoves,
-})));
+const cases = families.flatMap(({ kind, make, perType, savedSizeMoves: moves = () => false }) => registeredClasses(sb, kind, perType)
+  .map(([name, { calls = 1e5, savedSizeMoves = moves(sb[name].type), ...sizes }]) => ({
+    name, ...make(sb[name], sizes), warmUp: 1000, calls, savedSizeMoves,
+  })));
 
 describe('no default object\'s memory grows with calls', () => {
   test.each(cases)('$name ($holds): $calls calls after $warmUp', ({ make, warmUp, calls, savedSizeMoves }) => {

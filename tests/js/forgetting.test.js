@@ -168,6 +168,10 @@ describe.each([false, true])('over a catalogue: %s', (overCatalogue) => {
 // keeps a quarter of its past on a change over clicks: a false alarm costs it little, and it finds a
 // switch later (its measure is the drift benchmark's Fashion-MNIST shoppers).
 const DRAWS = new Map(registeredClasses(sb, 'linear-policy', { 'lin-ts': true, 'sub-ts': true }, { missingRow: false }));
+// The false alarms allowed over 9,000 unchanging clicks: 0, one for a policy that chooses by a draw,
+// and one for the toy policy (the toy run), whose every 20th choice is the arm the model knows least,
+// where a run of misses is likelier than the model predicts, as for a draw.
+const FALSE_ALARMS = new Map(registeredClasses(sb, 'linear-policy', { 'lin-ts': 1, 'sub-ts': 1, 'toy-greedy': 1 }, { missingRow: 0 }));
 describe('forgetting over clicks', () => {
   test.each(CLASSES)('%s: a switched taste is found soon after it happened', (name) => {
     let found = 0;
@@ -199,7 +203,7 @@ describe('forgetting over clicks', () => {
       expect(policy.stats().forgetting.detector.threshold).not.toBe(errorsThreshold);
       policy.dispose();
     }
-    expect(changes).toBeLessThanOrEqual(DRAWS.get(name) ? 1 : 0);
+    expect(changes).toBeLessThanOrEqual(FALSE_ALARMS.get(name));
   });
 
   // The one history of bench/experiments/click-regret.mjs's stationary worlds where Linear TS and

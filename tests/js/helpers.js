@@ -1,11 +1,47 @@
-import init from '../../dist/index.js';
+import { existsSync, readdirSync } from 'node:fs';
 import { seededRandom, standardNormal } from '../../bench/lib/seeded-random.mjs';
 
+// SB_TOYS=1: the generic suites run against the test build with the toys (tests/toys: the index type
+// `toy-norm-bound` and the linear policy `toy-greedy`, registered at the module's start), written by
+// `scripts/build.sh wasm-toys` to build/dist-toys/ with the package's JavaScript: a single-thread
+// module, so it is always loaded with one thread. Otherwise the package in dist/.
+export const toyBuild = process.env.SB_TOYS === '1';
+// The classes the toy build adds to the package's: their family and type.
+export const toyClasses = {
+  ToyNormBoundIndex: { kind: 'index', type: 'toy-norm-bound' },
+  ToyGreedy: { kind: 'linear-policy', type: 'toy-greedy' },
+};
+// A file of the build this run loads (index.js, worker.js, ...).
+export const buildFile = (name) => new URL(`${toyBuild ? '../../build/dist-toys/' : '../../dist/'}${name}`, import.meta.url);
+const { default: init } = await import(buildFile('index.js').href);
+
 let shared = null;
-// One module instance per test file (each file runs in its own worker).
-export function loadModule() {
-  shared ??= init();
+// One module instance per test file (each file runs in its own worker). With `options`, a new
+// instance of the same build made with them (the toy build's with one thread).
+export function loadModule(options) {
+  if (options !== undefined) return init(toyBuild ? { ...options, threads: 1 } : options);
+  shared ??= init(toyBuild ? { threads: 1 } : undefined);
   return shared;
+}
+
+// The folder of the golden saved states of format `format`: tests/golden/format-<N>/ for the
+// package's classes, tests/golden/toys/format-<N>/ for the toys' (SB_TOYS=1 node tests/golden/write.mjs
+// --missing writes them; only the toy run reads them).
+export function goldenFolder(format, { toys = false } = {}) {
+  return new URL(`../golden/${toys ? 'toys/' : ''}format-${format}/`, import.meta.url);
+}
+
+// Every folder of golden states this run reads, [{ name, folder, format }]: the package's
+// (format-<N>), and in the toy run the toys' too (toys/format-<N>).
+export function goldenFolders() {
+  return [false, ...(toyBuild ? [true] : [])].flatMap((toys) => {
+    const root = new URL(`../golden/${toys ? 'toys/' : ''}`, import.meta.url);
+    if (!existsSync(root)) return [];
+    return readdirSync(root).filter((name) => /^format-\d+$/.test(name)).map((name) => {
+      const format = Number(name.slice('format-'.length));
+      return { name: `${toys ? 'toys/' : ''}${name}`, folder: goldenFolder(format, { toys }), format };
+    });
+  });
 }
 
 export { seededRandom } from '../../bench/lib/seeded-random.mjs';
@@ -97,15 +133,25 @@ export function registeredTypes(sb, kind) {
   return types;
 }
 
+// The registered types of one family that are the package's: in the toy run, less the toys, which
+// (kept outside the library) have no .d.ts declaration or guide for a suite to hold to the registry.
+export function packageTypes(sb, kind) {
+  const toys = Object.values(toyClasses).map((toy) => toy.type);
+  return registeredTypes(sb, kind).filter((type) => !toys.includes(type));
+}
+
 // The classes of one family as the core registers them: [className, options] per type in
 // registration order, `options` being perType[type] or else `missingRow` ({} unless the suite's rows
 // have another shape). A registered type with no class in the
-// package, or a perType key the family does not register, throws: a loop over a family covers every
+// package, or a perType key the family does not register (but a toy's, outside the toy run), throws: a loop over a family covers every
 // type or fails. With { rowRequired: true } (a suite whose rows hold a type's own thresholds), a
 // registered type without a row throws too, naming the row to write.
 export function registeredClasses(sb, kind, perType = {}, { rowRequired = false, missingRow = {} } = {}) {
   const types = registeredTypes(sb, kind);
+  const toyTypes = Object.values(toyClasses).map((toy) => toy.type);
   for (const type of Object.keys(perType)) {
+    // A toy's row is for the toy run; against the package's module it is left unused.
+    if (!toyBuild && toyTypes.includes(type)) continue;
     if (!types.includes(type)) throw new Error(`${kind}: '${type}' is not a registered type`);
   }
   const classOf = new Map(Object.entries(sb)

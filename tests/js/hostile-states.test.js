@@ -5,12 +5,11 @@
 // does not grow by 16 MiB for it. fromBytes refuses bytes that are not a state before copying them
 // to the heap, and running out of heap is OUT_OF_MEMORY with the object left usable.
 import { describe, expect, test } from 'vitest';
-import init from '../../dist/index.js';
-import { crc32, expectBanditError, gaussian, registeredClasses, seededRandom } from './helpers.js';
+import { crc32, expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 // Without the warm-up, the heap starts small: growth caused by a restore is not hidden by free
 // space that the warm-up left behind.
-const sb = await init({ warmUp: false });
+const sb = await loadModule({ warmUp: false });
 
 const MiB = 1 << 20;
 const heapBytes = () => sb.memoryUsage().heapBytes;

@@ -8,13 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { crc32, expectBanditError, gaussian, registeredClasses, seededRandom } from './helpers.js';
-import init from '../../dist/index.js';
+import { buildFile, crc32, expectBanditError, gaussian, goldenFolders, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
-const sb = await init({ warmUp: false });
+const sb = await loadModule({ warmUp: false });
 // Every registered linear policy (a new one is a case by itself).
 const linearPolicies = registeredClasses(sb, 'linear-policy').map(([name]) => name);
-const golden = new URL('../golden/', import.meta.url);
 const currentFormat = 5;
 
 // An envelope written by hand: magic, format, library and type strings, payload length, payload, CRC.
@@ -52,9 +50,9 @@ function optionsPayload(text, rest = new Uint8Array(0), claimed) {
 }
 
 describe('every golden state', () => {
-  const folders = readdirSync(golden).filter((name) => /^format-\d+$/.test(name));
-  test.each(folders)('%s: each file is named by its class and format', (folderName) => {
-    const folder = new URL(`${folderName}/`, golden);
+  // The package's, and in the toy run the toys' too.
+  const folders = goldenFolders();
+  test.each(folders.map(({ name, folder }) => [name, folder]))('%s: each file is named by its class and format', (folderName, folder) => {
     const { library, format } = JSON.parse(readFileSync(new URL('transcripts.json', folder), 'utf8'));
     for (const file of readdirSync(folder).filter((name) => name.endsWith('.sbst'))) {
       const bytes = new Uint8Array(readFileSync(new URL(file, folder)));
@@ -66,8 +64,7 @@ describe('every golden state', () => {
     }
   });
 
-  test('of the current format: sizes as the restored object has them, a catalogue its identity', () => {
-    const folder = new URL(`format-${currentFormat}/`, golden);
+  test.each(folders.filter(({ format }) => format === currentFormat).map(({ name, folder }) => [name, folder]))('%s: sizes as the restored object has them, a catalogue its identity', (folderName, folder) => {
     for (const file of readdirSync(folder).filter((name) => name.endsWith('.sbst'))) {
       const name = file.slice(0, -5);
       const bytes = new Uint8Array(readFileSync(new URL(file, folder)));
@@ -207,7 +204,7 @@ describe('one reader', () => {
 
   test("the CLI's evaluate --state: a user's state without its catalogue is named, not a stack trace", () => {
     const directory = mkdtempSync(join(tmpdir(), 'sublinear-inspect-'));
-    const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+    const cli = fileURLToPath(buildFile('cli.js'));
     const run = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
     const catalogue = new sb.Catalogue({ dim: 3, index: { type: 'exact' } });
     catalogue.add([1, 2], [1, 0, 0, 0, 1, 0]);

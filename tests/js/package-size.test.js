@@ -71,6 +71,13 @@ const measured = measure();
 const kb = (bytes) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
 console.log('measured sizes (raw, gzipped):\n' + Object.entries(measured).map(([what, m]) => `  ${what}: ${kb(m.raw)}, ${kb(m.gzipped)}`).join('\n'));
 
+// The test build with the toy types (scripts/build.sh wasm-toys, build/dist-toys/) and the toys'
+// golden states are the tests': nothing of them ships (the files field names dist/ only).
+test('the tarball holds nothing of the toy build', () => {
+  expect(packedFiles.length).toBeGreaterThan(50);
+  expect(packedFiles.filter((file) => /toys?[-_/]|dist-toys/i.test(file))).toEqual([]);
+});
+
 // The README is the package's page on the registry: every relative link in it (the guides, the
 // changelog, the examples) must be a file of the tarball, or the page links nowhere.
 test('every relative link of the README is a file the tarball ships', () => {

@@ -4,7 +4,7 @@
 // object's observable state as it was, and leave the module working (a fresh object answers correctly).
 // It runs on both builds: probe.test.js (single thread) and probe-threads.test.js.
 import { describe, expect, test } from 'vitest';
-import { registeredClasses } from './helpers.js';
+import { buildFile, registeredClasses } from './helpers.js';
 import { families, isArrayKind, isObjectKind, kinds, moduleFunctions, typedArrayOf } from './probe-table.js';
 
 // A family's rows [className, options]: every registered type of its kind, then its own rows.
@@ -456,7 +456,7 @@ export function probeSuite(sb) {
       ['ratings on a detached buffer', { ...valid, environment: { type: 'ratings', ratings: detachedBytes } }, undefined],
     ];
     test.each(bad)('%s rejects with INVALID_ARGUMENT', async (_label, config, options) => {
-      const { runInWorker, BanditError } = await import('../../dist/worker.js');
+      const { runInWorker, BanditError } = await import(buildFile('worker.js').href);
       caseCount += 1;
       const error = await runInWorker(config, options).then(() => null, (reason) => reason);
       expect(error).toBeInstanceOf(BanditError);

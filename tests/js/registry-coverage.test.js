@@ -1,12 +1,16 @@
 // Issue 52, point 2: a new index type or linear policy is picked up by every generic suite from the
-// registry, with no list to extend by hand. Here: the suites that can be asked (the probe table, the
-// golden cases) cover every registered type of each family; the others take each family they cover
+// registry, with no list to extend by hand. The generic suites (generic-suites.js) run twice in
+// `npm test`: against the package, and against the test build with the toys (SB_TOYS=1,
+// vitest.toys.config.js), where the toy index and the toy policy are registered types like the
+// others, this file included. Here: the suites that can be asked (the probe table, the golden
+// cases) cover every registered type of each family; the others take each family they cover
 // from the registry (registeredClasses, registeredTypes or a `kind:` row) and write no list of its
 // types by hand; and registeredClasses itself fails on a type without a class or a row.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { goldenCases } from '../golden/cases.js';
-import { expectBanditError, loadModule, registeredClasses, registeredTypes } from './helpers.js';
+import { expectBanditError, goldenFolder, loadModule, registeredClasses, registeredTypes, toyBuild, toyClasses } from './helpers.js';
+import { askedSuites, genericSuites, kinds } from './generic-suites.js';
 import { probedClasses } from './probe-suite.js';
 import { families as probeFamilies } from './probe-table.js';
 
@@ -14,31 +18,7 @@ const sb = await loadModule();
 const root = new URL('../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
 
-const kinds = ['index', 'linear-policy', 'semi-bandit-policy', 'cls-policy'];
 const classesOf = (kind) => registeredClasses(sb, kind).map(([name]) => name);
-
-// The generic suites and the families each covers type by type. The probe table and the golden
-// cases are asked for their classes (below); the others are read.
-const askedSuites = { 'tests/js/probe-table.js': kinds, 'tests/golden/cases.js': kinds };
-const genericSuites = {
-  'tests/js/filters.test.js': ['index'],
-  'tests/js/persistence.test.js': kinds,
-  'tests/js/hostile-states.test.js': kinds,
-  'tests/js/decisions.test.js': ['linear-policy'],
-  'tests/js/linear.test.js': ['linear-policy'],
-  'tests/js/catalogue.test.js': ['linear-policy'],
-  'tests/js/option-tables.test.js': ['index', 'linear-policy'],
-  'tests/js/slates.test.js': ['linear-policy'],
-  'tests/js/forgetting.test.js': ['linear-policy'],
-  'tests/js/call-sequences.test.js': kinds,
-  'tests/js/reliability.test.js': kinds,
-  'tests/js/bounded-memory.test.js': kinds,
-  'tests/js/attributes.test.js': ['index', 'linear-policy'],
-  'tests/js/set-features.test.js': ['index', 'linear-policy'],
-  'tests/js/search-batch.test.js': ['index'],
-  'tests/js/inspect-state.test.js': ['linear-policy'],
-  'tests/js/types.test.js': kinds,
-};
 
 // `source` without the places that may name types: comments, registeredClasses(...) calls and perType maps.
 function withoutRegistryRows(source) {
@@ -79,6 +59,22 @@ function handLists(source, kind) {
   return found.map(({ list }) => list);
 }
 
+// The class of every registered type, family by family, as users' code names them. The names come from the C++ registry entries (className), and web/src makes the classes from
+// them: a class or a type renamed there fails here. The toy build adds the toys (helpers.js).
+const builtInClasses = {
+  index: { ExactIndex: 'exact', HnswIndex: 'hnsw', LshIndex: 'lsh', AdaptiveIndex: 'adaptive', BoundedMEIndex: 'bounded-me', GreedyMipsIndex: 'greedy', PcaTreeIndex: 'pca-tree' },
+  'linear-policy': { LinUCB: 'lin-ucb', LinTS: 'lin-ts', LinearElim: 'linear-elim', SubElim: 'sub-elim', SubTS: 'sub-ts' },
+  'semi-bandit-policy': { CUCB: 'cucb', FasterCUCB: 'faster-cucb', CTS: 'cts' },
+  'cls-policy': { C2UCB: 'c2ucb', PC2UCB: 'pc2ucb', CombTS: 'comb-ts', CombLinUCB: 'comb-lin-ucb', CombLinTS: 'comb-lin-ts', GreedyCLS: 'greedy-cls' },
+};
+
+test.each(kinds)('the %s classes are the registry\'s, named as written here', (kind) => {
+  const toys = toyBuild ? Object.entries(toyClasses).filter(([, toy]) => toy.kind === kind).map(([name, toy]) => [name, toy.type]) : [];
+  const expected = Object.fromEntries([...Object.entries(builtInClasses[kind]), ...toys]);
+  expect(Object.fromEntries(registeredClasses(sb, kind).map(([name]) => [name, sb[name].type]))).toEqual(expected);
+  for (const name of Object.keys(expected)) expect(sb[name].name).toBe(name);
+});
+
 describe('registeredClasses', () => {
   test('gives every registered type with its row or {}, and refuses a row of no registered type', () => {
     const rows = registeredClasses(sb, 'index', { hnsw: { M: 4 } });
@@ -117,10 +113,16 @@ describe.each(kinds)('every registered %s type', (kind) => {
     const bytes = probe.toBytes();
     probe.dispose();
     const format = bytes[4] | (bytes[5] << 8);
-    const transcripts = JSON.parse(read(`tests/golden/format-${format}/transcripts.json`)).transcripts;
+    // The package's golden states, and in the toy run the toys' (their own folder).
+    const transcriptsOf = (toys) => {
+      const file = new URL('transcripts.json', goldenFolder(format, { toys }));
+      return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).transcripts : {};
+    };
     for (const name of classesOf(kind)) {
+      const toy = Object.hasOwn(toyClasses, name);
+      const where = `tests/golden/${toy ? 'toys/' : ''}format-${format}/${name}.sbst: ${toy ? 'SB_TOYS=1 ' : ''}node tests/golden/write.mjs --missing`;
       expect(Object.keys(cases), name).toContain(name);
-      expect(Object.keys(transcripts), `tests/golden/format-${format}/${name}.sbst: node tests/golden/write.mjs --missing`).toContain(name);
+      expect(Object.keys(transcriptsOf(toy)), where).toContain(name);
     }
   });
 });

@@ -3,7 +3,6 @@
 // search() in order answer it, on an identical index (the same state, restored from its bytes), with
 // the same work counted, on the threaded module and on the single-thread one.
 import { describe, expect, test } from 'vitest';
-import init from '../../dist/index.js';
 import { expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 const dim = 12;
@@ -57,7 +56,7 @@ const filters = [
 
 for (const threads of [undefined, 1]) {
   describe(`searchBatch equals search() in order (${threads === 1 ? 'single-thread module' : 'threaded module'})`, () => {
-    const module = threads === 1 ? init({ threads: 1 }) : loadModule();
+    const module = threads === 1 ? loadModule({ threads: 1 }) : loadModule();
     for (const [Class, options] of types) {
       test(`${Class} ${JSON.stringify(options)}`, async () => {
         const sb = await module;

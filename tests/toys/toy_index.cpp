@@ -122,10 +122,11 @@ class NormBoundIndex final : public MipsIndex {
 
 }  // namespace toy_index
 
-// The recipe's registry entry: the name, the constructor, nothing saved per coordinate before items
-// arrive, and the option table's groups (the type's own beside its class).
+// The recipe's registry entry: the name, the JavaScript class's name, the constructor, nothing
+// saved per coordinate before items arrive, and the option table's groups (the type's own beside
+// its class).
 MipsIndexType normBoundEntry() {
-  return {"toy-norm-bound",
+  return {"toy-norm-bound", "ToyNormBoundIndex",
           [](std::size_t dim, const Json& spec) -> std::unique_ptr<MipsIndex> {
             return std::make_unique<toy_index::NormBoundIndex>(dim, spec);
           },

@@ -69,10 +69,11 @@ class Greedy final : public RidgePolicy {
   std::uint64_t choices_ = 0;
 };
 
-// Its registry entry: the type, how it is built over its own arms and over a catalogue, and the
-// groups of its option table (the common ones of a ridge policy, then its own).
+// Its registry entry: the type, its JavaScript class's name, how it is built over its own arms and
+// over a catalogue, and the groups of its option table (the common ones of a ridge policy, then its
+// own).
 LinearPolicyType greedyEntry() {
-  return {"toy-greedy",
+  return {"toy-greedy", "ToyGreedy",
           [](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> { return std::make_unique<Greedy>(dim, options); },
           [](std::shared_ptr<Catalogue> catalogue, const Json& options) -> std::unique_ptr<LinearPolicy> {
             return std::make_unique<Greedy>(std::move(catalogue), options);

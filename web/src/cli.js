@@ -170,7 +170,9 @@ async function evaluateCommand(args) {
       const bytes = new Uint8Array(readFileSync(option('--state')));
       // The package's reader of a state's head names its class (and the catalogue a user needs).
       const state = sb.inspectState(bytes);
-      const Class = [sb.LinUCB, sb.LinTS, sb.SubTS, sb.LinearElim, sb.SubElim].find((C) => C.name === state.class);
+      // A class of a registered linear policy type (the registry lists them: a new one needs no line here).
+      const linearTypes = sb.optionTable().filter((table) => table.kind === 'linear-policy').map((table) => table.type);
+      const Class = linearTypes.includes(sb[state.class]?.type) ? sb[state.class] : undefined;
       if (!Class) throw new Error(`${option('--state')} is not a linear policy's state (it is the state of ${state.class})`);
       if (state.catalogueIdentity !== undefined && !option('--catalogue')) {
         throw new Error(`${option('--state')} is a user's model over catalogue ${state.catalogueIdentity}: give that catalogue's snapshot with --catalogue <catalogue.bin>`);

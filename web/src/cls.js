@@ -69,12 +69,6 @@ export function defineClsClasses(runtime) {
     },
   });
 
-  return runtime.subclasses(ClsPolicy, {
-    C2UCB: 'c2ucb',
-    PC2UCB: 'pc2ucb',
-    CombLinUCB: 'comb-lin-ucb',
-    CombLinTS: 'comb-lin-ts',
-    CombTS: 'comb-ts',
-    GreedyCLS: 'greedy-cls',
-  });
+  // C2UCB, PC2UCB, ...: one class per registered combinatorial policy (cpp/src/cls/cls_policy_factory.cpp).
+  return runtime.registeredSubclasses(ClsPolicy, 'cls-policy');
 }

@@ -144,11 +144,6 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
     },
   });
 
-  return runtime.subclasses(LinearPolicy, {
-    LinUCB: 'lin-ucb',
-    LinTS: 'lin-ts',
-    LinearElim: 'linear-elim',
-    SubElim: 'sub-elim',
-    SubTS: 'sub-ts',
-  });
+  // LinUCB, LinTS, ...: one class per registered linear policy (cpp/src/linear/policy_factory.cpp).
+  return runtime.registeredSubclasses(LinearPolicy, 'linear-policy');
 }

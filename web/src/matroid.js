@@ -93,5 +93,6 @@ export function defineMatroidClasses(runtime) {
     },
   });
 
-  return { Matroid, ...runtime.subclasses(SemiBanditPolicy, { CUCB: 'cucb', FasterCUCB: 'faster-cucb', CTS: 'cts' }) };
+  // CUCB, FasterCUCB, CTS: one class per registered semi-bandit policy (cpp/src/matroid/semi_bandit_factory.cpp).
+  return { Matroid, ...runtime.registeredSubclasses(SemiBanditPolicy, 'semi-bandit-policy') };
 }

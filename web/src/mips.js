@@ -147,18 +147,8 @@ export function defineMipsClasses(runtime) {
     },
   });
 
-  const classes = runtime.subclasses(MipsIndex, {
-    ExactIndex: 'exact',
-    // Graph, hashing and adaptive indexes (issue 3): the options are read and validated in C++.
-    HnswIndex: 'hnsw',
-    LshIndex: 'lsh',
-    AdaptiveIndex: 'adaptive',
-    // Liu et al.'s (arXiv:1812.06360) methods: BoundedME (no preprocessing, (epsilon, delta)
-    // guarantee) and its baselines.
-    BoundedMEIndex: 'bounded-me',
-    GreedyMipsIndex: 'greedy',
-    PcaTreeIndex: 'pca-tree',
-  });
+  // ExactIndex, HnswIndex, ...: one class per registered index type (cpp/src/mips/index_factory.cpp).
+  const classes = runtime.registeredSubclasses(MipsIndex, 'index');
 
   // BoundedME on explicit reward lists (the MAB-BP problem): rewards[arm * N + j].
   const boundedME = runtime.func([

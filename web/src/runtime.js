@@ -318,13 +318,28 @@ export function createRuntime(Module) {
     return Base;
   }
 
-  // { ClassName: 'kebab-type', ... } -> the named subclasses of `Base`.
+  // { ClassName: 'kebab-type', ... } -> the named subclasses of `Base`. A name is given to one class
+  // of the module only: a build whose registries named two classes alike fails here, at init().
+  const classNames = new Set();
   function subclasses(Base, types) {
-    return Object.fromEntries(Object.entries(types).map(([name, type]) => [name, {
-      [name]: class extends Base {
-        static type = type;
-      },
-    }[name]]));
+    return Object.fromEntries(Object.entries(types).map(([name, type]) => {
+      if (classNames.has(name)) throw new Error(`two classes of this module are named ${name}`);
+      classNames.add(name);
+      return [name, {
+        [name]: class extends Base {
+          static type = type;
+        },
+      }[name]];
+    }));
+  }
+
+  // The subclasses of `Base` for every type of `kind` ('index', 'linear-policy', ...) that the
+  // module's C++ registries hold, each named by its registry entry's className (registry_bindings.cpp):
+  // a type registered in C++ is a class here with no line of JavaScript.
+  let registered;
+  function registeredSubclasses(Base, kind) {
+    registered ??= JSON.parse(Module.registeredClassList());
+    return subclasses(Base, Object.fromEntries(registered.filter((entry) => entry.kind === kind).map((entry) => [entry.className, entry.type])));
   }
 
   // The one reader of a saved state's head is the core's (core/state_inspection.hpp): it is given
@@ -351,7 +366,7 @@ export function createRuntime(Module) {
     return optionsToJson({ ...readOptions(options, 'options'), type });
   }
 
-  const runtime = { STREAMED_BYTES, Module, heapBuffer, heapWords, heapFloats, call, callWithCallback, withHeap, attributesOnHeap, createFrom, leaks, func, members, family, subclasses, typedOptions, inspectState };
+  const runtime = { STREAMED_BYTES, Module, heapBuffer, heapWords, heapFloats, call, callWithCallback, withHeap, attributesOnHeap, createFrom, leaks, func, members, family, subclasses, registeredSubclasses, typedOptions, inspectState };
   return runtime;
 }
 

@@ -13,19 +13,19 @@ namespace sublinear {
 
 namespace {
 template <class Policy>
-ClsPolicyType clsEntry(const char* type) {
-  return {type, [](const Json& options) -> std::unique_ptr<ClsPolicy> { return std::make_unique<Policy>(options); }};
+ClsPolicyType clsEntry(const char* type, const char* className) {
+  return {type, className, [](const Json& options) -> std::unique_ptr<ClsPolicy> { return std::make_unique<Policy>(options); }};
 }
 }  // namespace
 
 TypeRegistry<ClsPolicyType>& clsPolicyRegistry() {
   static TypeRegistry<ClsPolicyType> registry("cls-policy", "unknown combinatorial linear policy type", {
-      clsEntry<C2UCB>("c2ucb"),
-      clsEntry<PC2UCB>("pc2ucb"),
-      clsEntry<CombTS>("comb-ts"),
-      clsEntry<CombLinUCB>("comb-lin-ucb"),
-      clsEntry<CombLinTS>("comb-lin-ts"),
-      clsEntry<GreedyCLS>("greedy-cls"),
+      clsEntry<C2UCB>("c2ucb", "C2UCB"),
+      clsEntry<PC2UCB>("pc2ucb", "PC2UCB"),
+      clsEntry<CombTS>("comb-ts", "CombTS"),
+      clsEntry<CombLinUCB>("comb-lin-ucb", "CombLinUCB"),
+      clsEntry<CombLinTS>("comb-lin-ts", "CombLinTS"),
+      clsEntry<GreedyCLS>("greedy-cls", "GreedyCLS"),
   });
   return registry;
 }

@@ -37,8 +37,8 @@ void refuseLiftedOverCatalogue(const Json& options) {
 
 // The kept-widths scan, or the stage indexes over the lifted arms of LinearElim or SubElim.
 template <class Lifted>
-LinearPolicyType elimination(const char* type) {
-  return {type,
+LinearPolicyType elimination(const char* type, const char* className) {
+  return {type, className,
           [type](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> {
             if (!searchesLifted(dim, options)) return std::make_unique<ScanElim>(type, dim, options);
             // The lifted stage indexes are over the arms as they are, in d dimensions.
@@ -57,10 +57,10 @@ LinearPolicyType elimination(const char* type) {
 // A RidgePolicy subclass, over its own arms or a catalogue's. `groups`: its option table when it is
 // not a built-in one (see LinearPolicyType::groups).
 template <class Policy>
-LinearPolicyType ridge(const char* type, std::function<int(int, const Json&)> modelDimension = nullptr,
+LinearPolicyType ridge(const char* type, const char* className, std::function<int(int, const Json&)> modelDimension = nullptr,
                        std::function<bool(const Catalogue&, const Json&)> catalogueSubspace = nullptr,
                        std::vector<const OptionGroup*> groups = {}) {
-  return {type, [](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> { return std::make_unique<Policy>(dim, options); },
+  return {type, className, [](int dim, const Json& options) -> std::unique_ptr<LinearPolicy> { return std::make_unique<Policy>(dim, options); },
           [](std::shared_ptr<Catalogue> catalogue, const Json& options) -> std::unique_ptr<LinearPolicy> {
             return std::make_unique<Policy>(std::move(catalogue), options);
           },
@@ -77,11 +77,11 @@ const LinearPolicyType& checkedType(const Json& options) {
 
 TypeRegistry<LinearPolicyType>& linearPolicyRegistry() {
   static TypeRegistry<LinearPolicyType> registry("linear-policy", "option 'type': unknown linear policy", {
-      ridge<LinUCB>("lin-ucb", LinUCB::modelDimension, RidgePolicy::usesSubspaceOver),
-      ridge<LinTS>("lin-ts", SubTS::modelDimension, SubTS::usesSubspaceOver),
-      elimination<LinearElim>("linear-elim"),
-      elimination<SubElim>("sub-elim"),
-      ridge<SubTS>("sub-ts", SubTS::modelDimension, SubTS::usesSubspaceOver),
+      ridge<LinUCB>("lin-ucb", "LinUCB", LinUCB::modelDimension, RidgePolicy::usesSubspaceOver),
+      ridge<LinTS>("lin-ts", "LinTS", SubTS::modelDimension, SubTS::usesSubspaceOver),
+      elimination<LinearElim>("linear-elim", "LinearElim"),
+      elimination<SubElim>("sub-elim", "SubElim"),
+      ridge<SubTS>("sub-ts", "SubTS", SubTS::modelDimension, SubTS::usesSubspaceOver),
   });
   return registry;
 }

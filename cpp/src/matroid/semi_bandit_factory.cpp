@@ -10,8 +10,8 @@ namespace sublinear {
 
 namespace {
 template <class Policy>
-SemiBanditPolicyType entry(const char* type) {
-  return {type, [](const Matroid& matroid, const Json& options) -> std::unique_ptr<SemiBanditPolicy> {
+SemiBanditPolicyType entry(const char* type, const char* className) {
+  return {type, className, [](const Matroid& matroid, const Json& options) -> std::unique_ptr<SemiBanditPolicy> {
             return std::make_unique<Policy>(matroid, options);
           }};
 }
@@ -19,9 +19,9 @@ SemiBanditPolicyType entry(const char* type) {
 
 TypeRegistry<SemiBanditPolicyType>& semiBanditPolicyRegistry() {
   static TypeRegistry<SemiBanditPolicyType> registry("semi-bandit-policy", "unknown matroid semi-bandit policy", {
-      entry<Cucb>("cucb"),
-      entry<FasterCucb>("faster-cucb"),
-      entry<Cts>("cts"),
+      entry<Cucb>("cucb", "CUCB"),
+      entry<FasterCucb>("faster-cucb", "FasterCUCB"),
+      entry<Cts>("cts", "CTS"),
   });
   return registry;
 }

@@ -25,15 +25,15 @@ std::unique_ptr<MipsIndex> construct(std::size_t dim, const Json& spec) {
 // the seed every index accepts, which it validates and ignores (the exact scan draws no random numbers).
 TypeRegistry<MipsIndexType>& mipsIndexRegistry() {
   static TypeRegistry<MipsIndexType> registry("index", "unknown index type", {
-      {"exact",
+      {"exact", "ExactIndex",
        [](std::size_t dim, const Json& spec) -> std::unique_ptr<MipsIndex> {
          readSeedOption(option_groups::exact(), spec);
          return std::make_unique<ExactIndex>(dim, storageOption(option_groups::exact(), spec));
        },
        nullptr, {}},
-      {"hnsw", construct<HnswIndex>, nullptr, {}},
-      {"lsh", construct<LshIndex>, nullptr, {}},
-      {"adaptive", construct<AdaptiveIndex>,
+      {"hnsw", "HnswIndex", construct<HnswIndex>, nullptr, {}},
+      {"lsh", "LshIndex", construct<LshIndex>, nullptr, {}},
+      {"adaptive", "AdaptiveIndex", construct<AdaptiveIndex>,
        [](std::size_t dim, const Json& spec) -> std::uint64_t {
          const auto copies = static_cast<std::uint64_t>(readIntegerOption(option_groups::adaptive(), spec, "copies"));
          Json base = Json{{"type", "hnsw"}};
@@ -47,10 +47,10 @@ TypeRegistry<MipsIndexType>& mipsIndexRegistry() {
        },
        {}},
       // low_ and high_, one float each per coordinate (BoundedMEIndex::saveStructure).
-      {"bounded-me", construct<BoundedMEIndex>,
+      {"bounded-me", "BoundedMEIndex", construct<BoundedMEIndex>,
        [](std::size_t dim, const Json&) -> std::uint64_t { return 2 * sizeof(float) * static_cast<std::uint64_t>(dim); }, {}},
-      {"greedy", construct<GreedyMipsIndex>, nullptr, {}},
-      {"pca-tree", construct<PcaTreeIndex>, nullptr, {}},
+      {"greedy", "GreedyMipsIndex", construct<GreedyMipsIndex>, nullptr, {}},
+      {"pca-tree", "PcaTreeIndex", construct<PcaTreeIndex>, nullptr, {}},
   });
   return registry;
 }

@@ -16,9 +16,11 @@ std::unique_ptr<ClsPolicy> makeClsPolicy(const Json& options);
 std::vector<std::string> clsPolicyTypes();
 
 // One combinatorial linear policy type: its name (its option table is optionTable("cls-policy",
-// type)) and its constructor, given options that passed the table's key check.
+// type)), its JavaScript class's name (sb.<className>, made by web/src/cls.js from the registry) and
+// its constructor, given options that passed the table's key check.
 struct ClsPolicyType {
   std::string type;
+  std::string className;
   std::function<std::unique_ptr<ClsPolicy>(const Json& options)> make;
 };
 TypeRegistry<ClsPolicyType>& clsPolicyRegistry();

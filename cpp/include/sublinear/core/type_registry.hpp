@@ -7,7 +7,9 @@
 // tests that loop over every type read this list, so a new type is one entry, not one line in each.
 //
 // Entry: any struct with a `std::string type` member and the family's constructors, and optionally
-// a `std::vector<const OptionGroup*> groups` member: the groups of the type's option table when the
+// a `std::string className` member: the name of the type's JavaScript class (web/src makes a family's
+// classes from the registry the module reports, so a type added here needs no JavaScript), and a
+// `std::vector<const OptionGroup*> groups` member: the groups of the type's option table when the
 // table is not among the built-in ones (a type added later keeps its options beside its class).
 #include <deque>
 #include <stdexcept>
@@ -25,6 +27,11 @@ template <class Entry, class = void>
 struct EntryHasGroups : std::false_type {};
 template <class Entry>
 struct EntryHasGroups<Entry, std::void_t<decltype(std::declval<Entry&>().groups)>> : std::true_type {};
+
+template <class Entry, class = void>
+struct EntryHasClassName : std::false_type {};
+template <class Entry>
+struct EntryHasClassName<Entry, std::void_t<decltype(std::declval<Entry&>().className)>> : std::true_type {};
 
 template <class Entry>
 class TypeRegistry {
@@ -54,9 +61,11 @@ class TypeRegistry {
 
   // A type added at run time with the groups of its option table (a test build's toy index). Not
   // synchronised: add types before any thread builds one. std::logic_error when the type exists.
+  // Nothing is kept when the entry is refused (its table included).
   void add(Entry entry, std::vector<const OptionGroup*> groups) {
+    check(entry);
     addOptionTable(OptionTable{kind_, entry.type, std::move(groups)});
-    insert(std::move(entry));
+    entries_.push_back(std::move(entry));
   }
 
   const Entry* find(const std::string& type) const {
@@ -77,6 +86,9 @@ class TypeRegistry {
     return entry;
   }
 
+  // Every entry, in registration order (the bindings list the class names from it).
+  const std::deque<Entry>& entries() const { return entries_; }
+
   std::vector<std::string> types() const {
     std::vector<std::string> names;
     for (const Entry& entry : entries_) names.push_back(entry.type);
@@ -92,8 +104,25 @@ class TypeRegistry {
 
  private:
   void insert(Entry entry) {
-    if (find(entry.type) != nullptr) throw std::logic_error("type '" + entry.type + "' registered twice in family '" + kind_ + "'");
+    check(entry);
     entries_.push_back(std::move(entry));
+  }
+  // std::logic_error when the type is registered already or its class name is refused.
+  void check(const Entry& entry) const {
+    if (find(entry.type) != nullptr) throw std::logic_error("type '" + entry.type + "' registered twice in family '" + kind_ + "'");
+    if constexpr (EntryHasClassName<Entry>::value) checkClassName(entry);
+  }
+
+  // A class name is a JavaScript identifier that starts with a capital (it becomes `sb.<className>`)
+  // and names one type of the family.
+  void checkClassName(const Entry& entry) const {
+    const std::string& name = entry.className;
+    bool valid = !name.empty() && name[0] >= 'A' && name[0] <= 'Z';
+    for (char c : name) valid = valid && ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
+    if (!valid) throw std::logic_error("type '" + entry.type + "' of family '" + kind_ + "' has no valid class name ('" + name + "')");
+    for (const Entry& other : entries_) {
+      if (other.className == name) throw std::logic_error("class name '" + name + "' given to two types of family '" + kind_ + "'");
+    }
   }
 
   std::string kind_;

@@ -94,9 +94,11 @@ int linearModelDimension(int dim, const Json& spec);
 std::unique_ptr<LinearPolicy> makeLinearPolicy(std::shared_ptr<Catalogue> catalogue, const Json& options);
 
 // One linear policy type: its kebab-case name (its option table is optionTable("linear-policy",
-// type)) and its constructors; the options have passed the table's key check.
+// type)), its JavaScript class's name and its constructors; the options have passed the table's key check.
 struct LinearPolicyType {
   std::string type;
+  // sb.<className> (web/src/linear.js makes the class from the registry), e.g. "LinUCB".
+  std::string className;
   // Over its own arms, `dim` in [1, 4096].
   std::function<std::unique_ptr<LinearPolicy>(int dim, const Json& options)> make;
   // A user over a catalogue.

@@ -16,9 +16,11 @@ std::unique_ptr<SemiBanditPolicy> makeSemiBanditPolicy(const std::string& type, 
 std::vector<std::string> semiBanditPolicyTypes();
 
 // One matroid semi-bandit policy type: its name (its option table is
-// optionTable("semi-bandit-policy", type)) and its constructor over a copy of the matroid.
+// optionTable("semi-bandit-policy", type)), its JavaScript class's name (sb.<className>, made by
+// web/src/matroid.js from the registry) and its constructor over a copy of the matroid.
 struct SemiBanditPolicyType {
   std::string type;
+  std::string className;
   std::function<std::unique_ptr<SemiBanditPolicy>(const Matroid& matroid, const Json& options)> make;
 };
 TypeRegistry<SemiBanditPolicyType>& semiBanditPolicyRegistry();

@@ -24,9 +24,11 @@ std::unique_ptr<MipsIndex> makeMipsIndex(std::size_t dim, const Json& spec);
 std::uint64_t leastSavedIndexBytes(std::size_t dim, const Json& spec);
 
 // One MIPS index type: its kebab-case name (its option table is optionTable("index", type)), its
-// constructor, and what leastSavedIndexBytes counts for it.
+// JavaScript class's name, its constructor, and what leastSavedIndexBytes counts for it.
 struct MipsIndexType {
   std::string type;
+  // sb.<className> (web/src/mips.js makes the class from the registry), e.g. "HnswIndex".
+  std::string className;
   // The index over `dim` coordinates; `spec` has passed the table's key check.
   std::function<std::unique_ptr<MipsIndex>(std::size_t dim, const Json& spec)> make;
   // Empty: 0 (the index builds nothing per coordinate until items arrive).
