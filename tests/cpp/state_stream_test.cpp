@@ -1,7 +1,7 @@
 // The streamed forms of a saved state (the bindings' toBytes and large fromBytes, add's large
 // batches): a state written to a sink a piece at a time is the bytes toBytes() returns, a reader
 // over a source read a piece at a time reads what the reader over memory reads and refuses the
-// same damage, and an add whose vectors arrive in pieces stores what one in memory stores.
+// same damage in every family, and an add whose vectors arrive in pieces stores what one in memory stores.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,8 @@
 #include "sublinear/core/piece_source.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/core/state_codec.hpp"
+#include "sublinear/linear/catalogue.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/mips/persistent_index.hpp"
 #include "test_support.hpp"
 
@@ -86,20 +88,45 @@ TEST(StateStream, AStreamedReaderRestoresTheSameIndexAndRefusesTheSameDamage) {
   index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   const std::vector<std::uint8_t> bytes = index.toBytes();
   ASSERT_GT(bytes.size(), ByteSource::kPieceValues);
-  const PersistentIndex restored = restoreIndex(CopyingSource<std::uint8_t>(bytes), "");
+  const PersistentIndex restored = PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(bytes), "");
   EXPECT_EQ(restored.toBytes(), bytes);
-  expectError(ErrorCode::CorruptState, "not of a hnsw", [&] { restoreIndex(CopyingSource<std::uint8_t>(bytes), "hnsw"); });
+  expectError(ErrorCode::CorruptState, "not of a hnsw", [&] { PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(bytes), "hnsw"); });
   // A flipped byte in each piece, a truncation at a piece's edge, a byte too many.
   for (const std::size_t at : {std::size_t{40}, ByteSource::kPieceValues + 3, bytes.size() - 2}) {
     std::vector<std::uint8_t> damaged = bytes;
     damaged[at] ^= 0x10;
-    expectError(ErrorCode::CorruptState, "damaged", [&] { restoreIndex(CopyingSource<std::uint8_t>(damaged), ""); });
+    expectError(ErrorCode::CorruptState, "damaged", [&] { PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(damaged), ""); });
   }
   const std::vector<std::uint8_t> truncated(bytes.begin(), bytes.begin() + ByteSource::kPieceValues);
-  expectError(ErrorCode::CorruptState, "damaged", [&] { restoreIndex(CopyingSource<std::uint8_t>(truncated), ""); });
+  expectError(ErrorCode::CorruptState, "damaged", [&] { PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(truncated), ""); });
   std::vector<std::uint8_t> longer = bytes;
   longer.push_back(0);
-  expectError(ErrorCode::CorruptState, "damaged", [&] { restoreIndex(CopyingSource<std::uint8_t>(longer), ""); });
+  expectError(ErrorCode::CorruptState, "damaged", [&] { PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(longer), ""); });
+}
+
+TEST(StateStream, TheSharedRestoreReadsEveryFamilyFromPieces) {
+  // A catalogue whose state spans three pieces and a user over it (whose restore compares the
+  // catalogue's identity from the source before it reads the state).
+  auto catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"index", {{"type", "exact"}}}, {"seed", 5}});
+  const std::vector<float> floats = gaussian(kItems * kDim, 6);
+  const std::vector<double> features(floats.begin(), floats.end());
+  const std::vector<Id> ids = idsTo(kItems);
+  catalogue->add(ids.data(), ids.size(), features.data(), features.size(), nullptr, 0);
+  const std::vector<std::uint8_t> bytes = catalogue->toBytes();
+  ASSERT_GT(bytes.size(), 2 * ByteSource::kPieceValues);
+  const auto restored = Catalogue::fromBytes(CopyingSource<std::uint8_t>(bytes));
+  EXPECT_EQ(restored->toBytes(), bytes);
+  std::vector<std::uint8_t> damaged = bytes;
+  damaged[ByteSource::kPieceValues + 11] ^= 0x01;
+  expectError(ErrorCode::CorruptState, "checksum", [&] { Catalogue::fromBytes(CopyingSource<std::uint8_t>(damaged)); });
+
+  PersistentLinearPolicy user(Json{{"type", "lin-ucb"}, {"seed", 1}}, catalogue);
+  user->update(user->select(), 0.5);
+  const std::vector<std::uint8_t> userBytes = user.toBytes();
+  const PersistentLinearPolicy again = PersistentLinearPolicy::fromBytes(CopyingSource<std::uint8_t>(userBytes), "", restored);
+  EXPECT_EQ(again.toBytes(), userBytes);
+  expectError(ErrorCode::InvalidArgument, "catalogue", [&] { PersistentLinearPolicy::fromBytes(CopyingSource<std::uint8_t>(userBytes), "", nullptr); });
+  expectError(ErrorCode::CorruptState, "not of a", [&] { PersistentLinearPolicy::fromBytes(CopyingSource<std::uint8_t>(bytes), "", restored); });
 }
 
 TEST(StateStream, ReadsAcrossPiecesMatchTheReaderOverMemory) {

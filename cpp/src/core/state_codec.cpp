@@ -241,7 +241,25 @@ std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length)
   return head.type;
 }
 
+StateHeader StateHeader::read(const ByteSource& source) {
+  const std::size_t length = source.length();
+  if (const std::uint8_t* all = source.data()) return read(all, length, length);
+  std::vector<std::uint8_t> first(std::min(length, kLongestStateHead));
+  source.read(0, first.size(), first.data());
+  return read(first.data(), first.size(), length);
+}
+
+std::string StateReader::peekType(const ByteSource& source) {
+  const StateHeader head = StateHeader::read(source);
+  head.requireCurrentFormat();
+  return head.type;
+}
+
 StateReader::StateReader(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
+  openInMemory(bytes, length, expectedType);
+}
+
+void StateReader::openInMemory(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
   const StateHeader head = StateHeader::read(bytes, length, length);
   head.requireCurrentFormat();
   if (head.type != expectedType) corrupt("it holds a " + head.type + ", not a " + expectedType);
@@ -259,11 +277,14 @@ StateReader StateReader::payloadPrefix(const StateHeader& head, const std::uint8
   return StateReader(bytes + head.payloadStart, bytes + std::max(head.payloadStart, std::min(available, payloadEnd)));
 }
 
-StateReader::StateReader(const ByteSource& source, const std::string& expectedType) : source_(&source) {
+StateReader::StateReader(const ByteSource& source, const std::string& expectedType) {
   const std::size_t length = source.length();
-  std::vector<std::uint8_t> first(std::min(length, kLongestStateHead));
-  source.read(0, first.size(), first.data());
-  const StateHeader head = StateHeader::read(first.data(), first.size(), length);
+  if (const std::uint8_t* all = source.data()) {
+    openInMemory(all, length, expectedType);
+    return;
+  }
+  source_ = &source;
+  const StateHeader head = StateHeader::read(source);
   head.requireCurrentFormat();
   if (head.type != expectedType) corrupt("it holds a " + head.type + ", not a " + expectedType);
   if (head.payloadStart == 0) corrupt("truncated");
@@ -381,19 +402,26 @@ void StateReader::random(Random& engine) {
   engine.setState(state);
 }
 
+// Vectors and matrices are decoded into their own storage, not through f64s(): a passing copy as
+// large as the matrix would double the memory a restore of a large model reaches (wasm's never
+// shrinks). The checks are f64s()'s and the shape's, with the same errors.
 Eigen::VectorXd StateReader::vector(Eigen::Index expectedSize) {
-  const std::vector<double> values = f64s();
-  check(values.size() == static_cast<std::size_t>(expectedSize), "a vector has the wrong size");
-  return Eigen::Map<const Eigen::VectorXd>(values.data(), expectedSize);
+  const std::size_t size = count(8);
+  check(size == static_cast<std::size_t>(expectedSize), "a vector has the wrong size");
+  Eigen::VectorXd values(expectedSize);
+  for (Eigen::Index i = 0; i < expectedSize; ++i) values[i] = f64();
+  return values;
 }
 
 Eigen::MatrixXd StateReader::matrix(Eigen::Index expectedRows, Eigen::Index expectedColumns) {
   const std::uint64_t rows = u64();
-  const std::vector<double> values = f64s();
-  check(rows == static_cast<std::uint64_t>(expectedRows) &&
-            values.size() == static_cast<std::size_t>(expectedRows * expectedColumns),
+  const std::size_t size = count(8);
+  check(rows == static_cast<std::uint64_t>(expectedRows) && size == static_cast<std::size_t>(expectedRows * expectedColumns),
         "a matrix has the wrong shape");
-  return Eigen::Map<const Eigen::MatrixXd>(values.data(), expectedRows, expectedColumns);
+  Eigen::MatrixXd values(expectedRows, expectedColumns);
+  double* out = values.data();
+  for (std::size_t i = 0; i < size; ++i) out[i] = f64();
+  return values;
 }
 
 void StateReader::check(bool condition, const std::string& why) const {
@@ -404,20 +432,27 @@ void StateReader::finish() const {
   if (!atEnd()) corrupt("unexpected bytes after the state");
 }
 
-std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
-                        const std::string& expectedType, const std::string& family) {
-  return savedTypeOf(bytes, length, length, knownTypes, expectedType, family);
-}
-
-std::string savedTypeOf(const std::uint8_t* bytes, std::size_t available, std::size_t length, const std::vector<std::string>& knownTypes,
-                        const std::string& expectedType, const std::string& family) {
-  const StateHeader head = StateHeader::read(bytes, available, length);
+namespace {
+std::string savedTypeIn(const StateHeader& head, const std::vector<std::string>& knownTypes, const std::string& expectedType,
+                        const std::string& family) {
   head.requireCurrentFormat();
   const std::string& type = head.type;
   if (std::find(knownTypes.begin(), knownTypes.end(), type) == knownTypes.end() || (!expectedType.empty() && type != expectedType)) {
     corrupt("it is not of a " + (expectedType.empty() ? family : expectedType) + " (it holds a " + type + ")");
   }
   return type;
+}
+
+}  // namespace
+
+std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
+                        const std::string& expectedType, const std::string& family) {
+  return savedTypeIn(StateHeader::read(bytes, length, length), knownTypes, expectedType, family);
+}
+
+std::string savedTypeOf(const ByteSource& bytes, const std::vector<std::string>& knownTypes, const std::string& expectedType,
+                        const std::string& family) {
+  return savedTypeIn(StateHeader::read(bytes), knownTypes, expectedType, family);
 }
 
 }  // namespace sublinear

@@ -272,9 +272,14 @@ std::vector<std::uint8_t> Catalogue::toBytes() const {
 }
 
 std::shared_ptr<Catalogue> Catalogue::fromBytes(const std::uint8_t* bytes, std::size_t length) {
-  savedTypeOf(bytes, length, {kType}, kType, "catalogue");
+  return fromBytes(BytesInMemory(bytes, length));
+}
+
+std::shared_ptr<Catalogue> Catalogue::fromBytes(const ByteSource& bytes) {
+  savedTypeOf(bytes, {kType}, kType, "catalogue");
+  StateReader reader(bytes, kType);
   std::shared_ptr<Catalogue> restored;
-  loadSnapshot(bytes, length, kType, [&](StateReader& in) {
+  loadSnapshot(reader, [&](StateReader& in) {
     restored = std::make_shared<Catalogue>(readOptions(in));
     restored->load(in);
   });

@@ -42,6 +42,8 @@ struct StateHeader {
   // CORRUPT_STATE unless the bytes start as a state (the magic, the version strings readable, or
   // for another format the version message below when its type cannot be read).
   static StateHeader read(const std::uint8_t* bytes, std::size_t available, std::size_t length);
+  // The same from the first kLongestStateHead bytes of `source`.
+  static StateHeader read(const ByteSource& source);
   // CORRUPT_STATE naming both format versions unless the state is of this library's format.
   void requireCurrentFormat() const;
 };
@@ -113,7 +115,8 @@ class StateReader {
   // Checks the envelope; fails with CORRUPT_STATE unless it is intact and of `expectedType`.
   StateReader(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType);
   // The same over a state read a piece at a time (a pass for the checksum, then the payload as the
-  // reads reach it), which is never whole in memory. `source` must outlive the reader.
+  // reads reach it), which is never whole in memory; over the bytes themselves when `source` lies
+  // in memory. `source` must outlive the reader.
   StateReader(const ByteSource& source, const std::string& expectedType);
 
   std::uint8_t u8();
@@ -143,6 +146,7 @@ class StateReader {
   // The type name stored in an envelope, without checking the rest (CORRUPT_STATE if unreadable,
   // or if it is of another format version, naming both versions).
   static std::string peekType(const std::uint8_t* bytes, std::size_t length);
+  static std::string peekType(const ByteSource& source);
   // Bytes left in the payload: decoders bound their allocations by it.
   std::size_t remaining() const { return static_cast<std::size_t>(end_ - cursor_) + (payloadEnd_ - next_); }
 
@@ -154,6 +158,8 @@ class StateReader {
 
  private:
   StateReader(const std::uint8_t* cursor, const std::uint8_t* end) : cursor_(cursor), end_(end) {}
+  // The in-memory constructor's checks, and the payload in view.
+  void openInMemory(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType);
   const std::uint8_t* take(std::size_t size);
   // take() past the window of a streamed reader: the next pieces into view.
   const std::uint8_t* takeAcross(std::size_t size);
@@ -180,9 +186,9 @@ extern const char* const kLibraryVersion;
 // empty, that one: CORRUPT_STATE ("saved state is not of a <expected or family> ...") otherwise.
 std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
                         const std::string& expectedType, const std::string& family);
-// The same from the first `available` of the state's `length` bytes (its first kLongestStateHead suffice).
-std::string savedTypeOf(const std::uint8_t* bytes, std::size_t available, std::size_t length, const std::vector<std::string>& knownTypes,
-                        const std::string& expectedType, const std::string& family);
+// The same from a state read a piece at a time (its first kLongestStateHead bytes are read).
+std::string savedTypeOf(const ByteSource& bytes, const std::vector<std::string>& knownTypes, const std::string& expectedType,
+                        const std::string& family);
 
 std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length);
 

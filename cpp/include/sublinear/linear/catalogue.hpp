@@ -141,6 +141,9 @@ class Catalogue {
   std::vector<std::uint8_t> toBytes() const;
   // CORRUPT_STATE for damaged bytes or another type's state.
   static std::shared_ptr<Catalogue> fromBytes(const std::uint8_t* bytes, std::size_t length);
+  // The same from a state read a piece at a time when it lies outside memory (a JS array beside the
+  // wasm heap), as Persistent<T>::fromBytes reads one: never whole in memory beside the catalogue.
+  static std::shared_ptr<Catalogue> fromBytes(const ByteSource& bytes);
 
   // The envelope's type name.
   static constexpr const char* kType = "catalogue";
