@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <stdexcept>
 
 #include "sublinear/core/error.hpp"
 
@@ -78,6 +77,43 @@ std::vector<std::uint8_t> stateHead(const std::string& type, std::uint64_t paylo
 
 std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length) { return crcUpdate(0xFFFFFFFFU, bytes, length) ^ 0xFFFFFFFFU; }
 
+namespace {
+// CRC-32 as a linear map over GF(2): `matrix` (32 columns) times `vector`.
+std::uint32_t gf2Times(const std::uint32_t* matrix, std::uint32_t vector) {
+  std::uint32_t sum = 0;
+  for (; vector != 0; vector >>= 1, ++matrix) {
+    if (vector & 1U) sum ^= *matrix;
+  }
+  return sum;
+}
+
+void gf2Square(std::uint32_t* square, const std::uint32_t* matrix) {
+  for (int n = 0; n < 32; ++n) square[n] = gf2Times(matrix, matrix[n]);
+}
+}  // namespace
+
+std::uint32_t crc32Combine(std::uint32_t first, std::uint32_t second, std::uint64_t secondLength) {
+  // zlib's crc32_combine: `first` advanced over secondLength zero bytes (the operator for one zero
+  // bit squared up to bytes, then by the binary digits of the length), XORed with `second`.
+  if (secondLength == 0) return first;
+  std::uint32_t even[32];
+  std::uint32_t odd[32];
+  odd[0] = 0xEDB88320U;
+  for (int n = 1; n < 32; ++n) odd[n] = std::uint32_t{1} << (n - 1);
+  gf2Square(even, odd);  // two zero bits
+  gf2Square(odd, even);  // four
+  do {
+    gf2Square(even, odd);
+    if (secondLength & 1U) first = gf2Times(even, first);
+    secondLength >>= 1;
+    if (secondLength == 0) break;
+    gf2Square(odd, even);
+    if (secondLength & 1U) first = gf2Times(odd, first);
+    secondLength >>= 1;
+  } while (secondLength != 0);
+  return first ^ second;
+}
+
 StateHeader StateHeader::read(const std::uint8_t* bytes, std::size_t available, std::size_t length) {
   available = std::min(available, length);
   if (bytes == nullptr || available < kMagicBytes || std::memcmp(bytes, kMagic, 4) != 0) corrupt("not a sublinear-bandits state");
@@ -121,29 +157,15 @@ void StateHeader::requireCurrentFormat() const {
 
 StateWriter::StateWriter(const std::string& type) : type_(type) {}
 
-StateWriter StateWriter::counting(const std::string& type) {
-  StateWriter writer(type);
-  writer.mode_ = Mode::Counting;
+StateWriter::StateWriter(const std::string& type, StateSink& sink) : type_(type), sink_(&sink) {
   // A piece and the numbers appended after its end before the flush: the buffer never doubles (a
   // vector's growth), which would take two pieces of memory at once.
-  writer.payload_.reserve(kPieceBytes + 64);
-  return writer;
-}
-
-StateWriter::StateWriter(const std::string& type, StateSink& sink, std::uint64_t payloadLength)
-    : type_(type), mode_(Mode::Streamed), sink_(&sink), announced_(payloadLength) {
-  payload_.reserve(kPieceBytes + 64);  // as counting()'s
-  const std::vector<std::uint8_t> head = stateHead(type_, payloadLength);
-  sink.begin(head.size() + static_cast<std::size_t>(payloadLength) + kChecksumBytes);
-  crc_ = crcUpdate(crc_, head.data(), head.size());
-  sink.write(head.data(), head.size());
+  payload_.reserve(kPieceBytes + 64);
 }
 
 void StateWriter::flush() {
-  if (mode_ == Mode::Streamed) {
-    crc_ = crcUpdate(crc_, payload_.data(), payload_.size());
-    sink_->write(payload_.data(), payload_.size());
-  }
+  crc_ = crcUpdate(crc_, payload_.data(), payload_.size());
+  sink_->payload(payload_.data(), payload_.size());
   flushed_ += payload_.size();
   payload_.clear();
 }
@@ -228,11 +250,11 @@ std::vector<std::uint8_t> StateWriter::finish() {
 }
 
 void StateWriter::finishStream() {
-  flush();
-  if (flushed_ != announced_) throw std::logic_error("a streamed state's fields came to another length than counted");
+  if (!payload_.empty()) flush();
+  const std::vector<std::uint8_t> head = stateHead(type_, flushed_);
   std::vector<std::uint8_t> checksum;
-  appendLittleEndian(checksum, crc_ ^ 0xFFFFFFFFU, 4);
-  sink_->write(checksum.data(), checksum.size());
+  appendLittleEndian(checksum, crc32Combine(crc32(head.data(), head.size()), crc_ ^ 0xFFFFFFFFU, flushed_), 4);
+  sink_->finish(head.data(), head.size(), checksum.data(), checksum.size());
 }
 
 std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length) {

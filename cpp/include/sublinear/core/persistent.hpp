@@ -113,15 +113,11 @@ class Persistent {
     return out.finish();
   }
 
-  // The same bytes handed to `sink` a piece at a time, so that the state is never whole in memory
-  // beside the object (where memory never shrinks, wasm's, a whole copy would stay the process's
-  // high-water mark): the fields are written twice, first only to count them (the head holds the
-  // payload's length).
+  // The same bytes handed to `sink` a piece at a time as the fields fill it, then the head and
+  // checksum, so that the state is never whole in memory beside the object (where memory never
+  // shrinks, wasm's, a whole copy would stay the process's high-water mark).
   void saveTo(StateSink& sink) const {
-    const std::string type = Family::stateType(*object_, context_);
-    StateWriter counted = StateWriter::counting(type);
-    write(counted);
-    StateWriter out(type, sink, counted.payloadLength());
+    StateWriter out(Family::stateType(*object_, context_), sink);
     write(out);
     out.finishStream();
   }
