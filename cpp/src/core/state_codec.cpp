@@ -467,11 +467,6 @@ std::string savedTypeIn(const StateHeader& head, const std::vector<std::string>&
 
 }  // namespace
 
-std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
-                        const std::string& expectedType, const std::string& family) {
-  return savedTypeIn(StateHeader::read(bytes, length, length), knownTypes, expectedType, family);
-}
-
 std::string savedTypeOf(const ByteSource& bytes, const std::vector<std::string>& knownTypes, const std::string& expectedType,
                         const std::string& family) {
   return savedTypeIn(StateHeader::read(bytes), knownTypes, expectedType, family);

@@ -179,9 +179,7 @@ extern const char* const kLibraryVersion;
 
 // The type stored in an envelope, which must be one of `knownTypes` and, when `expectedType` is not
 // empty, that one: CORRUPT_STATE ("saved state is not of a <expected or family> ...") otherwise.
-std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
-                        const std::string& expectedType, const std::string& family);
-// The same from a state read a piece at a time (its first kLongestStateHead bytes are read).
+// `bytes` is read a piece at a time when it lies outside memory (its first kLongestStateHead bytes).
 std::string savedTypeOf(const ByteSource& bytes, const std::vector<std::string>& knownTypes, const std::string& expectedType,
                         const std::string& family);
 
