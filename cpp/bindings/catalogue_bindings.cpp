@@ -2,10 +2,12 @@
 #include <emscripten/val.h>
 
 #include <memory>
+#include <utility>
 
 #include "catalogue_handle.hpp"
 #include "attribute_arguments.hpp"
 #include "guard.hpp"
+#include "typed_array_source.hpp"
 
 namespace sublinear::bindings {
 
@@ -54,8 +56,9 @@ bool catalogueHas(CatalogueHandle& self, double id) {
 std::string catalogueStats(CatalogueHandle& self) { return self.catalogue->stats().dump(); }
 std::string catalogueType(CatalogueHandle&) { return Catalogue::kType; }
 
-CatalogueHandle* restoreCatalogue(std::uintptr_t bytes, std::size_t length, const std::string&) {
-  return new CatalogueHandle{Catalogue::fromBytes(fromAddress<const std::uint8_t>(bytes), length)};
+// The state as restoreHandle takes it.
+CatalogueHandle* restoreCatalogue(std::uintptr_t bytes, std::size_t length, emscripten::val array, const std::string&) {
+  return new CatalogueHandle{Catalogue::fromBytes(*piecesOf<std::uint8_t>(bytes, length, std::move(array)))};
 }
 }  // namespace
 

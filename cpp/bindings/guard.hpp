@@ -70,42 +70,60 @@ T* fromAddress(std::uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
-// Whether the held object can stream its state (Persistent<T>::saveTo), rather than only return it.
-template <class Held, class = void>
-struct StreamsItsState : std::false_type {};
-template <class Held>
-struct StreamsItsState<Held, std::void_t<decltype(std::declval<const Held&>().saveTo(std::declval<StateSink&>()))>> : std::true_type {};
-
-// A state as a JS Uint8Array made to its length, filled a piece at a time.
-class Uint8ArraySink final : public StateSink {
+// A state as a JS Uint8Array: each piece of the payload copied into a JS array as the writer fills
+// it (the heap holds one piece at a time), then joined behind the head into one array. JS holds the
+// pieces and the array until the call returns.
+class Uint8ArrayPieces final : public StateSink {
  public:
-  void begin(std::size_t length) override { array_ = emscripten::val::global("Uint8Array").new_(length); }
-  void write(const std::uint8_t* bytes, std::size_t count) override {
-    array_.call<void>("set", emscripten::val(emscripten::typed_memory_view(count, bytes)), at_);
-    at_ += count;
+  void payload(const std::uint8_t* bytes, std::size_t count) override {
+    pieces_.call<void>("push", copied(bytes, count));
+    length_ += count;
+  }
+  void finish(const std::uint8_t* head, std::size_t headLength, const std::uint8_t* checksum, std::size_t checksumLength) override {
+    array_ = emscripten::val::global("Uint8Array").new_(headLength + length_ + checksumLength);
+    array_.call<void>("set", emscripten::val(emscripten::typed_memory_view(headLength, head)));
+    std::size_t at = headLength;
+    const std::size_t count = pieces_["length"].as<std::size_t>();
+    for (std::size_t i = 0; i < count; ++i) {
+      const emscripten::val piece = pieces_[i];
+      array_.call<void>("set", piece, at);
+      at += piece["length"].as<std::size_t>();
+    }
+    array_.call<void>("set", emscripten::val(emscripten::typed_memory_view(checksumLength, checksum)), at);
+    pieces_ = emscripten::val::array();
   }
   emscripten::val array() const { return array_; }
 
  private:
+  // A view made now (growing memory replaces the heap's buffer), copied out of the heap.
+  static emscripten::val copied(const std::uint8_t* bytes, std::size_t count) {
+    return emscripten::val::global("Uint8Array").new_(emscripten::typed_memory_view(count, bytes));
+  }
+
+  emscripten::val pieces_ = emscripten::val::array();
   emscripten::val array_ = emscripten::val::undefined();
-  std::size_t at_ = 0;
+  std::size_t length_ = 0;
 };
 
-// toBytes() for JS: a Persistent<T> streams its state into the Uint8Array (Persistent::saveTo), so
-// that no copy of it, whole or left over, takes wasm memory; an object with toBytes() of its own (a
-// catalogue) is copied once and its bytes freed before the call returns. `Object` is the handle's
-// member holding the object: a Persistent<T>, or a pointer to an object with toBytes().
+// Whether the handle holds the object itself (a Persistent<T>), not a pointer to it (a catalogue).
+template <class Held, class = void>
+struct HeldItself : std::false_type {};
+template <class Held>
+struct HeldItself<Held, std::void_t<decltype(std::declval<const Held&>().saveTo(std::declval<StateSink&>()))>> : std::true_type {};
+
+// toBytes() for JS: the object streams its state into JS a piece at a time (Persistent::saveTo,
+// Catalogue::saveTo), so that no copy of it, whole or left over, takes wasm memory. `Object` is the
+// handle's member holding the object: a Persistent<T>, or a pointer to a catalogue.
 template <typename Handle, auto Object>
 emscripten::val stateBytes(Handle& self) {
   const auto& held = self.*Object;
-  if constexpr (StreamsItsState<std::decay_t<decltype(held)>>::value) {
-    Uint8ArraySink sink;
+  Uint8ArrayPieces sink;
+  if constexpr (HeldItself<std::decay_t<decltype(held)>>::value) {
     held.saveTo(sink);
-    return sink.array();
   } else {
-    const std::vector<std::uint8_t> bytes = held->toBytes();
-    return emscripten::val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+    held->saveTo(sink);
   }
+  return sink.array();
 }
 
 }  // namespace sublinear::bindings

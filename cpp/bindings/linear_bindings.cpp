@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "attribute_arguments.hpp"
@@ -10,6 +11,7 @@
 #include "guard.hpp"
 #include "linear_policy_handle.hpp"
 #include "persistent_binding.hpp"
+#include "typed_array_source.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 
 namespace sublinear::bindings {
@@ -111,10 +113,11 @@ bool policyHasArm(LinearPolicyHandle& self, double id) {
   return id >= 0 && id <= kMaxUint32 && self.object->hasArm(static_cast<Id>(id));
 }
 
-LinearPolicyHandle* restoreLinearPolicyOver(std::uintptr_t bytes, std::size_t length, const std::string& expectedType,
-                                            CatalogueHandle& catalogue) {
-  return new LinearPolicyHandle(
-      PersistentLinearPolicy::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType, catalogue.catalogue));
+// The state as restoreHandle takes it.
+LinearPolicyHandle* restoreLinearPolicyOver(std::uintptr_t bytes, std::size_t length, emscripten::val array,
+                                            const std::string& expectedType, CatalogueHandle& catalogue) {
+  return new LinearPolicyHandle(PersistentLinearPolicy::fromBytes(*piecesOf<std::uint8_t>(bytes, length, std::move(array)),
+                                                                  expectedType, catalogue.catalogue));
 }
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include "attribute_arguments.hpp"
 #include "guard.hpp"
 #include "persistent_binding.hpp"
+#include "typed_array_source.hpp"
 #include "sublinear/mips/persistent_index.hpp"
 
 namespace sublinear::bindings {
@@ -25,23 +26,6 @@ struct IndexHandle {
   std::uint32_t batchView[5] = {0, 0, 0, 0, 0};
 };
 
-// A JS typed array (Float32Array, Uint8Array) copied into the heap a piece at a time.
-template <class T>
-class TypedArraySource final : public PieceSource<T> {
- public:
-  explicit TypedArraySource(emscripten::val array) : array_(std::move(array)), length_(array_["length"].as<std::size_t>()) {}
-  std::size_t length() const override { return length_; }
-  void read(std::size_t first, std::size_t count, T* piece) const override {
-    // A view made now: growing memory replaces the heap's buffer.
-    emscripten::val(emscripten::typed_memory_view(count, piece))
-        .call<void>("set", array_.call<emscripten::val>("subarray", first, first + count));
-  }
-
- private:
-  emscripten::val array_;
-  std::size_t length_;
-};
-
 // The vectors: `vectorLength` floats at `vectors` on the heap, or, when `vectors` is 0, the
 // Float32Array `array` (a large batch, which JS leaves where it is).
 void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t vectors, std::size_t vectorLength,
@@ -52,11 +36,6 @@ void indexAdd(IndexHandle& self, std::uintptr_t ids, std::size_t idCount, std::u
     return;
   }
   addUserItems(*self.object, fromAddress<const Id>(ids), idCount, fromAddress<const float>(vectors), vectorLength);
-}
-
-// restoreMipsIndex of a state JS leaves where it is (a large one), read a piece at a time.
-IndexHandle* restoreIndexFrom(emscripten::val bytes, const std::string& expectedType) {
-  return new IndexHandle(restoreIndex(TypedArraySource<std::uint8_t>(std::move(bytes)), expectedType));
 }
 
 // The attributes as attributeBatch reads them; the vectors as indexAdd takes them.
@@ -161,5 +140,4 @@ EMSCRIPTEN_BINDINGS(sublinear_mips) {
       .function("has", guard<&indexHas>);
   emscripten::function("createMipsIndex", guard<&createHandle<IndexHandle>>, emscripten::allow_raw_pointers());
   emscripten::function("restoreMipsIndex", guard<&restoreHandle<IndexHandle>>, emscripten::allow_raw_pointers());
-  emscripten::function("restoreMipsIndexFrom", guard<&restoreIndexFrom>, emscripten::allow_raw_pointers());
 }

@@ -9,8 +9,10 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "guard.hpp"
+#include "typed_array_source.hpp"
 #include "sublinear/core/persistent.hpp"
 
 namespace sublinear::bindings {
@@ -31,11 +33,12 @@ Handle* createHandle(const std::string& specJson) {
   return new Handle(decltype(Handle::object)(parseJson(specJson)));
 }
 
-// A handle over the object restored from `length` bytes at `bytes`, of `expectedType` (any type of
-// the family when empty).
+// A handle over the object restored from a state of `length` bytes, at `bytes` on the heap or, when
+// `bytes` is 0, in the Uint8Array `array` (piecesOf), of `expectedType` (any type of the family when
+// empty).
 template <class Handle>
-Handle* restoreHandle(std::uintptr_t bytes, std::size_t length, const std::string& expectedType) {
-  return new Handle(decltype(Handle::object)::fromBytes(fromAddress<const std::uint8_t>(bytes), length, expectedType));
+Handle* restoreHandle(std::uintptr_t bytes, std::size_t length, emscripten::val array, const std::string& expectedType) {
+  return new Handle(decltype(Handle::object)::fromBytes(*piecesOf<std::uint8_t>(bytes, length, std::move(array)), expectedType));
 }
 
 // Binds type(), stats() and toBytes() on `handle`, returned for the family's own calls.

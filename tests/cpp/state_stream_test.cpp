@@ -1,7 +1,7 @@
 // The streamed forms of a saved state (the bindings' toBytes and large fromBytes, add's large
 // batches): a state written to a sink a piece at a time is the bytes toBytes() returns, a reader
 // over a source read a piece at a time reads what the reader over memory reads and refuses the
-// same damage, and an add whose vectors arrive in pieces stores what one in memory stores.
+// same damage in every family, and an add whose vectors arrive in pieces stores what one in memory stores.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,24 +13,30 @@
 #include "sublinear/core/piece_source.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/core/state_codec.hpp"
+#include "sublinear/linear/catalogue.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/mips/persistent_index.hpp"
 #include "test_support.hpp"
 
 namespace sublinear::testing {
 namespace state_stream_test {
 
+// The pieces as they come, joined behind the head at the end (as the binding's sink joins them).
 class VectorSink final : public StateSink {
  public:
-  void begin(std::size_t length) override {
-    announced = length;
-    bytes.reserve(length);
+  void payload(const std::uint8_t* data, std::size_t count) override {
+    ++pieces;
+    largest = std::max(largest, count);
+    payloadBytes.insert(payloadBytes.end(), data, data + count);
   }
-  void write(const std::uint8_t* data, std::size_t count) override {
-    ++writes;
-    bytes.insert(bytes.end(), data, data + count);
+  void finish(const std::uint8_t* head, std::size_t headLength, const std::uint8_t* checksum, std::size_t checksumLength) override {
+    bytes.assign(head, head + headLength);
+    bytes.insert(bytes.end(), payloadBytes.begin(), payloadBytes.end());
+    bytes.insert(bytes.end(), checksum, checksum + checksumLength);
   }
-  std::size_t announced = 0;
-  std::size_t writes = 0;
+  std::size_t pieces = 0;
+  std::size_t largest = 0;
+  std::vector<std::uint8_t> payloadBytes;
   std::vector<std::uint8_t> bytes;
 };
 
@@ -75,8 +81,19 @@ TEST(StateStream, ASinkGetsTheBytesOfToBytesInPieces) {
   VectorSink sink;
   index.saveTo(sink);
   EXPECT_EQ(sink.bytes, index.toBytes());
-  EXPECT_EQ(sink.announced, sink.bytes.size());
-  EXPECT_GE(sink.writes, 3u);
+  // The fields written once, a mebibyte (and the last number that crossed it) at a time.
+  EXPECT_GE(sink.pieces, 3u);
+  EXPECT_LE(sink.largest, ByteSource::kPieceValues + 64);
+}
+
+TEST(StateStream, TheChecksumOfHeadAndPayloadCombinesTheirs) {
+  const std::vector<float> floats = gaussian(3000, 7);
+  std::vector<std::uint8_t> bytes(floats.size());
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(floats[i] * 1000.0f);
+  for (const std::size_t split : {std::size_t{0}, std::size_t{1}, std::size_t{77}, bytes.size() - 1, bytes.size()}) {
+    EXPECT_EQ(crc32Combine(crc32(bytes.data(), split), crc32(bytes.data() + split, bytes.size() - split), bytes.size() - split),
+              crc32(bytes.data(), bytes.size()));
+  }
 }
 
 TEST(StateStream, AStreamedReaderRestoresTheSameIndexAndRefusesTheSameDamage) {
@@ -86,20 +103,45 @@ TEST(StateStream, AStreamedReaderRestoresTheSameIndexAndRefusesTheSameDamage) {
   index->add(ids.data(), ids.size(), vectors.data(), vectors.size());
   const std::vector<std::uint8_t> bytes = index.toBytes();
   ASSERT_GT(bytes.size(), ByteSource::kPieceValues);
-  const PersistentIndex restored = restoreIndex(CopyingSource<std::uint8_t>(bytes), "");
+  const PersistentIndex restored = PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(bytes), "");
   EXPECT_EQ(restored.toBytes(), bytes);
-  expectError(ErrorCode::CorruptState, "not of a hnsw", [&] { restoreIndex(CopyingSource<std::uint8_t>(bytes), "hnsw"); });
+  expectError(ErrorCode::CorruptState, "not of a hnsw", [&] { PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(bytes), "hnsw"); });
   // A flipped byte in each piece, a truncation at a piece's edge, a byte too many.
   for (const std::size_t at : {std::size_t{40}, ByteSource::kPieceValues + 3, bytes.size() - 2}) {
     std::vector<std::uint8_t> damaged = bytes;
     damaged[at] ^= 0x10;
-    expectError(ErrorCode::CorruptState, "damaged", [&] { restoreIndex(CopyingSource<std::uint8_t>(damaged), ""); });
+    expectError(ErrorCode::CorruptState, "damaged", [&] { PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(damaged), ""); });
   }
   const std::vector<std::uint8_t> truncated(bytes.begin(), bytes.begin() + ByteSource::kPieceValues);
-  expectError(ErrorCode::CorruptState, "damaged", [&] { restoreIndex(CopyingSource<std::uint8_t>(truncated), ""); });
+  expectError(ErrorCode::CorruptState, "damaged", [&] { PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(truncated), ""); });
   std::vector<std::uint8_t> longer = bytes;
   longer.push_back(0);
-  expectError(ErrorCode::CorruptState, "damaged", [&] { restoreIndex(CopyingSource<std::uint8_t>(longer), ""); });
+  expectError(ErrorCode::CorruptState, "damaged", [&] { PersistentIndex::fromBytes(CopyingSource<std::uint8_t>(longer), ""); });
+}
+
+TEST(StateStream, TheSharedRestoreReadsEveryFamilyFromPieces) {
+  // A catalogue whose state spans three pieces and a user over it (whose restore compares the
+  // catalogue's identity from the source before it reads the state).
+  auto catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"index", {{"type", "exact"}}}, {"seed", 5}});
+  const std::vector<float> floats = gaussian(kItems * kDim, 6);
+  const std::vector<double> features(floats.begin(), floats.end());
+  const std::vector<Id> ids = idsTo(kItems);
+  catalogue->add(ids.data(), ids.size(), features.data(), features.size(), nullptr, 0);
+  const std::vector<std::uint8_t> bytes = catalogue->toBytes();
+  ASSERT_GT(bytes.size(), 2 * ByteSource::kPieceValues);
+  const auto restored = Catalogue::fromBytes(CopyingSource<std::uint8_t>(bytes));
+  EXPECT_EQ(restored->toBytes(), bytes);
+  std::vector<std::uint8_t> damaged = bytes;
+  damaged[ByteSource::kPieceValues + 11] ^= 0x01;
+  expectError(ErrorCode::CorruptState, "checksum", [&] { Catalogue::fromBytes(CopyingSource<std::uint8_t>(damaged)); });
+
+  PersistentLinearPolicy user(Json{{"type", "lin-ucb"}, {"seed", 1}}, catalogue);
+  user->update(user->select(), 0.5);
+  const std::vector<std::uint8_t> userBytes = user.toBytes();
+  const PersistentLinearPolicy again = PersistentLinearPolicy::fromBytes(CopyingSource<std::uint8_t>(userBytes), "", restored);
+  EXPECT_EQ(again.toBytes(), userBytes);
+  expectError(ErrorCode::InvalidArgument, "catalogue", [&] { PersistentLinearPolicy::fromBytes(CopyingSource<std::uint8_t>(userBytes), "", nullptr); });
+  expectError(ErrorCode::CorruptState, "not of a", [&] { PersistentLinearPolicy::fromBytes(CopyingSource<std::uint8_t>(bytes), "", restored); });
 }
 
 TEST(StateStream, ReadsAcrossPiecesMatchTheReaderOverMemory) {

@@ -10,7 +10,7 @@ export function defineCatalogueClasses(runtime) {
 
   const CatalogueFamily = runtime.family('Catalogue', {
     create: runtime.createFrom(Module.createCatalogue),
-    restore: (address, length, type) => Module.restoreCatalogue(address, length, type),
+    restore: (address, length, array, type) => Module.restoreCatalogue(address, length, array, type),
     table: {
       dim: { get: (handle) => handle.dim() },
       size: { get: (handle) => handle.size() },

@@ -31,7 +31,7 @@ export function defineClsClasses(runtime) {
 
   const ClsPolicy = runtime.family('ClsPolicy', {
     create: runtime.createFrom(Module.createClsPolicy),
-    restore: (address, length, type) => Module.restoreClsPolicy(address, length, type),
+    restore: (address, length, array, type) => Module.restoreClsPolicy(address, length, array, type),
     table: {
       dim: { get: (handle) => handle.dim() },
       // Arms registered with setArms (0 before).

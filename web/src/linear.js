@@ -63,9 +63,9 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       const { catalogue } = readOptions(options, 'fromBytes options', ['catalogue']);
       return catalogue === undefined ? null : catalogueHandle(catalogue);
     },
-    restore(address, length, type, shared) {
+    restore(address, length, array, type, shared) {
       largestSlate = Math.max(largestSlate, Math.floor(length / 4));
-      return shared ? Module.restoreLinearPolicyOver(address, length, type, shared) : Module.restoreLinearPolicy(address, length, type);
+      return shared ? Module.restoreLinearPolicyOver(address, length, array, type, shared) : Module.restoreLinearPolicy(address, length, array, type);
     },
     table: {
       dim: { get: (handle) => handle.dim() },

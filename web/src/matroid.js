@@ -67,7 +67,7 @@ export function defineMatroidClasses(runtime) {
       // The matroid's handle is taken last: a getter of the options may have disposed it.
       return call(() => Module.createSemiBanditPolicy(type, handleOf(matroid, Matroid, "option 'matroid'"), json));
     },
-    restore: (address, length, type) => Module.restoreSemiBanditPolicy(address, length, type),
+    restore: (address, length, array, type) => Module.restoreSemiBanditPolicy(address, length, array, type),
     table: {
       /** The basis to play: a Uint32Array of arm indices. */
       select: {

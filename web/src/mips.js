@@ -54,8 +54,7 @@ export function defineMipsClasses(runtime) {
 
   const MipsIndex = runtime.family('MipsIndex', {
     create: runtime.createFrom(Module.createMipsIndex),
-    restore: (address, length, type) => Module.restoreMipsIndex(address, length, type),
-    restoreFrom: (bytes, type) => Module.restoreMipsIndexFrom(bytes, type),
+    restore: (address, length, array, type) => Module.restoreMipsIndex(address, length, array, type),
     table: {
       dim: { get: (handle) => handle.dim() },
       size: { get: (handle) => handle.size() },

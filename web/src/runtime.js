@@ -269,11 +269,12 @@ export function createRuntime(Module) {
 
   // The base class of one family of wrappers (indexes, linear policies, ...): subclasses differ only
   // by `static type`, the C++ type they create. `create(type, options)` reads the options and makes a
-  // handle (inside call()); `restore(address, length, type, restored)` makes one from saved bytes,
-  // `restored` being what `restoreOptions(options)` read from fromBytes' second argument, if the
-  // family takes one (a linear policy's { catalogue }); `restoreFrom(bytes, type)`, where the family
-  // has it, from a state larger than STREAMED_BYTES left where it is.
-  function family(name, { create, restore, restoreFrom, restoreOptions, table }) {
+  // handle (inside call()); `restore(address, length, array, type, restored)` makes one from saved
+  // bytes, `length` of them at `address` on the heap or, when `address` is 0, in `array` (a state
+  // larger than STREAMED_BYTES, left where it is: C++ reads it a piece at a time), `restored` being
+  // what `restoreOptions(options)` read from fromBytes' second argument, if the family takes one (a
+  // linear policy's { catalogue }).
+  function family(name, { create, restore, restoreOptions, table }) {
     const Base = {
       [name]: class extends WasmObject {
         constructor(options, ...extra) {
@@ -291,9 +292,9 @@ export function createRuntime(Module) {
           const array = stateToCopy(readBytes(bytes, `${this.name}.fromBytes(bytes)`));
           const restored = restoreOptions ? guardProxy(() => restoreOptions(options), `the options of ${this.name}.fromBytes()`) : undefined;
           const type = this.type;
-          const handle = call(() => (restoreFrom !== undefined && array.byteLength > STREAMED_BYTES
-            ? restoreFrom(array, type)
-            : withHeap([array], (address) => restore(address, array.length, type, restored))));
+          const handle = call(() => (array.byteLength > STREAMED_BYTES
+            ? restore(0, array.length, array, type, restored)
+            : withHeap([array], (address) => restore(address, array.length, undefined, type, restored))));
           // A subclass's constructor may run code before super(), another fromBytes included: the
           // slot is set back as it was, so each constructor adopts the handle made for its own class.
           const outer = restoring;

@@ -5,10 +5,6 @@
 
 namespace sublinear {
 
-void FloatsInMemory::read(std::size_t first, std::size_t count, float* piece) const {
-  std::copy(values_ + first, values_ + first + count, piece);
-}
-
 void forEachPiece(const FloatSource& source, std::size_t rowFloats,
                   const std::function<void(const float* floats, std::size_t first, std::size_t count)>& body) {
   const std::size_t length = source.length();

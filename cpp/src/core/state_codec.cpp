@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <stdexcept>
 
 #include "sublinear/core/error.hpp"
 
@@ -78,6 +77,43 @@ std::vector<std::uint8_t> stateHead(const std::string& type, std::uint64_t paylo
 
 std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length) { return crcUpdate(0xFFFFFFFFU, bytes, length) ^ 0xFFFFFFFFU; }
 
+namespace {
+// CRC-32 as a linear map over GF(2): `matrix` (32 columns) times `vector`.
+std::uint32_t gf2Times(const std::uint32_t* matrix, std::uint32_t vector) {
+  std::uint32_t sum = 0;
+  for (; vector != 0; vector >>= 1, ++matrix) {
+    if (vector & 1U) sum ^= *matrix;
+  }
+  return sum;
+}
+
+void gf2Square(std::uint32_t* square, const std::uint32_t* matrix) {
+  for (int n = 0; n < 32; ++n) square[n] = gf2Times(matrix, matrix[n]);
+}
+}  // namespace
+
+std::uint32_t crc32Combine(std::uint32_t first, std::uint32_t second, std::uint64_t secondLength) {
+  // zlib's crc32_combine: `first` advanced over secondLength zero bytes (the operator for one zero
+  // bit squared up to bytes, then by the binary digits of the length), XORed with `second`.
+  if (secondLength == 0) return first;
+  std::uint32_t even[32];
+  std::uint32_t odd[32];
+  odd[0] = 0xEDB88320U;
+  for (int n = 1; n < 32; ++n) odd[n] = std::uint32_t{1} << (n - 1);
+  gf2Square(even, odd);  // two zero bits
+  gf2Square(odd, even);  // four
+  do {
+    gf2Square(even, odd);
+    if (secondLength & 1U) first = gf2Times(even, first);
+    secondLength >>= 1;
+    if (secondLength == 0) break;
+    gf2Square(odd, even);
+    if (secondLength & 1U) first = gf2Times(odd, first);
+    secondLength >>= 1;
+  } while (secondLength != 0);
+  return first ^ second;
+}
+
 StateHeader StateHeader::read(const std::uint8_t* bytes, std::size_t available, std::size_t length) {
   available = std::min(available, length);
   if (bytes == nullptr || available < kMagicBytes || std::memcmp(bytes, kMagic, 4) != 0) corrupt("not a sublinear-bandits state");
@@ -121,29 +157,15 @@ void StateHeader::requireCurrentFormat() const {
 
 StateWriter::StateWriter(const std::string& type) : type_(type) {}
 
-StateWriter StateWriter::counting(const std::string& type) {
-  StateWriter writer(type);
-  writer.mode_ = Mode::Counting;
+StateWriter::StateWriter(const std::string& type, StateSink& sink) : type_(type), sink_(&sink) {
   // A piece and the numbers appended after its end before the flush: the buffer never doubles (a
   // vector's growth), which would take two pieces of memory at once.
-  writer.payload_.reserve(kPieceBytes + 64);
-  return writer;
-}
-
-StateWriter::StateWriter(const std::string& type, StateSink& sink, std::uint64_t payloadLength)
-    : type_(type), mode_(Mode::Streamed), sink_(&sink), announced_(payloadLength) {
-  payload_.reserve(kPieceBytes + 64);  // as counting()'s
-  const std::vector<std::uint8_t> head = stateHead(type_, payloadLength);
-  sink.begin(head.size() + static_cast<std::size_t>(payloadLength) + kChecksumBytes);
-  crc_ = crcUpdate(crc_, head.data(), head.size());
-  sink.write(head.data(), head.size());
+  payload_.reserve(kPieceBytes + 64);
 }
 
 void StateWriter::flush() {
-  if (mode_ == Mode::Streamed) {
-    crc_ = crcUpdate(crc_, payload_.data(), payload_.size());
-    sink_->write(payload_.data(), payload_.size());
-  }
+  crc_ = crcUpdate(crc_, payload_.data(), payload_.size());
+  sink_->payload(payload_.data(), payload_.size());
   flushed_ += payload_.size();
   payload_.clear();
 }
@@ -228,11 +250,11 @@ std::vector<std::uint8_t> StateWriter::finish() {
 }
 
 void StateWriter::finishStream() {
-  flush();
-  if (flushed_ != announced_) throw std::logic_error("a streamed state's fields came to another length than counted");
+  if (!payload_.empty()) flush();
+  const std::vector<std::uint8_t> head = stateHead(type_, flushed_);
   std::vector<std::uint8_t> checksum;
-  appendLittleEndian(checksum, crc_ ^ 0xFFFFFFFFU, 4);
-  sink_->write(checksum.data(), checksum.size());
+  appendLittleEndian(checksum, crc32Combine(crc32(head.data(), head.size()), crc_ ^ 0xFFFFFFFFU, flushed_), 4);
+  sink_->finish(head.data(), head.size(), checksum.data(), checksum.size());
 }
 
 std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length) {
@@ -241,7 +263,25 @@ std::string StateReader::peekType(const std::uint8_t* bytes, std::size_t length)
   return head.type;
 }
 
+StateHeader StateHeader::read(const ByteSource& source) {
+  const std::size_t length = source.length();
+  if (const std::uint8_t* all = source.data()) return read(all, length, length);
+  std::vector<std::uint8_t> first(std::min(length, kLongestStateHead));
+  source.read(0, first.size(), first.data());
+  return read(first.data(), first.size(), length);
+}
+
+std::string StateReader::peekType(const ByteSource& source) {
+  const StateHeader head = StateHeader::read(source);
+  head.requireCurrentFormat();
+  return head.type;
+}
+
 StateReader::StateReader(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
+  openInMemory(bytes, length, expectedType);
+}
+
+void StateReader::openInMemory(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType) {
   const StateHeader head = StateHeader::read(bytes, length, length);
   head.requireCurrentFormat();
   if (head.type != expectedType) corrupt("it holds a " + head.type + ", not a " + expectedType);
@@ -259,11 +299,14 @@ StateReader StateReader::payloadPrefix(const StateHeader& head, const std::uint8
   return StateReader(bytes + head.payloadStart, bytes + std::max(head.payloadStart, std::min(available, payloadEnd)));
 }
 
-StateReader::StateReader(const ByteSource& source, const std::string& expectedType) : source_(&source) {
+StateReader::StateReader(const ByteSource& source, const std::string& expectedType) {
   const std::size_t length = source.length();
-  std::vector<std::uint8_t> first(std::min(length, kLongestStateHead));
-  source.read(0, first.size(), first.data());
-  const StateHeader head = StateHeader::read(first.data(), first.size(), length);
+  if (const std::uint8_t* all = source.data()) {
+    openInMemory(all, length, expectedType);
+    return;
+  }
+  source_ = &source;
+  const StateHeader head = StateHeader::read(source);
   head.requireCurrentFormat();
   if (head.type != expectedType) corrupt("it holds a " + head.type + ", not a " + expectedType);
   if (head.payloadStart == 0) corrupt("truncated");
@@ -381,19 +424,26 @@ void StateReader::random(Random& engine) {
   engine.setState(state);
 }
 
+// Vectors and matrices are decoded into their own storage, not through f64s(): a passing copy as
+// large as the matrix would double the memory a restore of a large model reaches (wasm's never
+// shrinks). The checks are f64s()'s and the shape's, with the same errors.
 Eigen::VectorXd StateReader::vector(Eigen::Index expectedSize) {
-  const std::vector<double> values = f64s();
-  check(values.size() == static_cast<std::size_t>(expectedSize), "a vector has the wrong size");
-  return Eigen::Map<const Eigen::VectorXd>(values.data(), expectedSize);
+  const std::size_t size = count(8);
+  check(size == static_cast<std::size_t>(expectedSize), "a vector has the wrong size");
+  Eigen::VectorXd values(expectedSize);
+  for (Eigen::Index i = 0; i < expectedSize; ++i) values[i] = f64();
+  return values;
 }
 
 Eigen::MatrixXd StateReader::matrix(Eigen::Index expectedRows, Eigen::Index expectedColumns) {
   const std::uint64_t rows = u64();
-  const std::vector<double> values = f64s();
-  check(rows == static_cast<std::uint64_t>(expectedRows) &&
-            values.size() == static_cast<std::size_t>(expectedRows * expectedColumns),
+  const std::size_t size = count(8);
+  check(rows == static_cast<std::uint64_t>(expectedRows) && size == static_cast<std::size_t>(expectedRows * expectedColumns),
         "a matrix has the wrong shape");
-  return Eigen::Map<const Eigen::MatrixXd>(values.data(), expectedRows, expectedColumns);
+  Eigen::MatrixXd values(expectedRows, expectedColumns);
+  double* out = values.data();
+  for (std::size_t i = 0; i < size; ++i) out[i] = f64();
+  return values;
 }
 
 void StateReader::check(bool condition, const std::string& why) const {
@@ -404,20 +454,22 @@ void StateReader::finish() const {
   if (!atEnd()) corrupt("unexpected bytes after the state");
 }
 
-std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
-                        const std::string& expectedType, const std::string& family) {
-  return savedTypeOf(bytes, length, length, knownTypes, expectedType, family);
-}
-
-std::string savedTypeOf(const std::uint8_t* bytes, std::size_t available, std::size_t length, const std::vector<std::string>& knownTypes,
-                        const std::string& expectedType, const std::string& family) {
-  const StateHeader head = StateHeader::read(bytes, available, length);
+namespace {
+std::string savedTypeIn(const StateHeader& head, const std::vector<std::string>& knownTypes, const std::string& expectedType,
+                        const std::string& family) {
   head.requireCurrentFormat();
   const std::string& type = head.type;
   if (std::find(knownTypes.begin(), knownTypes.end(), type) == knownTypes.end() || (!expectedType.empty() && type != expectedType)) {
     corrupt("it is not of a " + (expectedType.empty() ? family : expectedType) + " (it holds a " + type + ")");
   }
   return type;
+}
+
+}  // namespace
+
+std::string savedTypeOf(const ByteSource& bytes, const std::vector<std::string>& knownTypes, const std::string& expectedType,
+                        const std::string& family) {
+  return savedTypeIn(StateHeader::read(bytes), knownTypes, expectedType, family);
 }
 
 }  // namespace sublinear

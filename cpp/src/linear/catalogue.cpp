@@ -253,6 +253,17 @@ Json Catalogue::stats() const {
 
 std::vector<std::uint8_t> Catalogue::toBytes() const {
   StateWriter out(kType);
+  write(out);
+  return out.finish();
+}
+
+void Catalogue::saveTo(StateSink& sink) const {
+  StateWriter out(kType, sink);
+  write(out);
+  out.finishStream();
+}
+
+void Catalogue::write(StateWriter& out) const {
   out.json(options_);
   out.u64(identity_);
   saveArmSet(arms_, out);
@@ -268,13 +279,17 @@ std::vector<std::uint8_t> Catalogue::toBytes() const {
   // catalogue saved after it sees the changed and added arms as new.
   out.u64(arms_.revision());
   out.u64s(arms_.stamps().data(), arms_.stamps().size());
-  return out.finish();
 }
 
 std::shared_ptr<Catalogue> Catalogue::fromBytes(const std::uint8_t* bytes, std::size_t length) {
-  savedTypeOf(bytes, length, {kType}, kType, "catalogue");
+  return fromBytes(BytesInMemory(bytes, length));
+}
+
+std::shared_ptr<Catalogue> Catalogue::fromBytes(const ByteSource& bytes) {
+  savedTypeOf(bytes, {kType}, kType, "catalogue");
+  StateReader reader(bytes, kType);
   std::shared_ptr<Catalogue> restored;
-  loadSnapshot(bytes, length, kType, [&](StateReader& in) {
+  loadSnapshot(reader, [&](StateReader& in) {
     restored = std::make_shared<Catalogue>(readOptions(in));
     restored->load(in);
   });

@@ -50,19 +50,19 @@ std::unique_ptr<LinearPolicy> Family::make(const Json& spec) { return makeLinear
 
 std::unique_ptr<LinearPolicy> Family::make(const Json& spec, const Context& catalogue) { return makeLinearPolicy(catalogue, spec); }
 
-std::string Family::expectedStateType(const std::string& expectedType, const std::uint8_t* bytes, std::size_t length) {
-  const bool userState = isUserStateType(StateReader::peekType(bytes, length));
+std::string Family::expectedStateType(const std::string& expectedType, const ByteSource& bytes) {
+  const bool userState = isUserStateType(StateReader::peekType(bytes));
   return expectedType.empty() || !userState ? expectedType : userStateType(expectedType);
 }
 
-void Family::checkContext(const std::uint8_t* bytes, std::size_t length, const std::string& type, const Context& catalogue) {
+void Family::checkContext(const ByteSource& bytes, const std::string& type, const Context& catalogue) {
   if (!isUserStateType(type)) {
     require(catalogue == nullptr, ErrorCode::InvalidArgument,
             "this state holds its own arms (it was not saved over a catalogue): restore it without { catalogue }");
     return;
   }
   // The envelope is checked whole before its identity is compared: damaged bytes are CORRUPT_STATE.
-  StateReader head(bytes, length, type);
+  StateReader head(bytes, type);
   const Json spec = readOptions(head);
   const std::uint64_t saved = head.u64();
   if (catalogue == nullptr) {

@@ -52,15 +52,6 @@ void PersistenceFamily<MipsIndex>::afterLoad(const MipsIndex& index) {
   }
 }
 
-PersistentIndex restoreIndex(const ByteSource& bytes, const std::string& expectedType) {
-  std::vector<std::uint8_t> head(std::min(bytes.length(), kLongestStateHead));
-  bytes.read(0, head.size(), head.data());
-  using Family = PersistenceFamily<MipsIndex>;
-  const std::string type = savedTypeOf(head.data(), head.size(), bytes.length(), Family::stateTypes(), expectedType, Family::kName);
-  StateReader in(bytes, type);
-  return PersistentIndex::load(in, type);
-}
-
 namespace {
 // inspectState: an index's payload starts with its item count (MipsIndex::save).
 void describeIndexState(const std::string& type, const Json&, StateReader& in, Json& summary) {

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/core/piece_source.hpp"
 #include "sublinear/core/snapshot.hpp"
 #include "sublinear/core/state_codec.hpp"
 
@@ -49,11 +50,11 @@ struct PersistenceFamilyDefaults {
     return object.type();
   }
   // The type a restore expects in the envelope when the caller expects `expectedType` (empty: any).
-  static std::string expectedStateType(const std::string& expectedType, const std::uint8_t*, std::size_t) { return expectedType; }
+  static std::string expectedStateType(const std::string& expectedType, const ByteSource&) { return expectedType; }
   // Checks, before the payload is read, that the caller's context suits the state (INVALID_ARGUMENT:
   // the bytes are intact, the argument is wrong).
   template <class Made>
-  static void checkContext(const std::uint8_t*, std::size_t, const std::string&, const Made&) {}
+  static void checkContext(const ByteSource&, const std::string&, const Made&) {}
   // What the state holds between the options and the object's fields.
   template <class T, class Made>
   static void writeHead(StateWriter&, const T&, const Made&) {}
@@ -82,16 +83,17 @@ class Persistent {
   // passed every check does not fit (loadSnapshot).
   static Persistent fromBytes(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType,
                               Context context = Context{}) {
-    const std::string type = savedTypeOf(bytes, length, Family::stateTypes(),
-                                         Family::expectedStateType(expectedType, bytes, length), Family::kName);
-    Family::checkContext(bytes, length, type, context);
-    StateReader in(bytes, length, type);
-    return load(in, type, std::move(context));
+    return fromBytes(BytesInMemory(bytes, length), expectedType, std::move(context));
   }
 
-  // The object from a reader of a checked envelope of `type` (fromBytes, or a family's restore of
-  // a state read a piece at a time): the options, the family's head, the object's fields.
-  static Persistent load(StateReader& reader, const std::string& type, Context context = Context{}) {
+  // The same from a state read a piece at a time when it lies outside memory (a JS array beside the
+  // wasm heap): one pass for the checksum, one to decode, so that no whole copy of it ever sits
+  // beside the object it makes (where memory never shrinks, wasm's, that copy would stay the
+  // process's high-water mark). The same checks, errors and object as from memory.
+  static Persistent fromBytes(const ByteSource& bytes, const std::string& expectedType, Context context = Context{}) {
+    const std::string type = savedTypeOf(bytes, Family::stateTypes(), Family::expectedStateType(expectedType, bytes), Family::kName);
+    Family::checkContext(bytes, type, context);
+    StateReader reader(bytes, type);
     std::optional<Persistent> restored;
     loadSnapshot(reader, [&](StateReader& in) {
       Json spec = readOptions(in);
@@ -111,15 +113,11 @@ class Persistent {
     return out.finish();
   }
 
-  // The same bytes handed to `sink` a piece at a time, so that the state is never whole in memory
-  // beside the object (where memory never shrinks, wasm's, a whole copy would stay the process's
-  // high-water mark): the fields are written twice, first only to count them (the head holds the
-  // payload's length).
+  // The same bytes handed to `sink` a piece at a time as the fields fill it, then the head and
+  // checksum, so that the state is never whole in memory beside the object (where memory never
+  // shrinks, wasm's, a whole copy would stay the process's high-water mark).
   void saveTo(StateSink& sink) const {
-    const std::string type = Family::stateType(*object_, context_);
-    StateWriter counted = StateWriter::counting(type);
-    write(counted);
-    StateWriter out(type, sink, counted.payloadLength());
+    StateWriter out(Family::stateType(*object_, context_), sink);
     write(out);
     out.finishStream();
   }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -27,18 +28,24 @@ class PieceSource {
 using FloatSource = PieceSource<float>;
 using ByteSource = PieceSource<std::uint8_t>;
 
-// Floats already in memory.
-class FloatsInMemory final : public FloatSource {
+// Values already in memory (read in one piece).
+template <class T>
+class PiecesInMemory final : public PieceSource<T> {
  public:
-  FloatsInMemory(const float* values, std::size_t length) : values_(values), length_(length) {}
+  PiecesInMemory(const T* values, std::size_t length) : values_(values), length_(length) {}
   std::size_t length() const override { return length_; }
-  const float* data() const override { return values_; }
-  void read(std::size_t first, std::size_t count, float* piece) const override;
+  const T* data() const override { return values_; }
+  void read(std::size_t first, std::size_t count, T* piece) const override {
+    std::copy(values_ + first, values_ + first + count, piece);
+  }
 
  private:
-  const float* values_;
+  const T* values_;
   std::size_t length_;
 };
+
+using FloatsInMemory = PiecesInMemory<float>;
+using BytesInMemory = PiecesInMemory<std::uint8_t>;
 
 // body(floats, first, count) over consecutive pieces of `source` that cover it: whole rows of
 // `rowFloats` (at least one row a piece), or the whole source at once when it lies in memory.

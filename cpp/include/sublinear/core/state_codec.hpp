@@ -42,28 +42,29 @@ struct StateHeader {
   // CORRUPT_STATE unless the bytes start as a state (the magic, the version strings readable, or
   // for another format the version message below when its type cannot be read).
   static StateHeader read(const std::uint8_t* bytes, std::size_t available, std::size_t length);
+  // The same from the first kLongestStateHead bytes of `source`.
+  static StateHeader read(const ByteSource& source);
   // CORRUPT_STATE naming both format versions unless the state is of this library's format.
   void requireCurrentFormat() const;
 };
 
-// Where a state goes a piece at a time (StateWriter's streamed form): begin() once with the
-// state's length in bytes, then write() of its bytes in order.
+// Where a state goes a piece at a time (StateWriter's streamed form): payload() of the payload's
+// bytes in order, a piece at a time, then finish() with the envelope's head, which holds the
+// payload's length (known only at the end), and the checksum. The state is the head, the payload,
+// then the checksum.
 class StateSink {
  public:
   virtual ~StateSink() = default;
-  virtual void begin(std::size_t length) = 0;
-  virtual void write(const std::uint8_t* bytes, std::size_t count) = 0;
+  virtual void payload(const std::uint8_t* bytes, std::size_t count) = 0;
+  virtual void finish(const std::uint8_t* head, std::size_t headLength, const std::uint8_t* checksum, std::size_t checksumLength) = 0;
 };
 
 class StateWriter {
  public:
   explicit StateWriter(const std::string& type);
-  // A writer that keeps nothing and counts the payload's bytes (payloadLength()): the first of the
-  // two passes of a streamed save.
-  static StateWriter counting(const std::string& type);
-  // A writer that hands the state to `sink` a piece at a time, for a payload of `payloadLength`
-  // bytes (what counting() counted for the same fields): the state is never whole in memory.
-  StateWriter(const std::string& type, StateSink& sink, std::uint64_t payloadLength);
+  // A writer that hands the payload to `sink` a piece at a time as the fields fill it, then the head
+  // and checksum (finishStream): the state is never whole in memory, and its fields are written once.
+  StateWriter(const std::string& type, StateSink& sink);
 
   void u8(std::uint8_t value);
   void u32(std::uint32_t value);
@@ -84,28 +85,24 @@ class StateWriter {
 
   // Seals the header and checksum; the writer is spent afterwards.
   std::vector<std::uint8_t> finish();
-  // The streamed form's end: the last piece and the checksum into the sink (INTERNAL_ERROR unless
-  // the fields came to the announced length).
+  // The streamed form's end: the last piece, then the head and the checksum into the sink.
   void finishStream();
-  // The payload's bytes so far (the counting form's answer).
-  std::uint64_t payloadLength() const { return flushed_ + payload_.size(); }
 
  private:
-  enum class Mode { Whole, Counting, Streamed };
-  // Counting and streamed writers keep at most a piece of the payload.
+  // A streamed writer keeps at most a piece of the payload.
   void flushWhenFull() {
-    if (mode_ != Mode::Whole && payload_.size() >= kPieceBytes) flush();
+    if (sink_ != nullptr && payload_.size() >= kPieceBytes) flush();
   }
   void flush();
   static constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
 
   std::string type_;
   std::vector<std::uint8_t> payload_;
-  Mode mode_ = Mode::Whole;
+  // A streamed writer's sink (null for a whole one), the payload's bytes it took and their running
+  // CRC-32 (the head's is combined with it at the end: the head comes first but is known last).
   StateSink* sink_ = nullptr;
-  std::uint64_t announced_ = 0;
   std::uint64_t flushed_ = 0;
-  std::uint32_t crc_ = 0xFFFFFFFFU;  // the running CRC-32 of what the sink took (streamed)
+  std::uint32_t crc_ = 0xFFFFFFFFU;
 };
 
 class StateReader {
@@ -113,7 +110,8 @@ class StateReader {
   // Checks the envelope; fails with CORRUPT_STATE unless it is intact and of `expectedType`.
   StateReader(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType);
   // The same over a state read a piece at a time (a pass for the checksum, then the payload as the
-  // reads reach it), which is never whole in memory. `source` must outlive the reader.
+  // reads reach it), which is never whole in memory; over the bytes themselves when `source` lies
+  // in memory. `source` must outlive the reader.
   StateReader(const ByteSource& source, const std::string& expectedType);
 
   std::uint8_t u8();
@@ -143,6 +141,7 @@ class StateReader {
   // The type name stored in an envelope, without checking the rest (CORRUPT_STATE if unreadable,
   // or if it is of another format version, naming both versions).
   static std::string peekType(const std::uint8_t* bytes, std::size_t length);
+  static std::string peekType(const ByteSource& source);
   // Bytes left in the payload: decoders bound their allocations by it.
   std::size_t remaining() const { return static_cast<std::size_t>(end_ - cursor_) + (payloadEnd_ - next_); }
 
@@ -154,6 +153,8 @@ class StateReader {
 
  private:
   StateReader(const std::uint8_t* cursor, const std::uint8_t* end) : cursor_(cursor), end_(end) {}
+  // The in-memory constructor's checks, and the payload in view.
+  void openInMemory(const std::uint8_t* bytes, std::size_t length, const std::string& expectedType);
   const std::uint8_t* take(std::size_t size);
   // take() past the window of a streamed reader: the next pieces into view.
   const std::uint8_t* takeAcross(std::size_t size);
@@ -178,12 +179,12 @@ extern const char* const kLibraryVersion;
 
 // The type stored in an envelope, which must be one of `knownTypes` and, when `expectedType` is not
 // empty, that one: CORRUPT_STATE ("saved state is not of a <expected or family> ...") otherwise.
-std::string savedTypeOf(const std::uint8_t* bytes, std::size_t length, const std::vector<std::string>& knownTypes,
-                        const std::string& expectedType, const std::string& family);
-// The same from the first `available` of the state's `length` bytes (its first kLongestStateHead suffice).
-std::string savedTypeOf(const std::uint8_t* bytes, std::size_t available, std::size_t length, const std::vector<std::string>& knownTypes,
-                        const std::string& expectedType, const std::string& family);
+// `bytes` is read a piece at a time when it lies outside memory (its first kLongestStateHead bytes).
+std::string savedTypeOf(const ByteSource& bytes, const std::vector<std::string>& knownTypes, const std::string& expectedType,
+                        const std::string& family);
 
 std::uint32_t crc32(const std::uint8_t* bytes, std::size_t length);
+// The CRC-32 of A followed by B from crc32(A), crc32(B) and B's length (zlib's crc32_combine).
+std::uint32_t crc32Combine(std::uint32_t first, std::uint32_t second, std::uint64_t secondLength);
 
 }  // namespace sublinear

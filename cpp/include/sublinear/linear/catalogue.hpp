@@ -139,13 +139,20 @@ class Catalogue {
 
   // The snapshot: options, identity, arms (ids, features, labels in row order), then the index.
   std::vector<std::uint8_t> toBytes() const;
+  // The same bytes handed to `sink` a piece at a time (Persistent<T>::saveTo's form).
+  void saveTo(StateSink& sink) const;
   // CORRUPT_STATE for damaged bytes or another type's state.
   static std::shared_ptr<Catalogue> fromBytes(const std::uint8_t* bytes, std::size_t length);
+  // The same from a state read a piece at a time when it lies outside memory (a JS array beside the
+  // wasm heap), as Persistent<T>::fromBytes reads one: never whole in memory beside the catalogue.
+  static std::shared_ptr<Catalogue> fromBytes(const ByteSource& bytes);
 
   // The envelope's type name.
   static constexpr const char* kType = "catalogue";
 
  private:
+  // The snapshot's fields (toBytes, saveTo).
+  void write(StateWriter& out) const;
   // The identity (and nothing else) is the saved one's; the rest is read after construction.
   void load(StateReader& in);
   // The subspace's basis, transitions and fingerprints, after its `versions` fits.

@@ -44,8 +44,8 @@ struct PersistenceFamily<LinearPolicy> : PersistenceFamilyDefaults {
   static std::unique_ptr<LinearPolicy> make(const Json& spec);
   static std::unique_ptr<LinearPolicy> make(const Json& spec, const Context& catalogue);
   static std::unique_ptr<LinearPolicy> restore(StateReader& in, const Json& spec, const std::string& type, const Context& catalogue);
-  static std::string expectedStateType(const std::string& expectedType, const std::uint8_t* bytes, std::size_t length);
-  static void checkContext(const std::uint8_t* bytes, std::size_t length, const std::string& type, const Context& catalogue);
+  static std::string expectedStateType(const std::string& expectedType, const ByteSource& bytes);
+  static void checkContext(const ByteSource& bytes, const std::string& type, const Context& catalogue);
   static void writeHead(StateWriter& out, const LinearPolicy& policy, const Context& catalogue) {
     if (!catalogue) return;
     out.u64(catalogue->identity());

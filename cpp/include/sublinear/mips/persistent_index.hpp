@@ -27,10 +27,6 @@ struct PersistenceFamily<MipsIndex> : PersistenceFamilyDefaults {
 
 using PersistentIndex = Persistent<MipsIndex>;
 
-// PersistentIndex::fromBytes of a state read a piece at a time (a JS array beside the wasm heap),
-// never whole in memory beside the index it holds: the same checks, errors and index.
-PersistentIndex restoreIndex(const ByteSource& bytes, const std::string& expectedType);
-
 // A user's calls into an index, with the checks on what comes from outside the core: every entry of
 // the vectors and the query at most 1e15 in magnitude (INVALID_ARGUMENT; a non-finite entry is left
 // to the index, NON_FINITE). Indexes inside policies are called directly: they hold products of
