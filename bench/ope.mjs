@@ -17,7 +17,8 @@
 //     page-ips and page-pi on bench/lib/page-shop.mjs's shops (20 to 30 items, d = 5, clicks of a
 //     position-based model, pages of 5 to 10, 2,000 logged pages); the target a frozen LinUCB or LinTS
 //     trained on 60 clicks, the truth its page's expected clicks (LinTS: over 2,000 of its pages); the
-//     loggers uniform without replacement, or LinUCB's exploration mix (0.5, 0.1) through decideSlate().
+//     loggers uniform without replacement, or LinUCB's exploration mix (0.5, 0.1) through decideSlate()
+//     (page-pi reading its policyArms).
 //     Then cascade clicks (8 items, pages of 3, 20,000 logged pages: page-cascade's weights are the
 //     inverse of a whole prefix's probability, so it needs small shops and many pages): page-cascade
 //     beside page-ips and page-pi, the target a frozen LinUCB (page-cascade takes deterministic
@@ -70,12 +71,13 @@ function pages(sb, seeds, report) {
         for (let i = 0; i < 2000; i++) truth += shop.pageValue(copy.selectSlate(size)) / 2000;
         copy.dispose();
       }
-      const loggers = type === 'LinUCB' ? [['uniform', 0], ['exploration mix 0.5', 0.5], ['exploration mix 0.1', 0.1]] : [['uniform', 0]];
+      const loggers = type === 'LinUCB' ? [['uniform', 0], ['exploration mix 0.5', 0.5], ['exploration mix 0.1', 0.1]] : [['uniform', 0], ['exploration mix 0.5', 0.5]];
       for (const [name, explore] of loggers) {
         const logger = explore > 0 ? shop.policy(20, { explore }) : undefined;
+        // The mix's lines carry decideSlate()'s policyArms, which page-pi reads.
         const log = sb.parseDecisionLog(writePageLog(sb, shop, 2000, size, logger));
         logger?.dispose();
-        for (const estimator of explore > 0 ? ['page-ips'] : ['page-ips', 'page-pi']) {
+        for (const estimator of ['page-ips', 'page-pi']) {
           const started = performance.now();
           const estimate = sb.evaluate({ policy: target, log, estimators: [estimator] })[estimator];
           const ms = performance.now() - started;
@@ -97,7 +99,8 @@ function pages(sb, seeds, report) {
     ['target, logger: estimator', 'covered', 'mean width', 'mean page value', 'ms an evaluation'],
     [...rows].map(([key, row]) => [key, `${row.covered} of ${row.runs}`, (row.width / row.runs).toFixed(3), (row.truth / row.runs).toFixed(3), (row.ms / row.runs).toFixed(0)]));
   report.note('2,000 logged pages of 5 to 10 positions (10,000 to 20,000 records) over 20 to 30 items, clicks of a position-based model; ' +
-    'the target trained on 60 clicks and frozen; LinTS\'s choice probabilities from the default 1,000 draws per position.');
+    'the target trained on 60 clicks and frozen; LinTS\'s choice probabilities from the default 1,000 draws per position. The exploration mix: a LinUCB ' +
+    'trained on 20 clicks (frozen while it logs) through decideSlate(), whose policyArms page-pi reads.');
 }
 
 // Cascade clicks (the user scans a page from the top and stops at the first click): page-cascade, which
@@ -161,7 +164,7 @@ function populationPages(sb, seeds, report) {
       for (const [loggerName, explore] of [['uniform', 1], ['exploration mix 0.5', 0.5]]) {
         const shop = makePopulationPageShop(sb, 700 + seed, { users: 40 });
         const log = logPopulationPages(sb, shop, pagesPerUser, size, explore);
-        const estimators = explore >= 1 ? ['page-ips', 'page-pi', 'page-cascade'] : ['page-ips', 'page-cascade'];
+        const estimators = ['page-ips', 'page-pi', 'page-cascade'];
         const states = trainedStates(sb, shop, 60);
         const weaker = trainedStates(sb, shop, 5);
         let started = performance.now();
@@ -188,7 +191,8 @@ function populationPages(sb, seeds, report) {
     ['population, pages, logger: estimator', 'covered', 'mean width', 'mean truth', 'ms an evaluation'],
     [...rows].map(([key, row]) => [key, `${row.covered} of ${row.runs}`, (row.width / row.runs).toFixed(3), (row.truth / row.runs).toFixed(3), (row.ms / row.runs).toFixed(0)]));
   report.note(`20 items (d = 4), 40 users with tastes of their own, ${pagesPerUser} logged pages a user (6,000 or 12,000 records), clicks Bernoulli(sigma(-1 + 2 x.theta_u) / (1 + 0.3 j)); ` +
-    'the loggers uniform without replacement or each user\'s LinUCB (20 clicks) with the exploration mix 0.5 through decideSlate(). Frozen: each user\'s LinUCB trained ' +
+    'the loggers uniform without replacement or each user\'s LinUCB (20 clicks, learning from its pages\' clicks) with the exploration mix 0.5 through decideSlate() ' +
+    '(page-pi reads its policyArms). Frozen: each user\'s LinUCB trained ' +
     'on 60 clicks, the baseline on 5, the truth each user\'s own page on the simulator; learning: every user a LinUCB from scratch, the truth the population run ' +
     'online for the same pages, learning each position\'s click with the report\'s acceptance (5 runs). Mean truth: the page value (difference rows: the true difference).');
 }

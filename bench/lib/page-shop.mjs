@@ -75,13 +75,16 @@ export function uniformLogger(shop) {
 
 // `pages` pages of `size` as JSON lines (sb.formatDecision, one line per position, with its page): a
 // uniform logger without replacement (each position's propensity 1 / items) or, given `logger`, its
-// decideSlate() (the exploration mix's marginal propensities).
+// decideSlate() (the exploration mix's marginal propensities, and the logger's own page as each
+// line's policyArm: what page-pi reads of the mix).
 export function writePageLog(sb, shop, pages, size, logger = uniformLogger(shop)) {
   const lines = [];
   for (let page = 0; page < pages; page++) {
-    const { arms, propensities, eventId } = logger.decideSlate(size);
+    const { arms, propensities, eventId, policyArms } = logger.decideSlate(size);
     for (let j = 0; j < size; j++) {
-      lines.push(sb.formatDecision({ arm: arms[j], reward: shop.click(arms[j], j), propensity: propensities[j], position: j, page: eventId }));
+      const line = { arm: arms[j], reward: shop.click(arms[j], j), propensity: propensities[j], position: j, page: eventId };
+      if (policyArms !== undefined) line.policyArm = policyArms[j];
+      lines.push(sb.formatDecision(line));
     }
   }
   return lines.join('\n');

@@ -40,8 +40,9 @@ export function trainedStates(sb, shop, clicks) {
 
 // `pages` pages of `size` for every user, users taking turns: shown by a uniform logger without
 // replacement (explore 1: propensity 1 / m, prefix 1 / (m (m - 1) ...)) or by each user's own LinUCB
-// with the exploration mix `explore` through decideSlate() (its propensities and prefixPropensities),
-// after `history` clicks of its own. A population's log, with users, positions, pages and prefixes.
+// with the exploration mix `explore` through decideSlate() (its propensities, prefixPropensities and
+// policyArms; the logger learns from the page's clicks), after `history` clicks of its own. A
+// population's log, with users, positions, pages and prefixes (and policyArms for the mix).
 export function logPopulationPages(sb, shop, pages, size, explore, history = 20) {
   const m = shop.ids.length;
   const loggers = explore >= 1 ? [] : Array.from({ length: shop.users }, (_, u) => {
@@ -56,6 +57,7 @@ export function logPopulationPages(sb, shop, pages, size, explore, history = 20)
   const log = {
     users: new Uint32Array(n), arms: new Uint32Array(n), rewards: new Float64Array(n), propensities: new Float64Array(n),
     prefixPropensities: new Float64Array(n), positions: new Uint32Array(n), pages: new Uint32Array(n),
+    ...(explore >= 1 ? {} : { policyArms: new Uint32Array(n) }),
   };
   const shuffled = Array.from(shop.ids);
   let i = 0;
@@ -84,6 +86,7 @@ export function logPopulationPages(sb, shop, pages, size, explore, history = 20)
         log.rewards[i] = rewards[j];
         log.propensities[i] = slate.propensities[j];
         log.prefixPropensities[i] = slate.prefixPropensities[j];
+        if (log.policyArms) log.policyArms[i] = slate.policyArms[j];
         log.positions[i] = j;
         log.pages[i] = page;
       }

@@ -47,14 +47,16 @@ DecisionLog logFrom(std::uintptr_t arms, std::size_t armCount, std::uintptr_t re
 std::string evaluateLinearPolicy(LinearPolicyHandle& self, std::uintptr_t arms, std::size_t armCount, std::uintptr_t rewards,
                                  std::size_t rewardCount, std::uintptr_t propensities, std::size_t propensityCount,
                                  std::uintptr_t positions, std::size_t positionCount, std::uintptr_t pages, std::size_t pageCount,
-                                 std::uintptr_t prefixPropensities, std::size_t prefixCount, const std::string& filtersJson,
-                                 const std::string& optionsJson) {
+                                 std::uintptr_t prefixPropensities, std::size_t prefixCount, std::uintptr_t policyArms,
+                                 std::size_t policyArmCount, const std::string& filtersJson, const std::string& optionsJson) {
   const Json options = parseJson(optionsJson);
   optionTable("evaluation", "evaluate").check(options);
   const OffPolicyEvaluation evaluation(options);
   DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, pages, pageCount, filtersJson);
   // The logger's probability of each page's prefix (page-cascade): none or one per record.
   log.prefixPropensities.assign(fromAddress<const double>(prefixPropensities), fromAddress<const double>(prefixPropensities) + prefixCount);
+  // The logger's own arms (page-pi of the exploration mix): none or one per record.
+  log.policyArms.assign(fromAddress<const Id>(policyArms), fromAddress<const Id>(policyArms) + policyArmCount);
   const auto bytes = std::make_shared<const std::vector<std::uint8_t>>(self.object.toBytes());
   const std::shared_ptr<Catalogue> catalogue = self.object.context();
   return evaluation
@@ -82,7 +84,7 @@ std::string evaluatePopulation(CatalogueHandle& catalogue, std::uintptr_t users,
                                std::size_t armCount, std::uintptr_t rewards, std::size_t rewardCount, std::uintptr_t propensities,
                                std::size_t propensityCount, std::uintptr_t positions, std::size_t positionCount,
                                std::uintptr_t pages, std::size_t pageCount, std::uintptr_t prefixPropensities, std::size_t prefixCount,
-                               const std::string& filtersJson, const std::string& optionsJson, const std::string& candidatePolicy,
+                               std::uintptr_t policyArms, std::size_t policyArmCount, const std::string& filtersJson, const std::string& optionsJson, const std::string& candidatePolicy,
                                bool candidateLearns, std::uintptr_t candidateIds, std::size_t candidateCount, std::uintptr_t candidateOffsets,
                                std::uintptr_t candidateBlob, bool hasBaseline, const std::string& baselinePolicy,
                                bool baselineLearns, std::uintptr_t baselineIds, std::size_t baselineCount, std::uintptr_t baselineOffsets,
@@ -92,6 +94,7 @@ std::string evaluatePopulation(CatalogueHandle& catalogue, std::uintptr_t users,
   const PopulationEvaluation evaluation(options);
   DecisionLog log = logFrom(arms, armCount, rewards, rewardCount, propensities, propensityCount, positions, positionCount, pages, pageCount, filtersJson);
   log.prefixPropensities.assign(fromAddress<const double>(prefixPropensities), fromAddress<const double>(prefixPropensities) + prefixCount);
+  log.policyArms.assign(fromAddress<const Id>(policyArms), fromAddress<const Id>(policyArms) + policyArmCount);
   const std::vector<Id> logUsers(fromAddress<const Id>(users), fromAddress<const Id>(users) + userCount);
   const UserModels candidate = populationFrom(catalogue.catalogue, candidatePolicy, candidateLearns, candidateIds, candidateCount, candidateOffsets, candidateBlob);
   if (!hasBaseline) return evaluation.run(candidate, nullptr, log, logUsers).dump();

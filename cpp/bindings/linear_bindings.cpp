@@ -63,7 +63,8 @@ emscripten::val policyLastSlate(LinearPolicyHandle& self) {
 }
 
 // decide() (slate false) or decideSlate(k): the arms go to self.slate and the propensities to
-// self.propensities / self.propensityErrors / self.prefixPropensities, which JS copies out; returns the event id.
+// self.propensities / self.propensityErrors / self.prefixPropensities and the policy's own arms to
+// self.policyArms, which JS copies out; returns the event id.
 double policyDecide(LinearPolicyHandle& self, double k, bool slate, std::uintptr_t exclude, std::size_t excludeCount,
                     std::uintptr_t labels, std::size_t labelCount, const std::string& conditions) {
   require(k >= 1 && k <= kMaxUint32, ErrorCode::InvalidArgument, "k must be a positive integer");
@@ -72,7 +73,13 @@ double policyDecide(LinearPolicyHandle& self, double k, bool slate, std::uintptr
   self.propensities = std::move(decision.propensities);
   self.propensityErrors = std::move(decision.propensityErrors);
   self.prefixPropensities = std::move(decision.prefixPropensities);
+  self.policyArms = std::move(decision.policyArms);
   return static_cast<double>(decision.eventId);
+}
+
+// The last decision's policyArms: what the policy would have shown had it not explored.
+emscripten::val policyLastPolicyArms(LinearPolicyHandle& self) {
+  return emscripten::val(emscripten::typed_memory_view(self.policyArms.size(), self.policyArms.data()));
 }
 
 // which: 0 the propensities, 1 their errors, 2 the prefix propensities of the last decision.
@@ -134,6 +141,7 @@ EMSCRIPTEN_BINDINGS(sublinear_linear) {
       .function("update", guard<&policyUpdate>)
       .function("decide", guard<&policyDecide>)
       .function("lastPropensities", guard<&policyLastPropensities>)
+      .function("lastPolicyArms", guard<&policyLastPolicyArms>)
       .function("reward", guard<&policyReward>)
       .function("theta", guard<&policyTheta>)
       .function("buildIndex", guard<&policyBuildIndex>)

@@ -19,6 +19,7 @@ struct LinearPolicyHandle {
   std::vector<double> propensities;
   std::vector<double> propensityErrors;
   std::vector<double> prefixPropensities;
+  std::vector<Id> policyArms;
 };
 
 }  // namespace sublinear::bindings

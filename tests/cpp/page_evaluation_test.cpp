@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Dense>
+
 #include "sublinear/core/error.hpp"
+#include "sublinear/core/random.hpp"
 #include "sublinear/eval/off_policy_evaluation.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "linear_test_problem.hpp"
@@ -64,7 +67,8 @@ struct Shop {
 
   // `pages` pages of `size` positions: with probability `explore` (1: always, the uniform logger) an
   // ordered subset drawn uniformly without replacement, else `logger`'s slate; each position a record
-  // with its marginal propensity (1 - explore) [a is the logger's item there] + explore / items.
+  // with its marginal propensity (1 - explore) [a is the logger's item there] + explore / items and,
+  // for the mix (explore < 1), the logger's own item there (policyArms, what decideSlate() logs).
   DecisionLog log(std::size_t pages, std::size_t size, double explore, const std::vector<Id>& logger) {
     DecisionLog log;
     const double items = static_cast<double>(ids.size());
@@ -83,6 +87,7 @@ struct Shop {
         log.rewards.push_back(problem.random.bernoulli(clickRate(item, j)) ? 1.0 : 0.0);
         const double own = explore < 1.0 && item == logger[j] ? 1.0 - explore : 0.0;
         log.propensities.push_back(own + explore / items);
+        if (explore < 1.0) log.policyArms.push_back(logger[j]);
         log.positions.push_back(static_cast<std::uint32_t>(j));
         log.pages.push_back(static_cast<std::uint32_t>(page));
       }
@@ -140,11 +145,167 @@ TEST(PageEvaluation, OnEveryPageOfTheUniformLoggerBothEstimatorsAreExact) {
   expectExactOnEveryPage(4, 4);  // every page a permutation: the pseudo-inverse's middle eigenvalue is 0
 }
 
+namespace page_evaluation_test {
+// Every ordered page of `size` of m items (as item indices), in lexicographic order.
+std::vector<std::vector<std::size_t>> everyPage(std::size_t m, std::size_t size) {
+  std::vector<std::vector<std::size_t>> pages;
+  std::vector<std::size_t> chosen;
+  std::vector<bool> used(m, false);
+  const std::function<void()> enumerate = [&] {
+    if (chosen.size() == size) {
+      pages.push_back(chosen);
+      return;
+    }
+    for (std::size_t a = 0; a < m; ++a) {
+      if (used[a]) continue;
+      used[a] = true;
+      chosen.push_back(a);
+      enumerate();
+      chosen.pop_back();
+      used[a] = false;
+    }
+  };
+  enumerate();
+  return pages;
+}
+
+// The mix's weight by its closed form (mixPseudoInverseWeight) for page s, own page s0 and target
+// marginals q (size x m, rows summing to 1).
+double closedFormWeight(const Eigen::MatrixXd& q, const std::vector<std::size_t>& s, const std::vector<std::size_t>& s0, double explore) {
+  const auto size = static_cast<double>(s.size());
+  const auto m = static_cast<double>(q.cols());
+  double matched = 0.0, anywhere = 0.0, ownMatched = 0.0, ownAnywhere = 0.0, positions = 0.0, items = 0.0;
+  for (std::size_t j = 0; j < s.size(); ++j) {
+    matched += q(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(s[j]));
+    ownMatched += q(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(s0[j]));
+    positions += s[j] == s0[j] ? 1.0 : 0.0;
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      anywhere += q(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(s[j]));
+      ownAnywhere += q(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(s0[j]));
+      items += s[j] == s0[k] ? 1.0 : 0.0;
+    }
+  }
+  return mixPseudoInverseWeight(m, size, explore, matched, anywhere, ownMatched, ownAnywhere, positions, items);
+}
+}  // namespace page_evaluation_test
+
+// The exploration mix's pseudo-inverse weight in closed form (Sherman and Morrison's update of the
+// uniform logger's on Gamma's range) against a dense pseudo-inverse of Gamma = E[1_s 1_s^T] built
+// from every page (m items, pages of L, explore epsilon, the logger's own page s0): q^T Gamma^+ 1_s
+// agrees for every page, and sum_s mu(s) w(s) 1_s = q (the estimator is unbiased for any additive
+// reward), for random target marginals q.
+TEST(PageEvaluation, MixPseudoInverseWeightMatchesADensePseudoInverse) {
+  Random random(17);
+  for (const auto& [m, size] : std::vector<std::pair<std::size_t, std::size_t>>{{4, 2}, {5, 3}, {4, 4}, {6, 1}, {6, 2}, {5, 5}}) {
+    const std::vector<std::vector<std::size_t>> pages = everyPage(m, size);
+    const auto dim = static_cast<Eigen::Index>(m * size);
+    const auto indicator = [&](const std::vector<std::size_t>& page) {
+      Eigen::VectorXd v = Eigen::VectorXd::Zero(dim);
+      for (std::size_t j = 0; j < size; ++j) v(static_cast<Eigen::Index>(j * m + page[j])) = 1.0;
+      return v;
+    };
+    for (const double explore : {0.1, 0.5, 0.9, 1.0}) {
+      const std::vector<std::size_t>& own = pages[random.uniformInt(pages.size())];
+      const double uniform = 1.0 / static_cast<double>(pages.size());
+      const auto mu = [&](const std::vector<std::size_t>& page) { return explore * uniform + (page == own ? 1.0 - explore : 0.0); };
+      Eigen::MatrixXd gamma = Eigen::MatrixXd::Zero(dim, dim);
+      for (const auto& page : pages) gamma += mu(page) * indicator(page) * indicator(page).transpose();
+      const Eigen::MatrixXd inverse = gamma.completeOrthogonalDecomposition().pseudoInverse();
+      // Target marginals: of a random distribution over five pages (a Thompson target's kind: an item
+      // is at most once on a page, so with m = L every item is somewhere), and of a deterministic page
+      // (LinUCB's), s0 itself or another.
+      std::vector<Eigen::MatrixXd> targets;
+      Eigen::MatrixXd drawn = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(size), static_cast<Eigen::Index>(m));
+      double mass = 0.0;
+      for (int draw = 0; draw < 5; ++draw) {
+        const std::vector<std::size_t>& page = pages[random.uniformInt(pages.size())];
+        const double weight = random.uniform();
+        mass += weight;
+        for (std::size_t j = 0; j < size; ++j) drawn(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(page[j])) += weight;
+      }
+      targets.push_back(drawn / mass);
+      for (const auto* page : {&own, &pages[random.uniformInt(pages.size())]}) {
+        Eigen::MatrixXd deterministic = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(size), static_cast<Eigen::Index>(m));
+        for (std::size_t j = 0; j < size; ++j) deterministic(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>((*page)[j])) = 1.0;
+        targets.push_back(deterministic);
+      }
+      for (const Eigen::MatrixXd& q : targets) {
+        Eigen::VectorXd flat(dim);
+        for (std::size_t j = 0; j < size; ++j) {
+          for (std::size_t a = 0; a < m; ++a) flat(static_cast<Eigen::Index>(j * m + a)) = q(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(a));
+        }
+        Eigen::VectorXd expectation = Eigen::VectorXd::Zero(dim);
+        for (const auto& page : pages) {
+          const double dense = flat.dot(inverse * indicator(page));
+          const double closed = closedFormWeight(q, page, own, explore);
+          ASSERT_NEAR(closed, dense, 1e-8 * (1.0 + std::abs(dense))) << m << " items, pages of " << size << ", explore " << explore;
+          expectation += mu(page) * closed * indicator(page);
+        }
+        EXPECT_LT((expectation - flat).cwiseAbs().maxCoeff(), 1e-9) << m << " items, pages of " << size << ", explore " << explore;
+      }
+    }
+  }
+}
+
+// Through the estimator: a log holding every page of the exploration mix in its exact proportions
+// (explore 0.5 over m items: each page once and the logger's own page N + 1 times, N the ordered
+// pages, so 2N pages in all), with the propensities and policyArms decideSlate() logs and noiseless
+// rewards: page-pi returns the target's page value to rounding.
+TEST(PageEvaluation, OnEveryPageOfTheExplorationMixPagePiIsExact) {
+  for (const auto& [items, size] : std::vector<std::pair<std::size_t, std::size_t>>{{5, 3}, {4, 4}, {6, 1}, {5, 2}}) {
+    Shop shop(9, items);
+    auto target = shop.policy(2, 30);
+    auto logger = shop.policy(3, 5);
+    const std::vector<Id> slate = copiesOf(*target)()->selectSlate(size, ArmFilter{});
+    const std::vector<Id> own = copiesOf(*logger)()->selectSlate(size, ArmFilter{});
+    const std::vector<std::vector<std::size_t>> pages = everyPage(items, size);
+    DecisionLog log;
+    std::uint32_t pageId = 0;
+    const auto add = [&](const std::vector<std::size_t>& page) {
+      for (std::size_t j = 0; j < size; ++j) {
+        const Id item = shop.ids[page[j]];
+        log.arms.push_back(item);
+        log.rewards.push_back(shop.clickRate(item, j));
+        log.propensities.push_back((item == own[j] ? 0.5 : 0.0) + 0.5 / static_cast<double>(items));
+        log.policyArms.push_back(own[j]);
+        log.positions.push_back(static_cast<std::uint32_t>(j));
+        log.pages.push_back(pageId);
+      }
+      ++pageId;
+    };
+    for (const auto& page : pages) {
+      std::vector<Id> shown;
+      for (const std::size_t a : page) shown.push_back(shop.ids[a]);
+      for (std::size_t copies = shown == own ? pages.size() + 1 : 1; copies > 0; --copies) add(page);
+    }
+    ASSERT_EQ(pageId, 2 * pages.size());
+    const Json report = OffPolicyEvaluation(Json{{"estimators", {"page-pi"}}}).run(copiesOf(*target), log);
+    EXPECT_NEAR(report["page-pi"]["value"].get<double>(), shop.pageValue(slate), 1e-9) << items << " items, pages of " << size;
+    // The logger's own page as the target: the same.
+    const Json self = OffPolicyEvaluation(Json{{"estimators", {"page-pi"}}}).run(copiesOf(*logger), log);
+    EXPECT_NEAR(self["page-pi"]["value"].get<double>(), shop.pageValue(own), 1e-9) << items << " items, pages of " << size;
+  }
+}
+
+// A uniform log that names policyArms is read as the mix with explore 1 (each propensity 1 / m, m the
+// target's eligible arms): the same weights as without them, whatever the policy arms say.
+TEST(PageEvaluation, AUniformLogWithPolicyArmsIsTheMixWithExploreOne) {
+  Shop shop(21, 12);
+  auto target = shop.policy(1, 40);
+  DecisionLog log = shop.log(300, 4, 1.0, {});
+  const Json plain = OffPolicyEvaluation(Json{{"estimators", {"page-pi"}}}).run(copiesOf(*target), log);
+  for (std::size_t i = 0; i < log.size(); ++i) log.policyArms.push_back(shop.ids[(i % 4) * 2]);
+  const Json named = OffPolicyEvaluation(Json{{"estimators", {"page-pi"}}}).run(copiesOf(*target), log);
+  EXPECT_NEAR(named["page-pi"]["value"].get<double>(), plain["page-pi"]["value"].get<double>(), 1e-12);
+  EXPECT_NEAR(named["page-pi"]["high"].get<double>(), plain["page-pi"]["high"].get<double>(), 1e-12);
+}
+
 // Generated shops (20 to 30 items, pages of 5 to 10, clicks of a position-based model), a frozen
 // LinUCB target: the 95% intervals over pages cover the target's page value in at least 45 of 50
-// seeds, for page-ips and page-pi from 4,000 pages of a uniform logger and for page-ips from 2,000 of
-// an exploration mix (0.5) over another LinUCB, whose pages page-pi refuses. (page-pi's weights are
-// heavy, about -10 to +20 at 20 items and pages of 8: its normal interval needs the larger log.)
+// seeds, for page-ips and page-pi from 4,000 pages of a uniform logger and from 2,000 of an
+// exploration mix (0.5) over another LinUCB (page-pi reading the log's policyArms; without them it
+// refuses the mix's pages). (page-pi's weights are heavy, about -10 to +20 at 20 items and pages of
+// 8 from the uniform logger: its normal interval needs the larger log.)
 TEST(PageEvaluation, IntervalsOverPagesCoverThePageValue) {
   std::map<std::string, int> covered;
   std::map<std::string, double> width;
@@ -163,9 +324,12 @@ TEST(PageEvaluation, IntervalsOverPagesCoverThePageValue) {
     const Json uniform = OffPolicyEvaluation(Json{{"estimators", {"page-ips", "page-pi"}}}).run(copiesOf(*target), shop.log(4000, size, 1.0, loggerSlate));
     record("uniform page-ips", uniform["page-ips"]);
     record("uniform page-pi", uniform["page-pi"]);
-    const DecisionLog mixed = shop.log(2000, size, 0.5, loggerSlate);
-    record("exploration mix page-ips", OffPolicyEvaluation(Json{{"estimators", {"page-ips"}}}).run(copiesOf(*target), mixed)["page-ips"]);
-    sublinear::testing::expectError(ErrorCode::InvalidArgument, "uniform logger", [&] {
+    DecisionLog mixed = shop.log(2000, size, 0.5, loggerSlate);
+    const Json mix = OffPolicyEvaluation(Json{{"estimators", {"page-ips", "page-pi"}}}).run(copiesOf(*target), mixed);
+    record("exploration mix page-ips", mix["page-ips"]);
+    record("exploration mix page-pi", mix["page-pi"]);
+    mixed.policyArms.clear();
+    sublinear::testing::expectError(ErrorCode::InvalidArgument, "the exploration mix's pages: log decideSlate()'s policyArms", [&] {
       OffPolicyEvaluation(Json{{"estimators", {"page-pi"}}}).run(copiesOf(*target), mixed);
     });
   }
@@ -232,6 +396,45 @@ TEST(PageEvaluation, RefusesInconsistentPages) {
   DecisionLog tooFew = good;
   for (double& p : tooFew.propensities) p = 1.0 / 4.0;  // 4 items cannot fill a page of 5 without replacement
   sublinear::testing::expectError(ErrorCode::InvalidArgument, "1 / m for one whole m >= 5", [&] { pseudoInverse.run(copiesOf(*target), tooFew); });
+
+  // page-pi of the exploration mix (a log with policyArms): the propensities must be the mix's of
+  // one explore over the target's 20 eligible arms, the policy arms a page of distinct arms it holds.
+  const std::vector<Id> own{shop.ids[0], shop.ids[1], shop.ids[2], shop.ids[3], shop.ids[4]};
+  const DecisionLog mix = shop.log(40, 5, 0.5, own);
+  EXPECT_EQ(pseudoInverse.run(copiesOf(*target), mix)["page-pi"]["n"].get<std::size_t>(), 40u);
+  const auto refusedMix = [&](const DecisionLog& log, const std::string& fragment) {
+    sublinear::testing::expectError(ErrorCode::InvalidArgument, fragment, [&] { pseudoInverse.run(copiesOf(*target), log); });
+  };
+  DecisionLog shortArms = mix;
+  shortArms.policyArms.pop_back();
+  refusedMix(shortArms, "policyArms must have one entry per decision");
+  DecisionLog otherExplore = mix;
+  // Another explore at one position (not a page's first, whose propensity sets the page's explore):
+  // 0.3 / 20 beside the logger's arm where the page's first says 0.5.
+  const std::size_t beside = [&] {
+    for (std::size_t i = 0; i < mix.size(); ++i) {
+      if (mix.positions[i] > 0 && mix.arms[i] != mix.policyArms[i]) return i;
+    }
+    return std::size_t{0};
+  }();
+  ASSERT_GT(mix.positions[beside], 0u);
+  otherExplore.propensities[beside] = 0.3 / 20.0;
+  refusedMix(otherExplore, "page-pi: log record " + std::to_string(beside) + " has propensity 0.015000 beside the logger's own arm");
+  DecisionLog beyond = mix;
+  beyond.propensities[beside] = 0.1;  // above 1 / m beside the logger's arm: explore 2
+  refusedMix(beyond, "has propensity 0.100000 beside the logger's own arm " + std::to_string(mix.policyArms[beside]) +
+                         ", where the page of records " + std::to_string(beside - mix.positions[beside]) + " to " +
+                         std::to_string(beside - mix.positions[beside] + 4) +
+                         " of an exploration mix over 20 eligible arms has explore 0.500000, so 0.025000 beside it and 0.525000 on it");
+  DecisionLog twice = mix;
+  twice.policyArms[1] = twice.policyArms[0];
+  refusedMix(twice, "page-pi: log record 1: policy arm " + std::to_string(own[0]) + " is the policy arm of record 0 too");
+  DecisionLog greedy = shop.log(3, 5, 0.0, own);  // explore 0: every page the logger's own, propensity 1
+  refusedMix(greedy, "the logger did not explore");
+  DecisionLog unknown = mix;
+  unknown.policyArms[2] = 99999;
+  sublinear::testing::expectError(ErrorCode::UnknownId, "log record 2: policy arm 99999 is not among the policy's arms",
+                                  [&] { pseudoInverse.run(copiesOf(*target), unknown); });
 }
 
 // page-cascade (reward-interaction IPS) on cascade clicks: the user scans a page from the top and

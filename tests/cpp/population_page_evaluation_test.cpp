@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -58,20 +59,27 @@ struct Logged {
 };
 
 // `pages` pages of `size` per user. With probability `explore` (1: the uniform logger) a page is an
-// ordered subset drawn uniformly without replacement, else the user's own logger page (a fixed
-// random page per user: the exploration mix over a deterministic logger). Each record carries its
-// marginal propensity (1 - explore) [a is the logger's there] + explore / m and its prefix's,
-// (1 - explore) [the prefix is the logger's] + explore / (m (m - 1) ... (m - j)).
-Logged logOf(PageShop& shop, std::size_t pages, std::size_t size, double explore) {
+// ordered subset drawn uniformly without replacement, else the user's own logger page (a random page
+// per user, drawn again every `redraw` pages when redraw > 0, as a learning logger's page changes:
+// the exploration mix over a deterministic logger). Each record carries its marginal propensity
+// (1 - explore) [a is the logger's there] + explore / m, its prefix's, (1 - explore) [the prefix is
+// the logger's] + explore / (m (m - 1) ... (m - j)), and, for the mix, the logger's own item there
+// (policyArms, as decideSlate() gives them).
+Logged logOf(PageShop& shop, std::size_t pages, std::size_t size, double explore, std::size_t redraw = 0) {
   Logged logged;
   const std::size_t m = shop.items.size();
   std::vector<Id> shuffled = shop.items;
   std::uint32_t pageId = 0;
   for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
-    std::vector<Id> own = shop.items;
-    for (std::size_t j = 0; j < size; ++j) std::swap(own[j], own[j + shop.random.uniformInt(m - j)]);
-    own.resize(size);
+    std::vector<Id> own;
+    const auto drawOwn = [&] {
+      own = shop.items;
+      for (std::size_t j = 0; j < size; ++j) std::swap(own[j], own[j + shop.random.uniformInt(m - j)]);
+      own.resize(size);
+    };
+    drawOwn();
     for (std::size_t page = 0; page < pages; ++page, ++pageId) {
+      if (redraw > 0 && page > 0 && page % redraw == 0) drawOwn();
       const bool uniform = explore >= 1.0 || shop.random.uniform() < explore;
       double orderedSubsets = 1.0;
       bool prefixIsOwn = explore < 1.0;
@@ -88,6 +96,7 @@ Logged logOf(PageShop& shop, std::size_t pages, std::size_t size, double explore
         logged.log.rewards.push_back(shop.random.bernoulli(shop.clickRate(u, item, j)) ? 1.0 : 0.0);
         logged.log.propensities.push_back((isOwn ? 1.0 - explore : 0.0) + explore / static_cast<double>(m));
         logged.log.prefixPropensities.push_back((prefixIsOwn ? 1.0 - explore : 0.0) + explore / orderedSubsets);
+        if (explore < 1.0) logged.log.policyArms.push_back(own[j]);
         logged.log.positions.push_back(static_cast<std::uint32_t>(j));
         logged.log.pages.push_back(pageId);
         logged.users.push_back(static_cast<Id>(u));
@@ -136,20 +145,26 @@ struct Case {
   std::size_t size;
   double explore;
   bool learning;
+  // The logger's own page drawn again every `redraw` pages (0: never).
+  std::size_t redraw = 0;
 };
 
 // Over `seeds` generated shops of 20 items and 40 users, `pages` pages each (1,600 pages): how often each page
 // estimator's 95% interval covers the candidate population's page value (and, frozen, how often the
 // paired difference against a weaker baseline covers the true difference).
-std::map<std::string, int> coverage(const Case& c, int seeds, std::size_t pages, std::map<std::string, double>& width) {
+std::map<std::string, int> coverage(const Case& c, int seeds, std::size_t pages, std::map<std::string, double>& width,
+                                    std::map<std::string, double>* error = nullptr) {
   std::map<std::string, int> covered;
+  const auto erred = [&](const std::string& name, const Json& estimate, double truth) {
+    if (error) (*error)[name] += (estimate["value"].get<double>() - truth) / seeds;
+  };
   for (int seed = 0; seed < seeds; ++seed) {
     PageShop shop(20, 40, 1000 + static_cast<std::uint64_t>(seed));
-    const Logged logged = logOf(shop, pages, c.size, c.explore);
+    const Logged logged = logOf(shop, pages, c.size, c.explore, c.redraw);
     // page-cascade is left out: on pages of 5 and 10 over 20 items its prefix weights reach millions,
     // and its interval covered 17 to 27 of 30 here (docs/evaluation.md); it is for short prefixes.
-    std::vector<std::string> estimators{"page-ips"};
-    if (c.explore >= 1.0) estimators.push_back("page-pi");
+    // page-pi reads the mix's pages through the log's policyArms.
+    const std::vector<std::string> estimators{"page-ips", "page-pi"};
     const PopulationEvaluation evaluation(Json{{"estimators", estimators}});
     if (c.learning) {
       const UserModels candidate = UserModels::learning(shop.catalogue, Json{{"type", "lin-ucb"}, {"seed", 3}});
@@ -159,6 +174,7 @@ std::map<std::string, int> coverage(const Case& c, int seeds, std::size_t pages,
       for (const std::string& name : estimators) {
         covered[name] += covers(report[name], truth);
         width[name] += (report[name]["high"].get<double>() - report[name]["low"].get<double>()) / seeds;
+        erred(name, report[name], truth);
       }
       continue;
     }
@@ -170,6 +186,8 @@ std::map<std::string, int> coverage(const Case& c, int seeds, std::size_t pages,
     for (const std::string& name : estimators) {
       covered[name] += covers(report[name], truth);
       covered["difference." + name] += covers(report["difference"][name], difference);
+      erred(name, report[name], truth);
+      erred("difference." + name, report["difference"][name], difference);
       width[name] += (report[name]["high"].get<double>() - report[name]["low"].get<double>()) / seeds;
       width["difference." + name] += (report["difference"][name]["high"].get<double>() - report["difference"][name]["low"].get<double>()) / seeds;
     }
@@ -181,11 +199,14 @@ void expectCoverage(const Case& c, int seeds, std::size_t pages) {
   std::map<std::string, double> width;
   const std::map<std::string, int> covered = coverage(c, seeds, pages, width);
   for (const auto& [name, count] : covered) {
-    std::cout << (c.learning ? "learning" : "frozen") << ", pages of " << c.size << ", explore " << c.explore << ": " << name << " covered "
+    std::cout << (c.learning ? "learning" : "frozen") << ", pages of " << c.size << ", explore " << c.explore
+              << (c.redraw > 0 ? ", logger page redrawn every " + std::to_string(c.redraw) + " pages" : std::string()) << ": " << name << " covered "
               << count << " of " << seeds << ", mean width " << width[name] << "\n";
-    // page-pi's paired difference has the normal interval over few pages (1,600 here; one policy's
-    // page-pi needed thousands): measured 26 to 28 of 30, held to 80%; every other at 90%.
-    const int floor = name == "difference.page-pi" ? (seeds * 8 + 9) / 10 : (seeds * 9 + 9) / 10;
+    // page-pi and its paired difference have the normal interval over few pages (1,600 here; one
+    // policy's page-pi needed thousands): over 200 seeds (DISABLED_CoverageOverManySeeds) they covered
+    // 183 to 194 of 200 (about 93%), so they are held to 80% of 30 seeds; page-ips to 90%.
+    const bool normalOverFewPages = name == "page-pi" || name == "difference.page-pi";
+    const int floor = normalOverFewPages ? (seeds * 8 + 9) / 10 : (seeds * 9 + 9) / 10;
     EXPECT_GE(count, floor) << name << (c.learning ? " learning" : " frozen") << ", pages of " << c.size << ", explore "
                                            << c.explore;
   }
@@ -199,6 +220,8 @@ TEST(PopulationPageEvaluation, FrozenPopulationIntervalsCoverTheOnlinePageValue)
     expectCoverage(Case{size, 1.0, false}, 30, 40);
     expectCoverage(Case{size, 0.5, false}, 30, 40);
   }
+  // A logger whose own page changes (each user's, every 5 pages): page-pi reads each page's own.
+  expectCoverage(Case{5, 0.5, false, 5}, 60, 40);
 }
 
 TEST(PopulationPageEvaluation, LearningPopulationIntervalsCoverTheOnlinePageValue) {
@@ -206,6 +229,7 @@ TEST(PopulationPageEvaluation, LearningPopulationIntervalsCoverTheOnlinePageValu
     expectCoverage(Case{size, 1.0, true}, 30, 40);
     expectCoverage(Case{size, 0.5, true}, 30, 40);
   }
+  expectCoverage(Case{5, 0.5, true, 5}, 60, 40);
 }
 
 TEST(PopulationPageEvaluation, RefusesWhatItCannotEstimate) {
@@ -215,8 +239,12 @@ TEST(PopulationPageEvaluation, RefusesWhatItCannotEstimate) {
   const auto refused = [&](const Json& options, const Logged& log, const std::string& fragment) {
     expectError(ErrorCode::InvalidArgument, fragment, [&] { PopulationEvaluation(options).run(frozen, nullptr, log.log, log.users); });
   };
-  // page-pi reads the uniform logger's joint distribution of pages: the mix's is refused, as for one policy.
-  refused(Json{{"estimators", {"page-pi"}}}, logged, "built for a uniform logger without replacement");
+  // page-pi reads the mix's pages through their policyArms: without them it refuses, as for one policy.
+  EXPECT_EQ(PopulationEvaluation(Json{{"estimators", {"page-pi"}}}).run(frozen, nullptr, logged.log, logged.users)["page-pi"]["n"].get<std::size_t>(),
+            12u);
+  Logged unnamed = logged;
+  unnamed.log.policyArms.clear();
+  refused(Json{{"estimators", {"page-pi"}}}, unnamed, "the exploration mix's pages: log decideSlate()'s policyArms");
   // A page is one user's.
   Logged mixed = logged;
   mixed.users[1] = 2;
@@ -269,4 +297,23 @@ TEST(PopulationPageEvaluation, BootstrapResamplesUsersAndALearningReportCarriesR
   EXPECT_EQ(both["replay"]["n"].get<std::size_t>(), both["diagnostics"]["accepted"].get<std::size_t>());
   EXPECT_FALSE(pagesOnly.contains("replay"));
   EXPECT_EQ(both["page-ips"]["n"].get<std::size_t>(), 600u);
+}
+
+// Not run by default: the coverage of every case over more seeds (SEEDS, 200 unless set), with the
+// mean error of each estimate, for docs/evaluation.md.
+TEST(PopulationPageEvaluation, DISABLED_CoverageOverManySeeds) {
+  const char* given = std::getenv("SEEDS");
+  const int seeds = given ? std::atoi(given) : 200;
+  for (const bool learning : {false, true}) {
+    for (const Case& c : {Case{5, 1.0, learning}, Case{5, 0.5, learning}, Case{10, 1.0, learning}, Case{10, 0.5, learning},
+                          Case{5, 0.5, learning, 5}, Case{10, 0.5, learning, 5}}) {
+      std::map<std::string, double> width;
+      std::map<std::string, double> error;
+      for (const auto& [name, count] : coverage(c, seeds, 40, width, &error)) {
+        std::cout << (learning ? "learning" : "frozen") << ", pages of " << c.size << ", explore " << c.explore
+                  << (c.redraw > 0 ? ", logger page redrawn every " + std::to_string(c.redraw) + " pages" : std::string()) << ": " << name
+                  << " covered " << count << " of " << seeds << ", mean width " << width[name] << ", mean error " << error[name] << "\n";
+      }
+    }
+  }
 }

@@ -47,6 +47,7 @@ class MirrorPolicy : public LinearPolicy {
   std::vector<std::pair<Id, double>> choiceDistribution(std::size_t, const ArmFilter& filter, std::size_t) override {
     return {{select(filter), 1.0}};
   }
+  std::size_t eligibleCount(const ArmFilter&) const override { return arms_.size(); }
   Vector theta() const override { return Vector::Zero(dim_); }
   Json stats() const override { return Json{{"innerProducts", 7}}; }
   void forget(double /*factor*/) override {}

@@ -14,12 +14,12 @@ const covers = (estimate, truth) => estimate.low <= truth && truth <= estimate.h
 describe('evaluate: whole pages', () => {
   // 20 generated shops (20 to 30 items, pages of 5 to 10), a frozen LinUCB: the 95% intervals over
   // pages cover its page value in at least 90% of the seeds, page-ips and page-pi from 3,000 pages of a
-  // uniform logger and page-ips from 1,500 of LinUCB's exploration mix (explore 0.5) through
-  // decideSlate(). (page-pi's weights are heavy: at 1,500 uniform pages its normal interval covered
-  // 52 of 60 seeds, page-ips's 57; at 4,000, 57 and 56.)
+  // uniform logger and from 1,500 of LinUCB's exploration mix (explore 0.5) through decideSlate()
+  // (page-pi reading each line's policyArm). (page-pi's weights are heavy: at 1,500 uniform pages its
+  // normal interval covered 52 of 60 seeds, page-ips's 57; at 4,000, 57 and 56.)
   test('the intervals over pages cover the target page value', () => {
     const seeds = 20;
-    const covered = { 'uniform page-ips': 0, 'uniform page-pi': 0, 'mix page-ips': 0 };
+    const covered = { 'uniform page-ips': 0, 'uniform page-pi': 0, 'mix page-ips': 0, 'mix page-pi': 0 };
     for (let seed = 1; seed <= seeds; seed++) {
       const size = 5 + (seed % 6);
       const shop = makeShop(seed, 20 + 5 * (seed % 3));
@@ -32,12 +32,18 @@ describe('evaluate: whole pages', () => {
       covered['uniform page-pi'] += covers(uniform['page-pi'], truth) ? 1 : 0;
       const mixed = sb.parseDecisionLog(writeLog(shop, 1500, size, logger));
       expect(mixed.pages.length).toBe(1500 * size);
-      covered['mix page-ips'] += covers(sb.evaluate({ policy: target, log: mixed, estimators: ['page-ips'] })['page-ips'], truth) ? 1 : 0;
-      // The exploration mix's pages are not uniform: page-pi says so.
-      expectBanditError(sb, () => sb.evaluate({ policy: target, log: mixed, estimators: ['page-pi'] }), 'INVALID_ARGUMENT');
+      expect(mixed.policyArms.length).toBe(1500 * size);
+      const mix = sb.evaluate({ policy: target, log: mixed, estimators: ['page-ips', 'page-pi'] });
+      covered['mix page-ips'] += covers(mix['page-ips'], truth) ? 1 : 0;
+      covered['mix page-pi'] += covers(mix['page-pi'], truth) ? 1 : 0;
+      // Without the logger's own pages the exploration mix's are not read: page-pi says so.
+      const { policyArms, ...unnamed } = mixed;
+      expect(() => sb.evaluate({ policy: target, log: unnamed, estimators: ['page-pi'] })).toThrow("the exploration mix's pages: log decideSlate()'s policyArms");
+      expectBanditError(sb, () => sb.evaluate({ policy: target, log: unnamed, estimators: ['page-pi'] }), 'INVALID_ARGUMENT');
       target.dispose();
       logger.dispose();
     }
+    console.log(`whole pages, ${seeds} seeds: covered ${JSON.stringify(covered)}`);
     for (const [name, count] of Object.entries(covered)) expect(count, name).toBeGreaterThanOrEqual(Math.ceil(0.9 * seeds));
     // 9 s alone; it passed 60 s on a loaded 2-core machine with the other files running beside it.
   }, 240_000);
@@ -70,6 +76,45 @@ describe('evaluate: whole pages', () => {
     expect(() => sb.parseDecisionLog('{"arm":10,"reward":0,"propensity":0.5,"position":0,"page":"1"}')).toThrow('is a string');
     expect(Array.from(sb.parseDecisionLog('arm,reward,propensity,position,page\n10,0,0.5,0,7\n11,1,0.5,1,7\n').pages)).toEqual([7, 7]);
     target.dispose();
+  });
+
+  // decideSlate()'s policyArms: the policy's own slate (its selectSlate() in the state it decided in),
+  // the shown arms wherever the propensities say the policy's own arm is shown; the file formats carry
+  // them as policyArm, in every record or in none; a policy arm the target does not hold is refused.
+  test('decideSlate() logs the policy\'s own page, which page-pi reads of the exploration mix', () => {
+    const shop = makeShop(8, 10);
+    const logger = shop.policy(20, { explore: 0.5 });
+    const own = logger.selectSlate(4);
+    let explored = 0;
+    for (let t = 0; t < 60; t++) {
+      const slate = logger.decideSlate(4);
+      expect(Array.from(slate.policyArms)).toEqual(Array.from(own));
+      slate.arms.forEach((arm, j) => expect(slate.propensities[j] > 0.5).toBe(arm === own[j]));
+      if (slate.arms.some((arm, j) => arm !== own[j])) explored++;
+    }
+    expect(explored).toBeGreaterThan(10);
+    const greedy = shop.policy(20);
+    const page = greedy.decideSlate(3);
+    expect(Array.from(page.policyArms)).toEqual(Array.from(page.arms));
+    // The file formats.
+    const line = sb.formatDecision({ arm: 12, reward: 1, propensity: 0.55, position: 0, page: 3, policyArm: 12 });
+    expect(JSON.parse(line).policyArm).toBe(12);
+    expect(Array.from(sb.parseDecisionLog(`${line}\n${sb.formatDecision({ arm: 14, reward: 0, propensity: 0.05, position: 1, page: 3, policyArm: 11 })}`).policyArms))
+      .toEqual([12, 11]);
+    expect(() => sb.parseDecisionLog(`${line}\n{"arm":11,"reward":0,"propensity":0.5,"position":1,"page":3}`)).toThrow('line 2: no policyArm');
+    expect(() => sb.parseDecisionLog('{"arm":10,"reward":0,"propensity":0.5,"policyArm":"10"}')).toThrow('is a string');
+    expect(Array.from(sb.parseDecisionLog('arm,reward,propensity,position,policyArm\n10,0,0.55,0,10\n11,1,0.05,1,13\n').policyArms)).toEqual([10, 13]);
+    // Refused: a policy arm the target does not hold, another count than the records.
+    const log = sb.parseDecisionLog(writeLog(shop, 20, 4, logger));
+    const target = shop.policy(40);
+    expect(sb.evaluate({ policy: target, log, estimators: ['page-pi'] })['page-pi'].n).toBe(20);
+    const unknown = { ...log, policyArms: Uint32Array.from(log.policyArms) };
+    unknown.policyArms[5] = 9999;
+    expect(expectBanditError(sb, () => sb.evaluate({ policy: target, log: unknown, estimators: ['page-pi'] }), 'UNKNOWN_ID').message)
+      .toContain('log record 5: policy arm 9999 is not among the policy\'s arms');
+    expect(expectBanditError(sb, () => sb.evaluate({ policy: target, log: { ...log, policyArms: log.policyArms.slice(1) }, estimators: ['page-pi'] }),
+      'INVALID_ARGUMENT').message).toContain('policyArms must have one entry per decision');
+    for (const policy of [logger, greedy, target]) policy.dispose();
   });
 
   // page-cascade through the package: decideSlate()'s prefixPropensities, written by formatDecision and

@@ -24,7 +24,7 @@ describe('page estimators for a population', () => {
         const log = logPopulationPages(sb, shop, 20, size, explore);
         const states = trainedStates(sb, shop, 60);
         const weaker = trainedStates(sb, shop, 5);
-        const estimators = explore >= 1 ? ['page-ips', 'page-pi'] : ['page-ips'];
+        const estimators = ['page-ips', 'page-pi'];
         const report = sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { states: weaker }, log, estimators });
         const truth = frozenPageTruth(sb, shop, states, size);
         const difference = truth - frozenPageTruth(sb, shop, weaker, size);
@@ -38,35 +38,42 @@ describe('page estimators for a population', () => {
       }
     }
     console.log(`frozen population pages, ${seeds} seeds: covered ${JSON.stringify(covered)}`);
-    // page-pi's paired difference has the normal interval over few pages (600 here): held to 80%.
-    for (const [key, hits] of Object.entries(covered)) expect(hits, key).toBeGreaterThanOrEqual((key.startsWith('difference.page-pi') ? 0.8 : 0.9) * seeds);
+    // page-pi and its paired difference have the normal interval over few pages (600 here): held to 80%.
+    for (const [key, hits] of Object.entries(covered)) expect(hits, key).toBeGreaterThanOrEqual((key.includes('page-pi') ? 0.8 : 0.9) * seeds);
   }, 60000);
 
-  test('learning: page-ips covers the online page value of a learning population in at least 90% of seeds', () => {
+  // page-pi's normal interval over 600 pages is held to 80% (over 200 seeds of the C++ test's shops it
+  // covered about 93%), page-ips to 90%.
+  test('learning: page-ips and page-pi cover the online page value of a learning population', () => {
     const seeds = 30;
     const covered = {};
     for (let seed = 1; seed <= seeds; seed++) {
       for (const [size, explore] of [[5, 1], [10, 0.5]]) {
         const shop = makePopulationPageShop(sb, 50 + seed, { users: 30 });
         const log = logPopulationPages(sb, shop, 20, size, explore);
-        const report = sb.evaluate({ catalogue: shop.catalogue, users: { policy: { type: 'lin-ucb' } }, log, estimators: ['page-ips'] });
+        const report = sb.evaluate({ catalogue: shop.catalogue, users: { policy: { type: 'lin-ucb' } }, log, estimators: ['page-ips', 'page-pi'] });
         const truth = learningPageTruth(sb, shop, 20, size, report.diagnostics.acceptance, 4);
-        const key = `pages of ${size}, explore ${explore}`;
-        covered[key] = (covered[key] ?? 0) + (covers(report['page-ips'], truth) ? 1 : 0);
+        for (const name of ['page-ips', 'page-pi']) {
+          const key = `${name}, pages of ${size}, explore ${explore}`;
+          covered[key] = (covered[key] ?? 0) + (covers(report[name], truth) ? 1 : 0);
+        }
         expect(report.horizon).toBeGreaterThan(0);
         shop.catalogue.dispose();
       }
     }
     console.log(`learning population pages, ${seeds} seeds: covered ${JSON.stringify(covered)}`);
-    for (const hits of Object.values(covered)) expect(hits).toBeGreaterThanOrEqual(0.9 * seeds);
+    for (const [key, hits] of Object.entries(covered)) expect(hits, key).toBeGreaterThanOrEqual((key.startsWith('page-pi') ? 0.8 : 0.9) * seeds);
   }, 60000);
 
-  test('refuses page-pi for the exploration mix and a page whose records name different users', () => {
+  test('refuses page-pi for the exploration mix without policyArms and a page whose records name different users', () => {
     const shop = makePopulationPageShop(sb, 3, { users: 4, items: 8 });
     const log = logPopulationPages(sb, shop, 2, 3, 0.5);
     const states = trainedStates(sb, shop, 5);
-    refused(() => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log, estimators: ['page-pi'] }),
-      'uniform logger without replacement');
+    expect(sb.evaluate({ catalogue: shop.catalogue, users: { states }, log, estimators: ['page-pi'] })['page-pi'].n).toBe(8);
+    const { policyArms, ...unnamed } = log;
+    expect(policyArms.length).toBe(log.arms.length);
+    refused(() => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: unnamed, estimators: ['page-pi'] }),
+      "the exploration mix's pages: log decideSlate()'s policyArms");
     const mixed = { ...log, users: Uint32Array.from(log.users) };
     mixed.users[1] = 3;
     refused(() => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: mixed, estimators: ['page-ips'] }),

@@ -9,13 +9,15 @@
 // A record may name its `user` (a population's log; in every record or in none) and its `page` (the
 // slate it was shown on, e.g. decideSlate()'s event id; in every record or in none) and its
 // `prefixPropensity` (the logger's probability of the page's items up to and including this record's,
-// decideSlate()'s prefixPropensities, what 'page-cascade' reads; in every record or in none).
-// parseDecisionLog(text) -> { arms, rewards, propensities, positions?, pages?, prefixPropensities?, filters?, users? }.
+// decideSlate()'s prefixPropensities, what 'page-cascade' reads; in every record or in none) and its
+// `policyArm` (the arm the logging policy would have shown there had it not explored, decideSlate()'s
+// policyArms, what 'page-pi' reads of the exploration mix; in every record or in none).
+// parseDecisionLog(text) -> { arms, rewards, propensities, positions?, pages?, prefixPropensities?, policyArms?, filters?, users? }.
 import { invalidArgument } from './errors.js';
 import { dataToJson, isArray } from './convert.js';
 
 const COLUMNS = ['arm', 'reward', 'propensity'];
-const OPTIONAL_COLUMNS = ['position', 'page', 'prefixPropensity', 'exclude', 'labels', 'allLabels', 'noLabels', 'where'];
+const OPTIONAL_COLUMNS = ['position', 'page', 'prefixPropensity', 'policyArm', 'exclude', 'labels', 'allLabels', 'noLabels', 'where'];
 const LABEL_COLUMNS = ['exclude', 'labels', 'allLabels', 'noLabels'];
 // The user a record was decided for (a population's log, evaluate() with users): in every record or in none.
 const USER_COLUMN = 'user';
@@ -88,8 +90,11 @@ function fromRecords(records, csv) {
   const filters = new Array(n).fill(null);
   let positioned = false;
   let filtered = false;
-  // Columns given in every record or in none: the user of a population's log, the page of a slate log.
-  const named = { user: { values: new Uint32Array(n), count: 0 }, page: { values: new Uint32Array(n), count: 0 } };
+  // Columns given in every record or in none: the user of a population's log, the page of a slate log,
+  // the logging policy's own arm.
+  const named = {
+    user: { values: new Uint32Array(n), count: 0 }, page: { values: new Uint32Array(n), count: 0 }, policyArm: { values: new Uint32Array(n), count: 0 },
+  };
   records.forEach(([where, entry], i) => {
     // Own keys only: a key another script added to Object.prototype is not a column.
     const field = (key) => (Object.hasOwn(entry, key) ? entry[key] : undefined);
@@ -143,6 +148,7 @@ function fromRecords(records, csv) {
   if (positioned) log.positions = positions;
   if (named.page.count > 0) log.pages = named.page.values;
   if (prefix.count > 0) log.prefixPropensities = prefix.values;
+  if (named.policyArm.count > 0) log.policyArms = named.policyArm.values;
   if (filtered) log.filters = filters;
   return log;
 }
@@ -196,12 +202,13 @@ export function parseDecisionLog(text) {
 // One decision as a line of JSON lines (what evaluate() reads back); typed arrays become arrays. Other
 // keys are written as data (dataToJson): a circular value or a BigInt is refused, and no toJSON runs.
 export function formatDecision(decision) {
-  const { arm, reward, propensity, position, page, prefixPropensity, exclude, labels, allLabels, noLabels, where, ...rest } = decision;
+  const { arm, reward, propensity, position, page, prefixPropensity, policyArm, exclude, labels, allLabels, noLabels, where, ...rest } = decision;
   const fields = { arm, reward, propensity };
   // Own keys only, as parseDecisionLog reads them.
   if (Object.hasOwn(decision, 'position')) fields.position = position;
   if (Object.hasOwn(decision, 'page')) fields.page = page;
   if (Object.hasOwn(decision, 'prefixPropensity')) fields.prefixPropensity = prefixPropensity;
+  if (Object.hasOwn(decision, 'policyArm')) fields.policyArm = policyArm;
   if (Object.hasOwn(decision, 'exclude')) fields.exclude = ArrayBuffer.isView(exclude) ? Array.from(exclude) : exclude;
   if (Object.hasOwn(decision, 'labels')) fields.labels = ArrayBuffer.isView(labels) ? Array.from(labels) : labels;
   if (Object.hasOwn(decision, 'allLabels')) fields.allLabels = ArrayBuffer.isView(allLabels) ? Array.from(allLabels) : allLabels;

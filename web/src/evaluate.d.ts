@@ -30,6 +30,14 @@ export interface DecisionLog {
    */
   prefixPropensities?: Floats;
   /**
+   * The arm the logging policy itself would have shown at each record's position had it not explored,
+   * decideSlate()'s `policyArms` (the shown arm on a page it did not explore): one per record, an arm
+   * the evaluated policy holds. Read by 'page-pi' only, which with it evaluates the pages of the
+   * exploration mix of a deterministic logger (LinUCB, the elimination policies), and without it the
+   * uniform logger's only.
+   */
+  policyArms?: Ids;
+  /**
    * The eligibility filters each decision was made under (decide()'s `{ exclude, labels, allLabels,
    * noLabels, where }`, or null): the evaluated policy is asked what it would choose under the same filters.
    */
@@ -234,8 +242,10 @@ export interface EvaluationReport {
    */
   'page-ips'?: OffPolicyEstimate;
   /**
-   * The same by the pseudo-inverse estimator (Swaminathan et al. 2017; additive rewards), for logs of a
-   * uniform logger without replacement (every propensity of a page 1 / m) and whole pages only.
+   * The same by the pseudo-inverse estimator (Swaminathan et al. 2017; additive rewards), for whole pages
+   * of a uniform logger without replacement (every propensity of a page 1 / m) or, with the log's
+   * `policyArms`, of the exploration mix of a deterministic logger (decideSlate() with `explore`). Its
+   * interval is normal (its weights can be below 0).
    */
   'page-pi'?: OffPolicyEstimate;
   /**
@@ -275,6 +285,8 @@ export interface EvaluationClasses {
     pages?: Uint32Array;
     /** When the records name their `prefixPropensity` (every one of them must). */
     prefixPropensities?: Float64Array;
+    /** When the records name their `policyArm` (every one of them must). */
+    policyArms?: Uint32Array;
     /** When any record has a filter: `exclude` and `labels` always, the other keys where given. */
     filters?: ({ exclude: Uint32Array; labels: Uint32Array; allLabels?: Uint32Array; noLabels?: Uint32Array; where?: { [name: string]: [number, number] } } | null)[];
     /** When the records name their `user` (every one of them must): a population's log. */
@@ -283,8 +295,9 @@ export interface EvaluationClasses {
   /**
    * One decision as a JSON line that parseDecisionLog reads back: with `position` for a slate's
    * position, `page` for its page (an integer, e.g. decideSlate()'s event id), `prefixPropensity` for
-   * the logger's probability of the page's prefix through this position (decideSlate()'s `prefixPropensities`), `exclude`, `labels`, `allLabels`, `noLabels` and `where` (an open side written null) for
+   * the logger's probability of the page's prefix through this position (decideSlate()'s `prefixPropensities`), `policyArm` for
+   * the arm the logger would have shown there had it not explored (decideSlate()'s `policyArms`), `exclude`, `labels`, `allLabels`, `noLabels` and `where` (an open side written null) for
    * the filters it was decided under (other keys are kept and ignored when read).
    */
-  formatDecision(decision: { arm: number; reward: number; propensity: number; position?: number; page?: number; prefixPropensity?: number; exclude?: Ids; labels?: Ids; allLabels?: Ids; noLabels?: Ids; where?: { [name: string]: [number, number] }; [key: string]: unknown }): string;
+  formatDecision(decision: { arm: number; reward: number; propensity: number; position?: number; page?: number; prefixPropensity?: number; policyArm?: number; exclude?: Ids; labels?: Ids; allLabels?: Ids; noLabels?: Ids; where?: { [name: string]: [number, number] }; [key: string]: unknown }): string;
 }

@@ -16,8 +16,9 @@ const NO_FLOATS = new Float64Array(0);
 // An own property only: the rest of a destructured options object is a plain object, whose prototype
 // another script may have given any key (a polluted Object.prototype.catalogue is no catalogue).
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
-// A log may carry the logger's probability of each page's prefix (what 'page-cascade' reads).
-const POLICY_LOG_KEYS = [...LOG_KEYS, 'prefixPropensities'];
+// A log may carry the logger's probability of each page's prefix (what 'page-cascade' reads) and the
+// logging policy's own arm at each record (decideSlate()'s policyArms, what 'page-pi' reads of the mix).
+const POLICY_LOG_KEYS = [...LOG_KEYS, 'prefixPropensities', 'policyArms'];
 // A population's log also names the user of each record.
 const POPULATION_LOG_KEYS = [...POLICY_LOG_KEYS, 'users'];
 
@@ -127,6 +128,7 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     const pages = entries.pages === undefined ? NO_IDS : toIdArray(entries.pages, 'log.pages', perRecord('pages'));
     const prefixPropensities = entries.prefixPropensities === undefined
       ? NO_FLOATS : toFloat64Array(entries.prefixPropensities, 'log.prefixPropensities', perRecord('prefixPropensities'));
+    const policyArms = entries.policyArms === undefined ? NO_IDS : toIdArray(entries.policyArms, 'log.policyArms', perRecord('policyArms'));
     const filters = filtersToJson(entries.filters);
     const candidate = readPopulation(users, 'options.users');
     const other = baseline === undefined ? null : readPopulation(baseline, 'options.baseline');
@@ -142,12 +144,13 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     const shared = handleOf(catalogue, CatalogueFamily, 'options.catalogue');
     const none = { policy: '', learn: false, ids: NO_IDS, offsets: NO_IDS, blob: NO_BYTES };
     const second = other ?? none;
-    return JSON.parse(call(() => withHeap([logUsers, logArms, rewards, propensities, positions, pages, prefixPropensities, candidate.ids,
+    return JSON.parse(call(() => withHeap([logUsers, logArms, rewards, propensities, positions, pages, prefixPropensities, policyArms, candidate.ids,
       candidate.offsets, candidate.blob, second.ids, second.offsets, second.blob], (userAddress, armAddress, rewardAddress, propensityAddress,
-      positionAddress, pageAddress, prefixAddress, candidateIds, candidateOffsets, candidateBlob, baselineIds, baselineOffsets, baselineBlob) =>
+      positionAddress, pageAddress, prefixAddress, policyArmAddress, candidateIds, candidateOffsets, candidateBlob, baselineIds, baselineOffsets,
+      baselineBlob) =>
       Module.evaluatePopulation(shared, userAddress, logUsers.length, armAddress, logArms.length, rewardAddress, rewards.length,
         propensityAddress, propensities.length, positionAddress, positions.length, pageAddress, pages.length, prefixAddress,
-        prefixPropensities.length, filters, json,
+        prefixPropensities.length, policyArmAddress, policyArms.length, filters, json,
         candidate.policy, candidate.learn, candidateIds, candidate.ids.length, candidateOffsets, candidateBlob,
         other !== null, second.policy, second.learn, baselineIds, second.ids.length, baselineOffsets, baselineBlob))));
   }
@@ -175,16 +178,18 @@ export function defineEvaluation(runtime, linearClasses, CatalogueFamily) {
     const positions = entries.positions === undefined ? NO_IDS : toIdArray(entries.positions, 'log.positions');
     const pages = entries.pages === undefined ? NO_IDS : toIdArray(entries.pages, 'log.pages');
     const prefixPropensities = entries.prefixPropensities === undefined ? NO_FLOATS : toFloat64Array(entries.prefixPropensities, 'log.prefixPropensities');
+    const policyArms = entries.policyArms === undefined ? NO_IDS : toIdArray(entries.policyArms, 'log.policyArms');
     const filters = filtersToJson(entries.filters);
     const json = optionsToJson(rest);
     const owned = policy instanceof LinearPolicy ? null : policyFromConfig(policy, arms);
     if (owned === null && arms !== undefined) throw invalidArgument('options.arms is for a policy given as options; this policy has its arms');
     try {
       const handle = handleOf(owned ?? policy, LinearPolicy, 'options.policy');
-      const report = call(() => withHeap([logArms, rewards, propensities, positions, pages, prefixPropensities],
-        (armAddress, rewardAddress, propensityAddress, positionAddress, pageAddress, prefixAddress) =>
+      const report = call(() => withHeap([logArms, rewards, propensities, positions, pages, prefixPropensities, policyArms],
+        (armAddress, rewardAddress, propensityAddress, positionAddress, pageAddress, prefixAddress, policyArmAddress) =>
           Module.evaluateLinearPolicy(handle, armAddress, logArms.length, rewardAddress, rewards.length, propensityAddress,
-            propensities.length, positionAddress, positions.length, pageAddress, pages.length, prefixAddress, prefixPropensities.length, filters, json)));
+            propensities.length, positionAddress, positions.length, pageAddress, pages.length, prefixAddress, prefixPropensities.length,
+            policyArmAddress, policyArms.length, filters, json)));
       return JSON.parse(report);
     } finally {
       owned?.dispose();

@@ -339,6 +339,13 @@ export interface SlateDecision {
    * propensities for LinTS and SubTS. The first equals propensities[0] (decide()'s propensity is its own prefix's).
    */
   prefixPropensities: Float64Array;
+  /**
+   * The policy's own slate: what it would have shown had it not explored (`arms` itself when it did
+   * not). Logged beside each position (formatDecision's `policyArm`), it is the page the exploration
+   * mix draws around, which 'page-pi' needs to evaluate the mix's pages. For LinTS and SubTS, the
+   * posterior draw the exploration replaced.
+   */
+  policyArms: Uint32Array;
 }
 
 /** The linear policies' types (tests/js/option-tables.test.js holds them to the registry). */

@@ -44,6 +44,7 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
         propensities: handle.lastPropensities(0).slice(),
         propensityErrors: handle.lastPropensities(1).slice(),
         prefixPropensities: handle.lastPropensities(2).slice(),
+        policyArms: handle.lastPolicyArms().slice(),
       };
     });
   }

@@ -32,6 +32,9 @@ void DecisionLog::check(const LinearPolicy& policy) const {
     fail(ErrorCode::InvalidArgument,
          "log: prefixPropensities must have one entry per decision (or none), not " + std::to_string(prefixPropensities.size()));
   }
+  if (!policyArms.empty() && policyArms.size() != arms.size()) {
+    fail(ErrorCode::InvalidArgument, "log: policyArms must have one entry per decision (or none), not " + std::to_string(policyArms.size()));
+  }
   require(!arms.empty(), ErrorCode::Empty, "log: no decision to evaluate");
   for (std::size_t i = 0; i < arms.size(); ++i) {
     const auto record = [i] { return "log record " + std::to_string(i) + ": "; };
@@ -51,6 +54,11 @@ void DecisionLog::check(const LinearPolicy& policy) const {
                                            " is beyond the largest slate the policy can show (" +
                                            std::to_string(policy.armCount()) + " arms, positions 0 to " +
                                            std::to_string(policy.armCount() - 1) + ")");
+    }
+    // The logger's own arm, where it is logged: one the target holds too (page-pi counts it among
+    // the arms the logger's uniform page is drawn from).
+    if (!policyArms.empty() && !policy.hasArm(policyArms[i])) {
+      fail(ErrorCode::UnknownId, record() + "policy arm " + std::to_string(policyArms[i]) + " is not among the policy's arms");
     }
     const std::vector<Id>& excluded = filterOf(i).exclude;
     if (std::find(excluded.begin(), excluded.end(), arms[i]) != excluded.end()) {

@@ -108,6 +108,8 @@ bool OffPolicyEvaluation::wants(const char* name) const {
 // was decided under): the reward model's value in that context is its mean under pi.
 struct OffPolicyEvaluation::Context {
   RewardModel::Distribution pi;
+  // The arms the target has eligible there (page-pi of a log with policyArms only; else 0).
+  std::size_t eligible = 0;
 
   double probabilityOf(Id arm) const {
     for (const auto& [candidate, probability] : pi) {
@@ -135,6 +137,8 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
     checkCascadeLog(log, pageBounds);
   }
   const bool needsPi = wants("ips") || wants("snips") || wants("dm") || wants("dr") || wantsPages;
+  // page-pi of the exploration mix draws its uniform pages from the target's eligible arms.
+  const bool countsEligible = wants("page-pi") && !log.policyArms.empty();
   if (needsPi) {
     std::unordered_map<std::string, std::size_t> known;
     for (std::size_t i = 0; i < n; ++i) {
@@ -143,6 +147,7 @@ Json OffPolicyEvaluation::run(const PolicyCopy& copy, const DecisionLog& log) co
       if (inserted) {
         Context context;
         context.pi = frozen->choiceDistribution(log.positionOf(i), log.filterOf(i), draws_);
+        if (countsEligible) context.eligible = frozen->eligibleCount(log.filterOf(i));
         contexts.push_back(std::move(context));
       }
       contextOf[i] = found->second;
@@ -367,10 +372,43 @@ namespace {
 // M = sum_j q(s_j at j) (the target's probability of the shown items where they were shown) and
 // C = sum_j sum_k q(s_j at k) (of the shown items anywhere); with m = L the middle eigenvalue is 0
 // and the weight is 1 + (m - 1) (M - C / L). For L = 1 it is m M, IPS's weight.
+// The same form x^T Gamma^+ y holds for any x whose rows (positions) sum to 1 against a page's y = 1_s:
+// with M = <x, 1_s> and C the sum of x's columns (items) at s's items, which is how the mix's weight
+// below reads the logger's own page s0 (x = 1_s0: M the positions where s shows s0's item, C the
+// items the two pages share).
 double pseudoInverseWeight(double m, double pageSize, double matched, double shownAnywhere) {
   if (m > pageSize) return 1.0 + (m - 1.0) * matched + (m - 1.0) * (shownAnywhere - pageSize) / (m - pageSize);
   return 1.0 + (m - 1.0) * (matched - shownAnywhere / pageSize);
 }
+}  // namespace
+
+// The exploration mix (decideSlate() with explore: epsilon): with probability epsilon a uniform page
+// without replacement, else the logger's own page s0 (deterministic given its state), so that
+// Gamma = epsilon Gamma_u + (1 - epsilon) v v^T with v = 1_s0. v lies in the range of Gamma_u (it is
+// orthogonal to Gamma_u's null space, the v' (x) 1 with v' orthogonal to 1: a page holds one item
+// per position), so Gamma has Gamma_u's range and, on it, Sherman and Morrison's inverse:
+//   Gamma^+ = (Gamma_u^+ - t Gamma_u^+ v v^T Gamma_u^+ / (1 + t alpha)) / epsilon,
+// t = (1 - epsilon) / epsilon, alpha = v^T Gamma_u^+ v, the rank of Gamma_u (E_u[1_s^T Gamma_u^+ 1_s]
+// = tr(Gamma_u^+ Gamma_u), and every page has the same): 1 + (m - 1) L, or 1 + (m - 1) (L - 1) when
+// m = L (where 1 (x) u is in the null space too). A page s's weight is then
+//   q^T Gamma^+ 1_s = (w_u(s) - (1 - epsilon) beta gamma(s) / (epsilon + (1 - epsilon) alpha)) / epsilon
+// with w_u(s) = q^T Gamma_u^+ 1_s the uniform logger's weight of s, beta = q^T Gamma_u^+ v that of s0,
+// and gamma(s) = v^T Gamma_u^+ 1_s, all three of pseudoInverseWeight's form. epsilon = 1 gives the
+// uniform logger's weight; on the logger's own page (gamma = alpha) the weight is
+// beta / (epsilon + (1 - epsilon) alpha), about 1 / (1 - epsilon) for a target that shows s0 itself.
+// tests/cpp/page_evaluation_test.cpp checks it against a dense pseudo-inverse of Gamma on small shops
+// and for unbiasedness by enumerating every page.
+double mixPseudoInverseWeight(double m, double pageSize, double explore, double matched, double shownAnywhere, double ownMatched,
+                              double ownAnywhere, double sharedPositions, double sharedItems) {
+  const double uniform = pseudoInverseWeight(m, pageSize, matched, shownAnywhere);
+  if (explore >= 1.0) return uniform;
+  const double beta = pseudoInverseWeight(m, pageSize, ownMatched, ownAnywhere);
+  const double gamma = pseudoInverseWeight(m, pageSize, sharedPositions, sharedItems);
+  const double alpha = pseudoInverseWeight(m, pageSize, pageSize, pageSize);
+  return (uniform - (1.0 - explore) * beta * gamma / (explore + (1.0 - explore) * alpha)) / explore;
+}
+
+namespace {
 
 // The `z` quantile (z a standard normal quantile) of the gamma distribution of shape `shape` and scale
 // `scale`, by Wilson and Hilferty's cube root: within about 1% from shape 1 on; below it the upper
@@ -463,11 +501,12 @@ void OffPolicyEvaluation::estimatePages(const DecisionLog& log, const std::vecto
                                         const std::vector<Context>& contexts, const std::vector<std::size_t>& contextOf,
                                         Json& report) const {
   const PageChoice pi = [&](std::size_t record, Id arm) { return contexts[contextOf[record]].probabilityOf(arm); };
+  const PageEligible eligible = [&](std::size_t record) { return contexts[contextOf[record]].eligible; };
   const std::optional<double> largestReward = largestCountReward(log.rewards);
   for (const std::string& name : pageEstimatorNames()) {
     if (!wants(name.c_str())) continue;
     report[name] = overPages(bounds, readsWeightedCounts(name) ? largestReward : std::nullopt,
-                             [&](std::size_t first, std::size_t end) { return pageTerm(name, log, first, end, pi, clip_); });
+                             [&](std::size_t first, std::size_t end) { return pageTerm(name, log, first, end, pi, clip_, eligible); });
   }
 }
 
@@ -484,7 +523,8 @@ std::optional<double> largestCountReward(const std::vector<double>& rewards) {
   return largest;
 }
 
-PageTerm pageTerm(const std::string& name, const DecisionLog& log, std::size_t first, std::size_t end, const PageChoice& pi, double clip) {
+PageTerm pageTerm(const std::string& name, const DecisionLog& log, std::size_t first, std::size_t end, const PageChoice& pi, double clip,
+                  const PageEligible& eligible) {
   if (name == "page-ips") {
     // Each position's IPS weight.
     return weightedPositions(log, first, end, [&](std::size_t i) { return std::min(pi(i, log.arms[i]) / log.propensities[i], clip); });
@@ -510,17 +550,6 @@ PageTerm pageTerm(const std::string& name, const DecisionLog& log, std::size_t f
     fail(ErrorCode::InvalidArgument, "page-pi: the " + page + " shows " + std::to_string(size) + " positions, not 0 to " +
                                          std::to_string(size - 1) + ": the pseudo-inverse estimator needs whole pages");
   }
-  // The uniform logger's propensity is 1 / m at every position, m the items it drew from.
-  const double m = std::round(1.0 / log.propensities[first]);
-  for (std::size_t i = first; i < end; ++i) {
-    if (!(std::abs(log.propensities[i] * m - 1.0) <= 1e-6) || m < static_cast<double>(size)) {
-      fail(ErrorCode::InvalidArgument,
-           "page-pi: log record " + std::to_string(i) + " has propensity " + std::to_string(log.propensities[i]) + " where the " + page +
-               " needs 1 / m for one whole m >= " + std::to_string(size) +
-               ": the pseudo-inverse estimator is built for a uniform logger without replacement (its joint distribution "
-               "of pages is known); other loggers' pages: page-ips");
-    }
-  }
   double matched = 0.0;
   double shownAnywhere = 0.0;
   double total = 0.0;
@@ -530,7 +559,81 @@ PageTerm pageTerm(const std::string& name, const DecisionLog& log, std::size_t f
     total += log.rewards[i];
   }
   PageTerm term;
-  term.weight = pseudoInverseWeight(m, static_cast<double>(size), matched, shownAnywhere);
+  if (log.policyArms.empty()) {
+    // The uniform logger's propensity is 1 / m at every position, m the items it drew from.
+    const double m = std::round(1.0 / log.propensities[first]);
+    for (std::size_t i = first; i < end; ++i) {
+      if (!(std::abs(log.propensities[i] * m - 1.0) <= 1e-6) || m < static_cast<double>(size)) {
+        fail(ErrorCode::InvalidArgument,
+             "page-pi: log record " + std::to_string(i) + " has propensity " + std::to_string(log.propensities[i]) + " where the " + page +
+                 " needs 1 / m for one whole m >= " + std::to_string(size) +
+                 ": without policyArms the pseudo-inverse estimator reads a uniform logger without replacement (its joint "
+                 "distribution of pages is known); the exploration mix's pages: log decideSlate()'s policyArms; other loggers' pages: page-ips");
+      }
+    }
+    term.weight = pseudoInverseWeight(m, static_cast<double>(size), matched, shownAnywhere);
+    term.term = term.weight * total;
+    return term;
+  }
+  // The exploration mix around the logged policyArms: m, the arms the target has eligible in the
+  // page's context (the logger's uniform page is drawn from as many, the same arms under the same
+  // filter), and epsilon read from each position's propensity, epsilon / m where the page does not
+  // show the logger's own item and 1 - epsilon + epsilon / m where it does: one epsilon for the page.
+  if (!eligible) fail(ErrorCode::InvalidArgument, "page-pi: the target's eligible counts are needed for a log with policyArms");
+  const std::size_t eligibleCount = eligible(first);
+  for (std::size_t i = first + 1; i < end; ++i) {
+    if (eligible(i) != eligibleCount) {
+      fail(ErrorCode::InvalidArgument, "page-pi: log record " + std::to_string(i) + " is decided among " + std::to_string(eligible(i)) +
+                                           " eligible arms, the " + page + "'s first among " + std::to_string(eligibleCount) +
+                                           ": one page's positions share the arms its exploration draws from");
+    }
+  }
+  if (eligibleCount < size) {
+    fail(ErrorCode::InvalidArgument, "page-pi: the " + page + " shows " + std::to_string(size) + " positions where the target has " +
+                                         std::to_string(eligibleCount) + " eligible arms: no page of that size is drawn without replacement");
+  }
+  const double m = static_cast<double>(eligibleCount);
+  double explore = std::numeric_limits<double>::quiet_NaN();
+  double ownMatched = 0.0;
+  double ownAnywhere = 0.0;
+  double sharedPositions = 0.0;
+  double sharedItems = 0.0;
+  for (std::size_t i = first; i < end; ++i) {
+    const Id own = log.policyArms[i];
+    for (std::size_t j = first; j < i; ++j) {
+      if (log.policyArms[j] == own) {
+        fail(ErrorCode::InvalidArgument, "page-pi: log record " + std::to_string(i) + ": policy arm " + std::to_string(own) +
+                                             " is the policy arm of record " + std::to_string(j) + " too: a page shows distinct arms");
+      }
+    }
+    const double p = log.propensities[i];
+    const bool shown = log.arms[i] == own;
+    // m = 1 (a page of one arm among one): every page is the logger's own, and any epsilon weighs it 1.
+    const double epsilon = m <= 1.0 ? 1.0 : shown ? (1.0 - p) / (1.0 - 1.0 / m) : m * p;
+    const std::string record = "page-pi: log record " + std::to_string(i) + " has propensity " + std::to_string(p);
+    if (shown && !(epsilon > 1e-12)) {
+      fail(ErrorCode::InvalidArgument, record + " on the logger's own arm: the logger did not explore (explore 0), and the pseudo-inverse "
+                                                "estimator needs pages it drew at random; page-ips reads the positions the target shares with it");
+    }
+    if (!(epsilon <= 1.0 + 1e-9) || (std::isfinite(explore) && std::abs(epsilon - explore) > 1e-6 * explore)) {
+      fail(ErrorCode::InvalidArgument,
+           record + (shown ? " on the logger's own arm " : " beside the logger's own arm ") + std::to_string(own) + ", where the " + page +
+               " of an exploration mix over " + std::to_string(eligibleCount) + " eligible arms has " +
+               (std::isfinite(explore) ? "explore " + std::to_string(explore) + ", so " + std::to_string(explore / m) + " beside it and " +
+                                             std::to_string(1.0 - explore + explore / m) + " on it"
+                                       : std::string("explore / m beside it and 1 - explore + explore / m on it, explore in (0, 1]")) +
+               ": page-pi reads the mix of a deterministic logger (LinUCB, the elimination policies) or a uniform one; other loggers' pages: page-ips");
+    }
+    if (!std::isfinite(explore)) explore = std::min(epsilon, 1.0);
+    ownMatched += pi(i, own);
+    for (std::size_t j = first; j < end; ++j) {
+      ownAnywhere += pi(j, own);
+      sharedItems += log.arms[j] == own ? 1.0 : 0.0;
+    }
+    sharedPositions += shown ? 1.0 : 0.0;
+  }
+  term.weight = mixPseudoInverseWeight(m, static_cast<double>(size), explore, matched, shownAnywhere, ownMatched, ownAnywhere, sharedPositions,
+                                       sharedItems);
   term.term = term.weight * total;
   return term;
 }

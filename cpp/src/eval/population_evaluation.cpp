@@ -174,9 +174,10 @@ class PageRatios {
   bool has(const char* name) const { return std::find(names_.begin(), names_.end(), name) != names_.end(); }
 
   // User u's page of records first to end - 1, under that user's choice probabilities pi.
-  void add(std::size_t u, const DecisionLog& log, std::size_t first, std::size_t end, const PageChoice& pi, double clip) {
+  void add(std::size_t u, const DecisionLog& log, std::size_t first, std::size_t end, const PageChoice& pi, double clip,
+           const PageEligible& eligible) {
     for (std::size_t k = 0; k < names_.size(); ++k) {
-      const PageTerm page = pageTerm(names_[k], log, first, end, pi, clip);
+      const PageTerm page = pageTerm(names_[k], log, first, end, pi, clip, eligible);
       UserRatio& ratio = ratios_[k];
       ratio.numerator[u] += page.term;
       ratio.denominator[u] += 1.0;
@@ -228,6 +229,12 @@ struct PopulationEvaluation::Shared {
   // With a page estimator: the log's pages (DecisionLog::pageBounds) and each user's pages in log order.
   std::vector<std::size_t> pageBounds;
   std::vector<std::vector<std::size_t>> pagesOf;
+  // With page-pi of a log with policyArms: the arms eligible in each record's context (the
+  // catalogue's under its filter, the same for every user), what the exploration mix draws from.
+  std::vector<std::size_t> eligible;
+  PageEligible eligibleAt() const {
+    return [this](std::size_t record) { return eligible.empty() ? std::size_t{0} : eligible[record]; };
+  }
 };
 
 PopulationEvaluation::PopulationEvaluation(const Json& options) {
@@ -289,7 +296,7 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
   const PersistentLinearPolicy reader = candidate.make(users[0]);
   log.check(*reader);
 
-  Shared shared{log, {}, {}, reader->dim(), {}, {}, {}, {}, {}, {}};
+  Shared shared{log, {}, {}, reader->dim(), {}, {}, {}, {}, {}, {}, {}};
   shared.features = [&reader, d = shared.dim](Id arm) { return Eigen::Map<const Vector>(reader->featuresOf(arm), d); };
   {
     std::unordered_map<Id, std::size_t> indexOf;
@@ -336,6 +343,16 @@ Json PopulationEvaluation::run(const UserModels& candidate, const UserModels* ba
         }
       }
       shared.pagesOf[userIndex.at(users[first])].push_back(page);
+    }
+    if (wanted("page-pi") && !log.policyArms.empty()) {
+      // Asked once per context of the log: every user is over the catalogue, whose arms a filter admits.
+      std::unordered_map<std::string, std::size_t> known;
+      shared.eligible.resize(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto [found, inserted] = known.emplace(log.contextKey(i), 0);
+        if (inserted) found->second = reader->eligibleCount(log.filterOf(i));
+        shared.eligible[i] = found->second;
+      }
     }
   }
   if (wanted("dm")) shared.model = fit(1, 1);
@@ -524,7 +541,7 @@ PopulationEvaluation::Terms PopulationEvaluation::frozenTerms(const UserModels& 
     // The user's pages, while its contexts' distributions are held.
     const PageChoice pi = [&](std::size_t record, Id arm) { return probabilityIn(*distributionOf[record], arm); };
     for (const std::size_t page : pages.empty() ? std::vector<std::size_t>{} : shared.pagesOf[u]) {
-      pages.add(u, log, shared.pageBounds[page], shared.pageBounds[page + 1], pi, clip_);
+      pages.add(u, log, shared.pageBounds[page], shared.pageBounds[page + 1], pi, clip_, shared.eligibleAt());
     }
   }
 
@@ -679,7 +696,8 @@ PopulationEvaluation::Terms PopulationEvaluation::learningTerms(const UserModels
       const std::size_t end = shared.pageBounds[page + 1];
       distributions.clear();
       for (std::size_t i = first; i < end; ++i) distributions.push_back(model->choiceDistribution(log.positionOf(i), log.filterOf(i), draws_));
-      pages.add(u, log, first, end, [&](std::size_t record, Id arm) { return probabilityIn(distributions[record - first], arm); }, clip_);
+      pages.add(u, log, first, end, [&](std::size_t record, Id arm) { return probabilityIn(distributions[record - first], arm); }, clip_,
+                shared.eligibleAt());
       acceptedHere.clear();
       for (std::size_t i = first; i < end; ++i) {
         if (accepts(*model, i)) acceptedHere.push_back(i);

@@ -306,6 +306,7 @@ Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate)
   const std::vector<Id> chosen = chooseEligible(k, filter, eligible, slate);
   Decision decision;
   decision.arms = chosen;
+  decision.policyArms = chosen;
   // The coin is tossed only when exploring is asked for: without it, decide() draws exactly the
   // random numbers select() does.
   const bool explored = explore_ > 0.0 && random_.uniform() < explore_;
@@ -327,8 +328,8 @@ Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate)
   // Exploration shows a uniformly random ordered n-subset of the E eligible arms: any eligible arm
   // sits at a given position with probability 1 / E, a given prefix of j + 1 arms with probability
   // 1 / (E (E - 1) ... (E - j)).
-  const double eligibleCount = static_cast<double>(eligible.exactCount());
-  const double uniform = explore_ > 0.0 ? 1.0 / eligibleCount : 0.0;
+  const double eligibleArms = static_cast<double>(eligible.exactCount());
+  const double uniform = explore_ > 0.0 ? 1.0 / eligibleArms : 0.0;
   decision.propensities.resize(n);
   decision.propensityErrors.resize(n);
   decision.prefixPropensities.resize(n);
@@ -336,7 +337,7 @@ Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate)
   for (std::size_t j = 0; j < n; ++j) {
     decision.propensities[j] = explore_ * uniform + (1.0 - explore_) * p[j];
     decision.propensityErrors[j] = (1.0 - explore_) * se[j];
-    uniformPrefix /= eligibleCount - static_cast<double>(j);
+    uniformPrefix /= eligibleArms - static_cast<double>(j);
     decision.prefixPropensities[j] = explore_ * uniformPrefix + (1.0 - explore_) * prefix[j];
   }
   const auto d = static_cast<std::size_t>(arms_.dim());
@@ -353,6 +354,8 @@ void RidgePolicy::reward(std::uint64_t eventId, const double* rewards, std::size
   for (std::size_t j = 0; j < count; ++j) observe(decision.features.data() + j * d, rewards[j]);
   ledger_.take(eventId);
 }
+
+std::size_t RidgePolicy::eligibleCount(const ArmFilter& filter) const { return eligibilityFor(filter).exactCount(); }
 
 std::vector<std::pair<Id, double>> RidgePolicy::choiceDistribution(std::size_t position, const ArmFilter& filter,
                                                                     std::size_t /*draws*/) {

@@ -20,6 +20,9 @@ namespace sublinear {
 // page are consecutive and share it. Without pages, a record at position 0 starts a new page.
 // prefixPropensities[i], optional too: the logging policy's probability of the page's whole prefix
 // up to and including record i (decideSlate()'s prefixPropensities), what a cascade estimator reads.
+// policyArms[i], optional too: the arm the logging policy itself would have shown at record i's
+// position had it not explored (decideSlate()'s policyArms; arms[i] on a page it did not explore):
+// the page the exploration mix draws around, what page-pi reads of the mix.
 struct DecisionLog {
   std::vector<Id> arms;
   std::vector<double> rewards;
@@ -28,6 +31,7 @@ struct DecisionLog {
   std::vector<ArmFilter> filters;
   std::vector<std::uint32_t> pages;
   std::vector<double> prefixPropensities;
+  std::vector<Id> policyArms;
 
   std::size_t size() const { return arms.size(); }
   std::uint32_t positionOf(std::size_t record) const { return positions.empty() ? 0 : positions[record]; }
@@ -36,9 +40,9 @@ struct DecisionLog {
   // Refuses a log that cannot be evaluated against `policy`, naming the first bad record:
   // lengths that differ (INVALID_ARGUMENT), no record (EMPTY), a propensity outside (0, 1]
   // (INVALID_ARGUMENT), a reward that is not finite or beyond 1e15 (NON_FINITE /
-  // INVALID_ARGUMENT), an arm the policy does not hold (UNKNOWN_ID), an arm its own filter excludes
+  // INVALID_ARGUMENT), an arm or policy arm the policy does not hold (UNKNOWN_ID), an arm its own filter excludes
   // or a position at or beyond the policy's arm count, the largest slate it can show
-  // (INVALID_ARGUMENT), prefix propensities neither none nor one per record (INVALID_ARGUMENT).
+  // (INVALID_ARGUMENT), prefix propensities or policy arms neither none nor one per record (INVALID_ARGUMENT).
   // Nothing a record's values imply is allocated before they are checked.
   // Given pages are checked too (pageBounds).
   void check(const LinearPolicy& policy) const;

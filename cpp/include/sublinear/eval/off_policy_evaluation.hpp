@@ -52,10 +52,26 @@ struct PageTerm {
 };
 // pi(record, arm): the target's probability of showing `arm` at `record`'s position in its context.
 using PageChoice = std::function<double(std::size_t, Id)>;
+// eligible(record): the number of arms the target could show in `record`'s context
+// (LinearPolicy::eligibleCount under its filter), the m the exploration mix draws from: what page-pi
+// reads for a log that carries the logger's own pages (DecisionLog::policyArms).
+using PageEligible = std::function<std::size_t(std::size_t)>;
 // The page of log records first to end - 1 as page estimator `name` reads it under `pi` (page-ips and
-// page-cascade clip their weights at `clip`). page-pi refuses a page that is not whole or not of a
-// uniform logger (INVALID_ARGUMENT naming it); page-cascade needs checkCascadeLog first.
-PageTerm pageTerm(const std::string& name, const DecisionLog& log, std::size_t first, std::size_t end, const PageChoice& pi, double clip);
+// page-cascade clip their weights at `clip`). page-pi refuses a page that is not whole, or not of a
+// uniform logger (a log without policyArms) or of the exploration mix around the logged policyArms
+// (INVALID_ARGUMENT naming it); with policyArms it needs `eligible`. page-cascade needs
+// checkCascadeLog first.
+PageTerm pageTerm(const std::string& name, const DecisionLog& log, std::size_t first, std::size_t end, const PageChoice& pi, double clip,
+                  const PageEligible& eligible = {});
+// The pseudo-inverse weight q^T Gamma^+ 1_s of a page s (Swaminathan et al. 2017) for the exploration
+// mix: with probability `explore` a page of L = `pageSize` positions drawn uniformly without
+// replacement among m items, else the logger's own page s0, whose second moment is
+// Gamma = explore Gamma_u + (1 - explore) 1_s0 1_s0^T (off_policy_evaluation.cpp derives it).
+// `matched` and `shownAnywhere` are the target's M and C of s (sum_j q(s_j at j), sum_j sum_k q(s_j at
+// k)), `ownMatched` and `ownAnywhere` the same of s0, `sharedPositions` the positions where s shows
+// s0's item and `sharedItems` the items the two pages share. explore 1: the uniform logger's weight.
+double mixPseudoInverseWeight(double m, double pageSize, double explore, double matched, double shownAnywhere, double ownMatched,
+                              double ownAnywhere, double sharedPositions, double sharedItems);
 // Whether `name`'s interval reads its page terms as weighted counts (page-ips, page-cascade), and the
 // largest reward that reading scales by: none when a reward is below 0 (the normal interval then).
 bool readsWeightedCounts(const std::string& name);
@@ -89,8 +105,11 @@ class OffPolicyEvaluation {
   //   page-ips: the sum over a page's records of the per-position IPS terms w = pi(a at j) / p (clipped
   //     as IPS's). Unbiased when rewards add over positions and p is each record's marginal propensity.
   //   page-pi: the pseudo-inverse estimator (Swaminathan et al. 2017) for additive rewards, built for
-  //     the uniform logger without replacement (every record of a page has propensity 1 / m, m >= the
-  //     page's size; others are refused, INVALID_ARGUMENT) and whole pages (positions 0 to L - 1).
+  //     whole pages (positions 0 to L - 1) of the uniform logger without replacement (a log without
+  //     policyArms: every record of a page has propensity 1 / m, m >= the page's size) or of the
+  //     exploration mix of a deterministic policy (a log with policyArms, decideSlate()'s: with
+  //     probability explore a uniform page of the m arms the target has eligible there, else the
+  //     logger's own page); other pages are refused, INVALID_ARGUMENT.
   //   page-cascade: reward-interaction IPS (Open Bandit Pipeline's RIPS; McInerney et al. 2020) for
   //     cascade rewards, where position j's reward may depend on the items above it: position j weighs
   //     pi(s_0..s_j) / mu(s_0..s_j), the target's probability of the page's prefix over the logger's

@@ -33,12 +33,16 @@ struct ArmFilter : AttributeFilter {
 // cascade estimator's logger probability): (1 - explore) [the prefix is its own] + explore /
 // (E (E - 1) ... (E - j)) over E eligible arms for a deterministic policy, Thompson sampling's
 // estimated from the same draws as its propensities. prefixPropensities[0] is propensities[0].
+// policyArms: the policy's own slate, what it would have shown had it not explored (arms itself
+// when it did not): the page the exploration mix draws around, which a pseudo-inverse estimator of
+// the mix's pages needs ('page-pi'). For Thompson sampling, the draw the exploration replaced.
 struct Decision {
   std::uint64_t eventId = 0;
   std::vector<Id> arms;
   std::vector<double> propensities;
   std::vector<double> propensityErrors;
   std::vector<double> prefixPropensities;
+  std::vector<Id> policyArms;
 };
 
 // A linear bandit policy over a changing set of arms (one arm per step). Arms are identified by
@@ -100,6 +104,8 @@ class LinearPolicy {
   // selection: off-policy evaluation asks it of copies).
   virtual std::vector<std::pair<Id, double>> choiceDistribution(std::size_t position, const ArmFilter& filter,
                                                                 std::size_t draws) = 0;
+  // The number of arms `filter` admits (exactly): the E a decision's exploration draws from.
+  virtual std::size_t eligibleCount(const ArmFilter& filter) const = 0;
   // Whether a selection is drawn at random (Thompson sampling: choiceDistribution is then an
   // estimate); the other policies choose deterministically given their state.
   virtual bool randomisedChoice() const { return false; }

@@ -68,6 +68,7 @@ class RidgePolicy : public LinearPolicy, private LinearModel::Listener {
   // select(filter) at position 0, selectSlate(position + 1, filter)'s last arm beyond: probability 1.
   std::vector<std::pair<Id, double>> choiceDistribution(std::size_t position, const ArmFilter& filter,
                                                         std::size_t draws) override;
+  std::size_t eligibleCount(const ArmFilter& filter) const final;
   // theta^, lifted by the catalogue's basis for a model in its subspace (see syncSubspace).
   Vector theta() const override;
   Json stats() const override;
