@@ -96,56 +96,6 @@ struct Shop {
   }
 };
 
-// Every ordered page of `size` of `items` items once, rewards phi(j, a) with no noise: the uniform
-// logger's expectation exactly, so both page estimators must return the target's page value to
-// rounding (page-pi's weight is the pseudo-inverse's; the plain 1 - L + sum_j pi / mu of product
-// logging would be off here, where the items of a page are drawn without replacement).
-void expectExactOnEveryPage(std::size_t items, std::size_t size) {
-  Shop shop(7, items);
-  auto target = shop.policy(1, 30);
-  const std::vector<Id> slate = copiesOf(*target)()->selectSlate(size, ArmFilter{});
-  DecisionLog log;
-  std::vector<std::size_t> chosen;
-  std::vector<bool> used(items, false);
-  std::uint32_t page = 0;
-  const std::function<void()> enumerate = [&] {
-    if (chosen.size() == size) {
-      for (std::size_t j = 0; j < size; ++j) {
-        log.arms.push_back(shop.ids[chosen[j]]);
-        log.rewards.push_back(shop.clickRate(shop.ids[chosen[j]], j));
-        log.propensities.push_back(1.0 / static_cast<double>(items));
-        log.positions.push_back(static_cast<std::uint32_t>(j));
-        log.pages.push_back(page);
-      }
-      ++page;
-      return;
-    }
-    for (std::size_t a = 0; a < items; ++a) {
-      if (used[a]) continue;
-      used[a] = true;
-      chosen.push_back(a);
-      enumerate();
-      chosen.pop_back();
-      used[a] = false;
-    }
-  };
-  enumerate();
-  const Json report = OffPolicyEvaluation(Json{{"estimators", {"page-ips", "page-pi"}}}).run(copiesOf(*target), log);
-  EXPECT_NEAR(report["page-pi"]["value"].get<double>(), shop.pageValue(slate), 1e-9) << items << " items, pages of " << size;
-  EXPECT_NEAR(report["page-ips"]["value"].get<double>(), shop.pageValue(slate), 1e-9) << items << " items, pages of " << size;
-  EXPECT_EQ(report["page-pi"]["n"].get<std::size_t>(), page);
-}
-}  // namespace page_evaluation_test
-
-using namespace page_evaluation_test;
-
-TEST(PageEvaluation, OnEveryPageOfTheUniformLoggerBothEstimatorsAreExact) {
-  expectExactOnEveryPage(6, 3);
-  expectExactOnEveryPage(5, 1);
-  expectExactOnEveryPage(4, 4);  // every page a permutation: the pseudo-inverse's middle eigenvalue is 0
-}
-
-namespace page_evaluation_test {
 // Every ordered page of `size` of m items (as item indices), in lexicographic order.
 std::vector<std::vector<std::size_t>> everyPage(std::size_t m, std::size_t size) {
   std::vector<std::vector<std::size_t>> pages;
@@ -168,6 +118,43 @@ std::vector<std::vector<std::size_t>> everyPage(std::size_t m, std::size_t size)
   enumerate();
   return pages;
 }
+
+// Every ordered page of `size` of `items` items once, rewards phi(j, a) with no noise: the uniform
+// logger's expectation exactly, so both page estimators must return the target's page value to
+// rounding (page-pi's weight is the pseudo-inverse's; the plain 1 - L + sum_j pi / mu of product
+// logging would be off here, where the items of a page are drawn without replacement).
+void expectExactOnEveryPage(std::size_t items, std::size_t size) {
+  Shop shop(7, items);
+  auto target = shop.policy(1, 30);
+  const std::vector<Id> slate = copiesOf(*target)()->selectSlate(size, ArmFilter{});
+  DecisionLog log;
+  std::uint32_t page = 0;
+  for (const std::vector<std::size_t>& chosen : everyPage(items, size)) {
+    for (std::size_t j = 0; j < size; ++j) {
+      log.arms.push_back(shop.ids[chosen[j]]);
+      log.rewards.push_back(shop.clickRate(shop.ids[chosen[j]], j));
+      log.propensities.push_back(1.0 / static_cast<double>(items));
+      log.positions.push_back(static_cast<std::uint32_t>(j));
+      log.pages.push_back(page);
+    }
+    ++page;
+  }
+  const Json report = OffPolicyEvaluation(Json{{"estimators", {"page-ips", "page-pi"}}}).run(copiesOf(*target), log);
+  EXPECT_NEAR(report["page-pi"]["value"].get<double>(), shop.pageValue(slate), 1e-9) << items << " items, pages of " << size;
+  EXPECT_NEAR(report["page-ips"]["value"].get<double>(), shop.pageValue(slate), 1e-9) << items << " items, pages of " << size;
+  EXPECT_EQ(report["page-pi"]["n"].get<std::size_t>(), page);
+}
+}  // namespace page_evaluation_test
+
+using namespace page_evaluation_test;
+
+TEST(PageEvaluation, OnEveryPageOfTheUniformLoggerBothEstimatorsAreExact) {
+  expectExactOnEveryPage(6, 3);
+  expectExactOnEveryPage(5, 1);
+  expectExactOnEveryPage(4, 4);  // every page a permutation: the pseudo-inverse's middle eigenvalue is 0
+}
+
+namespace page_evaluation_test {
 
 // The mix's weight by its closed form (mixPseudoInverseWeight) for page s, own page s0 and target
 // marginals q (size x m, rows summing to 1).
