@@ -183,7 +183,9 @@ double closedFormWeight(const Eigen::MatrixXd& q, const std::vector<std::size_t>
 // reward), for random target marginals q.
 TEST(PageEvaluation, MixPseudoInverseWeightMatchesADensePseudoInverse) {
   Random random(17);
-  for (const auto& [m, size] : std::vector<std::pair<std::size_t, std::size_t>>{{4, 2}, {5, 3}, {4, 4}, {6, 1}, {6, 2}, {5, 5}}) {
+  // Plain copies, not structured bindings: clang 14 (the sanitized lane) cannot capture those in a lambda.
+  for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{{4, 2}, {5, 3}, {4, 4}, {6, 1}, {6, 2}, {5, 5}}) {
+    const std::size_t m = shape.first, size = shape.second;
     const std::vector<std::vector<std::size_t>> pages = everyPage(m, size);
     const auto dim = static_cast<Eigen::Index>(m * size);
     const auto indicator = [&](const std::vector<std::size_t>& page) {
@@ -239,7 +241,8 @@ TEST(PageEvaluation, MixPseudoInverseWeightMatchesADensePseudoInverse) {
 // pages, so 2N pages in all), with the propensities and policyArms decideSlate() logs and noiseless
 // rewards: page-pi returns the target's page value to rounding.
 TEST(PageEvaluation, OnEveryPageOfTheExplorationMixPagePiIsExact) {
-  for (const auto& [items, size] : std::vector<std::pair<std::size_t, std::size_t>>{{5, 3}, {4, 4}, {6, 1}, {5, 2}}) {
+  for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{{5, 3}, {4, 4}, {6, 1}, {5, 2}}) {
+    const std::size_t items = shape.first, size = shape.second;  // copies: see the test above
     Shop shop(9, items);
     auto target = shop.policy(2, 30);
     auto logger = shop.policy(3, 5);
