@@ -52,8 +52,11 @@ void fuzzLinear(fuzz::FuzzInput& input) {
   const auto types = linearPolicyTypes();
   const int dim = 1 + static_cast<int>(input.below(4));
   Json spec{{"type", types[input.below(types.size())]}, {"dim", dim}, {"seed", input.byte()}, {"horizon", 200}, {"beta", 1.0}};
-  // LinUCB scans its arms itself and takes no index (an unknown option is refused).
-  if (input.byte() % 2 && spec["type"] != "lin-ucb") spec["index"] = Json{{"type", "hnsw"}, {"M", 4}};
+  // Only a type whose option table has `index` takes one (LinUCB and the toy policy scan their arms
+  // themselves; an unknown option is refused).
+  if (input.byte() % 2 && optionTable("linear-policy", spec["type"].get<std::string>()).find("index") != nullptr) {
+    spec["index"] = Json{{"type", "hnsw"}, {"M", 4}};
+  }
   PersistentLinearPolicy policy(spec);
   const auto save = [&] { return policy.toBytes(); };
   for (int step = 0; step < 48 && !input.empty(); ++step) {
