@@ -53,3 +53,10 @@ export const families = [
   { file: 'web/src/cls.d.ts', kind: 'cls-policy' },
 ];
 
+// The toys' declarations (tests/toys/toys.d.ts: the toy run's module registers them), held to the
+// toy module's tables as the package's files are to the package's: each entry names its file's
+// classes of the kind, and the package's files whose interfaces its options extend.
+export const toyFamilies = [
+  { file: 'tests/toys/toys.d.ts', kind: 'index', classes: ['ToyNormBoundIndex'], imports: ['web/src/mips.d.ts'] },
+  { file: 'tests/toys/toys.d.ts', kind: 'linear-policy', classes: ['ToyGreedy'], imports: ['web/src/linear.d.ts'] },
+];

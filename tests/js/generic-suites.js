@@ -28,17 +28,10 @@ export const genericSuites = {
 };
 
 
-// The generic suites the toy run leaves out, and why.
-export const notInToyRun = {
-  // tsc over the .d.ts files and tests/types/consumer.ts: the toys, kept outside the library, have
-  // no declarations, and the module is not loaded by the type checks.
-  'tests/js/types.test.js': 'the toys have no .d.ts declarations',
-};
-
 // The test files of the toy run: the generic suites, the files that run the asked ones (the probe
 // table's single-thread run and the golden states) and the registry's own checks.
 export const toyRunFiles = [
-  ...Object.keys(genericSuites).filter((file) => !Object.hasOwn(notInToyRun, file)),
+  ...Object.keys(genericSuites),
   'tests/js/probe.test.js',
   'tests/js/golden-states.test.js',
   'tests/js/registry-coverage.test.js',

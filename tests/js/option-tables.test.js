@@ -5,8 +5,8 @@
 // `constructor(options: X)` or a generic base `Base<X>`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { constructorOptionsOf, families, interfacesOf, keysOf } from './declarations.js';
-import { expectBanditError, loadModule, packageTypes, registeredClasses, registeredTypes } from './helpers.js';
+import { constructorOptionsOf, families, interfacesOf, keysOf, toyFamilies } from './declarations.js';
+import { expectBanditError, loadModule, registeredClasses, registeredTypes, toyBuild } from './helpers.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
@@ -40,35 +40,37 @@ describe('option tables', () => {
     expect(() => sb.optionTable(3, 'hnsw')).toThrow(sb.BanditError);
   });
 
-  test.each(families)('$file lists exactly the options of each class\'s table', ({ file, kind, jsOnly = [] }) => {
+  // The toy run holds the toys' declarations too (tests/toys/toys.d.ts).
+  const declared = [...families, ...(toyBuild ? toyFamilies : [])];
+
+  test.each(declared)('$file lists exactly the options of each class\'s table ($kind)', ({ file, kind, jsOnly = [], classes, imports = [] }) => {
     const text = read(file);
-    const interfaces = interfacesOf(text);
-    const classes = constructorOptionsOf(text);
-    // The package's types (in the toy run the toys, which have no declarations, are not held here).
-    const types = packageTypes(sb, kind);
-    const covered = new Set();
-    for (const [name, optionsInterface] of classes) {
-      const type = sb[name].type;
-      covered.add(type);
-      const declared = [...new Set(keysOf(interfaces, optionsInterface))].filter((key) => !jsOnly.includes(key)).sort();
-      expect(declared, `${name} (${optionsInterface}) in ${file}`).toEqual(documented(sb.optionTable(kind, type)));
+    const interfaces = interfacesOf([text, ...imports.map(read)].join('\n'));
+    for (const [name, optionsInterface] of constructorOptionsOf(text)) {
+      if (classes && !classes.includes(name)) continue;
+      const declaredKeys = [...new Set(keysOf(interfaces, optionsInterface))].filter((key) => !jsOnly.includes(key)).sort();
+      expect(declaredKeys, `${name} (${optionsInterface}) in ${file}`).toEqual(documented(sb.optionTable(kind, sb[name].type)));
     }
-    expect([...covered].sort()).toEqual([...types].sort());
   });
 
-  test('mips.d.ts\'s IndexType union names exactly the registered index types', () => {
-    const union = read('web/src/mips.d.ts').match(/^export type IndexType = ([^;]*);/m)[1];
-    const declared = [...union.matchAll(/'([^']+)'/g)].map((match) => match[1]);
-    const registered = packageTypes(sb, 'index');
-    expect(declared).toEqual(registered);
+  test.each([...new Set(declared.map(({ kind }) => kind))])('the declarations give every registered %s type a class', (kind) => {
+    const covered = declared.filter((family) => family.kind === kind).flatMap(({ file, classes }) => [...constructorOptionsOf(read(file)).keys()]
+      .filter((name) => !classes || classes.includes(name)).map((name) => sb[name].type));
+    expect(covered.sort()).toEqual([...registeredTypes(sb, kind)].sort());
+  });
+
+  // The types a union of a .d.ts names, in order.
+  const unionOf = (file, name) => [...read(file).match(new RegExp(`^export type ${name} = ([^;]*);`, 'm'))[1].matchAll(/'([^']+)'/g)].map((match) => match[1]);
+
+  test('mips.d.ts\'s IndexType union (and in the toy run the toys\' ToyIndexType) names exactly the registered index types', () => {
+    const types = [...unionOf('web/src/mips.d.ts', 'IndexType'), ...(toyBuild ? unionOf('tests/toys/toys.d.ts', 'ToyIndexType') : [])];
+    expect(types).toEqual(registeredTypes(sb, 'index'));
     expect(read('web/src/linear.d.ts')).toContain('type: IndexType | (string & {});');
   });
 
-  test('linear.d.ts\'s LinearPolicyType union names exactly the registered linear policies, and simulate() takes it', () => {
-    const union = read('web/src/linear.d.ts').match(/^export type LinearPolicyType = ([^;]*);/m)[1];
-    const declared = [...union.matchAll(/'([^']+)'/g)].map((match) => match[1]);
-    const registered = packageTypes(sb, 'linear-policy');
-    expect(declared).toEqual(registered);
+  test('linear.d.ts\'s LinearPolicyType union (and the toys\' ToyLinearPolicyType) names exactly the registered linear policies, and simulate() takes it', () => {
+    const types = [...unionOf('web/src/linear.d.ts', 'LinearPolicyType'), ...(toyBuild ? unionOf('tests/toys/toys.d.ts', 'ToyLinearPolicyType') : [])];
+    expect(types).toEqual(registeredTypes(sb, 'linear-policy'));
     expect(read('web/src/simulate.d.ts')).toContain('type: LinearPolicyType | (string & {});');
   });
 
@@ -103,20 +105,27 @@ describe('option tables', () => {
     }
   });
 
-  test('docs/mips.md\'s index option lists match the tables', () => {
-    const readme = read('docs/mips.md');
-    const paragraph = readme.slice(readme.indexOf('`ExactIndex` (`'), readme.indexOf('share the interface above'));
+  // The guides' lists of index classes with their options: docs/mips.md's, and in the toy run the
+  // toys' guide (tests/toys/README.md, file 5 of the recipe), in the same form.
+  const guides = ['docs/mips.md', ...(toyBuild ? ['tests/toys/README.md'] : [])];
+
+  test('the guides\' index option lists match the tables, and name every registered index type once', () => {
     const common = ['dim', 'seed'];
     const classes = [];
-    for (const [, name, list] of paragraph.matchAll(/`(\w+Index)`(?: \(((?:[^()`]|`[^`]*`)*)\))?/g)) {
-      classes.push(name);
-      const listed = [...(list ?? '').matchAll(/`([A-Za-z]\w*)/g)].map((match) => match[1]).sort();
-      const table = documented(sb.optionTable('index', sb[name].type)).filter((option) => !common.includes(option));
-      expect(listed, `docs/mips.md, ${name}`).toEqual(table);
+    for (const guide of guides) {
+      const text = read(guide);
+      // The paragraph that ends "... share the interface above."
+      const end = text.indexOf('share the interface above');
+      expect(end, guide).toBeGreaterThan(0);
+      const paragraph = text.slice(text.lastIndexOf('\n\n', end) + 2, end);
+      for (const [, name, list] of paragraph.matchAll(/`(\w+Index)`(?: \(((?:[^()`]|`[^`]*`)*)\))?/g)) {
+        classes.push(name);
+        const listed = [...(list ?? '').matchAll(/`([A-Za-z]\w*)/g)].map((match) => match[1]).sort();
+        const table = documented(sb.optionTable('index', sb[name].type)).filter((option) => !common.includes(option));
+        expect(listed, `${guide}, ${name}`).toEqual(table);
+      }
     }
-    // Every registered index type of the package, once (in the toy run the toys have no guide).
-    const listed = packageTypes(sb, 'index');
-    expect(classes.sort()).toEqual(registeredClasses(sb, 'index').map(([name]) => name).filter((name) => listed.includes(sb[name].type)).sort());
+    expect(classes.sort()).toEqual(registeredClasses(sb, 'index').map(([name]) => name).sort());
   });
 
   test('the .d.ts files give the linear policies\' and the catalogue\'s dimension range of the tables (up to 4,096)', () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
-import { loadModule, registeredClasses } from './helpers.js';
+import { loadModule, registeredClasses, toyBuild } from './helpers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -76,12 +76,30 @@ test('lib ES2022 with Node\'s types (@types/node) and no DOM: every consumer che
   expect(typeCheck(writeProject('es2022-node', { lib: ['es2022', 'esnext.disposable'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')] }, files))).toBe('');
 }, 60_000);
 
-// consumer.ts is only compiled, so it cannot loop over the registry: this holds it to the registry
-// instead. A type added to a family fails here until the consumer uses it (a class constructed with
-// its options, an environment given to simulate()), so that its declarations get type-checked.
-test('consumer.ts uses every registered class and environment type', async () => {
+// The toys' declarations (tests/toys/toys.d.ts, file 4 of each recipe in docs/architecture.md, as
+// a module that registers its own types would write them): a consumer of the toys' classes checks
+// against them and the package's types, and an option of the wrong type is an error.
+test('the toys\' declarations type-check a consumer of their classes, and type their options', () => {
+  const toys = (file) => join(root, 'tests/toys', file);
+  const project = (name, file) => {
+    const path = join(scratch, `tsconfig.toys.${name}.json`);
+    writeFileSync(path, JSON.stringify({
+      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, lib: ['es2022', 'esnext.disposable'], types: [] },
+      files: [join(root, 'tests/types/console.d.ts'), toys('toys.d.ts'), toys(file)],
+    }));
+    return path;
+  };
+  expect(typeCheck(project('consumer', 'consumer.ts'))).toBe('');
+  expect(typeCheck(project('wrong', 'wrong-options.ts'))).toMatch(/wrong-options\.ts\(6,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+}, 60_000);
+
+// The consumers are only compiled, so they cannot loop over the registry: this holds them to the
+// registry instead. A type added to a family fails here until a consumer uses it (a class constructed
+// with its options, an environment given to simulate()), so that its declarations get type-checked:
+// the package's in tests/types/consumer.ts, the toys' (the toy run) in tests/toys/consumer.ts.
+test('the consumers use every registered class and environment type', async () => {
   const sb = await loadModule();
-  const consumer = readFileSync(join(root, 'tests/types/consumer.ts'), 'utf8');
+  const consumer = ['tests/types/consumer.ts', ...(toyBuild ? ['tests/toys/consumer.ts'] : [])].map((file) => readFileSync(join(root, file), 'utf8')).join('\n');
   const classes = ['index', 'linear-policy', 'semi-bandit-policy', 'cls-policy'].flatMap((kind) => registeredClasses(sb, kind).map(([name]) => name));
   expect(classes.filter((name) => !consumer.includes(`new sb.${name}(`)), 'classes never constructed').toEqual([]);
   const environments = sb.optionTable().filter((entry) => entry.kind === 'environment').map((entry) => entry.type);
