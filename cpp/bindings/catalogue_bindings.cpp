@@ -16,12 +16,12 @@ CatalogueHandle* createCatalogue(const std::string& specJson) {
   return new CatalogueHandle{std::make_shared<Catalogue>(parseJson(specJson))};
 }
 
-// The attributes as attributeBatch reads them.
+// The features as piecesOf takes them, the attributes as attributeBatch reads them.
 void catalogueAdd(CatalogueHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
-                  std::size_t featureLength, int labelForm, std::uintptr_t labels, std::size_t labelCount,
+                  std::size_t featureLength, emscripten::val array, int labelForm, std::uintptr_t labels, std::size_t labelCount,
                   std::uintptr_t counts, const std::string& valueNames, std::uintptr_t values, std::size_t valueCount) {
   const ItemAttributes batch = attributeBatch(idCount, labelForm, labels, labelCount, counts, valueNames, values, valueCount);
-  self.catalogue->add(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength, &batch);
+  self.catalogue->add(fromAddress<const Id>(ids), idCount, *piecesOf<double>(features, featureLength, std::move(array)), &batch);
 }
 
 void catalogueSetLabels(CatalogueHandle& self, std::uintptr_t ids, std::size_t idCount, int labelForm, std::uintptr_t labels,

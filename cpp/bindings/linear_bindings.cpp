@@ -23,12 +23,12 @@ LinearPolicyHandle* createLinearPolicyOver(CatalogueHandle& catalogue, const std
   return new LinearPolicyHandle(PersistentLinearPolicy(parseJson(specJson), catalogue.catalogue));
 }
 
-// The attributes as attributeBatch reads them.
+// The features as piecesOf takes them, the attributes as attributeBatch reads them.
 void policyAddArms(LinearPolicyHandle& self, std::uintptr_t ids, std::size_t idCount, std::uintptr_t features,
-                   std::size_t featureLength, int labelForm, std::uintptr_t labels, std::size_t labelCount,
+                   std::size_t featureLength, emscripten::val array, int labelForm, std::uintptr_t labels, std::size_t labelCount,
                    std::uintptr_t counts, const std::string& valueNames, std::uintptr_t values, std::size_t valueCount) {
   const ItemAttributes batch = attributeBatch(idCount, labelForm, labels, labelCount, counts, valueNames, values, valueCount);
-  self.object->addArms(fromAddress<const Id>(ids), idCount, fromAddress<const double>(features), featureLength, &batch);
+  self.object->addArms(fromAddress<const Id>(ids), idCount, *piecesOf<double>(features, featureLength, std::move(array)), &batch);
 }
 
 // exclude and labels on the heap, the other conditions as readConditions reads them.

@@ -27,8 +27,8 @@ class MirrorPolicy : public LinearPolicy {
   bool hasArm(Id id) const override { return arms_.count(id) != 0; }
   // The trial never asks for features; zeros of the right length keep the contract.
   const double* featuresOf(Id) const override { return zeros_.data(); }
-  void addArms(const Id* ids, std::size_t count, const double*, std::size_t length, const ItemAttributes*) override {
-    EXPECT_EQ(length, count * static_cast<std::size_t>(dim_));
+  void addArms(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes*) override {
+    EXPECT_EQ(features.length(), count * static_cast<std::size_t>(dim_));
     for (std::size_t i = 0; i < count; ++i) EXPECT_TRUE(arms_.insert(ids[i]).second);
   }
   void removeArms(const Id* ids, std::size_t count) override {

@@ -1,7 +1,8 @@
 // The streamed forms of a saved state (the bindings' toBytes and large fromBytes, add's large
 // batches): a state written to a sink a piece at a time is the bytes toBytes() returns, a reader
 // over a source read a piece at a time reads what the reader over memory reads and refuses the
-// same damage in every family, and an add whose vectors arrive in pieces stores what one in memory stores.
+// same damage in every family, and an add whose vectors (an index's) or features (a catalogue's, a
+// policy's own arms) arrive in pieces stores what one in memory stores.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "sublinear/core/piece_source.hpp"
 #include "sublinear/core/random.hpp"
 #include "sublinear/core/state_codec.hpp"
+#include "sublinear/linear/arm_set.hpp"
 #include "sublinear/linear/catalogue.hpp"
 #include "sublinear/linear/persistent_linear_policy.hpp"
 #include "sublinear/mips/persistent_index.hpp"
@@ -189,6 +191,95 @@ TEST(StateStream, AnAddFromPiecesStoresWhatAnAddFromMemoryStores) {
     addUserItems(*refused, ids.data(), ids.size(), CopyingSource<float>(bad), ItemAttributes::withLabels(nullptr, kItems));
   });
   EXPECT_EQ(refused->size(), 0u);
+}
+
+// 3,000 x 200 doubles, 4.8 MB: five pieces.
+std::vector<double> doubleFeatures(std::size_t count, std::uint64_t seed) {
+  const std::vector<float> floats = gaussian(count, seed);
+  return std::vector<double>(floats.begin(), floats.end());
+}
+
+TEST(StateStream, ACatalogueAddFromPiecesStoresWhatAnAddFromMemoryStores) {
+  // Two catalogues of one identity (restored from one empty state), each with a user that learns in
+  // the subspace, so that the second add also appends projected rows.
+  const std::vector<std::uint8_t> empty = Catalogue(Json{{"dim", kDim}, {"index", {{"type", "exact"}}}, {"seed", 5}}).toBytes();
+  const auto fromMemory = Catalogue::fromBytes(empty.data(), empty.size());
+  const auto fromPieces = Catalogue::fromBytes(empty.data(), empty.size());
+  const std::vector<double> first = doubleFeatures(kItems * kDim, 7);
+  const std::vector<Id> firstIds = idsTo(kItems);
+  for (const auto& catalogue : {fromMemory, fromPieces}) {
+    catalogue->add(firstIds.data(), kItems, first.data(), first.size(), nullptr, 0);
+    PersistentLinearPolicy user(Json{{"type", "lin-ucb"}, {"seed", 1}}, catalogue);
+    user->update(user->select(), 0.5);
+  }
+  const std::vector<double> features = doubleFeatures(kItems * kDim, 8);
+  std::vector<Id> ids = idsTo(2 * kItems);
+  ids.erase(ids.begin(), ids.begin() + kItems);
+  std::vector<Label> labels(kItems);
+  for (std::size_t i = 0; i < kItems; ++i) labels[i] = static_cast<Label>(i % 7);
+  const ItemAttributes batch = ItemAttributes::withLabels(labels.data(), kItems);
+  fromMemory->add(ids.data(), kItems, features.data(), features.size(), &batch);
+  fromPieces->add(ids.data(), kItems, CopyingSource<double>(features), &batch);
+  EXPECT_EQ(fromPieces->toBytes(), fromMemory->toBytes());
+  const ArmSet& projectedFromMemory = fromMemory->projectedArms();
+  const ArmSet& projectedFromPieces = fromPieces->projectedArms();
+  ASSERT_EQ(projectedFromPieces.size(), 2 * kItems);
+  ASSERT_EQ(projectedFromMemory.size(), 2 * kItems);
+  for (std::size_t row = 0; row < 2 * kItems; ++row) {
+    ASSERT_EQ(projectedFromPieces.idAt(row), projectedFromMemory.idAt(row));
+    ASSERT_TRUE(std::equal(projectedFromPieces.rowData(row), projectedFromPieces.rowData(row) + projectedFromPieces.dim(),
+                           projectedFromMemory.rowData(row)));
+    ASSERT_EQ(projectedFromPieces.labelOf(projectedFromPieces.idAt(row)), projectedFromMemory.labelOf(projectedFromMemory.idAt(row)));
+  }
+
+  // A bad entry in the last piece is refused by its position, as from memory, and nothing is added.
+  std::vector<Id> moreIds = idsTo(3 * kItems);
+  moreIds.erase(moreIds.begin(), moreIds.begin() + 2 * kItems);
+  std::vector<double> bad = features;
+  const std::size_t at = bad.size() - 5;
+  bad[at] = std::numeric_limits<double>::quiet_NaN();
+  expectError(ErrorCode::NonFinite, "position " + std::to_string(at), [&] {
+    fromPieces->add(moreIds.data(), kItems, CopyingSource<double>(bad), nullptr);
+  });
+  bad[at] = 1e16;
+  expectError(ErrorCode::InvalidArgument, "feature entry at position " + std::to_string(at), [&] {
+    fromPieces->add(moreIds.data(), kItems, CopyingSource<double>(bad), nullptr);
+  });
+  expectError(ErrorCode::DuplicateId, "arm " + std::to_string(ids.front()) + " is already in the set", [&] {
+    fromPieces->add(ids.data(), kItems, CopyingSource<double>(features), nullptr);
+  });
+  expectError(ErrorCode::DimensionMismatch, "feature entries", [&] {
+    fromPieces->add(moreIds.data(), kItems - 1, CopyingSource<double>(features), nullptr);
+  });
+  EXPECT_EQ(fromPieces->size(), 2 * kItems);
+  EXPECT_EQ(fromPieces->toBytes(), fromMemory->toBytes());
+}
+
+TEST(StateStream, AnAddOfOwnArmsFromPiecesStoresWhatAnAddFromMemoryStores) {
+  // d = 200 > 64: LinUCB learns in its arms' subspace ('auto'), whose projected rows follow the add.
+  const std::vector<double> features = doubleFeatures(kItems * kDim, 9);
+  const std::vector<Id> ids = idsTo(kItems);
+  PersistentLinearPolicy fromMemory(Json{{"type", "lin-ucb"}, {"dim", kDim}, {"seed", 2}});
+  PersistentLinearPolicy fromPieces(Json{{"type", "lin-ucb"}, {"dim", kDim}, {"seed", 2}});
+  fromMemory->addArms(ids.data(), kItems, features.data(), features.size());
+  fromPieces->addArms(ids.data(), kItems, CopyingSource<double>(features), nullptr);
+  for (int t = 0; t < 3; ++t) {
+    const Id chosen = fromMemory->select();
+    ASSERT_EQ(fromPieces->select(), chosen);
+    fromMemory->update(chosen, 0.25 * t);
+    fromPieces->update(chosen, 0.25 * t);
+  }
+  const std::vector<std::uint8_t> bytes = fromMemory.toBytes();
+  EXPECT_EQ(fromPieces.toBytes(), bytes);
+  // Its arms decoded in place, a piece at a time, restore to the same bits.
+  EXPECT_EQ(PersistentLinearPolicy::fromBytes(CopyingSource<std::uint8_t>(bytes), "", nullptr).toBytes(), bytes);
+  std::vector<double> bad = features;
+  bad[bad.size() - 1] = std::numeric_limits<double>::infinity();
+  PersistentLinearPolicy refused(Json{{"type", "lin-ucb"}, {"dim", kDim}});
+  expectError(ErrorCode::NonFinite, "position " + std::to_string(bad.size() - 1), [&] {
+    refused->addArms(ids.data(), kItems, CopyingSource<double>(bad), nullptr);
+  });
+  EXPECT_EQ(refused->armCount(), 0u);
 }
 
 }  // namespace state_stream_test

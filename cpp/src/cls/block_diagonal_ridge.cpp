@@ -141,14 +141,12 @@ void BlockDiagonalRidge::save(StateWriter& out) const {
 void BlockDiagonalRidge::load(StateReader& in) {
   const std::uint64_t observations = in.u64();
   in.check(in.u32() == blocks_.size(), "ridge state has another block count");
-  // Loaded into copies first: a failure halfway leaves this regression unchanged.
-  std::vector<RidgeRegression> blocks = blocks_;
-  for (RidgeRegression& block : blocks) block.load(in);
-  Vector theta = in.vector(theta_.size());
-  in.check(theta.allFinite(), "ridge state has a non-finite entry");
+  // Into the blocks and theta themselves (a regression is loaded only when new, and a failed load
+  // leaves no object): copies beside them would double a large model's memory.
+  for (RidgeRegression& block : blocks_) block.load(in);
+  in.vector(theta_, theta_.size());
+  in.check(theta_.allFinite(), "ridge state has a non-finite entry");
   observations_ = static_cast<long>(observations);
-  blocks_ = std::move(blocks);
-  theta_ = std::move(theta);
 }
 
 }  // namespace sublinear

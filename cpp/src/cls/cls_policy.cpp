@@ -367,8 +367,9 @@ void ClsPolicy::save(StateWriter& out) const {
 
 void ClsPolicy::load(StateReader& in) {
   const std::size_t d = static_cast<std::size_t>(dim());
-  BlockDiagonalRidge ridge = ridge_;
-  ridge.load(in);
+  // The model is decoded into its own storage (a policy is loaded only when new, and a failed load
+  // leaves no object): a copy beside it would double a large model's memory, for good on the wasm heap.
+  ridge_.load(in);
   Random random = random_;
   in.random(random);
   const std::vector<std::uint64_t> counters = in.u64s();
@@ -385,18 +386,18 @@ void ClsPolicy::load(StateReader& in) {
   in.check(regulariserShare >= 0.5 && regulariserShare <= 1.0 && (regulariserShare == 1.0 || forgetting_.kind() == Forgetting::Kind::Discount),
            "the regulariser's share is out of range");
   in.check(std::isfinite(effectiveObservations) && effectiveObservations >= 0.0 &&
-               effectiveObservations <= static_cast<double>(ridge.observations()),
+               effectiveObservations <= static_cast<double>(ridge_.observations()),
            "the effective number of observations is out of range");
   in.check(forgetting_.kind() == Forgetting::Kind::Window ? roundSizes.size() <= forgetting_.window() : roundSizes.empty(),
            "the window holds more rounds than it keeps");
   std::deque<BlockDiagonalRidge::Observation> window;
   for (const std::uint32_t size : roundSizes) {
     for (std::uint32_t i = 0; i < size; ++i) {
-      in.check(window.size() < static_cast<std::size_t>(ridge.observations()), "the window holds more observations than the model");
-      Vector x = in.vector(ridge.dim());
+      in.check(window.size() < static_cast<std::size_t>(ridge_.observations()), "the window holds more observations than the model");
+      Vector x = in.vector(ridge_.dim());
       const double reward = in.f64();
       const double weight = in.f64();
-      in.check(x.allFinite() && ridge.fitsOneBlock(x) && std::isfinite(reward) && std::isfinite(weight) && weight > 0.0 && weight <= 1.0,
+      in.check(x.allFinite() && ridge_.fitsOneBlock(x) && std::isfinite(reward) && std::isfinite(weight) && weight > 0.0 && weight <= 1.0,
                "a window observation is damaged");
       window.push_back({std::move(x), reward, weight});
     }
@@ -420,7 +421,6 @@ void ClsPolicy::load(StateReader& in) {
   window_ = std::move(window);
   windowRoundSizes_.assign(roundSizes.begin(), roundSizes.end());
   sinceRefit_ = sinceRefit;
-  ridge_ = std::move(ridge);
   random_ = random;
   rounds_ = static_cast<long>(counters[0]);
   scoredArms_ = counters[1];

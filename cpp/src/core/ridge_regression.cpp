@@ -228,42 +228,38 @@ void RidgeRegression::load(StateReader& in) {
   in.check(in.u32() == static_cast<std::uint32_t>(d), "ridge state has another dimension");
   in.check(in.f64() == lambda_, "ridge state has another lambda");
   const std::uint64_t observations = in.u64();
+  // Decoded into the matrices the constructor made (a regression is loaded only when new, and a
+  // failed load leaves no object): copies beside them would double a large model's memory.
   if (form_ == Form::InverseOnly) {
-    Matrix inverseGram = in.matrix(d, d);
-    Vector responses = in.vector(d);
-    Vector theta = in.vector(d);
+    in.matrix(inverseGram_, d, d);
+    in.vector(responses_, d);
+    in.vector(theta_, d);
     const double logDet = in.f64();
     const double thetaNormSquared = in.f64();
-    in.check(inverseGram.allFinite() && responses.allFinite() && theta.allFinite() && std::isfinite(logDet) &&
+    in.check(inverseGram_.allFinite() && responses_.allFinite() && theta_.allFinite() && std::isfinite(logDet) &&
                  std::isfinite(thetaNormSquared),
              "ridge state has a non-finite entry");
     // The downdates keep V^-1 symmetric bit for bit (updateInverse).
-    in.check(inverseGram == inverseGram.transpose(), "ridge state's V^-1 is not symmetric");
+    in.check(inverseGram_ == inverseGram_.transpose(), "ridge state's V^-1 is not symmetric");
     observations_ = static_cast<long>(observations);
-    inverseGram_ = std::move(inverseGram);
-    responses_ = std::move(responses);
-    theta_ = std::move(theta);
     logDet_ = logDet;
     thetaInverseNormSquared_ = thetaNormSquared;
     inverseTimesX_.resize(0);
     return;
   }
-  Matrix gram = in.matrix(d, d);
-  Matrix inverseGram = in.matrix(d, d);
-  Vector responses = in.vector(d);
-  Vector theta = in.vector(d);
-  Matrix factor = in.matrix(d, d);
+  in.matrix(gram_, d, d);
+  in.matrix(inverseGram_, d, d);
+  in.vector(responses_, d);
+  in.vector(theta_, d);
+  Matrix& factor = cholesky_.factor();
+  in.matrix(factor, d, d);
   const double l1Norm = in.f64();
-  in.check(gram.allFinite() && inverseGram.allFinite() && responses.allFinite() && theta.allFinite() && factor.allFinite(),
+  in.check(gram_.allFinite() && inverseGram_.allFinite() && responses_.allFinite() && theta_.allFinite() && factor.allFinite(),
            "ridge state has a non-finite entry");
   // A factor with a non-positive diagonal would make log det V and sampling meaningless.
   in.check((factor.diagonal().array() > 0.0).all(), "ridge state's Cholesky factor is not positive definite");
   observations_ = static_cast<long>(observations);
-  gram_ = std::move(gram);
-  inverseGram_ = std::move(inverseGram);
-  responses_ = std::move(responses);
-  theta_ = std::move(theta);
-  cholesky_.restore(factor, l1Norm);
+  cholesky_.restored(l1Norm);
 }
 
 }  // namespace sublinear

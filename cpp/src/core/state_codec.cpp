@@ -383,9 +383,14 @@ std::string StateReader::string() {
 }
 
 std::vector<double> StateReader::f64s() {
-  std::vector<double> values(count(8));
-  for (auto& value : values) value = f64();
+  std::vector<double> values;
+  f64s(values);
   return values;
+}
+
+void StateReader::f64s(std::vector<double>& into) {
+  into.resize(count(8));
+  for (auto& value : into) value = f64();
 }
 
 std::vector<float> StateReader::f32s() {
@@ -401,9 +406,14 @@ std::vector<std::uint32_t> StateReader::u32s() {
 }
 
 std::vector<std::uint64_t> StateReader::u64s() {
-  std::vector<std::uint64_t> values(count(8));
-  for (auto& value : values) value = u64();
+  std::vector<std::uint64_t> values;
+  u64s(values);
   return values;
+}
+
+void StateReader::u64s(std::vector<std::uint64_t>& into) {
+  into.resize(count(8));
+  for (auto& value : into) value = u64();
 }
 
 Json StateReader::json() {
@@ -428,22 +438,32 @@ void StateReader::random(Random& engine) {
 // large as the matrix would double the memory a restore of a large model reaches (wasm's never
 // shrinks). The checks are f64s()'s and the shape's, with the same errors.
 Eigen::VectorXd StateReader::vector(Eigen::Index expectedSize) {
-  const std::size_t size = count(8);
-  check(size == static_cast<std::size_t>(expectedSize), "a vector has the wrong size");
-  Eigen::VectorXd values(expectedSize);
-  for (Eigen::Index i = 0; i < expectedSize; ++i) values[i] = f64();
+  Eigen::VectorXd values;
+  vector(values, expectedSize);
   return values;
 }
 
+void StateReader::vector(Eigen::VectorXd& into, Eigen::Index expectedSize) {
+  const std::size_t size = count(8);
+  check(size == static_cast<std::size_t>(expectedSize), "a vector has the wrong size");
+  into.resize(expectedSize);
+  for (Eigen::Index i = 0; i < expectedSize; ++i) into[i] = f64();
+}
+
 Eigen::MatrixXd StateReader::matrix(Eigen::Index expectedRows, Eigen::Index expectedColumns) {
+  Eigen::MatrixXd values;
+  matrix(values, expectedRows, expectedColumns);
+  return values;
+}
+
+void StateReader::matrix(Eigen::MatrixXd& into, Eigen::Index expectedRows, Eigen::Index expectedColumns) {
   const std::uint64_t rows = u64();
   const std::size_t size = count(8);
   check(rows == static_cast<std::uint64_t>(expectedRows) && size == static_cast<std::size_t>(expectedRows * expectedColumns),
         "a matrix has the wrong shape");
-  Eigen::MatrixXd values(expectedRows, expectedColumns);
-  double* out = values.data();
+  into.resize(expectedRows, expectedColumns);
+  double* out = into.data();
   for (std::size_t i = 0; i < size; ++i) out[i] = f64();
-  return values;
 }
 
 void StateReader::check(bool condition, const std::string& why) const {

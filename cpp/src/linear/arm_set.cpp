@@ -15,37 +15,46 @@ int checkedDimension(int dim) {
   return dim;
 }
 
-// DIMENSION_MISMATCH unless count x dim entries; NON_FINITE or INVALID_ARGUMENT (beyond kMaxMagnitude) for an entry.
-void checkFeatureValues(std::size_t count, int dim, const double* features, std::size_t featureLength) {
+// DIMENSION_MISMATCH unless `expected` entries.
+void checkFeatureLength(std::size_t count, int dim, std::size_t featureLength) {
   const std::size_t expected = count * static_cast<std::size_t>(dim);
   if (featureLength != expected) {
     fail(ErrorCode::DimensionMismatch, "expected " + std::to_string(count) + " x " + std::to_string(dim) + " = " +
                                            std::to_string(expected) + " feature entries, got " +
                                            std::to_string(featureLength));
   }
-  for (std::size_t i = 0; i < featureLength; ++i) {
+}
+
+void checkFeatureValues(std::size_t count, int dim, const double* features, std::size_t featureLength) {
+  checkFeatureLength(count, dim, featureLength);
+  ArmSet::checkFeatureEntries(features, featureLength, 0);
+}
+}  // namespace
+
+void ArmSet::checkFeatureEntries(const double* features, std::size_t length, std::size_t first) {
+  for (std::size_t i = 0; i < length; ++i) {
     if (!std::isfinite(features[i])) {
-      fail(ErrorCode::NonFinite, "features have a non-finite entry at position " + std::to_string(i));
+      fail(ErrorCode::NonFinite, "features have a non-finite entry at position " + std::to_string(first + i));
     }
-    if (std::fabs(features[i]) > ArmSet::kMaxMagnitude) {
-      fail(ErrorCode::InvalidArgument, "feature entry at position " + std::to_string(i) +
+    if (std::fabs(features[i]) > kMaxMagnitude) {
+      fail(ErrorCode::InvalidArgument, "feature entry at position " + std::to_string(first + i) +
                                            " exceeds 1e15 in magnitude (indexes store float32 products of features)");
     }
   }
 }
-}  // namespace
 
 ArmSet::ArmSet(int dim) : dim_(checkedDimension(dim)), rows_(static_cast<std::size_t>(dim_), static_cast<std::size_t>(dim_)) {}
 
-void ArmSet::checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-                      const ItemAttributes* attributes) const {
+void ArmSet::checkAdd(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes* attributes) const {
   if (attributes != nullptr) {
     if (attributes->size() != count) {
       fail(ErrorCode::InvalidArgument, "labels: expected one per arm (" + std::to_string(count) + "), got " + std::to_string(attributes->size()));
     }
     attributes_.checkColumns(*attributes);
   }
-  checkFeatureValues(count, dim_, features, featureLength);
+  checkFeatureLength(count, dim_, features.length());
+  forEachPiece(features, static_cast<std::size_t>(dim_),
+               [](const double* piece, std::size_t first, std::size_t length) { checkFeatureEntries(piece, length, first); });
   const std::size_t repeat = firstRepeatedId(ids, count);
   for (std::size_t i = 0; i < count; ++i) {
     if (contains(ids[i])) fail(ErrorCode::DuplicateId, "arm " + std::to_string(ids[i]) + " is already in the set");
@@ -125,7 +134,7 @@ ItemAttributes ArmSet::attributesOfRows(std::size_t first, std::size_t count) co
   return batch;
 }
 
-void ArmSet::add(const Id* ids, std::size_t count, const double* features, const ItemAttributes* attributes) {
+void ArmSet::add(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes* attributes) {
   const auto d = static_cast<std::size_t>(dim_);
   rows_.reserve(rows_.size() + count);
   attributes_.reserve(rows_.size() + count);
@@ -141,16 +150,20 @@ void ArmSet::add(const Id* ids, std::size_t count, const double* features, const
       floatBlocks_[block].reserve(std::min(RowStore<double>::kBlockRows, total - block * RowStore<double>::kBlockRows) * d);
     }
   }
-  for (std::size_t i = 0; i < count; ++i) {
-    if (keepsFloats_) appendFloatRow(features + i * d);
-    rows_.add(ids[i], features + i * d);
-    if (keepsStamps_) stamps_.push_back(revision_);
-    if (attributes != nullptr) {
-      attributes_.appendRowOf(*attributes, i);
-    } else {
-      attributes_.append(0);
+  // Every piece holds whole rows (forEachPiece; d >= 1).
+  std::size_t i = 0;
+  forEachPiece(features, d, [&](const double* piece, std::size_t, std::size_t length) {
+    for (std::size_t at = 0; at < length; at += d, ++i) {
+      if (keepsFloats_) appendFloatRow(piece + at);
+      rows_.add(ids[i], piece + at);
+      if (keepsStamps_) stamps_.push_back(revision_);
+      if (attributes != nullptr) {
+        attributes_.appendRowOf(*attributes, i);
+      } else {
+        attributes_.append(0);
+      }
     }
-  }
+  });
 }
 
 void ArmSet::appendFloatRow(const double* features) {

@@ -52,6 +52,29 @@ void floatRows(const double* features, std::size_t count, std::size_t dim, std::
   out.resize(count * dim);
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(features[i]);
 }
+// The float copies of `count` stored rows from `first` on (the index's vectors), read a piece at a time.
+class StoredFloatRows final : public FloatSource {
+ public:
+  StoredFloatRows(const ArmSet& arms, std::size_t first, std::size_t count)
+      : arms_(arms), first_(first), length_(count * static_cast<std::size_t>(arms.dim())) {}
+  std::size_t length() const override { return length_; }
+  void read(std::size_t first, std::size_t count, float* piece) const override {
+    const auto d = static_cast<std::size_t>(arms_.dim());
+    for (std::size_t at = first; at < first + count;) {
+      const std::size_t row = first_ + at / d;
+      const std::size_t column = at % d;
+      const std::size_t take = std::min(d - column, first + count - at);
+      std::copy_n(arms_.floatRowData(row) + column, take, piece + (at - first));
+      at += take;
+    }
+  }
+
+ private:
+  const ArmSet& arms_;
+  std::size_t first_;
+  std::size_t length_;
+};
+
 // inspectState: a catalogue's state holds its identity, then its arm count, after the options (toBytes).
 void describeCatalogueState(const std::string& type, const Json&, StateReader& in, Json& summary) {
   if (type != Catalogue::kType) return;
@@ -95,29 +118,26 @@ void Catalogue::add(const Id* ids, std::size_t count, const double* features, st
   add(ids, count, features, featureLength, &batch);
 }
 
-void Catalogue::add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-                    const ItemAttributes* attributes) {
-  arms_.checkAdd(ids, count, features, featureLength, attributes);
-  std::vector<float> vectors;
-  floatRows(features, count, static_cast<std::size_t>(arms_.dim()), vectors);
-  // The projected rows of the new arms in the current basis, before anything changes (a refit due
-  // after this add recomputes them all at the next need).
-  const bool projecting = projected_ && projectedVersion_ > 0;
-  const std::vector<double> projections = projecting ? projectRows(features, count) : std::vector<double>();
+void Catalogue::add(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes* attributes) {
+  arms_.checkAdd(ids, count, features, attributes);
   // The new rows are stamped with a new revision (ArmSet::keepStamps): a user that knew one of these
   // ids (removed and added again since its last call) sees a new arm, not the one it kept a width or
   // a stage for.
   arms_.add(ids, count, features, attributes);
+  const std::size_t first = arms_.size() - count;
   try {
-    index_->add(ids, count, vectors.data(), vectors.size(), arms_.attributesOfRows(arms_.size() - count, count));
+    // The float copy of the new rows (keepFloatRows) is what the index stores (the same casts).
+    index_->add(ids, count, StoredFloatRows(arms_, first, count), arms_.attributesOfRows(first, count));
   } catch (...) {
     arms_.remove(ids, count);
     throw;
   }
-  if (projecting) {
+  // The projected rows of the new arms in the current basis (a refit due after this add recomputes
+  // them all at the next need), projected from the stored rows: the same bits as from the batch
+  // (ArmSubspace::project's fixed order of operations).
+  if (projected_ && projectedVersion_ > 0) {
     try {
-      const ItemAttributes added = arms_.attributesOfRows(arms_.size() - count, count);
-      projected_->add(ids, count, projections.data(), &added);
+      ProjectedArms::appendProjections(*subspace_, arms_, first, count, *projected_);
     } catch (...) {
       index_->remove(ids, count);
       arms_.remove(ids, count);

@@ -10,17 +10,36 @@ ProjectedArms::ProjectedArms(int dim, int modelDim, double energy, std::uint64_t
   if (floatRows_) rows_.keepFloatRows();
 }
 
-void ProjectedArms::appendProjections(const ArmSubspace& basis, const ArmSet& arms, std::size_t first, std::size_t count, ArmSet& into) {
-  const auto m = static_cast<std::size_t>(basis.modelDim());
-  std::vector<double> rows(count * m);
-  std::vector<Id> ids(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const Vector z = basis.project(arms.rowData(first + i));
-    std::copy(z.data(), z.data() + m, rows.data() + i * m);
-    ids[i] = arms.idAt(first + i);
+namespace {
+// The projections of `count` stored rows from `first` on, computed a piece at a time as ArmSet::add
+// reads them: never all of them in memory beside the rows they are appended to.
+class ProjectedRows final : public DoubleSource {
+ public:
+  ProjectedRows(const ArmSubspace& basis, const ArmSet& arms, std::size_t first, std::size_t count)
+      : basis_(basis), arms_(arms), first_(first), length_(count * static_cast<std::size_t>(basis.modelDim())) {}
+  std::size_t length() const override { return length_; }
+  void read(std::size_t first, std::size_t count, double* piece) const override {
+    const auto m = static_cast<std::size_t>(basis_.modelDim());
+    for (std::size_t at = first; at < first + count;) {
+      const Vector z = basis_.project(arms_.rowData(first_ + at / m));
+      const std::size_t column = at % m;
+      const std::size_t take = std::min(m - column, first + count - at);
+      std::copy_n(z.data() + column, take, piece + (at - first));
+      at += take;
+    }
   }
+
+ private:
+  const ArmSubspace& basis_;
+  const ArmSet& arms_;
+  std::size_t first_;
+  std::size_t length_;
+};
+}  // namespace
+
+void ProjectedArms::appendProjections(const ArmSubspace& basis, const ArmSet& arms, std::size_t first, std::size_t count, ArmSet& into) {
   const ItemAttributes attributes = arms.attributesOfRows(first, count);
-  into.add(ids.data(), count, rows.data(), &attributes);
+  into.add(arms.ids().data() + first, count, ProjectedRows(basis, arms, first, count), &attributes);
 }
 
 Matrix ProjectedArms::refit(const ArmSet& arms) {

@@ -197,11 +197,10 @@ Vector RidgePolicy::theta() const {
   return current->lift(model_.thetaMovedThrough(transitionsSinceModelVersion()));
 }
 
-void RidgePolicy::addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-                          const ItemAttributes* attributes) {
+void RidgePolicy::addArms(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes* attributes) {
   require(ownArms_ != nullptr, ErrorCode::InvalidArgument,
           "addArms: this policy reads its arms from a catalogue; add them with catalogue.add()");
-  ownArms_->checkAdd(ids, count, features, featureLength, attributes);
+  ownArms_->checkAdd(ids, count, features, attributes);
   ownArms_->add(ids, count, features, attributes);
   try {
     if (projected_) {

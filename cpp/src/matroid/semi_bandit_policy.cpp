@@ -302,14 +302,17 @@ void SemiBanditPolicy::save(StateWriter& out) const {
 void SemiBanditPolicy::load(StateReader& in) {
   const std::uint64_t rounds = in.u64();
   in.check(rounds <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()), "the round count is out of range");
-  std::vector<std::uint64_t> pulls = in.u64s();
-  std::vector<double> means = in.f64s();
-  in.check(pulls.size() == armCount_ && means.size() == armCount_, "the arm statistics do not match the matroid");
+  // The counts, means and weights are decoded into the vectors the constructor made (a policy is
+  // loaded only when new, and a failed load leaves no object): copies beside them would double the
+  // memory of a policy over many arms.
+  in.u64s(pulls_);
+  in.f64s(means_);
+  in.check(pulls_.size() == armCount_ && means_.size() == armCount_, "the arm statistics do not match the matroid");
   in.random(random_);
   armsScanned_ = in.u64();
   std::vector<Id> unpulled = in.u32s();
   std::vector<Id> selected = in.u32s();
-  std::vector<double> weights = in.f64s();
+  in.f64s(weights_);
   const double countScale = in.f64();
   const double roundWeight = in.f64();
   const std::uint8_t initialPhase = in.u8();
@@ -318,7 +321,7 @@ void SemiBanditPolicy::load(StateReader& in) {
   const std::vector<double> windowRewards = in.f64s();
   const std::vector<double> windowWeights = in.f64s();
 
-  in.check(weights.size() == armCount_, "the arm weights do not match the matroid");
+  in.check(weights_.size() == armCount_, "the arm weights do not match the matroid");
   in.check(initialPhase <= 1, "the initial phase's flag is not 0 or 1");
   in.check(std::isfinite(countScale) && countScale >= kSmallestScale && countScale <= 1.0, "the count scale is out of range");
   in.check(std::isfinite(roundWeight) && roundWeight >= 0.0 && countScale * roundWeight <= static_cast<double>(rounds) * (1.0 + 1e-9),
@@ -335,17 +338,17 @@ void SemiBanditPolicy::load(StateReader& in) {
   std::size_t unpulledPlayable = 0;
   for (Id arm = 0; arm < armCount_; ++arm) {
     const bool loop = !oracle_->canAdd(arm);
-    in.check(pulls[arm] <= rounds && pulls[arm] <= expectedPulls - totalPulls, "the pull counts do not add up to the rounds");
-    totalPulls += pulls[arm];
-    in.check(!loop || pulls[arm] == 0, "a loop was pulled");
-    in.check(std::isfinite(weights[arm]) && weights[arm] >= 0.0 &&
-                 countScale * weights[arm] <= static_cast<double>(pulls[arm]) * (1.0 + 1e-9),
+    in.check(pulls_[arm] <= rounds && pulls_[arm] <= expectedPulls - totalPulls, "the pull counts do not add up to the rounds");
+    totalPulls += pulls_[arm];
+    in.check(!loop || pulls_[arm] == 0, "a loop was pulled");
+    in.check(std::isfinite(weights_[arm]) && weights_[arm] >= 0.0 &&
+                 countScale * weights_[arm] <= static_cast<double>(pulls_[arm]) * (1.0 + 1e-9),
              "an arm's count is out of range");
-    if (weights[arm] == 0.0) {
-      in.check(means[arm] == 0.0, "an arm without observations has a mean");
+    if (weights_[arm] == 0.0) {
+      in.check(means_[arm] == 0.0, "an arm without observations has a mean");
       if (!loop) ++unpulledPlayable;
     } else {
-      in.check(std::isfinite(means[arm]) && means[arm] >= a_ - slack && means[arm] <= b_ + slack, "a mean is outside [a, b]");
+      in.check(std::isfinite(means_[arm]) && means_[arm] >= a_ - slack && means_[arm] <= b_ + slack, "a mean is outside [a, b]");
     }
   }
   in.check(totalPulls == expectedPulls, "the pull counts do not add up to the rounds");
@@ -359,7 +362,7 @@ void SemiBanditPolicy::load(StateReader& in) {
   std::vector<bool> seen(unpulled.size() > 0 ? armCount_ : 0, false);
   for (std::size_t i = 0; i < unpulled.size(); ++i) {
     const Id arm = unpulled[i];
-    in.check(arm < armCount_ && weights[arm] == 0.0 && oracle_->canAdd(arm) && !seen[arm], "the list of unpulled arms is damaged");
+    in.check(arm < armCount_ && weights_[arm] == 0.0 && oracle_->canAdd(arm) && !seen[arm], "the list of unpulled arms is damaged");
     seen[arm] = true;
     position[arm] = static_cast<std::uint32_t>(i);
   }
@@ -380,7 +383,7 @@ void SemiBanditPolicy::load(StateReader& in) {
                (forgetting_.kind() == Forgetting::Kind::Window ? windowWeights.size() <= forgetting_.window() : observations == 0),
            "the window does not match its rounds");
   for (std::size_t i = 0; i < observations; ++i) {
-    in.check(windowArms[i] < armCount_ && weights[windowArms[i]] > 0.0 && std::isfinite(windowRewards[i]) &&
+    in.check(windowArms[i] < armCount_ && weights_[windowArms[i]] > 0.0 && std::isfinite(windowRewards[i]) &&
                  windowRewards[i] >= a_ && windowRewards[i] <= b_,
              "a window observation is damaged");
   }
@@ -390,14 +393,11 @@ void SemiBanditPolicy::load(StateReader& in) {
            "the initial phase does not match the unpulled arms");
 
   rounds_ = static_cast<std::int64_t>(rounds);
-  pulls_ = std::move(pulls);
-  weights_ = std::move(weights);
   countScale_ = countScale;
   roundWeight_ = roundWeight;
   windowArms_.assign(windowArms.begin(), windowArms.end());
   windowRewards_.assign(windowRewards.begin(), windowRewards.end());
   windowWeights_.assign(windowWeights.begin(), windowWeights.end());
-  means_ = std::move(means);
   unpulled_ = std::move(unpulled);
   unpulledPosition_ = std::move(position);
   unpulledListed_ = listed;

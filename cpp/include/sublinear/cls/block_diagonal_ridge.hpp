@@ -55,7 +55,8 @@ class BlockDiagonalRidge {
     double weight;
   };
   void refit(const std::deque<Observation>& observations);
-  // Bit-exact state of every block (RidgeRegression::save); load checks the shape.
+  // Bit-exact state of every block (RidgeRegression::save); load checks the shape and decodes into
+  // the blocks themselves (for a new regression: a failed load leaves it half read).
   void save(StateWriter& out) const;
   void load(StateReader& in);
 

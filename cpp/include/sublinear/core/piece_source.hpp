@@ -26,6 +26,7 @@ class PieceSource {
 };
 
 using FloatSource = PieceSource<float>;
+using DoubleSource = PieceSource<double>;
 using ByteSource = PieceSource<std::uint8_t>;
 
 // Values already in memory (read in one piece).
@@ -45,11 +46,15 @@ class PiecesInMemory final : public PieceSource<T> {
 };
 
 using FloatsInMemory = PiecesInMemory<float>;
+using DoublesInMemory = PiecesInMemory<double>;
 using BytesInMemory = PiecesInMemory<std::uint8_t>;
 
 // body(floats, first, count) over consecutive pieces of `source` that cover it: whole rows of
 // `rowFloats` (at least one row a piece), or the whole source at once when it lies in memory.
 void forEachPiece(const FloatSource& source, std::size_t rowFloats,
                   const std::function<void(const float* floats, std::size_t first, std::size_t count)>& body);
+// The same over doubles (a linear policy's or a catalogue's features), rows of `rowDoubles`.
+void forEachPiece(const DoubleSource& source, std::size_t rowDoubles,
+                  const std::function<void(const double* doubles, std::size_t first, std::size_t count)>& body);
 
 }  // namespace sublinear

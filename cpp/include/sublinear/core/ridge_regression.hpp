@@ -89,7 +89,8 @@ class RidgeRegression {
   // in the InverseOnly form V^-1, b, theta, log det V and ||theta||^2_{V^-1}) rather than
   // recomputing them, so a restored regression continues exactly.
   void save(StateWriter& out) const;
-  // CORRUPT_STATE unless the stored dimension, lambda and form are this regression's.
+  // CORRUPT_STATE unless the stored dimension, lambda and form are this regression's. Decoded into
+  // this regression's own matrices: for a new one (a failed load leaves it half read).
   void load(StateReader& in);
 
  private:
@@ -98,6 +99,11 @@ class RidgeRegression {
    public:
     void restore(const Matrix& factor, double l1Norm) {
       m_matrix = factor;
+      restored(l1Norm);
+    }
+    // The factor's own storage, for a saved factor decoded in place (then restored()).
+    Matrix& factor() { return m_matrix; }
+    void restored(double l1Norm) {
       m_l1_norm = l1Norm;
       m_isInitialized = true;
       m_info = Eigen::Success;

@@ -129,6 +129,13 @@ class StateReader {
   // Fail with CORRUPT_STATE unless the stored shape is the expected one.
   Eigen::VectorXd vector(Eigen::Index expectedSize);
   Eigen::MatrixXd matrix(Eigen::Index expectedRows, Eigen::Index expectedColumns);
+  // The same decoded into a decoder's own storage (`into`, resized after the shape's check: kept as
+  // it is when it has the shape already), rather than a passing copy beside it: wasm memory never
+  // shrinks, so a copy as large as the object would set the process's size for good.
+  void vector(Eigen::VectorXd& into, Eigen::Index expectedSize);
+  void matrix(Eigen::MatrixXd& into, Eigen::Index expectedRows, Eigen::Index expectedColumns);
+  void f64s(std::vector<double>& into);
+  void u64s(std::vector<std::uint64_t>& into);
   // Fails with CORRUPT_STATE (and `why`) when `condition` is false: for checks of decoded values.
   void check(bool condition, const std::string& why) const;
   // A count read from the payload, checked against the bytes that remain (each element taking at

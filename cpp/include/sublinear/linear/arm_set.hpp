@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 
+#include "sublinear/core/piece_source.hpp"
 #include "sublinear/core/row_store.hpp"
 #include "sublinear/linear/linear_policy.hpp"
 #include "sublinear/mips/eligibility.hpp"
@@ -70,14 +71,26 @@ class ArmSet {
   // not one row per arm, or too many value names) (resp. UNKNOWN_ID / DUPLICATE_ID) and change
   // nothing; add/remove/setLabels/setValues assume their batch passed the check.
   void checkAdd(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-                const ItemAttributes* attributes = nullptr) const;
+                const ItemAttributes* attributes = nullptr) const {
+    checkAdd(ids, count, DoublesInMemory(features, featureLength), attributes);
+  }
+  // The same with the features read a piece at a time (a JS array beside the wasm heap), the values
+  // checked in a pass over the pieces: the same errors, never a whole copy of the batch in memory.
+  void checkAdd(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes* attributes = nullptr) const;
+  // NON_FINITE or INVALID_ARGUMENT (beyond kMaxMagnitude) for an entry of a batch's features, as
+  // checkAdd finds it, `first` being the position of features[0] in the batch (a piece of it).
+  static void checkFeatureEntries(const double* features, std::size_t length, std::size_t first);
   void checkRemove(const Id* ids, std::size_t count) const;
   void checkChanges(const Id* ids, std::size_t count, const ItemAttributes& batch) const;
   // UNKNOWN_ID / DUPLICATE_ID / DIMENSION_MISMATCH / NON_FINITE / INVALID_ARGUMENT (beyond
   // kMaxMagnitude), nothing changed; setFeatures assumes its batch passed.
   void checkFeatures(const Id* ids, std::size_t count, const double* features, std::size_t featureLength) const;
   // attributes: null (every label 0, no values) or one row per arm.
-  void add(const Id* ids, std::size_t count, const double* features, const ItemAttributes* attributes = nullptr);
+  void add(const Id* ids, std::size_t count, const double* features, const ItemAttributes* attributes = nullptr) {
+    add(ids, count, DoublesInMemory(features, count * static_cast<std::size_t>(dim_)), attributes);
+  }
+  // The same from features read a piece at a time (checkAdd's source, passed).
+  void add(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes* attributes = nullptr);
   void remove(const Id* ids, std::size_t count);
   // Row i of the batch for ids[i]: its labels, or the values it holds (others stay).
   void setLabels(const Id* ids, std::size_t count, const ItemAttributes& labels);

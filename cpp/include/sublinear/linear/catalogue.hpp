@@ -75,7 +75,14 @@ class Catalogue {
   void add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
            const std::uint32_t* labels = nullptr, std::size_t labelCount = 0);
   // attributes: null or one row per arm (labels and values).
-  void add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength, const ItemAttributes* attributes);
+  void add(const Id* ids, std::size_t count, const double* features, std::size_t featureLength, const ItemAttributes* attributes) {
+    add(ids, count, DoublesInMemory(features, featureLength), attributes);
+  }
+  // The same with the features read a piece at a time (a JS array beside the wasm heap): checked in
+  // a pass over the pieces, then stored in another, and the index and the projected rows fed from
+  // the stored rows, so that no whole copy of the batch (nor its float copy, nor its projections)
+  // is ever in memory beside the arms.
+  void add(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes* attributes);
   // Row i of the batch for arm ids[i]: its labels, or the values the batch holds (others stay). The
   // attributes only: the index's structure and every row stay where they are, and users see the
   // change at their next call. UNKNOWN_ID / DUPLICATE_ID / DIMENSION_MISMATCH / INVALID_ARGUMENT,

@@ -9,6 +9,7 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/id.hpp"
 #include "sublinear/core/options.hpp"
+#include "sublinear/core/piece_source.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/core/ridge_regression.hpp"
 #include "sublinear/mips/item_attributes.hpp"
@@ -66,8 +67,13 @@ class LinearPolicy {
   // features: count * dim() doubles, row-major; attributes: null (every arm label 0, no values) or
   // one row per arm; labels: null or one per arm.
   // DUPLICATE_ID / NON_FINITE / DIMENSION_MISMATCH / INVALID_ARGUMENT (attributes of another count).
-  virtual void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-                       const ItemAttributes* attributes) = 0;
+  // The features read a piece at a time (a JS array beside the wasm heap, never copied there whole;
+  // DoublesInMemory for features in memory), with the same checks and errors.
+  virtual void addArms(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes* attributes) = 0;
+  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
+               const ItemAttributes* attributes) {
+    addArms(ids, count, DoublesInMemory(features, featureLength), attributes);
+  }
   void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength, const Label* labels,
                std::size_t labelCount) {
     if (labels == nullptr) return addArms(ids, count, features, featureLength, static_cast<const ItemAttributes*>(nullptr));

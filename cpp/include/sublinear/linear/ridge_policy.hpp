@@ -54,8 +54,7 @@ class RidgePolicy : public LinearPolicy, private LinearModel::Listener {
 
   using LinearPolicy::addArms;
   using LinearPolicy::select;
-  void addArms(const Id* ids, std::size_t count, const double* features, std::size_t featureLength,
-               const ItemAttributes* attributes) final;
+  void addArms(const Id* ids, std::size_t count, const DoubleSource& features, const ItemAttributes* attributes) final;
   void removeArms(const Id* ids, std::size_t count) final;
   // Without a filter, chooseArm() (each policy's algorithm as it always ran); with one, chooseArms(1).
   Id select(const ArmFilter& filter) final;

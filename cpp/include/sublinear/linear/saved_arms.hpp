@@ -12,7 +12,8 @@ namespace sublinear {
 void saveArmSet(const ArmSet& arms, StateWriter& out);
 // Reads them into `arms` (empty), refusing what ArmSet::checkAdd refuses (duplicate ids, features
 // that are not finite or beyond kMaxMagnitude) and a label count other than the arms'. The count
-// is bounded by the bytes left at leastBytesPerArm each before anything is allocated.
+// is bounded by the bytes left at leastBytesPerArm each before anything is allocated. The rows are
+// decoded into the set a piece at a time (checked piece by piece), never whole beside it.
 void loadArmSet(ArmSet& arms, StateReader& in, std::size_t leastBytesPerArm);
 
 }  // namespace sublinear
