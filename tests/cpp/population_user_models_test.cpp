@@ -160,9 +160,11 @@ TEST(PopulationUserModels, AUsersModelIsShrunkTowardsThePooledOne) {
 
 // Tastes that disagree, binary clicks, 60 users with 60 logged records each over 12 items, a uniform
 // logger and one that plays arm 0 40% of the time, 20 seeds each: the per-user models' dm and dr
-// cover the population's true click rate in at least 90% of seeds; the pooled dm misses (measured
-// 2 and 3 of 20; asserted at most half). Where every user has one taste the cross-validated weight
-// comes out large (the pooled model) and the per-user dm covers as the pooled one does.
+// cover the population's true click rate in at least 90% of seeds (measured 19 and 20, 20 and 20 of
+// 20); the pooled dm misses (measured 2 and 4 of 20; asserted at most half). Where every user has one
+// taste the cross-validated weight comes out large (the pooled model) and the per-user dm covers as
+// the pooled one does. With 20 records a user the per-user dm misses too (the sweep below: its
+// shrinkage towards the pooled model is a bias its interval does not carry), which is not asserted.
 TEST(PopulationUserModels, PerUserModelsCoverWhereThePooledOneMisses) {
   constexpr int kSeeds = 20;
   for (const double favourite : {1.0 / 12.0, 0.4}) {

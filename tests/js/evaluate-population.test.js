@@ -171,6 +171,8 @@ describe('bad population logs', () => {
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { policy: { type: 'lin-ucb' } }, log, estimators: ['ips'] }), 'INVALID_ARGUMENT');
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { policy: { type: 'lin-ucb', dim: 3 } }, log }), 'INVALID_ARGUMENT');
     expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log, interval: 'jackknife' }), 'INVALID_ARGUMENT');
+    expect(expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log, rewardModelScope: 'per-item' }), 'INVALID_ARGUMENT').message)
+      .toContain('rewardModelScope');
     // A population's options on one policy's evaluation.
     const policy = new sb.LinUCB({ catalogue: shop.catalogue });
     expectBanditError(sb, () => sb.evaluate({ policy, log: { arms: log.arms, rewards: log.rewards, propensities: log.propensities }, interval: 'bootstrap' }), 'INVALID_ARGUMENT');
@@ -210,6 +212,13 @@ describe('bad population logs', () => {
     expect(report.baseline.horizon).toBeGreaterThanOrEqual(0);
     for (const name of ['ips', 'snips', 'dm', 'dr']) expect(Object.keys(report[name]).sort()).toEqual(['effectiveSampleSize', 'high', 'low', 'n', 'value']);
     expect(Object.keys(report.diagnostics).sort()).toEqual(['clippedShare', 'draws', 'effectiveSampleSize', 'largestWeights', 'weightMean', 'zeroWeightRecords']);
+    // dm and dr's reward model: one per user by default, with the cross-validated weight of its pull towards the pooled one.
+    expect(report.rewardModelScope).toBe('per-user');
+    expect(report.userLambda).toBeGreaterThan(0);
+    const pooled = sb.evaluate({ ...options, rewardModelScope: 'pooled' });
+    expect(pooled.rewardModelScope).toBe('pooled');
+    expect(pooled.userLambda).toBeUndefined();
+    expect(pooled.ips).toEqual(report.ips);
     // A slate log: each position's estimates too.
     const positions = Uint32Array.from(log.arms, (_, i) => i % 2);
     const slate = sb.evaluate({ catalogue: shop.catalogue, users: { states }, baseline: { states }, log: { ...log, positions } });
