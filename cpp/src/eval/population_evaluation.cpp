@@ -523,7 +523,7 @@ constexpr double kUserLambdas[] = {0.25, 1.0, 4.0, 16.0, 64.0, 256.0, 1024.0};
 // plus lambda_u / 2 ||theta_u - theta_pooled||^2 (RewardModel::fit with a prior), the kind the
 // pooled model has (logistic for clicks, ridge otherwise), fitted by the same Newton steps.
 //
-// lambda_u, the spread of the users' tastes around the pooled model, is the one weight of
+// lambda_u, the precision of the users' tastes around the pooled model (large: they agree), is the one weight of
 // kUserLambdas whose fold models predict the held-out half of every user's records best (the loss
 // of RewardModel::loss summed over both folds): where every user clicks alike it comes out large
 // and the models are the pooled one, where tastes differ it comes out small. Those fold models
