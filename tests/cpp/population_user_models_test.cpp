@@ -18,8 +18,8 @@
 using namespace sublinear;
 using sublinear::testing::expectError;
 
-// A population's per-user reward models (rewardModelScope 'per-user', the default) against the one
-// pooled model, on shops whose users click differently on the same items.
+// A population's per-user reward models (rewardModelScope 'per-user'; 'auto', the default, takes them
+// for dm and the pooled ones for dr) against the one pooled model, on shops whose users click differently on the same items.
 namespace population_user_models_test {
 constexpr int kDim = 3;
 
@@ -95,10 +95,12 @@ UserModelsCoverage userModelsCoverage(int seeds, bool ownTastes, double favourit
     double truth = 0.0;
     for (const Id user : logged.users) truth += value[user] / static_cast<double>(logged.users.size());
     const UserModels frozen = UserModels::frozen(shop.catalogue, states);
+    std::unordered_map<std::string, Json> reports;
     for (const char* scope : {"pooled", "per-user"}) {
       const auto start = std::chrono::steady_clock::now();
       const Json report =
           PopulationEvaluation(Json{{"estimators", {"dm", "dr"}}, {"rewardModelScope", scope}}).run(frozen, nullptr, logged.log, logged.users);
+      reports[scope] = report;
       result.seconds[scope] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / seeds;
       EXPECT_EQ(report["rewardModelScope"], scope);
       if (std::string(scope) == "per-user") result.userLambda += report["userLambda"].get<double>() / seeds;
@@ -112,6 +114,12 @@ UserModelsCoverage userModelsCoverage(int seeds, bool ownTastes, double favourit
         result.bias[key] += (estimate["value"].get<double>() - truth) / seeds;
       }
     }
+    // The default, 'auto': dm as 'per-user' gives it, dr as 'pooled' does, to the bit.
+    const Json automatic = PopulationEvaluation(Json{{"estimators", {"dm", "dr"}}}).run(frozen, nullptr, logged.log, logged.users);
+    EXPECT_EQ(automatic["rewardModelScope"], "auto");
+    EXPECT_EQ(automatic["dm"], reports["per-user"]["dm"]);
+    EXPECT_EQ(automatic["dr"], reports["pooled"]["dr"]);
+    EXPECT_EQ(automatic["userLambda"], reports["per-user"]["userLambda"]);
   }
   return result;
 }

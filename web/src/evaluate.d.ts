@@ -126,13 +126,14 @@ export interface EvaluateOptions {
    */
   rewardModel?: 'auto' | 'linear' | 'logistic';
   /**
-   * A population's reward model of dm and dr (default 'per-user'): one model per user, penalised by
+   * A population's reward models of dm and dr. 'per-user': one model per user, penalised by
    * userLambda / 2 ||theta_u - theta_pooled||^2 towards the model pooled over every user (a user with few
    * records stays near it), the weight chosen by cross-validation over two halves of each user's records;
-   * or 'pooled': one model over every user's records, which cannot see a user's own taste (its dm misses
-   * where users' tastes differ: docs/evaluation.md). Ignored for one policy.
+   * 'pooled': one model over every user's records, which cannot see a user's own taste (its dm misses
+   * where users' tastes differ: docs/evaluation.md). Default 'auto': per-user for dm, pooled for dr (whose
+   * per-user models share the luck of candidates trained on the evaluated records). Ignored for one policy.
    */
-  rewardModelScope?: 'per-user' | 'pooled';
+  rewardModelScope?: 'auto' | 'per-user' | 'pooled';
   /** The arms of a policy given as options without a catalogue. */
   arms?: { ids: Ids; features: Floats };
 }
@@ -218,9 +219,9 @@ export interface PopulationReport extends PopulationEstimates {
   interval: 'normal' | 'bootstrap';
   /** The reward model dm and dr used (present when either was computed). */
   rewardModel?: 'linear' | 'logistic';
-  /** Whether that model is one per user or one pooled over the users (present with rewardModel). */
-  rewardModelScope?: 'per-user' | 'pooled';
-  /** With 'per-user': the weight of the penalty pulling each user's model towards the pooled one, as cross-validated. */
+  /** The option rewardModelScope as the evaluation read it (present with rewardModel). */
+  rewardModelScope?: 'auto' | 'per-user' | 'pooled';
+  /** Where per-user models were fitted (dm by default): the weight of the penalty pulling each user's model towards the pooled one, as cross-validated. */
   userLambda?: number;
   baseline?: PopulationEstimates;
   /** Candidate minus baseline for each estimator both have, its interval on the same users (paired). */

@@ -51,10 +51,11 @@ class UserModels {
 // of the user's model once per distinct context, as OffPolicyEvaluation does) weighs the logged
 // rewards: ips, snips, dm (a reward model of the reward on the catalogue's features, RewardModel:
 // ridge, or logistic for clicks; fitted on the log, shared by candidate and baseline), dr (that
-// model cross-fitted on two halves of each user's records). The reward model is, by default
-// (`rewardModelScope: 'per-user'`), one per user shrunk towards the pooled one: users whose tastes
+// model cross-fitted on two halves of each user's records). dm's reward model is, by default
+// (`rewardModelScope: 'auto'`), one per user shrunk towards the pooled one: users whose tastes
 // differ click differently on the same items, which one pooled model cannot see (its dm misses on
 // such shops); a user with few records stays near the pooled model (fitPerUserModels says how).
+// dr keeps the pooled models unless `rewardModelScope: 'per-user'` asks (the constructor says why).
 //
 // Learning populations: `replay` with rejection sampling by the logged propensities (Dudik, Erhan,
 // Langford and Li 2012): each user's model runs through that user's records in log order; where it
@@ -102,7 +103,9 @@ class PopulationEvaluation {
   std::size_t draws_;
   double lambda_;
   std::string rewardModel_;
-  bool perUser_;
+  std::string rewardModelScope_;
+  bool perUserDm_;
+  bool perUserDr_;
   bool bootstrap_;
   std::size_t resamples_;
   std::uint64_t seed_;
