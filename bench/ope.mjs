@@ -301,16 +301,22 @@ export default async function ope(args, report) {
       const frozen = oneTaste ? 'frozen, one taste' : 'frozen';
       const [normal, normalMs] = timed({ catalogue: shop.catalogue, users: { states }, baseline: { states: baselineStates }, log });
       const [linear, linearMs] = timed({ catalogue: shop.catalogue, users: { states }, log, estimators: ['dm', 'dr'], rewardModel: 'linear' });
+      // The default reward model is one per user (rewardModelScope 'per-user'); the pooled one beside it.
+      const [pooled, pooledMs] = timed({ catalogue: shop.catalogue, users: { states }, log, estimators: ['dm', 'dr'], rewardModelScope: 'pooled' });
+      const scoped = (result) => `${result.rewardModel}, ${result.rewardModelScope}`;
       for (const name of ['ips', 'snips', 'dm', 'dr']) {
-        add(`${frozen}: ${name}`, name === 'dm' || name === 'dr' ? `${normal.rewardModel}, pooled` : '', covers(normal[name], truth), normal[name].high - normal[name].low, normalMs);
+        add(`${frozen}: ${name}`, name === 'dm' || name === 'dr' ? scoped(normal) : '', covers(normal[name], truth), normal[name].high - normal[name].low, normalMs);
       }
-      for (const name of ['dm', 'dr']) add(`${frozen}: ${name}`, 'linear, pooled', covers(linear[name], truth), linear[name].high - linear[name].low, linearMs);
+      for (const name of ['dm', 'dr']) {
+        add(`${frozen}: ${name}`, scoped(pooled), covers(pooled[name], truth), pooled[name].high - pooled[name].low, pooledMs);
+        add(`${frozen}: ${name}`, scoped(linear), covers(linear[name], truth), linear[name].high - linear[name].low, linearMs);
+      }
       if (!oneTaste) {
         const [boot, bootMs] = timed({ catalogue: shop.catalogue, users: { states }, baseline: { states: baselineStates }, log, estimators: ['ips', 'dr'], interval: 'bootstrap', seed });
         for (const name of ['ips', 'dr']) {
-          const model = name === 'dr' ? `${boot.rewardModel}, pooled` : '';
+          const model = name === 'dr' ? scoped(boot) : '';
           add(`${frozen}: ${name}, bootstrap`, model, covers(boot[name], truth), boot[name].high - boot[name].low, bootMs);
-          add(`${frozen}: paired difference, ${name}`, name === 'dr' ? `${normal.rewardModel}, pooled` : '', covers(normal.difference[name], difference),
+          add(`${frozen}: paired difference, ${name}`, name === 'dr' ? scoped(normal) : '', covers(normal.difference[name], difference),
             normal.difference[name].high - normal.difference[name].low, normalMs);
         }
       }
@@ -336,6 +342,6 @@ export default async function ope(args, report) {
   report.table(`95% intervals covering the truth, their mean width and the time of one sb.evaluate (wasm in Node), seeds 1-${seeds}`,
     ['estimator', 'reward model (dm, dr)', 'covered', 'mean width', 'ms an evaluation'], table);
   report.note('One policy: 3,000 records of one user\'s clicks over 40 items (d = 8), the target LinTS trained on 40 clicks; the time of a row is one evaluation of the estimators of its reward model (auto: ips, snips, dm, dr; linear: dm, dr). ' +
-    'Frozen: 8,000 records (80 users x 100), click rate about 0.25-0.4; the time of the normal rows is one evaluation of all four estimators with the baseline, of the linear rows dm and dr alone. ' +
+    'Frozen: 8,000 records (80 users x 100), click rate about 0.25-0.4; the time of the normal rows is one evaluation of all four estimators with the baseline, of the linear rows (one model per user, the default scope) and the pooled ones (rewardModelScope \'pooled\') dm and dr alone. ' +
     `Learning: 20,000 records (50 users x 400), the default acceptance (the smallest propensity) keeping about 2.5%: a horizon of ${(horizons.reduce((a, b) => a + b, 0) / horizons.length).toFixed(1)} decisions a user on average.`);
 }

@@ -23,7 +23,7 @@ const usage = `usage:
   sublinear-bandits evaluate --log <file> --catalogue <catalogue.bin> (--users-policy <config.json> | --users-states <dir>)
                     [--baseline-policy <config.json> | --baseline-states <dir>] [--interval normal|bootstrap]
                     [--resamples <n>] [--seed <n>] [--acceptance <p>] [--estimators ...] [--clip <w>] [--draws <n>]
-                    [--reward-model auto|linear|logistic] [--json]
+                    [--reward-model auto|linear|logistic] [--reward-model-scope auto|per-user|pooled] [--json]
       a population (docs/evaluation.md "Evaluating a population"): every record of the log names its user;
       each user learns from scratch with the policy { "type": "lin-ucb", ...options } (learning), or keeps
       its saved state, the file <user id>.bin of the directory (frozen); with a baseline, the paired difference.
@@ -113,6 +113,7 @@ async function evaluatePopulationCommand(args, options, sb) {
   if (option('--resamples')) options.resamples = decimalOption(option, '--resamples', DIGITS, 'decimal integer');
   if (option('--seed')) options.seed = decimalOption(option, '--seed', DIGITS, 'decimal integer');
   if (option('--acceptance')) options.acceptance = decimalOption(option, '--acceptance', DECIMAL, 'decimal number');
+  if (option('--reward-model-scope')) options.rewardModelScope = option('--reward-model-scope');
   const catalogue = sb.Catalogue.fromBytes(new Uint8Array(readFileSync(option('--catalogue'))));
   try {
     const report = sb.evaluate({ ...options, catalogue });
@@ -125,7 +126,7 @@ async function evaluatePopulationCommand(args, options, sb) {
     // page-ips and page-cascade take Fay and Feuer's gamma interval where the others take the normal one.
     const gamma = report.interval === 'normal' ? ['page-ips', 'page-cascade'].filter((name) => report[name]) : [];
     console.log(`${options.log.arms.length} logged decisions of ${report.users} users (${report.interval} intervals` +
-      `${gamma.length ? `; gamma for ${gamma.join(' and ')}` : ''}${report.rewardModel ? `, ${report.rewardModel} reward model` : ''})`);
+      `${gamma.length ? `; gamma for ${gamma.join(' and ')}` : ''}${report.rewardModel ? `, ${report.rewardModel} reward model ${report.userLambda === undefined ? 'pooled' : `${report.rewardModelScope === 'auto' ? 'per user for dm, pooled for dr' : 'per user'} (lambda ${report.userLambda})`}` : ''})`);
     const width = Math.max(8, ...names.filter((name) => report[name]).map((name) => name.length));
     for (const [title, estimates] of [['candidate', report], ['baseline', report.baseline], ['difference', report.difference]]) {
       if (!estimates || Object.keys(estimates).length === 0) continue;

@@ -122,10 +122,18 @@ export interface EvaluateOptions {
    * 'linear' otherwise). 'linear': ridge regression of the reward on the logged arm's features, its
    * value under the policy theta^T E_pi[x]. 'logistic': P(click) = sigma(theta^T [x, 1]) by
    * ridge-penalised Newton steps, its value sum_a pi(a) sigma(theta^T [x_a, 1]) over the policy's choice
-   * distribution (rewards outside [0, 1] are INVALID_ARGUMENT). A population's model is one pooled
-   * model over the catalogue's features: the users' own tastes are not in it (docs/evaluation.md).
+   * distribution (rewards outside [0, 1] are INVALID_ARGUMENT). A population's models: `rewardModelScope`.
    */
   rewardModel?: 'auto' | 'linear' | 'logistic';
+  /**
+   * A population's reward models of dm and dr. 'per-user': one model per user, penalised by
+   * userLambda / 2 ||theta_u - theta_pooled||^2 towards the model pooled over every user (a user with few
+   * records stays near it), the weight chosen by cross-validation over two halves of each user's records;
+   * 'pooled': one model over every user's records, which cannot see a user's own taste (its dm misses
+   * where users' tastes differ: docs/evaluation.md). Default 'auto': per-user for dm, pooled for dr (whose
+   * per-user models share the luck of candidates trained on the evaluated records). Ignored for one policy.
+   */
+  rewardModelScope?: 'auto' | 'per-user' | 'pooled';
   /** The arms of a policy given as options without a catalogue. */
   arms?: { ids: Ids; features: Floats };
 }
@@ -211,6 +219,10 @@ export interface PopulationReport extends PopulationEstimates {
   interval: 'normal' | 'bootstrap';
   /** The reward model dm and dr used (present when either was computed). */
   rewardModel?: 'linear' | 'logistic';
+  /** The option rewardModelScope as the evaluation read it (present with rewardModel). */
+  rewardModelScope?: 'auto' | 'per-user' | 'pooled';
+  /** Where per-user models were fitted (dm by default): the weight of the penalty pulling each user's model towards the pooled one, as cross-validated. */
+  userLambda?: number;
   baseline?: PopulationEstimates;
   /** Candidate minus baseline for each estimator both have, its interval on the same users (paired). */
   difference?: Partial<Record<Estimator, { value: number | null; low: number | null; high: number | null }>>;

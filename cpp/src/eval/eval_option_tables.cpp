@@ -26,6 +26,8 @@ const OptionGroup& evaluation() {
       number("lambda", 1.0, 0, kHuge, "ridge regulariser of the direct method's reward model", true),
       text("rewardModel", "auto", "auto|linear|logistic",
            "the reward model of dm and dr: ridge (linear), logistic regression (clicks), or auto: logistic when every reward is 0 or 1"),
+      text("rewardModelScope", "auto", "auto|per-user|pooled",
+           "a population's reward models: per-user (one per user shrunk towards the pooled one, its weight chosen by cross-validation) or pooled (one over every user), for dm and dr; auto: per-user for dm, pooled for dr"),
       text("interval", "normal", "normal|bootstrap", "a population's intervals: the delta method over users, or users resampled"),
       integer("resamples", 1000, 10, 100000, "resamples of users of a bootstrap interval"),
       seed(0, "seed of replay's acceptance draws and of the bootstrap's resamples"),

@@ -48,13 +48,16 @@ Vector RewardModel::design(const double* x) const {
 }
 
 RewardModel RewardModel::fit(Kind kind, double lambda, int dim, const Features& features, const std::vector<Id>& arms,
-                             const std::vector<double>& rewards, const std::function<bool(std::size_t)>& keep) {
+                             const std::vector<double>& rewards, const std::function<bool(std::size_t)>& keep,
+                             const RewardModel* prior) {
   RewardModel model(kind, dim, features);
   const int p = kind == Kind::Linear ? dim : dim + 1;
   const std::size_t n = arms.size();
+  // The centre of the penalty: 0, or the prior's parameters.
+  const Vector centre = prior ? prior->theta_ : Vector::Zero(p);
   if (kind == Kind::Linear) {
     Matrix gram = lambda * Matrix::Identity(p, p);
-    Vector responses = Vector::Zero(p);
+    Vector responses = lambda * centre;
     for (std::size_t k = 0; k < n; ++k) {
       if (!keep(k)) continue;
       const Eigen::Map<const Vector> x(features(arms[k]), dim);
@@ -89,7 +92,7 @@ RewardModel RewardModel::fit(Kind kind, double lambda, int dim, const Features& 
   // search: a full Newton step can overshoot where the clicks are nearly separable).
   const auto objective = [&](const Vector& theta) {
     const Vector eta = rows * theta;
-    double total = 0.5 * lambda * theta.squaredNorm();
+    double total = 0.5 * lambda * (theta - centre).squaredNorm();
     for (std::size_t a = 0; a < distinct.size(); ++a) {
       const auto i = static_cast<Eigen::Index>(a);
       total += counts[a] * softplus(eta[i]) - clicks[a] * eta[i];
@@ -99,7 +102,7 @@ RewardModel RewardModel::fit(Kind kind, double lambda, int dim, const Features& 
   // The Hessian at theta into the factor; returns the gradient of the log-likelihood (minus the penalty's).
   const auto newton = [&](const Vector& theta) {
     Matrix hessian = lambda * Matrix::Identity(p, p);
-    Vector ascent = -lambda * theta;
+    Vector ascent = -lambda * (theta - centre);
     const Vector eta = rows * theta;
     for (std::size_t a = 0; a < distinct.size(); ++a) {
       const auto i = static_cast<Eigen::Index>(a);
@@ -111,7 +114,8 @@ RewardModel RewardModel::fit(Kind kind, double lambda, int dim, const Features& 
     model.factor_.compute(hessian);
     return ascent;
   };
-  Vector theta = Vector::Zero(p);
+  // From the centre: a user with few records is a small step from the pooled model.
+  Vector theta = centre;
   double current = objective(theta);
   for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
     const Vector step = model.factor_.solve(newton(theta));
@@ -159,6 +163,16 @@ Vector RewardModel::gradientUnder(const Distribution& pi) const {
 }
 
 Vector RewardModel::score(const double* x, double reward) const { return design(x) * (reward - predict(x)); }
+
+double RewardModel::loss(const double* x, double reward) const {
+  if (kind_ == Kind::Linear) {
+    const double residual = reward - predict(x);
+    return residual * residual;
+  }
+  // -y log(mu) - (1 - y) log(1 - mu) from the linear predictor (finite however large |eta| is).
+  const double eta = theta_.head(dim_).dot(Eigen::Map<const Vector>(x, dim_)) + theta_[dim_];
+  return softplus(eta) - reward * eta;
+}
 
 double RewardModel::varianceAlong(const Vector& g, const std::vector<Id>& arms, const std::vector<double>& rewards,
                                   const std::function<bool(std::size_t)>& keep) const {

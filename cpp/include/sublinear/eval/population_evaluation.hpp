@@ -49,9 +49,13 @@ class UserModels {
 //
 // Frozen populations: each user's choice distribution per record (its position and filters, asked
 // of the user's model once per distinct context, as OffPolicyEvaluation does) weighs the logged
-// rewards: ips, snips, dm (one pooled reward model of the reward on the catalogue's features,
-// RewardModel: ridge, or logistic for clicks; fitted on the whole log, shared by candidate and
-// baseline; the users' own tastes are not in it), dr (that model cross-fitted on two halves).
+// rewards: ips, snips, dm (a reward model of the reward on the catalogue's features, RewardModel:
+// ridge, or logistic for clicks; fitted on the log, shared by candidate and baseline), dr (that
+// model cross-fitted on two halves of each user's records). dm's reward model is, by default
+// (`rewardModelScope: 'auto'`), one per user shrunk towards the pooled one: users whose tastes
+// differ click differently on the same items, which one pooled model cannot see (its dm misses on
+// such shops); a user with few records stays near the pooled model (fitPerUserModels says how).
+// dr keeps the pooled models unless `rewardModelScope: 'per-user'` asks (the constructor says why).
 //
 // Learning populations: `replay` with rejection sampling by the logged propensities (Dudik, Erhan,
 // Langford and Li 2012): each user's model runs through that user's records in log order; where it
@@ -99,6 +103,9 @@ class PopulationEvaluation {
   std::size_t draws_;
   double lambda_;
   std::string rewardModel_;
+  std::string rewardModelScope_;
+  bool perUserDm_;
+  bool perUserDr_;
   bool bootstrap_;
   std::size_t resamples_;
   std::uint64_t seed_;
@@ -107,6 +114,7 @@ class PopulationEvaluation {
   std::vector<std::string> estimatorsFor(const UserModels& models) const;
   Terms frozenTerms(const UserModels& models, const Shared& shared, const std::vector<std::string>& estimators) const;
   Terms learningTerms(const UserModels& models, const Shared& shared, const std::vector<std::string>& estimators) const;
+  void fitPerUserModels(Shared& shared) const;
 };
 
 }  // namespace sublinear

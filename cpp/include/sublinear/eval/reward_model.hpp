@@ -43,9 +43,12 @@ class RewardModel {
   static const char* nameOf(Kind kind);
 
   // Fitted on the records k of (arms, rewards) with keep(k), the regulariser `lambda`, features of
-  // dimension `dim`.
+  // dimension `dim`. With a `prior` (a model of the same kind and size) the penalty is lambda / 2
+  // ||theta - theta_prior||^2 instead: the fit is shrunk towards the prior's parameters, and equals
+  // them without records (a population's per-user model, shrunk towards the pooled one).
   static RewardModel fit(Kind kind, double lambda, int dim, const Features& features, const std::vector<Id>& arms,
-                         const std::vector<double>& rewards, const std::function<bool(std::size_t)>& keep);
+                         const std::vector<double>& rewards, const std::function<bool(std::size_t)>& keep,
+                         const RewardModel* prior = nullptr);
 
   Kind kind() const { return kind_; }
   // The number of parameters: d (linear) or d + 1 (logistic, with its intercept).
@@ -59,6 +62,9 @@ class RewardModel {
   Vector solve(const Vector& v) const { return factor_.solve(v); }
   // A record's score, z (y - r(x)): the fitted parameters move by about H^-1 times it per record.
   Vector score(const double* x, double reward) const;
+  // A held-out record's loss: the negative log-likelihood (logistic) or the squared error (linear),
+  // what cross-validation compares models by.
+  double loss(const double* x, double reward) const;
   // The variance of g^T theta-hat from the records k with keep(k): linear, the ridge's sigma^2 g^T H^-1 g
   // (sigma^2 from the residuals: the interval the evaluation always gave); logistic, the sandwich
   // sum_k (g^T H^-1 z_k (y_k - r(x_k)))^2, which holds when the clicks do not follow the model too.
