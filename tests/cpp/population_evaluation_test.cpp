@@ -16,6 +16,9 @@
 
 using namespace sublinear;
 using sublinear::testing::expectError;
+using sublinear::testing::favouriteLoggerLog;
+using sublinear::testing::trainedLinUcbStates;
+using sublinear::testing::UsersLog;
 
 namespace population_evaluation_test {
 constexpr int kDim = 3;
@@ -36,46 +39,11 @@ struct Shop : sublinear::testing::TasteShop {
   }
 };
 
-// `records` decisions per user of a logger that plays arm 0 with probability `favourite` and the
-// others uniformly (a logger that prefers one arm whatever the user: non-uniform propensities).
-struct Logged {
-  DecisionLog log;
-  std::vector<Id> users;
-};
-Logged logOf(Shop& shop, std::size_t records, double favourite) {
-  Logged logged;
-  const std::size_t k = shop.items.size();
-  for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
-    for (std::size_t t = 0; t < records; ++t) {
-      const Id arm = shop.random.bernoulli(favourite) ? 0 : static_cast<Id>(1 + shop.random.uniformInt(k - 1));
-      logged.log.arms.push_back(arm);
-      logged.log.propensities.push_back(arm == 0 ? favourite : (1.0 - favourite) / static_cast<double>(k - 1));
-      logged.log.rewards.push_back(shop.random.bernoulli(shop.clickRate(u, arm)) ? 1.0 : 0.0);
-      logged.users.push_back(static_cast<Id>(u));
-    }
-  }
-  return logged;
-}
-
-// Each user's LinUCB after `pulls` uniformly random pulls of its own, saved.
-std::unordered_map<Id, std::vector<std::uint8_t>> trainedStates(Shop& shop, int pulls) {
-  std::unordered_map<Id, std::vector<std::uint8_t>> states;
-  for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
-    PersistentLinearPolicy user(Json{{"type", "lin-ucb"}}, shop.catalogue);
-    for (int t = 0; t < pulls; ++t) {
-      const Id arm = shop.items[shop.random.uniformInt(shop.items.size())];
-      user->update(arm, shop.random.bernoulli(shop.clickRate(u, arm)) ? 1.0 : 0.0);
-    }
-    states[static_cast<Id>(u)] = user.toBytes();
-  }
-  return states;
-}
-
 TEST(PopulationEvaluation, PairedDifferenceIsTheDifferenceWithANarrowerInterval) {
   Shop shop(8, 60, 1);
-  const Logged logged = logOf(shop, 60, 1.0 / 8.0);
-  const UserModels weak = UserModels::frozen(shop.catalogue, trainedStates(shop, 10));
-  const UserModels strong = UserModels::frozen(shop.catalogue, trainedStates(shop, 40));
+  const UsersLog logged = favouriteLoggerLog(shop, 60, 1.0 / 8.0);
+  const UserModels weak = UserModels::frozen(shop.catalogue, trainedLinUcbStates(shop, 10));
+  const UserModels strong = UserModels::frozen(shop.catalogue, trainedLinUcbStates(shop, 40));
   const PopulationEvaluation evaluation(Json::object());
   const Json report = evaluation.run(strong, &weak, logged.log, logged.users);
   EXPECT_EQ(report["users"], 60);
@@ -110,8 +78,8 @@ TEST(PopulationEvaluation, PairedDifferenceIsTheDifferenceWithANarrowerInterval)
 // filter; the report has each position's estimates beside those of every record.
 TEST(PopulationEvaluation, ARecordIsWeighedByTheUsersChoiceAtItsPositionUnderItsFilter) {
   Shop shop(8, 10, 4);
-  Logged logged = logOf(shop, 40, 1.0 / 8.0);
-  const std::unordered_map<Id, std::vector<std::uint8_t>> states = trainedStates(shop, 30);
+  UsersLog logged = favouriteLoggerLog(shop, 40, 1.0 / 8.0);
+  const std::unordered_map<Id, std::vector<std::uint8_t>> states = trainedLinUcbStates(shop, 30);
   logged.log.positions.assign(logged.log.size(), 0);
   logged.log.filters.assign(logged.log.size(), ArmFilter{});
   std::size_t expectedZero = 0;
@@ -147,9 +115,9 @@ TEST(PopulationEvaluation, ARecordIsWeighedByTheUsersChoiceAtItsPositionUnderIts
 
 TEST(PopulationEvaluation, BootstrapIntervalsAreSeededAndAgreeWithTheNormalOnes) {
   Shop shop(8, 80, 2);
-  const Logged logged = logOf(shop, 50, 1.0 / 8.0);
-  const UserModels candidate = UserModels::frozen(shop.catalogue, trainedStates(shop, 40));
-  const UserModels baseline = UserModels::frozen(shop.catalogue, trainedStates(shop, 10));
+  const UsersLog logged = favouriteLoggerLog(shop, 50, 1.0 / 8.0);
+  const UserModels candidate = UserModels::frozen(shop.catalogue, trainedLinUcbStates(shop, 40));
+  const UserModels baseline = UserModels::frozen(shop.catalogue, trainedLinUcbStates(shop, 10));
   const Json normal = PopulationEvaluation(Json::object()).run(candidate, &baseline, logged.log, logged.users);
   const Json options{{"interval", "bootstrap"}, {"resamples", 400}, {"seed", 3}};
   const Json boot = PopulationEvaluation(options).run(candidate, &baseline, logged.log, logged.users);
@@ -185,7 +153,7 @@ TEST(PopulationEvaluation, RejectionReplayOfALearningPopulationCoversItsOnlineVa
     for (const auto& x : shop.features) rows.insert(rows.end(), x.begin(), x.end());
     shop.catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"index", Json{{"type", "exact"}}}, {"seed", 5}});
     shop.catalogue->add(shop.items.data(), shop.items.size(), rows.data(), rows.size(), nullptr, 0);
-    const Logged logged = logOf(shop, 300, 0.6);
+    const UsersLog logged = favouriteLoggerLog(shop, 300, 0.6);
     const Json spec{{"type", "lin-ts"}, {"seed", static_cast<std::uint64_t>(seed)}};
     const UserModels learning = UserModels::learning(shop.catalogue, spec);
     const Json report = PopulationEvaluation(Json{{"seed", seed}}).run(learning, nullptr, logged.log, logged.users);
@@ -225,8 +193,8 @@ TEST(PopulationEvaluation, RejectionReplayOfALearningPopulationCoversItsOnlineVa
 
 TEST(PopulationEvaluation, RefusesABadPopulationLogBeforeEvaluating) {
   Shop shop(5, 4, 3);
-  const Logged logged = logOf(shop, 5, 0.2);
-  const UserModels frozen = UserModels::frozen(shop.catalogue, trainedStates(shop, 3));
+  const UsersLog logged = favouriteLoggerLog(shop, 5, 0.2);
+  const UserModels frozen = UserModels::frozen(shop.catalogue, trainedLinUcbStates(shop, 3));
   const UserModels learning = UserModels::learning(shop.catalogue, Json{{"type", "lin-ucb"}});
   const PopulationEvaluation evaluation(Json::object());
   std::vector<Id> shortUsers(logged.users.begin(), logged.users.end() - 1);
@@ -242,7 +210,7 @@ TEST(PopulationEvaluation, RefusesABadPopulationLogBeforeEvaluating) {
               [&] { PopulationEvaluation(Json{{"estimators", {"ips"}}}).run(learning, nullptr, logged.log, logged.users); });
   expectError(ErrorCode::InvalidArgument, "is the catalogue's", [&] { UserModels::learning(shop.catalogue, Json{{"type", "lin-ucb"}, {"dim", 3}}); });
   // A state that does not restore is refused naming its user; the same states learning on from there.
-  std::unordered_map<Id, std::vector<std::uint8_t>> states = trainedStates(shop, 3);
+  std::unordered_map<Id, std::vector<std::uint8_t>> states = trainedLinUcbStates(shop, 3);
   const UserModels learningOn = UserModels::learningFrom(shop.catalogue, states);
   const Json learnedOn = evaluation.run(learningOn, nullptr, logged.log, logged.users);
   EXPECT_TRUE(learnedOn.contains("replay"));
@@ -288,8 +256,8 @@ TEST(PopulationEvaluation, OnClicksTheLogisticRewardModelCovers) {
           Shop shop(12, 60, 500 + static_cast<std::uint64_t>(seed));
           shop.clicks = clicks;
           if (!ownTastes) std::fill(shop.tastes.begin(), shop.tastes.end(), shop.tastes[0]);
-          const Logged logged = logOf(shop, 60, favourite);
-          const auto states = trainedStates(shop, 40);
+          const UsersLog logged = favouriteLoggerLog(shop, 60, favourite);
+          const auto states = trainedLinUcbStates(shop, 40);
           std::unordered_map<Id, double> value;
           for (const auto& [user, bytes] : states) {
             PersistentLinearPolicy model = PersistentLinearPolicy::fromBytes(bytes.data(), bytes.size(), "", shop.catalogue);

@@ -17,6 +17,9 @@
 
 using namespace sublinear;
 using sublinear::testing::expectError;
+using sublinear::testing::favouriteLoggerLog;
+using sublinear::testing::trainedLinUcbStates;
+using sublinear::testing::UsersLog;
 
 // A population's per-user reward models (rewardModelScope 'per-user'; 'auto', the default, takes them
 // for dm and the pooled ones for dr) against the one pooled model, on shops whose users click differently on the same items.
@@ -35,42 +38,6 @@ struct UserModelsShop : sublinear::testing::TasteShop {
   double clickRate(std::size_t user, Id arm) const { return 1.0 / (1.0 + std::exp(1.0 - 3.0 * score(user, arm))); }
 };
 
-struct UserModelsLog {
-  DecisionLog log;
-  std::vector<Id> users;
-};
-
-// `records` decisions per user of a logger that plays arm 0 with probability `favourite` and the
-// others uniformly.
-UserModelsLog userModelsLogOf(UserModelsShop& shop, std::size_t records, double favourite) {
-  UserModelsLog logged;
-  const std::size_t k = shop.items.size();
-  for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
-    for (std::size_t t = 0; t < records; ++t) {
-      const Id arm = shop.random.bernoulli(favourite) ? 0 : static_cast<Id>(1 + shop.random.uniformInt(k - 1));
-      logged.log.arms.push_back(arm);
-      logged.log.propensities.push_back(arm == 0 ? favourite : (1.0 - favourite) / static_cast<double>(k - 1));
-      logged.log.rewards.push_back(shop.random.bernoulli(shop.clickRate(u, arm)) ? 1.0 : 0.0);
-      logged.users.push_back(static_cast<Id>(u));
-    }
-  }
-  return logged;
-}
-
-// Each user's LinUCB after `pulls` uniformly random pulls of its own (not the log's records), saved.
-std::unordered_map<Id, std::vector<std::uint8_t>> userModelsStates(UserModelsShop& shop, int pulls) {
-  std::unordered_map<Id, std::vector<std::uint8_t>> states;
-  for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
-    PersistentLinearPolicy user(Json{{"type", "lin-ucb"}}, shop.catalogue);
-    for (int t = 0; t < pulls; ++t) {
-      const Id arm = shop.items[shop.random.uniformInt(shop.items.size())];
-      user->update(arm, shop.random.bernoulli(shop.clickRate(u, arm)) ? 1.0 : 0.0);
-    }
-    states[static_cast<Id>(u)] = user.toBytes();
-  }
-  return states;
-}
-
 // Coverage and mean width of dm and dr under each scope, over `seeds` generated shops (12 items,
 // `users` users, `records` logged decisions each), the candidate each user's LinUCB frozen.
 struct UserModelsCoverage {
@@ -84,8 +51,8 @@ UserModelsCoverage userModelsCoverage(int seeds, bool ownTastes, double favourit
   UserModelsCoverage result;
   for (int seed = 1; seed <= seeds; ++seed) {
     UserModelsShop shop(12, users, 900 + static_cast<std::uint64_t>(seed), ownTastes);
-    const UserModelsLog logged = userModelsLogOf(shop, records, favourite);
-    const auto states = userModelsStates(shop, 40);
+    const UsersLog logged = favouriteLoggerLog(shop, records, favourite);
+    const auto states = trainedLinUcbStates(shop, 40);
     // The truth: the click rate of each record's user's choice, averaged over the records.
     std::unordered_map<Id, double> value;
     for (const auto& [user, bytes] : states) {
@@ -210,9 +177,9 @@ TEST(PopulationUserModels, RefusesAnUnknownScopeBeforeEvaluating) {
   expectError(ErrorCode::InvalidArgument, "rewardModelScope", [] { PopulationEvaluation(Json{{"rewardModelScope", 1}}); });
   // Without dm or dr no reward model is fitted, and the report names none.
   UserModelsShop shop(6, 5, 3, true);
-  const UserModelsLog logged = userModelsLogOf(shop, 8, 0.3);
+  const UsersLog logged = favouriteLoggerLog(shop, 8, 0.3);
   const Json report = PopulationEvaluation(Json{{"estimators", {"ips"}}})
-                          .run(UserModels::frozen(shop.catalogue, userModelsStates(shop, 5)), nullptr, logged.log, logged.users);
+                          .run(UserModels::frozen(shop.catalogue, trainedLinUcbStates(shop, 5)), nullptr, logged.log, logged.users);
   EXPECT_FALSE(report.contains("rewardModelScope"));
   EXPECT_FALSE(report.contains("userLambda"));
 }

@@ -6,10 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "sublinear/core/random.hpp"
+#include "sublinear/eval/decision_log.hpp"
 #include "sublinear/linear/catalogue.hpp"
+#include "sublinear/linear/persistent_linear_policy.hpp"
 
 namespace sublinear::testing {
 
@@ -49,5 +52,45 @@ struct TasteShop {
     return sum;
   }
 };
+
+// A log of decisions and the user each was made for.
+struct UsersLog {
+  DecisionLog log;
+  std::vector<Id> users;
+};
+
+// `records` decisions per user of a logger that plays arm 0 with probability `favourite` and the
+// others uniformly (a logger that prefers one arm whatever the user: non-uniform propensities);
+// the shop's `clickRate(user, arm)` draws the clicks.
+template <class Shop>
+UsersLog favouriteLoggerLog(Shop& shop, std::size_t records, double favourite) {
+  UsersLog logged;
+  const std::size_t k = shop.items.size();
+  for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
+    for (std::size_t t = 0; t < records; ++t) {
+      const Id arm = shop.random.bernoulli(favourite) ? 0 : static_cast<Id>(1 + shop.random.uniformInt(k - 1));
+      logged.log.arms.push_back(arm);
+      logged.log.propensities.push_back(arm == 0 ? favourite : (1.0 - favourite) / static_cast<double>(k - 1));
+      logged.log.rewards.push_back(shop.random.bernoulli(shop.clickRate(u, arm)) ? 1.0 : 0.0);
+      logged.users.push_back(static_cast<Id>(u));
+    }
+  }
+  return logged;
+}
+
+// Each user's LinUCB after `pulls` uniformly random pulls of its own (not a log's records), saved.
+template <class Shop>
+std::unordered_map<Id, std::vector<std::uint8_t>> trainedLinUcbStates(Shop& shop, int pulls) {
+  std::unordered_map<Id, std::vector<std::uint8_t>> states;
+  for (std::size_t u = 0; u < shop.tastes.size(); ++u) {
+    PersistentLinearPolicy user(Json{{"type", "lin-ucb"}}, shop.catalogue);
+    for (int t = 0; t < pulls; ++t) {
+      const Id arm = shop.items[shop.random.uniformInt(shop.items.size())];
+      user->update(arm, shop.random.bernoulli(shop.clickRate(u, arm)) ? 1.0 : 0.0);
+    }
+    states[static_cast<Id>(u)] = user.toBytes();
+  }
+  return states;
+}
 
 }  // namespace sublinear::testing
