@@ -77,15 +77,10 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       // category, default 0) or an array of them per arm; values, { name: one number per arm }.
       addArms: {
         args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddAttributes],
-        // Features above STREAMED_BYTES stay in their array (address 0), which C++ reads a piece at a
-        // time (as an index's add reads its vectors); smaller ones are copied and passed by address.
-        call: (handle, ids, features, attributes) => {
-          const streamed = features.byteLength > runtime.STREAMED_BYTES;
-          return attributesOnHeap(attributeBatch(attributes, ids.length), (a) =>
-            withHeap(streamed ? [ids] : [ids, features], (idAddress, featureAddress = 0) => handle.addArms(idAddress, ids.length,
-              featureAddress, features.length, streamed ? features : undefined, a.form, a.labelAddress, a.labels.length, a.countAddress,
-              a.names, a.valueAddress, a.values.length)));
-        },
+        call: (handle, ids, features, attributes) => attributesOnHeap(attributeBatch(attributes, ids.length), (a) =>
+          runtime.withIdsAndRows(ids, features, (idAddress, featureAddress, array) => handle.addArms(idAddress, ids.length,
+            featureAddress, features.length, array, a.form, a.labelAddress, a.labels.length, a.countAddress,
+            a.names, a.valueAddress, a.values.length))),
       },
       removeArms: {
         args: [(ids) => toIdArray(ids)],

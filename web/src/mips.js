@@ -63,14 +63,11 @@ export function defineMipsClasses(runtime) {
         args: [(ids) => toIdArray(ids), (vectors) => toFloat32Array(vectors, 'vectors'), readAddAttributes],
         call: (handle, ids, vectors, read) => {
           const attributes = attributeBatch(read, ids.length, ErrorCode.DIMENSION_MISMATCH);
-          // Address 0 and the array: C++ reads it in pieces; otherwise the array is copied and passed by address.
-          const streamed = vectors.byteLength > runtime.STREAMED_BYTES;
-          const onHeap = streamed ? [ids] : [ids, vectors];
-          const array = streamed ? vectors : undefined;
           if (attributes.form === 0 && attributes.names === '') {
-            return withHeap(onHeap, (idAddress, vectorAddress = 0) => handle.add(idAddress, ids.length, vectorAddress, vectors.length, array));
+            return runtime.withIdsAndRows(ids, vectors, (idAddress, vectorAddress, array) =>
+              handle.add(idAddress, ids.length, vectorAddress, vectors.length, array));
           }
-          return attributesOnHeap(attributes, (a) => withHeap(onHeap, (idAddress, vectorAddress = 0) =>
+          return attributesOnHeap(attributes, (a) => runtime.withIdsAndRows(ids, vectors, (idAddress, vectorAddress, array) =>
             handle.addWithAttributes(idAddress, ids.length, vectorAddress, vectors.length, array, a.form, a.labelAddress, a.labels.length,
               a.countAddress, a.names, a.valueAddress, a.values.length)));
         },

@@ -141,6 +141,13 @@ export function createRuntime(Module) {
   // the converters' results: real typed arrays, not detached. An empty array gets address 0 and no
   // allocation: the core reads nothing at an address it is given with length 0, so callers pass
   // empty filters and the like as they are.
+  // ids copied to the heap and rows beside them, or, for rows above STREAMED_BYTES, the rows left in
+  // their array: body gets address 0 and the array, which C++ reads a piece at a time.
+  function withIdsAndRows(ids, rows, body) {
+    if (rows.byteLength > STREAMED_BYTES) return withHeap([ids], (idAddress) => body(idAddress, 0, rows));
+    return withHeap([ids, rows], (idAddress, rowAddress) => body(idAddress, rowAddress, undefined));
+  }
+
   function withHeap(arrays, body) {
     if (!scratchBusy && scratch !== 0) {
       let bytes = 0;
@@ -367,7 +374,7 @@ export function createRuntime(Module) {
     return optionsToJson({ ...readOptions(options, 'options'), type });
   }
 
-  const runtime = { STREAMED_BYTES, Module, heapBuffer, heapWords, heapFloats, call, callWithCallback, withHeap, attributesOnHeap, createFrom, leaks, func, members, family, subclasses, registeredSubclasses, typedOptions, inspectState };
+  const runtime = { STREAMED_BYTES, Module, heapBuffer, heapWords, heapFloats, call, callWithCallback, withHeap, withIdsAndRows, attributesOnHeap, createFrom, leaks, func, members, family, subclasses, registeredSubclasses, typedOptions, inspectState };
   return runtime;
 }
 
