@@ -72,7 +72,7 @@ bool passes(const ItemAttributes& attributes, std::size_t row, const AttributeFi
 }
 
 std::vector<AttributeFilter> filterForms() {
-  std::vector<AttributeFilter> forms(8);
+  std::vector<AttributeFilter> forms(9);
   forms[0].labels = {1, 3};
   forms[1].allLabels = {2, 11};
   forms[2].noLabels = {0, 10};
@@ -85,6 +85,8 @@ std::vector<AttributeFilter> filterForms() {
   forms[6].labels = {10, 11};
   forms[6].where = {{"price", 0, 40000}};
   forms[7].labels = {19};  // a label no row carries: nothing eligible
+  forms[8].labels = {2};  // one list walked, its rows checked for their values only
+  forms[8].where = {{"stock", 1, kInfinity}, {"price", 100, 50000}};
   return forms;
 }
 
@@ -203,6 +205,43 @@ TEST(Eligibility, AgreesWithBruteForceOnEveryFilterForm) {
         for (std::size_t row = 0; row < rows; ++row) passing += passes(attributes, row, filter) ? 1 : 0;
         EXPECT_EQ(walked.size(), passing);
       }
+    }
+  }
+}
+
+// A walk over posting lists of rows with one label each checks only the rows' values, a block of
+// rows at a time (Eligibility::checkPosted): the same rows as a brute force, from any first row, with
+// rows that have no value (NaN) failing every range and a name no row holds admitting nothing.
+TEST(Eligibility, AWalkOverOneLabelARowMeetsTheRowsABruteForceFinds) {
+  ItemAttributes attributes;
+  const std::size_t price = attributes.addValueColumn("price");
+  const std::size_t rows = 5000;
+  Random random(3);
+  for (std::size_t r = 0; r < rows; ++r) {
+    attributes.append(static_cast<Label>(r % 7));
+    // Every ninth row has no price.
+    if (r % 9 != 0) attributes.setValue(price, r, random.uniform(0.0, 100.0));
+  }
+  const Rows store{rows};
+  std::vector<AttributeFilter> filters(3);
+  filters[0].labels = {3};
+  filters[0].where = {{"price", 20.0, 60.0}};
+  filters[1].labels = {1, 5, 6};
+  filters[1].where = {{"price", -kInfinity, 30.0}};
+  filters[2].labels = {2};
+  filters[2].where = {{"colour", 0.0, 1.0}};
+  for (const AttributeFilter& filter : filters) {
+    const Eligibility eligible(store, attributes, {}, filter);
+    ASSERT_TRUE(eligible.walksPostings());
+    for (const std::size_t firstRow : {std::size_t{0}, std::size_t{1234}}) {
+      std::set<std::size_t> walked;
+      eligible.forEachPostedRow(firstRow, [&](std::size_t row) { EXPECT_TRUE(walked.insert(row).second) << "row " << row << " met twice"; });
+      std::set<std::size_t> expected;
+      for (std::size_t row = firstRow; row < rows; ++row) {
+        if (passes(attributes, row, filter)) expected.insert(row);
+      }
+      EXPECT_EQ(walked, expected) << "first row " << firstRow;
+      if (filter.where.front().name != "colour") EXPECT_FALSE(expected.empty());
     }
   }
 }

@@ -327,7 +327,9 @@ Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate)
   // Exploration shows a uniformly random ordered n-subset of the E eligible arms: any eligible arm
   // sits at a given position with probability 1 / E, a given prefix of j + 1 arms with probability
   // 1 / (E (E - 1) ... (E - j)).
-  const double eligibleArms = static_cast<double>(eligible.exactCount());
+  // Counted only when exploring is asked for: over a filtered catalogue the count walks every
+  // candidate row, the larger part of a decision's time at 10^6 items.
+  const double eligibleArms = explore_ > 0.0 ? static_cast<double>(eligible.exactCount()) : 0.0;
   const double uniform = explore_ > 0.0 ? 1.0 / eligibleArms : 0.0;
   decision.propensities.resize(n);
   decision.propensityErrors.resize(n);
@@ -336,7 +338,7 @@ Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate)
   for (std::size_t j = 0; j < n; ++j) {
     decision.propensities[j] = explore_ * uniform + (1.0 - explore_) * p[j];
     decision.propensityErrors[j] = (1.0 - explore_) * se[j];
-    uniformPrefix /= eligibleArms - static_cast<double>(j);
+    if (explore_ > 0.0) uniformPrefix /= eligibleArms - static_cast<double>(j);
     decision.prefixPropensities[j] = explore_ * uniformPrefix + (1.0 - explore_) * prefix[j];
   }
   const auto d = static_cast<std::size_t>(arms_.dim());

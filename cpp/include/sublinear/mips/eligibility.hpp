@@ -104,9 +104,15 @@ class Eligibility {
   // firstRow on that passes the attribute conditions (exclusions aside).
   template <class Visit>
   void forEachPostedRow(std::size_t firstRow, const Visit& visit) const {
+    std::uint8_t passes[kWalkBlock];
     for (const Label label : postingLabels_) {
-      for (const std::uint32_t row : attributes_->rowsOf(label)) {
-        if (row >= firstRow && postedUnder(row, label)) visit(row);
+      const std::vector<std::uint32_t>& rows = attributes_->rowsOf(label);
+      for (std::size_t start = 0; start < rows.size(); start += kWalkBlock) {
+        const std::size_t count = std::min(kWalkBlock, rows.size() - start);
+        checkPosted(rows.data() + start, count, label, passes);
+        for (std::size_t i = 0; i < count; ++i) {
+          if (passes[i] != 0 && rows[start + i] >= firstRow) visit(rows[start + i]);
+        }
       }
     }
   }
@@ -133,6 +139,11 @@ class Eligibility {
   // The counts, once the excluded rows and ids are known.
   void finish();
   bool admitsInGeneral(std::size_t row) const;
+  // Every attribute condition but `labels` (any of).
+  bool admitsBesidesAnyOf(std::size_t row) const;
+  // passes[i]: postedUnder(rows[i], label), for `count` rows of label's posting list.
+  static constexpr std::size_t kWalkBlock = 128;
+  void checkPosted(const std::uint32_t* rows, std::size_t count, Label label, std::uint8_t* passes) const;
   // The candidates that pass, all of them checked.
   std::size_t countByWalk() const;
 
