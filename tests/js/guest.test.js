@@ -44,8 +44,12 @@ test('a host started with --expose-gc or --input-type keeps its flags, the packa
       const found = index.search(vectors.subarray(0, 8), 10);
       // A batch: on the pool's threads in the threaded build.
       const batch = index.searchBatch(vectors.subarray(0, 8 * 300), 10);
-      return JSON.stringify([Array.from(result.cumulativeRegret), Array.from(found.ids), Array.from(found.scores),
+      const answers = JSON.stringify([Array.from(result.cumulativeRegret), Array.from(found.ids), Array.from(found.scores),
         Array.from(batch.ids), Array.from(batch.scores)]);
+      // Disposed: a collection before the host exits would otherwise warn on stderr (--expose-gc
+      // hosts collect sooner), which this test reads for the pool's own messages.
+      index.dispose();
+      return answers;
     };
     console.log('same', run(sb) === run(one), one.threads);`;
   for (const flags of [[], ['--expose-gc'], ['--no-warnings', '--max-old-space-size=1024', '--enable-source-maps', '--stack-size=900', '--expose-gc', '--title', 'host']]) {
