@@ -37,8 +37,7 @@ TEST(ChangedFeatures, EveryIndexTypeAnswersWithTheNewVectors) {
   constexpr std::size_t kDim = 8;
   constexpr std::size_t kItems = 2000;
   Random random(11);
-  std::vector<float> vectors(kItems * kDim);
-  for (auto& value : vectors) value = static_cast<float>(random.normal());
+  const std::vector<float> vectors = normalRows(kItems, kDim, random);
   std::vector<Id> ids(kItems);
   std::vector<Label> labels(kItems);
   for (std::size_t i = 0; i < kItems; ++i) ids[i] = static_cast<Id>(3 * i + 2), labels[i] = static_cast<Label>(i % 4);

@@ -2,7 +2,7 @@
 
 // What many test files need: a thread count for one test, the code of the error an action throws,
 // an expectation on an error's code and message, whether an index type is built in, the options
-// that make any index type with a seed, and an index's saved bytes.
+// that make any index type with a seed, rows of standard normals, and an index's saved bytes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "sublinear/core/error.hpp"
 #include "sublinear/core/options.hpp"
 #include "sublinear/core/parallelism.hpp"
+#include "sublinear/core/random.hpp"
 #include "sublinear/core/state_codec.hpp"
 #include "sublinear/mips/index_factory.hpp"
 #include "sublinear/mips/mips_index.hpp"
@@ -68,6 +69,13 @@ inline Json seededIndexSpec(const std::string& type, int seed) {
   Json spec{{"type", type}, {"seed", seed}};
   if (type == "adaptive") spec["copies"] = 2;
   return spec;
+}
+
+// `count` rows of `dim` standard normals, row after row: the items most index tests search.
+inline std::vector<float> normalRows(std::size_t count, std::size_t dim, Random& random) {
+  std::vector<float> rows(count * dim);
+  for (auto& value : rows) value = static_cast<float>(random.normal());
+  return rows;
 }
 
 // The index's snapshot payload: equal bytes, the same index (items, attributes, structure).

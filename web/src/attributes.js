@@ -228,3 +228,18 @@ export function featureChangeMethod({ withHeap }, toIds, toRows) {
     },
   };
 }
+
+// An add method of a table (Catalogue.add, LinearPolicy.addArms): (ids, features, { labels, values }),
+// labels one unsigned 32-bit label per arm (a category, default 0) or an array of them per arm; values,
+// { name: one number per arm }. The rows stream to the heap as runtime.withIdsAndRows decides.
+export function attributedAddMethod(runtime, name, toIds, toRows) {
+  return {
+    [name]: {
+      args: [toIds, (rows) => toRows(rows, 'features'), readAddAttributes],
+      call: (handle, ids, rows, attributes) => runtime.attributesOnHeap(attributeBatch(attributes, ids.length), (a) =>
+        runtime.withIdsAndRows(ids, rows, (idAddress, rowAddress, array) => handle[name](idAddress, ids.length,
+          rowAddress, rows.length, array, a.form, a.labelAddress, a.labels.length, a.countAddress,
+          a.names, a.valueAddress, a.values.length))),
+    },
+  };
+}

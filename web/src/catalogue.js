@@ -2,11 +2,11 @@
 // once and shared by any number of linear policies (`new sb.SubTS({ catalogue })`), each holding only
 // its own model. Disposing a Catalogue releases this object's share: the C++ catalogue lives until
 // the last policy over it is disposed too, so users keep working after their catalogue's dispose().
-import { attributeBatch, attributeChangeMethods, featureChangeMethod, readAddAttributes } from './attributes.js';
+import { attributeChangeMethods, attributedAddMethod, featureChangeMethod } from './attributes.js';
 import { MAX_UINT32, requireId, requireInteger, toFeatureArray, toIdArray } from './convert.js';
 
 export function defineCatalogueClasses(runtime) {
-  const { Module, withHeap, attributesOnHeap } = runtime;
+  const { Module, withHeap } = runtime;
 
   const CatalogueFamily = runtime.family('Catalogue', {
     create: runtime.createFrom(Module.createCatalogue),
@@ -15,15 +15,7 @@ export function defineCatalogueClasses(runtime) {
       dim: { get: (handle) => handle.dim() },
       size: { get: (handle) => handle.size() },
       has: { args: [(id) => requireId(id)], call: (handle, id) => handle.has(id) },
-      // add(ids, features, { labels, values }): labels, one unsigned integer per arm (a category,
-      // default 0) or an array of them per arm; values, { name: one number per arm }.
-      add: {
-        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddAttributes],
-        call: (handle, ids, features, attributes) => attributesOnHeap(attributeBatch(attributes, ids.length), (a) =>
-          runtime.withIdsAndRows(ids, features, (idAddress, featureAddress, array) => handle.add(idAddress, ids.length,
-            featureAddress, features.length, array, a.form, a.labelAddress, a.labels.length, a.countAddress,
-            a.names, a.valueAddress, a.values.length))),
-      },
+      ...attributedAddMethod(runtime, 'add', (ids) => toIdArray(ids), toFeatureArray),
       ...attributeChangeMethods(runtime, (ids) => toIdArray(ids)),
       // setFeatures(ids, features): an arm's embedding changes in place; the index follows and every
       // user sees the arm as a new one at its next call.

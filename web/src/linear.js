@@ -1,6 +1,6 @@
 // Linear bandit policies (docs/policies.md, "Linear bandits"): one JS class per policy type of the core,
 // all driving the same LinearPolicy interface step by step.
-import { attributeBatch, readAddAttributes, readFilter } from './attributes.js';
+import { attributedAddMethod, readFilter } from './attributes.js';
 import { MAX_MAGNITUDE, MAX_UINT32, readOptions, requireId, requireInteger, requireNumber, requirePositiveInteger, toFeatureArray, toFloat64Array, toIdArray } from './convert.js';
 import { invalidArgument } from './errors.js';
 import { handleOf } from './runtime.js';
@@ -25,7 +25,7 @@ function readRewards(rewards, largestSlate) {
 // `CatalogueFamily` (catalogue.js): a policy given `{ catalogue }` is a user over that catalogue,
 // with its own model only (LinUCB, LinTS, SubTS).
 export function defineLinearClasses(runtime, CatalogueFamily) {
-  const { Module, withHeap, attributesOnHeap, call } = runtime;
+  const { Module, withHeap, call } = runtime;
   const catalogueHandle = (catalogue) => handleOf(catalogue, CatalogueFamily, 'options.catalogue');
   // At least as many arms as any pending decision of this module's policies showed: the largest
   // slate decided here, or, for a restored state's pending decisions, one arm per 4 of its bytes (a
@@ -73,15 +73,7 @@ export function defineLinearClasses(runtime, CatalogueFamily) {
       armCount: { get: (handle) => handle.armCount() },
       type: { get: (handle) => handle.type() },
       hasArm: { args: [(id) => requireId(id)], call: (handle, id) => handle.hasArm(id) },
-      // addArms(ids, features, { labels, values }): labels, one unsigned 32-bit label per arm (a
-      // category, default 0) or an array of them per arm; values, { name: one number per arm }.
-      addArms: {
-        args: [(ids) => toIdArray(ids), (features) => toFeatureArray(features, 'features'), readAddAttributes],
-        call: (handle, ids, features, attributes) => attributesOnHeap(attributeBatch(attributes, ids.length), (a) =>
-          runtime.withIdsAndRows(ids, features, (idAddress, featureAddress, array) => handle.addArms(idAddress, ids.length,
-            featureAddress, features.length, array, a.form, a.labelAddress, a.labels.length, a.countAddress,
-            a.names, a.valueAddress, a.values.length))),
-      },
+      ...attributedAddMethod(runtime, 'addArms', (ids) => toIdArray(ids), toFeatureArray),
       removeArms: {
         args: [(ids) => toIdArray(ids)],
         call: (handle, ids) => withHeap([ids], (address) => handle.removeArms(address, ids.length)),

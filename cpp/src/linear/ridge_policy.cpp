@@ -308,7 +308,8 @@ Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate)
   decision.policyArms = chosen;
   // The coin is tossed only when exploring is asked for: without it, decide() draws exactly the
   // random numbers select() does.
-  const bool explored = explore_ > 0.0 && random_.uniform() < explore_;
+  const bool explores = explore_ > 0.0;
+  const bool explored = explores && random_.uniform() < explore_;
   if (explored) decision.arms = uniformEligible(chosen.size(), filter, eligible);
   const std::size_t n = decision.arms.size();
   std::vector<double> p(n, 0.0);
@@ -329,16 +330,16 @@ Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate)
   // 1 / (E (E - 1) ... (E - j)).
   // Counted only when exploring is asked for: over a filtered catalogue the count walks every
   // candidate row, the larger part of a decision's time at 10^6 items.
-  const double eligibleArms = explore_ > 0.0 ? static_cast<double>(eligible.exactCount()) : 0.0;
-  const double uniform = explore_ > 0.0 ? 1.0 / eligibleArms : 0.0;
+  const double eligibleArms = explores ? static_cast<double>(eligible.exactCount()) : 0.0;
+  const double uniform = explores ? 1.0 / eligibleArms : 0.0;
   decision.propensities.resize(n);
   decision.propensityErrors.resize(n);
   decision.prefixPropensities.resize(n);
-  double uniformPrefix = explore_ > 0.0 ? 1.0 : 0.0;
+  double uniformPrefix = explores ? 1.0 : 0.0;
   for (std::size_t j = 0; j < n; ++j) {
     decision.propensities[j] = explore_ * uniform + (1.0 - explore_) * p[j];
     decision.propensityErrors[j] = (1.0 - explore_) * se[j];
-    if (explore_ > 0.0) uniformPrefix /= eligibleArms - static_cast<double>(j);
+    if (explores) uniformPrefix /= eligibleArms - static_cast<double>(j);
     decision.prefixPropensities[j] = explore_ * uniformPrefix + (1.0 - explore_) * prefix[j];
   }
   const auto d = static_cast<std::size_t>(arms_.dim());

@@ -105,13 +105,21 @@ class Eligibility {
   template <class Visit>
   void forEachPostedRow(std::size_t firstRow, const Visit& visit) const {
     std::uint8_t passes[kWalkBlock];
+    std::uint32_t block[kWalkBlock];
     for (const Label label : postingLabels_) {
       const std::vector<std::uint32_t>& rows = attributes_->rowsOf(label);
-      for (std::size_t start = 0; start < rows.size(); start += kWalkBlock) {
-        const std::size_t count = std::min(kWalkBlock, rows.size() - start);
-        checkPosted(rows.data() + start, count, label, passes);
+      // The lists are unordered: the rows from firstRow on are gathered first, so that no value of
+      // a row the caller does not want is read.
+      std::size_t next = 0;
+      while (next < rows.size()) {
+        std::size_t count = 0;
+        for (; next < rows.size() && count < kWalkBlock; ++next) {
+          block[count] = rows[next];
+          count += rows[next] >= firstRow ? 1 : 0;
+        }
+        checkPosted(block, count, label, passes);
         for (std::size_t i = 0; i < count; ++i) {
-          if (passes[i] != 0 && rows[start + i] >= firstRow) visit(rows[start + i]);
+          if (passes[i] != 0) visit(block[i]);
         }
       }
     }
