@@ -274,7 +274,8 @@ TEST(Decisions, ExplorationPropensitiesAreExactAndMatchFrequencies) {
 
 // Thompson sampling: the propensity estimates, averaged over the decisions that showed an arm,
 // against the frequency with which decisions show it (the posterior does not move without rewards).
-void expectPropensitiesMatchFrequencies(const std::string& type, std::size_t armCount, std::size_t k, double tolerance) {
+void expectPropensitiesMatchFrequencies(const std::string& type, std::size_t armCount, std::size_t k, double tolerance,
+                                        const ArmFilter& filter = {}) {
   const Arms arms(armCount, 4, 17);
   auto policy = makePolicy(type, arms, Json{{"maxPending", 4}});
   Random noise(5);
@@ -288,8 +289,11 @@ void expectPropensitiesMatchFrequencies(const std::string& type, std::size_t arm
   std::map<std::pair<std::size_t, Id>, double> propensitySums;
   const int n = 3000;
   for (int t = 0; t < n; ++t) {
-    const Decision decision = policy->decide(k, ArmFilter{}, k > 1);
+    const Decision decision = policy->decide(k, filter, k > 1);
     for (std::size_t j = 0; j < decision.arms.size(); ++j) {
+      if (!filter.labels.empty()) {
+        EXPECT_EQ(arms.labels[arms.rowOf(decision.arms[j])], filter.labels.front());
+      }
       ++counts[{j, decision.arms[j]}];
       propensitySums[{j, decision.arms[j]}] += decision.propensities[j];
       EXPECT_GT(decision.propensityErrors[j], 0.0);
@@ -311,6 +315,12 @@ TEST(Decisions, ThompsonPropensitiesMatchChoiceFrequencies) {
   // More arms than the estimate enumerates: it ranks the candidates the searches find.
   expectPropensitiesMatchFrequencies("lin-ts", 2000, 1, 0.04);
   expectPropensitiesMatchFrequencies("lin-ts", 12, 3, 0.03);
+  // A filter leaving about 500 of 2,000 arms: the candidates come from one exact pass over them for
+  // both of the estimate's queries.
+  ArmFilter oneLabel;
+  oneLabel.labels = {2};
+  expectPropensitiesMatchFrequencies("sub-ts", 2000, 1, 0.04, oneLabel);
+  expectPropensitiesMatchFrequencies("lin-ts", 2000, 2, 0.04, oneLabel);
 }
 
 // Above 64 dimensions Linear TS and Sub-TS learn in the arms' subspace: the propensity's candidate

@@ -241,7 +241,9 @@ TEST(Eligibility, AWalkOverOneLabelARowMeetsTheRowsABruteForceFinds) {
         if (passes(attributes, row, filter)) expected.insert(row);
       }
       EXPECT_EQ(walked, expected) << "first row " << firstRow;
-      if (filter.where.front().name != "colour") EXPECT_FALSE(expected.empty());
+      if (filter.where.front().name != "colour") {
+        EXPECT_FALSE(expected.empty());
+      }
     }
   }
 }
@@ -270,8 +272,7 @@ TEST(IndexAttributes, EveryIndexTypeFiltersByEveryFormAndChangesNoStructure) {
   constexpr std::size_t kDim = 8;
   constexpr std::size_t kItems = 3000;
   Random random(4);
-  std::vector<float> vectors(kItems * kDim);
-  for (auto& value : vectors) value = static_cast<float>(random.normal());
+  const std::vector<float> vectors = normalRows(kItems, kDim, random);
   std::vector<Id> ids(kItems);
   for (std::size_t i = 0; i < kItems; ++i) ids[i] = static_cast<Id>(5 * i + 1);
   const ItemAttributes attributes = shopAttributes(kItems);
@@ -311,6 +312,85 @@ TEST(IndexAttributes, EveryIndexTypeFiltersByEveryFormAndChangesNoStructure) {
         const std::size_t i = (id - 1) / 5;
         EXPECT_TRUE(passes(changed, i, filter) && i > 1) << "id " << id << " is not eligible";
       }
+    }
+  }
+}
+
+// Several queries in one exact pass (MipsIndex::searchExactlyEach, Thompson sampling's propensity
+// candidates) answer what each query's own exact search and a brute force over the eligible items
+// find, and count each query's rows as its own search would: over posting lists (rare labels) and
+// over the whole store, with no exclusions, a page's few and more than a widened top keeps (marked).
+TEST(IndexAttributes, SeveralQueriesInOnePassAnswerWhatEachFindsAlone) {
+  constexpr std::size_t kDim = 8;
+  constexpr std::size_t kItems = 40000;
+  constexpr std::size_t kK = 25;
+  Random random(6);
+  const std::vector<float> vectors = normalRows(kItems, kDim, random);
+  std::vector<Id> ids(kItems);
+  for (std::size_t i = 0; i < kItems; ++i) ids[i] = static_cast<Id>(i);
+  // Row r: labels {r % 50, 100 + r % 2}, price r, stock r % 4.
+  ItemAttributes attributes;
+  const std::size_t price = attributes.addValueColumn("price");
+  const std::size_t stock = attributes.addValueColumn("stock");
+  for (std::size_t r = 0; r < kItems; ++r) {
+    const Label labels[2] = {static_cast<Label>(r % 50), static_cast<Label>(100 + r % 2)};
+    attributes.append(labels, 2);
+    attributes.setValue(price, r, static_cast<double>(r));
+    attributes.setValue(stock, r, static_cast<double>(r % 4));
+  }
+  std::vector<AttributeFilter> filters(6);
+  filters[1].labels = {7};
+  filters[2].labels = {7, 13};
+  filters[2].where = {{"stock", 1, kInfinity}};
+  filters[3].labels = {9};
+  filters[3].allLabels = {101};
+  filters[3].where = {{"price", -kInfinity, 30000}};
+  filters[4].labels = {0, 1, 2, 3, 4, 5, 6, 7};
+  filters[5].noLabels = {0};
+  auto index = makeMipsIndex(kDim, seededIndexSpec("exact", 7));
+  index->add(ids.data(), kItems, vectors.data(), vectors.size(), attributes);
+  std::vector<std::vector<float>> queries(3, std::vector<float>(kDim));
+  for (auto& query : queries) {
+    for (auto& value : query) value = static_cast<float>(random.normal());
+  }
+  const std::vector<const float*> pointers = {queries[0].data(), queries[1].data(), queries[2].data()};
+  std::vector<Id> many;
+  for (std::size_t r = 0; r < kItems; ++r) {
+    if (r % 50 < 8 && r % 3 != 0) many.push_back(ids[r]);
+  }
+  for (const std::vector<Id>& exclude : {std::vector<Id>{}, std::vector<Id>{7, 57, 107, 13}, many}) {
+    for (const AttributeFilter& filter : filters) {
+      SearchOptions options;
+      static_cast<AttributeFilter&>(options) = filter;
+      options.exclude = exclude;
+      const std::set<Id> excluded(exclude.begin(), exclude.end());
+      const std::uint64_t before = index->innerProducts();
+      const std::vector<SearchResult> together = index->searchExactlyEach(pointers, kDim, kK, options);
+      const std::uint64_t fused = index->innerProducts() - before;
+      ASSERT_EQ(together.size(), queries.size());
+      std::uint64_t alone = 0;
+      for (std::size_t q = 0; q < queries.size(); ++q) {
+        const std::uint64_t start = index->innerProducts();
+        const SearchResult single = index->searchExactly(queries[q].data(), kDim, kK, options);
+        alone += index->innerProducts() - start;
+        EXPECT_EQ(together[q].ids, single.ids) << "query " << q;
+        EXPECT_EQ(together[q].scores, single.scores) << "query " << q;
+        // The brute force: every eligible item's score, the best kK.
+        std::vector<std::pair<float, Id>> scored;
+        for (std::size_t i = 0; i < kItems; ++i) {
+          if (!passes(attributes, i, filter) || excluded.count(ids[i]) != 0) continue;
+          float score = 0.0F;
+          for (std::size_t j = 0; j < kDim; ++j) score += vectors[i * kDim + j] * queries[q][j];
+          scored.emplace_back(-score, ids[i]);
+        }
+        ASSERT_GE(scored.size(), kK);
+        std::sort(scored.begin(), scored.end());
+        // As sets: the brute force adds in another order than the kernel.
+        std::set<Id> expected;
+        for (std::size_t i = 0; i < kK; ++i) expected.insert(scored[i].second);
+        EXPECT_EQ(std::set<Id>(together[q].ids.begin(), together[q].ids.end()), expected) << "query " << q;
+      }
+      EXPECT_EQ(fused, alone);
     }
   }
 }

@@ -17,6 +17,10 @@ namespace sublinear {
 namespace {
 // Up to this many eligible arms the estimate ranks all of them: it is then limited by its draws only.
 constexpr std::size_t kEnumeratedCandidates = 256;
+// Up to this many eligible arms the candidates come from an exact scan of them for both queries at
+// once: a filtered page's few thousand eligible items (a category in stock in a price range) cost
+// less so than two searches that each walk and read them.
+constexpr std::size_t kScannedCandidates = 32768;
 // The stream of the estimate's draws, derived from the policy's engine without advancing it, so that
 // a decision draws what a selection would (the estimate's draws are not the next choice's).
 constexpr std::uint64_t kPropensityStream = 0x70726f70656e7369;  // "propensi"
@@ -41,11 +45,14 @@ std::vector<Id> ThompsonSampling::propensityCandidates(const std::vector<Id>& sh
     for (Eigen::Index j = 0; j < mean.size(); ++j) meanQuery[static_cast<std::size_t>(j)] = static_cast<float>(mean[j]);
     MipsIndex& searched = index();
     const std::uint64_t workBefore = searched.innerProducts();
-    for (const std::vector<float>* query : {&meanQuery, &lastQuery_}) {
-      const SearchResult found = scanCatalogue_ ? searched.searchExactly(query->data(), query->size(), width, filters)
-                                                : searched.search(query->data(), query->size(), width, filters);
-      candidates.insert(candidates.end(), found.ids.begin(), found.ids.end());
+    std::vector<SearchResult> found;
+    if (scanCatalogue_ || (eligible.filters() && eligible.count() <= kScannedCandidates)) {
+      // Both queries in one exact pass: the eligible rows are walked and read once, not twice.
+      found = searched.searchExactlyEach({meanQuery.data(), lastQuery_.data()}, meanQuery.size(), width, filters);
+    } else {
+      for (const std::vector<float>* query : {&meanQuery, &lastQuery_}) found.push_back(searched.search(query->data(), query->size(), width, filters));
     }
+    for (const SearchResult& result : found) candidates.insert(candidates.end(), result.ids.begin(), result.ids.end());
     if (catalogue_) catalogueInnerProducts_ += searched.innerProducts() - workBefore;
   }
   // The shown arms first (their positions are looked up by index), each arm once.

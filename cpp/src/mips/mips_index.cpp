@@ -325,16 +325,31 @@ BatchSearchResult MipsIndex::searchBatch(const float* queries, std::size_t query
 }
 
 SearchResult MipsIndex::searchExactly(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options) {
-  checkQuery(query, queryLength, k);
-  if (items_.size() == 0) return {};
-  std::vector<float> padded(items_.queryStride());
-  items_.pad(query, padded.data());
+  return std::move(searchExactlyEach({query}, queryLength, k, options).front());
+}
+
+std::vector<SearchResult> MipsIndex::searchExactlyEach(const std::vector<const float*>& queries, std::size_t queryLength, std::size_t k,
+                                                       const SearchOptions& options) {
+  for (const float* query : queries) checkQuery(query, queryLength, k);
+  std::vector<SearchResult> results(queries.size());
+  if (items_.size() == 0 || queries.empty()) return results;
   const Eligibility eligible = eligibility(options);
-  if (eligible.count() == 0) return {};
-  const std::vector<Id> best = eligible.filters() ? scanEligible(padded.data(), std::min(k, eligible.count()), eligible)
-                                                  : scan(padded.data(), std::min(k, items_.size()));
-  // The scan counted every row it read; ranking its answer again only restores the order and scores.
-  return rankExactly(padded.data(), best, k);
+  if (eligible.count() == 0) return results;
+  std::vector<std::vector<float>> padded(queries.size(), std::vector<float>(items_.queryStride()));
+  std::vector<const float*> paddedQueries(queries.size());
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    items_.pad(queries[q], padded[q].data());
+    paddedQueries[q] = padded[q].data();
+  }
+  std::vector<std::vector<Id>> best;
+  if (eligible.filters()) {
+    best = scanEligibleEach(paddedQueries, std::min(k, eligible.count()), eligible);
+  } else {
+    for (const float* query : paddedQueries) best.push_back(scan(query, std::min(k, items_.size())));
+  }
+  // The scans counted every row they read; ranking their answers again only restores the order and scores.
+  for (std::size_t q = 0; q < queries.size(); ++q) rankExactly(paddedQueries[q], best[q], k, results[q]);
+  return results;
 }
 
 SearchResult MipsIndex::searchRowsExactly(const float* query, std::size_t queryLength, std::size_t k, std::size_t firstRow,
@@ -466,20 +481,28 @@ double MipsIndex::eligibleScanRows(const Eligibility& eligible, std::size_t firs
 }
 
 std::vector<Id> MipsIndex::scanEligible(const float* paddedQuery, std::size_t count, const Eligibility& eligible, std::size_t firstRow) {
+  return std::move(scanEligibleEach({paddedQuery}, count, eligible, firstRow).front());
+}
+
+std::vector<std::vector<Id>> MipsIndex::scanEligibleEach(const std::vector<const float*>& paddedQueries, std::size_t count,
+                                                         const Eligibility& eligible, std::size_t firstRow) {
   const std::size_t n = items_.size();
+  const std::size_t queries = paddedQueries.size();
   std::size_t scored = 0;
-  std::vector<Id> ids;
+  std::vector<std::vector<Id>> ids(queries);
   if (static_cast<double>(n - firstRow) <= eligibleScanRows(eligible, firstRow)) {
     // Every row in memory order, with the exhaustive scan's kernel, and eligibility checked only for
     // the few rows whose score would enter the top: a scan of the whole store costs the same whatever
     // the filter (checking each row's label first made a scan at 50% eligible several times slower
     // in wasm: a branch that cannot be predicted, and a kernel fed rows one by one;
-    // bench/results/design-measurements.md).
-    TopK best(count);
+    // bench/results/design-measurements.md). A stream, so one pass a query.
     const auto admits = [&](std::size_t row) { return eligible.admitsRow(row); };
-    scanRows(paddedQuery, firstRow, n, best, admits);
-    scored = n - firstRow;
-    for (const auto& entry : best.take()) ids.push_back(entry.second);
+    for (std::size_t q = 0; q < queries; ++q) {
+      TopK best(count);
+      scanRows(paddedQueries[q], firstRow, n, best, admits);
+      scored += n - firstRow;
+      for (const auto& entry : best.take()) ids[q].push_back(entry.second);
+    }
   } else {
     // Few eligible items: their rows from the filter's posting lists. A few excluded items (a
     // page's shown ones) cost nothing per row: keep that many more of the best and drop them at the
@@ -492,26 +515,29 @@ std::vector<Id> MipsIndex::scanEligible(const float* paddedQuery, std::size_t co
       marked.assign(n, 0);
       for (const std::uint32_t row : excluded) marked[row] = 1;
     }
-    TopK best(count + (widen ? excluded.size() : 0));
-    // Rows go to the kernel in batches, four at a time.
+    std::vector<TopK> best(queries, TopK(count + (widen ? excluded.size() : 0)));
+    // Rows go to the kernel in batches, four at a time; every query scores a batch while its rows
+    // are in cache (rows of a posting list lie far apart: each is a miss the first time).
     constexpr std::size_t kBatch = 256;
     std::uint32_t batch[kBatch];
     std::size_t pending = 0;
+    const auto scoreBatch = [&] {
+      for (std::size_t q = 0; q < queries; ++q) scoreRows(paddedQueries[q], batch, pending, best[q]);
+      scored += pending * queries;
+      pending = 0;
+    };
     eligible.forEachPostedRow(firstRow, [&](std::size_t row) {
       if (!widen && marked[row]) return;
       batch[pending++] = static_cast<std::uint32_t>(row);
-      if (pending == kBatch) {
-        scoreRows(paddedQuery, batch, pending, best);
-        scored += pending;
-        pending = 0;
-      }
+      if (pending == kBatch) scoreBatch();
     });
-    scoreRows(paddedQuery, batch, pending, best);
-    scored += pending;
-    for (const auto& entry : best.take()) {
-      if (ids.size() == count) break;
-      if (widen && eligible.excludesId(entry.second)) continue;
-      ids.push_back(entry.second);
+    scoreBatch();
+    for (std::size_t q = 0; q < queries; ++q) {
+      for (const auto& entry : best[q].take()) {
+        if (ids[q].size() == count) break;
+        if (widen && eligible.excludesId(entry.second)) continue;
+        ids[q].push_back(entry.second);
+      }
     }
   }
   countInnerProducts(static_cast<double>(scored));

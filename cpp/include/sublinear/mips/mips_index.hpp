@@ -122,6 +122,12 @@ class MipsIndex {
   // whatever the index: the oracle an approximate index's answers are audited against (Sub-TS does
   // so online). Counted like a search's work.
   SearchResult searchExactly(const float* query, std::size_t queryLength, std::size_t k, const SearchOptions& options = {});
+  // searchExactly for each of the queries (each of queryLength entries), under the same k and
+  // options: the same answers, with each eligible row read once for all of them where the eligible
+  // items come from posting lists (a caller searching a few eligible items with several queries, as
+  // Thompson sampling's propensities do, pays one walk and one pass of cache misses).
+  std::vector<SearchResult> searchExactlyEach(const std::vector<const float*>& queries, std::size_t queryLength, std::size_t k,
+                                              const SearchOptions& options = {});
   // The exact top-k among the rows [firstRow, lastRow) of the store (lastRow clipped to size()), of
   // the eligible ones under options' filters: searchExactly in slices, which every index serves from
   // its store. A policy's audit runs its exact search so over later calls (ApproximationAudit), so
@@ -216,6 +222,9 @@ class MipsIndex {
   // the top), or the allowed labels' posting lists when that costs less (eligibleScanRows). Counted
   // as exhaustive-scan work.
   std::vector<Id> scanEligible(const float* paddedQuery, std::size_t count, const Eligibility& eligible, std::size_t firstRow = 0);
+  // scanEligible for each of the padded queries: the answers in their order.
+  std::vector<std::vector<Id>> scanEligibleEach(const std::vector<const float*>& paddedQueries, std::size_t count,
+                                                const Eligibility& eligible, std::size_t firstRow = 0);
   // What scanEligible over rows [firstRow, size()) costs, in rows of the exhaustive scan: the rows
   // themselves, or kGatheredRowCost per posting entry when that is less.
   double eligibleScanRows(const Eligibility& eligible, std::size_t firstRow = 0) const;
