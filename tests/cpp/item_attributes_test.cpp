@@ -248,6 +248,50 @@ TEST(Eligibility, AWalkOverOneLabelARowMeetsTheRowsABruteForceFinds) {
   }
 }
 
+// The first complete walk keeps the rows that pass (Eligibility::kKeptRows): a later walk, from any
+// first row, visits the rows a walk of a fresh eligibility visits, in the same order (answers that
+// tie keep their order), and a walk that began at a later row kept nothing.
+TEST(Eligibility, AKeptWalkVisitsWhatAFreshWalkVisitsInTheSameOrder) {
+  ItemAttributes attributes;
+  const std::size_t price = attributes.addValueColumn("price");
+  // 30,000 rows over two labels: 15,000 listed a label, so the count is sampled, not walked.
+  const std::size_t rows = 30000;
+  Random random(5);
+  for (std::size_t r = 0; r < rows; ++r) {
+    attributes.append(static_cast<Label>(r % 2));
+    attributes.setValue(price, r, random.uniform(0.0, 100.0));
+  }
+  const Rows store{rows};
+  AttributeFilter filter;
+  filter.labels = {1};
+  filter.where = {{"price", 10.0, 35.0}};
+  const auto walk = [](const Eligibility& eligible, std::size_t firstRow) {
+    std::vector<std::size_t> visited;
+    eligible.forEachPostedRow(firstRow, [&](std::size_t row) { visited.push_back(row); });
+    return visited;
+  };
+  const Eligibility eligible(store, attributes, {1001, 1003}, filter);
+  ASSERT_FALSE(eligible.countIsExact());
+  const std::vector<std::size_t> laterBeforeKept = walk(eligible, 7777);
+  const std::vector<std::size_t> all = walk(eligible, 0);
+  std::size_t expected = 0;
+  for (std::size_t row = 0; row < rows; ++row) expected += passes(attributes, row, filter) ? 1 : 0;
+  EXPECT_EQ(all.size(), expected);
+  EXPECT_GT(expected, 3000u);
+  // A walk sets the exclusions aside; the count does not (rows 1 and 3, where they pass).
+  const std::size_t excluded = (passes(attributes, 1, filter) ? 1 : 0) + (passes(attributes, 3, filter) ? 1 : 0);
+  EXPECT_EQ(eligible.exactCount(), expected - excluded);
+  EXPECT_EQ(walk(eligible, 0), all);
+  for (const std::size_t firstRow : {std::size_t{1}, std::size_t{7777}, std::size_t{29999}, rows}) {
+    const Eligibility fresh(store, attributes, {1001, 1003}, filter);
+    const std::vector<std::size_t> freshWalk = walk(fresh, firstRow);
+    EXPECT_EQ(walk(eligible, firstRow), freshWalk) << "first row " << firstRow;
+    if (firstRow == 7777) {
+      EXPECT_EQ(laterBeforeKept, freshWalk);
+    }
+  }
+}
+
 TEST(Eligibility, AnItemWithoutLabelsHasNone) {
   ItemAttributes attributes;
   attributes.append(0);
@@ -472,6 +516,72 @@ TEST(CatalogueAttributes, UsersSeeChangedLabelsAndValuesAndTheStateKeepsThem) {
   const Id unknownIds[1] = {100000};
   expectError(ErrorCode::UnknownId, "100000", [&] { catalogue->setLabels(unknownIds, 1, ItemAttributes::withLabels(nullptr, 1)); });
   EXPECT_EQ(catalogue->toBytes(), bytes);
+}
+
+// A Thompson user's decision keeps the index's eligibility under its filter from its choice to its
+// propensities' candidates: it never outlives the decision, so each decision shows only items that
+// the filter admits as the catalogue stands, whatever changed since the last one (the shown items'
+// prices moved out of the range, the last ones' back in), over an exact and a graph index.
+TEST(CatalogueAttributes, ADecisionSeesTheCatalogueAsItStandsAfterEveryChange) {
+  constexpr int kDim = 8;
+  constexpr std::size_t kArms = 3000;
+  // 100 items a label, about 40 of them in the price range: the searches walk the label's list.
+  constexpr Label kLabels = 30;
+  for (const std::string index : {"exact", "hnsw"}) {
+    SCOPED_TRACE(index);
+    auto catalogue = std::make_shared<Catalogue>(Json{{"dim", kDim}, {"seed", 3}, {"index", Json{{"type", index}}}});
+    Random random(11);
+    std::vector<double> features(kArms * kDim);
+    for (auto& value : features) value = random.normal();
+    std::vector<Id> ids(kArms);
+    ItemAttributes attributes;
+    const std::size_t price = attributes.addValueColumn("price");
+    std::vector<double> prices(kArms);
+    for (std::size_t i = 0; i < kArms; ++i) {
+      ids[i] = static_cast<Id>(i + 1);
+      attributes.append(static_cast<Label>(i % kLabels));
+      prices[i] = random.uniform(0.0, 100.0);
+      attributes.setValue(price, i, prices[i]);
+    }
+    catalogue->add(ids.data(), kArms, features.data(), features.size(), &attributes);
+    catalogue->build(kArms);
+    ArmFilter filter;
+    filter.labels = {1};
+    filter.where = {{"price", 20.0, 60.0}};
+    const auto admitted = [&](Id id) { return (id - 1) % kLabels == 1 && prices[id - 1] >= 20.0 && prices[id - 1] <= 60.0; };
+    for (const std::string type : {"lin-ts", "sub-ts"}) {
+      SCOPED_TRACE(type);
+      auto user = makeLinearPolicy(catalogue, Json{{"type", type}, {"seed", 9}});
+      std::vector<Id> movedOut;
+      for (int step = 0; step < 40; ++step) {
+        const Decision decision = user->decide(5, filter, true);
+        ASSERT_EQ(decision.arms.size(), 5u);
+        for (std::size_t j = 0; j < decision.arms.size(); ++j) {
+          EXPECT_TRUE(admitted(decision.arms[j])) << "step " << step << ": item " << decision.arms[j];
+          EXPECT_GT(decision.propensities[j], 0.0);
+        }
+        std::vector<double> rewards(decision.arms.size(), 1.0);
+        user->reward(decision.eventId, rewards.data(), rewards.size());
+        // The shown items leave the range, and those the last step moved out come back into it.
+        ItemAttributes moved;
+        const std::size_t column = moved.addValueColumn("price");
+        std::vector<Id> changed;
+        for (const Id id : decision.arms) changed.push_back(id);
+        for (const Id id : movedOut) {
+          if (std::find(changed.begin(), changed.end(), id) == changed.end()) changed.push_back(id);
+        }
+        for (std::size_t i = 0; i < changed.size(); ++i) {
+          const Id id = changed[i];
+          const bool shown = i < decision.arms.size();
+          moved.append(static_cast<Label>((id - 1) % kLabels));
+          moved.setValue(column, i, shown ? 90.0 : 40.0);
+          prices[id - 1] = shown ? 90.0 : 40.0;
+        }
+        movedOut = decision.arms;
+        catalogue->setValues(changed.data(), changed.size(), moved);
+      }
+    }
+  }
 }
 
 }  // namespace item_attributes_test

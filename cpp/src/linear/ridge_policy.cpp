@@ -302,6 +302,14 @@ void RidgePolicy::forget(double factor) {
 Decision RidgePolicy::decide(std::size_t k, const ArmFilter& filter, bool slate) {
   checkChoice(k, slate, "select");
   const Eligibility eligible = eligibilityFor(filter);
+  struct Deciding {
+    bool& flag;
+    explicit Deciding(bool& slot) : flag(slot) { flag = true; }
+    ~Deciding() { flag = false; }
+    Deciding(const Deciding&) = delete;
+    Deciding& operator=(const Deciding&) = delete;
+  };
+  const Deciding scope(deciding_);
   const std::vector<Id> chosen = chooseEligible(k, filter, eligible, slate);
   Decision decision;
   decision.arms = chosen;

@@ -27,7 +27,7 @@ constexpr std::uint64_t kPropensityStream = 0x70726f70656e7369;  // "propensi"
 }  // namespace
 
 std::vector<Id> ThompsonSampling::propensityCandidates(const std::vector<Id>& shown, std::size_t slateSize, const ArmFilter& filter,
-                                            const Eligibility& eligible) {
+                                            const Eligibility& eligible, std::optional<Eligibility>* indexEligible) {
   std::vector<Id> candidates = shown;
   if (eligible.count() <= kEnumeratedCandidates) {
     for (std::size_t row = 0; row < arms_.size(); ++row) {
@@ -39,6 +39,7 @@ std::vector<Id> ThompsonSampling::propensityCandidates(const std::vector<Id>& sh
     SearchOptions filters;
     filters.exclude = filter.exclude;
     static_cast<AttributeFilter&>(filters) = filter;
+    filters.keptEligibility = indexEligible;
     // The posterior mean as the index's query: in the arms' coordinates when the model is in their subspace.
     const Vector mean = basis() ? basis()->lift(ridge_.theta()) : ridge_.theta();
     std::vector<float> meanQuery(static_cast<std::size_t>(mean.size()));
@@ -117,7 +118,11 @@ void ThompsonSampling::estimateChoiceProbabilities(const std::vector<Id>& shown,
   std::vector<std::size_t> hits(n, 0);
   // prefixHits[j]: the draws that showed shown[0..j] at positions 0 to j.
   std::vector<std::size_t> prefixHits(n, 0);
-  rankDraws(propensityCandidates(shown, n, filter, eligible), n, draws, [&](const std::vector<Eigen::Index>& order) {
+  // The choice just made kept the index's eligibility under this filter (choiceEligibility_): the
+  // candidates' searches walk none of it again. Emptied after: the decision ends here.
+  const std::vector<Id> candidates = propensityCandidates(shown, n, filter, eligible, &choiceEligibility_);
+  choiceEligibility_.reset();
+  rankDraws(candidates, n, draws, [&](const std::vector<Eigen::Index>& order) {
     bool samePrefix = true;
     for (std::size_t j = 0; j < n; ++j) {
       const bool same = order[j] == static_cast<Eigen::Index>(j);
@@ -141,7 +146,7 @@ std::vector<std::pair<Id, double>> ThompsonSampling::choiceDistribution(std::siz
   const Eligibility eligible = arms_.eligibility(filter);
   if (eligible.count() <= position) return {};
   drawQuery();  // the scale and the draw whose top arms join the candidates
-  const std::vector<Id> candidates = propensityCandidates({}, position + 1, filter, eligible);
+  const std::vector<Id> candidates = propensityCandidates({}, position + 1, filter, eligible, nullptr);
   std::unordered_map<Eigen::Index, std::size_t> wins;
   rankDraws(candidates, position + 1, draws, [&](const std::vector<Eigen::Index>& order) { ++wins[order[position]]; });
   std::vector<std::pair<Id, double>> distribution;

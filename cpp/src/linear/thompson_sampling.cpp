@@ -183,7 +183,8 @@ std::vector<Id> ThompsonSampling::chooseArms(std::size_t count, const ArmFilter&
   // One draw, its top `count`: the slate Thompson sampling would show if it ranked by one sample.
   const std::vector<float> query = drawQuery();
   const std::uint64_t workBefore = index().innerProducts();
-  SearchResult result = search(query, count, filter);
+  std::optional<Eligibility>* kept = deciding() ? &choiceEligibility_ : nullptr;
+  SearchResult result = search(query, count, filter, kept);
   if (result.ids.size() < count) {
     // Only an unfiltered search of an approximate index may find fewer than asked (a filtered one
     // completes its answer exactly): the exact answer instead, counted as an empty query.
@@ -191,17 +192,20 @@ std::vector<Id> ThompsonSampling::chooseArms(std::size_t count, const ArmFilter&
     SearchOptions filters;
     filters.exclude = filter.exclude;
     static_cast<AttributeFilter&>(filters) = filter;
+    filters.keptEligibility = kept;
     result = index().searchExactly(query.data(), query.size(), count, filters);
   }
   if (catalogue_) catalogueInnerProducts_ += index().innerProducts() - workBefore;
   return result.ids;
 }
 
-SearchResult ThompsonSampling::search(const std::vector<float>& query, std::size_t k, const ArmFilter& filter) {
+SearchResult ThompsonSampling::search(const std::vector<float>& query, std::size_t k, const ArmFilter& filter,
+                                      std::optional<Eligibility>* indexEligible) {
   MipsIndex& searched = index();
   SearchOptions searchOptions;
   searchOptions.exclude = filter.exclude;
   static_cast<AttributeFilter&>(searchOptions) = filter;
+  searchOptions.keptEligibility = indexEligible;
   if (scanCatalogue_) return searched.searchExactly(query.data(), query.size(), k, searchOptions);
   // A slate of k ranks k - 1 candidates more than one arm does, so that the margin the shortlist
   // leaves beyond the answer stays the same.

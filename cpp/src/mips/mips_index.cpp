@@ -220,6 +220,12 @@ Eligibility MipsIndex::eligibility(const SearchOptions& options) const {
   return Eligibility(items_, attributes_, options.exclude, options);
 }
 
+const Eligibility& MipsIndex::eligibility(const SearchOptions& options, std::optional<Eligibility>& built) const {
+  std::optional<Eligibility>& slot = options.keptEligibility != nullptr ? *options.keptEligibility : built;
+  if (!slot) slot.emplace(eligibility(options));
+  return *slot;
+}
+
 void MipsIndex::checkQuery(const float* query, std::size_t queryLength, std::size_t k) const {
   if (queryLength != dim()) {
     fail(ErrorCode::DimensionMismatch, "query has " + std::to_string(queryLength) + " entries, the index has dim " + std::to_string(dim()));
@@ -258,7 +264,8 @@ void MipsIndex::search(const float* query, std::size_t queryLength, std::size_t 
   };
   // Without conditions or exclusions nothing is ineligible: no Eligibility to build.
   if (!options.filtersAnything()) return searchAll();
-  const Eligibility eligible = eligibility(options);
+  std::optional<Eligibility> built;
+  const Eligibility& eligible = eligibility(options, built);
   if (!eligible.filters()) return searchAll();
   if (eligible.count() == 0) return;
   const std::size_t retrieve = std::min(eligible.count(), std::max(k, options.shortlist));
@@ -333,7 +340,8 @@ std::vector<SearchResult> MipsIndex::searchExactlyEach(const std::vector<const f
   for (const float* query : queries) checkQuery(query, queryLength, k);
   std::vector<SearchResult> results(queries.size());
   if (items_.size() == 0 || queries.empty()) return results;
-  const Eligibility eligible = eligibility(options);
+  std::optional<Eligibility> built;
+  const Eligibility& eligible = eligibility(options, built);
   if (eligible.count() == 0) return results;
   std::vector<std::vector<float>> padded(queries.size(), std::vector<float>(items_.queryStride()));
   std::vector<const float*> paddedQueries(queries.size());

@@ -252,6 +252,7 @@ class RidgePolicy : public LinearPolicy, private LinearModel::Listener {
   double beta_;
   std::uint64_t innerProducts_ = 0;
   std::uint64_t selections_ = 0;
+  bool deciding_ = false;
 
   // Exploration and pending decisions (decide() and reward()).
   double explore_;
@@ -265,6 +266,9 @@ class RidgePolicy : public LinearPolicy, private LinearModel::Listener {
  protected:
   // The model's regression, for the subclasses' choices (read-only: the model alone changes it).
   const RidgeRegression& ridge_;
+  // Whether the choice under way is a decide()'s, which estimates its propensities right after it
+  // (so a choice may keep what that estimate would compute again).
+  bool deciding() const { return deciding_; }
 
  private:
   // What both public constructors share: exactly one of ownArms and catalogue is given.

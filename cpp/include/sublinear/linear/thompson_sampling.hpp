@@ -120,6 +120,7 @@ class ThompsonSampling : public RidgePolicy {
   // The propensity of decide() (thompson_propensity.cpp): the probability that a draw shows an arm,
   // estimated by drawing `draws` scores of the candidates that can win from the posterior.
   bool randomisedChoice() const override { return true; }
+  void prepareChoice() override { choiceEligibility_.reset(); }
   std::vector<std::pair<Id, double>> choiceDistribution(std::size_t position, const ArmFilter& filter,
                                                         std::size_t draws) override;
   void estimateChoiceProbabilities(const std::vector<Id>& shown, bool shownByPolicy, const ArmFilter& filter,
@@ -149,8 +150,9 @@ class ThompsonSampling : public RidgePolicy {
   // theta~ for this step as the index's query (its scale in lastScale_, the query in lastQuery_).
   std::vector<float> drawQuery();
   // The arms a propensity estimate ranks (thompson_propensity.cpp).
+  // `indexEligible`: the index's eligibility under `filter` kept by the choice just made, or null.
   std::vector<Id> propensityCandidates(const std::vector<Id>& shown, std::size_t slateSize, const ArmFilter& filter,
-                                       const Eligibility& eligible);
+                                       const Eligibility& eligible, std::optional<Eligibility>* indexEligible);
   // Draws the scores of `candidates` `draws` times from the posterior at the last draw's scale and
   // calls visit(order) with the candidates' indices whose first n are that draw's top n, best first.
   // The draws come from a stream derived from the policy's engine, which they leave as it was.
@@ -163,7 +165,9 @@ class ThompsonSampling : public RidgePolicy {
   // The search of one step: the index's shortlist (and recalled arms), or, for Linear TS over a
   // catalogue, the exact scan of the catalogue's rows whatever its index.
   // A slate of k searches for k with a shortlist k - 1 longer; the filters go to the index.
-  SearchResult search(const std::vector<float>& query, std::size_t k, const ArmFilter& filter);
+  // `indexEligible`: where the index keeps the filter's eligibility for later searches, or null.
+  SearchResult search(const std::vector<float>& query, std::size_t k, const ArmFilter& filter,
+                      std::optional<Eligibility>* indexEligible = nullptr);
 
   std::string type_;
   bool transform_;
@@ -180,6 +184,10 @@ class ThompsonSampling : public RidgePolicy {
   // The last draw: a propensity estimate searches the arms it ranks first (not saved: decide() uses
   // it right after the selection that drew it).
   std::vector<float> lastQuery_;
+  // A decision's filter as the index sees it, kept by its choice for its propensities' candidates
+  // (the same page filter: its eligible rows walked once); emptied before every choice and after
+  // the estimate, so it never outlives the decision or meets a changed index.
+  std::optional<Eligibility> choiceEligibility_;
   std::uint64_t emptyQueries_ = 0;
   ApproximationAudit audit_;
   // The arms' principal subspace the model learns in; null when it learns in all d dimensions.

@@ -30,6 +30,8 @@ class Eligibility {
   static constexpr std::size_t kExactCountRows = 8192;
   static constexpr std::size_t kCountSample = 1024;
   static constexpr std::size_t kLeastSampled = 32;
+  // Posting lists up to this many entries keep the rows that pass (forEachPostedRow): 256 KiB at most.
+  static constexpr std::size_t kKeptRows = 65536;
 
   // Everything eligible.
   Eligibility() = default;
@@ -101,9 +103,21 @@ class Eligibility {
   // `label` is the first of its labels among the posting labels (so a row is met once).
   bool postedUnder(std::size_t row, Label label) const;
   // Calls visit(row) once for every row of the posting lists (precondition: walksPostings()) from
-  // firstRow on that passes the attribute conditions (exclusions aside).
+  // firstRow on that passes the attribute conditions (exclusions aside). The first complete walk of
+  // lists of at most kKeptRows entries keeps the rows that pass, in the walk's order, and later walks
+  // visit those, the same rows in the same order, without reading any row's attributes again (a
+  // decision walks its page filter's list for its choice and again for its propensities; the rows
+  // lie far apart and each read is a cache miss). So an Eligibility is used by one thread at a time.
   template <class Visit>
   void forEachPostedRow(std::size_t firstRow, const Visit& visit) const {
+    if (keepsPassing_) {
+      for (const std::uint32_t row : passingRows_) {
+        if (row >= firstRow) visit(row);
+      }
+      return;
+    }
+    const bool keep = firstRow == 0 && postedRows_ <= kKeptRows;
+    if (keep) passingRows_.clear();
     std::uint8_t passes[kWalkBlock];
     std::uint32_t block[kWalkBlock];
     for (const Label label : postingLabels_) {
@@ -119,10 +133,13 @@ class Eligibility {
         }
         checkPosted(block, count, label, passes);
         for (std::size_t i = 0; i < count; ++i) {
-          if (passes[i] != 0) visit(block[i]);
+          if (passes[i] == 0) continue;
+          if (keep) passingRows_.push_back(block[i]);
+          visit(block[i]);
         }
       }
     }
+    keepsPassing_ = keep;
   }
 
   // The rows and ids of the excluded items that pass the attribute conditions (the others are
@@ -178,6 +195,9 @@ class Eligibility {
   std::vector<std::uint64_t> labelBits_;
   std::vector<std::uint32_t> excludedRows_;
   std::vector<Id> excludedIds_;
+  // The rows a complete walk found passing, once keepsPassing_ (forEachPostedRow).
+  mutable std::vector<std::uint32_t> passingRows_;
+  mutable bool keepsPassing_ = false;
 };
 
 }  // namespace sublinear

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,11 @@ struct SearchOptions : AttributeFilter {
   // when a graph cannot find them.
   std::vector<Id> alsoRank;
   std::vector<Id> exclude;
+  // A caller that searches one index several times under the same conditions, with no change to the
+  // index in between (a decision's choice, then its propensities' candidates), keeps the conditions'
+  // eligibility here: the first search builds it, the later ones use it and the rows its walk kept
+  // (Eligibility::forEachPostedRow). Never saved, never given to searchBatch (one thread at a time).
+  std::optional<Eligibility>* keptEligibility = nullptr;
   bool filtersAnything() const { return !exclude.empty() || !AttributeFilter::empty(); }
 };
 
@@ -143,6 +149,8 @@ class MipsIndex {
   Label labelOf(Id id) const { return attributes_.singleLabel(items_.rowOf(id)); }
   // Which items a search with these options may return, and how many.
   Eligibility eligibility(const SearchOptions& options) const;
+  // options.keptEligibility's, built there first if it is empty; else one built into `built`.
+  const Eligibility& eligibility(const SearchOptions& options, std::optional<Eligibility>& built) const;
 
   // Whether a search may now return other than the exact top-k: false for the exact scan, and for
   // an HnswIndex whose graph holds nothing yet (it scans every item). Audits skip answers that
