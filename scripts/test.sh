@@ -166,6 +166,18 @@ while read -r p f name; do
   passed=$((passed + p))
   failed=$((failed + f))
 done <"$logs/results.txt"
+# The failed Vitest tests again, by name, next to the summary: a log read from its tail names them.
+for report in build/vitest.json build/vitest-toys.json; do
+  [ -f "$report" ] || continue
+  node -e "const r = require('./$report');
+    for (const file of r.testResults) {
+      if (file.status === 'failed' && file.assertionResults.length === 0) console.log('== failed to load: ' + file.name + ': ' + String(file.message).split('\\n')[0]);
+      for (const test of file.assertionResults.filter((a) => a.status === 'failed')) {
+        console.log('== failed: ' + file.name + ' > ' + test.fullName);
+        for (const message of test.failureMessages.slice(0, 1)) console.log('   ' + message.split('\\n').slice(0, 6).join('\\n   '));
+      }
+    }"
+done
 echo "== steps (wall and CPU seconds; $(nproc) cores, $(($(date +%s) - started)) s in all after bootstrap):"
 cat build/test-times.txt
 echo "$passed passed, $failed failed" | tee build/test-summary.txt

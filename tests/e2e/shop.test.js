@@ -196,7 +196,7 @@ describe('the demo shop', () => {
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
     await context.close();
-  });
+  }, 120_000);
 
   test('the simulated visitor runs in a sandbox: the stored model is unchanged, seeds differ per press, and the verdict is the runs\' numbers', async () => {
     const context = await demo.browser.newContext();

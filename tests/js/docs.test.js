@@ -261,7 +261,7 @@ describe('the guides\' code', () => {
   test('there are blocks to check', () => expect(blocks.length).toBeGreaterThanOrEqual(10));
   test.each(blocks)('%s is the package\'s API', (_name, code) => {
     expect(check(code)).toEqual([]);
-  });
+  }, 120_000);
 
   // And each block runs against the built package, after a setup that makes the names it takes from
   // the guide's prose (the items, a catalogue, a log), keyed by the block's first line. A block that

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { expectBanditError, loadModule } from './helpers.js';
+import { expectBanditError, fastestMs, loadModule } from './helpers.js';
 import { frozenTruth as frozenTruthOf, logShop as logShopOf, makeShop as makeShopOf, onlineMean } from '../../bench/lib/logged-shop.mjs';
 
 const sb = await loadModule();
@@ -193,11 +193,12 @@ describe('bad population logs', () => {
     const users = new Uint32Array(10_000_000);
     const many = new Float64Array(10_000_000).fill(0.5);
     const before = sb.memoryUsage();
-    const started = performance.now();
-    expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, users } }), 'INVALID_ARGUMENT');
-    expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, rewards: many } }), 'INVALID_ARGUMENT');
-    expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, propensities: many } }), 'INVALID_ARGUMENT');
-    expect(performance.now() - started).toBeLessThan(200);
+    const refusals = () => {
+      expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, users } }), 'INVALID_ARGUMENT');
+      expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, rewards: many } }), 'INVALID_ARGUMENT');
+      expectBanditError(sb, () => sb.evaluate({ catalogue: shop.catalogue, users: { states }, log: { ...log, propensities: many } }), 'INVALID_ARGUMENT');
+    };
+    expect(fastestMs(refusals)).toBeLessThan(200);
     expect(sb.memoryUsage()).toEqual(before);
   });
 

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { expectBanditError, loadModule } from './helpers.js';
+import { expectBanditError, fastestMs, loadModule } from './helpers.js';
 import { poolWorkerFactory } from '../../dist/pool-workers.js';
 
 const entry = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
@@ -182,9 +182,7 @@ describe('only what the caller gave is read', () => {
     const claims = [];
     claims.length = 2 ** 32 - 1;
     claims[0] = 1;
-    const started = performance.now();
-    expectBanditError(sb, () => index.add(claims, claims), 'INVALID_ARGUMENT');
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(fastestMs(() => expectBanditError(sb, () => index.add(claims, claims), 'INVALID_ARGUMENT'))).toBeLessThan(1000);
     index.dispose();
   });
 

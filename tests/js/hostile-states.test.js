@@ -5,7 +5,7 @@
 // does not grow by 16 MiB for it. fromBytes refuses bytes that are not a state before copying them
 // to the heap, and running out of heap is OUT_OF_MEMORY with the object left usable.
 import { describe, expect, test } from 'vitest';
-import { crc32, expectBanditError, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
+import { crc32, expectBanditError, fastestMs, gaussian, loadModule, registeredClasses, seededRandom } from './helpers.js';
 
 // Without the warm-up, the heap starts small: growth caused by a restore is not hidden by free
 // space that the warm-up left behind.
@@ -70,7 +70,7 @@ function dimensionEdits(largeDim) {
 }
 
 // Restores `hostile` three times: CORRUPT_STATE each time (or, with `mayLoad`, possibly a restored
-// object), the median time under 100 ms, and the heap grown by less than 16 MiB.
+// object), the fastest of the three under 100 ms (a busy machine slows one run, not all), and the heap grown by less than 16 MiB.
 function expectCheapRefusal(Class, hostile, what, mayLoad = false) {
   const before = heapBytes();
   const times = [];
@@ -90,7 +90,7 @@ function expectCheapRefusal(Class, hostile, what, mayLoad = false) {
     }
   }
   times.sort((a, b) => a - b);
-  expect(times[1], `${what}: median time (ms)`).toBeLessThan(100);
+  expect(times[0], `${what}: fastest time (ms)`).toBeLessThan(100);
   expect(heapBytes() - before, `${what}: heap growth (bytes)`).toBeLessThan(16 * MiB);
 }
 
@@ -201,10 +201,11 @@ describe('fromBytes before the heap', () => {
   test('256 MiB of zeros are refused without copying them to the heap', () => {
     const zeros = new Uint8Array(256 * MiB);
     const before = heapBytes();
-    const start = performance.now();
-    expectBanditError(sb, () => sb.ExactIndex.fromBytes(zeros), 'CORRUPT_STATE');
-    expectBanditError(sb, () => sb.LinUCB.fromBytes(zeros), 'CORRUPT_STATE');
-    expect(performance.now() - start).toBeLessThan(100);
+    const refusals = () => {
+      expectBanditError(sb, () => sb.ExactIndex.fromBytes(zeros), 'CORRUPT_STATE');
+      expectBanditError(sb, () => sb.LinUCB.fromBytes(zeros), 'CORRUPT_STATE');
+    };
+    expect(fastestMs(refusals)).toBeLessThan(100);
     expect(heapBytes()).toBe(before);
   });
 

@@ -107,7 +107,8 @@ describe('threads never leave init() pending', () => {
   test('workers that miss threadsTimeout give one thread and a reason, quickly', async () => {
     const started = Date.now();
     const sb = await init({ threads: 2, threadsTimeout: 1, warmUp: false });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Far below the test's timeout, with room for a machine busy building beside the suite.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(sb.threads).toBe(1);
     expect(sb.threadsReason).toMatch(/worker thread did not start within 1 ms.*single-thread build/);
     const index = new sb.ExactIndex({ dim: 1 });

@@ -117,7 +117,7 @@ describe('threads', () => {
     // kParallelWork): the same graph as the single-thread build's.
     const light = states({});
     expect(light[1].equals(light[0])).toBe(true);
-  });
+  }, 120_000);
 
   test('a Node process that used the threaded build exits by itself', () => {
     const script = `import init from ${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)};
