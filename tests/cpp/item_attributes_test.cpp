@@ -209,19 +209,26 @@ TEST(Eligibility, AgreesWithBruteForceOnEveryFilterForm) {
   }
 }
 
+// `rows` rows, row r labelled r % labels with a uniform price in [0, 100); with `unpricedEvery`, every
+// such row (r % unpricedEvery == 0) has no price.
+ItemAttributes pricedRows(std::size_t rows, std::size_t labels, std::uint64_t seed, std::size_t unpricedEvery = 0) {
+  ItemAttributes attributes;
+  const std::size_t price = attributes.addValueColumn("price");
+  Random random(seed);
+  for (std::size_t r = 0; r < rows; ++r) {
+    attributes.append(static_cast<Label>(r % labels));
+    if (unpricedEvery == 0 || r % unpricedEvery != 0) attributes.setValue(price, r, random.uniform(0.0, 100.0));
+  }
+  return attributes;
+}
+
 // A walk over posting lists of rows with one label each checks only the rows' values, a block of
 // rows at a time (Eligibility::checkPosted): the same rows as a brute force, from any first row, with
 // rows that have no value (NaN) failing every range and a name no row holds admitting nothing.
 TEST(Eligibility, AWalkOverOneLabelARowMeetsTheRowsABruteForceFinds) {
-  ItemAttributes attributes;
-  const std::size_t price = attributes.addValueColumn("price");
   const std::size_t rows = 5000;
-  Random random(3);
-  for (std::size_t r = 0; r < rows; ++r) {
-    attributes.append(static_cast<Label>(r % 7));
-    // Every ninth row has no price.
-    if (r % 9 != 0) attributes.setValue(price, r, random.uniform(0.0, 100.0));
-  }
+  // Every ninth row has no price.
+  const ItemAttributes attributes = pricedRows(rows, 7, 3, 9);
   const Rows store{rows};
   std::vector<AttributeFilter> filters(3);
   filters[0].labels = {3};
@@ -252,15 +259,9 @@ TEST(Eligibility, AWalkOverOneLabelARowMeetsTheRowsABruteForceFinds) {
 // first row, visits the rows a walk of a fresh eligibility visits, in the same order (answers that
 // tie keep their order), and a walk that began at a later row kept nothing.
 TEST(Eligibility, AKeptWalkVisitsWhatAFreshWalkVisitsInTheSameOrder) {
-  ItemAttributes attributes;
-  const std::size_t price = attributes.addValueColumn("price");
   // 30,000 rows over two labels: 15,000 listed a label, so the count is sampled, not walked.
   const std::size_t rows = 30000;
-  Random random(5);
-  for (std::size_t r = 0; r < rows; ++r) {
-    attributes.append(static_cast<Label>(r % 2));
-    attributes.setValue(price, r, random.uniform(0.0, 100.0));
-  }
+  const ItemAttributes attributes = pricedRows(rows, 2, 5);
   const Rows store{rows};
   AttributeFilter filter;
   filter.labels = {1};

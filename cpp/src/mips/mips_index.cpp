@@ -306,9 +306,13 @@ BatchSearchResult MipsIndex::searchBatch(const float* queries, std::size_t query
   batch.ids.assign(queryCount * batch.stride, 0);
   batch.scores.assign(queryCount * batch.stride, std::numeric_limits<float>::quiet_NaN());
   batch.counts.assign(queryCount, 0);
+  // A kept eligibility keeps rows on its first walk (mutable state): the batch's threads would share
+  // it, so each query builds its own.
+  SearchOptions each = options;
+  each.keptEligibility = nullptr;
   // Each thread answers into one SearchResult of its own, reused query after query.
   const auto answer = [&](std::size_t q, SearchResult& result) {
-    search(queries + q * dim(), dim(), k, options, result);
+    search(queries + q * dim(), dim(), k, each, result);
     std::copy(result.ids.begin(), result.ids.end(), batch.ids.begin() + static_cast<std::ptrdiff_t>(q * batch.stride));
     std::copy(result.scores.begin(), result.scores.end(), batch.scores.begin() + static_cast<std::ptrdiff_t>(q * batch.stride));
     batch.counts[q] = static_cast<std::uint32_t>(result.ids.size());

@@ -64,7 +64,7 @@ struct SearchOptions : AttributeFilter {
   // A caller that searches one index several times under the same conditions, with no change to the
   // index in between (a decision's choice, then its propensities' candidates), keeps the conditions'
   // eligibility here: the first search builds it, the later ones use it and the rows its walk kept
-  // (Eligibility::forEachPostedRow). Never saved, never given to searchBatch (one thread at a time).
+  // (Eligibility::forEachPostedRow). Never saved; searchBatch ignores it (its threads would share it).
   std::optional<Eligibility>* keptEligibility = nullptr;
   bool filtersAnything() const { return !exclude.empty() || !AttributeFilter::empty(); }
 };
