@@ -1,6 +1,7 @@
 // A batch of queries in one call (issue 57, point 2): HnswIndex.searchBatch on one thread and on
 // every core, against one search() call per query, side by side in one run on the same graph (built
-// once on the threads, then loaded from its bytes by the single-thread build and the threaded one).
+// once on the threads, then loaded from its bytes by the single-thread build and the threaded one);
+// then ExactIndex, GreedyMipsIndex and PcaTreeIndex at their defaults, batch on 1 and every thread.
 // 100,000 x 32 Gaussian items, inner product, M 16, efConstruction 200; the beam widened by the
 // shortlist (the beam is efSearch + max(k, shortlist) - 1); recall@10 against the exact top 10
 // (ExactIndex). Microseconds a query: the median of --repeats passes over the queries, each pass at
@@ -211,6 +212,32 @@ export default async function batch(args, report) {
     `(load average ${loadAverage()} when the table was made). "Machine": ${all.threads} Workers spinning a plain JavaScript loop, ` +
     `${all.threads} x the wall time of one over the wall time of ${all.threads} at once, measured just before each row: the speedup the machine allowed any program then.`);
   report.data('rows', rows);
+
+  // The other index types whose searches share out among the threads (unfiltered), at their defaults.
+  const otherRows = [];
+  for (const type of ['ExactIndex', 'GreedyMipsIndex', 'PcaTreeIndex']) {
+    const index = new all[type]({ dim, seed: 1 });
+    index.add(ids, items);
+    index.build();
+    const saved = index.toBytes();
+    index.dispose();
+    const alone = one[type].fromBytes(saved);
+    const shared = all[type].fromBytes(saved);
+    const answers = shared.searchBatch(queries, K);
+    if (!sameAnswers(answers, alone.searchBatch(queries, K))) throw new Error(`the ${type} batches disagree`);
+    const usOne = microsecondsPerQuery(() => alone.searchBatch(queries, K), options.queries, options.repeats);
+    const capacity = await machineSpeedup(all.threads);
+    const ticksBefore = threadTicks();
+    const usAll = microsecondsPerQuery(() => shared.searchBatch(queries, K), options.queries, options.repeats);
+    const split = cpuSplit(ticksBefore, threadTicks());
+    otherRows.push([type, recallOf(answers, truth), usOne, usAll, usOne / usAll, split, capacity]);
+    alone.dispose();
+    shared.dispose();
+  }
+  report.table(`Other index types ${options.n} x ${options.dim} at their defaults: searchBatch on 1 and ${all.threads} threads (wasm in Node)`,
+    ['index', 'recall@10', 'batch 1 thread us/query', `batch ${all.threads} threads us/query`, `batch: 1 thread / ${all.threads} threads`,
+      `CPU split of the ${all.threads}-thread batch`, `machine: ${all.threads} spinning Workers' speedup`], otherRows);
+  report.data('other types', otherRows);
 
   const peer = pythonHnswlib(items, queries, truth, options, all.threads);
   if (peer === null) {

@@ -1,6 +1,7 @@
 // MipsIndex::searchBatch (issue 57, point 2): the answers and the work of n searches in order, also
-// when the batch's searches share out among threads (ExactIndex, a finished HnswIndex); a bad batch
-// is refused before any search and changes nothing.
+// when the batch's searches share out among threads (ExactIndex, a finished HnswIndex, GreedyMipsIndex,
+// PcaTreeIndex unfiltered), and the state they leave, also when the batch's first search would sort,
+// compact or rebuild; a bad batch is refused before any search and changes nothing.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -50,7 +51,8 @@ TEST(SearchBatch, EqualsSearchesInOrderOnOneThreadOrTwo) {
   const auto queries = gaussian(random, kQueries * kDim);
   for (const Json& options : {Json{{"type", "exact"}}, Json{{"type", "hnsw"}, {"M", 8}, {"efConstruction", 64}},
                               Json{{"type", "hnsw"}, {"M", 8}, {"efConstruction", 64}, {"storage", "int8"}},
-                              Json{{"type", "lsh"}}, Json{{"type", "bounded-me"}}, Json{{"type", "pca-tree"}}}) {
+                              Json{{"type", "lsh"}}, Json{{"type", "bounded-me"}}, Json{{"type", "pca-tree"}},
+                              Json{{"type", "greedy"}}}) {
     for (const SearchOptions& search : {SearchOptions{}, filtered()}) {
       for (const std::size_t threads : {1u, 2u}) {
         const auto batched = made(options);
@@ -69,6 +71,51 @@ TEST(SearchBatch, EqualsSearchesInOrderOnOneThreadOrTwo) {
         }
         // The same work counted (the graph's distance computations included).
         EXPECT_EQ(batched->stats(), single->stats()) << options << " threads " << threads;
+      }
+    }
+  }
+}
+
+// Removals that leave fewer live items than dead ones (a Greedy-MIPS compaction due, a stale PCA
+// tree) and additions not yet sorted into the lists: the batch does first what its first search would
+// do, so its answers, its work and its saved bytes are those of the searches one after the other.
+TEST(SearchBatch, AGreedyOrPcaTreeBatchLeavesTheStateItsSearchesInOrderLeave) {
+  Random random(13);
+  const auto queries = gaussian(random, kQueries * kDim);
+  const auto extra = gaussian(random, 300 * kDim);
+  const auto changed = [&](const char* type) {
+    PersistentIndex index(Json{{"type", type}, {"dim", kDim}, {"seed", 5}});
+    std::vector<Id> ids(kItems);
+    std::iota(ids.begin(), ids.end(), 100);
+    std::vector<Label> labels(kItems);
+    for (std::size_t i = 0; i < kItems; ++i) labels[i] = static_cast<Label>(i % 4);
+    Random items(21);
+    const auto vectors = gaussian(items, kItems * kDim);
+    index->add(ids.data(), ids.size(), vectors.data(), vectors.size(), labels.data(), labels.size());
+    index->search(queries.data(), kDim, 10);
+    index->remove(ids.data() + 1000, 2500);
+    std::vector<Id> added(300);
+    std::iota(added.begin(), added.end(), 100000);
+    const std::vector<Label> addedLabels(added.size(), 1);
+    index->add(added.data(), added.size(), extra.data(), extra.size(), addedLabels.data(), addedLabels.size());
+    return index;
+  };
+  for (const char* type : {"greedy", "pca-tree"}) {
+    for (const SearchOptions& search : {SearchOptions{}, filtered()}) {
+      for (const std::size_t threads : {1u, 2u}) {
+        PersistentIndex batched = changed(type);
+        PersistentIndex single = changed(type);
+        const Threads setting(threads);
+        const BatchSearchResult batch = batched->searchBatch(queries.data(), queries.size(), kQueries, 10, search);
+        for (std::size_t q = 0; q < kQueries; ++q) {
+          const SearchResult expected = single->search(queries.data() + q * kDim, kDim, 10, search);
+          ASSERT_EQ(batch.counts[q], expected.ids.size()) << type << " query " << q;
+          for (std::size_t i = 0; i < expected.ids.size(); ++i) {
+            EXPECT_EQ(batch.ids[q * 10 + i], expected.ids[i]) << type << " threads " << threads << " query " << q;
+          }
+        }
+        EXPECT_EQ(batched->stats(), single->stats()) << type << " threads " << threads;
+        EXPECT_EQ(batched.toBytes(), single.toBytes()) << type << " threads " << threads;
       }
     }
   }

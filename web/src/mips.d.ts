@@ -95,9 +95,10 @@ export interface MipsIndex extends Disposable {
   /**
    * search(query, k, options) for each of n queries, with the same answers as n calls in order.
    * `queries`: n*dim numbers in one flat array (a Float32Array, say), or an array of n vectors.
-   * Where a search only reads the index (ExactIndex, and HnswIndex once every item is in its graph)
-   * the queries are shared among the module's threads (sb.threads); other index types (and an
-   * HnswIndex with items waiting, whose searches build) answer them in order on the calling thread.
+   * Where a search only reads the index (ExactIndex, HnswIndex once every item is in its graph,
+   * GreedyMipsIndex, PcaTreeIndex without filters) the queries are shared among the module's threads
+   * (sb.threads); other index types (and an HnswIndex with items waiting, whose searches build)
+   * answer them in order on the calling thread (docs/mips.md, "Many queries at once").
    * Every query is checked before any is searched: a length not a multiple of dim (or vectors of
    * other lengths) throws DIMENSION_MISMATCH, a non-finite entry NON_FINITE, k < 1 or more than
    * 2^24 queries or 2^28 answer slots INVALID_ARGUMENT; the index is then unchanged.

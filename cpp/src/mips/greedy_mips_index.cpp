@@ -88,6 +88,52 @@ void GreedyMipsIndex::compact() {
   deadSlots_ = 0;
 }
 
+thread_local GreedyMipsIndex::BatchThread* GreedyMipsIndex::batchThread_ = nullptr;
+thread_local const GreedyMipsIndex* GreedyMipsIndex::batchIndex_ = nullptr;
+
+bool GreedyMipsIndex::settled() const { return sortedLength_ == slotId_.size() && !compactionDue(); }
+
+void GreedyMipsIndex::settle() {
+  mergePending();
+  if (compactionDue()) compact();
+}
+
+bool GreedyMipsIndex::searchesConcurrently(const SearchOptions& options) const { return !options.filtersAnything() || settled(); }
+
+void GreedyMipsIndex::prepareConcurrentSearches() {
+  // An empty index is never screened (search() returns first): nothing to settle, as in order.
+  if (size() > 0) settle();
+}
+
+void GreedyMipsIndex::runSearchThread(const std::function<void()>& searches) {
+  BatchThread mine;
+  struct Batch {
+    Batch(const GreedyMipsIndex* index, BatchThread* thread) {
+      batchIndex_ = index;
+      batchThread_ = thread;
+    }
+    ~Batch() {
+      batchIndex_ = nullptr;
+      batchThread_ = nullptr;
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+  };
+  {
+    const Batch batch(this, &mine);
+    searches();
+  }
+  // The products counted are floor(screened / dim) differences: folded in any order, they sum to
+  // what the searches one after the other counted.
+  const std::lock_guard<std::mutex> lock(batchGuard_);
+  countScreened(mine.steps);
+}
+
+void GreedyMipsIndex::countScreened(std::uint64_t steps) {
+  countInnerProducts(static_cast<double>((screened_ + steps) / dim() - screened_ / dim()));
+  screened_ += steps;
+}
+
 std::vector<Id> GreedyMipsIndex::candidates(const float* paddedQuery, std::size_t count) { return screen(paddedQuery, count, nullptr); }
 
 std::vector<Id> GreedyMipsIndex::filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) {
@@ -99,8 +145,9 @@ std::vector<Id> GreedyMipsIndex::filteredCandidates(const float* paddedQuery, st
 }
 
 std::vector<Id> GreedyMipsIndex::screen(const float* paddedQuery, std::size_t count, const Eligibility* eligible) {
-  mergePending();
-  if (deadSlots_ > slotId_.size() - deadSlots_) compact();
+  BatchThread* const batch = batchIndex_ == this ? batchThread_ : nullptr;
+  // A batch settled the lists before its threads started (prepareConcurrentSearches).
+  if (batch == nullptr) settle();
   const std::size_t n = eligible ? eligible->count() : size();
   std::size_t budget = budget_ > 0 ? budget_ : static_cast<std::size_t>(std::ceil(budgetFraction_ * static_cast<double>(size())));
   budget = std::min(n, std::max(budget, count));
@@ -120,7 +167,8 @@ std::vector<Id> GreedyMipsIndex::screen(const float* paddedQuery, std::size_t co
   if (length > 0) {
     for (std::size_t j = 0; j < dim(); ++j) heap.emplace(entryAt(j).value * paddedQuery[j], static_cast<std::uint32_t>(j));
   }
-  seen_.resize(length, 0);
+  std::vector<char>& seen = batch != nullptr ? batch->seen : seen_;
+  seen.resize(length, 0);
   std::vector<Id> ids;
   std::vector<std::uint32_t> seenSlots;
   ids.reserve(budget);
@@ -131,16 +179,19 @@ std::vector<Id> GreedyMipsIndex::screen(const float* paddedQuery, std::size_t co
     const std::uint32_t slot = entryAt(j).slot;
     ++steps;
     if (++walked[j] < length) heap.emplace(entryAt(j).value * paddedQuery[j], j);
-    if (slotAlive_[slot] && !seen_[slot]) {
-      seen_[slot] = 1;
+    if (slotAlive_[slot] && !seen[slot]) {
+      seen[slot] = 1;
       seenSlots.push_back(slot);
       if (admits(slotId_[slot])) ids.push_back(slotId_[slot]);
     }
   }
-  for (const std::uint32_t slot : seenSlots) seen_[slot] = 0;
+  for (const std::uint32_t slot : seenSlots) seen[slot] = 0;
   // A screening step is one multiplication: 1/dim of an inner product (fractions carried over).
-  countInnerProducts(static_cast<double>((screened_ + steps) / dim() - screened_ / dim()));
-  screened_ += steps;
+  if (batch != nullptr) {
+    batch->steps += steps;
+  } else {
+    countScreened(steps);
+  }
   return ids;
 }
 

@@ -89,7 +89,7 @@ void HnswIndex::countGraphEvaluations(Graph& graph, std::uint64_t evaluations) {
   }
 }
 
-bool HnswIndex::searchesConcurrently() const { return graph_ != nullptr && trialGraph_ == nullptr && built_ == items_.size(); }
+bool HnswIndex::searchesConcurrently(const SearchOptions&) const { return graph_ != nullptr && trialGraph_ == nullptr && built_ == items_.size(); }
 
 void HnswIndex::prepareConcurrentSearches() {
   // What a search would otherwise fill on first need: the scratch's size, the graph's labels beside

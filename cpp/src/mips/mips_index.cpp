@@ -317,7 +317,7 @@ BatchSearchResult MipsIndex::searchBatch(const float* queries, std::size_t query
     std::copy(result.scores.begin(), result.scores.end(), batch.scores.begin() + static_cast<std::ptrdiff_t>(q * batch.stride));
     batch.counts[q] = static_cast<std::uint32_t>(result.ids.size());
   };
-  if (parallelism() > 1 && queryCount > 1 && searchesConcurrently()) {
+  if (parallelism() > 1 && queryCount > 1 && searchesConcurrently(each)) {
     prepareConcurrentSearches();
     // Queries one at a time from a shared counter: a thread that wakes late takes fewer. Each answer
     // goes to its own slots, so the batch is the same whatever thread answered which query.

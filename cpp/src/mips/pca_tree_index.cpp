@@ -265,6 +265,10 @@ void PcaTreeIndex::collectLeaves(std::size_t node, std::vector<Id>& out) const {
   collectLeaves(2 * node + 2, out);
 }
 
+void PcaTreeIndex::prepareConcurrentSearches() {
+  if (size() > 0 && (!built_ || stale_)) rebuild();
+}
+
 std::vector<Id> PcaTreeIndex::candidates(const float* paddedQuery, std::size_t count) {
   if (!built_ || stale_) rebuild();
   std::vector<double> query(dim() + 1, 0.0);
@@ -292,7 +296,7 @@ void PcaTreeIndex::saveStructure(StateWriter& out) const {
   out.u64(depth_);
   out.random(random_);
   out.u64(builds_);
-  out.u64(widened_);
+  out.u64(widened_.load());
   out.u8(built_ ? 1 : 0);
   out.u8(stale_ ? 1 : 0);
   if (!built_ || stale_) return;
@@ -365,7 +369,7 @@ Json PcaTreeIndex::stats() const {
   Json stats = MipsIndex::stats();
   stats["depth"] = depth_;
   stats["builds"] = builds_;
-  stats["widenedSearches"] = widened_;
+  stats["widenedSearches"] = widened_.load();
   return stats;
 }
 

@@ -15,7 +15,7 @@ class ExactIndex final : public MipsIndex {
 
  protected:
   // A scan reads the store and counts its work: a batch's scans run on all threads.
-  bool searchesConcurrently() const override { return true; }
+  bool searchesConcurrently(const SearchOptions&) const override { return true; }
   void onAdd(const Id*, std::size_t) override {}
   void onRemove(const Id*, std::size_t) override {}
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -43,6 +45,14 @@ class GreedyMipsIndex final : public MipsIndex {
   std::vector<Id> filteredCandidates(const float* paddedQuery, std::size_t count, const Eligibility& eligible) override;
   void saveStructure(StateWriter& out) const override;
   void loadStructure(StateReader& in) override;
+  // A screen reads the lists once they are sorted and compacted (settle, which the first search of
+  // a batch would do): unfiltered searches always screen, so a batch settles first; a filtered one
+  // may scan the eligible items instead, so it runs on the threads only if nothing waits.
+  bool searchesConcurrently(const SearchOptions& options) const override;
+  void prepareConcurrentSearches() override;
+  // Each batch thread marks the slots it has seen in its own array and counts its own screening
+  // steps, added to the index's afterwards.
+  void runSearchThread(const std::function<void()>& searches) override;
 
  private:
   struct Entry {
@@ -52,8 +62,14 @@ class GreedyMipsIndex final : public MipsIndex {
   };
   // candidates() and filteredCandidates() (eligible non-null).
   std::vector<Id> screen(const float* paddedQuery, std::size_t count, const Eligibility* eligible);
+  // Sorts the additions into the lists, and compacts them when dead slots outnumber live ones.
+  void settle();
+  bool settled() const;
   void mergePending();
   void compact();
+  bool compactionDue() const { return deadSlots_ > slotId_.size() - deadSlots_; }
+  // A screen's steps into screened_ and the inner-product counter (a step is 1/dim of a product).
+  void countScreened(std::uint64_t steps);
 
   std::size_t budget_;
   double budgetFraction_;
@@ -68,6 +84,14 @@ class GreedyMipsIndex final : public MipsIndex {
   std::size_t deadSlots_ = 0;
   std::vector<char> seen_;  // per slot, during one search
   std::uint64_t screened_ = 0;
+  // A batch thread's seen slots and steps (runSearchThread), if this thread runs one for this index.
+  struct BatchThread {
+    std::vector<char> seen;
+    std::uint64_t steps = 0;
+  };
+  static thread_local BatchThread* batchThread_;
+  static thread_local const GreedyMipsIndex* batchIndex_;
+  std::mutex batchGuard_;
 };
 
 }  // namespace sublinear

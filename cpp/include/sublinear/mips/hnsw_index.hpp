@@ -216,7 +216,7 @@ class HnswIndex final : public MipsIndex {
   bool scanIsCheaper(std::size_t count) const;
   // Once every item is in the graph a search only reads it: a batch's searches run on all threads.
   // While items wait, a search may build (a slice, the space trial): a batch runs them in order.
-  bool searchesConcurrently() const override;
+  bool searchesConcurrently(const SearchOptions& options) const override;
   void prepareConcurrentSearches() override;
   void runSearchThread(const std::function<void()>& searches) override;
   void saveStructure(StateWriter& out) const override;

@@ -259,12 +259,15 @@ class MipsIndex {
   // and the ranking takes it as it is.
   virtual void candidateRows(const std::vector<Id>& ids, const float** rows, float* scores) const;
   void countInnerProducts(double count) { innerProducts_ += static_cast<std::uint64_t>(count); }
-  // Whether searches may now run on several threads at once: each writes nothing but the atomic
-  // counters and what runSearchThread gives its thread. By default no: a sampling index draws from
-  // its generator, a bucketing one keeps buffers, and the default filteredCandidates reads the
-  // counters that earlier searches wrote, so that only the order of one thread repeats them.
-  virtual bool searchesConcurrently() const { return false; }
-  // On the calling thread before concurrent searches start: what searches would fill lazily.
+  // Whether searches under `options` may now run on several threads at once (after
+  // prepareConcurrentSearches): each writes nothing but the atomic counters and what runSearchThread
+  // gives its thread. By default no: a sampling index draws from its generator, a bucketing one keeps
+  // buffers, and the default filteredCandidates reads the counters that earlier searches wrote, so
+  // that only the order of one thread repeats them.
+  virtual bool searchesConcurrently(const SearchOptions& /*options*/) const { return false; }
+  // On the calling thread before concurrent searches start: what the first search would do or fill
+  // lazily (a build, a sort, a scratch's size), so that the batch's state is that of its searches
+  // one after the other.
   virtual void prepareConcurrentSearches() {}
   // Runs `searches` (a batch thread's share) with the scratch this thread's searches write, and
   // folds what they counted there afterwards.

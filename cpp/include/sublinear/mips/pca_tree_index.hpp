@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -54,6 +55,11 @@ class PcaTreeIndex final : public MipsIndex {
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
   void saveStructure(StateWriter& out) const override;
   void loadStructure(StateReader& in) override;
+  // A current tree is only read by a search. Filtered searches use the base class's rule, which reads
+  // the counters earlier searches wrote: they run in order.
+  bool searchesConcurrently(const SearchOptions& options) const override { return !options.filtersAnything(); }
+  // The rebuild the first search would make of a stale tree.
+  void prepareConcurrentSearches() override;
 
  private:
   // The largest depth whose leaves hold at least kLeafTarget of `size` items.
@@ -72,7 +78,8 @@ class PcaTreeIndex final : public MipsIndex {
   bool built_ = false;
   bool stale_ = true;
   double maxNorm_ = 0;
-  std::size_t sizeAtBuild_ = 0, changesSinceBuild_ = 0, builds_ = 0, widened_ = 0;
+  std::size_t sizeAtBuild_ = 0, changesSinceBuild_ = 0, builds_ = 0;
+  std::atomic<std::uint64_t> widened_{0};  // a batch's searches count into it concurrently
   std::vector<double> mean_;                 // of the transformed items at the last build
   std::vector<double> directions_;           // depth_ rows of dim + 1
   std::vector<double> thresholds_;           // per internal node (heap order: children 2i+1, 2i+2)
