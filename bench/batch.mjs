@@ -1,7 +1,7 @@
 // A batch of queries in one call (issue 57, point 2): HnswIndex.searchBatch on one thread and on
 // every core, against one search() call per query, side by side in one run on the same graph (built
 // once on the threads, then loaded from its bytes by the single-thread build and the threaded one);
-// then ExactIndex, GreedyMipsIndex and PcaTreeIndex at their defaults, batch on 1 and every thread.
+// then ExactIndex, GreedyMipsIndex, LshIndex and PcaTreeIndex at their defaults, batch on 1 and every thread.
 // 100,000 x 32 Gaussian items, inner product, M 16, efConstruction 200; the beam widened by the
 // shortlist (the beam is efSearch + max(k, shortlist) - 1); recall@10 against the exact top 10
 // (ExactIndex). Microseconds a query: the median of --repeats passes over the queries, each pass at
@@ -215,7 +215,7 @@ export default async function batch(args, report) {
 
   // The other index types whose searches share out among the threads (unfiltered), at their defaults.
   const otherRows = [];
-  for (const type of ['ExactIndex', 'GreedyMipsIndex', 'PcaTreeIndex']) {
+  for (const type of ['ExactIndex', 'GreedyMipsIndex', 'LshIndex', 'PcaTreeIndex']) {
     const index = new all[type]({ dim, seed: 1 });
     index.add(ids, items);
     index.build();

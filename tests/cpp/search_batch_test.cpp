@@ -1,7 +1,7 @@
 // MipsIndex::searchBatch (issue 57, point 2): the answers and the work of n searches in order, also
 // when the batch's searches share out among threads (ExactIndex, a finished HnswIndex, GreedyMipsIndex,
-// PcaTreeIndex unfiltered), and the state they leave, also when the batch's first search would sort,
-// compact or rebuild; a bad batch is refused before any search and changes nothing.
+// LshIndex and PcaTreeIndex unfiltered), and the state they leave, also when the batch's first search
+// would sort, compact or rebuild; a bad batch is refused before any search and changes nothing.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -77,9 +77,9 @@ TEST(SearchBatch, EqualsSearchesInOrderOnOneThreadOrTwo) {
 }
 
 // Removals that leave fewer live items than dead ones (a Greedy-MIPS compaction due, a stale PCA
-// tree) and additions not yet sorted into the lists: the batch does first what its first search would
+// tree, LSH's freed slots) and additions not yet sorted into the lists: the batch does first what its first search would
 // do, so its answers, its work and its saved bytes are those of the searches one after the other.
-TEST(SearchBatch, AGreedyOrPcaTreeBatchLeavesTheStateItsSearchesInOrderLeave) {
+TEST(SearchBatch, ABatchOfAChangedIndexLeavesTheStateItsSearchesInOrderLeave) {
   Random random(13);
   const auto queries = gaussian(random, kQueries * kDim);
   const auto extra = gaussian(random, 300 * kDim);
@@ -100,7 +100,7 @@ TEST(SearchBatch, AGreedyOrPcaTreeBatchLeavesTheStateItsSearchesInOrderLeave) {
     index->add(added.data(), added.size(), extra.data(), extra.size(), addedLabels.data(), addedLabels.size());
     return index;
   };
-  for (const char* type : {"greedy", "pca-tree"}) {
+  for (const char* type : {"greedy", "pca-tree", "lsh"}) {
     for (const SearchOptions& search : {SearchOptions{}, filtered()}) {
       for (const std::size_t threads : {1u, 2u}) {
         PersistentIndex batched = changed(type);

@@ -96,7 +96,7 @@ export interface MipsIndex extends Disposable {
    * search(query, k, options) for each of n queries, with the same answers as n calls in order.
    * `queries`: n*dim numbers in one flat array (a Float32Array, say), or an array of n vectors.
    * Where a search only reads the index (ExactIndex, HnswIndex once every item is in its graph,
-   * GreedyMipsIndex, PcaTreeIndex without filters) the queries are shared among the module's threads
+   * GreedyMipsIndex, LshIndex and PcaTreeIndex without filters) the queries are shared among the module's threads
    * (sb.threads); other index types (and an HnswIndex with items waiting, whose searches build)
    * answer them in order on the calling thread (docs/mips.md, "Many queries at once").
    * Every query is checked before any is searched: a length not a multiple of dim (or vectors of

@@ -88,9 +88,6 @@ void GreedyMipsIndex::compact() {
   deadSlots_ = 0;
 }
 
-thread_local GreedyMipsIndex::BatchThread* GreedyMipsIndex::batchThread_ = nullptr;
-thread_local const GreedyMipsIndex* GreedyMipsIndex::batchIndex_ = nullptr;
-
 bool GreedyMipsIndex::settled() const { return sortedLength_ == slotId_.size() && !compactionDue(); }
 
 void GreedyMipsIndex::settle() {
@@ -107,20 +104,8 @@ void GreedyMipsIndex::prepareConcurrentSearches() {
 
 void GreedyMipsIndex::runSearchThread(const std::function<void()>& searches) {
   BatchThread mine;
-  struct Batch {
-    Batch(const GreedyMipsIndex* index, BatchThread* thread) {
-      batchIndex_ = index;
-      batchThread_ = thread;
-    }
-    ~Batch() {
-      batchIndex_ = nullptr;
-      batchThread_ = nullptr;
-    }
-    Batch(const Batch&) = delete;
-    Batch& operator=(const Batch&) = delete;
-  };
   {
-    const Batch batch(this, &mine);
+    const BatchScratch<BatchThread> batch(this, &mine);
     searches();
   }
   // The products counted are floor(screened / dim) differences: folded in any order, they sum to
@@ -145,7 +130,7 @@ std::vector<Id> GreedyMipsIndex::filteredCandidates(const float* paddedQuery, st
 }
 
 std::vector<Id> GreedyMipsIndex::screen(const float* paddedQuery, std::size_t count, const Eligibility* eligible) {
-  BatchThread* const batch = batchIndex_ == this ? batchThread_ : nullptr;
+  BatchThread* const batch = BatchScratch<BatchThread>::of(this);
   // A batch settled the lists before its threads started (prepareConcurrentSearches).
   if (batch == nullptr) settle();
   const std::size_t n = eligible ? eligible->count() : size();

@@ -61,11 +61,9 @@ std::size_t HnswIndex::graphVectorFloats(bool euclidean) const {
                             : paddedDimension(dim() + (euclidean ? 1 : 0));
 }
 
-thread_local HnswIndex::SearchScratch* HnswIndex::batchScratch_ = nullptr;
-thread_local const HnswIndex* HnswIndex::batchIndex_ = nullptr;
-
 const float* HnswIndex::graphQuery(const float* paddedQuery) {
-  std::vector<float>& buffer = batchIndex_ == this ? batchScratch_->query : scratch_;
+  SearchScratch* const batch = BatchScratch<SearchScratch>::of(this);
+  std::vector<float>& buffer = batch != nullptr ? batch->query : scratch_;
   if (!items_.quantised()) {
     // The query of the euclidean reduction is (q, 0): the padding is zero.
     std::copy(paddedQuery, paddedQuery + dim(), buffer.begin());
@@ -82,8 +80,8 @@ const float* HnswIndex::graphQuery(const float* paddedQuery) {
 }
 
 void HnswIndex::countGraphEvaluations(Graph& graph, std::uint64_t evaluations) {
-  if (batchIndex_ == this) {
-    batchScratch_->graphEvaluations += evaluations;
+  if (SearchScratch* const batch = BatchScratch<SearchScratch>::of(this)) {
+    batch->graphEvaluations += evaluations;
   } else {
     graph.space.setEvaluations(graph.evaluations() + evaluations);
   }
@@ -102,20 +100,8 @@ void HnswIndex::prepareConcurrentSearches() {
 void HnswIndex::runSearchThread(const std::function<void()>& searches) {
   SearchScratch scratch;
   scratch.query.assign(scratch_.size(), 0.0f);
-  struct Batch {
-    Batch(const HnswIndex* index, SearchScratch* scratch) {
-      batchIndex_ = index;
-      batchScratch_ = scratch;
-    }
-    ~Batch() {
-      batchIndex_ = nullptr;
-      batchScratch_ = nullptr;
-    }
-    Batch(const Batch&) = delete;
-    Batch& operator=(const Batch&) = delete;
-  };
   {
-    const Batch batch(this, &scratch);
+    const BatchScratch<SearchScratch> batch(this, &scratch);
     searches();
   }
   const std::lock_guard<std::mutex> lock(batchGuard_);
@@ -322,7 +308,7 @@ void HnswIndex::graphCandidates(const float* paddedQuery, std::size_t count, con
   };
   // A batch thread's search builds nothing (searchesConcurrently): it leaves the index's slot alone.
   std::size_t batchSearchCount = 0;
-  const SearchCount searching(batchIndex_ == this ? batchSearchCount : slicingSearchCount_, count);
+  const SearchCount searching(BatchScratch<SearchScratch>::of(this) != nullptr ? batchSearchCount : slicingSearchCount_, count);
   // An immediate graph dropped by a removal (a compaction, a new R) is built again before it answers,
   // in the order it was built: the search's eligibility names rows, which orderGraph would move.
   if (!incremental_) buildWaiting(items_.size());

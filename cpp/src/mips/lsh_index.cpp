@@ -39,7 +39,7 @@ void LshIndex::makeTables() {
     for (std::size_t i = 0; i <= dim(); ++i) projections[row * liftedStride_ + i] = static_cast<float>(random.normal());
   }
   projections_ = std::move(projections);
-  lifted_ = std::move(lifted);
+  scratch_.lifted = std::move(lifted);
   buckets_ = std::move(buckets);
 }
 
@@ -60,7 +60,7 @@ void LshIndex::insert(Id id) {
     idOfSlot_.push_back(id);
     keys_.resize(keys_.size() + tables_);
     positions_.resize(positions_.size() + tables_);
-    seenAt_.push_back(0);
+    scratch_.seenAt.push_back(0);
   } else {
     slot = freeSlots_.back();
     freeSlots_.pop_back();
@@ -69,11 +69,11 @@ void LshIndex::insert(Id id) {
   slotOf_[id] = slot;
   // x -> (x / U, sqrt(1 - |x / U|^2)).
   const float* vector = items_.vectorOf(id);
-  for (std::size_t i = 0; i < dim(); ++i) lifted_[i] = static_cast<float>(vector[i] / scale_);
+  for (std::size_t i = 0; i < dim(); ++i) scratch_.lifted[i] = static_cast<float>(vector[i] / scale_);
   const double rest = 1.0 - squaredLength(vector, dim()) / (scale_ * scale_);
-  lifted_[dim()] = static_cast<float>(std::sqrt(std::max(0.0, rest)));
+  scratch_.lifted[dim()] = static_cast<float>(std::sqrt(std::max(0.0, rest)));
   for (std::size_t table = 0; table < tables_; ++table) {
-    const std::uint64_t key = keyOf(lifted_.data(), table);
+    const std::uint64_t key = keyOf(scratch_.lifted.data(), table);
     Bucket& bucket = buckets_[table][key];
     keys_[slot * tables_ + table] = key;
     positions_[slot * tables_ + table] = static_cast<std::uint32_t>(bucket.size());
@@ -90,7 +90,7 @@ void LshIndex::rehash(double scale) {
   keys_.clear();
   positions_.clear();
   freeSlots_.clear();
-  seenAt_.clear();
+  scratch_.seenAt.clear();
   for (std::size_t row = 0; row < items_.size(); ++row) insert(items_.idAt(row));
 }
 
@@ -137,31 +137,47 @@ void LshIndex::onRemove(const Id* ids, std::size_t count) {
   }
 }
 
-void LshIndex::collect(std::size_t table, std::uint64_t key, std::vector<Id>& out) {
+void LshIndex::collect(std::size_t table, std::uint64_t key, QueryScratch& scratch, std::vector<Id>& out) const {
   const auto found = buckets_[table].find(key);
   if (found == buckets_[table].end()) return;
   for (const Slot slot : found->second) {
-    if (seenAt_[slot] == queries_) continue;
-    seenAt_[slot] = queries_;
+    if (scratch.seenAt[slot] == scratch.queries) continue;
+    scratch.seenAt[slot] = scratch.queries;
     out.push_back(idOfSlot_[slot]);
   }
 }
 
+void LshIndex::prepareConcurrentSearches() {
+  // An empty index is never searched (search() returns first): nothing made, as in order.
+  if (size() > 0) makeTables();
+}
+
+void LshIndex::runSearchThread(const std::function<void()>& searches) {
+  QueryScratch mine;
+  mine.seenAt.assign(scratch_.seenAt.size(), 0);
+  mine.lifted.assign(liftedStride_, 0.0f);
+  const BatchScratch<QueryScratch> batch(this, &mine);
+  searches();
+}
+
 std::vector<Id> LshIndex::candidates(const float* paddedQuery, std::size_t count) {
-  makeTables();
-  ++queries_;
+  QueryScratch* const batch = BatchScratch<QueryScratch>::of(this);
+  // A batch made the tables before its threads started (prepareConcurrentSearches).
+  if (batch == nullptr) makeTables();
+  QueryScratch& scratch = batch != nullptr ? *batch : scratch_;
+  ++scratch.queries;
   // q -> (q / |q|, 0): the signs do not depend on the positive factor 1 / |q|, so it is skipped.
-  std::copy(paddedQuery, paddedQuery + dim(), lifted_.begin());
-  std::fill(lifted_.begin() + static_cast<std::ptrdiff_t>(dim()), lifted_.end(), 0.0f);
+  std::copy(paddedQuery, paddedQuery + dim(), scratch.lifted.begin());
+  std::fill(scratch.lifted.begin() + static_cast<std::ptrdiff_t>(dim()), scratch.lifted.end(), 0.0f);
   std::vector<std::uint64_t> queryKeys(tables_);
-  for (std::size_t table = 0; table < tables_; ++table) queryKeys[table] = keyOf(lifted_.data(), table);
+  for (std::size_t table = 0; table < tables_; ++table) queryKeys[table] = keyOf(scratch.lifted.data(), table);
   countInnerProducts(static_cast<double>(tables_ * bits_) * static_cast<double>(liftedStride_) / static_cast<double>(dim()));
   std::vector<Id> out;
-  for (std::size_t table = 0; table < tables_; ++table) collect(table, queryKeys[table], out);
+  for (std::size_t table = 0; table < tables_; ++table) collect(table, queryKeys[table], scratch, out);
   // Too few collisions: multi-probe the neighbouring buckets (one sign flipped).
   for (std::size_t bit = 0; bit < bits_ && out.size() < count; ++bit) {
     for (std::size_t table = 0; table < tables_ && out.size() < count; ++table) {
-      collect(table, queryKeys[table] ^ (std::uint64_t{1} << bit), out);
+      collect(table, queryKeys[table] ^ (std::uint64_t{1} << bit), scratch, out);
     }
   }
   return out;
@@ -169,7 +185,7 @@ std::vector<Id> LshIndex::candidates(const float* paddedQuery, std::size_t count
 
 // Slots in slot order, the free ones as zeros: their old keys and positions are never read again,
 // and writing them keeps the state as large as the arrays it restores (so a hostile slot count
-// cannot allocate more than its bytes). seenAt_ and queries_ are not saved: between searches no
+// cannot allocate more than its bytes). the searches' stamps (scratch_.seenAt, scratch_.queries) are not saved: between searches no
 // slot is marked with the current search number, which is all that deduplication needs.
 void LshIndex::saveStructure(StateWriter& out) const {
   out.f64(scale_);
@@ -209,7 +225,7 @@ void LshIndex::loadStructure(StateReader& in) {
   idOfSlot_.assign(slots, 0);
   keys_.assign(slots * tables_, 0);
   positions_.assign(slots * tables_, 0);
-  seenAt_.assign(slots, 0);
+  scratch_.seenAt.assign(slots, 0);
   slotOf_.reserve(items_.size());
   const std::uint64_t keyLimit = bits_ == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits_) - 1;
   for (std::size_t slot = 0; slot < slots; ++slot) {

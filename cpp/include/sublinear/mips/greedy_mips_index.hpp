@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sublinear/mips/batch_scratch.hpp"
 #include "sublinear/mips/mips_index.hpp"
 
 namespace sublinear {
@@ -89,8 +90,6 @@ class GreedyMipsIndex final : public MipsIndex {
     std::vector<char> seen;
     std::uint64_t steps = 0;
   };
-  static thread_local BatchThread* batchThread_;
-  static thread_local const GreedyMipsIndex* batchIndex_;
   std::mutex batchGuard_;
 };
 

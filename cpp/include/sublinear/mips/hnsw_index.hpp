@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/mips/batch_scratch.hpp"
 #include "sublinear/mips/filtered_graph_search.hpp"
 #include "sublinear/mips/inner_product.hpp"
 #include "sublinear/mips/mips_index.hpp"
@@ -336,10 +337,11 @@ class HnswIndex final : public MipsIndex {
   // mutable: candidateRows are taken by a const method.
   mutable SearchScratch searchScratch_;
   // The scratch of the batch searches this thread runs for this index (runSearchThread), if any.
-  static thread_local SearchScratch* batchScratch_;
-  static thread_local const HnswIndex* batchIndex_;
   // The scratch the search running on this thread writes: its batch thread's, or the index's own.
-  SearchScratch& searchScratch() const { return batchIndex_ == this ? *batchScratch_ : searchScratch_; }
+  SearchScratch& searchScratch() const {
+    SearchScratch* const batch = BatchScratch<SearchScratch>::of(this);
+    return batch != nullptr ? *batch : searchScratch_;
+  }
   // A graph search's distance computations into the graph's counter (or its batch thread's).
   void countGraphEvaluations(Graph& graph, std::uint64_t evaluations);
   // Guards the graph's counter while batch threads add theirs.

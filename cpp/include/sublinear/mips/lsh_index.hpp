@@ -1,11 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "sublinear/core/options.hpp"
+#include "sublinear/mips/batch_scratch.hpp"
 #include "sublinear/mips/mips_index.hpp"
 
 namespace sublinear {
@@ -40,6 +42,12 @@ class LshIndex final : public MipsIndex {
   std::vector<Id> candidates(const float* paddedQuery, std::size_t count) override;
   void saveStructure(StateWriter& out) const override;
   void loadStructure(StateReader& in) override;
+  // Once the tables are made a search only reads them, given its own deduplication stamps and lifted
+  // query (runSearchThread). Filtered searches use the base class's rule, which reads the counters
+  // earlier searches wrote: they run in order.
+  bool searchesConcurrently(const SearchOptions& options) const override { return !options.filtersAnything(); }
+  void prepareConcurrentSearches() override;
+  void runSearchThread(const std::function<void()>& searches) override;
 
  private:
   using Slot = std::uint32_t;
@@ -54,7 +62,15 @@ class LshIndex final : public MipsIndex {
   std::uint64_t keyOf(const float* lifted, std::size_t table) const;
   void rehash(double scale);
   void insert(Id id);
-  void collect(std::size_t table, std::uint64_t key, std::vector<Id>& out);
+  // A search's deduplication (the search number that last collected each slot) and lifted query: the
+  // index's own, or a batch thread's.
+  struct QueryScratch {
+    std::vector<std::uint64_t> seenAt;
+    std::uint64_t queries = 0;
+    std::vector<float> lifted;
+  };
+  // Appends the items of table's bucket `key` that this search (scratch.queries) has not collected yet.
+  void collect(std::size_t table, std::uint64_t key, QueryScratch& scratch, std::vector<Id>& out) const;
 
   std::size_t bits_;
   std::size_t tables_;
@@ -73,10 +89,8 @@ class LshIndex final : public MipsIndex {
   std::vector<std::uint64_t> keys_;
   std::vector<std::uint32_t> positions_;
   std::vector<Slot> freeSlots_;
-  // Query-time deduplication: the search number that last collected each slot.
-  std::vector<std::uint64_t> seenAt_;
-  std::uint64_t queries_ = 0;
-  std::vector<float> lifted_;
+  // The searches' scratch (seenAt per slot), and the lifted vector insertions use too.
+  QueryScratch scratch_;
 };
 
 }  // namespace sublinear
