@@ -185,8 +185,9 @@ std::vector<Id> LshIndex::candidates(const float* paddedQuery, std::size_t count
 
 // Slots in slot order, the free ones as zeros: their old keys and positions are never read again,
 // and writing them keeps the state as large as the arrays it restores (so a hostile slot count
-// cannot allocate more than its bytes). the searches' stamps (scratch_.seenAt, scratch_.queries) are not saved: between searches no
-// slot is marked with the current search number, which is all that deduplication needs.
+// cannot allocate more than its bytes). The searches' stamps (scratch_.seenAt, scratch_.queries) are
+// not saved: between searches no slot is marked with the current search number, which is all that
+// deduplication needs.
 void LshIndex::saveStructure(StateWriter& out) const {
   out.f64(scale_);
   out.f64(largestNorm_);

@@ -336,8 +336,8 @@ class HnswIndex final : public MipsIndex {
   };
   // mutable: candidateRows are taken by a const method.
   mutable SearchScratch searchScratch_;
-  // The scratch of the batch searches this thread runs for this index (runSearchThread), if any.
-  // The scratch the search running on this thread writes: its batch thread's, or the index's own.
+  // The scratch the search running on this thread writes: its batch thread's (runSearchThread), or
+  // the index's own.
   SearchScratch& searchScratch() const {
     SearchScratch* const batch = BatchScratch<SearchScratch>::of(this);
     return batch != nullptr ? *batch : searchScratch_;

@@ -266,8 +266,8 @@ class MipsIndex {
   // that only the order of one thread repeats them.
   virtual bool searchesConcurrently(const SearchOptions& /*options*/) const { return false; }
   // On the calling thread before concurrent searches start: what the first search would do or fill
-  // lazily (a build, a sort, tables, a scratch's size), so that the batch's state is that of its searches
-  // one after the other.
+  // lazily (a build, a sort, tables, a scratch's size), so that the batch's state is that of its
+  // searches one after the other.
   virtual void prepareConcurrentSearches() {}
   // Runs `searches` (a batch thread's share) with the scratch this thread's searches write, and
   // folds what they counted there afterwards.
